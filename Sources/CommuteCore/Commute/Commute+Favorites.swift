@@ -1,0 +1,96 @@
+import Foundation
+
+extension Commute {
+    /// What `favorites add` did.
+    public struct FavoritesAddResult: Sendable, Equatable {
+        public var added: [String]
+        public var alreadyFavorites: [String]
+    }
+
+    /// Appends routes to the favourites. Each must be in the route cache.
+    public func addFavorites(_ ids: [String]) throws -> FavoritesAddResult {
+        let known = try store.routes().byID
+        guard !known.isEmpty else { throw CommuteError.noRouteData }
+        for id in ids where known[id] == nil { throw ModelError.unknownRoute(id) }
+        return try store.updateFavorites { favorites in
+            var result = FavoritesAddResult(added: [], alreadyFavorites: [])
+            for id in ids {
+                if favorites.routeIDs.contains(id) {
+                    if !result.added.contains(id) { result.alreadyFavorites.append(id) }
+                } else {
+                    favorites.routeIDs.append(id)
+                    result.added.append(id)
+                }
+            }
+            return result
+        }
+    }
+
+    /// Moves a favourite to a 1-based position.
+    public func moveFavorite(_ id: String, to position: Int) throws -> [String] {
+        try store.updateFavorites { favorites in
+            guard let index = favorites.routeIDs.firstIndex(of: id) else { throw CommuteError.notFavorite(id) }
+            guard (1...favorites.routeIDs.count).contains(position) else {
+                throw CommuteError.badPosition(String(position), count: favorites.routeIDs.count)
+            }
+            favorites.routeIDs.remove(at: index)
+            favorites.routeIDs.insert(id, at: position - 1)
+            return favorites.routeIDs
+        }
+    }
+
+    /// What unfavouriting would do, or did, to the schedules.
+    public struct Cascade: Sendable, Equatable {
+        public var removedFavorites: [String]
+        /// Schedules that keep at least one route: as they were, and as they are.
+        public var trimmed: [(before: Schedule, after: Schedule)]
+        /// Schedules left with no route, deleted.
+        public var deleted: [Schedule]
+
+        public static func == (lhs: Cascade, rhs: Cascade) -> Bool {
+            lhs.removedFavorites == rhs.removedFavorites && lhs.deleted == rhs.deleted
+                && lhs.trimmed.map(\.before) == rhs.trimmed.map(\.before)
+                && lhs.trimmed.map(\.after) == rhs.trimmed.map(\.after)
+        }
+    }
+
+    /// The cascade of unfavouriting `ids`, computed without changing anything (for the confirmation).
+    public func previewRemovingFavorites(_ ids: [String]) throws -> Cascade {
+        var favorites = try store.favorites()
+        var book = try store.schedules()
+        return try Self.cascade(removing: ids, favorites: &favorites, book: &book)
+    }
+
+    /// Unfavourites routes: strips them from every schedule, deletes schedules left with no route,
+    /// then re-plans every trigger.
+    public func removeFavorites(_ ids: [String]) throws -> (Cascade, RescheduleSummary) {
+        let cascade = try store.updateFavoritesAndSchedules { favorites, book in
+            try Self.cascade(removing: ids, favorites: &favorites, book: &book)
+        }
+        return (cascade, try reschedule())
+    }
+
+    static func cascade(removing ids: [String], favorites: inout Favorites, book: inout ScheduleBook) throws -> Cascade {
+        for id in ids where !favorites.routeIDs.contains(id) { throw CommuteError.notFavorite(id) }
+        let removing = Set(ids)
+        favorites.routeIDs.removeAll(where: removing.contains)
+        var cascade = Cascade(removedFavorites: ids, trimmed: [], deleted: [])
+        var kept: [Schedule] = []
+        for schedule in book.schedules {
+            guard schedule.routeIDs.contains(where: removing.contains) else {
+                kept.append(schedule)
+                continue
+            }
+            var trimmed = schedule
+            trimmed.routeIDs.removeAll(where: removing.contains)
+            if trimmed.routeIDs.isEmpty {
+                cascade.deleted.append(schedule)
+            } else {
+                cascade.trimmed.append((schedule, trimmed))
+                kept.append(trimmed)
+            }
+        }
+        book.schedules = kept
+        return cascade
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+extension Commute {
+    /// One row of `pending`.
+    public struct PendingItem: Sendable, Equatable {
+        public var request: TriggerRequest
+        public var content: AlertContent
+    }
+
+    /// The pending triggers as they are stored, with each next fire recomputed for *now* (a weekly
+    /// trigger that fired since the plan fires again a week on), soonest first. Deferred requests
+    /// are shown with the content they would have, rendered from the cache.
+    public struct PendingReport: Sendable, Equatable {
+        public var cap: Int
+        public var requested: Int
+        public var plannedAt: Date?
+        public var requests: [PendingItem]
+        public var deferred: [PendingItem]
+    }
+
+    public func pendingReport() throws -> PendingReport {
+        let book = try store.pending()
+        func refreshed(_ entry: PendingBook.Entry) -> TriggerRequest {
+            var request = entry.request
+            request.nextFire = calendar.nextFire(
+                weekday: request.weekday, hour: request.hour, minute: request.minute, after: now)
+            return request
+        }
+        let requests = book.requests.map { entry in
+            PendingItem(
+                request: refreshed(entry), content: AlertContent(title: entry.title ?? "", body: entry.body ?? ""))
+        }
+        var deferred: [PendingItem] = []
+        if !book.deferred.isEmpty {
+            let schedules = Dictionary(
+                try store.schedules().schedules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let routes = try store.routes().byID
+            for entry in book.deferred {
+                guard let schedule = schedules[entry.scheduleID] else { continue }
+                let request = refreshed(entry)
+                let content = AlertComposer.content(
+                    for: schedule, routes: routes, firesAt: request.nextFire, calendar: calendar)
+                deferred.append(PendingItem(request: request, content: content))
+            }
+        }
+        let order: (PendingItem, PendingItem) -> Bool = { $0.request.nextFire < $1.request.nextFire }
+        return PendingReport(
+            cap: book.cap, requested: book.requested, plannedAt: book.plannedAt,
+            requests: requests.sorted(by: order), deferred: deferred.sorted(by: order))
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The operations behind the commands: refresh, favourites, schedules and the pending triggers.
+///
+/// Holds the store and the moment it acts at; every change that affects triggers re-plans them.
+/// Never prints: results come back as values for the CLI to format.
+public struct Commute: Sendable {
+    public let store: Store
+    /// The instant the operation evaluates time at (the real clock, or `--now`).
+    public let now: Date
+    public let timeZone: TimeZone
+    public let calendar: ZonedCalendar
+    /// The most triggers that may be pending.
+    public let cap: Int
+
+    public init(store: Store, now: Date, timeZone: TimeZone, cap: Int = FanOut.defaultCap) {
+        self.store = store
+        self.now = now
+        self.timeZone = timeZone
+        self.calendar = ZonedCalendar(timeZone: timeZone, around: now)
+        self.cap = cap
+    }
+
+    /// What a reschedule did, for the overflow warning.
+    public struct RescheduleSummary: Sendable, Equatable {
+        public var requested: Int
+        public var scheduled: Int
+        public var deferred: Int
+        public var cap: Int
+
+        public var overflowed: Bool { deferred > 0 }
+    }
+
+    /// Re-plans every trigger. `routes` are the routes a refresh just decoded, passed forward in
+    /// memory; when nil (a schedule changed), the route cache is read under the pending lock.
+    @discardableResult
+    public func reschedule(routes: [String: Route]? = nil) throws -> RescheduleSummary {
+        let pending = try store.reschedule { book in
+            let routesByID = try routes ?? store.routes().byID
+            let plan = FanOut.plan(
+                schedules: book.schedules, routes: routesByID, now: now, calendar: calendar, cap: cap)
+            return PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier)
+        }
+        return RescheduleSummary(
+            requested: pending.requested, scheduled: pending.requests.count, deferred: pending.deferred.count,
+            cap: pending.cap)
+    }
+
+    /// Finds the schedule whose ID starts with `prefix` (any case); it must be unique.
+    public func schedule(matching prefix: String) throws -> Schedule {
+        try Self.find(prefix, in: store.schedules().schedules)
+    }
+
+    static func find(_ prefix: String, in schedules: [Schedule]) throws(CommuteError) -> Schedule {
+        let needle = prefix.lowercased()
+        guard !needle.isEmpty else { throw .unknownSchedule(prefix) }
+        let matches = schedules.filter { $0.id.uuidString.lowercased().hasPrefix(needle) }
+        guard let match = matches.first else { throw .unknownSchedule(prefix) }
+        guard matches.count == 1 else {
+            throw .ambiguousSchedule(prefix, matches: matches.map { String($0.id.uuidString.lowercased().prefix(8)) })
+        }
+        return match
+    }
+}

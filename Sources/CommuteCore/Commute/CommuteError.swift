@@ -1,0 +1,32 @@
+/// Why an operation on favourites or schedules was refused. Messages quote the value and say what to do.
+public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No schedule ID starts with the text.
+    case unknownSchedule(String)
+    /// More than one schedule ID starts with the text.
+    case ambiguousSchedule(String, matches: [String])
+    /// The route cache is empty: nothing has been refreshed yet.
+    case noRouteData
+    /// `favorites remove` or `move` named a route that is not a favourite.
+    case notFavorite(String)
+    /// `favorites move --to` named a position outside the list.
+    case badPosition(String, count: Int)
+    /// A schedule names the same route twice.
+    case duplicateRoute(String)
+
+    public var description: String {
+        switch self {
+        case .unknownSchedule(let prefix):
+            "No schedule ID starts with '\(prefix)'; see `traveltimes schedule list`"
+        case .ambiguousSchedule(let prefix, let matches):
+            "'\(prefix)' matches \(matches.count) schedules (\(matches.joined(separator: ", "))); type more of the ID"
+        case .noRouteData:
+            "No route data yet: run `traveltimes refresh --source FILE-OR-URL` first"
+        case .notFavorite(let id):
+            "Route '\(id)' is not a favourite; see `traveltimes favorites`"
+        case .badPosition(let text, let count):
+            "Invalid position '\(text)': use a number from 1 to \(count)"
+        case .duplicateRoute(let id):
+            "Route '\(id)' is listed twice; name each route once"
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// Why a schedule, a time, a day or a route ID was refused. Messages quote the bad value.
+public enum ModelError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A schedule with no route.
+    case noRoutes
+    /// A schedule with no day.
+    case noDays
+    /// A time of day that cannot be read.
+    case badTime(String)
+    /// A day name that cannot be read.
+    case badDay(String)
+    /// A route ID that is not a whole number as the feed uses.
+    case badRouteID(String)
+    /// A route ID that the route cache does not have.
+    case unknownRoute(String)
+    /// A route that is not a favourite, where only favourites may go.
+    case notFavorite(String)
+    /// A delay threshold that is not a whole number of minutes ≥ 1.
+    case badThreshold(String)
+
+    public var description: String {
+        switch self {
+        case .noRoutes:
+            "Please select at least one route"
+        case .noDays:
+            "Please select at least one day"
+        case .badTime(let value):
+            "Invalid time '\(value)': use a time such as 7:00, 07:00, 16:30, 7:00am or 4:30 PM"
+        case .badDay(let value):
+            "Invalid day '\(value)': use weekdays, weekends, daily, or day names such as mon,wed,fri"
+        case .badRouteID(let value):
+            "Invalid route ID '\(value)': route IDs are numbers, as `traveltimes routes` lists them"
+        case .unknownRoute(let value):
+            "Unknown route ID '\(value)': it is not in the route cache; see `traveltimes routes`"
+        case .notFavorite(let value):
+            "Route '\(value)' is not a favourite: add it first with `traveltimes favorites add \(value)`"
+        case .badThreshold(let value):
+            "Invalid delay threshold '\(value)': use a whole number of minutes, 1 or more, or 'off'"
+        }
+    }
+}

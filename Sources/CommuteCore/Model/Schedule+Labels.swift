@@ -1,0 +1,30 @@
+extension Schedule {
+    /// `Every day`, `Weekdays`, `Weekends`, or short names from Monday: `Mon, Wed, Fri`.
+    public var daysLabel: String { Self.daysLabel(days) }
+
+    /// `7:00 AM`.
+    public var timeLabel: String { time.label }
+
+    /// `Enabled notification at 7:00 AM, Monday, Tuesday, Wednesday, Thursday, Friday, 3 routes` —
+    /// the form a screen reader speaks.
+    public var spokenLabel: String {
+        let state = isEnabled ? "Enabled" : "Disabled"
+        let dayNames = Weekday.mondayFirst.filter(days.contains).map(\.name).joined(separator: ", ")
+        let routes = routeIDs.count == 1 ? "1 route" : "\(routeIDs.count) routes"
+        var label = "\(state) notification at \(timeLabel), \(dayNames), \(routes)"
+        if let threshold = onlyWhenDelayedBy {
+            label += ", only when delayed by \(threshold) minutes or more"
+        }
+        return label
+    }
+
+    /// The label for any set of days.
+    public static func daysLabel(_ days: Set<Weekday>) -> String {
+        switch days {
+        case Set(Weekday.allCases): "Every day"
+        case Weekday.weekdays: "Weekdays"
+        case Weekday.weekend: "Weekends"
+        default: Weekday.mondayFirst.filter(days.contains).map(\.shortName).joined(separator: ", ")
+        }
+    }
+}

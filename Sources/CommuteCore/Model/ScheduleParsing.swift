@@ -1,0 +1,99 @@
+/// Reading the times and days people type. Pure functions; the CLI passes user text straight in.
+public enum ScheduleParsing {
+    /// Reads `7:00`, `07:00`, `16:30`, `7:00am`, `4:30 PM`, `7am`, `12:05 AM`.
+    public static func time(_ text: String) throws(ModelError) -> TimeOfDay {
+        let trimmed = text.trimmingWhitespace().lowercased()
+        var clock = Substring(trimmed)
+        var meridiem: String?
+        for suffix in ["am", "pm", "a.m.", "p.m."] where clock.hasSuffix(suffix) {
+            meridiem = String(suffix.prefix(1))
+            clock = clock.dropLast(suffix.count)
+            while clock.last == " " { clock = clock.dropLast() }
+            break
+        }
+        let parts = clock.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }),
+            parts[0].count <= 2, parts.count == 1 ? meridiem != nil : parts[1].count == 2,
+            var hour = Int(parts[0]), let minute = parts.count == 2 ? Int(parts[1]) : 0, minute < 60
+        else { throw .badTime(text) }
+        switch meridiem {
+        case "a":
+            guard (1...12).contains(hour) else { throw .badTime(text) }
+            hour %= 12
+        case "p":
+            guard (1...12).contains(hour) else { throw .badTime(text) }
+            hour = hour % 12 + 12
+        default:
+            guard hour < 24 else { throw .badTime(text) }
+        }
+        return TimeOfDay(hour: hour, minute: minute)
+    }
+
+    /// Reads `weekdays`, `weekends`, `daily`, or a comma list of day names (`mon,tue`, `Monday`), any case.
+    public static func days(_ text: String) throws(ModelError) -> Set<Weekday> {
+        let trimmed = text.trimmingWhitespace().lowercased()
+        switch trimmed {
+        case "weekdays": return Weekday.weekdays
+        case "weekends", "weekend": return Weekday.weekend
+        case "daily", "every day", "everyday", "all": return Set(Weekday.allCases)
+        default: break
+        }
+        var days = Set<Weekday>()
+        for item in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
+            let name = String(item).trimmingWhitespace()
+            guard let day = dayNames[name] else { throw .badDay(name.isEmpty ? text : name) }
+            days.insert(day)
+        }
+        return days
+    }
+
+    /// Reads a route ID: a whole number, as WSDOT's `TravelTimeID`.
+    public static func routeID(_ text: String) throws(ModelError) -> String {
+        let trimmed = text.trimmingWhitespace()
+        guard !trimmed.isEmpty, trimmed.count <= 9, trimmed.allSatisfy(\.isASCIIDigit), let number = Int(trimmed)
+        else { throw .badRouteID(text) }
+        return String(number)
+    }
+
+    /// Reads a smart-alert threshold in minutes (`10`, `10m`, `10min`), or `off` for none.
+    public static func threshold(_ text: String) throws(ModelError) -> Int? {
+        var trimmed = Substring(text.trimmingWhitespace().lowercased())
+        if trimmed == "off" || trimmed == "none" { return nil }
+        for suffix in ["minutes", "min", "m"] where trimmed.hasSuffix(suffix) {
+            trimmed = trimmed.dropLast(suffix.count)
+            break
+        }
+        guard !trimmed.isEmpty, trimmed.count <= 4, trimmed.allSatisfy(\.isASCIIDigit), let minutes = Int(trimmed),
+            minutes >= 1
+        else { throw .badThreshold(text) }
+        return minutes
+    }
+
+    private static let dayNames: [String: Weekday] = {
+        var names: [String: Weekday] = [:]
+        for day in Weekday.allCases {
+            names[day.name.lowercased()] = day
+            names[day.shortName.lowercased()] = day
+        }
+        names["tues"] = .tuesday
+        names["weds"] = .wednesday
+        names["thur"] = .thursday
+        names["thurs"] = .thursday
+        return names
+    }()
+}
+
+extension Character {
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces, tabs and newlines.
+    func trimmingWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Renders what an alert says: the schedule's time and days, then one line per route in schedule
+/// order with its current time and delay status, then the data's age when it is over an hour old.
+public enum AlertComposer {
+    /// Data older than this at fire time gets an age line.
+    public static let staleAfter: TimeInterval = 3_600
+
+    public static func content(
+        for schedule: Schedule, routes: [String: Route], firesAt: Date, calendar: ZonedCalendar
+    ) -> AlertContent {
+        let title = "Commute at \(schedule.timeLabel) (\(schedule.daysLabel))"
+        var lines = schedule.routeIDs.map { line(routeID: $0, route: routes[$0]) }
+        let updated = schedule.routeIDs.compactMap { routes[$0]?.updatedAt }
+        if let oldest = updated.min(), firesAt.timeIntervalSince(oldest) > staleAfter {
+            let age = TimeFormatting.age(firesAt.timeIntervalSince(oldest))
+            lines.append("Data is \(age) old (updated \(TimeFormatting.moment(oldest, relativeTo: firesAt, calendar: calendar)))")
+        }
+        return AlertContent(title: title, body: lines.joined(separator: "\n"))
+    }
+
+    /// `Everett-Seattle: 49 min (+19 min, CONGESTED)`; a route without data or missing from the
+    /// cache says so rather than being dropped.
+    public static func line(routeID: String, route: Route?) -> String {
+        "\(route?.name ?? "Route \(routeID)"): \(summary(of: route))"
+    }
+
+    /// `49 min (+19 min, CONGESTED)`, `no data (NO DATA)`, or `unavailable (not in the latest feed)`.
+    public static func summary(of route: Route?) -> String {
+        guard let route else { return "unavailable (not in the latest feed)" }
+        guard let current = route.currentMinutes, let delay = route.delayMinutes else {
+            return "no data (\(DelayStatus.noData.rawValue))"
+        }
+        return "\(current) min (\(TimeFormatting.delay(delay)), \(route.status.rawValue))"
+    }
+}

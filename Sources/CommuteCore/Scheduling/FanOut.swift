@@ -1,0 +1,82 @@
+import Foundation
+
+/// The result of fanning schedules out under the cap.
+public struct FanOutPlan: Sendable, Equatable {
+    /// How many requests the enabled schedules asked for.
+    public var requested: Int
+    /// The most requests that may be pending.
+    public var cap: Int
+    /// The soonest `cap` requests, soonest first, with their rendered content.
+    public var scheduled: [PendingAlert]
+    /// The rest, soonest first: reconsidered at every reschedule as the window rolls forward.
+    public var deferred: [TriggerRequest]
+
+    public init(requested: Int, cap: Int, scheduled: [PendingAlert], deferred: [TriggerRequest]) {
+        self.requested = requested
+        self.cap = cap
+        self.scheduled = scheduled
+        self.deferred = deferred
+    }
+}
+
+/// Turns schedules into weekly trigger requests: one per enabled schedule per selected weekday.
+///
+/// A pure function of its arguments: no clock, file or network access.
+public enum FanOut {
+    /// The pending-request limit when none is configured (the iOS limit the product mirrors).
+    public static let defaultCap = 64
+
+    /// Plans every trigger. Ordering: soonest next fire; ties go to the older schedule (then its
+    /// ID), then the lower weekday number. Content is rendered for the scheduled requests only;
+    /// the deferred ones get theirs when they roll into the window.
+    public static func plan(
+        schedules: [Schedule], routes: [String: Route], now: Date, calendar: ZonedCalendar, cap: Int
+    ) -> FanOutPlan {
+        let ranked = schedules.filter(\.isEnabled).sorted {
+            ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString)
+        }
+        let nowSeconds = ZonedCalendar.seconds(now)
+        // Every schedule sharing a weekday and time shares its next fire: compute each once.
+        var nextFireByMinuteOfWeek = [Int](repeating: 0, count: 7 * 1_440)
+        // Each request is packed into one integer that sorts in the required order:
+        // seconds until it fires (bits 40…63), schedule rank (bits 3…39), weekday (bits 0…2).
+        var keys: [UInt64] = []
+        keys.reserveCapacity(ranked.count * 3)
+        for (rank, schedule) in ranked.enumerated() {
+            for weekday in schedule.days {
+                let slot = (weekday.rawValue - 1) * 1_440 + schedule.hour * 60 + schedule.minute
+                var fire = nextFireByMinuteOfWeek[slot]
+                if fire == 0 {
+                    let date = calendar.nextFire(
+                        weekday: weekday, hour: schedule.hour, minute: schedule.minute, after: now)
+                    fire = ZonedCalendar.seconds(date)
+                    nextFireByMinuteOfWeek[slot] = fire
+                }
+                let delay = UInt64(fire - nowSeconds)
+                keys.append(delay << 40 | UInt64(rank) << 3 | UInt64(weekday.rawValue - 1))
+            }
+        }
+        keys.sort()
+
+        func request(_ key: UInt64) -> (TriggerRequest, Schedule) {
+            let schedule = ranked[Int(key >> 3 & (1 << 37 - 1))]
+            let weekday = Weekday(rawValue: Int(key & 7) + 1) ?? .sunday
+            let fire = Date(timeIntervalSince1970: TimeInterval(nowSeconds + Int(key >> 40)))
+            return (
+                TriggerRequest(
+                    scheduleID: schedule.id, weekday: weekday, hour: schedule.hour, minute: schedule.minute,
+                    nextFire: fire),
+                schedule
+            )
+        }
+        let limit = max(0, min(cap, keys.count))
+        let scheduled = keys[..<limit].map { key in
+            let (request, schedule) = request(key)
+            let content = AlertComposer.content(
+                for: schedule, routes: routes, firesAt: request.nextFire, calendar: calendar)
+            return PendingAlert(request: request, content: content)
+        }
+        let deferred = keys[limit...].map { request($0).0 }
+        return FanOutPlan(requested: keys.count, cap: cap, scheduled: scheduled, deferred: deferred)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// Wall-clock arithmetic in one time zone, with the product's daylight-saving policy.
+///
+/// Asking Foundation for an offset costs an ICU call, and the fan-out asks tens of thousands of
+/// times. So the zone's offsets over a window around *now* are read once into a small table of
+/// transitions (sampled hourly, each transition then found to the second), and everything inside
+/// the window is integer arithmetic. Instants outside it ask the time zone directly.
+public struct ZonedCalendar: Sendable {
+    /// A change of UTC offset: from `instant` on, the offset is `offset` seconds.
+    struct Transition: Sendable, Equatable {
+        var instant: Int
+        var offset: Int
+    }
+
+    public let timeZone: TimeZone
+    private let windowStart: Int
+    private let windowEnd: Int
+    private let offsetAtWindowStart: Int
+    private let transitions: [Transition]
+
+    /// Reads the zone's offsets from `daysBefore` days before `now` to `daysAfter` days after it.
+    public init(timeZone: TimeZone, around now: Date, daysBefore: Int = 2, daysAfter: Int = 10) {
+        self.timeZone = timeZone
+        let center = Int(now.timeIntervalSince1970.rounded(.down))
+        windowStart = center - daysBefore * 86_400
+        windowEnd = center + daysAfter * 86_400
+        let zoneOffset = { (instant: Int) in
+            timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant)))
+        }
+        offsetAtWindowStart = zoneOffset(windowStart)
+        var found: [Transition] = []
+        var previousInstant = windowStart
+        var previousOffset = offsetAtWindowStart
+        var sample = windowStart
+        while sample < windowEnd {
+            sample = min(sample + 3_600, windowEnd)
+            let offset = zoneOffset(sample)
+            if offset != previousOffset {
+                // The change lies in (previousInstant, sample]: narrow it to the second.
+                var low = previousInstant
+                var high = sample
+                while high - low > 1 {
+                    let middle = low + (high - low) / 2
+                    if zoneOffset(middle) == previousOffset { low = middle } else { high = middle }
+                }
+                found.append(Transition(instant: high, offset: offset))
+                previousOffset = offset
+            }
+            previousInstant = sample
+        }
+        transitions = found
+    }
+
+    /// The UTC offset in seconds at an instant (seconds since 1970).
+    public func offset(at instant: Int) -> Int {
+        guard instant >= windowStart, instant < windowEnd else {
+            return timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant)))
+        }
+        var offset = offsetAtWindowStart
+        for transition in transitions {
+            guard instant >= transition.instant else { break }
+            offset = transition.offset
+        }
+        return offset
+    }
+
+    public func offset(at date: Date) -> Int { offset(at: Self.seconds(date)) }
+
+    /// The wall clock at an instant.
+    public func local(_ date: Date) -> LocalDateTime {
+        let instant = Self.seconds(date)
+        let wall = instant + offset(at: instant)
+        let dayNumber = wall.floorDivided(by: 86_400)
+        let secondOfDay = wall - dayNumber * 86_400
+        return LocalDateTime(
+            date: CivilDate(dayNumber: dayNumber), hour: secondOfDay / 3_600, minute: secondOfDay % 3_600 / 60,
+            second: secondOfDay % 60)
+    }
+
+    /// The instant a wall-clock time names on a local day, under the daylight-saving policy:
+    /// a time that occurs twice names its first occurrence; a time in a spring-forward gap names
+    /// the first valid minute after the gap, on that same day (02:30 → 03:00).
+    public func instant(on date: CivilDate, hour: Int, minute: Int) -> Date {
+        let wall = date.dayNumber * 86_400 + hour * 3_600 + minute * 60
+        let before = offset(at: wall - 86_400)
+        let after = offset(at: wall + 86_400)
+        // A real instant t for this wall time satisfies t + offset(t) == wall.
+        let solutions = Set([before, after]).map { wall - $0 }.filter { $0 + offset(at: $0) == wall }
+        if let first = solutions.min() {
+            return Date(timeIntervalSince1970: TimeInterval(first))
+        }
+        // In a gap the clock jumps from `before` to `after`: find the jump and fire at it.
+        var low = wall - after
+        var high = wall - before
+        while high - low > 1 {
+            let middle = low + (high - low) / 2
+            if offset(at: middle) == before { low = middle } else { high = middle }
+        }
+        let firstValidMinute = (high + 59).floorDivided(by: 60) * 60
+        return Date(timeIntervalSince1970: TimeInterval(firstValidMinute))
+    }
+
+    /// The first instant strictly after `now` whose wall-clock time is `weekday` at `hour:minute`.
+    public func nextFire(weekday: Weekday, hour: Int, minute: Int, after now: Date) -> Date {
+        let nowDay = local(now).date.dayNumber
+        // Start a day early: an instant on the previous local day can still lie ahead when the zone's
+        // offset is about to change; two weeks of candidates always contain the answer.
+        let start = nowDay - 1
+        let shift = (weekday.rawValue - CivilDate.weekday(ofDayNumber: start).rawValue + 7) % 7
+        var day = start + shift
+        while true {
+            let fire = instant(on: CivilDate(dayNumber: day), hour: hour, minute: minute)
+            if fire > now { return fire }
+            day += 7
+        }
+    }
+
+    static func seconds(_ date: Date) -> Int { Int(date.timeIntervalSince1970.rounded(.down)) }
+}
+
+/// A wall-clock reading in some zone.
+public struct LocalDateTime: Sendable, Equatable {
+    public var date: CivilDate
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+
+    public var weekday: Weekday { date.weekday }
+    public var time: TimeOfDay { TimeOfDay(hour: hour, minute: minute) }
+}

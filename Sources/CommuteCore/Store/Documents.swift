@@ -1,0 +1,110 @@
+import Foundation
+
+/// `routes.json`: the route cache, the one source of truth for travel times.
+public struct RouteCache: VersionedDocument, Equatable {
+    public var version: Int
+    /// When the routes were last saved by a successful refresh.
+    public var fetchedAt: Date?
+    /// Where they came from, with any secret removed.
+    public var source: String?
+    public var routes: [Route]
+
+    public init(fetchedAt: Date?, source: String?, routes: [Route]) {
+        self.version = Self.currentVersion
+        self.fetchedAt = fetchedAt
+        self.source = source
+        self.routes = routes
+    }
+
+    public static var empty: RouteCache { RouteCache(fetchedAt: nil, source: nil, routes: []) }
+
+    /// Routes by ID.
+    public var byID: [String: Route] { Dictionary(routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+}
+
+/// `favorites.json`: the user's favourite routes, as ordered IDs only.
+public struct Favorites: VersionedDocument, Equatable {
+    public var version: Int
+    public var routeIDs: [String]
+
+    public init(routeIDs: [String]) {
+        self.version = Self.currentVersion
+        self.routeIDs = routeIDs
+    }
+
+    public static var empty: Favorites { Favorites(routeIDs: []) }
+}
+
+/// `schedules.json`: the notification schedules.
+public struct ScheduleBook: VersionedDocument, Equatable {
+    public var version: Int
+    public var schedules: [Schedule]
+
+    public init(schedules: [Schedule]) {
+        self.version = Self.currentVersion
+        self.schedules = schedules
+    }
+
+    public static var empty: ScheduleBook { ScheduleBook(schedules: []) }
+}
+
+/// `pending.json`: the notification side — what is scheduled to fire, and what the cap deferred.
+public struct PendingBook: VersionedDocument, Equatable {
+    /// A scheduled trigger with its content, flat as it is written.
+    public struct Entry: Codable, Sendable, Equatable {
+        public var id: String
+        public var scheduleID: UUID
+        public var weekday: Weekday
+        public var hour: Int
+        public var minute: Int
+        public var nextFire: Date
+        public var title: String?
+        public var body: String?
+
+        public init(_ request: TriggerRequest, content: AlertContent?) {
+            id = request.id
+            scheduleID = request.scheduleID
+            weekday = request.weekday
+            hour = request.hour
+            minute = request.minute
+            nextFire = request.nextFire
+            title = content?.title
+            body = content?.body
+        }
+
+        public var request: TriggerRequest {
+            TriggerRequest(scheduleID: scheduleID, weekday: weekday, hour: hour, minute: minute, nextFire: nextFire)
+        }
+    }
+
+    public var version: Int
+    /// When the plan was made, and in which zone.
+    public var plannedAt: Date?
+    public var timeZone: String?
+    public var cap: Int
+    public var requested: Int
+    /// Scheduled, soonest first, each with its content.
+    public var requests: [Entry]
+    /// Over the cap, soonest first; their content is rendered when they roll into the window.
+    public var deferred: [Entry]
+
+    public init(plan: FanOutPlan, plannedAt: Date, timeZone: String) {
+        version = Self.currentVersion
+        self.plannedAt = plannedAt
+        self.timeZone = timeZone
+        cap = plan.cap
+        requested = plan.requested
+        requests = plan.scheduled.map { Entry($0.request, content: $0.content) }
+        deferred = plan.deferred.map { Entry($0, content: nil) }
+    }
+
+    public init(cap: Int) {
+        version = Self.currentVersion
+        self.cap = cap
+        requested = 0
+        requests = []
+        deferred = []
+    }
+
+    public static var empty: PendingBook { PendingBook(cap: FanOut.defaultCap) }
+}

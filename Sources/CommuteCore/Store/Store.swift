@@ -1,0 +1,135 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The local store: three domain files, each behind its own lock, plus the notification side's
+/// pending file behind a fourth.
+///
+/// Reads take no lock: every write replaces a whole file atomically, so a reader sees a whole
+/// version. Every read-modify-write holds its domain's lock throughout. An operation spanning
+/// domains takes their locks in one fixed order — routes, favorites, schedules, pending — so two
+/// such operations can never deadlock.
+public final class Store: Sendable {
+    public let directory: String
+
+    /// Protects `routes.json`: the route cache.
+    private let routesLock: FileLock
+    /// Protects `favorites.json`: the favourite route IDs and their order.
+    private let favoritesLock: FileLock
+    /// Protects `schedules.json`: every schedule.
+    private let schedulesLock: FileLock
+    /// Protects `pending.json`: the planned triggers, which only a reschedule writes.
+    private let pendingLock: FileLock
+
+    private let routesFile: VersionedFile<RouteCache>
+    private let favoritesFile: VersionedFile<Favorites>
+    private let schedulesFile: VersionedFile<ScheduleBook>
+    private let pendingFile: VersionedFile<PendingBook>
+
+    public static let defaultLockTimeout: TimeInterval = 10
+
+    /// Opens (creating, mode 0700) the store directory.
+    public init(directory: String, lockTimeout: TimeInterval = Store.defaultLockTimeout) throws(StoreError) {
+        self.directory = directory
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .io(path: directory, reason: "cannot create the store directory: \((error as NSError).localizedDescription)")
+        }
+        func lock(_ name: String) -> FileLock {
+            FileLock(name: name, path: "\(directory)/.\(name).lock", timeout: lockTimeout)
+        }
+        routesLock = lock("routes")
+        favoritesLock = lock("favorites")
+        schedulesLock = lock("schedules")
+        pendingLock = lock("pending")
+        routesFile = VersionedFile(path: "\(directory)/routes.json")
+        favoritesFile = VersionedFile(path: "\(directory)/favorites.json")
+        schedulesFile = VersionedFile(path: "\(directory)/schedules.json")
+        pendingFile = VersionedFile(path: "\(directory)/pending.json")
+    }
+
+    // MARK: Reading
+
+    public func routes() throws(StoreError) -> RouteCache { try routesFile.load() }
+    public func favorites() throws(StoreError) -> Favorites { try favoritesFile.load() }
+    public func schedules() throws(StoreError) -> ScheduleBook { try schedulesFile.load() }
+    public func pending() throws(StoreError) -> PendingBook { try pendingFile.load() }
+
+    // MARK: Writing, one domain at a time
+
+    /// Replaces the route cache. The current file must be readable (or absent): the store never
+    /// overwrites what it cannot read.
+    public func replaceRoutes(_ cache: RouteCache) throws {
+        try routesLock.withLock {
+            _ = try routesFile.load()
+            try routesFile.save(cache)
+        }
+    }
+
+    /// Read-modify-write of the favourites, under their lock. Nothing is written if `body` throws
+    /// or leaves them unchanged.
+    public func updateFavorites<T>(_ body: (inout Favorites) throws -> T) throws -> T {
+        try favoritesLock.withLock { try update(favoritesFile, body) }
+    }
+
+    /// Read-modify-write of the schedules, under their lock.
+    public func updateSchedules<T>(_ body: (inout ScheduleBook) throws -> T) throws -> T {
+        try schedulesLock.withLock { try update(schedulesFile, body) }
+    }
+
+    /// Read-modify-write of the schedules while the favourites are held still (shared lock), for
+    /// changes that must agree with the favourites: a new schedule's routes must be favourites.
+    public func updateSchedules<T>(checkingFavorites body: (Favorites, inout ScheduleBook) throws -> T) throws -> T {
+        try favoritesLock.withLock(.shared) {
+            let favorites = try favoritesFile.load()
+            return try schedulesLock.withLock { try update(schedulesFile) { try body(favorites, &$0) } }
+        }
+    }
+
+    /// Read-modify-write of favourites and schedules together (unfavouriting cascades into
+    /// schedules), locks taken in the store's fixed order.
+    public func updateFavoritesAndSchedules<T>(_ body: (inout Favorites, inout ScheduleBook) throws -> T) throws -> T {
+        try favoritesLock.withLock {
+            try schedulesLock.withLock {
+                var favorites = try favoritesFile.load()
+                var book = try schedulesFile.load()
+                let originalFavorites = favorites
+                let originalBook = book
+                let result = try body(&favorites, &book)
+                // Schedules first: a crash between the two writes leaves a favourite that no schedule
+                // uses, never a schedule that uses a route which is no longer a favourite.
+                if book != originalBook { try schedulesFile.save(book) }
+                if favorites != originalFavorites { try favoritesFile.save(favorites) }
+                return result
+            }
+        }
+    }
+
+    /// Re-plans the pending triggers under the pending lock. The schedules are read after the lock
+    /// is taken, so whichever reschedule writes last has seen the latest schedules. `makePlan`
+    /// receives them and returns the new pending book.
+    public func reschedule(_ makePlan: (ScheduleBook) throws -> PendingBook) throws -> PendingBook {
+        try pendingLock.withLock {
+            _ = try pendingFile.load()
+            let book = try schedulesFile.load()
+            let pending = try makePlan(book)
+            try pendingFile.save(pending)
+            return pending
+        }
+    }
+
+    /// Not thread-safe on its own: the caller holds the file's lock.
+    private func update<Document: Equatable, T>(
+        _ file: VersionedFile<Document>, _ body: (inout Document) throws -> T
+    ) throws -> T {
+        var document = try file.load()
+        let original = document
+        let result = try body(&document)
+        if document != original { try file.save(document) }
+        return result
+    }
+}

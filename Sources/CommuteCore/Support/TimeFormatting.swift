@@ -1,0 +1,45 @@
+import Foundation
+
+/// The few ways the product writes times for people.
+public enum TimeFormatting {
+    /// `2 min`, `3 h`, `4 days`: a rounded-down duration.
+    public static func age(_ interval: TimeInterval) -> String {
+        let minutes = max(0, Int(interval / 60))
+        if minutes < 60 { return "\(minutes) min" }
+        if minutes < 48 * 60 { return "\(minutes / 60) h" }
+        return "\(minutes / 1_440) days"
+    }
+
+    /// `+19 min`, `on time`, `-3 min`.
+    public static func delay(_ minutes: Int) -> String {
+        switch minutes {
+        case 0: "on time"
+        case 1...: "+\(minutes) min"
+        default: "\(minutes) min"
+        }
+    }
+
+    /// `4:00 PM` when on the same local day as `reference`, else `Tue, Nov 4, 4:00 PM` (with the
+    /// year too when it differs).
+    public static func moment(_ date: Date, relativeTo reference: Date, calendar: ZonedCalendar) -> String {
+        let local = calendar.local(date)
+        let referenceDate = calendar.local(reference).date
+        if local.date == referenceDate { return local.time.label }
+        var text = "\(local.weekday.shortName), \(monthNames[local.date.month - 1]) \(local.date.day)"
+        if local.date.year != referenceDate.year { text += ", \(local.date.year)" }
+        return text + ", \(local.time.label)"
+    }
+
+    /// `Tue, Nov 4, 4:00 PM`, always with the day.
+    public static func dayAndTime(_ date: Date, calendar: ZonedCalendar) -> String {
+        let local = calendar.local(date)
+        return "\(local.weekday.shortName), \(monthNames[local.date.month - 1]) \(local.date.day), \(local.time.label)"
+    }
+
+    /// An instant with the zone's offset at that instant: `2025-11-04T16:00:00-08:00`.
+    public static func iso8601(_ date: Date, calendar: ZonedCalendar) -> String {
+        ISO8601.string(date, offset: calendar.offset(at: date))
+    }
+
+    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+}

@@ -1,0 +1,104 @@
+/// One option a command accepts.
+struct OptionSpec: Sendable {
+    /// `--at`.
+    var name: String
+    /// `TIME` for an option that takes a value; nil for a flag.
+    var value: String?
+    var help: String
+    /// May be given more than once (`--route 1 --route 96`).
+    var repeatable = false
+}
+
+/// What the words after a command mean, before the command interprets them.
+struct ParsedArguments: Sendable, Equatable {
+    var positionals: [String] = []
+    var values: [String: [String]] = [:]
+    var flags: Set<String> = []
+
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+    /// The last value given for an option.
+    func value(_ option: String) -> String? { values[option]?.last }
+    func all(_ option: String) -> [String] { values[option] ?? [] }
+}
+
+/// A command line that does not fit the command. Exit 64.
+struct UsageError: Error, Equatable, CustomStringConvertible {
+    var message: String
+    /// The command whose help explains it: `schedule add`.
+    var command: String
+
+    var description: String { message }
+}
+
+/// Reads words against a command's options. Pure: no I/O, tested directly.
+enum ArgumentParser {
+    /// `--name value`, `--name=value`, `-h`; `--` ends the options. Positional counts are checked
+    /// against `positionals`.
+    static func parse(
+        _ words: [String], options: [OptionSpec], positionals: ClosedRange<Int>, command: String
+    ) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        let byName = Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var index = 0
+        var optionsEnded = false
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            guard !optionsEnded, word.hasPrefix("-"), word != "-" else {
+                parsed.positionals.append(word)
+                continue
+            }
+            if word == "--" {
+                optionsEnded = true
+                continue
+            }
+            if word == "-h" {
+                parsed.flags.insert("--help")
+                continue
+            }
+            var name = word
+            var inlineValue: String?
+            if let equals = word.firstIndex(of: "=") {
+                name = String(word[..<equals])
+                inlineValue = String(word[word.index(after: equals)...])
+            }
+            guard let spec = byName[name] else {
+                var message = "Unknown option '\(name)' for '\(command)'."
+                if let suggestion = Suggestions.closest(to: name, in: options.map(\.name)) {
+                    message += " Did you mean '\(suggestion)'?"
+                }
+                throw UsageError(message: message, command: command)
+            }
+            guard let valueName = spec.value else {
+                guard inlineValue == nil else {
+                    throw UsageError(message: "'\(name)' takes no value.", command: command)
+                }
+                parsed.flags.insert(name)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < words.count else {
+                    throw UsageError(message: "'\(name)' needs a value: \(name) \(valueName).", command: command)
+                }
+                value = words[index]
+                index += 1
+            }
+            if parsed.values[name] != nil, !spec.repeatable {
+                throw UsageError(message: "'\(name)' was given more than once.", command: command)
+            }
+            parsed.values[name, default: []].append(value)
+        }
+        if parsed.has("--help") { return parsed }
+        if parsed.positionals.count > positionals.upperBound {
+            let extra = parsed.positionals[positionals.upperBound]
+            throw UsageError(message: "Unexpected argument '\(extra)'.", command: command)
+        }
+        if parsed.positionals.count < positionals.lowerBound {
+            throw UsageError(message: "Missing argument.", command: command)
+        }
+        return parsed
+    }
+}

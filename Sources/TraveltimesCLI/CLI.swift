@@ -1,0 +1,131 @@
+import CommuteCore
+import Foundation
+
+/// The command-line interface: words in, text and an exit code out.
+public enum CLI {
+    public static let version = "0.1.0"
+
+    /// Runs one command line (without the program name) and returns its exit status.
+    public static func run(
+        _ arguments: [String], environment: [String: String], io: TerminalIO,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) -> ExitCode {
+        guard let first = arguments.first else {
+            io.out(shortUsage)
+            return .success
+        }
+        switch first {
+        case "--version", "version":
+            io.out("traveltimes \(version)")
+            return .success
+        case "--help", "-h":
+            io.out(fullHelp)
+            return .success
+        case "help":
+            let topic = arguments.dropFirst().joined(separator: " ")
+            guard !topic.isEmpty else {
+                io.out(fullHelp)
+                return .success
+            }
+            guard let command = Commands.all.first(where: { $0.name == topic }) ?? Commands.all.first(where: { $0.name == topic + " list" }) else {
+                return fail(UsageError(message: unknownCommandMessage(topic), command: ""), io: io)
+            }
+            io.out(command.help)
+            return .success
+        default:
+            break
+        }
+        let command: Command
+        let rest: [String]
+        switch Commands.resolve(arguments) {
+        case .success(let (resolved, words)):
+            command = resolved
+            rest = words
+        case .failure(let error):
+            return fail(error, io: io)
+        }
+        do {
+            let parsed = try ArgumentParser.parse(
+                rest, options: command.allOptions, positionals: command.positionals, command: command.name)
+            if parsed.has("--help") {
+                io.out(command.help)
+                return .success
+            }
+            let invocation = Invocation(
+                command: command, arguments: parsed, environment: environment, io: io, clock: clock)
+            try command.run(invocation)
+            return .success
+        } catch {
+            return fail(error, io: io)
+        }
+    }
+
+    /// Prints an error as one line on stderr and decides the exit status. The library never does this.
+    static func fail(_ error: any Error, io: TerminalIO) -> ExitCode {
+        let (code, message): (ExitCode, String) =
+            switch error {
+            case let error as UsageError:
+                (.usage, error.message + (error.command.isEmpty ? "" : " See 'traveltimes \(error.command) --help'."))
+            case let error as ModelError: (.usage, error.description)
+            case let error as CommuteError:
+                if case .noRouteData = error { (.failure, error.description) } else { (.usage, error.description) }
+            case let error as FeedError:
+                if case .unreadable = error { (.unavailable, error.description) } else { (.dataError, error.description) }
+            case let error as StoreError:
+                switch error {
+                case .unreadable: (.dataError, error.description)
+                case .lockTimeout: (.temporaryFailure, error.description)
+                case .io, .noLocation: (.failure, error.description)
+                }
+            case is Declined: (.failure, "Cancelled; nothing was changed.")
+            case let error as DemoFailed: (error.code, error.description)
+            default: (.failure, String(describing: error))
+            }
+        io.err("traveltimes: \(message)")
+        return code
+    }
+
+    static func unknownCommandMessage(_ word: String) -> String {
+        var message = "Unknown command '\(word)'."
+        let names = Array(Set(Commands.all.map { String($0.name.split(separator: " ")[0]) })) + ["help", "version"]
+        if let suggestion = Suggestions.closest(to: word, in: names.sorted()) {
+            message += " Did you mean '\(suggestion)'?"
+        }
+        return message + " See 'traveltimes --help'."
+    }
+
+    static let shortUsage = """
+        traveltimes \(version) — commute alerts from live freeway travel times
+
+        Usage: traveltimes <command> [options]
+
+        Try:   traveltimes demo
+        Help:  traveltimes --help, or traveltimes <command> --help
+        """
+
+    static var fullHelp: String {
+        var table = Table([.left, .left])
+        for command in Commands.all {
+            table.add(["  " + command.name, command.summary])
+        }
+        return """
+            traveltimes \(version) — commute alerts from live freeway travel times
+
+            Usage: traveltimes <command> [options]
+
+            Commands:
+            \(table.render().joined(separator: "\n"))
+
+            Every command takes --help. Also: traveltimes --version.
+
+            Environment:
+              TRAVELTIMES_HOME          Store directory (else $XDG_DATA_HOME/traveltimes, else ~/.local/share/traveltimes)
+              TRAVELTIMES_TZ            Time zone for schedules (else TZ, else the system's)
+              TRAVELTIMES_SOURCE        Feed for refresh when --source is not given
+              TRAVELTIMES_CAP           Most alerts pending at once (default 64)
+              TRAVELTIMES_LOCK_TIMEOUT  Seconds to wait for a store lock (default 10)
+
+            Exit codes: 0 ok, 1 other failure, 64 bad usage, 65 bad data, 69 source unavailable, 75 try again later.
+            """
+    }
+}

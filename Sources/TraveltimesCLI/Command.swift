@@ -1,0 +1,45 @@
+/// One command: its words, help text, options and handler. `--help` is generated from this, so the
+/// help always tells what the parser accepts.
+struct Command: Sendable {
+    /// `schedule add`.
+    var name: String
+    var summary: String
+    /// What follows the command: `ID...`.
+    var arguments: String = ""
+    var positionals: ClosedRange<Int> = 0...0
+    var options: [OptionSpec] = []
+    /// Paragraphs after the options.
+    var discussion: String = ""
+    var run: @Sendable (Invocation) throws -> Void
+
+    /// The options as parsed: the command's own plus `--help`.
+    var allOptions: [OptionSpec] { options + [Options.help] }
+
+    var help: String {
+        var usage = "Usage: traveltimes \(name)"
+        if !arguments.isEmpty { usage += " \(arguments)" }
+        for option in options {
+            let text = option.value.map { "\(option.name) \($0)" } ?? option.name
+            usage += " [\(text)]" + (option.repeatable ? "..." : "")
+        }
+        var lines = [usage, "", summary]
+        if !discussion.isEmpty { lines += ["", discussion] }
+        lines += ["", "Options:"]
+        var table = Table([.left, .left])
+        for option in allOptions {
+            let label = (option.name == "--help" ? "-h, " : "") + option.name + (option.value.map { " \($0)" } ?? "")
+            table.add(["  " + label, option.help])
+        }
+        lines += table.render()
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Options shared by several commands, worded once.
+enum Options {
+    static let help = OptionSpec(name: "--help", help: "Show this help")
+    static let json = OptionSpec(name: "--json", help: "Print JSON for scripts (stable field names)")
+    static let now = OptionSpec(
+        name: "--now", value: "TIME", help: "Act as if it were this ISO 8601 time (e.g. 2025-11-04T07:00:00-08:00)")
+    static let yes = OptionSpec(name: "--yes", help: "Confirm without asking (needed when not on a terminal)")
+}

@@ -1,0 +1,118 @@
+import CommuteCore
+import Foundation
+
+extension Commands {
+    static let favoritesList = Command(
+        name: "favorites list",
+        summary: "List favourite routes in order (also: traveltimes favorites)",
+        options: [Options.json]
+    ) { invocation in
+        let store = try invocation.store()
+        let favorites = try store.favorites()
+        if invocation.wantsJSON {
+            try invocation.printJSON(favorites.routeIDs)
+            return
+        }
+        guard !favorites.routeIDs.isEmpty else {
+            invocation.io.out("No favourites yet: add routes with `traveltimes favorites add ID...` (IDs from `traveltimes routes`).")
+            return
+        }
+        let routes = try store.routes().byID
+        var table = Table([.right, .right, .left, .left])
+        for (index, id) in favorites.routeIDs.enumerated() {
+            let route = routes[id]
+            table.add(["\(index + 1).", id, route?.name ?? "Route \(id)", AlertComposer.summary(of: route)])
+        }
+        table.render().forEach(invocation.io.out)
+    }
+
+    static let favoritesAdd = Command(
+        name: "favorites add",
+        summary: "Add routes to the end of the favourites",
+        arguments: "ID...",
+        positionals: 1...Int.max
+    ) { invocation in
+        let ids = try invocation.arguments.positionals.map(ScheduleParsing.routeID)
+        let commute = try invocation.commute()
+        let result = try commute.addFavorites(ids)
+        let routes = try commute.store.routes().byID
+        if !result.added.isEmpty {
+            invocation.io.out("Added to favourites: \(describe(result.added, routes)).")
+        }
+        if !result.alreadyFavorites.isEmpty {
+            invocation.io.out("Already favourites: \(describe(result.alreadyFavorites, routes)).")
+        }
+    }
+
+    static let favoritesRemove = Command(
+        name: "favorites remove",
+        summary: "Remove routes from the favourites and from every schedule that uses them",
+        arguments: "ID...",
+        positionals: 1...Int.max,
+        options: [Options.yes, Options.now],
+        discussion: """
+            A schedule left with no route is deleted. Asks first on a terminal; otherwise needs --yes.
+            """
+    ) { invocation in
+        let ids = try invocation.arguments.positionals.map(ScheduleParsing.routeID)
+        let commute = try invocation.commute()
+        let routes = try commute.store.routes().byID
+        let preview = try commute.previewRemovingFavorites(ids)
+        try invocation.confirm(consequence(of: preview, routes), question: "Remove?")
+        let (cascade, summary) = try commute.removeFavorites(ids)
+        invocation.io.out("Removed from favourites: \(describe(cascade.removedFavorites, routes)).")
+        for (before, after) in cascade.trimmed {
+            invocation.io.out(
+                "Schedule \(shortID(before)) at \(before.timeLabel) on \(before.daysLabel): "
+                    + "now \(routeCount(after.routeIDs.count)) (was \(before.routeIDs.count)).")
+        }
+        for schedule in cascade.deleted {
+            invocation.io.out(
+                "Deleted schedule \(shortID(schedule)) at \(schedule.timeLabel) on \(schedule.daysLabel): it had no routes left.")
+        }
+        invocation.report(summary)
+    }
+
+    static let favoritesMove = Command(
+        name: "favorites move",
+        summary: "Move a favourite to another position",
+        arguments: "ID --to POSITION",
+        positionals: 1...1,
+        options: [OptionSpec(name: "--to", value: "POSITION", help: "New position, 1 = first")]
+    ) { invocation in
+        let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
+        guard let text = invocation.arguments.value("--to") else {
+            throw invocation.usage("Missing --to POSITION.")
+        }
+        let store = try invocation.store()
+        let count = try store.favorites().routeIDs.count
+        guard let position = Int(text) else { throw CommuteError.badPosition(text, count: count) }
+        let commute = try invocation.commute()
+        let order = try commute.moveFavorite(id, to: position)
+        invocation.io.out("Favourites: \(order.joined(separator: ", ")).")
+    }
+
+    /// `This will remove …` — names everything the removal destroys.
+    static func consequence(of cascade: Commute.Cascade, _ routes: [String: Route]) -> String {
+        var text = "This will remove \(describe(cascade.removedFavorites, routes)) from your favourites"
+        if !cascade.trimmed.isEmpty {
+            let names = cascade.trimmed.map { "\($0.before.timeLabel) on \($0.before.daysLabel)" }
+            text += ", and from the schedule\(cascade.trimmed.count == 1 ? "" : "s") at \(names.joined(separator: "; "))"
+        }
+        text += "."
+        for schedule in cascade.deleted {
+            text += " This will stop notifications at \(schedule.timeLabel) on \(schedule.daysLabel) (the schedule has no other route)."
+        }
+        return text
+    }
+
+    /// `96 (Seattle-Bellevue via 90), 1 (Everett-Seattle)`.
+    static func describe(_ ids: [String], _ routes: [String: Route]) -> String {
+        ids.map { id in routes[id].map { "\(id) (\($0.name))" } ?? id }.joined(separator: ", ")
+    }
+
+    static func routeCount(_ count: Int) -> String { count == 1 ? "1 route" : "\(count) routes" }
+
+    /// The first 8 characters of a schedule's ID: enough to name it, and accepted as a prefix.
+    static func shortID(_ schedule: Schedule) -> String { String(schedule.id.uuidString.lowercased().prefix(8)) }
+}

@@ -1,0 +1,69 @@
+import CommuteCore
+import Foundation
+
+extension Commands {
+    static let pending = Command(
+        name: "pending",
+        summary: "List the scheduled alerts, soonest first, with their content; and any the cap deferred",
+        options: [Options.json, Options.now]
+    ) { invocation in
+        let commute = try invocation.commute()
+        let report = try commute.pendingReport()
+        if invocation.wantsJSON {
+            try invocation.printJSON(PendingJSON(report, calendar: commute.calendar))
+            return
+        }
+        let io = invocation.io
+        guard report.requested > 0 else {
+            io.out("No alerts pending: add a schedule with `traveltimes schedule add --preset morning`.")
+            return
+        }
+        io.out("\(report.requests.count) alerts scheduled (cap \(report.cap)); \(report.deferred.count) deferred.")
+        for item in report.requests { print(item, commute, io) }
+        guard !report.deferred.isEmpty else { return }
+        io.out("")
+        io.out("Deferred — over the cap of \(report.cap); scheduled as earlier alerts fire:")
+        for item in report.deferred { print(item, commute, io) }
+    }
+
+    private static func print(_ item: Commute.PendingItem, _ commute: Commute, _ io: TerminalIO) {
+        io.out("")
+        io.out("\(TimeFormatting.dayAndTime(item.request.nextFire, calendar: commute.calendar))  \(item.content.title)")
+        for line in item.content.body.split(separator: "\n") { io.out("    \(line)") }
+        io.out("    id \(item.request.id)")
+    }
+}
+
+/// `pending --json`: a public contract.
+struct PendingJSON: Encodable {
+    struct Item: Encodable {
+        var id: String
+        var scheduleID: String
+        var weekday: Int
+        var hour: Int
+        var minute: Int
+        var nextFire: String
+        var title: String
+        var body: String
+    }
+
+    var cap: Int
+    var requested: Int
+    var requests: [Item]
+    var deferred: [Item]
+
+    init(_ report: Commute.PendingReport, calendar: ZonedCalendar) {
+        func item(_ pending: Commute.PendingItem) -> Item {
+            let request = pending.request
+            return Item(
+                id: request.id, scheduleID: request.scheduleID.uuidString.lowercased(), weekday: request.weekday.rawValue,
+                hour: request.hour, minute: request.minute,
+                nextFire: TimeFormatting.iso8601(request.nextFire, calendar: calendar), title: pending.content.title,
+                body: pending.content.body)
+        }
+        cap = report.cap
+        requested = report.requested
+        requests = report.requests.map(item)
+        deferred = report.deferred.map(item)
+    }
+}

@@ -1,0 +1,253 @@
+import CommuteCore
+import Foundation
+
+extension Commands {
+    static let timeHelp = "7:00, 07:00, 16:30, 7:00am or 4:30 PM"
+    static let daysHelp = "weekdays, weekends, daily, or day names: mon,wed,fri"
+
+    static let scheduleAdd = Command(
+        name: "schedule add",
+        summary: "Add a notification schedule",
+        options: [
+            OptionSpec(name: "--preset", value: "NAME", help: "morning (Mon-Fri 7:00 AM) or evening (Mon-Fri 4:30 PM)"),
+            OptionSpec(name: "--at", value: "TIME", help: "Time of day: \(timeHelp)"),
+            OptionSpec(name: "--days", value: "DAYS", help: "Days: \(daysHelp)"),
+            OptionSpec(name: "--route", value: "ID", help: "A favourite route; repeat or use commas (default: all favourites)", repeatable: true),
+            OptionSpec(name: "--disabled", help: "Save it switched off"),
+            Options.now,
+        ],
+        discussion: """
+            With no --route the schedule takes every favourite, in favourites order. --at and --days
+            override the preset's; with neither a preset nor --at, --days, the morning preset applies.
+            """
+    ) { invocation in
+        var draft = try scheduleDraft(invocation.arguments)
+        if let name = invocation.arguments.value("--preset") {
+            guard let preset = Schedule.Preset(rawValue: name.lowercased()) else {
+                throw invocation.usage("Unknown preset '\(name)': use morning or evening.")
+            }
+            draft.time = draft.time ?? preset.time
+            draft.days = draft.days ?? preset.days
+        }
+        if invocation.arguments.has("--disabled") { draft.isEnabled = false }
+        let commute = try invocation.commute()
+        let (schedule, summary) = try commute.addSchedule(draft)
+        invocation.io.out("Added schedule \(shortID(schedule)): \(try describe(schedule, commute)).")
+        invocation.report(summary)
+    }
+
+    static let scheduleList = Command(
+        name: "schedule list",
+        summary: "List schedules (also: traveltimes schedule)",
+        options: [
+            OptionSpec(name: "--verbose", help: "Spell each schedule out in full, with its routes"),
+            Options.json, Options.now,
+        ]
+    ) { invocation in
+        let commute = try invocation.commute()
+        let schedules = try commute.store.schedules().schedules
+        if invocation.wantsJSON {
+            try invocation.printJSON(schedules.map { ScheduleJSON($0, calendar: commute.calendar) })
+            return
+        }
+        guard !schedules.isEmpty else {
+            invocation.io.out("No schedules yet: add one with `traveltimes schedule add --preset morning`.")
+            return
+        }
+        if invocation.arguments.has("--verbose") {
+            let routes = try commute.store.routes().byID
+            for schedule in schedules {
+                invocation.io.out("\(shortID(schedule))  \(schedule.spokenLabel)")
+                for id in schedule.routeIDs {
+                    invocation.io.out("    \(AlertComposer.line(routeID: id, route: routes[id]))")
+                }
+            }
+            return
+        }
+        var table = Table([.left, .right, .left, .left, .left])
+        for schedule in schedules {
+            table.add([
+                shortID(schedule), schedule.timeLabel, schedule.daysLabel, routeCount(schedule.routeIDs.count),
+                schedule.isEnabled ? "enabled" : "disabled",
+            ])
+        }
+        table.render().forEach(invocation.io.out)
+    }
+
+    static let scheduleShow = Command(
+        name: "schedule show",
+        summary: "Show one schedule, its routes and its next alerts",
+        arguments: "ID",
+        positionals: 1...1,
+        options: [Options.json, Options.now]
+    ) { invocation in
+        let commute = try invocation.commute()
+        let schedule = try commute.schedule(matching: invocation.arguments.positionals[0])
+        if invocation.wantsJSON {
+            try invocation.printJSON(ScheduleJSON(schedule, calendar: commute.calendar))
+            return
+        }
+        let routes = try commute.store.routes().byID
+        let io = invocation.io
+        io.out("Schedule \(schedule.id.uuidString.lowercased())")
+        io.out("  \(schedule.spokenLabel)")
+        io.out("  Time:    \(schedule.timeLabel)")
+        io.out("  Days:    \(schedule.daysLabel)")
+        io.out("  State:   \(schedule.isEnabled ? "enabled" : "disabled")")
+        io.out("  Created: \(TimeFormatting.dayAndTime(schedule.createdAt, calendar: commute.calendar))")
+        io.out("  Routes:")
+        for id in schedule.routeIDs {
+            io.out("    \(AlertComposer.line(routeID: id, route: routes[id]))")
+        }
+        guard schedule.isEnabled else { return }
+        let fires = schedule.days.map {
+            commute.calendar.nextFire(weekday: $0, hour: schedule.hour, minute: schedule.minute, after: commute.now)
+        }.sorted()
+        io.out("  Next alerts:")
+        for fire in fires {
+            io.out("    \(TimeFormatting.dayAndTime(fire, calendar: commute.calendar))")
+        }
+    }
+
+    static let scheduleEdit = Command(
+        name: "schedule edit",
+        summary: "Change a schedule's time, days or routes",
+        arguments: "ID",
+        positionals: 1...1,
+        options: [
+            OptionSpec(name: "--at", value: "TIME", help: "New time of day: \(timeHelp)"),
+            OptionSpec(name: "--days", value: "DAYS", help: "New days: \(daysHelp)"),
+            OptionSpec(name: "--route", value: "ID", help: "New routes (favourites), replacing the old; repeat or use commas", repeatable: true),
+            Options.now,
+        ]
+    ) { invocation in
+        let draft = try scheduleDraft(invocation.arguments)
+        guard !draft.isEmpty else { throw invocation.usage("Nothing to change: give --at, --days or --route.") }
+        let commute = try invocation.commute()
+        let (_, after, summary) = try commute.editSchedule(invocation.arguments.positionals[0], draft)
+        invocation.io.out("Updated schedule \(shortID(after)): \(try describe(after, commute)).")
+        invocation.report(summary)
+    }
+
+    static let scheduleEnable = Command(
+        name: "schedule enable",
+        summary: "Switch a schedule on",
+        arguments: "ID",
+        positionals: 1...1,
+        options: [Options.now]
+    ) { invocation in
+        try setEnabled(true, invocation)
+    }
+
+    static let scheduleDisable = Command(
+        name: "schedule disable",
+        summary: "Switch a schedule off; its pending alerts are withdrawn",
+        arguments: "ID",
+        positionals: 1...1,
+        options: [Options.now]
+    ) { invocation in
+        try setEnabled(false, invocation)
+    }
+
+    static let scheduleRemove = Command(
+        name: "schedule remove",
+        summary: "Delete a schedule and its pending alerts",
+        arguments: "ID",
+        positionals: 1...1,
+        options: [Options.yes, Options.now],
+        discussion: "Asks first on a terminal; otherwise needs --yes."
+    ) { invocation in
+        let commute = try invocation.commute()
+        let schedule = try commute.schedule(matching: invocation.arguments.positionals[0])
+        try invocation.confirm(
+            "This will stop notifications at \(schedule.timeLabel) on \(schedule.daysLabel).", question: "Remove it?")
+        let (removed, summary) = try commute.removeSchedule(schedule.id.uuidString)
+        invocation.io.out("Removed schedule \(shortID(removed)) (\(removed.timeLabel) on \(removed.daysLabel)).")
+        invocation.report(summary)
+    }
+
+    private static func setEnabled(_ enabled: Bool, _ invocation: Invocation) throws {
+        let commute = try invocation.commute()
+        let (before, after, summary) = try commute.editSchedule(
+            invocation.arguments.positionals[0], Commute.ScheduleDraft(isEnabled: enabled))
+        let label = "\(after.timeLabel) on \(after.daysLabel)"
+        switch (before.isEnabled, enabled) {
+        case (true, true): invocation.io.out("Schedule \(shortID(after)) (\(label)) was already enabled.")
+        case (false, false): invocation.io.out("Schedule \(shortID(after)) (\(label)) was already disabled.")
+        case (_, true): invocation.io.out("Enabled schedule \(shortID(after)) (\(label)).")
+        case (_, false): invocation.io.out("Disabled schedule \(shortID(after)) (\(label)): its alerts are no longer pending.")
+        }
+        invocation.report(summary)
+    }
+
+    /// The --at, --days and --route values, read and checked; nil fields were not given.
+    static func scheduleDraft(_ arguments: ParsedArguments) throws -> Commute.ScheduleDraft {
+        var draft = Commute.ScheduleDraft()
+        if let text = arguments.value("--at") { draft.time = try ScheduleParsing.time(text) }
+        if let text = arguments.value("--days") { draft.days = try ScheduleParsing.days(text) }
+        let routes = arguments.all("--route")
+        if !routes.isEmpty {
+            draft.routeIDs = try routes.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+                .map { try ScheduleParsing.routeID(String($0)) }
+        }
+        return draft
+    }
+
+    /// `7:00 AM on Weekdays, 2 routes (Everett-Seattle, Seattle-Bellevue via 90), enabled; next alert Wed, Nov 5, 7:00 AM`.
+    static func describe(_ schedule: Schedule, _ commute: Commute) throws -> String {
+        let routes = try commute.store.routes().byID
+        let names = schedule.routeIDs.map { routes[$0]?.name ?? "Route \($0)" }.joined(separator: ", ")
+        var text = "\(schedule.timeLabel) on \(schedule.daysLabel), \(routeCount(schedule.routeIDs.count)) (\(names))"
+        guard schedule.isEnabled else { return text + ", disabled" }
+        let next = schedule.days.map {
+            commute.calendar.nextFire(weekday: $0, hour: schedule.hour, minute: schedule.minute, after: commute.now)
+        }.min()
+        if let next { text += "; next alert \(TimeFormatting.dayAndTime(next, calendar: commute.calendar))" }
+        return text
+    }
+}
+
+/// `schedule list --json`: a public contract.
+struct ScheduleJSON: Encodable {
+    var id: String
+    var routeIDs: [String]
+    var days: [Int]
+    var hour: Int
+    var minute: Int
+    var enabled: Bool
+    var createdAt: String
+    var onlyWhenDelayedBy: Int?
+    var daysLabel: String
+    var timeLabel: String
+
+    init(_ schedule: Schedule, calendar: ZonedCalendar) {
+        id = schedule.id.uuidString.lowercased()
+        routeIDs = schedule.routeIDs
+        days = schedule.days.map(\.rawValue).sorted()
+        hour = schedule.hour
+        minute = schedule.minute
+        enabled = schedule.isEnabled
+        createdAt = TimeFormatting.iso8601(schedule.createdAt, calendar: calendar)
+        onlyWhenDelayedBy = schedule.onlyWhenDelayedBy
+        daysLabel = schedule.daysLabel
+        timeLabel = schedule.timeLabel
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, routeIDs, days, hour, minute, enabled, createdAt, onlyWhenDelayedBy, daysLabel, timeLabel
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(routeIDs, forKey: .routeIDs)
+        try container.encode(days, forKey: .days)
+        try container.encode(hour, forKey: .hour)
+        try container.encode(minute, forKey: .minute)
+        try container.encode(enabled, forKey: .enabled)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(onlyWhenDelayedBy, forKey: .onlyWhenDelayedBy)
+        try container.encode(daysLabel, forKey: .daysLabel)
+        try container.encode(timeLabel, forKey: .timeLabel)
+    }
+}

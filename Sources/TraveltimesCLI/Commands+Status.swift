@@ -1,0 +1,63 @@
+import CommuteCore
+import Foundation
+
+extension Commands {
+    static let status = Command(
+        name: "status",
+        summary: "Show the store, the data's age, counts, and the crontab lines to install",
+        options: [Options.now]
+    ) { invocation in
+        let commute = try invocation.commute()
+        let store = commute.store
+        let io = invocation.io
+        let calendar = commute.calendar
+        io.out("Store:      \(store.directory)")
+        io.out("Time zone:  \(commute.timeZone.identifier)")
+        // Each domain is read on its own, so one unreadable file does not hide the others.
+        var failures: [any Error] = []
+        do {
+            let cache = try store.routes()
+            if let newest = cache.routes.map(\.updatedAt).max() {
+                let noData = cache.routes.count(where: { $0.status == .noData })
+                io.out(
+                    "Routes:     \(cache.routes.count) (\(noData) without data), updated "
+                        + "\(TimeFormatting.moment(newest, relativeTo: commute.now, calendar: calendar)) "
+                        + "(\(TimeFormatting.age(commute.now.timeIntervalSince(newest))) ago)")
+            } else {
+                io.out("Routes:     none yet — run `traveltimes refresh --source FILE`")
+            }
+            if let fetched = cache.fetchedAt {
+                io.out(
+                    "Refreshed:  \(TimeFormatting.moment(fetched, relativeTo: commute.now, calendar: calendar)) "
+                        + "from \(cache.source ?? "?")")
+            }
+        } catch { failures.append(error) }
+        do {
+            io.out("Favorites:  \(try store.favorites().routeIDs.count)")
+        } catch { failures.append(error) }
+        do {
+            let schedules = try store.schedules().schedules
+            io.out("Schedules:  \(schedules.count) (\(schedules.count(where: \.isEnabled)) enabled)")
+        } catch { failures.append(error) }
+        do {
+            let pending = try store.pending()
+            var line = "Pending:    \(pending.requests.count) scheduled (cap \(pending.cap)), \(pending.deferred.count) deferred"
+            if let planned = pending.plannedAt {
+                line += "; planned \(TimeFormatting.moment(planned, relativeTo: commute.now, calendar: calendar))"
+            }
+            io.out(line)
+        } catch { failures.append(error) }
+        io.out("")
+        io.out("Install with `crontab -e` (set TRAVELTIMES_SOURCE in the crontab, or pass --source):")
+        io.out("  */15 * * * * \(executablePath()) refresh")
+        if let first = failures.first {
+            for error in failures.dropFirst() { _ = CLI.fail(error, io: io) }
+            throw first
+        }
+    }
+
+    /// This program's absolute path, for the crontab lines.
+    static func executablePath() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "traveltimes"
+    }
+}

@@ -1,0 +1,36 @@
+/// Every command, in the order `--help` lists them.
+enum Commands {
+    static let all: [Command] = [
+        refresh, routes,
+        favoritesList, favoritesAdd, favoritesRemove, favoritesMove,
+        scheduleAdd, scheduleList, scheduleShow, scheduleEdit, scheduleEnable, scheduleDisable, scheduleRemove,
+        pending, status, demo,
+    ]
+
+    /// Groups whose bare name runs their listing: `favorites` is `favorites list`.
+    static let groups = ["favorites", "schedule"]
+
+    /// Finds the command the words name, and the words left for its options.
+    static func resolve(_ words: [String]) -> Result<(Command, [String]), UsageError> {
+        guard let first = words.first else { return .failure(UsageError(message: "No command.", command: "")) }
+        let rest = Array(words.dropFirst())
+        if groups.contains(first) {
+            let sub = rest.first.flatMap { $0.hasPrefix("-") ? nil : $0 }
+            let name = "\(first) \(sub ?? "list")"
+            if let command = all.first(where: { $0.name == name }) {
+                return .success((command, sub == nil ? rest : Array(rest.dropFirst())))
+            }
+            let subs = all.filter { $0.name.hasPrefix(first + " ") }.map { String($0.name.dropFirst(first.count + 1)) }
+            var message = "Unknown command '\(first) \(sub ?? "")'."
+            if let sub, let suggestion = Suggestions.closest(to: sub, in: subs) {
+                message += " Did you mean '\(first) \(suggestion)'?"
+            }
+            message += " '\(first)' has: \(subs.joined(separator: ", "))."
+            return .failure(UsageError(message: message, command: ""))
+        }
+        guard let command = all.first(where: { $0.name == first }) else {
+            return .failure(UsageError(message: CLI.unknownCommandMessage(first), command: ""))
+        }
+        return .success((command, rest))
+    }
+}

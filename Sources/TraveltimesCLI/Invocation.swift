@@ -1,0 +1,99 @@
+import CommuteCore
+import Foundation
+
+/// One run of one command: its parsed words, the environment and the streams.
+struct Invocation {
+    let command: Command
+    let arguments: ParsedArguments
+    let environment: [String: String]
+    let io: TerminalIO
+    /// The real clock; `--now` overrides it.
+    let clock: @Sendable () -> Date
+
+    func usage(_ message: String) -> UsageError { UsageError(message: message, command: command.name) }
+
+    /// The user's zone: `TRAVELTIMES_TZ`, else `TZ`, else the system's.
+    func timeZone() throws(UsageError) -> TimeZone {
+        if let name = environment["TRAVELTIMES_TZ"], !name.isEmpty {
+            guard let zone = TimeZone(identifier: name) else {
+                throw usage("Unknown time zone '\(name)' in TRAVELTIMES_TZ: use an IANA name such as America/Los_Angeles.")
+            }
+            return zone
+        }
+        if let name = environment["TZ"].map({ $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }), !name.isEmpty,
+            let zone = TimeZone(identifier: name)
+        {
+            return zone
+        }
+        return TimeZone.current
+    }
+
+    /// `--now` if given (an offset-less time is read in the user's zone), else the clock.
+    func now() throws(UsageError) -> Date {
+        guard let text = arguments.value("--now") else { return clock() }
+        guard let parsed = ISO8601.parse(text) else {
+            throw usage("Invalid --now '\(text)': use ISO 8601, such as 2025-11-04T07:00:00-08:00.")
+        }
+        if let instant = parsed.instant { return instant }
+        let calendar = ZonedCalendar(timeZone: try timeZone(), around: Date())
+        let minute = calendar.instant(on: parsed.date, hour: parsed.hour, minute: parsed.minute)
+        return minute.addingTimeInterval(TimeInterval(parsed.second) + Double(parsed.milliseconds) / 1000)
+    }
+
+    /// The pending-request cap: `TRAVELTIMES_CAP`, else 64.
+    func cap() throws(UsageError) -> Int {
+        guard let text = environment["TRAVELTIMES_CAP"], !text.isEmpty else { return FanOut.defaultCap }
+        guard let cap = Int(text), (1...10_000).contains(cap) else {
+            throw usage("Invalid TRAVELTIMES_CAP '\(text)': use a whole number from 1 to 10000.")
+        }
+        return cap
+    }
+
+    func store() throws -> Store {
+        var timeout = Store.defaultLockTimeout
+        if let text = environment["TRAVELTIMES_LOCK_TIMEOUT"], !text.isEmpty {
+            guard let seconds = Double(text), seconds >= 0, seconds <= 3_600 else {
+                throw usage("Invalid TRAVELTIMES_LOCK_TIMEOUT '\(text)': use seconds, such as 10 or 0.5.")
+            }
+            timeout = seconds
+        }
+        return try Store(directory: StoreLocation.directory(environment: environment), lockTimeout: timeout)
+    }
+
+    func commute() throws -> Commute {
+        try Commute(store: store(), now: now(), timeZone: timeZone(), cap: cap())
+    }
+
+    var wantsJSON: Bool { arguments.has("--json") }
+
+    /// Prints a value as JSON: stable key order, two-space indentation, for scripts and jq.
+    func printJSON<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        io.out(String(decoding: data, as: UTF8.self))
+    }
+
+    /// Warns on stderr when the cap deferred some requests: overflow is never silent.
+    func report(_ summary: Commute.RescheduleSummary) {
+        guard summary.overflowed else { return }
+        io.warn(
+            "\(summary.requested) alerts requested, \(summary.scheduled) scheduled, \(summary.deferred) deferred "
+                + "(cap \(summary.cap)); deferred alerts are scheduled as earlier ones fire — see `traveltimes pending`")
+    }
+
+    /// Asks before destroying something. On a terminal the user answers; otherwise `--yes` is needed.
+    /// Returns normally only when confirmed.
+    func confirm(_ consequence: String, question: String) throws {
+        if arguments.has("--yes") { return }
+        guard io.isInteractive else {
+            throw usage("\(consequence) Re-run with --yes to confirm.")
+        }
+        io.writeError("\(consequence)\n\(question) [y/N] ")
+        let answer = io.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard answer == "y" || answer == "yes" else { throw Declined() }
+    }
+}
+
+/// The user answered no to a confirmation. Exit 1, nothing changed.
+struct Declined: Error {}

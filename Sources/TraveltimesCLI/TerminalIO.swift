@@ -1,0 +1,44 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a command's text goes and where its answers come from. The real process uses the standard
+/// streams; tests pass closures that collect the text.
+public struct TerminalIO: Sendable {
+    public var writeOut: @Sendable (String) -> Void
+    public var writeError: @Sendable (String) -> Void
+    /// Reads one line of the user's answer; nil at end of input.
+    public var readLine: @Sendable () -> String?
+    /// Whether a person can answer a question (standard input is a terminal).
+    public var isInteractive: Bool
+    /// Whether standard error is a terminal (progress display).
+    public var errorIsTerminal: Bool
+
+    public init(
+        writeOut: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
+        readLine: @escaping @Sendable () -> String? = { nil }, isInteractive: Bool = false,
+        errorIsTerminal: Bool = false
+    ) {
+        self.writeOut = writeOut
+        self.writeError = writeError
+        self.readLine = readLine
+        self.isInteractive = isInteractive
+        self.errorIsTerminal = errorIsTerminal
+    }
+
+    /// The process's own standard streams.
+    public static var standard: TerminalIO {
+        TerminalIO(
+            writeOut: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
+            writeError: { text in FileHandle.standardError.write(Data(text.utf8)) },
+            readLine: { Swift.readLine() },
+            isInteractive: isatty(STDIN_FILENO) == 1,
+            errorIsTerminal: isatty(STDERR_FILENO) == 1)
+    }
+
+    func out(_ line: String = "") { writeOut(line + "\n") }
+    func err(_ line: String) { writeError(line + "\n") }
+    func warn(_ line: String) { writeError("traveltimes: warning: \(line)\n") }
+}
