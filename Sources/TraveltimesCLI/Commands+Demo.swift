@@ -31,10 +31,10 @@ extension Commands {
         let steps: [[String]] = [
             ["refresh", "--source", source, "--now", sampleMoment],
             ["routes", "--search", "seattle-", "--now", sampleMoment],
-            ["favorites", "add", "1", "96", "4"],
+            ["favorites", "add", "1", "96", "70"],
             ["favorites"],
             ["schedule", "add", "--preset", "morning", "--now", sampleMoment],
-            ["schedule", "add", "--preset", "evening", "--route", "4", "--now", sampleMoment],
+            ["schedule", "add", "--preset", "evening", "--route", "70,96", "--now", sampleMoment],
             ["schedule", "list"],
             ["pending", "--now", sampleMoment],
         ]

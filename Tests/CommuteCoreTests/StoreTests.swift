@@ -1,0 +1,164 @@
+import CommuteCore
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A fresh store directory under the system's temporary directory, removed afterwards.
+final class TemporaryDirectory {
+    let path: String
+
+    init() {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("traveltimes-test-\(UUID().uuidString)").path
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func write(_ name: String, _ text: String) throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: "\(path)/\(name)"))
+    }
+
+    func read(_ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: "\(path)/\(name)")) }
+
+    func mode(_ name: String = "") throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: name.isEmpty ? path : "\(path)/\(name)")
+        return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+}
+
+@Suite struct StoreTests {
+    let now = instant("2025-11-04T16:00:00-08:00")
+
+    func commute(_ directory: TemporaryDirectory, lockTimeout: TimeInterval = 10) throws -> Commute {
+        Commute(store: try Store(directory: directory.path, lockTimeout: lockTimeout), now: now, timeZone: zone("America/Los_Angeles"))
+    }
+
+    @Test func filesAreVersionedPrivateAndRoundTrip() throws {
+        let directory = TemporaryDirectory()
+        let commute = try commute(directory)
+        _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture")
+        _ = try commute.addFavorites(["1", "96"])
+        _ = try commute.addSchedule(.init())
+        #expect(try directory.mode() == 0o700)
+        for name in ["routes.json", "favorites.json", "schedules.json", "pending.json"] {
+            #expect(try directory.mode(name) == 0o600, "\(name)")
+            let object = try JSONSerialization.jsonObject(with: directory.read(name)) as? [String: Any]
+            #expect(object?["version"] as? Int == 1, "\(name)")
+        }
+        #expect(try commute.store.routes().routes.count == 163)
+        #expect(try commute.store.favorites().routeIDs == ["1", "96"])
+        let schedule = try #require(try commute.store.schedules().schedules.first)
+        #expect(schedule.routeIDs == ["1", "96"] && schedule.daysLabel == "Weekdays" && schedule.timeLabel == "7:00 AM")
+        #expect(try commute.store.pending().requests.count == 5)
+        // No temporary files are left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".tmp-") }.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("{not json", "not valid JSON"),
+        ("", "the file is empty"),
+        ("[1, 2]", "expected a JSON object"),
+        (#"{"schedules": []}"#, "no \"version\" field"),
+        (#"{"version": 2, "schedules": []}"#, "unknown version 2"),
+        (#"{"version": "1", "schedules": []}"#, "\"version\" is not a number"),
+        (#"{"version": 1, "schedules": [{"id": "nope"}]}"#, "wrong shape"),
+        (#"{"version": 1}"#, "wrong shape: schedules is missing"),
+    ])
+    func unreadableFilesFailWithPathAndReasonAndAreLeftUntouched(text: String, reason: String) throws {
+        let directory = TemporaryDirectory()
+        try directory.write("schedules.json", text)
+        let before = try directory.read("schedules.json")
+        let commute = try commute(directory)
+        // Refresh saves the new routes (its own domain) but cannot reschedule over unreadable schedules.
+        #expect(throws: StoreError.self) { try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture") }
+        #expect(try commute.store.routes().routes.count == 163)
+        #expect(throws: StoreError.self) { try commute.store.schedules() }
+        do {
+            _ = try commute.addSchedule(.init(routeIDs: ["1"]))
+            Issue.record("a write went through over an unreadable file")
+        } catch let error as StoreError {
+            #expect(error.description.contains(directory.path + "/schedules.json"))
+            #expect(error.description.contains(reason), "\(error.description)")
+        }
+        #expect(try directory.read("schedules.json") == before)
+        // Another domain still works.
+        #expect(try commute.addFavorites(["1"]).added == ["1"])
+    }
+
+    @Test func aHeldLockMakesTheWaitEndWithTheLockNamed() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(directory: directory.path, lockTimeout: 0.2)
+        let holder = FileLock(name: "schedules", path: "\(directory.path)/.schedules.lock", timeout: 1)
+        let started = Date()
+        try holder.withLock {
+            #expect(throws: StoreError.lockTimeout(lock: "schedules", path: "\(directory.path)/.schedules.lock", seconds: 0.2)) {
+                try store.updateSchedules { _ in }
+            }
+            // A different domain does not wait on it.
+            try store.updateFavorites { $0.routeIDs.append("1") }
+        }
+        #expect(Date().timeIntervalSince(started) < 2)
+        #expect(try store.favorites().routeIDs == ["1"])
+    }
+
+    @Test func threadsOfOneProcessLoseNoUpdate() async throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(directory: directory.path)
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    try? store.updateFavorites { $0.routeIDs.append(String(index)) }
+                }
+            }
+        }
+        #expect(Set(try store.favorites().routeIDs) == Set((0..<40).map(String.init)))
+    }
+
+    @Test func theStaleContentTrapRefreshedRoutesReachThePendingContent() throws {
+        let directory = TemporaryDirectory()
+        let commute = try commute(directory)
+        let routes = try WSDOTFeed.decode(Data(contentsOf: fixtureURL))
+        _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "A")
+        _ = try commute.addFavorites(["1"])
+        _ = try commute.addSchedule(.init(days: [.tuesday], time: TimeOfDay(hour: 16, minute: 30)))
+        #expect(try commute.pendingReport().requests[0].content.body == "Everett-Seattle: 34 min (-11 min, CLEAR)")
+        var feedB = routes
+        if let index = feedB.firstIndex(where: { $0.id == "1" }) { feedB[index].currentMinutes = 64 }
+        _ = try commute.refresh(feed: WSDOTFeed.encode(feedB), source: "B")
+        #expect(try commute.pendingReport().requests[0].content.body == "Everett-Seattle: 64 min (+19 min, CONGESTED)")
+    }
+
+    @Test func unfavouritingCascadesIntoSchedules() throws {
+        let directory = TemporaryDirectory()
+        let commute = try commute(directory)
+        _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture")
+        _ = try commute.addFavorites(["1", "96", "4"])
+        let (both, _) = try commute.addSchedule(.init(routeIDs: ["1", "96"]))
+        let (only, _) = try commute.addSchedule(.init(routeIDs: ["96"], days: [.monday]))
+        let (other, _) = try commute.addSchedule(.init(routeIDs: ["4"]))
+        let (cascade, _) = try commute.removeFavorites(["96"])
+        #expect(cascade.trimmed.map(\.after.routeIDs) == [["1"]])
+        #expect(cascade.trimmed.map(\.before.id) == [both.id])
+        #expect(cascade.deleted.map(\.id) == [only.id])
+        #expect(try commute.store.schedules().schedules.map(\.id) == [both.id, other.id])
+        #expect(try commute.store.favorites().routeIDs == ["1", "4"])
+        #expect(try commute.store.pending().requests.allSatisfy { $0.scheduleID != only.id })
+        #expect(throws: CommuteError.notFavorite("96")) { try commute.removeFavorites(["96"]) }
+    }
+
+    @Test func schedulesMayOnlyUseFavourites() throws {
+        let directory = TemporaryDirectory()
+        let commute = try commute(directory)
+        _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture")
+        #expect(throws: ModelError.noRoutes) { try commute.addSchedule(.init()) }
+        _ = try commute.addFavorites(["1"])
+        #expect(throws: ModelError.notFavorite("96")) { try commute.addSchedule(.init(routeIDs: ["96"])) }
+        #expect(throws: ModelError.noDays) { try commute.addSchedule(.init(days: [])) }
+        #expect(throws: CommuteError.duplicateRoute("1")) { try commute.addSchedule(.init(routeIDs: ["1", "1"])) }
+        #expect(throws: ModelError.unknownRoute("99999")) { try commute.addFavorites(["99999"]) }
+        #expect(try commute.store.schedules().schedules.isEmpty)
+    }
+}
