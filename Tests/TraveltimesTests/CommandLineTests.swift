@@ -1,0 +1,265 @@
+import CommuteCore
+import Foundation
+import Testing
+
+@Suite struct HelpAndUsageTests {
+    @Test func bareCommandVersionAndHelp() throws {
+        let sandbox = Sandbox()
+        let bare = try sandbox.ok([])
+        #expect(bare.stdout.contains("Usage: traveltimes <command> [options]"))
+        #expect(try sandbox.ok(["--version"]).stdout == "traveltimes \(TraveltimesVersion.expected)\n")
+        let help = try sandbox.ok(["--help"]).stdout
+        for name in ["refresh", "routes", "favorites add", "schedule add", "pending", "status", "demo"] {
+            #expect(help.contains("  \(name) "), "\(name) missing from --help")
+        }
+        #expect(try sandbox.ok(["help", "schedule", "add"]).stdout.hasPrefix("Usage: traveltimes schedule add"))
+    }
+
+    @Test func everyCommandHasTruthfulHelp() throws {
+        let sandbox = Sandbox()
+        for name in try listedCommands(sandbox) {
+            let words = name.split(separator: " ").map(String.init)
+            let outcome = try sandbox.ok(words + ["--help"])
+            #expect(outcome.stdout.hasPrefix("Usage: traveltimes \(name)"), "\(name)")
+            #expect(outcome.stdout.contains("-h, --help"))
+        }
+    }
+
+    @Test func typosGetDidYouMean() throws {
+        let sandbox = Sandbox()
+        let command = try sandbox.run(["shedule", "list"])
+        #expect(command.status == 64)
+        #expect(command.stderr.contains("Unknown command 'shedule'. Did you mean 'schedule'?"))
+        let sub = try sandbox.run(["schedule", "ad"])
+        #expect(sub.status == 64)
+        #expect(sub.stderr.contains("Did you mean 'schedule add'?"))
+        let flag = try sandbox.run(["routes", "--serch", "x"])
+        #expect(flag.status == 64)
+        #expect(flag.stderr.contains("Unknown option '--serch' for 'routes'. Did you mean '--search'?"))
+        let missing = try sandbox.run(["schedule", "add", "--at"])
+        #expect(missing.status == 64 && missing.stderr.contains("'--at' needs a value"))
+        let extra = try sandbox.run(["pending", "now"])
+        #expect(extra.status == 64 && extra.stderr.contains("Unexpected argument 'now'"))
+        let twice = try sandbox.run(["schedule", "add", "--at", "7:00", "--at", "8:00"])
+        #expect(twice.status == 64 && twice.stderr.contains("given more than once"))
+    }
+
+    @Test func badEnvironmentAndNowAreUsageErrors() throws {
+        let sandbox = Sandbox()
+        let zone = try sandbox.run(["pending"], environment: ["TRAVELTIMES_TZ": "Mars/Olympus"])
+        #expect(zone.status == 64 && zone.stderr.contains("Unknown time zone 'Mars/Olympus'"))
+        let now = try sandbox.run(["pending", "--now", "tomorrow"])
+        #expect(now.status == 64 && now.stderr.contains("Invalid --now 'tomorrow'"))
+        let cap = try sandbox.run(["pending"], environment: ["TRAVELTIMES_CAP": "lots"])
+        #expect(cap.status == 64 && cap.stderr.contains("Invalid TRAVELTIMES_CAP 'lots'"))
+    }
+
+    /// Every command `--help` lists is run for real at least once, successfully.
+    @Test func everyListedCommandRuns() throws {
+        let sandbox = try Sandbox().prepared()
+        let id = try #require(try sandbox.scheduleIDs().first)
+        let now = Paths.capturedAt
+        let samples: [String: [String]] = [
+            "refresh": ["refresh", "--source", Paths.fixture, "--now", now],
+            "routes": ["routes", "--search", "everett", "--now", now],
+            "favorites list": ["favorites"],
+            "favorites add": ["favorites", "add", "70"],
+            "favorites move": ["favorites", "move", "96", "--to", "1"],
+            "favorites remove": ["favorites", "remove", "70", "--yes", "--now", now],
+            "schedule add": ["schedule", "add", "--at", "16:45", "--days", "mon,wed,fri", "--route", "96", "--now", now],
+            "schedule list": ["schedule", "list"],
+            "schedule show": ["schedule", "show", String(id.prefix(6)), "--now", now],
+            "schedule edit": ["schedule", "edit", id, "--at", "7:15", "--now", now],
+            "schedule disable": ["schedule", "disable", id, "--now", now],
+            "schedule enable": ["schedule", "enable", id, "--now", now],
+            "schedule remove": ["schedule", "remove", id, "--yes", "--now", now],
+            "pending": ["pending", "--now", now],
+            "status": ["status", "--now", now],
+            "demo": ["demo"],
+        ]
+        for name in try listedCommands(sandbox) {
+            guard let words = samples[name] else {
+                Issue.record("`\(name)` is listed by --help but no end-to-end test runs it")
+                continue
+            }
+            try sandbox.ok(words)
+        }
+    }
+
+    private func listedCommands(_ sandbox: Sandbox) throws -> [String] {
+        let help = try sandbox.ok(["--help"]).stdout
+        guard let start = help.range(of: "Commands:\n"), let end = help.range(of: "\n\n", range: start.upperBound..<help.endIndex) else {
+            return []
+        }
+        return help[start.upperBound..<end.lowerBound].split(separator: "\n").map { line in
+            line.trimmingCharacters(in: .whitespaces).components(separatedBy: "  ")[0]
+        }
+    }
+}
+
+enum TraveltimesVersion {
+    static let expected = "0.1.0"
+}
+
+@Suite struct RefreshTests {
+    @Test func refreshSavesTheFeedAndSaysSo() throws {
+        let sandbox = Sandbox()
+        let outcome = try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        #expect(outcome.stdout.contains("Refreshed 163 routes from \(Paths.fixture) (3 without data); 0 alerts scheduled (cap 64)."))
+        #expect(try sandbox.store.routes().routes.count == 163)
+        // The source may come from the environment.
+        try sandbox.ok(["refresh"], environment: ["TRAVELTIMES_SOURCE": Paths.fixture])
+    }
+
+    @Test func withoutASourceItSaysHowToGiveOne() throws {
+        let outcome = try Sandbox().run(["refresh"])
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains("No feed source: pass --source FILE or set TRAVELTIMES_SOURCE."))
+    }
+
+    @Test func aMissingFileIsUnavailable() throws {
+        let outcome = try Sandbox().run(["refresh", "--source", "/nonexistent/feed.json"])
+        #expect(outcome.status == 69)
+        #expect(outcome.stderr.contains("cannot read feed /nonexistent/feed.json: no such file"))
+    }
+
+    @Test(arguments: [
+        ("[]", "the feed has no routes"),
+        ("[{\"TravelTimeID\": 1", "not valid JSON"),
+        ("<html><head><title>Request Error</title></head></html>", "not valid JSON"),
+        ("{\"error\": \"nope\"}", "not a WSDOT travel-times array"),
+    ])
+    func aBadFeedChangesNothing(body: String, reason: String) throws {
+        let sandbox = try Sandbox().prepared()
+        let routes = sandbox.bytes("routes.json")
+        let pending = sandbox.bytes("pending.json")
+        let feed = sandbox.path("bad-feed.json")
+        try Sandbox.write(feed, Data(body.utf8))
+        let outcome = try sandbox.run(["refresh", "--source", feed])
+        #expect(outcome.status == 65)
+        #expect(outcome.stderr.contains(reason), "\(outcome)")
+        #expect(sandbox.bytes("routes.json") == routes)
+        #expect(sandbox.bytes("pending.json") == pending)
+    }
+
+    @Test func theStaleContentTrapPendingShowsTheLatestFeed() throws {
+        let sandbox = Sandbox()
+        let now = Paths.capturedAt
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", now])
+        try sandbox.ok(["favorites", "add", "1"])
+        try sandbox.ok(["schedule", "add", "--at", "4:30 PM", "--days", "tue", "--now", now])
+        #expect(try sandbox.ok(["pending", "--now", now]).stdout.contains("Everett-Seattle: 34 min (-11 min, CLEAR)"))
+
+        var routes = try WSDOTFeed.decode(Data(contentsOf: URL(fileURLWithPath: Paths.fixture)))
+        if let index = routes.firstIndex(where: { $0.id == "1" }) { routes[index].currentMinutes = 64 }
+        let feedB = sandbox.path("feed-b.json")
+        try Sandbox.write(feedB, try WSDOTFeed.encode(routes))
+        try sandbox.ok(["refresh", "--source", feedB, "--now", now])
+        let pending = try sandbox.ok(["pending", "--now", now]).stdout
+        #expect(pending.contains("Everett-Seattle: 64 min (+19 min, CONGESTED)"))
+        #expect(!pending.contains("34 min"))
+    }
+
+    @Test func vanishedFavouritesStayAndShowAsUnavailable() throws {
+        let sandbox = try Sandbox().prepared()
+        var routes = try WSDOTFeed.decode(Data(contentsOf: URL(fileURLWithPath: Paths.fixture)))
+        routes.removeAll { $0.id == "96" }
+        let feed = sandbox.path("without-96.json")
+        try Sandbox.write(feed, try WSDOTFeed.encode(routes))
+        let outcome = try sandbox.ok(["refresh", "--source", feed, "--now", Paths.capturedAt])
+        #expect(outcome.stderr.contains("favourite 96 is not in this feed: it stays a favourite and shows as unavailable"))
+        let favorites = try sandbox.ok(["favorites"]).stdout
+        #expect(favorites.contains("Route 96") && favorites.contains("unavailable (not in the latest feed)"))
+        #expect(try sandbox.ok(["pending", "--now", Paths.capturedAt]).stdout.contains("Route 96: unavailable (not in the latest feed)"))
+    }
+}
+
+@Suite struct RoutesTests {
+    @Test func searchListsMatchingRoutesWithStatusAsText() throws {
+        let sandbox = try Sandbox().prepared()
+        let outcome = try sandbox.ok(["routes", "--search", "EVERETT", "--now", Paths.capturedAt])
+        let lines = outcome.stdout.split(separator: "\n")
+        #expect(lines.first?.contains("ID  NAME") == true)
+        #expect(outcome.stdout.contains("Everett-Seattle "))
+        #expect(outcome.stdout.contains("34 min  45 min  -11 min  CLEAR    4:00 PM"))
+        #expect(outcome.stdout.contains("Everett-Seattle EL ") && outcome.stdout.contains("NO DATA"))
+        #expect(lines.dropFirst().allSatisfy { $0.lowercased().contains("everett") })
+        #expect(try sandbox.ok(["routes", "--search", "atlantis"]).stdout == "No routes match 'atlantis'.\n")
+    }
+
+    @Test func jsonIsTheDocumentedContract() throws {
+        let sandbox = try Sandbox().prepared()
+        let routes = try #require(try sandbox.json(["routes", "--json"]) as? [[String: Any]])
+        #expect(routes.count == 163)
+        let keys: Set = ["id", "name", "description", "currentMinutes", "averageMinutes", "delayMinutes", "status", "distanceMiles", "updatedAt"]
+        #expect(routes.allSatisfy { Set($0.keys) == keys })
+        let everett = try #require(routes.first { $0["id"] as? String == "1" })
+        #expect(everett["currentMinutes"] as? Int == 34 && everett["delayMinutes"] as? Int == -11)
+        #expect(everett["status"] as? String == "CLEAR")
+        #expect(everett["updatedAt"] as? String == "2025-11-04T16:00:00-08:00")
+        let closed = try #require(routes.first { $0["id"] as? String == "39" })
+        #expect(closed["currentMinutes"] is NSNull && closed["averageMinutes"] is NSNull && closed["delayMinutes"] is NSNull)
+        #expect(closed["status"] as? String == "NO DATA")
+    }
+
+    @Test func beforeAnyRefreshItSaysWhatToDo() throws {
+        let outcome = try Sandbox().run(["routes"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("No route data yet: run `traveltimes refresh"))
+    }
+}
+
+@Suite struct FavoritesTests {
+    @Test func addListMoveAndJSON() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture])
+        #expect(try sandbox.ok(["favorites"]).stdout.contains("No favourites yet"))
+        let added = try sandbox.ok(["favorites", "add", "1", "96"])
+        #expect(added.stdout == "Added to favourites: 1 (Everett-Seattle), 96 (Seattle-Bellevue via 90).\n")
+        #expect(try sandbox.ok(["favorites", "add", "96"]).stdout.contains("Already favourites: 96"))
+        let list = try sandbox.ok(["favorites", "list"]).stdout
+        #expect(list == "1.   1  Everett-Seattle          34 min (-11 min, CLEAR)\n2.  96  Seattle-Bellevue via 90  14 min (-1 min, CLEAR)\n")
+        #expect(try sandbox.ok(["favorites", "move", "96", "--to", "1"]).stdout == "Favourites: 96, 1.\n")
+        #expect(try sandbox.json(["favorites", "--json"]) as? [String] == ["96", "1"])
+    }
+
+    @Test func badIDsAreQuotedAndChangeNothing() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture])
+        let bad = try sandbox.run(["favorites", "add", "1", "abc"])
+        #expect(bad.status == 64 && bad.stderr.contains("Invalid route ID 'abc'"))
+        let unknown = try sandbox.run(["favorites", "add", "1", "99999"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("Unknown route ID '99999'"))
+        #expect(try sandbox.store.favorites().routeIDs.isEmpty)
+        try sandbox.ok(["favorites", "add", "1"])
+        let move = try sandbox.run(["favorites", "move", "1", "--to", "5"])
+        #expect(move.status == 64 && move.stderr.contains("Invalid position '5': use a number from 1 to 1"))
+        let notFavourite = try sandbox.run(["favorites", "remove", "96", "--yes"])
+        #expect(notFavourite.status == 64 && notFavourite.stderr.contains("Route '96' is not a favourite"))
+        let noTo = try sandbox.run(["favorites", "move", "1"])
+        #expect(noTo.status == 64 && noTo.stderr.contains("Missing --to POSITION"))
+    }
+
+    @Test func removingCascadesAndNeedsConfirmation() throws {
+        let sandbox = try Sandbox().prepared()  // morning preset on 1, 96, 4
+        try sandbox.ok(["schedule", "add", "--at", "16:45", "--days", "mon,wed,fri", "--route", "96", "--now", Paths.capturedAt])
+        let before = try sandbox.store.schedules()
+
+        let refused = try sandbox.run(["favorites", "remove", "96"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains(
+            "This will remove 96 (Seattle-Bellevue via 90) from your favourites, and from the schedule at 7:00 AM on Weekdays."))
+        #expect(refused.stderr.contains("This will stop notifications at 4:45 PM on Mon, Wed, Fri"))
+        #expect(refused.stderr.contains("Re-run with --yes to confirm."))
+        #expect(try sandbox.store.schedules() == before)
+
+        let done = try sandbox.ok(["favorites", "remove", "96", "--yes", "--now", Paths.capturedAt])
+        #expect(done.stdout.contains("Removed from favourites: 96 (Seattle-Bellevue via 90)."))
+        #expect(done.stdout.contains("at 7:00 AM on Weekdays: now 2 routes (was 3)."))
+        #expect(done.stdout.contains("at 4:45 PM on Mon, Wed, Fri: it had no routes left."))
+        let schedules = try sandbox.store.schedules().schedules
+        #expect(schedules.map(\.routeIDs) == [["1", "4"]])
+        let pending = try #require(try sandbox.json(["pending", "--json", "--now", Paths.capturedAt]) as? [String: Any])
+        #expect((pending["requests"] as? [[String: Any]])?.count == 5)
+    }
+}

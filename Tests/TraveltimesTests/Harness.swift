@@ -1,0 +1,141 @@
+import CommuteCore
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What one run of the binary did.
+struct Outcome: CustomStringConvertible {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+}
+
+/// The package root and the fixture, found from this file.
+enum Paths {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let fixture = root.appendingPathComponent("Fixtures/wsdot/travel-times-2025-11-04T1600-0800.json").path
+    static let capturedAt = "2025-11-04T16:00:00-08:00"
+
+    /// The built `traveltimes`, next to this test bundle (the test target depends on it).
+    static let binary: String = {
+        if let explicit = ProcessInfo.processInfo.environment["TRAVELTIMES_BINARY"] { return explicit }
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: me).deletingLastPathComponent()
+        // On Linux the test runner is `<build>/debug/traveltimesPackageTests.xctest` itself.
+        if directory.lastPathComponent.hasSuffix(".xctest") { directory.deleteLastPathComponent() }
+        return directory.appendingPathComponent("traveltimes").path
+    }()
+}
+
+/// A store directory of its own and a way to run the binary against it.
+final class Sandbox: @unchecked Sendable {
+    let home: String
+    var environment: [String: String]
+
+    init(zone: String = "America/Los_Angeles") {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("traveltimes-e2e-\(UUID().uuidString)").path
+        environment = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "HOME": home + "-home",
+            "TRAVELTIMES_HOME": home,
+            "TRAVELTIMES_TZ": zone,
+        ]
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: home)
+        try? FileManager.default.removeItem(atPath: home + "-home")
+    }
+
+    var store: Store { get throws { try Store(directory: home) } }
+
+    func path(_ name: String) -> String { "\(home)/\(name)" }
+
+    func bytes(_ name: String) -> Data? { FileManager.default.contents(atPath: path(name)) }
+
+    static func write(_ path: String, _ data: Data) throws {
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Starts the binary; the caller waits.
+    func start(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil) throws -> Running {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Paths.binary)
+        process.arguments = arguments
+        process.environment = environment.merging(extra) { _, new in new }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tt-out-\(UUID().uuidString)")
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("tt-err-\(UUID().uuidString)")
+        try Self.write(output.path, Data())
+        try Self.write(errors.path, Data())
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        if let stdin {
+            let pipe = Pipe()
+            process.standardInput = pipe
+            try process.run()
+            pipe.fileHandleForWriting.write(Data(stdin.utf8))
+            try pipe.fileHandleForWriting.close()
+        } else {
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
+        return Running(process: process, output: output, errors: errors)
+    }
+
+    /// Runs the binary to the end.
+    @discardableResult
+    func run(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil) throws -> Outcome {
+        try start(arguments, environment: extra, stdin: stdin).wait()
+    }
+
+    /// Runs and expects exit 0, recording the output otherwise.
+    @discardableResult
+    func ok(_ arguments: [String], environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws -> Outcome {
+        let outcome = try run(arguments, environment: environment)
+        #expect(outcome.status == 0, "\(arguments.joined(separator: " ")): \(outcome)", sourceLocation: sourceLocation)
+        return outcome
+    }
+
+    /// A store with the sample feed, favourites 1, 96 and 4, and the morning preset.
+    func prepared() throws -> Sandbox {
+        try ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try ok(["favorites", "add", "1", "96", "4"])
+        try ok(["schedule", "add", "--preset", "morning", "--now", Paths.capturedAt])
+        return self
+    }
+
+    /// The schedules' IDs in store order.
+    func scheduleIDs() throws -> [String] {
+        try store.schedules().schedules.map { $0.id.uuidString.lowercased() }
+    }
+
+    /// Parses stdout as JSON.
+    func json(_ arguments: [String]) throws -> Any {
+        let outcome = try ok(arguments)
+        return try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))
+    }
+}
+
+struct Running {
+    let process: Process
+    let output: URL
+    let errors: URL
+
+    func wait() throws -> Outcome {
+        process.waitUntilExit()
+        defer {
+            try? FileManager.default.removeItem(at: output)
+            try? FileManager.default.removeItem(at: errors)
+        }
+        return Outcome(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: output), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errors), as: UTF8.self))
+    }
+}

@@ -1,0 +1,186 @@
+import CommuteCore
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct PendingCommandTests {
+    @Test func jsonListsRequestsSoonestFirstWithContent() throws {
+        let sandbox = try Sandbox().prepared()
+        try sandbox.ok(["schedule", "add", "--preset", "evening", "--route", "96", "--now", Paths.capturedAt])
+        let pending = try #require(try sandbox.json(["pending", "--json", "--now", Paths.capturedAt]) as? [String: Any])
+        #expect(Set(pending.keys) == ["cap", "requested", "requests", "deferred"])
+        #expect(pending["cap"] as? Int == 64 && pending["requested"] as? Int == 10)
+        let requests = try #require(pending["requests"] as? [[String: Any]])
+        #expect(requests.count == 10)
+        #expect((pending["deferred"] as? [Any])?.isEmpty == true)
+        let keys: Set = ["id", "scheduleID", "weekday", "hour", "minute", "nextFire", "title", "body"]
+        #expect(requests.allSatisfy { Set($0.keys) == keys })
+        let fires = requests.compactMap { $0["nextFire"] as? String }
+        #expect(fires.prefix(3) == ["2025-11-04T16:30:00-08:00", "2025-11-05T07:00:00-08:00", "2025-11-05T16:30:00-08:00"])
+        let first = requests[0]
+        #expect(first["title"] as? String == "Commute at 4:30 PM (Weekdays)")
+        #expect(first["body"] as? String == "Seattle-Bellevue via 90: 14 min (-1 min, CLEAR)")
+        #expect(first["weekday"] as? Int == 3 && first["hour"] as? Int == 16 && first["minute"] as? Int == 30)
+        let scheduleID = try #require(first["scheduleID"] as? String)
+        #expect(first["id"] as? String == "schedule.\(scheduleID).weekday.3")
+    }
+
+    @Test func overflowIsNeverSilent() throws {
+        let sandbox = try Sandbox().prepared()  // 5 requests
+        var last = Outcome(status: 0, stdout: "", stderr: "")
+        for hour in 8...16 {  // 9 daily schedules: 63 more, 68 in all
+            last = try sandbox.ok(["schedule", "add", "--at", "\(hour):00", "--days", "daily", "--now", Paths.capturedAt])
+        }
+        #expect(last.stderr.contains("warning: 68 alerts requested, 64 scheduled, 4 deferred (cap 64)"), "\(last)")
+        let pending = try sandbox.ok(["pending", "--now", Paths.capturedAt]).stdout
+        #expect(pending.hasPrefix("64 alerts scheduled (cap 64); 4 deferred."))
+        #expect(pending.contains("Deferred — over the cap of 64"))
+        let json = try #require(try sandbox.json(["pending", "--json", "--now", Paths.capturedAt]) as? [String: Any])
+        let deferred = try #require(json["deferred"] as? [[String: Any]])
+        #expect(deferred.count == 4)
+        #expect(deferred.allSatisfy { ($0["title"] as? String)?.hasPrefix("Commute at") == true })
+        // A smaller configured cap.
+        let capped = try sandbox.ok(["schedule", "disable", String(try sandbox.scheduleIDs()[0].prefix(8)), "--now", Paths.capturedAt], environment: ["TRAVELTIMES_CAP": "10"])
+        #expect(capped.stderr.contains("63 alerts requested, 10 scheduled, 53 deferred (cap 10)"))
+    }
+
+    @Test func emptyStoreSaysWhatToDo() throws {
+        #expect(try Sandbox().ok(["pending"]).stdout.contains("No alerts pending: add a schedule"))
+    }
+}
+
+@Suite struct StoreIntegrityTests {
+    @Test func aCorruptFileFailsItsCommandsUntouchedWhileOtherDomainsWork() throws {
+        let sandbox = try Sandbox().prepared()
+        let corrupt = Data("{\"version\": 1, \"schedules\": [tru".utf8)
+        try Sandbox.write(sandbox.path("schedules.json"), corrupt)
+        for command in [["schedule", "list"], ["schedule", "add", "--preset", "evening"], ["pending", "--json"]] {
+            let outcome = try sandbox.run(command)
+            // pending reads only pending.json when nothing is deferred; the others need schedules.
+            if command[0] == "pending" { continue }
+            #expect(outcome.status == 65, "\(command): \(outcome)")
+            #expect(outcome.stderr.contains("\(sandbox.path("schedules.json")): not valid JSON"))
+        }
+        #expect(sandbox.bytes("schedules.json") == corrupt)
+        try sandbox.ok(["favorites", "add", "70"])
+        try sandbox.ok(["routes", "--search", "auburn"])
+        let status = try sandbox.run(["status"])
+        #expect(status.status == 65 && status.stdout.contains("Favorites:  4"))
+        #expect(sandbox.bytes("schedules.json") == corrupt)
+    }
+
+    @Test func anUnknownVersionIsRefusedNotOverwritten() throws {
+        let sandbox = try Sandbox().prepared()
+        let future = Data(#"{"version": 2, "routeIDs": ["1"], "groups": {}}"#.utf8)
+        try Sandbox.write(sandbox.path("favorites.json"), future)
+        let outcome = try sandbox.run(["favorites", "add", "70"])
+        #expect(outcome.status == 65)
+        #expect(outcome.stderr.contains("favorites.json: unknown version 2 (this traveltimes reads version 1); the file was left untouched"))
+        #expect(sandbox.bytes("favorites.json") == future)
+    }
+
+    @Test func aHeldLockTimesOutWithExit75NamingIt() throws {
+        let sandbox = try Sandbox().prepared()
+        let lock = FileLock(name: "schedules", path: sandbox.path(".schedules.lock"), timeout: 1)
+        try lock.withLock {
+            let started = Date()
+            let outcome = try sandbox.run(["schedule", "add", "--at", "9:00"], environment: ["TRAVELTIMES_LOCK_TIMEOUT": "0.5"])
+            #expect(outcome.status == 75)
+            #expect(outcome.stderr.contains("timed out after 0.5 s waiting for the schedules lock"))
+            #expect(Date().timeIntervalSince(started) < 5)
+            // Favourites are another domain: no wait.
+            try sandbox.ok(["favorites", "add", "70"], environment: ["TRAVELTIMES_LOCK_TIMEOUT": "0.5"])
+        }
+        try sandbox.ok(["schedule", "add", "--at", "9:00"])
+    }
+
+    @Test func statusReportsTheStoreAndCronLines() throws {
+        let sandbox = try Sandbox().prepared()
+        let status = try sandbox.ok(["status", "--now", "2025-11-04T18:00:00-08:00"]).stdout
+        #expect(status.contains("Store:      \(sandbox.home)"))
+        #expect(status.contains("Time zone:  America/Los_Angeles"))
+        #expect(status.contains("Routes:     163 (3 without data), updated 4:00 PM (2 h ago)"))
+        #expect(status.contains("Favorites:  3"))
+        #expect(status.contains("Schedules:  1 (1 enabled)"))
+        #expect(status.contains("Pending:    5 scheduled (cap 64), 0 deferred"))
+        #expect(status.contains("*/15 * * * * \(Paths.binary) refresh"))
+    }
+
+    @Test func theDemoRunsTheMainJobInAThrowawayStore() throws {
+        let sandbox = Sandbox()
+        let demo = try sandbox.ok(["demo"])
+        #expect(demo.stdout.contains("Refreshed 163 routes"))
+        #expect(demo.stdout.contains("$ traveltimes pending --now 2025-11-04T16:00:00-08:00"))
+        #expect(demo.stdout.contains("Renton-Auburn: 35 min (+11 min, CONGESTED)"))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.home))
+    }
+}
+
+@Suite struct ConcurrentProcessTests {
+    @Test func twentyConcurrentScheduleAddsLeaveTwentySchedules() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture])
+        try sandbox.ok(["favorites", "add", "1", "96"])
+        let running = try (0..<20).map { index in
+            try sandbox.start(["schedule", "add", "--at", "6:\(String(format: "%02d", index))", "--days", "daily"])
+        }
+        let outcomes = try running.map { try $0.wait() }
+        #expect(outcomes.allSatisfy { $0.status == 0 }, "\(outcomes.filter { $0.status != 0 })")
+        let schedules = try sandbox.store.schedules().schedules
+        #expect(schedules.count == 20)
+        #expect(Set(schedules.map(\.minute)) == Set(0..<20))
+        // The last reschedule saw every schedule: 20 daily schedules = 140 requests, 64 scheduled.
+        let pending = try sandbox.store.pending()
+        #expect(pending.requested == 140 && pending.requests.count == 64 && pending.deferred.count == 76)
+    }
+
+    @Test func concurrentFavouriteChangesLoseNothing() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture])
+        let ids = try WSDOTFeed.decode(Data(contentsOf: URL(fileURLWithPath: Paths.fixture))).prefix(16).map(\.id)
+        let running = try ids.map { try sandbox.start(["favorites", "add", $0]) }
+        #expect(try running.map { try $0.wait().status }.allSatisfy { $0 == 0 })
+        #expect(Set(try sandbox.store.favorites().routeIDs) == Set(ids))
+        // And removals racing additions.
+        let removals = try ids.prefix(8).map { try sandbox.start(["favorites", "remove", $0, "--yes"]) }
+        let others = ["70", "96", "131"]
+        #expect(Set(others).isDisjoint(with: ids))
+        let additions = try others.map { try sandbox.start(["favorites", "add", $0]) }
+        #expect(try (removals + additions).map { try $0.wait().status }.allSatisfy { $0 == 0 })
+        #expect(Set(try sandbox.store.favorites().routeIDs) == Set(ids.dropFirst(8) + others))
+    }
+
+    @Test func aProcessKilledMidWriteLeavesValidFiles() throws {
+        let sandbox = try Sandbox().prepared()
+        // A feed large enough that a refresh spends real time writing.
+        let big = (1...20_000).map { index in
+            Route(id: String(index), name: "Route \(index)", description: "Generated \(index)", currentMinutes: 10 + index % 30,
+                  averageMinutes: 20, distanceMiles: 5, updatedAt: Date(timeIntervalSince1970: 1_762_300_800))
+        }
+        let feed = sandbox.path("big.json")
+        try Sandbox.write(feed, try WSDOTFeed.encode(big))
+        var killedMidway = 0
+        for attempt in 0..<12 {
+            let running = try sandbox.start(["refresh", "--source", attempt.isMultiple(of: 2) ? feed : Paths.fixture])
+            usleep(UInt32(20_000 + attempt * 25_000))
+            if running.process.isRunning {
+                kill(running.process.processIdentifier, SIGKILL)
+                killedMidway += 1
+            }
+            _ = try running.wait()
+            // Whole-old or whole-new: every file still reads.
+            let routes = try sandbox.store.routes().routes.count
+            #expect(routes == 163 || routes == 20_000)
+            #expect(try sandbox.store.schedules().schedules.count == 1)
+            #expect(try sandbox.store.pending().requests.count == 5)
+        }
+        #expect(killedMidway > 0, "no refresh was still running when killed: the test proved nothing")
+        // The store keeps working, and the next write sweeps any temporary file a kill left.
+        try sandbox.ok(["refresh", "--source", Paths.fixture])
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.home).filter { $0.hasPrefix(".routes.json.tmp-") }
+        #expect(leftovers.isEmpty)
+    }
+}

@@ -1,0 +1,155 @@
+import CommuteCore
+import Foundation
+import Testing
+
+@Suite struct ScheduleCommandTests {
+    let now = Paths.capturedAt
+
+    @Test func addAcceptsTheDocumentedTimesAndDays() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", now])
+        try sandbox.ok(["favorites", "add", "1", "96"])
+        let cases: [([String], String, String)] = [
+            (["--preset", "morning"], "7:00 AM", "Weekdays"),
+            (["--preset", "evening"], "4:30 PM", "Weekdays"),
+            (["--at", "07:00", "--days", "daily"], "7:00 AM", "Every day"),
+            (["--at", "16:30", "--days", "weekends"], "4:30 PM", "Weekends"),
+            (["--at", "7:00am", "--days", "MON,wed,Friday"], "7:00 AM", "Mon, Wed, Fri"),
+            (["--at", "4:30 PM", "--days", "sun"], "4:30 PM", "Sun"),
+            (["--preset", "morning", "--at", "6:45"], "6:45 AM", "Weekdays"),
+        ]
+        for (options, time, days) in cases {
+            let outcome = try sandbox.ok(["schedule", "add"] + options + ["--now", now])
+            #expect(outcome.stdout.contains(": \(time) on \(days), 2 routes (Everett-Seattle, Seattle-Bellevue via 90)"), "\(outcome)")
+        }
+        let list = try sandbox.ok(["schedule", "list"]).stdout.split(separator: "\n")
+        #expect(list.count == cases.count)
+        #expect(list[0].hasSuffix("7:00 AM  Weekdays       2 routes  enabled"))
+    }
+
+    @Test func validationMessagesAreSpecific() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", now])
+        let noRoutes = try sandbox.run(["schedule", "add", "--preset", "morning"])
+        #expect(noRoutes.status == 64 && noRoutes.stderr.contains("Please select at least one route"))
+        try sandbox.ok(["favorites", "add", "1"])
+        let badTime = try sandbox.run(["schedule", "add", "--at", "25:00"])
+        #expect(badTime.status == 64 && badTime.stderr.contains("Invalid time '25:00'"))
+        let badDay = try sandbox.run(["schedule", "add", "--days", "mon,funday"])
+        #expect(badDay.status == 64 && badDay.stderr.contains("Invalid day 'funday'"))
+        let noDay = try sandbox.run(["schedule", "add", "--days", ","])
+        #expect(noDay.status == 64 && noDay.stderr.contains("Invalid day"))
+        let notFavourite = try sandbox.run(["schedule", "add", "--route", "96"])
+        #expect(notFavourite.status == 64 && notFavourite.stderr.contains("Route '96' is not a favourite"))
+        let badPreset = try sandbox.run(["schedule", "add", "--preset", "lunch"])
+        #expect(badPreset.status == 64 && badPreset.stderr.contains("Unknown preset 'lunch'"))
+        #expect(try sandbox.store.schedules().schedules.isEmpty)
+    }
+
+    @Test func listVerboseJSONAndShow() throws {
+        let sandbox = try Sandbox().prepared()
+        let id = try #require(try sandbox.scheduleIDs().first)
+        #expect(try sandbox.ok(["schedule", "list"]).stdout == "\(id.prefix(8))  7:00 AM  Weekdays  3 routes  enabled\n")
+        #expect(try sandbox.ok(["schedule"]).stdout == "\(id.prefix(8))  7:00 AM  Weekdays  3 routes  enabled\n")
+        let verbose = try sandbox.ok(["schedule", "list", "--verbose"]).stdout
+        #expect(verbose.contains("Enabled notification at 7:00 AM, Monday, Tuesday, Wednesday, Thursday, Friday, 3 routes"))
+        #expect(verbose.contains("    Everett-Seattle: 34 min (-11 min, CLEAR)"))
+
+        let json = try #require(try sandbox.json(["schedule", "list", "--json"]) as? [[String: Any]])
+        let keys: Set = ["id", "routeIDs", "days", "hour", "minute", "enabled", "createdAt", "onlyWhenDelayedBy", "daysLabel", "timeLabel"]
+        #expect(json.count == 1 && Set(json[0].keys) == keys)
+        #expect(json[0]["id"] as? String == id)
+        #expect(json[0]["routeIDs"] as? [String] == ["1", "96", "4"])
+        #expect(json[0]["days"] as? [Int] == [2, 3, 4, 5, 6])
+        #expect(json[0]["hour"] as? Int == 7 && json[0]["minute"] as? Int == 0 && json[0]["enabled"] as? Bool == true)
+        #expect(json[0]["onlyWhenDelayedBy"] is NSNull)
+        #expect(json[0]["createdAt"] as? String == "2025-11-04T16:00:00-08:00")
+        #expect(json[0]["daysLabel"] as? String == "Weekdays" && json[0]["timeLabel"] as? String == "7:00 AM")
+
+        let show = try sandbox.ok(["schedule", "show", String(id.prefix(4)), "--now", now]).stdout
+        #expect(show.contains("Schedule \(id)"))
+        #expect(show.contains("Next alerts:\n    Wed, Nov 5, 7:00 AM\n    Thu, Nov 6, 7:00 AM"))
+        let showJSON = try #require(try sandbox.json(["schedule", "show", id, "--json"]) as? [String: Any])
+        #expect(showJSON["id"] as? String == id)
+    }
+
+    @Test func editEnableDisableAndRemove() throws {
+        let sandbox = try Sandbox().prepared()
+        let id = try #require(try sandbox.scheduleIDs().first)
+        let short = String(id.prefix(8))
+        let edited = try sandbox.ok(["schedule", "edit", short, "--at", "7:30", "--days", "mon,tue", "--route", "4,1", "--now", now])
+        #expect(edited.stdout.contains("Updated schedule \(short): 7:30 AM on Mon, Tue, 2 routes (Seattle-Everett, Everett-Seattle); next alert Mon, Nov 10, 7:30 AM."))
+        let nothing = try sandbox.run(["schedule", "edit", short])
+        #expect(nothing.status == 64 && nothing.stderr.contains("Nothing to change"))
+
+        #expect(try sandbox.ok(["schedule", "disable", short, "--now", now]).stdout.contains("Disabled schedule \(short)"))
+        #expect(try sandbox.store.pending().requests.isEmpty)
+        #expect(try sandbox.ok(["schedule", "disable", short, "--now", now]).stdout.contains("was already disabled"))
+        #expect(try sandbox.ok(["schedule", "list"]).stdout.contains("disabled"))
+        #expect(try sandbox.ok(["schedule", "enable", short, "--now", now]).stdout.contains("Enabled schedule \(short)"))
+        #expect(try sandbox.store.pending().requests.count == 2)
+
+        let refused = try sandbox.run(["schedule", "remove", short])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("This will stop notifications at 7:30 AM on Mon, Tue. Re-run with --yes to confirm."))
+        #expect(try sandbox.scheduleIDs() == [id])
+        #expect(try sandbox.ok(["schedule", "remove", short, "--yes", "--now", now]).stdout == "Removed schedule \(short) (7:30 AM on Mon, Tue).\n")
+        #expect(try sandbox.scheduleIDs().isEmpty)
+        #expect(try sandbox.store.pending().requests.isEmpty)
+    }
+
+    @Test func idPrefixesMustBeUniqueAndKnown() throws {
+        let sandbox = Sandbox()
+        let commute = Commute(store: try sandbox.store, now: Date(), timeZone: zoneLA)
+        _ = try commute.refresh(feed: Data(contentsOf: URL(fileURLWithPath: Paths.fixture)), source: "fixture")
+        _ = try commute.addFavorites(["1"])
+        for suffix in ["1", "2"] {
+            _ = try commute.addSchedule(.init(), id: try #require(UUID(uuidString: "ABCDEF00-0000-0000-0000-00000000000\(suffix)")))
+        }
+        let ambiguous = try sandbox.run(["schedule", "show", "abc"])
+        #expect(ambiguous.status == 64 && ambiguous.stderr.contains("'abc' matches 2 schedules (abcdef00, abcdef00)"))
+        let unknown = try sandbox.run(["schedule", "disable", "ffff"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("No schedule ID starts with 'ffff'"))
+        try sandbox.ok(["schedule", "show", "ABCDEF00-0000-0000-0000-000000000002"])
+    }
+
+    @Test func confirmationOnATerminalAsks() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        let sandbox = try Sandbox().prepared()
+        let id = try #require(try sandbox.scheduleIDs().first)
+        // `script` gives the command a pseudo-terminal; what we write to it is the typed answer.
+        let command = "\(Paths.binary) schedule remove \(id.prefix(8))"
+        let declined = try sandbox.run(["-qec", command, "/dev/null"], viaScript: true, stdin: "n\n")
+        #expect(declined.status == 1, "\(declined)")
+        #expect(declined.stdout.contains("This will stop notifications at 7:00 AM on Weekdays."))
+        #expect(declined.stdout.contains("Remove it? [y/N]"))
+        #expect(try sandbox.scheduleIDs() == [id])
+        let accepted = try sandbox.run(["-qec", command, "/dev/null"], viaScript: true, stdin: "y\n")
+        #expect(accepted.status == 0, "\(accepted)")
+        #expect(try sandbox.scheduleIDs().isEmpty)
+    }
+}
+
+let zoneLA = TimeZone(identifier: "America/Los_Angeles") ?? .current
+
+extension Sandbox {
+    /// Runs `/usr/bin/script ARGS` (a pseudo-terminal around a command) instead of the binary.
+    func run(_ arguments: [String], viaScript: Bool, stdin: String) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = arguments
+        process.environment = environment
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        // Give the prompt a moment to appear before answering, as a person would.
+        usleep(300_000)
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
+    }
+}
