@@ -20,9 +20,8 @@ extension Commands {
         else {
             throw invocation.usage("No feed source: pass --source FILE or set TRAVELTIMES_SOURCE.")
         }
-        let data = try FeedLoader.load(source)
         let commute = try invocation.commute()
-        let result = try commute.refresh(feed: data, source: source)
+        let result = try commute.refresh(feed: FeedLoader.load(source), source: source)
         var line = "Refreshed \(result.routeCount) routes from \(source)"
         if result.noData > 0 { line += " (\(result.noData) without data)" }
         let summary = result.reschedule

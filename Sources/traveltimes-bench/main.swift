@@ -1,1 +1,199 @@
+// Benchmarks for Scripts/bench. Prints medians beside a baseline measured in the same run:
+// a bare Foundation binary built the same way. Not a test: it asserts nothing, it reports.
 import CommuteCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Options {
+    var binary = ".build/release/traveltimes"
+    var hello = ".build/release/foundation-hello"
+    var fixture = "Fixtures/wsdot/travel-times-2025-11-04T1600-0800.json"
+    var runs = 21
+
+    init(_ arguments: [String]) {
+        var words = arguments.makeIterator()
+        while let word = words.next() {
+            switch word {
+            case "--binary": binary = words.next() ?? binary
+            case "--hello": hello = words.next() ?? hello
+            case "--fixture": fixture = words.next() ?? fixture
+            case "--runs": runs = words.next().flatMap(Int.init) ?? runs
+            default: FileHandle.standardError.write(Data("unknown option \(word)\n".utf8))
+            }
+        }
+    }
+}
+
+/// One finished child process: wall time and peak resident memory.
+struct Sample {
+    var seconds: Double
+    var maxRSSKiB: Int
+    var status: Int32
+}
+
+/// Runs a program with posix_spawn and reads its rusage with wait4, output to /dev/null.
+func spawn(_ path: String, _ arguments: [String], environment: [String: String]) -> Sample {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    guard posix_spawn(&pid, path, &actions, nil, argv, envp) == 0 else {
+        return Sample(seconds: .nan, maxRSSKiB: 0, status: -1)
+    }
+    var status: Int32 = 0
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    return Sample(seconds: seconds, maxRSSKiB: usage.ru_maxrss, status: (status >> 8) & 0xff)
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+}
+
+func milliseconds(_ seconds: Double) -> String { String(format: "%8.2f ms", seconds * 1000) }
+
+func report(_ name: String, _ value: String, _ target: String, _ verdict: Bool?) {
+    let mark = verdict.map { $0 ? "ok  " : "MISS" } ?? "    "
+    print("\(mark) \(name.padding(toLength: 46, withPad: " ", startingAt: 0)) \(value)   \(target)")
+}
+
+/// Peak resident memory of one run, in KiB, measured by GNU time: a small C program that forks and
+/// execs the target. (A child spawned straight from this process would inherit this process's own
+/// high-water mark through vfork, and report it instead of its own.)
+func peakMemory(_ path: String, _ arguments: [String], environment: [String: String]) -> Int? {
+    let time = "/usr/bin/time"
+    guard FileManager.default.isExecutableFile(atPath: time) else { return nil }
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("bench-rss-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    _ = spawn(time, ["-f", "%M", "-o", output, path] + arguments, environment: environment)
+    guard let text = try? String(contentsOfFile: output, encoding: .utf8) else { return nil }
+    return text.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+}
+
+/// Times a whole process `runs` times after a warm-up run, and measures its peak memory once.
+func measure(_ options: Options, _ path: String, _ arguments: [String], environment: [String: String]) -> (Double, Int?) {
+    _ = spawn(path, arguments, environment: environment)
+    var times: [Double] = []
+    for _ in 0..<options.runs {
+        let sample = spawn(path, arguments, environment: environment)
+        if sample.status != 0 {
+            FileHandle.standardError.write(Data("\(path) \(arguments) exited \(sample.status)\n".utf8))
+        }
+        times.append(sample.seconds)
+    }
+    return (median(times), peakMemory(path, arguments, environment: environment))
+}
+
+func mebibytes(_ kibibytes: Int?) -> String {
+    kibibytes.map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "n/a"
+}
+
+let options = Options(Array(CommandLine.arguments.dropFirst()))
+let fixtureRoutes: [Route]
+do {
+    fixtureRoutes = try WSDOTFeed.decode(Data(contentsOf: URL(fileURLWithPath: options.fixture)))
+} catch {
+    FileHandle.standardError.write(Data("cannot read the fixture: \(error)\n".utf8))
+    exit(1)
+}
+let capturedAt = Date(timeIntervalSince1970: 1_762_300_800)
+let zone = TimeZone(identifier: "America/Los_Angeles") ?? .current
+var generator = SystemRandomNumberGenerator()
+
+print("traveltimes benchmarks — medians of \(options.runs) runs (after one warm-up)")
+print("")
+
+// 1. Fan-out of 10,000 schedules under the cap, in-process, calendar construction included.
+let routeIDs = fixtureRoutes.map(\.id)
+let routesByID = Dictionary(fixtureRoutes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+let tenThousand = (0..<10_000).map { index in
+    Schedule(
+        routeIDs: [routeIDs[index % routeIDs.count], routeIDs[(index * 7 + 3) % routeIDs.count]],
+        days: Set(Weekday.allCases.filter { _ in Bool.random(using: &generator) }).union([.monday]),
+        hour: Int.random(in: 0...23, using: &generator), minute: Int.random(in: 0...59, using: &generator),
+        createdAt: capturedAt.addingTimeInterval(TimeInterval(index)))
+}
+var fanOutTimes: [Double] = []
+var requested = 0
+for _ in 0..<(options.runs + 1) {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let calendar = ZonedCalendar(timeZone: zone, around: capturedAt)
+    let plan = FanOut.plan(schedules: tenThousand, routes: routesByID, now: capturedAt, calendar: calendar, cap: 64)
+    fanOutTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    requested = plan.requested
+}
+fanOutTimes.removeFirst()
+let fanOut = median(fanOutTimes)
+report("fan-out, 10,000 schedules (\(requested) requests), cap 64", milliseconds(fanOut), "target ≤ 10 ms", fanOut <= 0.010)
+
+// A store with the fixture and 9 schedules, as a user would have.
+let home = FileManager.default.temporaryDirectory.appendingPathComponent("traveltimes-bench-\(UUID().uuidString)").path
+defer { try? FileManager.default.removeItem(atPath: home) }
+let environment = [
+    "TRAVELTIMES_HOME": home, "TRAVELTIMES_TZ": "America/Los_Angeles", "HOME": home,
+    "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+]
+let now = "2025-11-04T16:00:00-08:00"
+func must(_ arguments: [String], environment: [String: String]) {
+    let sample = spawn(options.binary, arguments, environment: environment)
+    if sample.status != 0 {
+        FileHandle.standardError.write(Data("setup failed: traveltimes \(arguments.joined(separator: " "))\n".utf8))
+        exit(1)
+    }
+}
+must(["refresh", "--source", options.fixture, "--now", now], environment: environment)
+must(["favorites", "add", "1", "96", "4", "70"], environment: environment)
+for (index, time) in ["6:30", "7:00", "7:30", "8:00", "16:00", "16:30", "17:00", "17:30", "9:00"].enumerated() {
+    must(["schedule", "add", "--at", time, "--days", index == 8 ? "weekends" : "weekdays", "--now", now], environment: environment)
+}
+
+// 2. `pending` as a whole process beside a bare Foundation binary.
+let (hello, helloPeak) = measure(options, options.hello, [], environment: environment)
+report("baseline: bare Foundation 'hello' process", milliseconds(hello), "", nil)
+let (pending, pendingPeak) = measure(options, options.binary, ["pending", "--now", now], environment: environment)
+report("traveltimes pending (163 routes, 9 schedules)", milliseconds(pending),
+       String(format: "%.2f× baseline; target ≤ 2×", pending / hello), pending <= 2 * hello)
+
+// 3. refresh of the fixture and of a generated 10,000-route feed, whole process.
+let (refreshFixture, refreshFixturePeak) = measure(options, options.binary, ["refresh", "--source", options.fixture, "--now", now], environment: environment)
+report("traveltimes refresh, 163-route fixture", milliseconds(refreshFixture), "", nil)
+let bigFeed = home + "/feed-10000.json"
+let generated = (1...10_000).map { index in
+    let template = fixtureRoutes[index % fixtureRoutes.count]
+    var route = template
+    route.id = String(index)
+    route.currentMinutes = template.currentMinutes.map { $0 + index % 7 }
+    return route
+}
+do {
+    try WSDOTFeed.encode(generated).write(to: URL(fileURLWithPath: bigFeed))
+} catch {
+    FileHandle.standardError.write(Data("cannot write the generated feed: \(error)\n".utf8))
+    exit(1)
+}
+let (refreshBig, refreshBigPeak) = measure(options, options.binary, ["refresh", "--source", bigFeed, "--now", now], environment: environment)
+report("traveltimes refresh, generated 10,000 routes", milliseconds(refreshBig), "target ≤ 300 ms", refreshBig <= 0.300)
+
+// 4. Peak memory of each traveltimes process above (GNU time's maximum resident set size).
+let peaks = [pendingPeak, refreshFixturePeak, refreshBigPeak].compactMap { $0 }
+if let peak = peaks.max(), peaks.count == 3 {
+    report("peak memory (largest of the runs above)", String(format: "%8.1f MiB", Double(peak) / 1024),
+           "hello \(mebibytes(helloPeak)); target ≤ 30 MiB", Double(peak) / 1024 <= 30)
+} else {
+    report("peak memory", "     n/a", "needs /usr/bin/time (Debian package: time)", nil)
+}
+print("     (pending \(mebibytes(pendingPeak)), refresh fixture \(mebibytes(refreshFixturePeak)), refresh 10,000 \(mebibytes(refreshBigPeak)))")

@@ -13,8 +13,10 @@ extension Commute {
     /// Decodes a feed, saves it as the route cache, then re-plans every trigger with the routes just
     /// decoded — passed forward in memory, never read back from the cache. A feed that cannot be
     /// decoded changes nothing.
-    public func refresh(feed data: Data, source: String) throws -> RefreshResult {
+    public func refresh(feed data: consuming Data, source: String) throws -> RefreshResult {
         let routes = try WSDOTFeed.decode(data)
+        // The raw feed is as large as the cache about to be written: let it go first.
+        _ = consume data
         try store.replaceRoutes(RouteCache(fetchedAt: now, source: source, routes: routes))
         let byID = Dictionary(routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let summary = try reschedule(routes: byID)

@@ -5,108 +5,160 @@ public enum WSDOTFeed {
     /// The routes in the feed, in feed order. Throws when the body is not JSON, is not an array of
     /// routes, is empty, or when any route lacks its ID or has an unreadable date.
     public static func decode(_ data: Data) throws(FeedError) -> [Route] {
-        let wire: [WireRoute]
+        let routes: [Route]
         do {
-            wire = try JSONDecoder().decode([WireRoute].self, from: data)
-        } catch let error as DecodingError {
-            throw describe(error)
+            routes = try JSONReader.read(data, decodeRoutes)
+        } catch let error as FeedError {
+            throw error
+        } catch let error as JSONReadError {
+            throw error.kind == .syntax ? .notJSON(error.description) : .wrongShape(error.message)
         } catch {
             throw .notJSON(String(describing: error))
         }
-        guard !wire.isEmpty else { throw .empty }
-        var seen = Set<Int>()
+        guard !routes.isEmpty else { throw .empty }
+        return routes
+    }
+
+    /// The top-level array. A value of the wrong type inside a route names that route.
+    private static func decodeRoutes(_ reader: inout JSONReader) throws -> [Route] {
+        guard try reader.peek() == .array else { throw FeedError.wrongShape("expected an array of routes") }
+        try reader.beginArray()
+        // A route takes 450–550 bytes on the wire. Reserving by the byte count avoids regrowing the
+        // array (and holding two copies) as it fills; pages never touched cost no memory.
         var routes: [Route] = []
-        routes.reserveCapacity(wire.count)
-        for (index, item) in wire.enumerated() {
-            guard seen.insert(item.TravelTimeID).inserted else {
-                throw .badRoute(index: index, reason: "TravelTimeID \(item.TravelTimeID) appears twice")
+        routes.reserveCapacity(reader.remainingBytes / 300)
+        var seen = Set<String>(minimumCapacity: reader.remainingBytes / 300)
+        while try reader.nextElement() {
+            let index = routes.count
+            let route: Route
+            do {
+                route = try decodeRoute(&reader, index: index)
+            } catch let error as JSONReadError where error.kind == .type {
+                throw FeedError.badRoute(index: index, reason: error.message)
             }
-            guard let updated = WCFDate.parse(item.TimeUpdated) else {
-                throw .badRoute(index: index, reason: "TimeUpdated '\(item.TimeUpdated)' is not a /Date(…)/ value")
+            guard seen.insert(route.id).inserted else {
+                throw FeedError.badRoute(index: index, reason: "TravelTimeID \(route.id) appears twice")
             }
-            routes.append(
-                Route(
-                    id: String(item.TravelTimeID), name: item.Name, description: item.Description,
-                    currentMinutes: item.CurrentTime, averageMinutes: item.AverageTime,
-                    distanceMiles: item.Distance, updatedAt: updated,
-                    startPoint: item.StartPoint?.point, endPoint: item.EndPoint?.point))
+            routes.append(route)
         }
         return routes
     }
 
     /// Encodes routes in the wire format (the benchmark's generated feeds, and tests).
     public static func encode(_ routes: [Route]) throws -> Data {
-        let wire = routes.map { route in
-            WireRoute(
-                TravelTimeID: Int(route.id) ?? 0, Name: route.feedName, Description: route.description,
-                CurrentTime: route.currentMinutes ?? 0, AverageTime: route.averageMinutes ?? 0,
-                Distance: route.distanceMiles, TimeUpdated: WCFDate.string(route.updatedAt),
-                StartPoint: route.startPoint.map(WirePoint.init), EndPoint: route.endPoint.map(WirePoint.init))
+        var writer = JSONWriter(capacity: routes.count * 520)
+        writer.beginArray()
+        for route in routes {
+            writer.beginObject()
+            writer.key("TravelTimeID")
+            writer.int(Int(route.id) ?? 0)
+            writer.key("Name")
+            writer.string(route.feedName)
+            writer.key("Description")
+            writer.string(route.description)
+            writer.key("CurrentTime")
+            writer.int(route.currentMinutes ?? 0)
+            writer.key("AverageTime")
+            writer.int(route.averageMinutes ?? 0)
+            writer.key("Distance")
+            writer.double(route.distanceMiles)
+            writer.key("TimeUpdated")
+            writer.string(WCFDate.string(route.updatedAt))
+            for (key, point) in [("StartPoint", route.startPoint), ("EndPoint", route.endPoint)] {
+                writer.key(key)
+                writePoint(point, &writer)
+            }
+            writer.endObject()
         }
-        return try JSONEncoder().encode(wire)
+        writer.endArray()
+        return Data(writer.bytes)
     }
 
-    private static func describe(_ error: DecodingError) -> FeedError {
-        func place(_ path: [any CodingKey]) -> (index: Int?, field: String) {
-            let index = path.first?.intValue
-            let field = path.dropFirst().map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-            return (index, field)
+    /// The fields of one route object as they arrive.
+    private struct WireRoute {
+        var id: Int?
+        var name: String?
+        var description: String?
+        var current: Int?
+        var average: Int?
+        var distance: Double?
+        var updated: String?
+        var start: Route.Point?
+        var end: Route.Point?
+    }
+
+    /// One route object. Unknown fields are skipped; missing optional ones are nil.
+    private static func decodeRoute(_ reader: inout JSONReader, index: Int) throws -> Route {
+        guard try reader.peek() == .object else { throw FeedError.badRoute(index: index, reason: "not a route object") }
+        try reader.beginObject()
+        var wire = WireRoute()
+        while let key = try reader.nextKey() {
+            try readField(key, into: &wire, from: &reader, index: index)
         }
-        switch error {
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return .notJSON(underlying ?? context.debugDescription)
-        case .typeMismatch(_, let context) where context.codingPath.isEmpty:
-            return .wrongShape("expected an array of routes")
-        case .keyNotFound(let key, let context):
-            let (index, field) = place(context.codingPath + [key])
-            return index.map { .badRoute(index: $0, reason: "\(field) is missing") }
-                ?? .wrongShape("\(field) is missing")
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            let (index, field) = place(context.codingPath)
-            let reason = field.isEmpty ? "not a route object" : "\(field) has the wrong type"
-            return index.map { .badRoute(index: $0, reason: reason) } ?? .wrongShape(reason)
-        @unknown default:
-            return .wrongShape(String(describing: error))
+        guard let id = wire.id else { throw FeedError.badRoute(index: index, reason: "TravelTimeID is missing") }
+        guard let updated = wire.updated else { throw FeedError.badRoute(index: index, reason: "TimeUpdated is missing") }
+        guard let updatedAt = WCFDate.parse(updated) else {
+            throw FeedError.badRoute(index: index, reason: "TimeUpdated '\(updated)' is not a /Date(…)/ value")
         }
+        return Route(
+            id: String(id), name: wire.name, description: wire.description, currentMinutes: wire.current,
+            averageMinutes: wire.average, distanceMiles: wire.distance, updatedAt: updatedAt, startPoint: wire.start,
+            endPoint: wire.end)
+    }
+
+    private static func readField(_ key: JSONReader.Key, into wire: inout WireRoute, from reader: inout JSONReader, index: Int) throws {
+        do {
+            switch key {
+            case "TravelTimeID": wire.id = try reader.readInt()
+            case "Name": wire.name = try reader.readOptionalString()
+            case "Description": wire.description = try reader.readOptionalString()
+            case "CurrentTime": wire.current = try reader.readOptionalInt()
+            case "AverageTime": wire.average = try reader.readOptionalInt()
+            case "Distance": wire.distance = try reader.readOptionalDouble()
+            case "TimeUpdated": wire.updated = try reader.readString()
+            case "StartPoint": wire.start = try readPoint(&reader)
+            case "EndPoint": wire.end = try readPoint(&reader)
+            default: try reader.skipValue()
+            }
+        } catch let error as JSONReadError where error.kind == .type {
+            throw FeedError.badRoute(index: index, reason: "\(key) has the wrong type (\(error.message))")
+        }
+    }
+
+    private static func readPoint(_ reader: inout JSONReader) throws -> Route.Point? {
+        if try reader.readNull() { return nil }
+        try reader.beginObject()
+        var point = Route.Point()
+        while let key = try reader.nextKey() {
+            if try reader.readNull() { continue }
+            switch key {
+            case "Description": point.description = try reader.readString()
+            case "Direction": point.direction = try reader.readString()
+            case "Latitude": point.latitude = try reader.readDouble()
+            case "Longitude": point.longitude = try reader.readDouble()
+            case "MilePost": point.milePost = try reader.readDouble()
+            case "RoadName": point.roadName = try reader.readString()
+            default: try reader.skipValue()
+            }
+        }
+        return point
+    }
+
+    private static func writePoint(_ point: Route.Point?, _ writer: inout JSONWriter) {
+        guard let point else { return writer.null() }
+        writer.beginObject()
+        writer.key("Description")
+        writer.string(point.description)
+        writer.key("Direction")
+        writer.string(point.direction)
+        writer.key("Latitude")
+        writer.double(point.latitude)
+        writer.key("Longitude")
+        writer.double(point.longitude)
+        writer.key("MilePost")
+        writer.double(point.milePost)
+        writer.key("RoadName")
+        writer.string(point.roadName)
+        writer.endObject()
     }
 }
-
-// Field names are the feed's own.
-// swiftlint:disable identifier_name
-private struct WireRoute: Codable {
-    var TravelTimeID: Int
-    var Name: String?
-    var Description: String?
-    var CurrentTime: Int?
-    var AverageTime: Int?
-    var Distance: Double?
-    var TimeUpdated: String
-    var StartPoint: WirePoint?
-    var EndPoint: WirePoint?
-}
-
-private struct WirePoint: Codable {
-    var Description: String?
-    var Direction: String?
-    var Latitude: Double?
-    var Longitude: Double?
-    var MilePost: Double?
-    var RoadName: String?
-
-    init(_ point: Route.Point) {
-        Description = point.description
-        Direction = point.direction
-        Latitude = point.latitude
-        Longitude = point.longitude
-        MilePost = point.milePost
-        RoadName = point.roadName
-    }
-
-    var point: Route.Point {
-        Route.Point(
-            description: Description, direction: Direction, latitude: Latitude, longitude: Longitude,
-            milePost: MilePost, roadName: RoadName)
-    }
-}
-// swiftlint:enable identifier_name

@@ -33,9 +33,10 @@ public enum FanOut {
         schedules: [Schedule], routes: [String: Route], now: Date, calendar: ZonedCalendar, cap: Int
     ) -> FanOutPlan {
         let ranked = schedules.filter(\.isEnabled).sorted {
-            ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString)
+            $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.precedes($1.id)
         }
         let nowSeconds = ZonedCalendar.seconds(now)
+        let nowDay = calendar.localDay(of: nowSeconds)
         // Every schedule sharing a weekday and time shares its next fire: compute each once.
         var nextFireByMinuteOfWeek = [Int](repeating: 0, count: 7 * 1_440)
         // Each request is packed into one integer that sorts in the required order:
@@ -47,9 +48,9 @@ public enum FanOut {
                 let slot = (weekday.rawValue - 1) * 1_440 + schedule.hour * 60 + schedule.minute
                 var fire = nextFireByMinuteOfWeek[slot]
                 if fire == 0 {
-                    let date = calendar.nextFire(
-                        weekday: weekday, hour: schedule.hour, minute: schedule.minute, after: now)
-                    fire = ZonedCalendar.seconds(date)
+                    fire = calendar.nextFire(
+                        weekday: weekday, minuteOfDay: schedule.hour * 60 + schedule.minute, after: nowSeconds,
+                        nowDay: nowDay)
                     nextFireByMinuteOfWeek[slot] = fire
                 }
                 let delay = UInt64(fire - nowSeconds)
@@ -78,5 +79,14 @@ public enum FanOut {
         }
         let deferred = keys[limit...].map { request($0).0 }
         return FanOutPlan(requested: keys.count, cap: cap, scheduled: scheduled, deferred: deferred)
+    }
+}
+
+extension UUID {
+    /// Byte order, which is also the order of `uuidString`, without building strings.
+    func precedes(_ other: UUID) -> Bool {
+        withUnsafeBytes(of: uuid) { mine in
+            withUnsafeBytes(of: other.uuid) { theirs in mine.lexicographicallyPrecedes(theirs) }
+        }
     }
 }

@@ -82,14 +82,20 @@ public struct ZonedCalendar: Sendable {
     /// a time that occurs twice names its first occurrence; a time in a spring-forward gap names
     /// the first valid minute after the gap, on that same day (02:30 → 03:00).
     public func instant(on date: CivilDate, hour: Int, minute: Int) -> Date {
-        let wall = date.dayNumber * 86_400 + hour * 3_600 + minute * 60
+        Date(timeIntervalSince1970: TimeInterval(instant(dayNumber: date.dayNumber, minuteOfDay: hour * 60 + minute)))
+    }
+
+    /// The same, in seconds since 1970: the fan-out's hot path, free of allocation.
+    func instant(dayNumber: Int, minuteOfDay: Int) -> Int {
+        let wall = dayNumber * 86_400 + minuteOfDay * 60
         let before = offset(at: wall - 86_400)
         let after = offset(at: wall + 86_400)
-        // A real instant t for this wall time satisfies t + offset(t) == wall.
-        let solutions = Set([before, after]).map { wall - $0 }.filter { $0 + offset(at: $0) == wall }
-        if let first = solutions.min() {
-            return Date(timeIntervalSince1970: TimeInterval(first))
-        }
+        // A real instant t for this wall time satisfies t + offset(t) == wall; the offsets in force
+        // a day either side are the only candidates. Two solutions: a repeated hour, take the first.
+        let early = wall - max(before, after)
+        let late = wall - min(before, after)
+        if early + offset(at: early) == wall { return early }
+        if late + offset(at: late) == wall { return late }
         // In a gap the clock jumps from `before` to `after`: find the jump and fire at it.
         var low = wall - after
         var high = wall - before
@@ -97,24 +103,31 @@ public struct ZonedCalendar: Sendable {
             let middle = low + (high - low) / 2
             if offset(at: middle) == before { low = middle } else { high = middle }
         }
-        let firstValidMinute = (high + 59).floorDivided(by: 60) * 60
-        return Date(timeIntervalSince1970: TimeInterval(firstValidMinute))
+        return (high + 59).floorDivided(by: 60) * 60
     }
 
     /// The first instant strictly after `now` whose wall-clock time is `weekday` at `hour:minute`.
     public func nextFire(weekday: Weekday, hour: Int, minute: Int, after now: Date) -> Date {
-        let nowDay = local(now).date.dayNumber
+        let nowSeconds = Self.seconds(now)
+        let fire = nextFire(weekday: weekday, minuteOfDay: hour * 60 + minute, after: nowSeconds, nowDay: localDay(of: nowSeconds))
+        return Date(timeIntervalSince1970: TimeInterval(fire))
+    }
+
+    /// The same in seconds, given the local day number of `now` (computed once by callers in a loop).
+    func nextFire(weekday: Weekday, minuteOfDay: Int, after now: Int, nowDay: Int) -> Int {
         // Start a day early: an instant on the previous local day can still lie ahead when the zone's
-        // offset is about to change; two weeks of candidates always contain the answer.
+        // offset is about to change; the answer is at most two weeks on.
         let start = nowDay - 1
-        let shift = (weekday.rawValue - CivilDate.weekday(ofDayNumber: start).rawValue + 7) % 7
-        var day = start + shift
+        var day = start + (weekday.rawValue - CivilDate.weekday(ofDayNumber: start).rawValue + 7) % 7
         while true {
-            let fire = instant(on: CivilDate(dayNumber: day), hour: hour, minute: minute)
+            let fire = instant(dayNumber: day, minuteOfDay: minuteOfDay)
             if fire > now { return fire }
             day += 7
         }
     }
+
+    /// The local day number (days since 1970-01-01 on the wall calendar) at an instant.
+    func localDay(of instant: Int) -> Int { (instant + offset(at: instant)).floorDivided(by: 86_400) }
 
     static func seconds(_ date: Date) -> Int { Int(date.timeIntervalSince1970.rounded(.down)) }
 }

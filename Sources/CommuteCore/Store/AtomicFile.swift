@@ -10,7 +10,7 @@ import Glibc
 public enum AtomicFile {
     /// Replaces `path` with `data`, mode 0600. The caller holds the file's lock, so any temporary
     /// file of the same target left by a killed writer is known to be garbage and is removed.
-    public static func write(_ data: Data, to path: String) throws(StoreError) {
+    public static func write(_ data: some ContiguousBytes, to path: String) throws(StoreError) {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temporaryPrefix = ".\(name).tmp-"

@@ -65,7 +65,7 @@ public final class Store: Sendable {
     /// overwrites what it cannot read.
     public func replaceRoutes(_ cache: RouteCache) throws {
         try routesLock.withLock {
-            _ = try routesFile.load()
+            try routesFile.check()
             try routesFile.save(cache)
         }
     }

@@ -6,10 +6,60 @@ public protocol VersionedDocument: Codable, Sendable {
     static var currentVersion: Int { get }
     /// The document a missing file stands for.
     static var empty: Self { get }
+    /// Reads a file's bytes, throwing `DocumentProblem` with the reason when they are not this
+    /// document. The default checks the version, then uses `JSONDecoder`.
+    static func decodeDocument(from data: Data) throws -> Self
+    /// The file's bytes, ending in a newline. The default uses `JSONEncoder`.
+    func encodeDocument() throws -> [UInt8]
+    /// Throws `DocumentProblem` unless the bytes are a readable document; the check a writer makes
+    /// before replacing a file. The default decodes it whole.
+    static func validateDocument(_ data: Data) throws
+}
+
+/// Why a file's bytes are not the document: `not valid JSON`, `unknown version 2 (…)`.
+public struct DocumentProblem: Error, Equatable, Sendable {
+    public var reason: String
+
+    public init(_ reason: String) { self.reason = reason }
 }
 
 extension VersionedDocument {
     public static var currentVersion: Int { 1 }
+
+    public static func decodeDocument(from data: Data) throws -> Self {
+        try checkVersion(data)
+        do {
+            return try StoreCoding.decoder.decode(Self.self, from: data)
+        } catch let error as DecodingError {
+            throw DocumentProblem("wrong shape: \(StoreCoding.describe(error))")
+        }
+    }
+
+    public func encodeDocument() throws -> [UInt8] {
+        Array(try StoreCoding.encoder.encode(self)) + [0x0A]
+    }
+
+    public static func validateDocument(_ data: Data) throws {
+        _ = try decodeDocument(from: data)
+    }
+
+    /// Throws unless the bytes are a JSON object with `"version": currentVersion`.
+    static func checkVersion(_ data: Data) throws {
+        let probe: VersionProbe
+        do {
+            probe = try StoreCoding.decoder.decode(VersionProbe.self, from: data)
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            throw DocumentProblem("expected a JSON object")
+        } catch DecodingError.typeMismatch(_, _) {
+            throw DocumentProblem("\"version\" is not a number")
+        } catch {
+            throw DocumentProblem("not valid JSON")
+        }
+        guard let version = probe.version else { throw DocumentProblem("no \"version\" field") }
+        guard version == currentVersion else {
+            throw DocumentProblem("unknown version \(version) (this traveltimes reads version \(currentVersion))")
+        }
+    }
 }
 
 /// Reads and writes one versioned JSON file. Reading never changes the file; a file that cannot be
@@ -30,58 +80,41 @@ struct VersionedFile<Document: VersionedDocument>: Sendable {
         return try decode(data)
     }
 
+    /// Throws unless the file is absent or readable: writers call it before replacing the file.
+    func check() throws(StoreError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            guard FileManager.default.fileExists(atPath: path) else { return }
+            throw .io(path: path, reason: "cannot read the file")
+        }
+        guard !data.isEmpty else { throw .unreadable(path: path, reason: "the file is empty") }
+        do {
+            try Document.validateDocument(data)
+        } catch let problem as DocumentProblem {
+            throw .unreadable(path: path, reason: problem.reason)
+        } catch {
+            throw .unreadable(path: path, reason: "wrong shape: \(error)")
+        }
+    }
+
     func decode(_ data: Data) throws(StoreError) -> Document {
         guard !data.isEmpty else { throw .unreadable(path: path, reason: "the file is empty") }
-        let probe: VersionProbe
         do {
-            probe = try StoreCoding.decoder.decode(VersionProbe.self, from: data)
-        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-            throw .unreadable(path: path, reason: "expected a JSON object")
-        } catch DecodingError.typeMismatch(_, _) {
-            throw .unreadable(path: path, reason: "\"version\" is not a number")
-        } catch {
-            throw .unreadable(path: path, reason: "not valid JSON")
-        }
-        guard let version = probe.version else {
-            throw .unreadable(path: path, reason: "no \"version\" field")
-        }
-        guard version == Document.currentVersion else {
-            throw .unreadable(
-                path: path,
-                reason: "unknown version \(version) (this traveltimes reads version \(Document.currentVersion))")
-        }
-        do {
-            return try StoreCoding.decoder.decode(Document.self, from: data)
-        } catch let error as DecodingError {
-            throw .unreadable(path: path, reason: "wrong shape: \(Self.describe(error))")
+            return try Document.decodeDocument(from: data)
+        } catch let problem as DocumentProblem {
+            throw .unreadable(path: path, reason: problem.reason)
         } catch {
             throw .unreadable(path: path, reason: "wrong shape: \(error)")
         }
     }
 
     func save(_ document: Document) throws(StoreError) {
-        let data: Data
+        let data: [UInt8]
         do {
-            data = try StoreCoding.encoder.encode(document)
+            data = try document.encodeDocument()
         } catch {
             throw .io(path: path, reason: "cannot encode: \(error)")
         }
-        try AtomicFile.write(data + Data("\n".utf8), to: path)
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        func field(_ path: [any CodingKey]) -> String {
-            let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            return text.hasPrefix(".") ? String(text.dropFirst()) : text
-        }
-        switch error {
-        case .keyNotFound(let key, let context): return "\(field(context.codingPath + [key])) is missing"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "\(field(context.codingPath)) has the wrong type"
-        case .dataCorrupted(let context):
-            return "\(field(context.codingPath)): \(context.debugDescription)"
-        @unknown default: return String(describing: error)
-        }
+        try AtomicFile.write(data, to: path)
     }
 }
 
@@ -114,4 +147,19 @@ enum StoreCoding {
         }
         return decoder
     }()
+
+    static func describe(_ error: DecodingError) -> String {
+        func field(_ path: [any CodingKey]) -> String {
+            let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return text.hasPrefix(".") ? String(text.dropFirst()) : text
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "\(field(context.codingPath + [key])) is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\(field(context.codingPath)) has the wrong type"
+        case .dataCorrupted(let context):
+            return "\(field(context.codingPath)): \(context.debugDescription)"
+        @unknown default: return String(describing: error)
+        }
+    }
 }

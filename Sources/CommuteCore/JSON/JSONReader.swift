@@ -1,0 +1,420 @@
+import Foundation
+
+/// Why bytes could not be read as the JSON expected. `offset` is a byte offset into the input.
+public struct JSONReadError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: Equatable, Sendable {
+        /// The bytes are not JSON.
+        case syntax
+        /// Valid JSON so far, but not the type the reader asked for.
+        case type
+    }
+
+    public var kind: Kind
+    public var message: String
+    public var offset: Int
+
+    public var description: String { "\(message) at byte \(offset)" }
+}
+
+/// A strict, streaming JSON reader over UTF-8 bytes: the caller pulls exactly the values it
+/// expects, and nothing is built that it does not keep.
+///
+/// Foundation's `JSONDecoder` reads a 10,000-route feed at about 14 MB/s on Linux; refresh must be
+/// faster than that, so the feed and the route cache are read with this instead.
+/// Not thread-safe: one reader per thread.
+public struct JSONReader {
+    /// What the next value is.
+    public enum Kind: Equatable, Sendable { case object, array, string, number, bool, null }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+    /// One entry per open container: whether it has had a member yet (so a comma is due).
+    private var containers: [Bool] = []
+
+    /// Reads `data` with `body`, which must consume exactly one value; only whitespace may follow.
+    /// Errors from `body` (the reader's own, or the caller's) pass through unchanged.
+    public static func read<T>(_ data: Data, _ body: (inout JSONReader) throws -> T) throws -> T {
+        try data.withUnsafeBytes { raw in
+            var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self))
+            let value = try body(&reader)
+            reader.skipWhitespace()
+            guard reader.index == reader.bytes.count else {
+                throw reader.syntaxError("unexpected text after the end of the JSON value")
+            }
+            return value
+        }
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    // MARK: Inspecting
+
+    /// The kind of the next value, without consuming it.
+    public mutating func peek() throws -> Kind {
+        skipWhitespace()
+        guard index < bytes.count else { throw syntaxError("unexpected end of data") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return .object
+        case UInt8(ascii: "["): return .array
+        case UInt8(ascii: "\""): return .string
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool
+        case UInt8(ascii: "n"): return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
+        default: throw syntaxError("unexpected character \(describe(bytes[index]))")
+        }
+    }
+
+    /// The byte offset of the next value, for messages.
+    public var offset: Int { index }
+
+    /// How many bytes are left: lets a caller reserve room for what it will read.
+    public var remainingBytes: Int { bytes.count - index }
+
+    // MARK: Containers
+
+    public mutating func beginObject() throws {
+        try expectKind(.object, "an object")
+        index += 1
+        containers.append(false)
+    }
+
+    /// The next member's key, or nil after consuming the closing `}`. The key is a view of the
+    /// input, valid while the data is: compare it with string literals (`case "Name":`) or copy it
+    /// with `String(key)`; no string is built unless asked for.
+    public mutating func nextKey() throws -> Key? {
+        guard try nextMember(closing: UInt8(ascii: "}")) else { return nil }
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw syntaxError("expected a key") }
+        let start = index + 1
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+            end += 1
+        }
+        let key: Key
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            key = Key(bytes: UnsafeBufferPointer(rebasing: bytes[start..<end]), escaped: nil)
+            index = end + 1
+        } else {
+            key = Key(bytes: UnsafeBufferPointer(start: nil, count: 0), escaped: try readString())
+        }
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw syntaxError("expected ':'") }
+        index += 1
+        return key
+    }
+
+    /// An object key: a view of the input bytes, or (when it had escapes) its decoded text.
+    public struct Key: CustomStringConvertible {
+        fileprivate let bytes: UnsafeBufferPointer<UInt8>
+        fileprivate let escaped: String?
+
+        public var description: String { escaped ?? String(decoding: bytes, as: UTF8.self) }
+
+        public static func == (key: Key, text: String) -> Bool {
+            if let escaped = key.escaped { return escaped == text }
+            var text = text
+            return text.withUTF8 { utf8 in
+                guard utf8.count == key.bytes.count else { return false }
+                guard let mine = key.bytes.baseAddress, let theirs = utf8.baseAddress else { return utf8.isEmpty }
+                return memcmp(mine, theirs, utf8.count) == 0
+            }
+        }
+
+        /// Lets `switch key { case "Name": … }` compare without building a string.
+        public static func ~= (pattern: String, key: Key) -> Bool { key == pattern }
+    }
+
+    public mutating func beginArray() throws {
+        try expectKind(.array, "an array")
+        index += 1
+        containers.append(false)
+    }
+
+    /// Whether another element follows; false after consuming the closing `]`.
+    public mutating func nextElement() throws -> Bool {
+        try nextMember(closing: UInt8(ascii: "]"))
+    }
+
+    private mutating func nextMember(closing: UInt8) throws -> Bool {
+        skipWhitespace()
+        guard index < bytes.count, let hasMembers = containers.last else { throw syntaxError("unexpected end of data") }
+        if bytes[index] == closing {
+            index += 1
+            containers.removeLast()
+            return false
+        }
+        if hasMembers {
+            guard bytes[index] == UInt8(ascii: ",") else {
+                throw syntaxError("expected ',' or '\(Character(UnicodeScalar(closing)))'")
+            }
+            index += 1
+        }
+        containers[containers.count - 1] = true
+        return true
+    }
+
+    // MARK: Scalars
+
+    /// Consumes a `null` if one is next.
+    public mutating func readNull() throws -> Bool {
+        guard try peek() == .null else { return false }
+        try literal("null")
+        return true
+    }
+
+    public mutating func readBool() throws -> Bool {
+        try expectKind(.bool, "true or false")
+        if bytes[index] == UInt8(ascii: "t") {
+            try literal("true")
+            return true
+        }
+        try literal("false")
+        return false
+    }
+
+    public mutating func readString() throws -> String {
+        try expectKind(.string, "a string")
+        index += 1
+        let start = index
+        // Fast path: no escapes, so the bytes are the string.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                index += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            guard byte >= 0x20 else { throw syntaxError("control character in a string") }
+            index += 1
+        }
+        var buffer = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return String(decoding: buffer, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                guard index < bytes.count else { break }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escape)
+                case UInt8(ascii: "b"): buffer.append(0x08)
+                case UInt8(ascii: "f"): buffer.append(0x0C)
+                case UInt8(ascii: "n"): buffer.append(0x0A)
+                case UInt8(ascii: "r"): buffer.append(0x0D)
+                case UInt8(ascii: "t"): buffer.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if (0xD800...0xDBFF).contains(scalar), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    {
+                        index += 2
+                        let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw syntaxError("invalid surrogate pair") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let unicode = Unicode.Scalar(scalar) else { throw syntaxError("invalid \\u escape") }
+                    buffer.append(contentsOf: Array(String(unicode).utf8))
+                default:
+                    throw syntaxError("invalid escape \\\(Character(UnicodeScalar(escape)))")
+                }
+            default:
+                guard byte >= 0x20 else { throw syntaxError("control character in a string") }
+                buffer.append(byte)
+            }
+        }
+        throw syntaxError("unterminated string")
+    }
+
+    /// A whole number (an integral JSON number such as `12` or `12.0`).
+    public mutating func readInt() throws -> Int {
+        let start = index
+        let (range, integral) = try numberRange()
+        if integral, range.count <= 18 {
+            var value = 0
+            var position = range.lowerBound
+            let negative = bytes[position] == UInt8(ascii: "-")
+            if negative { position += 1 }
+            while position < range.upperBound {
+                value = value * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+                position += 1
+            }
+            return negative ? -value : value
+        }
+        if let value = Double(text(range)), value.rounded() == value, let whole = Int(exactly: value) { return whole }
+        index = start
+        throw typeError("expected a whole number")
+    }
+
+    public mutating func readDouble() throws -> Double {
+        let (range, integral) = try numberRange()
+        if integral, range.count <= 15 {
+            var value = 0
+            var position = range.lowerBound
+            let negative = bytes[position] == UInt8(ascii: "-")
+            if negative { position += 1 }
+            while position < range.upperBound {
+                value = value * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+                position += 1
+            }
+            return Double(negative ? -value : value)
+        }
+        guard let value = Double(text(range)) else { throw syntaxError("invalid number") }
+        return value
+    }
+
+    /// Passes over a string without building it (escapes are checked for shape only).
+    public mutating func skipString() throws {
+        try expectKind(.string, "a string")
+        index += 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: "\"") { return }
+            if byte == UInt8(ascii: "\\") {
+                guard index < bytes.count else { break }
+                index += 1
+            } else if byte < 0x20 {
+                throw syntaxError("control character in a string")
+            }
+        }
+        throw syntaxError("unterminated string")
+    }
+
+    /// A string, or nil for `null`.
+    public mutating func readOptionalString() throws -> String? {
+        if try readNull() { return nil }
+        return try readString()
+    }
+
+    /// A whole number, or nil for `null`.
+    public mutating func readOptionalInt() throws -> Int? {
+        if try readNull() { return nil }
+        return try readInt()
+    }
+
+    /// A number, or nil for `null`.
+    public mutating func readOptionalDouble() throws -> Double? {
+        if try readNull() { return nil }
+        return try readDouble()
+    }
+
+    /// Skips one value of any kind.
+    public mutating func skipValue() throws {
+        switch try peek() {
+        case .object:
+            try beginObject()
+            while try nextKey() != nil { try skipValue() }
+        case .array:
+            try beginArray()
+            while try nextElement() { try skipValue() }
+        case .string: try skipString()
+        case .number: _ = try numberRange()
+        case .bool: _ = try readBool()
+        case .null: _ = try readNull()
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Checks the JSON number grammar and returns where its text is; `integral` when it has no
+    /// fraction or exponent.
+    private mutating func numberRange() throws -> (Range<Int>, integral: Bool) {
+        try expectKind(.number, "a number")
+        let start = index
+        var integral = true
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard try digits() > 0 else { throw syntaxError("invalid number") }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            integral = false
+            guard try digits() > 0 else { throw syntaxError("invalid number") }
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            integral = false
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard try digits() > 0 else { throw syntaxError("invalid number") }
+        }
+        return (start..<index, integral)
+    }
+
+    private func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    private mutating func digits() throws -> Int {
+        let start = index
+        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+        return index - start
+    }
+
+    private mutating func hex4() throws -> UInt32 {
+        guard index + 4 <= bytes.count else { throw syntaxError("invalid \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw syntaxError("invalid \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func literal(_ word: StaticString) throws {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw syntaxError("unexpected end of data") }
+        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
+            throw syntaxError("unexpected character \(describe(bytes[index + offset]))")
+        }
+        index += count
+    }
+
+    private mutating func expectKind(_ kind: Kind, _ name: String) throws {
+        let actual = try peek()
+        guard actual == kind else { throw typeError("expected \(name), found \(Self.name(of: actual))") }
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    private func syntaxError(_ message: String) -> JSONReadError {
+        JSONReadError(kind: .syntax, message: message, offset: index)
+    }
+
+    private func typeError(_ message: String) -> JSONReadError {
+        JSONReadError(kind: .type, message: message, offset: index)
+    }
+
+    private func describe(_ byte: UInt8) -> String {
+        (0x21...0x7E).contains(byte) ? "'\(Character(UnicodeScalar(byte)))'" : String(format: "0x%02X", byte)
+    }
+
+    private static func name(of kind: Kind) -> String {
+        switch kind {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        }
+    }
+}

@@ -1,0 +1,119 @@
+/// Builds compact JSON text. The caller writes keys and values in order; the writer escapes strings
+/// and places commas. Used where `JSONEncoder` is too slow (the route cache).
+public struct JSONWriter {
+    public private(set) var bytes: [UInt8] = []
+    /// One entry per open container: whether a member was written (so a comma is due).
+    private var containers: [Bool] = []
+
+    public init(capacity: Int = 0) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    public mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        containers.append(false)
+    }
+
+    public mutating func endObject() {
+        containers.removeLast()
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    public mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        containers.append(false)
+    }
+
+    public mutating func endArray() {
+        containers.removeLast()
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// Writes `"key":`; the next call writes its value.
+    public mutating func key(_ key: String) {
+        separate()
+        appendQuoted(key)
+        bytes.append(UInt8(ascii: ":"))
+        // The value that follows belongs to this key: no comma before it.
+        pendingValue = true
+    }
+
+    public mutating func string(_ value: String?) {
+        guard let value else { return null() }
+        separate()
+        appendQuoted(value)
+    }
+
+    public mutating func int(_ value: Int?) {
+        guard let value else { return null() }
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    public mutating func double(_ value: Double?) {
+        guard let value, value.isFinite else { return null() }
+        separate()
+        bytes.append(contentsOf: (value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)).utf8)
+    }
+
+    public mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    public mutating func null() {
+        separate()
+        bytes.append(contentsOf: "null".utf8)
+    }
+
+    /// Ends the text with a newline, as text files do.
+    public mutating func newline() {
+        bytes.append(0x0A)
+    }
+
+    private var pendingValue = false
+
+    private mutating func separate() {
+        if pendingValue {
+            pendingValue = false
+            containers[containers.count - 1] = true
+            return
+        }
+        guard let hasMembers = containers.last else { return }
+        if hasMembers { bytes.append(UInt8(ascii: ",")) }
+        containers[containers.count - 1] = true
+    }
+
+    private mutating func appendQuoted(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        let plain = text.withUTF8 { utf8 in
+            // Most strings need no escaping: copy them whole.
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                return false
+            }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if plain {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

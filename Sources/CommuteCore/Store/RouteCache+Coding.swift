@@ -1,0 +1,241 @@
+import Foundation
+
+/// `routes.json` is the one large store file (a whole feed: 5 MB for 10,000 routes), read by most
+/// commands and written by every refresh, so it is read and written with `JSONReader` and
+/// `JSONWriter` instead of Foundation's coders. The format is the one `JSONEncoder` would write,
+/// with `version` first.
+extension RouteCache {
+    public static func decodeDocument(from data: Data) throws -> RouteCache {
+        do {
+            let cache = try JSONReader.read(data, decodeCache)
+            guard cache.version == currentVersion else { throw versionProblem(cache.version) }
+            return cache
+        } catch let error as JSONReadError where error.kind == .syntax {
+            throw DocumentProblem("not valid JSON (\(error.description))")
+        } catch {
+            // A shape problem found before the version was read: the version, when it is wrong or
+            // missing, is the better reason.
+            try checkVersion(data)
+            if let error = error as? DocumentProblem { throw error }
+            throw DocumentProblem("wrong shape: \(error)")
+        }
+    }
+
+    public func encodeDocument() throws -> [UInt8] {
+        // About 500 bytes a route; reserve twice that so the buffer never regrows (and never holds
+        // two copies). Pages that are never written cost no memory.
+        var writer = JSONWriter(capacity: 4_096 + routes.count * 1_024)
+        writer.beginObject()
+        writer.key("version")
+        writer.int(version)
+        writer.key("fetchedAt")
+        writer.string(fetchedAt.map { ISO8601.string($0) })
+        writer.key("source")
+        writer.string(source)
+        writer.key("routes")
+        writer.beginArray()
+        for route in routes {
+            writer.beginObject()
+            writer.key("id")
+            writer.string(route.id)
+            writer.key("name")
+            writer.string(route.feedName)
+            writer.key("description")
+            writer.string(route.description)
+            writer.key("currentMinutes")
+            writer.int(route.currentMinutes)
+            writer.key("averageMinutes")
+            writer.int(route.averageMinutes)
+            writer.key("distanceMiles")
+            writer.double(route.distanceMiles)
+            writer.key("updatedAt")
+            writer.string(ISO8601.string(route.updatedAt))
+            writer.key("startPoint")
+            Self.write(route.startPoint, &writer)
+            writer.key("endPoint")
+            Self.write(route.endPoint, &writer)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        writer.newline()
+        return writer.bytes
+    }
+
+    /// A whole pass over the file that builds nothing: valid JSON, version 1, and `routes` an array
+    /// of objects that each have a string `id` and `updatedAt`. Cheaper than decoding 10,000 routes
+    /// just to prove they could be.
+    public static func validateDocument(_ data: Data) throws {
+        do {
+            try JSONReader.read(data) { reader in
+                guard try reader.peek() == .object else { throw DocumentProblem("expected a JSON object") }
+                try reader.beginObject()
+                var sawRoutes = false
+                var sawVersion = false
+                while let key = try reader.nextKey() {
+                    switch key {
+                    case "version":
+                        guard try reader.peek() == .number else { throw DocumentProblem("\"version\" is not a number") }
+                        let version = try reader.readInt()
+                        guard version == currentVersion else { throw versionProblem(version) }
+                        sawVersion = true
+                    case "routes":
+                        sawRoutes = true
+                        try reader.beginArray()
+                        var index = 0
+                        while try reader.nextElement() {
+                            try reader.beginObject()
+                            var required = 0
+                            while let field = try reader.nextKey() {
+                                if field == "id" || field == "updatedAt" {
+                                    guard try reader.peek() == .string else {
+                                        throw DocumentProblem("wrong shape: routes[\(index)].\(field) has the wrong type")
+                                    }
+                                    required += 1
+                                }
+                                try reader.skipValue()
+                            }
+                            guard required == 2 else { throw DocumentProblem("wrong shape: routes[\(index)] lacks id or updatedAt") }
+                            index += 1
+                        }
+                    default: try reader.skipValue()
+                    }
+                }
+                guard sawVersion else { throw versionProblem(0) }
+                guard sawRoutes else { throw DocumentProblem("wrong shape: routes is missing") }
+            }
+        } catch let error as JSONReadError where error.kind == .syntax {
+            throw DocumentProblem("not valid JSON (\(error.description))")
+        } catch {
+            try checkVersion(data)
+            if let error = error as? DocumentProblem { throw error }
+            throw DocumentProblem("wrong shape: \(error)")
+        }
+    }
+
+    private static func versionProblem(_ version: Int) -> DocumentProblem {
+        version == 0
+            ? DocumentProblem("no \"version\" field")
+            : DocumentProblem("unknown version \(version) (this traveltimes reads version \(currentVersion))")
+    }
+
+    private static func decodeCache(_ reader: inout JSONReader) throws -> RouteCache {
+        guard try reader.peek() == .object else { throw DocumentProblem("expected a JSON object") }
+        try reader.beginObject()
+        var cache = RouteCache.empty
+        cache.version = 0
+        var sawRoutes = false
+        while let key = try reader.nextKey() {
+            switch key {
+            case "version":
+                guard try reader.peek() == .number else { throw DocumentProblem("\"version\" is not a number") }
+                cache.version = try reader.readInt()
+                guard cache.version == currentVersion else { throw versionProblem(cache.version) }
+            case "fetchedAt": cache.fetchedAt = try readDate(&reader, field: "fetchedAt", optional: true)
+            case "source": cache.source = try reader.readOptionalString()
+            case "routes":
+                sawRoutes = true
+                cache.routes.reserveCapacity(reader.remainingBytes / 300)
+                try reader.beginArray()
+                while try reader.nextElement() {
+                    cache.routes.append(try readRoute(&reader, field: "routes[\(cache.routes.count)]"))
+                }
+            default: try reader.skipValue()
+            }
+        }
+        guard sawRoutes else { throw DocumentProblem("wrong shape: routes is missing") }
+        return cache
+    }
+
+    /// The fields of one cached route as they arrive.
+    private struct Fields {
+        var id: String?
+        var name: String?
+        var description: String?
+        var current: Int?
+        var average: Int?
+        var distance: Double?
+        var updated: Date?
+        var start: Route.Point?
+        var end: Route.Point?
+    }
+
+    private static func readRoute(_ reader: inout JSONReader, field: String) throws -> Route {
+        guard try reader.peek() == .object else { throw DocumentProblem("wrong shape: \(field) is not an object") }
+        try reader.beginObject()
+        var fields = Fields()
+        while let key = try reader.nextKey() {
+            try readField(key, into: &fields, from: &reader, path: field)
+        }
+        guard let id = fields.id else { throw DocumentProblem("wrong shape: \(field).id is missing") }
+        guard let updated = fields.updated else { throw DocumentProblem("wrong shape: \(field).updatedAt is missing") }
+        return Route(
+            id: id, name: fields.name, description: fields.description, currentMinutes: fields.current,
+            averageMinutes: fields.average, distanceMiles: fields.distance, updatedAt: updated,
+            startPoint: fields.start, endPoint: fields.end)
+    }
+
+    private static func readField(_ key: JSONReader.Key, into fields: inout Fields, from reader: inout JSONReader, path: String) throws {
+        do {
+            switch key {
+            case "id": fields.id = try reader.readString()
+            case "name": fields.name = try reader.readOptionalString()
+            case "description": fields.description = try reader.readOptionalString()
+            case "currentMinutes": fields.current = try reader.readOptionalInt()
+            case "averageMinutes": fields.average = try reader.readOptionalInt()
+            case "distanceMiles": fields.distance = try reader.readOptionalDouble()
+            case "updatedAt": fields.updated = try readDate(&reader, field: "\(path).updatedAt", optional: false)
+            case "startPoint": fields.start = try readPoint(&reader)
+            case "endPoint": fields.end = try readPoint(&reader)
+            default: try reader.skipValue()
+            }
+        } catch let error as JSONReadError where error.kind == .type {
+            throw DocumentProblem("wrong shape: \(path).\(key) has the wrong type")
+        }
+    }
+
+    private static func readDate(_ reader: inout JSONReader, field: String, optional: Bool) throws -> Date? {
+        if optional, try reader.readNull() { return nil }
+        let text = try reader.readString()
+        guard let date = ISO8601.parse(text)?.instant else {
+            throw DocumentProblem("wrong shape: \(field) '\(text)' is not an ISO 8601 time with an offset")
+        }
+        return date
+    }
+
+    private static func readPoint(_ reader: inout JSONReader) throws -> Route.Point? {
+        if try reader.readNull() { return nil }
+        try reader.beginObject()
+        var point = Route.Point()
+        while let key = try reader.nextKey() {
+            switch key {
+            case "description": point.description = try reader.readOptionalString()
+            case "direction": point.direction = try reader.readOptionalString()
+            case "latitude": point.latitude = try reader.readOptionalDouble()
+            case "longitude": point.longitude = try reader.readOptionalDouble()
+            case "milePost": point.milePost = try reader.readOptionalDouble()
+            case "roadName": point.roadName = try reader.readOptionalString()
+            default: try reader.skipValue()
+            }
+        }
+        return point
+    }
+
+    private static func write(_ point: Route.Point?, _ writer: inout JSONWriter) {
+        guard let point else { return writer.null() }
+        writer.beginObject()
+        writer.key("description")
+        writer.string(point.description)
+        writer.key("direction")
+        writer.string(point.direction)
+        writer.key("latitude")
+        writer.double(point.latitude)
+        writer.key("longitude")
+        writer.double(point.longitude)
+        writer.key("milePost")
+        writer.double(point.milePost)
+        writer.key("roadName")
+        writer.string(point.roadName)
+        writer.endObject()
+    }
+}

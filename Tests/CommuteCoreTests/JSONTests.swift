@@ -1,0 +1,156 @@
+import CommuteCore
+import Foundation
+import Testing
+
+@Suite struct JSONReaderTests {
+    /// Any JSON value, for comparing what the reader read.
+    indirect enum Value: Equatable {
+        case object([String: Value]), array([Value]), string(String), number(Double), bool(Bool), null
+    }
+
+    /// Reads any JSON through the reader's public API only.
+    func value(_ reader: inout JSONReader) throws -> Value {
+        switch try reader.peek() {
+        case .object:
+            try reader.beginObject()
+            var object: [String: Value] = [:]
+            while let key = try reader.nextKey() { object[key.description] = try value(&reader) }
+            return .object(object)
+        case .array:
+            try reader.beginArray()
+            var array: [Value] = []
+            while try reader.nextElement() { array.append(try value(&reader)) }
+            return .array(array)
+        case .string: return .string(try reader.readString())
+        case .number: return .number(try reader.readDouble())
+        case .bool: return .bool(try reader.readBool())
+        case .null:
+            _ = try reader.readNull()
+            return .null
+        }
+    }
+
+    func parse(_ text: String) throws -> Value {
+        try JSONReader.read(Data(text.utf8)) { try value(&$0) }
+    }
+
+    @Test func readsWhatFoundationReads() throws {
+        let text = #"{"a": [1, -2.5, 3e2, true, false, null], "b": {"c": "d\"e\\f\/g\n\u00e9\ud83d\ude97"}, "": 0}"#
+        #expect(try parse(text) == .object([
+            "a": .array([.number(1), .number(-2.5), .number(300), .bool(true), .bool(false), .null]),
+            "b": .object(["c": .string("d\"e\\f/g\né🚗")]),
+            "": .number(0),
+        ]))
+    }
+
+    @Test(arguments: [
+        "", "{", "[1,]", "[1 2]", "{\"a\" 1}", "{\"a\":1,}", "{,\"a\":1}", "[01x]", "[-]", "[1.]", "[.5]", "tru",
+        "\"unterminated", "\"bad \\x escape\"", "[1] [2]", "{\"a\":1}}", "\"tab\tinside\"", "nul", "[\"\\ud83d\\u0041\"]",
+    ])
+    func refusesMalformedJSON(text: String) {
+        #expect(throws: JSONReadError.self) { try parse(text) }
+    }
+
+    @Test func typeErrorsAreDistinctFromSyntaxErrors() throws {
+        do {
+            _ = try JSONReader.read(Data("[\"x\"]".utf8)) { reader in
+                try reader.beginArray()
+                _ = try reader.nextElement()
+                return try reader.readInt()
+            }
+            Issue.record("read a string as a number")
+        } catch let error as JSONReadError {
+            #expect(error.kind == .type)
+            #expect(error.description == "expected a number, found a string at byte 1")
+        }
+        #expect(throws: JSONReadError.self) { try JSONReader.read(Data("1.5".utf8)) { try $0.readInt() } }
+        #expect(try JSONReader.read(Data("12.0".utf8)) { try $0.readInt() } == 12)
+        #expect(try JSONReader.read(Data(" -7 ".utf8)) { try $0.readInt() } == -7)
+    }
+
+    @Test func writerOutputReadsBackExactly() throws {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("text")
+        writer.string("quote \" backslash \\ newline \n tab \t bell \u{7} é 🚗")
+        writer.key("numbers")
+        writer.beginArray()
+        writer.int(42)
+        writer.double(-122.331759)
+        writer.double(26.0)
+        writer.int(nil)
+        writer.endArray()
+        writer.key("flag")
+        writer.bool(true)
+        writer.endObject()
+        let data = Data(writer.bytes)
+        let foundation = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        #expect(foundation?["text"] as? String == "quote \" backslash \\ newline \n tab \t bell \u{7} é 🚗")
+        #expect(String(decoding: data, as: UTF8.self).contains(#"[42,-122.331759,26,null]"#))
+        guard case .object(let parsed) = try parse(String(decoding: data, as: UTF8.self)) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(parsed["flag"] == .bool(true))
+        #expect(parsed["numbers"] == .array([.number(42), .number(-122.331759), .number(26), .null]))
+    }
+}
+
+@Suite struct RouteCacheCodingTests {
+    @Test func roundTripsTheFixtureAndMatchesFoundation() throws {
+        let routes = try WSDOTFeed.decode(Data(contentsOf: fixtureURL))
+        let cache = RouteCache(fetchedAt: instant("2025-11-04T16:00:00.250-08:00"), source: "fixture", routes: routes)
+        let bytes = Data(try cache.encodeDocument())
+        #expect(try RouteCache.decodeDocument(from: bytes) == cache)
+        #expect(throws: Never.self) { try RouteCache.validateDocument(bytes) }
+        // The same document as Foundation's coders would read it.
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            return ISO8601.parse(text)?.instant ?? Date.distantPast
+        }
+        #expect(try decoder.decode(RouteCache.self, from: bytes) == cache)
+        #expect(bytes.last == 0x0A)
+    }
+
+    @Test(arguments: [
+        (#"{"version": 1, "routes": [{"id": "5"}]}"#, "routes[0].updatedAt is missing", "lacks id or updatedAt"),
+        (#"{"version": 1, "routes": [{"id": 5, "updatedAt": "2025-11-05T00:00:00Z"}]}"#, "routes[0].id has the wrong type", "routes[0].id has the wrong type"),
+        (#"{"version": 1, "routes": [7]}"#, "routes[0] is not an object", "expected an object"),
+        (#"{"routes": [{"id": 5}], "version": 2}"#, "unknown version 2", "unknown version 2"),
+        (#"{"routes": []}"#, "no \"version\" field", "no \"version\" field"),
+        (#"{"version": 1}"#, "routes is missing", "routes is missing"),
+        (#"{"version": "1", "routes": []}"#, "\"version\" is not a number", "\"version\" is not a number"),
+        (#"[]"#, "expected a JSON object", "expected a JSON object"),
+        (#"{"version": 1, "routes": [{"id": 5, "updatedAt": "2025-11-05T00:00:00Z"}]"#, "not valid JSON", "not valid JSON"),
+        (#"{"version": 1, "routes": [{"id": "5", "updatedAt": "yesterday"}]}"#, "'yesterday' is not an ISO 8601 time", nil),
+    ] as [(String, String, String?)])
+    func problemsAreNamedAndTheVersionComesFirst(text: String, decodeReason: String, validateReason: String?) {
+        do {
+            _ = try RouteCache.decodeDocument(from: Data(text.utf8))
+            Issue.record("decoded \(text)")
+        } catch let problem as DocumentProblem {
+            #expect(problem.reason.contains(decodeReason), "\(problem.reason)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+        guard let validateReason else { return }
+        do {
+            try RouteCache.validateDocument(Data(text.utf8))
+            Issue.record("validated \(text)")
+        } catch let problem as DocumentProblem {
+            #expect(problem.reason.contains(validateReason), "\(problem.reason)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func aCorruptCacheIsNeverOverwrittenByARefresh() throws {
+        let directory = TemporaryDirectory()
+        try directory.write("routes.json", #"{"version": 1, "routes": [{"id": "5"}]}"#)
+        let before = try directory.read("routes.json")
+        let commute = Commute(store: try Store(directory: directory.path), now: Date(), timeZone: zone("UTC"))
+        #expect(throws: StoreError.self) { try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture") }
+        #expect(try directory.read("routes.json") == before)
+    }
+}
