@@ -235,17 +235,7 @@ public struct JSONReader {
     public mutating func readInt() throws -> Int {
         let start = index
         let (range, integral) = try numberRange()
-        if integral, range.count <= 18 {
-            var value = 0
-            var position = range.lowerBound
-            let negative = bytes[position] == UInt8(ascii: "-")
-            if negative { position += 1 }
-            while position < range.upperBound {
-                value = value * 10 + Int(bytes[position] - UInt8(ascii: "0"))
-                position += 1
-            }
-            return negative ? -value : value
-        }
+        if integral, range.count <= 18 { return integer(range) }
         if let value = Double(text(range)), value.rounded() == value, let whole = Int(exactly: value) { return whole }
         index = start
         throw typeError("expected a whole number")
@@ -253,17 +243,8 @@ public struct JSONReader {
 
     public mutating func readDouble() throws -> Double {
         let (range, integral) = try numberRange()
-        if integral, range.count <= 15 {
-            var value = 0
-            var position = range.lowerBound
-            let negative = bytes[position] == UInt8(ascii: "-")
-            if negative { position += 1 }
-            while position < range.upperBound {
-                value = value * 10 + Int(bytes[position] - UInt8(ascii: "0"))
-                position += 1
-            }
-            return Double(negative ? -value : value)
-        }
+        // Whole numbers of up to 15 digits are exact as doubles: skip the text conversion.
+        if integral, range.count <= 15 { return Double(integer(range)) }
         guard let value = Double(text(range)) else { throw syntaxError("invalid number") }
         return value
     }
@@ -342,6 +323,19 @@ public struct JSONReader {
             guard try digits() > 0 else { throw syntaxError("invalid number") }
         }
         return (start..<index, integral)
+    }
+
+    /// The value of an integral number's digits; the caller has checked the grammar and the length.
+    private func integer(_ range: Range<Int>) -> Int {
+        var value = 0
+        var position = range.lowerBound
+        let negative = bytes[position] == UInt8(ascii: "-")
+        if negative { position += 1 }
+        while position < range.upperBound {
+            value = value * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+            position += 1
+        }
+        return negative ? -value : value
     }
 
     private func text(_ range: Range<Int>) -> String {

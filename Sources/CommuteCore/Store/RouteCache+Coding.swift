@@ -10,15 +10,23 @@ extension RouteCache {
             let cache = try JSONReader.read(data, decodeCache)
             guard cache.version == currentVersion else { throw versionProblem(cache.version) }
             return cache
-        } catch let error as JSONReadError where error.kind == .syntax {
-            throw DocumentProblem("not valid JSON (\(error.description))")
         } catch {
-            // A shape problem found before the version was read: the version, when it is wrong or
-            // missing, is the better reason.
-            try checkVersion(data)
-            if let error = error as? DocumentProblem { throw error }
-            throw DocumentProblem("wrong shape: \(error)")
+            throw problem(error, in: data)
         }
+    }
+
+    /// The reason to report for a failed read. A shape problem may be found before the version is
+    /// read: the version, when it is wrong or missing, is the better reason.
+    private static func problem(_ error: any Error, in data: Data) -> DocumentProblem {
+        if let error = error as? JSONReadError, error.kind == .syntax {
+            return DocumentProblem("not valid JSON (\(error.description))")
+        }
+        do {
+            try checkVersion(data)
+        } catch {
+            return error as? DocumentProblem ?? DocumentProblem("\(error)")
+        }
+        return error as? DocumentProblem ?? DocumentProblem("wrong shape: \(error)")
     }
 
     public func encodeDocument() throws -> [UInt8] {
@@ -104,12 +112,8 @@ extension RouteCache {
                 guard sawVersion else { throw versionProblem(0) }
                 guard sawRoutes else { throw DocumentProblem("wrong shape: routes is missing") }
             }
-        } catch let error as JSONReadError where error.kind == .syntax {
-            throw DocumentProblem("not valid JSON (\(error.description))")
         } catch {
-            try checkVersion(data)
-            if let error = error as? DocumentProblem { throw error }
-            throw DocumentProblem("wrong shape: \(error)")
+            throw problem(error, in: data)
         }
     }
 
