@@ -27,7 +27,10 @@ public enum CLI {
                 io.out(fullHelp)
                 return .success
             }
-            guard let command = Commands.all.first(where: { $0.name == topic }) ?? Commands.all.first(where: { $0.name == topic + " list" }) else {
+            let words = topic.split(separator: " ").map(String.init)
+            guard let command = Commands.all.first(where: { $0.name == topic })
+                ?? (try? Commands.resolve(words).get().0)
+            else {
                 return fail(UsageError(message: unknownCommandMessage(topic), command: ""), io: io)
             }
             io.out(command.help)
@@ -79,10 +82,34 @@ public enum CLI {
                 }
             case is Declined: (.failure, "Cancelled; nothing was changed.")
             case let error as DemoFailed: (error.code, error.description)
+            case let error as RefreshFailed: (exitCode(for: error.underlying), error.description)
+            case let error as FetchError: (exitCode(for: error), error.description)
             default: (.failure, String(describing: error))
             }
         io.err("traveltimes: \(message)")
         return code
+    }
+
+    /// The status for a failure underneath a refresh.
+    static func exitCode(for error: any Error) -> ExitCode {
+        switch error {
+        case let error as FetchError:
+            switch error {
+            case .timedOut, .gaveUp: .temporaryFailure
+            case .notJSON: .dataError
+            case .http, .html, .tooLarge, .unreachable: .unavailable
+            }
+        case let error as FeedError:
+            if case .unreadable = error { .unavailable } else { .dataError }
+        case let error as StoreError:
+            switch error {
+            case .unreadable: .dataError
+            case .lockTimeout: .temporaryFailure
+            case .io, .noLocation: .failure
+            }
+        case is UsageError, is ModelError: .usage
+        default: .failure
+        }
     }
 
     static func unknownCommandMessage(_ word: String) -> String {
@@ -121,7 +148,8 @@ public enum CLI {
             Environment:
               TRAVELTIMES_HOME          Store directory (else $XDG_DATA_HOME/traveltimes, else ~/.local/share/traveltimes)
               TRAVELTIMES_TZ            Time zone for schedules (else TZ, else the system's)
-              TRAVELTIMES_SOURCE        Feed for refresh when --source is not given
+              TRAVELTIMES_SOURCE        Feed for refresh when --source is not given (else `config set source`)
+              WSDOT_ACCESS_CODE         WSDOT access code (else `config set access-code`); never printed
               TRAVELTIMES_CAP           Most alerts pending at once (default 64)
               TRAVELTIMES_LOCK_TIMEOUT  Seconds to wait for a store lock (default 10)
 

@@ -6,45 +6,118 @@ extension Commands {
         name: "refresh",
         summary: "Fetch travel times, save them, and reschedule every alert with them",
         options: [
-            OptionSpec(name: "--source", value: "FILE", help: "Feed to read (else $TRAVELTIMES_SOURCE)"),
+            OptionSpec(name: "--source", value: "URL|FILE", help: "Feed to read (else $TRAVELTIMES_SOURCE, else `config set source`)"),
+            OptionSpec(name: "--timeout", value: "SECONDS", help: "Deadline for the whole fetch, retries included (default 25)"),
             Options.now,
         ],
         discussion: """
-            The feed is WSDOT's GetTravelTimesAsJson. A feed that cannot be read or decoded changes
-            nothing: the route cache and the pending alerts stay exactly as they were.
+            The feed is WSDOT's GetTravelTimesAsJson, from an http(s) URL or a file. The access code
+            comes from $WSDOT_ACCESS_CODE or `config set access-code`, and is added as the AccessCode
+            query parameter when the URL has none; it never appears in any output.
+            Connection failures and 5xx are retried after 1 s, 2 s, 4 s while the deadline allows;
+            an unchanged feed (304) keeps the cache and still reschedules. Any failure leaves the
+            route cache and the pending alerts exactly as they were.
             Run it from cron every 15 minutes:  */15 * * * * traveltimes refresh
             """
     ) { invocation in
-        guard let source = invocation.arguments.value("--source") ?? invocation.environment["TRAVELTIMES_SOURCE"],
-            !source.isEmpty
-        else {
-            throw invocation.usage("No feed source: pass --source FILE or set TRAVELTIMES_SOURCE.")
-        }
+        let timeout = try invocation.timeout()
         let commute = try invocation.commute()
-        let result = try commute.refresh(feed: FeedLoader.load(source), source: source)
-        var line = "Refreshed \(result.routeCount) routes from \(source)"
-        if result.noData > 0 { line += " (\(result.noData) without data)" }
-        let summary = result.reschedule
-        invocation.io.out(line + "; \(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
-        for id in result.missingFavorites {
-            invocation.io.warn("favourite \(id) is not in this feed: it stays a favourite and shows as unavailable")
+        let configuration = try commute.store.configuration()
+        let accessCode = invocation.environment["WSDOT_ACCESS_CODE"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? configuration.accessCode
+        let io = invocation.io.redacting(accessCode.map { [$0] } ?? [])
+        guard let text = invocation.arguments.value("--source") ?? invocation.environment["TRAVELTIMES_SOURCE"]
+            ?? configuration.source, !text.isEmpty
+        else {
+            throw invocation.usage(
+                "No feed source: pass --source URL|FILE, set TRAVELTIMES_SOURCE, or run "
+                    + "`traveltimes config set source https://wsdot.wa.gov/Traffic/api/TravelTimes/TravelTimesREST.svc/GetTravelTimesAsJson`.")
         }
-        invocation.report(summary)
+        let source = FeedSource(text)
+        let display = FeedSource.redact(text, secrets: accessCode.map { [$0] } ?? [])
+        let spinner = Spinner(io: io, message: "Fetching \(display)")
+        let result: Commute.RefreshResult
+        do {
+            defer { spinner.stop() }
+            result = try commute.refresh(
+                from: source, display: display, accessCode: accessCode,
+                fetcher: FeedFetcher(client: URLSessionHTTPClient()), timeout: timeout)
+        } catch {
+            throw RefreshFailed(underlying: error, kept: commute.keptDataDescription(), secrets: accessCode.map { [$0] } ?? [])
+        }
+        let summary = result.reschedule
+        if result.notModified {
+            io.out("Feed unchanged since the last refresh (HTTP 304); \(result.routeCount) routes kept; "
+                + "\(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
+        } else {
+            var line = "Refreshed \(result.routeCount) routes from \(display)"
+            if result.noData > 0 { line += " (\(result.noData) without data)" }
+            io.out(line + "; \(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
+        }
+        for id in result.missingFavorites {
+            io.warn("favourite \(id) is not in this feed: it stays a favourite and shows as unavailable")
+        }
+        Invocation(command: invocation.command, arguments: invocation.arguments, environment: invocation.environment,
+                   io: io, clock: invocation.clock).report(summary)
     }
 }
 
-/// Reads a feed from a local file.
-enum FeedLoader {
-    static func load(_ source: String) throws -> Data {
-        if source.hasPrefix("http://") || source.hasPrefix("https://") {
-            throw FeedError.unreadable(path: source, reason: "HTTP sources are not supported yet; save the feed to a file")
+/// A refresh that failed: what failed, and how old the data kept in its place is.
+struct RefreshFailed: Error, CustomStringConvertible {
+    var underlying: any Error
+    var kept: String
+    var secrets: [String]
+
+    var description: String {
+        FeedSource.redact("refresh failed: \(underlying); \(kept)", secrets: secrets)
+    }
+}
+
+extension Invocation {
+    /// `--timeout SECONDS`, default 25.
+    func timeout() throws(UsageError) -> TimeInterval {
+        guard let text = arguments.value("--timeout") else { return 25 }
+        guard let seconds = Double(text), seconds > 0, seconds <= 600 else {
+            throw usage("Invalid --timeout '\(text)': use seconds from 0.1 to 600.")
         }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: source))
-        } catch {
-            let reason = (error as? CocoaError)?.code == .fileReadNoSuchFile
-                ? "no such file" : (error as NSError).localizedDescription
-            throw FeedError.unreadable(path: source, reason: reason)
+        return seconds
+    }
+}
+
+/// A one-line progress message on a terminal's stderr for fetches longer than half a second.
+/// Prints nothing when stderr is not a terminal (cron).
+final class Spinner: @unchecked Sendable {
+    private let timer: DispatchSourceTimer?
+    /// Protects `frame` and `shown`, touched by the timer's queue and by `stop()`.
+    private let lock = NSLock()
+    private var frame = 0
+    private var shown = false
+    private let io: TerminalIO
+
+    init(io: TerminalIO, message: String) {
+        self.io = io
+        guard io.errorIsTerminal else {
+            timer = nil
+            return
         }
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        self.timer = timer
+        let frames = ["|", "/", "-", "\\"]
+        timer.schedule(deadline: .now() + 0.5, repeating: 0.1)
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            let text = self.lock.withLock { () -> String in
+                self.shown = true
+                self.frame += 1
+                return "\r\(frames[self.frame % frames.count]) \(message)…"
+            }
+            io.writeError(text)
+        }
+        timer.resume()
+    }
+
+    func stop() {
+        timer?.cancel()
+        if lock.withLock({ shown }) { io.writeError("\r\u{1B}[K") }
     }
 }

@@ -33,6 +33,18 @@ extension Commands {
             }
         } catch { failures.append(error) }
         do {
+            let log = try store.refreshLog()
+            if let attempt = log.lastAttemptAt, let result = log.lastResult {
+                var line = "Last try:   \(TimeFormatting.moment(attempt, relativeTo: commute.now, calendar: calendar)): \(result)"
+                if log.failuresSinceSuccess > 1 { line += " (\(log.failuresSinceSuccess) failures in a row)" }
+                io.out(line)
+            }
+            let configuration = try store.configuration()
+            let secrets = configuration.accessCode.map { [$0] } ?? []
+            let source = invocation.environment["TRAVELTIMES_SOURCE"] ?? configuration.source
+            io.out("Source:     \(source.map { FeedSource.redact($0, secrets: secrets) } ?? "not set — `traveltimes config set source URL`")")
+        } catch { failures.append(error) }
+        do {
             io.out("Favorites:  \(try store.favorites().routeIDs.count)")
         } catch { failures.append(error) }
         do {

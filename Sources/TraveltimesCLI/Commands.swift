@@ -4,11 +4,11 @@ enum Commands {
         refresh, routes,
         favoritesList, favoritesAdd, favoritesRemove, favoritesMove,
         scheduleAdd, scheduleList, scheduleShow, scheduleEdit, scheduleEnable, scheduleDisable, scheduleRemove,
-        pending, status, demo,
+        pending, status, configShow, configSet, configUnset, demo,
     ]
 
     /// Groups whose bare name runs their listing: `favorites` is `favorites list`.
-    static let groups = ["favorites", "schedule"]
+    static let groups = ["favorites", "schedule", "config"]
 
     /// Finds the command the words name, and the words left for its options.
     static func resolve(_ words: [String]) -> Result<(Command, [String]), UsageError> {
@@ -16,7 +16,7 @@ enum Commands {
         let rest = Array(words.dropFirst())
         if groups.contains(first) {
             let sub = rest.first.flatMap { $0.hasPrefix("-") ? nil : $0 }
-            let name = "\(first) \(sub ?? "list")"
+            let name = "\(first) \(sub ?? (first == "config" ? "show" : "list"))"
             if let command = all.first(where: { $0.name == name }) {
                 return .success((command, sub == nil ? rest : Array(rest.dropFirst())))
             }

@@ -1,3 +1,4 @@
+import CommuteCore
 import Foundation
 
 #if canImport(Glibc)
@@ -36,6 +37,16 @@ public struct TerminalIO: Sendable {
             readLine: { Swift.readLine() },
             isInteractive: isatty(STDIN_FILENO) == 1,
             errorIsTerminal: isatty(STDERR_FILENO) == 1)
+    }
+
+    /// The same streams with every secret removed from what is written.
+    func redacting(_ secrets: [String]) -> TerminalIO {
+        guard !secrets.isEmpty else { return self }
+        var copy = self
+        let (out, error) = (writeOut, writeError)
+        copy.writeOut = { out(FeedSource.redact($0, secrets: secrets)) }
+        copy.writeError = { error(FeedSource.redact($0, secrets: secrets)) }
+        return copy
     }
 
     func out(_ line: String = "") { writeOut(line + "\n") }

@@ -108,3 +108,60 @@ public struct PendingBook: VersionedDocument, Equatable {
 
     public static var empty: PendingBook { PendingBook(cap: FanOut.defaultCap) }
 }
+
+/// `config.json`: where `refresh` reads from, and the WSDOT access code. Mode 0600 like every
+/// store file; the only file the access code is ever written to.
+public struct Configuration: VersionedDocument, Equatable {
+    public var version: Int
+    /// A URL or a file path.
+    public var source: String?
+    public var accessCode: String?
+
+    public init(source: String? = nil, accessCode: String? = nil) {
+        version = Self.currentVersion
+        self.source = source
+        self.accessCode = accessCode
+    }
+
+    public static var empty: Configuration { Configuration() }
+}
+
+/// `refresh.json`: what the last refresh attempts did, for `status`, the staleness line of
+/// `routes`, and conditional requests. Kept apart from `routes.json` so that a failed refresh can
+/// be recorded while the cache stays byte-for-byte as it was.
+public struct RefreshLog: VersionedDocument, Equatable {
+    public var version: Int
+    public var lastAttemptAt: Date?
+    /// `ok`, `not modified`, or the failure's message (with secrets removed).
+    public var lastResult: String?
+    public var lastSuccessAt: Date?
+    /// Failed attempts since the last success.
+    public var failuresSinceSuccess: Int
+    /// When the current run of failures began.
+    public var failingSince: Date?
+    /// The validators of the last fresh response, and the (redacted) source they belong to.
+    public var validators: FeedFetcher.Validators?
+    public var validatorsSource: String?
+
+    public init() {
+        version = Self.currentVersion
+        failuresSinceSuccess = 0
+    }
+
+    public static var empty: RefreshLog { RefreshLog() }
+
+    public mutating func recordSuccess(at date: Date, result: String) {
+        lastAttemptAt = date
+        lastResult = result
+        lastSuccessAt = date
+        failuresSinceSuccess = 0
+        failingSince = nil
+    }
+
+    public mutating func recordFailure(at date: Date, reason: String) {
+        lastAttemptAt = date
+        lastResult = reason
+        if failuresSinceSuccess == 0 { failingSince = date }
+        failuresSinceSuccess += 1
+    }
+}

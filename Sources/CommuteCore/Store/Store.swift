@@ -5,12 +5,12 @@ import Glibc
 #endif
 
 /// The local store: three domain files, each behind its own lock, plus the notification side's
-/// pending file behind a fourth.
+/// pending file and the configuration behind locks of their own.
 ///
 /// Reads take no lock: every write replaces a whole file atomically, so a reader sees a whole
 /// version. Every read-modify-write holds its domain's lock throughout. An operation spanning
-/// domains takes their locks in one fixed order — routes, favorites, schedules, pending — so two
-/// such operations can never deadlock.
+/// domains takes their locks in one fixed order — config, routes, favorites, schedules, pending —
+/// so two such operations can never deadlock.
 public final class Store: Sendable {
     public let directory: String
 
@@ -22,11 +22,16 @@ public final class Store: Sendable {
     private let schedulesLock: FileLock
     /// Protects `pending.json`: the planned triggers, which only a reschedule writes.
     private let pendingLock: FileLock
+    /// Protects `config.json`: the source and the access code.
+    private let configLock: FileLock
 
     private let routesFile: VersionedFile<RouteCache>
     private let favoritesFile: VersionedFile<Favorites>
     private let schedulesFile: VersionedFile<ScheduleBook>
     private let pendingFile: VersionedFile<PendingBook>
+    private let configFile: VersionedFile<Configuration>
+    /// Belongs to the routes domain: written under `routesLock`.
+    private let refreshLogFile: VersionedFile<RefreshLog>
 
     public static let defaultLockTimeout: TimeInterval = 10
 
@@ -46,10 +51,13 @@ public final class Store: Sendable {
         favoritesLock = lock("favorites")
         schedulesLock = lock("schedules")
         pendingLock = lock("pending")
+        configLock = lock("config")
         routesFile = VersionedFile(path: "\(directory)/routes.json")
         favoritesFile = VersionedFile(path: "\(directory)/favorites.json")
         schedulesFile = VersionedFile(path: "\(directory)/schedules.json")
         pendingFile = VersionedFile(path: "\(directory)/pending.json")
+        configFile = VersionedFile(path: "\(directory)/config.json")
+        refreshLogFile = VersionedFile(path: "\(directory)/refresh.json")
     }
 
     // MARK: Reading
@@ -58,6 +66,8 @@ public final class Store: Sendable {
     public func favorites() throws(StoreError) -> Favorites { try favoritesFile.load() }
     public func schedules() throws(StoreError) -> ScheduleBook { try schedulesFile.load() }
     public func pending() throws(StoreError) -> PendingBook { try pendingFile.load() }
+    public func configuration() throws(StoreError) -> Configuration { try configFile.load() }
+    public func refreshLog() throws(StoreError) -> RefreshLog { try refreshLogFile.load() }
 
     // MARK: Writing, one domain at a time
 
@@ -68,6 +78,16 @@ public final class Store: Sendable {
             try routesFile.check()
             try routesFile.save(cache)
         }
+    }
+
+    /// Read-modify-write of the configuration, under its lock.
+    public func updateConfiguration<T>(_ body: (inout Configuration) throws -> T) throws -> T {
+        try configLock.withLock { try update(configFile, body) }
+    }
+
+    /// Read-modify-write of the refresh log, under the routes lock (it describes the route cache).
+    public func updateRefreshLog<T>(_ body: (inout RefreshLog) throws -> T) throws -> T {
+        try routesLock.withLock { try update(refreshLogFile, body) }
     }
 
     /// Read-modify-write of the favourites, under their lock. Nothing is written if `body` throws

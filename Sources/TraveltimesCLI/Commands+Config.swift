@@ -1,0 +1,64 @@
+import CommuteCore
+import Foundation
+
+extension Commands {
+    static let configKeys = ["source", "access-code"]
+
+    static let configShow = Command(
+        name: "config show",
+        summary: "Show the configuration (the access code is never shown)",
+        options: [Options.json]
+    ) { invocation in
+        let configuration = try invocation.store().configuration()
+        let secrets = configuration.accessCode.map { [$0] } ?? []
+        let source = configuration.source.map { FeedSource.redact($0, secrets: secrets) }
+        let environmentCode = !(invocation.environment["WSDOT_ACCESS_CODE"] ?? "").isEmpty
+        let codeState = environmentCode ? "set (from WSDOT_ACCESS_CODE)" : configuration.accessCode == nil ? "not set" : "set"
+        if invocation.wantsJSON {
+            try invocation.printJSON(["source": source, "accessCode": configuration.accessCode == nil && !environmentCode ? nil : "set"])
+            return
+        }
+        invocation.io.out("source:       \(source ?? "not set")")
+        invocation.io.out("access-code:  \(codeState)")
+    }
+
+    static let configSet = Command(
+        name: "config set",
+        summary: "Set source (a URL or file) or access-code",
+        arguments: "KEY VALUE",
+        positionals: 2...2
+    ) { invocation in
+        let key = invocation.arguments.positionals[0]
+        let value = invocation.arguments.positionals[1]
+        guard configKeys.contains(key) else { throw unknownKey(key, invocation) }
+        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw invocation.usage("The value for \(key) is empty; use `traveltimes config unset \(key)` to clear it.")
+        }
+        try invocation.store().updateConfiguration { configuration in
+            if key == "source" { configuration.source = value } else { configuration.accessCode = value }
+        }
+        invocation.io.out(key == "source"
+            ? "source set to \(FeedSource.redact(value))."
+            : "access-code set (stored only in config.json, mode 0600).")
+    }
+
+    static let configUnset = Command(
+        name: "config unset",
+        summary: "Clear source or access-code",
+        arguments: "KEY",
+        positionals: 1...1
+    ) { invocation in
+        let key = invocation.arguments.positionals[0]
+        guard configKeys.contains(key) else { throw unknownKey(key, invocation) }
+        try invocation.store().updateConfiguration { configuration in
+            if key == "source" { configuration.source = nil } else { configuration.accessCode = nil }
+        }
+        invocation.io.out("\(key) cleared.")
+    }
+
+    private static func unknownKey(_ key: String, _ invocation: Invocation) -> UsageError {
+        var message = "Unknown setting '\(key)': use \(configKeys.joined(separator: " or "))."
+        if let suggestion = Suggestions.closest(to: key, in: configKeys) { message += " Did you mean '\(suggestion)'?" }
+        return invocation.usage(message)
+    }
+}

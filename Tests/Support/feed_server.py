@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""A loopback HTTP server for the end-to-end tests: WSDOT's feed and its failure modes.
+
+Usage: feed_server.py FEED.json LOG  -- prints its port on the first line of stdout, logs each
+request (path and headers) to LOG, and exits by itself after 120 seconds. Test-only; standard
+library only; binds 127.0.0.1.
+"""
+import http.server
+import json
+import sys
+import threading
+import time
+
+FEED = open(sys.argv[1], "rb").read()
+LOG = sys.argv[2]
+COUNTS = {}
+LOCK = threading.Lock()
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status, body=b"", content_type="application/json", headers=None):
+        self.send_response(status)
+        if status != 304:
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        if status != 304 and body:
+            self.wfile.write(body)
+
+    def do_GET(self):
+        path = self.path.split("?")[0]
+        with LOCK:
+            COUNTS[path] = COUNTS.get(path, 0) + 1
+            count = COUNTS[path]
+            with open(LOG, "a") as log:
+                log.write(json.dumps({"path": self.path, "headers": dict(self.headers)}) + "\n")
+        if path == "/feed":
+            self.send(200, FEED)
+        elif path == "/flaky":  # 500 once, then the feed
+            self.send(500, b"busy", "text/plain") if count == 1 else self.send(200, FEED)
+        elif path == "/fail":
+            self.send(500, b"internal error", "text/plain")
+        elif path == "/notfound":
+            self.send(404, b"not found", "text/plain")
+        elif path == "/hang":
+            time.sleep(60)
+            self.send(200, FEED)
+        elif path == "/html":
+            page = b"<html><head><title>Request Error</title></head><body><p>The server encountered an error.</p></body></html>"
+            self.send(200, page, "text/html; charset=utf-8")
+        elif path == "/truncated":
+            self.send(200, FEED[: len(FEED) // 2])
+        elif path == "/etag":
+            if self.headers.get("If-None-Match") == '"v1"':
+                self.send(304, headers={"ETag": '"v1"'})
+            else:
+                self.send(200, FEED, headers={"ETag": '"v1"'})
+        elif path == "/redirect":
+            self.send(302, b"", "text/plain", {"Location": "/feed"})
+        elif path == "/big":  # 50 MB, sent in pieces
+            size = 50 * 1024 * 1024
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(size))
+            self.end_headers()
+            chunk = b"[" + b" " * (1024 * 1024 - 1)
+            try:
+                for _ in range(50):
+                    self.wfile.write(chunk)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+        else:
+            self.send(404, b"no such test path", "text/plain")
+
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+threading.Timer(120, server.shutdown).start()
+print(server.server_address[1], flush=True)
+server.serve_forever()
