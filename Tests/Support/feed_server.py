@@ -2,7 +2,7 @@
 """A loopback HTTP server for the end-to-end tests: WSDOT's feed and its failure modes.
 
 Usage: feed_server.py FEED.json LOG  -- prints its port on the first line of stdout, logs each
-request (path and headers) to LOG, and exits by itself after 120 seconds. Test-only; standard
+request (path and headers) to LOG, and exits when its stdin closes or after 120 seconds. Test-only; standard
 library only; binds 127.0.0.1.
 """
 import http.server
@@ -80,8 +80,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send(404, b"no such test path", "text/plain")
 
 
+def exit_when_stdin_closes():
+    sys.stdin.read()
+    server.shutdown()
+
+
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
+threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
 threading.Timer(120, server.shutdown).start()
 print(server.server_address[1], flush=True)
 server.serve_forever()

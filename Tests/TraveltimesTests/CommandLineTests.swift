@@ -75,6 +75,9 @@ import Testing
             "schedule remove": ["schedule", "remove", id, "--yes", "--now", now],
             "pending": ["pending", "--now", now],
             "status": ["status", "--now", now],
+            "config show": ["config", "show"],
+            "config set": ["config", "set", "source", Paths.fixture],
+            "config unset": ["config", "unset", "source"],
             "demo": ["demo"],
         ]
         for name in try listedCommands(sandbox) {

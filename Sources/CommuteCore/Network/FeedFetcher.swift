@@ -107,12 +107,18 @@ public struct FeedFetcher: Sendable {
             let title = head[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
             if !title.isEmpty { return String(title.prefix(120)) }
         }
-        // No title: the first line of text with the tags taken out.
+        // No title: the first line of text, every tag breaking the line (so a heading stands alone).
         var text = ""
         var inTag = false
         for character in head {
-            if character == "<" { inTag = true } else if character == ">" { inTag = false; text.append(" ") }
-            else if !inTag { text.append(character) }
+            switch character {
+            case "<": inTag = true
+            case ">":
+                inTag = false
+                text.append("\n")
+            default:
+                if !inTag { text.append(character) }
+            }
         }
         let line = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .first { !$0.isEmpty }

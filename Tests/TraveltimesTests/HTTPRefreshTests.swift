@@ -1,0 +1,202 @@
+import CommuteCore
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `Tests/Support/feed_server.py` on 127.0.0.1: the fixture and WSDOT's failure modes.
+final class FeedServer: @unchecked Sendable {
+    let port: Int
+    let log: String
+    private let process: Process
+    private let input = Pipe()
+
+    init() throws {
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("feed-server-\(UUID().uuidString).log").path
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Paths.root.appendingPathComponent("Tests/Support/feed_server.py").path, Paths.fixture, log]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        // The server exits when this pipe closes, so it cannot outlive the tests.
+        process.standardInput = input
+        try process.run()
+        // The first line is the port; give the interpreter up to 10 s to start.
+        var line = Data()
+        let deadline = Date().addingTimeInterval(10)
+        while !line.contains(0x0A), Date() < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.terminate()
+            throw ServerDidNotStart()
+        }
+        self.port = port
+    }
+
+    deinit {
+        // SIGTERM can arrive blocked (children inherit the test runner's signal mask); SIGKILL cannot.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: log)
+    }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// Every request the server saw: its path (with query) and headers.
+    func requests() -> [(path: String, headers: [String: String])] {
+        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let path = object["path"] as? String
+            else { return nil }
+            return (path, object["headers"] as? [String: String] ?? [:])
+        }
+    }
+
+    struct ServerDidNotStart: Error {}
+}
+
+@Suite struct HTTPRefreshTests {
+    let now = Paths.capturedAt
+
+    @Test func theFixtureOverHTTP() throws {
+        let server = try FeedServer()
+        let sandbox = Sandbox()
+        let outcome = try sandbox.ok(["refresh", "--source", server.url("/feed"), "--now", now])
+        #expect(outcome.stdout.contains("Refreshed 163 routes from \(server.url("/feed"))"))
+        #expect(try sandbox.store.routes().routes.count == 163)
+        #expect(server.requests().first?.headers["Accept"] == "application/json")
+    }
+
+    @Test func aServerErrorIsRetriedAndThenSucceeds() throws {
+        let server = try FeedServer()
+        let sandbox = Sandbox()
+        let started = Date()
+        try sandbox.ok(["refresh", "--source", server.url("/flaky"), "--now", now])
+        #expect(server.requests().count == 2)
+        #expect(Date().timeIntervalSince(started) >= 1, "the retry waits 1 s")
+        #expect(try sandbox.store.routes().routes.count == 163)
+    }
+
+    @Test func failuresChangeNothingAndSayWhatIsKept() throws {
+        let server = try FeedServer()
+        let sandbox = try Sandbox().prepared()
+        let routes = sandbox.bytes("routes.json")
+        let pending = sandbox.bytes("pending.json")
+        let cases: [(String, [String], Int32, String)] = [
+            ("/fail", ["--timeout", "4"], 75, "gave up after 3 attempts (last: HTTP 500)"),
+            ("/html", [], 69, "the server sent an HTML page instead of the feed: \"Request Error\""),
+            ("/truncated", [], 65, "the feed is not valid JSON"),
+            ("/notfound", [], 69, "the server answered HTTP 404"),
+            ("/big", [], 69, "the response is larger than 32 MiB; refusing it"),
+        ]
+        for (path, options, status, message) in cases {
+            let outcome = try sandbox.run(["refresh", "--source", server.url(path), "--now", "2025-11-04T18:15:00-08:00"] + options)
+            #expect(outcome.status == status, "\(path): \(outcome)")
+            #expect(outcome.stderr.contains("refresh failed: \(message)"), "\(path): \(outcome)")
+            #expect(outcome.stderr.contains("keeping routes updated at 4:00 PM (2 h ago)"), "\(path): \(outcome)")
+            #expect(sandbox.bytes("routes.json") == routes, "\(path) changed routes.json")
+            #expect(sandbox.bytes("pending.json") == pending, "\(path) changed pending.json")
+        }
+        let status = try sandbox.ok(["status", "--now", "2025-11-04T18:20:00-08:00"]).stdout
+        #expect(status.contains("Last try:   6:15 PM: the response is larger than 32 MiB; refusing it (5 failures in a row)"))
+    }
+
+    @Test func aHangingServerMeetsTheDeadline() throws {
+        let server = try FeedServer()
+        let sandbox = try Sandbox().prepared()
+        let routes = sandbox.bytes("routes.json")
+        let started = Date()
+        let outcome = try sandbox.run(["refresh", "--source", server.url("/hang"), "--timeout", "2"])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(outcome.status == 75)
+        #expect(outcome.stderr.contains("refresh failed: timed out after 2 s"))
+        #expect(elapsed >= 2 && elapsed < 3, "took \(elapsed) s for --timeout 2")
+        #expect(sandbox.bytes("routes.json") == routes)
+    }
+
+    @Test func unchangedFeedsCostA304AndStillReschedule() throws {
+        let server = try FeedServer()
+        let sandbox = try Sandbox().prepared()
+        try sandbox.ok(["refresh", "--source", server.url("/etag"), "--now", now])
+        let routes = sandbox.bytes("routes.json")
+        let later = "2025-11-05T09:00:00-08:00"
+        let outcome = try sandbox.ok(["refresh", "--source", server.url("/etag"), "--now", later])
+        #expect(outcome.stdout.contains("Feed unchanged since the last refresh (HTTP 304); 163 routes kept"))
+        #expect(server.requests().last?.headers["If-None-Match"] == "\"v1\"")
+        #expect(sandbox.bytes("routes.json") == routes)
+        // Rescheduled at the later moment: the next alert is now Thursday's, and its content has aged.
+        let pending = try sandbox.store.pending()
+        #expect(pending.plannedAt == ISO8601.parse(later)?.instant)
+        // Thursday 7:00 AM is 39 h after the data's 4:00 PM on Tuesday.
+        #expect(pending.requests.first?.nextFire == ISO8601.parse("2025-11-06T07:00:00-08:00")?.instant)
+        #expect(pending.requests.first?.body?.hasSuffix("Data is 39 h old (updated Tue, Nov 4, 4:00 PM)") == true)
+        #expect(try sandbox.ok(["status", "--now", later]).stdout.contains("Last try:   9:00 AM: not modified"))
+    }
+
+    @Test func redirectsAreFollowed() throws {
+        let server = try FeedServer()
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", server.url("/redirect")])
+        #expect(server.requests().map(\.path) == ["/redirect", "/feed"])
+        #expect(try sandbox.store.routes().routes.count == 163)
+    }
+
+    @Test func theAccessCodeIsSentButNeverShownOrStored() throws {
+        let server = try FeedServer()
+        let sandbox = try Sandbox().prepared()
+        let code = "5e1f7c2a-90d1-4c5b-b0a3-deadbeef1234"
+        var outputs: [Outcome] = []
+        outputs.append(try sandbox.run(["refresh", "--source", server.url("/feed")], environment: ["WSDOT_ACCESS_CODE": code]))
+        outputs.append(try sandbox.run(["refresh", "--source", server.url("/html")], environment: ["WSDOT_ACCESS_CODE": code]))
+        outputs.append(try sandbox.run(["refresh", "--source", server.url("/fail"), "--timeout", "1.5"], environment: ["WSDOT_ACCESS_CODE": code]))
+        // Through the configuration too, with the source there as well.
+        outputs.append(try sandbox.run(["config", "set", "access-code", code]))
+        outputs.append(try sandbox.run(["config", "set", "source", server.url("/feed")]))
+        outputs.append(try sandbox.run(["refresh"]))
+        outputs.append(try sandbox.run(["config", "show"]))
+        outputs.append(try sandbox.run(["config", "show", "--json"]))
+        outputs.append(try sandbox.run(["status"]))
+        outputs.append(try sandbox.run(["refresh", "--source", server.url("/feed?AccessCode=\(code)"), "--timeout", "0.5"]))
+        #expect(outputs[0].status == 0 && outputs[5].status == 0, "\(outputs)")
+        for outcome in outputs {
+            #expect(!outcome.stdout.contains(code) && !outcome.stderr.contains(code), "\(outcome)")
+        }
+        #expect(outputs[6].stdout.contains("access-code:  set"))
+        // Sent on every request that had none of its own.
+        #expect(server.requests().allSatisfy { $0.path.contains("AccessCode=\(code)") })
+        // In no file but the configuration, which is 0600.
+        for name in try FileManager.default.contentsOfDirectory(atPath: sandbox.home) where name != "config.json" {
+            let text = String(decoding: sandbox.bytes(name) ?? Data(), as: UTF8.self)
+            #expect(!text.contains(code), "\(name) holds the access code")
+        }
+        #expect(String(decoding: sandbox.bytes("config.json") ?? Data(), as: UTF8.self).contains(code))
+        let mode = (try FileManager.default.attributesOfItem(atPath: sandbox.path("config.json"))[.posixPermissions] as? NSNumber)?.intValue
+        #expect(mode == 0o600)
+    }
+
+    @Test func theSourceComesFromTheFlagTheEnvironmentOrTheConfiguration() throws {
+        let server = try FeedServer()
+        let sandbox = Sandbox()
+        let none = try sandbox.run(["refresh"])
+        #expect(none.status == 64)
+        #expect(none.stderr.contains("No feed source: pass --source URL|FILE, set TRAVELTIMES_SOURCE, or run `traveltimes config set source"))
+        try sandbox.ok(["config", "set", "source", server.url("/feed")])
+        #expect(try sandbox.ok(["config"]).stdout.contains("source:       \(server.url("/feed"))"))
+        try sandbox.ok(["refresh"])
+        try sandbox.ok(["refresh"], environment: ["TRAVELTIMES_SOURCE": Paths.fixture])
+        #expect(server.requests().count == 1, "the environment beats the configuration")
+        try sandbox.ok(["config", "unset", "source"])
+        #expect(try sandbox.run(["refresh"]).status == 64)
+        let badKey = try sandbox.run(["config", "set", "sorce", "x"])
+        #expect(badKey.status == 64 && badKey.stderr.contains("Did you mean 'source'?"))
+        let badTimeout = try sandbox.run(["refresh", "--source", Paths.fixture, "--timeout", "never"])
+        #expect(badTimeout.status == 64 && badTimeout.stderr.contains("Invalid --timeout 'never'"))
+    }
+}
