@@ -117,7 +117,7 @@ enum TraveltimesVersion {
     @Test func withoutASourceItSaysHowToGiveOne() throws {
         let outcome = try Sandbox().run(["refresh"])
         #expect(outcome.status == 64)
-        #expect(outcome.stderr.contains("No feed source: pass --source FILE or set TRAVELTIMES_SOURCE."))
+        #expect(outcome.stderr.contains("No feed source: pass --source URL|FILE, set TRAVELTIMES_SOURCE, or run `traveltimes config set source"))
     }
 
     @Test func aMissingFileIsUnavailable() throws {
