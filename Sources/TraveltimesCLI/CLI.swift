@@ -71,7 +71,10 @@ public enum CLI {
                 (.usage, error.message + (error.command.isEmpty ? "" : " See 'traveltimes \(error.command) --help'."))
             case let error as ModelError: (.usage, error.description)
             case let error as CommuteError:
-                if case .noRouteData = error { (.failure, error.description) } else { (.usage, error.description) }
+                switch error {
+                case .noRouteData, .nothingToBrief: (.failure, error.description)
+                default: (.usage, error.description)
+                }
             case let error as FeedError:
                 if case .unreadable = error { (.unavailable, error.description) } else { (.dataError, error.description) }
             case let error as StoreError:

@@ -70,6 +70,12 @@ extension Commands {
             invocation.io.out(
                 "Deleted schedule \(shortID(schedule)) at \(schedule.timeLabel) on \(schedule.daysLabel): it had no routes left.")
         }
+        for group in cascade.trimmedGroups {
+            invocation.io.out("Group '\(group.name)': now \(group.routeIDs.joined(separator: ", ")).")
+        }
+        for group in cascade.deletedGroups {
+            invocation.io.out("Deleted group '\(group.name)': it had no routes left.")
+        }
         invocation.report(summary)
     }
 
@@ -102,6 +108,9 @@ extension Commands {
         text += "."
         for schedule in cascade.deleted {
             text += " This will stop notifications at \(schedule.timeLabel) on \(schedule.daysLabel) (the schedule has no other route)."
+        }
+        for group in cascade.deletedGroups {
+            text += " The group '\(group.name)' will be deleted (it has no other route)."
         }
         return text
     }

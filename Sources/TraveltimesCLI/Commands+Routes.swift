@@ -7,34 +7,136 @@ extension Commands {
         summary: "List cached routes with current and average times and delay status",
         options: [
             OptionSpec(name: "--search", value: "TEXT", help: "Only routes whose name or description contains TEXT (any case)"),
+            OptionSpec(name: "--favorites", help: "Only favourites, in favourites order"),
+            OptionSpec(name: "--sort", value: "ORDER", help: "delay: the worst delay first (default: feed order)"),
             Options.json, Options.now,
-        ]
+        ],
+        discussion: "Favourites are marked *. A line warns when the data is more than an hour old."
     ) { invocation in
         let commute = try invocation.commute()
         let cache = try commute.store.routes()
         guard !cache.routes.isEmpty else { throw CommuteError.noRouteData }
+        let favorites = try commute.store.favorites().routeIDs
         var routes = cache.routes
+        if invocation.arguments.has("--favorites") {
+            let byID = cache.byID
+            routes = favorites.compactMap { byID[$0] }
+        }
         if let text = invocation.arguments.value("--search") {
             routes = routes.filter { $0.matches(text) }
+        }
+        if let order = invocation.arguments.value("--sort") {
+            guard order == "delay" else { throw invocation.usage("Unknown --sort '\(order)': use delay.") }
+            routes = sortedByDelay(routes)
         }
         if invocation.wantsJSON {
             try invocation.printJSON(routes.map { RouteJSON($0, calendar: commute.calendar) })
             return
         }
+        let io = invocation.io
+        if let newest = cache.routes.map(\.updatedAt).max() {
+            io.out("Updated at \(TimeFormatting.moment(newest, relativeTo: commute.now, calendar: commute.calendar))")
+            if let warning = try staleness(newest: newest, commute) { io.out(warning) }
+        }
         guard !routes.isEmpty else {
-            invocation.io.out("No routes match '\(invocation.arguments.value("--search") ?? "")'.")
+            if let text = invocation.arguments.value("--search") {
+                io.out("No routes match '\(text)'.")
+            } else {
+                io.out("No favourites yet: add routes with `traveltimes favorites add ID...`.")
+            }
             return
         }
-        var table = Table([.right, .left, .right, .right, .right, .left, .left])
-        table.add(["ID", "NAME", "NOW", "AVG", "DELAY", "STATUS", "UPDATED"])
+        let marked = Set(favorites)
+        var table = Table([.left, .right, .left, .right, .right, .right, .left, .left])
+        table.add(["", "ID", "NAME", "NOW", "AVG", "DELAY", "STATUS", "UPDATED"])
         for route in routes {
             table.add([
-                route.id, route.name, minutes(route.currentMinutes), minutes(route.averageMinutes),
-                route.delayMinutes.map(TimeFormatting.delay) ?? "-", route.status.rawValue,
+                marked.contains(route.id) ? "*" : "", route.id, route.name, minutes(route.currentMinutes),
+                minutes(route.averageMinutes), route.delayMinutes.map(TimeFormatting.delay) ?? "-", route.status.rawValue,
                 TimeFormatting.moment(route.updatedAt, relativeTo: commute.now, calendar: commute.calendar),
             ])
         }
-        table.render().forEach(invocation.io.out)
+        table.render().forEach(io.out)
+    }
+
+    static let route = Command(
+        name: "route",
+        summary: "Show one route: its ends, times, delay, estimated arrival, and the schedules that use it",
+        arguments: "ID",
+        positionals: 1...1,
+        options: [Options.json, Options.now]
+    ) { invocation in
+        let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
+        let commute = try invocation.commute()
+        let cache = try commute.store.routes()
+        guard !cache.routes.isEmpty else { throw CommuteError.noRouteData }
+        guard let route = cache.routes.first(where: { $0.id == id }) else { throw ModelError.unknownRoute(id) }
+        let isFavorite = try commute.store.favorites().routeIDs.contains(id)
+        let schedules = try commute.store.schedules().schedules.filter { $0.routeIDs.contains(id) }
+        let arrival = route.currentMinutes.map { commute.now.addingTimeInterval(TimeInterval($0 * 60)) }
+        if invocation.wantsJSON {
+            try invocation.printJSON(RouteDetailJSON(
+                route: RouteJSON(route, calendar: commute.calendar), startPoint: route.startPoint, endPoint: route.endPoint,
+                estimatedArrival: arrival.map { TimeFormatting.iso8601($0, calendar: commute.calendar) },
+                favorite: isFavorite, scheduleIDs: schedules.map { $0.id.uuidString.lowercased() }))
+            return
+        }
+        let io = invocation.io
+        let calendar = commute.calendar
+        io.out("\(route.name) (route \(route.id))\(isFavorite ? "  * favourite" : "")")
+        if let description = route.description, description != route.name { io.out("  \(description)") }
+        if let start = route.startPoint { io.out("  From:     \(describe(start))") }
+        if let end = route.endPoint { io.out("  To:       \(describe(end))") }
+        if let distance = route.distanceMiles { io.out("  Distance: \(distance) mi") }
+        io.out("  Now:      \(minutes(route.currentMinutes)) (usually \(minutes(route.averageMinutes)))")
+        io.out("  Delay:    \(route.delayMinutes.map(TimeFormatting.delay) ?? "-"), \(route.status.rawValue)")
+        if let arrival {
+            io.out("  Arrive:   \(TimeFormatting.moment(arrival, relativeTo: commute.now, calendar: calendar)) if you leave now")
+        }
+        io.out("  Updated:  \(TimeFormatting.moment(route.updatedAt, relativeTo: commute.now, calendar: calendar)) "
+            + "(\(TimeFormatting.age(commute.now.timeIntervalSince(route.updatedAt))) ago)")
+        if schedules.isEmpty {
+            io.out("  Schedules: none")
+        } else {
+            io.out("  Schedules:")
+            for schedule in schedules {
+                io.out("    \(shortID(schedule))  \(schedule.timeLabel) on \(schedule.daysLabel)\(schedule.isEnabled ? "" : " (disabled)")")
+            }
+        }
+    }
+
+    /// Worst delay first; routes without data last, in their old order.
+    static func sortedByDelay(_ routes: [Route]) -> [Route] {
+        routes.enumerated().sorted { lhs, rhs in
+            switch (lhs.element.delayMinutes, rhs.element.delayMinutes) {
+            case let (left?, right?): left != right ? left > right : lhs.offset < rhs.offset
+            case (.some, nil): true
+            case (nil, .some): false
+            case (nil, nil): lhs.offset < rhs.offset
+            }
+        }.map(\.element)
+    }
+
+    /// `Data is 3 h old.`, or why: `stale: refresh failed 3 times since 6:15 AM`. Nil when fresh.
+    static func staleness(newest: Date, _ commute: Commute) throws -> String? {
+        let age = commute.now.timeIntervalSince(newest)
+        guard age > AlertComposer.staleAfter else { return nil }
+        let log = try commute.store.refreshLog()
+        if log.failuresSinceSuccess > 0, let since = log.failingSince {
+            let times = log.failuresSinceSuccess == 1 ? "once" : "\(log.failuresSinceSuccess) times"
+            return "stale: refresh failed \(times) since "
+                + "\(TimeFormatting.moment(since, relativeTo: commute.now, calendar: commute.calendar)); "
+                + "the data is \(TimeFormatting.age(age)) old"
+        }
+        return "stale: the data is \(TimeFormatting.age(age)) old; run `traveltimes refresh`"
+    }
+
+    static func describe(_ point: Route.Point) -> String {
+        var parts = [point.description ?? "?"]
+        if let road = point.roadName { parts.append("road \(road)") }
+        if let direction = point.direction { parts.append("heading \(direction)") }
+        if let milePost = point.milePost { parts.append("milepost \(milePost)") }
+        return parts.joined(separator: ", ")
     }
 
     static func minutes(_ value: Int?) -> String { value.map { "\($0) min" } ?? "-" }
@@ -88,5 +190,27 @@ struct RouteJSON: Encodable {
         try container.encode(status, forKey: .status)
         try container.encode(distanceMiles, forKey: .distanceMiles)
         try container.encode(updatedAt, forKey: .updatedAt)
+    }
+}
+
+/// `route ID --json`: the route's fields, plus where it runs, when you would arrive, and who uses it.
+struct RouteDetailJSON: Encodable {
+    var route: RouteJSON
+    var startPoint: Route.Point?
+    var endPoint: Route.Point?
+    var estimatedArrival: String?
+    var favorite: Bool
+    var scheduleIDs: [String]
+
+    private enum CodingKeys: String, CodingKey { case startPoint, endPoint, estimatedArrival, favorite, scheduleIDs }
+
+    func encode(to encoder: any Encoder) throws {
+        try route.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(startPoint, forKey: .startPoint)
+        try container.encode(endPoint, forKey: .endPoint)
+        try container.encode(estimatedArrival, forKey: .estimatedArrival)
+        try container.encode(favorite, forKey: .favorite)
+        try container.encode(scheduleIDs, forKey: .scheduleIDs)
     }
 }

@@ -1,14 +1,15 @@
 /// Every command, in the order `--help` lists them.
 enum Commands {
     static let all: [Command] = [
-        refresh, routes,
+        refresh, routes, route, brief,
         favoritesList, favoritesAdd, favoritesRemove, favoritesMove,
         scheduleAdd, scheduleList, scheduleShow, scheduleEdit, scheduleEnable, scheduleDisable, scheduleRemove,
+        groupAdd, groupList, groupEdit, groupRemove,
         pending, status, configShow, configSet, configUnset, demo,
     ]
 
     /// Groups whose bare name runs their listing: `favorites` is `favorites list`.
-    static let groups = ["favorites", "schedule", "config"]
+    static let groups = ["favorites", "schedule", "group", "config"]
 
     /// Finds the command the words name, and the words left for its options.
     static func resolve(_ words: [String]) -> Result<(Command, [String]), UsageError> {

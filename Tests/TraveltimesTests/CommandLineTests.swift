@@ -62,6 +62,12 @@ import Testing
         let samples: [String: [String]] = [
             "refresh": ["refresh", "--source", Paths.fixture, "--now", now],
             "routes": ["routes", "--search", "everett", "--now", now],
+            "route": ["route", "1", "--now", now],
+            "brief": ["brief", "--now", now],
+            "group add": ["group", "add", "commute", "--route", "1"],
+            "group list": ["group", "list"],
+            "group edit": ["group", "edit", "commute", "--route", "1,4"],
+            "group remove": ["group", "remove", "commute", "--yes"],
             "favorites list": ["favorites"],
             "favorites add": ["favorites", "add", "70"],
             "favorites move": ["favorites", "move", "96", "--to", "1"],
@@ -181,13 +187,15 @@ enum TraveltimesVersion {
     @Test func searchListsMatchingRoutesWithStatusAsText() throws {
         let sandbox = try Sandbox().prepared()
         let outcome = try sandbox.ok(["routes", "--search", "EVERETT", "--now", Paths.capturedAt])
-        let lines = outcome.stdout.split(separator: "\n")
+        let lines = outcome.stdout.split(separator: "\n").dropFirst()  // "Updated at 4:00 PM"
+        #expect(outcome.stdout.hasPrefix("Updated at 4:00 PM\n"))
         #expect(lines.first?.contains("ID  NAME") == true)
         #expect(outcome.stdout.contains("Everett-Seattle "))
         #expect(outcome.stdout.contains("34 min  45 min  -11 min  CLEAR    4:00 PM"))
         #expect(outcome.stdout.contains("Everett-Seattle EL ") && outcome.stdout.contains("NO DATA"))
         #expect(lines.dropFirst().allSatisfy { $0.lowercased().contains("everett") })
-        #expect(try sandbox.ok(["routes", "--search", "atlantis"]).stdout == "No routes match 'atlantis'.\n")
+        #expect(try sandbox.ok(["routes", "--search", "atlantis", "--now", Paths.capturedAt]).stdout
+            == "Updated at 4:00 PM\nNo routes match 'atlantis'.\n")
     }
 
     @Test func jsonIsTheDocumentedContract() throws {

@@ -46,9 +46,14 @@ extension Commute {
         public var trimmed: [(before: Schedule, after: Schedule)]
         /// Schedules left with no route, deleted.
         public var deleted: [Schedule]
+        /// Groups that keep at least one route, as they are now.
+        public var trimmedGroups: [RouteGroup] = []
+        /// Groups left with no route, deleted.
+        public var deletedGroups: [RouteGroup] = []
 
         public static func == (lhs: Cascade, rhs: Cascade) -> Bool {
             lhs.removedFavorites == rhs.removedFavorites && lhs.deleted == rhs.deleted
+                && lhs.trimmedGroups == rhs.trimmedGroups && lhs.deletedGroups == rhs.deletedGroups
                 && lhs.trimmed.map(\.before) == rhs.trimmed.map(\.before)
                 && lhs.trimmed.map(\.after) == rhs.trimmed.map(\.after)
         }
@@ -91,6 +96,22 @@ extension Commute {
             }
         }
         book.schedules = kept
+        var keptGroups: [RouteGroup] = []
+        for group in favorites.groups {
+            guard group.routeIDs.contains(where: removing.contains) else {
+                keptGroups.append(group)
+                continue
+            }
+            var trimmed = group
+            trimmed.routeIDs.removeAll(where: removing.contains)
+            if trimmed.routeIDs.isEmpty {
+                cascade.deletedGroups.append(group)
+            } else {
+                cascade.trimmedGroups.append(trimmed)
+                keptGroups.append(trimmed)
+            }
+        }
+        favorites.groups = keptGroups
         return cascade
     }
 }

@@ -10,8 +10,16 @@ public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
     case notFavorite(String)
     /// `favorites move --to` named a position outside the list.
     case badPosition(String, count: Int)
-    /// A schedule names the same route twice.
+    /// A schedule or group names the same route twice.
     case duplicateRoute(String)
+    /// No group has this name.
+    case unknownGroup(String)
+    /// A group with this name exists.
+    case duplicateGroup(String)
+    /// A group name that is empty, too long, or has a line break.
+    case badGroupName(String)
+    /// `brief` with no favourites.
+    case nothingToBrief
 
     public var description: String {
         switch self {
@@ -27,6 +35,14 @@ public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
             "Invalid position '\(text)': use a number from 1 to \(count)"
         case .duplicateRoute(let id):
             "Route '\(id)' is listed twice; name each route once"
+        case .unknownGroup(let name):
+            "No group is named '\(name)'; see `traveltimes group list`"
+        case .duplicateGroup(let name):
+            "A group named '\(name)' already exists; pick another name or use `traveltimes group edit`"
+        case .nothingToBrief:
+            "No favourites to brief: add routes with `traveltimes favorites add ID...`"
+        case .badGroupName(let name):
+            "Invalid group name '\(name)': use 1 to 40 characters on one line"
         }
     }
 }

@@ -1,0 +1,79 @@
+import CommuteCore
+import Foundation
+
+extension Commands {
+    static let groupAdd = Command(
+        name: "group add",
+        summary: "Name a group of favourites (for `brief --group`)",
+        arguments: "NAME",
+        positionals: 1...1,
+        options: [OptionSpec(name: "--route", value: "ID", help: "A favourite route; repeat or use commas", repeatable: true)]
+    ) { invocation in
+        let routeIDs = try groupRoutes(invocation)
+        guard let routeIDs else { throw ModelError.noRoutes }
+        let group = try invocation.commute().addGroup(invocation.arguments.positionals[0], routeIDs: routeIDs)
+        invocation.io.out("Added group '\(group.name)': \(group.routeIDs.joined(separator: ", ")).")
+    }
+
+    static let groupList = Command(
+        name: "group list",
+        summary: "List groups (also: traveltimes group)",
+        options: [Options.json]
+    ) { invocation in
+        let store = try invocation.store()
+        let groups = try store.favorites().groups
+        if invocation.wantsJSON {
+            try invocation.printJSON(groups)
+            return
+        }
+        guard !groups.isEmpty else {
+            invocation.io.out("No groups yet: add one with `traveltimes group add NAME --route ID...`.")
+            return
+        }
+        let routes = try store.routes().byID
+        for group in groups {
+            invocation.io.out("\(group.name): \(describe(group.routeIDs, routes))")
+        }
+    }
+
+    static let groupEdit = Command(
+        name: "group edit",
+        summary: "Change a group's routes or name",
+        arguments: "NAME",
+        positionals: 1...1,
+        options: [
+            OptionSpec(name: "--route", value: "ID", help: "New routes, replacing the old; repeat or use commas", repeatable: true),
+            OptionSpec(name: "--rename", value: "NEW", help: "New name"),
+        ]
+    ) { invocation in
+        let routeIDs = try groupRoutes(invocation)
+        let newName = invocation.arguments.value("--rename")
+        guard routeIDs != nil || newName != nil else { throw invocation.usage("Nothing to change: give --route or --rename.") }
+        let group = try invocation.commute().editGroup(invocation.arguments.positionals[0], routeIDs: routeIDs, newName: newName)
+        invocation.io.out("Group '\(group.name)': \(group.routeIDs.joined(separator: ", ")).")
+    }
+
+    static let groupRemove = Command(
+        name: "group remove",
+        summary: "Delete a group (its routes stay favourites)",
+        arguments: "NAME",
+        positionals: 1...1,
+        options: [Options.yes],
+        discussion: "Asks first on a terminal; otherwise needs --yes."
+    ) { invocation in
+        let commute = try invocation.commute()
+        let name = invocation.arguments.positionals[0]
+        guard let group = try commute.store.favorites().group(named: name) else { throw CommuteError.unknownGroup(name) }
+        try invocation.confirm("This will delete the group '\(group.name)' (its routes stay favourites).", question: "Delete it?")
+        let removed = try commute.removeGroup(group.name)
+        invocation.io.out("Deleted group '\(removed.name)'.")
+    }
+
+    /// `--route` values, or nil when none were given.
+    private static func groupRoutes(_ invocation: Invocation) throws -> [String]? {
+        let values = invocation.arguments.all("--route")
+        guard !values.isEmpty else { return nil }
+        return try values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            .map { try ScheduleParsing.routeID(String($0)) }
+    }
+}

@@ -1,0 +1,117 @@
+import CommuteCore
+import Foundation
+import Testing
+
+@Suite struct RouteViewTests {
+    let now = "2025-11-04T16:05:00-08:00"
+
+    func sandbox() throws -> Sandbox {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1", "96", "70", "39"])
+        return sandbox
+    }
+
+    @Test func routesHasAHeaderMarksFavouritesAndSortsByDelay() throws {
+        let sandbox = try sandbox()
+        let lines = try sandbox.ok(["routes", "--favorites", "--sort", "delay", "--now", now]).stdout.split(separator: "\n")
+        #expect(lines[0] == "Updated at 4:00 PM")
+        #expect(lines[1].hasPrefix("   ID  NAME"))
+        #expect(lines.dropFirst(2).map { $0.split(separator: " ")[1] } == ["70", "96", "1", "39"])
+        #expect(lines.dropFirst(2).allSatisfy { $0.hasPrefix("*") })
+        let all = try sandbox.ok(["routes", "--now", now]).stdout.split(separator: "\n")
+        let marks = Dictionary(all.dropFirst(2).map { ($0.split(separator: " ")[$0.hasPrefix("*") ? 1 : 0], $0.hasPrefix("*")) },
+                               uniquingKeysWith: { first, _ in first })
+        #expect(marks["2"] == false && marks["1"] == true && marks["70"] == true, "only favourites are marked")
+        let wrongSort = try sandbox.run(["routes", "--sort", "name"])
+        #expect(wrongSort.status == 64 && wrongSort.stderr.contains("Unknown --sort 'name': use delay."))
+    }
+
+    @Test func oldDataSaysSoAndWhy() throws {
+        let sandbox = try sandbox()
+        let old = try sandbox.ok(["routes", "--search", "auburn", "--now", "2025-11-05T09:00:00-08:00"]).stdout
+        #expect(old.hasPrefix("Updated at Tue, Nov 4, 4:00 PM\nstale: the data is 17 h old; run `traveltimes refresh`\n"))
+        let missing = sandbox.path("missing.json")
+        for minute in ["05", "20", "35"] {
+            _ = try sandbox.run(["refresh", "--source", missing, "--now", "2025-11-05T08:\(minute):00-08:00"])
+        }
+        let failing = try sandbox.ok(["routes", "--search", "auburn", "--now", "2025-11-05T09:00:00-08:00"]).stdout
+        #expect(failing.contains("stale: refresh failed 3 times since 8:05 AM; the data is 17 h old"))
+        #expect(try sandbox.ok(["brief", "--now", "2025-11-05T09:00:00-08:00"]).stdout.contains("stale: refresh failed 3 times"))
+    }
+
+    @Test func oneRouteInFull() throws {
+        let sandbox = try sandbox()
+        try sandbox.ok(["schedule", "add", "--route", "70", "--now", now])
+        let text = try sandbox.ok(["route", "70", "--now", now]).stdout
+        #expect(text.hasPrefix("Renton-Auburn (route 70)  * favourite\n  Renton to Auburn\n"))
+        #expect(text.contains("  From:     SR 167 @ I-405 in Renton, road 167, heading S, milepost 26.14"))
+        #expect(text.contains("  Now:      35 min (usually 24 min)\n  Delay:    +11 min, CONGESTED\n  Arrive:   4:40 PM if you leave now"))
+        #expect(text.contains("7:00 AM on Weekdays"))
+        let json = try #require(try sandbox.json(["route", "70", "--json", "--now", now]) as? [String: Any])
+        #expect(json["estimatedArrival"] as? String == "2025-11-04T16:40:00-08:00")
+        #expect(json["favorite"] as? Bool == true)
+        #expect((json["scheduleIDs"] as? [String])?.count == 1)
+        #expect((json["startPoint"] as? [String: Any])?["roadName"] as? String == "167")
+        #expect(json["status"] as? String == "CONGESTED")
+        let closed = try sandbox.ok(["route", "39", "--now", now]).stdout
+        #expect(closed.contains("  Now:      - (usually -)") && !closed.contains("Arrive"))
+        let unknown = try sandbox.run(["route", "9999"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("Unknown route ID '9999'"))
+        let bad = try sandbox.run(["route", "seventy"])
+        #expect(bad.status == 64 && bad.stderr.contains("Invalid route ID 'seventy'"))
+        #expect(try Sandbox().run(["route", "1"]).status == 1)
+    }
+
+    @Test func theBriefFromFavouritesOrAGroup() throws {
+        let sandbox = try sandbox()
+        let brief = try sandbox.ok(["brief", "--now", "2025-11-05T07:30:00-08:00"]).stdout
+        #expect(brief.hasPrefix(
+            "Your morning commute looks mostly clear. Everett-Seattle is on time at 34 min, and Renton-Auburn is running +11 min. No data for Everett-Seattle EL.\n"))
+        try sandbox.ok(["group", "add", "home", "--route", "96"])
+        #expect(try sandbox.ok(["brief", "--group", "HOME", "--now", now]).stdout
+            == "Your afternoon commute looks clear. Seattle-Bellevue via 90 is on time at 14 min.\n")
+        let json = try #require(try sandbox.json(["brief", "--json", "--now", now]) as? [String: Any])
+        #expect(json["assessment"] as? String == "mostly clear")
+        #expect(json["delayed"] as? [String] == ["70"] && json["noData"] as? [String] == ["39"])
+        #expect((json["worst"] as? [String: Any])?["id"] as? String == "70")
+        let unknown = try sandbox.run(["brief", "--group", "work"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("No group is named 'work'"))
+        let empty = Sandbox()
+        try empty.ok(["refresh", "--source", Paths.fixture])
+        let nothing = try empty.run(["brief"])
+        #expect(nothing.status == 1 && nothing.stderr.contains("No favourites to brief"))
+    }
+
+    @Test func groupsLiveWithFavouritesAndFollowTheirCascade() throws {
+        let sandbox = try sandbox()
+        #expect(try sandbox.ok(["group"]).stdout.contains("No groups yet"))
+        #expect(try sandbox.ok(["group", "add", "commute", "--route", "1,70"]).stdout == "Added group 'commute': 1, 70.\n")
+        try sandbox.ok(["group", "add", "home", "--route", "96"])
+        #expect(try sandbox.ok(["group", "list"]).stdout
+            == "commute: 1 (Everett-Seattle), 70 (Renton-Auburn)\nhome: 96 (Seattle-Bellevue via 90)\n")
+        let duplicate = try sandbox.run(["group", "add", "Commute", "--route", "1"])
+        #expect(duplicate.status == 64 && duplicate.stderr.contains("A group named 'Commute' already exists"))
+        let notFavourite = try sandbox.run(["group", "add", "far", "--route", "4"])
+        #expect(notFavourite.status == 64 && notFavourite.stderr.contains("Route '4' is not a favourite"))
+        let noRoute = try sandbox.run(["group", "add", "empty"])
+        #expect(noRoute.status == 64 && noRoute.stderr.contains("Please select at least one route"))
+        #expect(try sandbox.ok(["group", "edit", "commute", "--route", "70", "--rename", "work"]).stdout == "Group 'work': 70.\n")
+        let nothing = try sandbox.run(["group", "edit", "work"])
+        #expect(nothing.status == 64 && nothing.stderr.contains("Nothing to change"))
+        // In favorites.json, under the favourites lock.
+        let favorites = try sandbox.store.favorites()
+        #expect(favorites.groups == [RouteGroup(name: "work", routeIDs: ["70"]), RouteGroup(name: "home", routeIDs: ["96"])])
+        // Unfavouriting cascades into groups as into schedules.
+        let refused = try sandbox.run(["favorites", "remove", "96"])
+        #expect(refused.stderr.contains("The group 'home' will be deleted (it has no other route)."))
+        #expect(try sandbox.ok(["favorites", "remove", "96", "--yes"]).stdout.contains("Deleted group 'home': it had no routes left."))
+        #expect(try sandbox.store.favorites().groups.map(\.name) == ["work"])
+        let remove = try sandbox.run(["group", "remove", "work"])
+        #expect(remove.status == 64 && remove.stderr.contains("This will delete the group 'work' (its routes stay favourites)."))
+        try sandbox.ok(["group", "remove", "WORK", "--yes"])
+        #expect(try sandbox.store.favorites().groups.isEmpty)
+        #expect(try sandbox.store.favorites().routeIDs == ["1", "70", "39"])
+        #expect(try sandbox.json(["group", "list", "--json"]) as? [Any] != nil)
+    }
+}
