@@ -5,11 +5,18 @@ let package = Package(
     name: "traveltimes",
     products: [
         .executable(name: "traveltimes", targets: ["traveltimes"]),
+        .executable(name: "traveltimes-fetch", targets: ["traveltimes-fetch"]),
         .library(name: "CommuteCore", targets: ["CommuteCore"]),
     ],
     targets: [
         // Model, fan-out engine, store and feed: no I/O in the pure parts, no printing anywhere.
+        // It never imports FoundationNetworking: libcurl and TLS would load at every start.
         .target(name: "CommuteCore"),
+        // URLSession, for the fetch helper only.
+        .target(name: "CommuteNetworking", dependencies: ["CommuteCore"]),
+        // `traveltimes-fetch`: one HTTP GET through URLSession, run by `refresh` for URL sources, so
+        // that the commands cron runs every minute never load the networking stack.
+        .executableTarget(name: "traveltimes-fetch", dependencies: ["CommuteNetworking"]),
         // Argument parsing, commands, output formatting and exit codes.
         .target(name: "TraveltimesCLI", dependencies: ["CommuteCore"]),
         // The executable is a few lines: it hands argv and the environment to TraveltimesCLI.
@@ -20,7 +27,7 @@ let package = Package(
         .testTarget(name: "CommuteCoreTests", dependencies: ["CommuteCore"]),
         .testTarget(
             name: "TraveltimesTests",
-            dependencies: ["TraveltimesCLI", "CommuteCore", "traveltimes"]
+            dependencies: ["TraveltimesCLI", "CommuteCore", "CommuteNetworking", "traveltimes", "traveltimes-fetch"]
         ),
     ]
 )

@@ -41,7 +41,7 @@ extension Commands {
             defer { spinner.stop() }
             result = try commute.refresh(
                 from: source, display: display, accessCode: accessCode,
-                fetcher: FeedFetcher(client: URLSessionHTTPClient()), timeout: timeout)
+                fetcher: FeedFetcher(client: HelperHTTPClient(helperPath: invocation.environment["TRAVELTIMES_FETCH_HELPER"] ?? HelperHTTPClient.besideExecutable())), timeout: timeout)
         } catch {
             throw RefreshFailed(underlying: error, kept: commute.keptDataDescription(), secrets: accessCode.map { [$0] } ?? [])
         }

@@ -68,7 +68,7 @@ extension Commands {
     ) { invocation in
         let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
         let commute = try invocation.commute()
-        let cache = try commute.store.routes()
+        let cache = try commute.store.routes(includingEndPoints: true)
         guard !cache.routes.isEmpty else { throw CommuteError.noRouteData }
         guard let route = cache.routes.first(where: { $0.id == id }) else { throw ModelError.unknownRoute(id) }
         let isFavorite = try commute.store.favorites().routeIDs.contains(id)
@@ -146,7 +146,32 @@ extension Route {
     /// Case-insensitive match on name and description.
     func matches(_ text: String) -> Bool {
         let needle = text.lowercased()
-        return name.lowercased().contains(needle) || (description?.lowercased().contains(needle) ?? false)
+        return name.containsCaseInsensitive(needle) || (description?.containsCaseInsensitive(needle) ?? false)
+    }
+}
+
+extension String {
+    /// Whether the text contains `lowercasedNeedle`, ignoring case. ASCII text (every WSDOT name)
+    /// is compared byte by byte, folding A–Z; anything else goes through Foundation. Searching
+    /// 10,000 routes is the difference between milliseconds and a tenth of a second.
+    func containsCaseInsensitive(_ lowercasedNeedle: String) -> Bool {
+        var haystack = self
+        var needle = lowercasedNeedle
+        let fast = haystack.withUTF8 { hay in
+            needle.withUTF8 { pin -> Bool? in
+                guard !hay.contains(where: { $0 >= 0x80 }), !pin.contains(where: { $0 >= 0x80 }) else { return nil }
+                guard !pin.isEmpty else { return true }
+                guard pin.count <= hay.count else { return false }
+                let fold = { (byte: UInt8) in (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+                for start in 0...(hay.count - pin.count) {
+                    var offset = 0
+                    while offset < pin.count, fold(hay[start + offset]) == pin[offset] { offset += 1 }
+                    if offset == pin.count { return true }
+                }
+                return false
+            }
+        }
+        return fast ?? lowercased().contains(lowercasedNeedle)
     }
 }
 

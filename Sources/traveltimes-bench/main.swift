@@ -98,6 +98,41 @@ func measure(_ options: Options, _ path: String, _ arguments: [String], environm
     return (median(times), peakMemory(path, arguments, environment: environment))
 }
 
+/// `Tests/Support/feed_server.py`, serving the fixture on 127.0.0.1.
+final class LoopbackServer {
+    let port: Int
+    private let process = Process()
+    private let input = Pipe()
+
+    init?(script: String, feed: String) {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("bench-server-\(UUID().uuidString).log").path
+        process.arguments = ["python3", script, feed, log]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            return nil
+        }
+        self.port = port
+    }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    func stop() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
 func mebibytes(_ kibibytes: Int?) -> String {
     kibibytes.map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "n/a"
 }
@@ -187,6 +222,21 @@ do {
 }
 let (refreshBig, refreshBigPeak) = measure(options, options.binary, ["refresh", "--source", bigFeed, "--now", now], environment: environment)
 report("traveltimes refresh, generated 10,000 routes", milliseconds(refreshBig), "target ≤ 300 ms", refreshBig <= 0.300)
+
+// 5. refresh from a loopback HTTP server (whole process) beside the file refresh above.
+if let server = LoopbackServer(script: "Tests/Support/feed_server.py", feed: options.fixture) {
+    let (loopback, _) = measure(options, options.binary, ["refresh", "--source", server.url("/feed"), "--now", now], environment: environment)
+    report("traveltimes refresh, loopback HTTP, fixture", milliseconds(loopback),
+           String(format: "%.2f× file refresh; target ≤ 3×", loopback / refreshFixture), loopback <= 3 * refreshFixture)
+    server.stop()
+} else {
+    report("traveltimes refresh, loopback HTTP", "     n/a", "needs python3", nil)
+}
+
+// 6. routes --search on a 10,000-route cache (the cache from the 10,000-route refresh above).
+must(["refresh", "--source", bigFeed, "--now", now], environment: environment)
+let (search, _) = measure(options, options.binary, ["routes", "--search", "everett", "--now", now], environment: environment)
+report("traveltimes routes --search, 10,000 routes", milliseconds(search), "target ≤ 50 ms", search <= 0.050)
 
 // 4. Peak memory of each traveltimes process above (GNU time's maximum resident set size).
 let peaks = [pendingPeak, refreshFixturePeak, refreshBigPeak].compactMap { $0 }

@@ -154,3 +154,71 @@ import Testing
         #expect(try directory.read("routes.json") == before)
     }
 }
+
+@Suite struct JSONNumberAndDepthTests {
+    @Test func decimalsReadExactlyAsFoundationReadsThem() throws {
+        var generator = SystemRandomNumberGenerator()
+        var texts = ["0.1", "-122.331759", "47.609294", "26.72", "0.000001", "999999999999.999", "123456789012345.6", "1e3", "-0.0", "5.5E-2"]
+        for _ in 0..<2_000 {
+            let whole = Int.random(in: -999_999...999_999, using: &generator)
+            let fraction = String(Int.random(in: 0...99_999_999, using: &generator))
+            texts.append("\(whole).\(fraction)")
+        }
+        for text in texts {
+            let read = try JSONReader.read(Data("[\(text)]".utf8)) { reader -> Double in
+                try reader.beginArray()
+                _ = try reader.nextElement()
+                let value = try reader.readDouble()
+                _ = try reader.nextElement()
+                return value
+            }
+            #expect(read == Double(text), "\(text)")
+        }
+    }
+
+    @Test func nestingIsBounded() {
+        let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+        #expect(throws: JSONReadError.self) { try JSONReader.read(Data(deep.utf8)) { try $0.skipValue() } }
+        let fine = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        #expect(throws: Never.self) { try JSONReader.read(Data(fine.utf8)) { try $0.skipValue() } }
+    }
+
+    @Test func endPointsAreReadOnlyWhenAskedFor() throws {
+        let directory = TemporaryDirectory()
+        let commute = Commute(store: try Store(directory: directory.path), now: Date(), timeZone: zone("UTC"))
+        _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture")
+        let summary = try commute.store.routes()
+        let full = try commute.store.routes(includingEndPoints: true)
+        #expect(summary.routes.allSatisfy { $0.startPoint == nil && $0.endPoint == nil })
+        #expect(full.routes.first { $0.id == "1" }?.startPoint?.roadName == "005")
+        var stripped = full
+        for index in stripped.routes.indices {
+            stripped.routes[index].startPoint = nil
+            stripped.routes[index].endPoint = nil
+        }
+        #expect(stripped == summary)
+    }
+}
+
+@Suite struct FetchHelperTests {
+    @Test func answersRoundTrip() throws {
+        let response = HTTPResponse(status: 200, headers: ["ETag": "\"v1\""], body: Data("[1]\n[2]".utf8))
+        #expect(try FetchHelper.read(FetchHelper.answer(.success(response))) == response)
+        for error in [HTTPClientError.timedOut, .tooLarge(limit: 1024), .connection("refused")] {
+            #expect(throws: error) { try FetchHelper.read(FetchHelper.answer(.failure(error))) }
+        }
+        #expect(throws: HTTPClientError.self) { try FetchHelper.read(Data("garbage".utf8)) }
+    }
+
+    @Test func aMissingHelperSaysHowToBuildIt() {
+        let client = HelperHTTPClient(helperPath: "/nonexistent/traveltimes-fetch")
+        do {
+            _ = try client.get(URL(string: "http://127.0.0.1:9/")!, headers: [:], timeout: 1)
+            Issue.record("no error")
+        } catch let HTTPClientError.connection(message) {
+            #expect(message.contains("swift build --product traveltimes-fetch"))
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+}

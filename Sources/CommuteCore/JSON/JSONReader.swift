@@ -28,8 +28,12 @@ public struct JSONReader {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
-    /// One entry per open container: whether it has had a member yet (so a comma is due).
-    private var containers: [Bool] = []
+    /// Open containers, innermost in bit `depth - 1`: whether each has had a member yet (so a
+    /// comma is due). A bit mask, not an array: it is touched for every member of every object.
+    private var containers: UInt64 = 0
+    private var depth = 0
+    /// Deeper nesting than any store file or feed has is refused rather than tracked.
+    public static let maximumDepth = 64
 
     /// Reads `data` with `body`, which must consume exactly one value; only whitespace may follow.
     /// Errors from `body` (the reader's own, or the caller's) pass through unchanged.
@@ -76,8 +80,7 @@ public struct JSONReader {
 
     public mutating func beginObject() throws {
         try expectKind(.object, "an object")
-        index += 1
-        containers.append(false)
+        try open()
     }
 
     /// The next member's key, or nil after consuming the closing `}`. The key is a view of the
@@ -122,14 +125,28 @@ public struct JSONReader {
             }
         }
 
-        /// Lets `switch key { case "Name": … }` compare without building a string.
-        public static func ~= (pattern: String, key: Key) -> Bool { key == pattern }
+        /// Lets `switch key { case "Name": … }` compare without building a string (or counting a
+        /// reference: a literal pattern is a `StaticString`).
+        public static func ~= (pattern: StaticString, key: Key) -> Bool {
+            guard let escaped = key.escaped else {
+                guard pattern.utf8CodeUnitCount == key.bytes.count else { return false }
+                guard let bytes = key.bytes.baseAddress else { return true }
+                return memcmp(pattern.utf8Start, bytes, key.bytes.count) == 0
+            }
+            return pattern.withUTF8Buffer { String(decoding: $0, as: UTF8.self) } == escaped
+        }
     }
 
     public mutating func beginArray() throws {
         try expectKind(.array, "an array")
+        try open()
+    }
+
+    private mutating func open() throws {
+        guard depth < Self.maximumDepth else { throw syntaxError("nested more than \(Self.maximumDepth) deep") }
         index += 1
-        containers.append(false)
+        depth += 1
+        containers &= ~(1 << UInt64(depth - 1))
     }
 
     /// Whether another element follows; false after consuming the closing `]`.
@@ -139,19 +156,20 @@ public struct JSONReader {
 
     private mutating func nextMember(closing: UInt8) throws -> Bool {
         skipWhitespace()
-        guard index < bytes.count, let hasMembers = containers.last else { throw syntaxError("unexpected end of data") }
+        guard index < bytes.count, depth > 0 else { throw syntaxError("unexpected end of data") }
+        let bit: UInt64 = 1 << UInt64(depth - 1)
         if bytes[index] == closing {
             index += 1
-            containers.removeLast()
+            depth -= 1
             return false
         }
-        if hasMembers {
+        if containers & bit != 0 {
             guard bytes[index] == UInt8(ascii: ",") else {
                 throw syntaxError("expected ',' or '\(Character(UnicodeScalar(closing)))'")
             }
             index += 1
         }
-        containers[containers.count - 1] = true
+        containers |= bit
         return true
     }
 
@@ -245,6 +263,14 @@ public struct JSONReader {
         let (range, integral) = try numberRange()
         // Whole numbers of up to 15 digits are exact as doubles: skip the text conversion.
         if integral, range.count <= 15 { return Double(integer(range)) }
+        if let value = exactDecimal(range) { return value }
+        // The grammar is checked, and a number inside the document is always followed by a byte
+        // that ends it, so strtod can read in place (the C locale's '.' is JSON's).
+        if range.upperBound < bytes.count, let start = bytes.baseAddress {
+            return start.advanced(by: range.lowerBound).withMemoryRebound(to: CChar.self, capacity: range.count) {
+                strtod($0, nil)
+            }
+        }
         guard let value = Double(text(range)) else { throw syntaxError("invalid number") }
         return value
     }
@@ -324,6 +350,34 @@ public struct JSONReader {
         }
         return (start..<index, integral)
     }
+
+    /// `-122.331759` as 122331759 / 10^6, negated: exact and correctly rounded when the digits fit
+    /// in 2^53 and the power of ten is exactly representable. Nil for exponents or longer numbers.
+    private func exactDecimal(_ range: Range<Int>) -> Double? {
+        var position = range.lowerBound
+        let negative = bytes[position] == UInt8(ascii: "-")
+        if negative { position += 1 }
+        var mantissa: Int64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var inFraction = false
+        while position < range.upperBound {
+            let byte = bytes[position]
+            position += 1
+            if byte == UInt8(ascii: ".") {
+                inFraction = true
+                continue
+            }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 15 else { return nil }
+            mantissa = mantissa * 10 + Int64(byte - UInt8(ascii: "0"))
+            digits += 1
+            if inFraction { fractionDigits += 1 }
+        }
+        let value = Double(mantissa) / Self.powersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+
+    private static let powersOfTen: [Double] = (0...15).map { pow(10, Double($0)) }
 
     /// The value of an integral number's digits; the caller has checked the grammar and the length.
     private func integer(_ range: Range<Int>) -> Int {

@@ -62,7 +62,11 @@ public final class Store: Sendable {
 
     // MARK: Reading
 
-    public func routes() throws(StoreError) -> RouteCache { try routesFile.load() }
+    /// The route cache. End points (where each route starts and ends) are left out unless asked
+    /// for: only the one-route view shows them, and reading them is a third of the work.
+    public func routes(includingEndPoints: Bool = false) throws(StoreError) -> RouteCache {
+        try routesFile.load { try RouteCache.decodeDocument(from: $0, includingEndPoints: includingEndPoints) }
+    }
     public func favorites() throws(StoreError) -> Favorites { try favoritesFile.load() }
     public func schedules() throws(StoreError) -> ScheduleBook { try schedulesFile.load() }
     public func pending() throws(StoreError) -> PendingBook { try pendingFile.load() }

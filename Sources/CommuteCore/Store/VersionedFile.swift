@@ -69,6 +69,11 @@ struct VersionedFile<Document: VersionedDocument>: Sendable {
 
     /// The document, or `Document.empty` when the file does not exist yet.
     func load() throws(StoreError) -> Document {
+        try load(decodingWith: Document.decodeDocument)
+    }
+
+    /// The same, decoded another way (a partial read of a large document).
+    func load(decodingWith decode: (Data) throws -> Document) throws(StoreError) -> Document {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -77,7 +82,14 @@ struct VersionedFile<Document: VersionedDocument>: Sendable {
         } catch {
             throw .io(path: path, reason: "cannot read: \((error as NSError).localizedDescription)")
         }
-        return try decode(data)
+        guard !data.isEmpty else { throw .unreadable(path: path, reason: "the file is empty") }
+        do {
+            return try decode(data)
+        } catch let problem as DocumentProblem {
+            throw .unreadable(path: path, reason: problem.reason)
+        } catch {
+            throw .unreadable(path: path, reason: "wrong shape: \(error)")
+        }
     }
 
     /// Throws unless the file is absent or readable: writers call it before replacing the file.
@@ -89,17 +101,6 @@ struct VersionedFile<Document: VersionedDocument>: Sendable {
         guard !data.isEmpty else { throw .unreadable(path: path, reason: "the file is empty") }
         do {
             try Document.validateDocument(data)
-        } catch let problem as DocumentProblem {
-            throw .unreadable(path: path, reason: problem.reason)
-        } catch {
-            throw .unreadable(path: path, reason: "wrong shape: \(error)")
-        }
-    }
-
-    func decode(_ data: Data) throws(StoreError) -> Document {
-        guard !data.isEmpty else { throw .unreadable(path: path, reason: "the file is empty") }
-        do {
-            return try Document.decodeDocument(from: data)
         } catch let problem as DocumentProblem {
             throw .unreadable(path: path, reason: problem.reason)
         } catch {

@@ -1,0 +1,114 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The conversation with `traveltimes-fetch`, the helper that owns the networking stack.
+///
+/// Linking FoundationNetworking loads libcurl, TLS and some fifty libraries at every start, which
+/// would double the cost of the commands cron runs every minute. So `refresh` runs the helper for
+/// URL sources: the request goes in on stdin as one JSON line (the URL carries the access code, so
+/// it must not be an argument that `ps` shows); the answer comes back on stdout as one JSON line,
+/// then the body.
+public enum FetchHelper {
+    public struct Request: Codable, Sendable, Equatable {
+        public var url: String
+        public var headers: [String: String]
+        public var timeout: TimeInterval
+        public var maxBytes: Int
+
+        public init(url: String, headers: [String: String], timeout: TimeInterval, maxBytes: Int) {
+            self.url = url
+            self.headers = headers
+            self.timeout = timeout
+            self.maxBytes = maxBytes
+        }
+    }
+
+    /// The first line of the answer: a response, or the reason there is none.
+    public struct Reply: Codable, Sendable, Equatable {
+        public var status: Int?
+        public var headers: [String: String]?
+        /// `connection`, `timedOut` or `tooLarge`.
+        public var error: String?
+        public var message: String?
+
+        public init(status: Int? = nil, headers: [String: String]? = nil, error: String? = nil, message: String? = nil) {
+            self.status = status
+            self.headers = headers
+            self.error = error
+            self.message = message
+        }
+    }
+
+    /// The answer to write: the reply line, then the body.
+    public static func answer(_ result: Result<HTTPResponse, HTTPClientError>) -> Data {
+        let reply: Reply
+        var body = Data()
+        switch result {
+        case .success(let response):
+            reply = Reply(status: response.status, headers: response.headers)
+            body = response.body
+        case .failure(.connection(let message)): reply = Reply(error: "connection", message: message)
+        case .failure(.timedOut): reply = Reply(error: "timedOut")
+        case .failure(.tooLarge(let limit)): reply = Reply(error: "tooLarge", message: String(limit))
+        }
+        let line = (try? JSONEncoder().encode(reply)) ?? Data(#"{"error":"connection","message":"cannot encode"}"#.utf8)
+        return line + Data("\n".utf8) + body
+    }
+
+    /// Reads an answer back into a response or the client error it stands for.
+    public static func read(_ data: Data) throws -> HTTPResponse {
+        guard let newline = data.firstIndex(of: 0x0A),
+            let reply = try? JSONDecoder().decode(Reply.self, from: data[data.startIndex..<newline])
+        else { throw HTTPClientError.connection("the fetch helper gave no answer") }
+        switch reply.error {
+        case "timedOut": throw HTTPClientError.timedOut
+        case "tooLarge": throw HTTPClientError.tooLarge(limit: reply.message.flatMap(Int.init) ?? 0)
+        case .some: throw HTTPClientError.connection(reply.message ?? "connection failed")
+        case nil: break
+        }
+        guard let status = reply.status else { throw HTTPClientError.connection("the fetch helper gave no status") }
+        return HTTPResponse(status: status, headers: reply.headers ?? [:], body: Data(data[data.index(after: newline)...]))
+    }
+}
+
+/// `HTTPClient` that runs `traveltimes-fetch` for each request, and kills it if it overruns.
+public struct HelperHTTPClient: HTTPClient {
+    public let helperPath: String
+    public let maximumBodyBytes: Int
+
+    public init(helperPath: String, maximumBodyBytes: Int = 32 << 20) {
+        self.helperPath = helperPath
+        self.maximumBodyBytes = maximumBodyBytes
+    }
+
+    /// The helper installed next to the running program.
+    public static func besideExecutable() -> String {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("traveltimes-fetch").path
+    }
+
+    public func get(_ url: URL, headers: [String: String], timeout: TimeInterval) throws -> HTTPResponse {
+        guard FileManager.default.isExecutableFile(atPath: helperPath) else {
+            throw HTTPClientError.connection(
+                "the fetch helper is missing (\(helperPath)); build it with `swift build --product traveltimes-fetch`")
+        }
+        let request = FetchHelper.Request(
+            url: url.absoluteString, headers: headers, timeout: timeout, maxBytes: maximumBodyBytes)
+        let input = try JSONEncoder().encode(request) + Data("\n".utf8)
+        let output: Data
+        do {
+            // The helper keeps its own deadline; this one, a little later, is the backstop.
+            output = try Subprocess.run(helperPath, input: input, timeout: timeout + 2, maximumOutput: maximumBodyBytes + 65_536)
+        } catch .timedOut {
+            throw HTTPClientError.timedOut
+        } catch .outputTooLarge {
+            throw HTTPClientError.tooLarge(limit: maximumBodyBytes)
+        } catch .cannotStart(let reason) {
+            throw HTTPClientError.connection("cannot run the fetch helper \(helperPath): \(reason)")
+        }
+        return try FetchHelper.read(output)
+    }
+}
