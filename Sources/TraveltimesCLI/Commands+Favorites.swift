@@ -23,7 +23,7 @@ extension Commands {
             let route = routes[id]
             table.add(["\(index + 1).", id, route?.name ?? "Route \(id)", AlertComposer.summary(of: route)])
         }
-        table.render().forEach(invocation.io.out)
+        invocation.io.out(table.render().joined(separator: "\n"))
     }
 
     static let favoritesAdd = Command(

@@ -56,7 +56,7 @@ extension Commands {
                 TimeFormatting.moment(route.updatedAt, relativeTo: commute.now, calendar: commute.calendar),
             ])
         }
-        table.render().forEach(io.out)
+        io.out(table.render().joined(separator: "\n"))
     }
 
     static let route = Command(

@@ -71,7 +71,7 @@ extension Commands {
                 schedule.isEnabled ? "enabled" : "disabled",
             ])
         }
-        table.render().forEach(invocation.io.out)
+        invocation.io.out(table.render().joined(separator: "\n"))
     }
 
     static let scheduleShow = Command(

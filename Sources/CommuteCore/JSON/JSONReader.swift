@@ -275,6 +275,23 @@ public struct JSONReader {
         return value
     }
 
+    /// Hands a string's UTF-8 bytes to `body` without building a `String`, when it has no escapes
+    /// (dates, IDs); otherwise decodes it first.
+    public mutating func withStringBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) throws -> T {
+        try expectKind(.string, "a string")
+        let start = index + 1
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            index = end + 1
+            return body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        }
+        var text = try readString()
+        return text.withUTF8(body)
+    }
+
     /// Passes over a string without building it (escapes are checked for shape only).
     public mutating func skipString() throws {
         try expectKind(.string, "a string")

@@ -52,7 +52,12 @@ public enum ISO8601 {
     /// Reads `2025-11-04T16:00`, `…:00`, `…:00.123`, with `Z`, `±HH:MM`, `±HHMM` or `±HH`, or none.
     /// A space may stand for the `T`. Nil when it is not such a timestamp.
     public static func parse(_ text: String) -> Parsed? {
-        let chars = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parse(bytes: $0) }
+    }
+
+    /// The same, from UTF-8 bytes (the JSON reader hands them over without building a string).
+    public static func parse(bytes chars: UnsafeBufferPointer<UInt8>) -> Parsed? {
         var index = 0
         func number(_ width: Int) -> Int? {
             guard index + width <= chars.count else { return nil }
