@@ -34,8 +34,11 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 enum ArgumentParser {
     /// `--name value`, `--name=value`, `-h`; `--` ends the options. Positional counts are checked
     /// against `positionals`.
+    /// With `verbatimAfterFirstPositional`, everything after the first positional is positional too,
+    /// flags included (`notify add exec notify-send -u {urgency}`).
     static func parse(
-        _ words: [String], options: [OptionSpec], positionals: ClosedRange<Int>, command: String
+        _ words: [String], options: [OptionSpec], positionals: ClosedRange<Int>, command: String,
+        verbatimAfterFirstPositional: Bool = false
     ) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         let byName = Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -46,6 +49,7 @@ enum ArgumentParser {
             index += 1
             guard !optionsEnded, word.hasPrefix("-"), word != "-" else {
                 parsed.positionals.append(word)
+                if verbatimAfterFirstPositional { optionsEnded = true }
                 continue
             }
             if word == "--" {

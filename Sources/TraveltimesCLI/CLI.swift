@@ -49,7 +49,8 @@ public enum CLI {
         }
         do {
             let parsed = try ArgumentParser.parse(
-                rest, options: command.allOptions, positionals: command.positionals, command: command.name)
+                rest, options: command.allOptions, positionals: command.positionals, command: command.name,
+                verbatimAfterFirstPositional: command.verbatimArguments)
             if parsed.has("--help") {
                 io.out(command.help)
                 return .success

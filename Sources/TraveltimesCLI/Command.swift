@@ -10,6 +10,8 @@ struct Command: Sendable {
     var options: [OptionSpec] = []
     /// Paragraphs after the options.
     var discussion: String = ""
+    /// Words after the first argument are taken as they are, flags included.
+    var verbatimArguments = false
     var run: @Sendable (Invocation) throws -> Void
 
     /// The options as parsed: the command's own plus `--help`.

@@ -2,7 +2,7 @@ import CommuteCore
 import Foundation
 
 extension Commands {
-    static let configKeys = ["source", "access-code"]
+    static let configKeys = ["source", "access-code", "grace"]
 
     static let configShow = Command(
         name: "config show",
@@ -20,11 +20,13 @@ extension Commands {
         }
         invocation.io.out("source:       \(source ?? "not set")")
         invocation.io.out("access-code:  \(codeState)")
+        invocation.io.out("grace:        \(TimeFormatting.age(TimeInterval(configuration.graceSeconds ?? Configuration.defaultGrace)))")
+        invocation.io.out("notifiers:    \(configuration.effectiveNotifiers.map(\.summary).joined(separator: "; "))")
     }
 
     static let configSet = Command(
         name: "config set",
-        summary: "Set source (a URL or file) or access-code",
+        summary: "Set source (a URL or file), access-code, or grace (how late an alert may be: 10m)",
         arguments: "KEY VALUE",
         positionals: 2...2
     ) { invocation in
@@ -33,6 +35,14 @@ extension Commands {
         guard configKeys.contains(key) else { throw unknownKey(key, invocation) }
         guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw invocation.usage("The value for \(key) is empty; use `traveltimes config unset \(key)` to clear it.")
+        }
+        if key == "grace" {
+            guard let seconds = duration(value), seconds <= 86_400 else {
+                throw invocation.usage("Invalid grace '\(value)': use a duration such as 10m, 90s or 1h (at most 24h).")
+            }
+            try invocation.store().updateConfiguration { $0.graceSeconds = seconds }
+            invocation.io.out("grace set to \(TimeFormatting.age(TimeInterval(seconds))).")
+            return
         }
         try invocation.store().updateConfiguration { configuration in
             if key == "source" { configuration.source = value } else { configuration.accessCode = value }
@@ -51,9 +61,24 @@ extension Commands {
         let key = invocation.arguments.positionals[0]
         guard configKeys.contains(key) else { throw unknownKey(key, invocation) }
         try invocation.store().updateConfiguration { configuration in
-            if key == "source" { configuration.source = nil } else { configuration.accessCode = nil }
+            switch key {
+            case "source": configuration.source = nil
+            case "grace": configuration.graceSeconds = nil
+            default: configuration.accessCode = nil
+            }
         }
         invocation.io.out("\(key) cleared.")
+    }
+
+    /// `10m`, `90s`, `1h`, or a bare number of minutes; in seconds.
+    static func duration(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let units: [(String, Int)] = [("h", 3_600), ("min", 60), ("m", 60), ("s", 1), ("", 60)]
+        for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
+            guard let number = Int(trimmed.dropLast(suffix.count)), number >= 0 else { continue }
+            return number * scale
+        }
+        return nil
     }
 
     private static func unknownKey(_ key: String, _ invocation: Invocation) -> UsageError {

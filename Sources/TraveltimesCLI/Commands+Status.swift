@@ -60,8 +60,9 @@ extension Commands {
             io.out(line)
         } catch { failures.append(error) }
         io.out("")
-        io.out("Install with `crontab -e` (set TRAVELTIMES_SOURCE in the crontab, or pass --source):")
+        io.out("Install with `crontab -e` (set the source first: `traveltimes config set source URL`):")
         io.out("  */15 * * * * \(executablePath()) refresh")
+        io.out("  * * * * * \(executablePath()) tick")
         if let first = failures.first {
             for error in failures.dropFirst() { _ = CLI.fail(error, io: io) }
             throw first

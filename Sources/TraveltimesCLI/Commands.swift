@@ -5,11 +5,12 @@ enum Commands {
         favoritesList, favoritesAdd, favoritesRemove, favoritesMove,
         scheduleAdd, scheduleList, scheduleShow, scheduleEdit, scheduleEnable, scheduleDisable, scheduleRemove,
         groupAdd, groupList, groupEdit, groupRemove,
-        pending, status, configShow, configSet, configUnset, demo,
+        pending, tick, deliveredList, deliveredClear, notifyAdd, notifyList, notifyRemove,
+        status, configShow, configSet, configUnset, demo,
     ]
 
     /// Groups whose bare name runs their listing: `favorites` is `favorites list`.
-    static let groups = ["favorites", "schedule", "group", "config"]
+    static let groups = ["favorites", "schedule", "group", "config", "notify", "delivered"]
 
     /// Finds the command the words name, and the words left for its options.
     static func resolve(_ words: [String]) -> Result<(Command, [String]), UsageError> {
@@ -18,6 +19,7 @@ enum Commands {
         if groups.contains(first) {
             let sub = rest.first.flatMap { $0.hasPrefix("-") ? nil : $0 }
             let name = "\(first) \(sub ?? (first == "config" ? "show" : "list"))"
+                .replacingOccurrences(of: "delivered list", with: "delivered")
             if let command = all.first(where: { $0.name == name }) {
                 return .success((command, sub == nil ? rest : Array(rest.dropFirst())))
             }

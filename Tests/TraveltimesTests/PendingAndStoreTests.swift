@@ -107,6 +107,7 @@ import Glibc
         #expect(status.contains("Schedules:  1 (1 enabled)"))
         #expect(status.contains("Pending:    5 scheduled (cap 64), 0 deferred"))
         #expect(status.contains("*/15 * * * * \(Paths.binary) refresh"))
+        #expect(status.contains("* * * * * \(Paths.binary) tick"))
     }
 
     @Test func theDemoRunsTheMainJobInAThrowawayStore() throws {

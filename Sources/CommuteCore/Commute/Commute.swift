@@ -35,11 +35,11 @@ public struct Commute: Sendable {
     /// memory; when nil (a schedule changed), the route cache is read under the pending lock.
     @discardableResult
     public func reschedule(routes: [String: Route]? = nil) throws -> RescheduleSummary {
-        let pending = try store.reschedule { book in
+        let pending = try store.reschedule { book, previous in
             let routesByID = try routes ?? store.routes().byID
             let plan = FanOut.plan(
                 schedules: book.schedules, routes: routesByID, now: now, calendar: calendar, cap: cap)
-            return PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier)
+            return PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier, previous: previous)
         }
         return RescheduleSummary(
             requested: pending.requested, scheduled: pending.requests.count, deferred: pending.deferred.count,

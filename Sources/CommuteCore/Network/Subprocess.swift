@@ -10,13 +10,31 @@ import Glibc
 /// limit); this costs well under one. Stderr goes to /dev/null. The child is killed with SIGKILL
 /// (which, unlike SIGTERM, a blocked signal mask cannot hold off) if it overruns.
 enum Subprocess {
-    enum Failure: Error, Equatable {
+    enum Failure: Error, Equatable, CustomStringConvertible {
         case cannotStart(String)
         case timedOut
         case outputTooLarge
+
+        var description: String {
+            switch self {
+            case .cannotStart(let reason): reason
+            case .timedOut: "timed out"
+            case .outputTooLarge: "too much output"
+            }
+        }
     }
 
     static func run(_ path: String, input: Data, timeout: TimeInterval, maximumOutput: Int) throws(Failure) -> Data {
+        try run(path, arguments: [], environment: nil, input: input, timeout: timeout, maximumOutput: maximumOutput).output
+    }
+
+    /// Runs `program` (a path, or a name looked up in PATH) with arguments and extra environment
+    /// variables; returns its stdout and exit status.
+    static func run(
+        _ program: String, arguments: [String], environment extra: [String: String]?, input: Data, timeout: TimeInterval,
+        maximumOutput: Int
+    ) throws(Failure) -> (output: Data, status: Int32) {
+        let path = program
         guard let toChild = closeOnExecPipe() else { throw .cannotStart(errnoText()) }
         guard let fromChild = closeOnExecPipe() else {
             close(toChild[0])
@@ -30,10 +48,20 @@ enum Subprocess {
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        var environmentStrings: [UnsafeMutablePointer<CChar>?] = []
+        if let extra {
+            var merged = ProcessInfo.processInfo.environment
+            for (name, value) in extra { merged[name] = value }
+            environmentStrings = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        }
+        defer { environmentStrings.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        // A bare name is looked up in PATH, as a shell would (but no shell runs).
+        let spawned = extra == nil
+            ? (path.contains("/") ? posix_spawn(&pid, path, &actions, nil, argv, environ) : posix_spawnp(&pid, path, &actions, nil, argv, environ))
+            : (path.contains("/") ? posix_spawn(&pid, path, &actions, nil, argv, environmentStrings) : posix_spawnp(&pid, path, &actions, nil, argv, environmentStrings))
         close(toChild[0])
         close(fromChild[1])
         guard spawned == 0 else {
@@ -81,7 +109,9 @@ enum Subprocess {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         if let failure { throw failure }
-        return output
+        // Exit status, or 128 + the signal that ended it.
+        let exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return (output, exitStatus)
     }
 
     /// A pipe whose ends close at exec (Glibc's `pipe2` is not visible to Swift).

@@ -89,8 +89,11 @@ public struct PendingBook: VersionedDocument, Equatable {
         public var nextFire: Date
         public var title: String?
         public var body: String?
+        /// When this request was first planned: occurrences before it are none of `tick`'s business
+        /// (a schedule added at 7:05 did not miss 7:00).
+        public var since: Date?
 
-        public init(_ request: TriggerRequest, content: AlertContent?) {
+        public init(_ request: TriggerRequest, content: AlertContent?, since: Date? = nil) {
             id = request.id
             scheduleID = request.scheduleID
             weekday = request.weekday
@@ -99,6 +102,7 @@ public struct PendingBook: VersionedDocument, Equatable {
             nextFire = request.nextFire
             title = content?.title
             body = content?.body
+            self.since = since
         }
 
         public var request: TriggerRequest {
@@ -117,14 +121,19 @@ public struct PendingBook: VersionedDocument, Equatable {
     /// Over the cap, soonest first; their content is rendered when they roll into the window.
     public var deferred: [Entry]
 
-    public init(plan: FanOutPlan, plannedAt: Date, timeZone: String) {
+    /// A new plan; each request keeps the `since` it had in `previous`, or starts now.
+    public init(plan: FanOutPlan, plannedAt: Date, timeZone: String, previous: PendingBook? = nil) {
         version = Self.currentVersion
         self.plannedAt = plannedAt
         self.timeZone = timeZone
         cap = plan.cap
         requested = plan.requested
-        requests = plan.scheduled.map { Entry($0.request, content: $0.content) }
-        deferred = plan.deferred.map { Entry($0, content: nil) }
+        var firstPlanned: [String: Date] = [:]
+        for entry in (previous?.requests ?? []) + (previous?.deferred ?? []) {
+            if let since = entry.since { firstPlanned[entry.id] = since }
+        }
+        requests = plan.scheduled.map { Entry($0.request, content: $0.content, since: firstPlanned[$0.request.id] ?? plannedAt) }
+        deferred = plan.deferred.map { Entry($0, content: nil, since: firstPlanned[$0.id] ?? plannedAt) }
     }
 
     public init(cap: Int) {
@@ -145,11 +154,23 @@ public struct Configuration: VersionedDocument, Equatable {
     /// A URL or a file path.
     public var source: String?
     public var accessCode: String?
+    /// How late an alert may still be delivered, in seconds (default 10 minutes).
+    public var graceSeconds: Int?
+    /// Where alerts go; none configured means stdout.
+    public var notifiers: [Notifier]?
+
+    public static let defaultGrace = 600
 
     public init(source: String? = nil, accessCode: String? = nil) {
         version = Self.currentVersion
         self.source = source
         self.accessCode = accessCode
+    }
+
+    /// The configured notifiers, or stdout alone.
+    public var effectiveNotifiers: [Notifier] {
+        guard let notifiers, !notifiers.isEmpty else { return [Notifier(id: 0, kind: .stdout)] }
+        return notifiers
     }
 
     public static var empty: Configuration { Configuration() }
@@ -193,4 +214,85 @@ public struct RefreshLog: VersionedDocument, Equatable {
         if failuresSinceSuccess == 0 { failingSince = date }
         failuresSinceSuccess += 1
     }
+}
+
+/// One place alerts are sent.
+public struct Notifier: Codable, Sendable, Equatable {
+    public enum Kind: Codable, Sendable, Equatable {
+        /// Print the alert: cron mails a job's output to its owner.
+        case stdout
+        /// Run a program with arguments (no shell); `{title}`, `{body}`, `{urgency}` and `{id}` in
+        /// the arguments are replaced, and the same values are in the environment.
+        case exec(program: String, arguments: [String])
+    }
+
+    /// Stable across removals of others: `notify remove 2` means the same notifier tomorrow.
+    public var id: Int
+    public var kind: Kind
+
+    public init(id: Int, kind: Kind) {
+        self.id = id
+        self.kind = kind
+    }
+
+    /// `stdout`, `exec notify-send -u {urgency} {title} {body}`.
+    public var summary: String {
+        switch kind {
+        case .stdout: "stdout"
+        case .exec(let program, let arguments): (["exec", program] + arguments).joined(separator: " ")
+        }
+    }
+}
+
+/// `delivered.json`: every decision `tick` made about an alert occurrence, newest last. Belongs to
+/// the notification side and is written under the pending lock.
+public struct DeliveryLedger: VersionedDocument, Equatable {
+    public struct Entry: Codable, Sendable, Equatable {
+        public enum Outcome: String, Codable, Sendable {
+            /// A tick has taken it and is delivering it now.
+            case claimed
+            case delivered
+            /// Too late: past the grace window (the machine was asleep).
+            case missed
+            /// A notifier failed; retried on later ticks while the grace window lasts.
+            case failed
+        }
+
+        /// The request identifier and the occurrence, plus the notifier: one entry per notifier.
+        public var requestID: String
+        public var occurrence: Date
+        /// Nil for decisions about the occurrence as a whole (missed).
+        public var notifier: Int?
+        public var outcome: Outcome
+        public var at: Date
+        public var attempts: Int
+        public var reason: String?
+
+        public init(requestID: String, occurrence: Date, notifier: Int?, outcome: Outcome, at: Date, attempts: Int = 0, reason: String? = nil) {
+            self.requestID = requestID
+            self.occurrence = occurrence
+            self.notifier = notifier
+            self.outcome = outcome
+            self.at = at
+            self.attempts = attempts
+            self.reason = reason
+        }
+
+        public func isFor(_ requestID: String, _ occurrence: Date, notifier: Int?) -> Bool {
+            self.requestID == requestID && self.occurrence == occurrence && self.notifier == notifier
+        }
+    }
+
+    public var version: Int
+    public var entries: [Entry]
+
+    public init(entries: [Entry] = []) {
+        version = Self.currentVersion
+        self.entries = entries
+    }
+
+    public static var empty: DeliveryLedger { DeliveryLedger() }
+
+    /// Entries kept: 30 days.
+    public static let retention: TimeInterval = 30 * 86_400
 }

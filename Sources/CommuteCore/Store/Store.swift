@@ -20,7 +20,8 @@ public final class Store: Sendable {
     private let favoritesLock: FileLock
     /// Protects `schedules.json`: every schedule.
     private let schedulesLock: FileLock
-    /// Protects `pending.json`: the planned triggers, which only a reschedule writes.
+    /// Protects `pending.json` and `delivered.json`: the notification side — the planned triggers
+    /// (which only a reschedule writes) and the ledger of what `tick` did with them.
     private let pendingLock: FileLock
     /// Protects `config.json`: the source and the access code.
     private let configLock: FileLock
@@ -30,6 +31,8 @@ public final class Store: Sendable {
     private let schedulesFile: VersionedFile<ScheduleBook>
     private let pendingFile: VersionedFile<PendingBook>
     private let configFile: VersionedFile<Configuration>
+    /// Belongs to the notification side: written under `pendingLock`.
+    private let ledgerFile: VersionedFile<DeliveryLedger>
     /// Belongs to the routes domain: written under `routesLock`.
     private let refreshLogFile: VersionedFile<RefreshLog>
 
@@ -57,6 +60,7 @@ public final class Store: Sendable {
         schedulesFile = VersionedFile(path: "\(directory)/schedules.json")
         pendingFile = VersionedFile(path: "\(directory)/pending.json")
         configFile = VersionedFile(path: "\(directory)/config.json")
+        ledgerFile = VersionedFile(path: "\(directory)/delivered.json")
         refreshLogFile = VersionedFile(path: "\(directory)/refresh.json")
     }
 
@@ -72,6 +76,7 @@ public final class Store: Sendable {
     public func pending() throws(StoreError) -> PendingBook { try pendingFile.load() }
     public func configuration() throws(StoreError) -> Configuration { try configFile.load() }
     public func refreshLog() throws(StoreError) -> RefreshLog { try refreshLogFile.load() }
+    public func ledger() throws(StoreError) -> DeliveryLedger { try ledgerFile.load() }
 
     // MARK: Writing, one domain at a time
 
@@ -136,13 +141,22 @@ public final class Store: Sendable {
     /// Re-plans the pending triggers under the pending lock. The schedules are read after the lock
     /// is taken, so whichever reschedule writes last has seen the latest schedules. `makePlan`
     /// receives them and returns the new pending book.
-    public func reschedule(_ makePlan: (ScheduleBook) throws -> PendingBook) throws -> PendingBook {
+    public func reschedule(_ makePlan: (ScheduleBook, PendingBook) throws -> PendingBook) throws -> PendingBook {
         try pendingLock.withLock {
-            _ = try pendingFile.load()
+            let previous = try pendingFile.load()
             let book = try schedulesFile.load()
-            let pending = try makePlan(book)
+            let pending = try makePlan(book, previous)
             try pendingFile.save(pending)
             return pending
+        }
+    }
+
+    /// Reads the pending triggers and read-modify-writes the ledger under the pending lock: how
+    /// `tick` claims occurrences so that two ticks never take the same one.
+    public func updateLedger<T>(_ body: (PendingBook, inout DeliveryLedger) throws -> T) throws -> T {
+        try pendingLock.withLock {
+            let pending = try pendingFile.load()
+            return try update(ledgerFile) { try body(pending, &$0) }
         }
     }
 

@@ -1,0 +1,220 @@
+import CommuteCore
+import Foundation
+
+extension Commands {
+    static let tick = Command(
+        name: "tick",
+        summary: "Deliver the alerts that are due (run by cron every minute)",
+        options: [Options.now],
+        discussion: """
+            Each due occurrence is delivered once through every notifier, however many ticks run.
+            One more than the grace window late (config set grace; default 10m) is recorded as
+            missed, not delivered: a laptop waking at 9:00 does not burst out the 7:00 alert.
+            A failed notifier is retried by later ticks while the grace window lasts.
+            Install:  * * * * * traveltimes tick
+            """
+    ) { invocation in
+        let commute = try invocation.commute()
+        let configuration = try commute.store.configuration()
+        let io = invocation.io
+        let report = try commute.tick(
+            grace: TimeInterval(configuration.graceSeconds ?? Configuration.defaultGrace),
+            notifiers: configuration.effectiveNotifiers
+        ) { message, notifier in
+            switch notifier.kind {
+            case .stdout:
+                io.out("\(message.title)\n\(message.body)\n")
+                return nil
+            case .exec(let program, let arguments):
+                return ExecNotifier.send(message, program: program, arguments: arguments)
+            }
+        }
+        for missed in report.missed {
+            io.err("traveltimes: missed \(missed.requestID) due \(TimeFormatting.dayAndTime(missed.occurrence, calendar: commute.calendar)): past the grace window; not delivered")
+        }
+        let failures = report.deliveries.filter { $0.failure != nil }
+        for delivery in failures {
+            io.err("traveltimes: notifier \(delivery.notifier) failed for \(delivery.requestID): \(delivery.failure ?? ""); retrying while the grace window lasts")
+        }
+        if let summary = report.rescheduled { invocation.report(summary) }
+        if !failures.isEmpty { throw DeliveryFailed(count: failures.count) }
+    }
+
+    static let deliveredList = Command(
+        name: "delivered",
+        summary: "What tick delivered, missed or failed, newest first",
+        options: [
+            OptionSpec(name: "--schedule", value: "ID", help: "Only this schedule's alerts (an ID prefix)"),
+            OptionSpec(name: "--since", value: "TIME", help: "Only decisions at or after this ISO 8601 time"),
+            Options.json, Options.now,
+        ]
+    ) { invocation in
+        let commute = try invocation.commute()
+        var entries = try commute.store.ledger().entries.filter { $0.outcome != .claimed }
+        if let prefix = invocation.arguments.value("--schedule") {
+            entries = entries.filter { $0.requestID.hasPrefix("schedule.\(prefix.lowercased())") }
+        }
+        if let text = invocation.arguments.value("--since") {
+            guard let since = ISO8601.parse(text)?.instant else {
+                throw invocation.usage("Invalid --since '\(text)': use ISO 8601 with an offset, such as 2025-11-04T07:00:00-08:00.")
+            }
+            entries = entries.filter { $0.at >= since }
+        }
+        entries.reverse()
+        let calendar = commute.calendar
+        if invocation.wantsJSON {
+            try invocation.printJSON(entries.map { entry in
+                LedgerJSON(
+                    requestID: entry.requestID, occurrence: TimeFormatting.iso8601(entry.occurrence, calendar: calendar),
+                    notifier: entry.notifier, outcome: entry.outcome.rawValue,
+                    at: TimeFormatting.iso8601(entry.at, calendar: calendar), attempts: entry.attempts, reason: entry.reason)
+            })
+            return
+        }
+        guard !entries.isEmpty else {
+            invocation.io.out("Nothing delivered yet.")
+            return
+        }
+        var table = Table([.left, .left, .left, .left, .left])
+        table.add(["DUE", "OUTCOME", "ALERT", "NOTIFIER", "NOTE"])
+        for entry in entries {
+            table.add([
+                TimeFormatting.dayAndTime(entry.occurrence, calendar: calendar), entry.outcome.rawValue,
+                String(entry.requestID.prefix(17)) + "…" + String(entry.requestID.suffix(9)),
+                entry.notifier.map(String.init) ?? "-", entry.reason ?? "",
+            ])
+        }
+        invocation.io.out(table.render().joined(separator: "\n"))
+    }
+
+    static let deliveredClear = Command(
+        name: "delivered clear",
+        summary: "Remove ledger entries of one schedule, or all",
+        options: [
+            OptionSpec(name: "--schedule", value: "ID", help: "This schedule's entries (an ID prefix; removed schedules too)"),
+            OptionSpec(name: "--all", help: "Every entry"),
+            Options.yes,
+        ],
+        discussion: "Asks first on a terminal; otherwise needs --yes."
+    ) { invocation in
+        let prefix: String
+        let scope: String
+        switch (invocation.arguments.value("--schedule"), invocation.arguments.has("--all")) {
+        case (let id?, false):
+            prefix = "schedule.\(id.lowercased())"
+            scope = "schedule \(id)"
+        case (nil, true):
+            prefix = TriggerRequest.allSchedulesPrefix
+            scope = "every schedule"
+        default:
+            throw invocation.usage("Give exactly one of --schedule ID or --all.")
+        }
+        let commute = try invocation.commute()
+        try invocation.confirm("This will forget what was delivered for \(scope).", question: "Clear?")
+        let removed = try commute.clearLedger(prefix: prefix)
+        invocation.io.out("Removed \(removed) ledger \(removed == 1 ? "entry" : "entries") for \(scope).")
+    }
+
+    static let notifyAdd = Command(
+        name: "notify add",
+        summary: "Send alerts to stdout, or to a program (exec PROGRAM [ARG...])",
+        arguments: "stdout | exec PROGRAM [ARG...]",
+        positionals: 1...Int.max,
+        discussion: """
+            exec runs the program directly (no shell) with {title}, {body}, {urgency} and {id} in its
+            arguments replaced, and TRAVELTIMES_TITLE, TRAVELTIMES_BODY, TRAVELTIMES_URGENCY and
+            TRAVELTIMES_ID in its environment; it must exit 0 within 10 s. For example:
+              traveltimes notify add exec notify-send -u {urgency} {title} {body}
+            With no notifier configured, alerts go to stdout (cron mails them).
+            """,
+        verbatimArguments: true
+    ) { invocation in
+        let words = invocation.arguments.positionals
+        let kind: Notifier.Kind
+        switch words[0] {
+        case "stdout" where words.count == 1: kind = .stdout
+        case "exec" where words.count >= 2: kind = .exec(program: words[1], arguments: Array(words.dropFirst(2)))
+        case "exec": throw invocation.usage("exec needs a program: notify add exec PROGRAM [ARG...].")
+        case "stdout": throw invocation.usage("stdout takes no arguments.")
+        default:
+            var message = "Unknown notifier '\(words[0])': use stdout or exec."
+            if let suggestion = Suggestions.closest(to: words[0], in: ["stdout", "exec"]) { message += " Did you mean '\(suggestion)'?" }
+            throw invocation.usage(message)
+        }
+        let notifier = try invocation.store().updateConfiguration { configuration in
+            var notifiers = configuration.notifiers ?? []
+            let notifier = Notifier(id: (notifiers.map(\.id).max() ?? 0) + 1, kind: kind)
+            notifiers.append(notifier)
+            configuration.notifiers = notifiers
+            return notifier
+        }
+        invocation.io.out("Added notifier \(notifier.id): \(notifier.summary).")
+    }
+
+    static let notifyList = Command(
+        name: "notify list",
+        summary: "List notifiers (also: traveltimes notify)",
+        options: [Options.json]
+    ) { invocation in
+        let configuration = try invocation.store().configuration()
+        if invocation.wantsJSON {
+            try invocation.printJSON(configuration.effectiveNotifiers.map { ["id": String($0.id), "notifier": $0.summary] })
+            return
+        }
+        if configuration.notifiers?.isEmpty ?? true {
+            invocation.io.out("No notifiers configured: alerts go to stdout. Add one with `traveltimes notify add`.")
+            return
+        }
+        for notifier in configuration.effectiveNotifiers {
+            invocation.io.out("\(notifier.id)  \(notifier.summary)")
+        }
+    }
+
+    static let notifyRemove = Command(
+        name: "notify remove",
+        summary: "Remove a notifier by its number",
+        arguments: "N",
+        positionals: 1...1,
+        options: [Options.yes]
+    ) { invocation in
+        let text = invocation.arguments.positionals[0]
+        guard let id = Int(text) else { throw invocation.usage("Invalid notifier number '\(text)': see `traveltimes notify list`.") }
+        let store = try invocation.store()
+        guard let notifier = try store.configuration().notifiers?.first(where: { $0.id == id }) else {
+            throw invocation.usage("No notifier numbered \(id): see `traveltimes notify list`.")
+        }
+        try invocation.confirm("This will stop sending alerts to \(notifier.summary).", question: "Remove it?")
+        try store.updateConfiguration { $0.notifiers?.removeAll { $0.id == id } }
+        invocation.io.out("Removed notifier \(id): \(notifier.summary).")
+    }
+}
+
+/// Some notifiers failed this tick; they were ledgered and will be retried. Exit 1.
+struct DeliveryFailed: Error, CustomStringConvertible {
+    var count: Int
+    var description: String { "\(count) \(count == 1 ? "delivery" : "deliveries") failed; see `traveltimes delivered`" }
+}
+
+/// `delivered --json`.
+struct LedgerJSON: Encodable {
+    var requestID: String
+    var occurrence: String
+    var notifier: Int?
+    var outcome: String
+    var at: String
+    var attempts: Int
+    var reason: String?
+
+    private enum CodingKeys: String, CodingKey { case requestID, occurrence, notifier, outcome, at, attempts, reason }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(requestID, forKey: .requestID)
+        try container.encode(occurrence, forKey: .occurrence)
+        try container.encode(notifier, forKey: .notifier)
+        try container.encode(outcome, forKey: .outcome)
+        try container.encode(at, forKey: .at)
+        try container.encode(attempts, forKey: .attempts)
+        try container.encode(reason, forKey: .reason)
+    }
+}

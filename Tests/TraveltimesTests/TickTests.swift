@@ -1,0 +1,127 @@
+import CommuteCore
+import Foundation
+import Testing
+
+@Suite struct TickTests {
+    /// A store with the sample feed, favourite 1, and a schedule at 4:30 PM on Tuesdays and Wednesdays.
+    func sandbox() throws -> (Sandbox, String) {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue,wed", "--now", Paths.capturedAt])
+        return (sandbox, try #require(try sandbox.scheduleIDs().first))
+    }
+
+    @Test func deliversAtTheFireTimeOnceAndNotBefore() throws {
+        let (sandbox, id) = try sandbox()
+        #expect(try sandbox.ok(["tick", "--now", "2025-11-04T16:29:00-08:00"]).stdout.isEmpty)
+        #expect(sandbox.bytes("delivered.json") == nil, "a tick with nothing due writes nothing")
+        let due = try sandbox.ok(["tick", "--now", "2025-11-04T16:30:05-08:00"])
+        #expect(due.stdout == "Commute at 4:30 PM (Tue, Wed)\nEverett-Seattle: 34 min (-11 min, CLEAR)\n\n")
+        let ledger = sandbox.bytes("delivered.json")
+        #expect(try sandbox.ok(["tick", "--now", "2025-11-04T16:30:40-08:00"]).stdout.isEmpty)
+        #expect(try sandbox.ok(["tick", "--now", "2025-11-04T16:38:00-08:00"]).stdout.isEmpty)
+        #expect(sandbox.bytes("delivered.json") == ledger, "nothing new to record")
+        let json = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
+        #expect(json.count == 1)
+        #expect(json[0]["outcome"] as? String == "delivered")
+        #expect(json[0]["requestID"] as? String == "schedule.\(id).weekday.3")
+        #expect(json[0]["occurrence"] as? String == "2025-11-04T16:30:00-08:00")
+    }
+
+    @Test func overlappingTicksDeliverOnce() throws {
+        let (sandbox, _) = try sandbox()
+        let log = sandbox.path("deliveries.log")
+        try sandbox.ok(["notify", "add", "exec", "sh", "-c", "echo \"$TRAVELTIMES_ID\" >> \(log)"])
+        let ticks = try (0..<5).map { _ in try sandbox.start(["tick", "--now", "2025-11-04T16:30:00-08:00"]) }
+        #expect(try ticks.map { try $0.wait().status }.allSatisfy { $0 == 0 })
+        let lines = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n") ?? []
+        #expect(lines.count == 1, "\(lines)")
+    }
+
+    @Test func aSleepingMachineRecordsMissedInsteadOfBursting() throws {
+        let (sandbox, _) = try sandbox()
+        let late = try sandbox.ok(["tick", "--now", "2025-11-04T16:41:00-08:00"])
+        #expect(late.stdout.isEmpty)
+        #expect(late.stderr.contains("missed schedule.") && late.stderr.contains("past the grace window; not delivered"))
+        let json = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
+        #expect(json.map { $0["outcome"] as? String } == ["missed"])
+        #expect((json[0]["reason"] as? String)?.contains("11 min late, past the 10 min grace window") == true)
+        // Within the window it is delivered, marked late; a wider window is configurable.
+        try sandbox.ok(["config", "set", "grace", "30m"])
+        let delivered = try sandbox.ok(["tick", "--now", "2025-11-05T16:52:00-08:00"])
+        #expect(delivered.stdout.hasSuffix("(late by 22 min)\n\n"))
+        let badGrace = try sandbox.run(["config", "set", "grace", "soon"])
+        #expect(badGrace.status == 64 && badGrace.stderr.contains("Invalid grace 'soon'"))
+    }
+
+    @Test func aScheduleAddedAfterItsTimeHasNotMissedIt() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--now", "2025-11-04T16:35:00-08:00"])
+        let tick = try sandbox.ok(["tick", "--now", "2025-11-04T16:36:00-08:00"])
+        #expect(tick.stdout.isEmpty && tick.stderr.isEmpty)
+    }
+
+    @Test func execNotifiersGetArgumentsAndEnvironment() throws {
+        let (sandbox, id) = try sandbox()
+        let log = sandbox.path("exec.log")
+        let script = "printf '%s|%s|%s|%s|%s\\n' \"$0\" \"$1\" \"$TRAVELTIMES_URGENCY\" \"$TRAVELTIMES_ID\" \"$TRAVELTIMES_TITLE\" >> \(log)"
+        let added = try sandbox.ok(["notify", "add", "exec", "sh", "-c", script, "{title}", "{body}"])
+        #expect(added.stdout.hasPrefix("Added notifier 1: exec sh -c "))
+        try sandbox.ok(["tick", "--now", "2025-11-04T16:30:00-08:00"])
+        let line = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(line == "Commute at 4:30 PM (Tue, Wed)|Everett-Seattle: 34 min (-11 min, CLEAR)|normal|schedule.\(id).weekday.3|Commute at 4:30 PM (Tue, Wed)\n")
+        #expect(try sandbox.ok(["notify"]).stdout.hasPrefix("1  exec sh -c"))
+    }
+
+    @Test func aFailingNotifierIsRetriedThenGivenUpWhileOthersDeliver() throws {
+        let (sandbox, _) = try sandbox()
+        let log = sandbox.path("ok.log")
+        try sandbox.ok(["notify", "add", "exec", "sh", "-c", "echo ok >> \(log)"])
+        try sandbox.ok(["notify", "add", "exec", "false"])
+        let first = try sandbox.run(["tick", "--now", "2025-11-04T16:30:00-08:00"])
+        #expect(first.status == 1 && first.stderr.contains("notifier 2 failed") && first.stderr.contains("false exited with status 1"))
+        let second = try sandbox.run(["tick", "--now", "2025-11-04T16:34:00-08:00"])
+        #expect(second.status == 1, "retried within the grace window")
+        let third = try sandbox.run(["tick", "--now", "2025-11-04T16:45:00-08:00"])
+        #expect(third.status == 0 && third.stderr.isEmpty, "given up past the grace window")
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == "ok\n", "the working notifier delivered once")
+        let json = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
+        #expect(json.filter { $0["outcome"] as? String == "failed" }.compactMap { $0["attempts"] as? Int }.max() == 2)
+    }
+
+    @Test func deliveredClearIsScopedByPrefix() throws {
+        let (sandbox, first) = try sandbox()
+        try sandbox.ok(["schedule", "add", "--at", "16:45", "--days", "tue", "--now", Paths.capturedAt])
+        let second = try #require(try sandbox.scheduleIDs().last)
+        try sandbox.ok(["tick", "--now", "2025-11-04T16:30:00-08:00"])
+        try sandbox.ok(["tick", "--now", "2025-11-04T16:45:00-08:00"])
+        // A removed schedule's entries stay until cleared.
+        try sandbox.ok(["schedule", "remove", String(second.prefix(8)), "--yes"])
+        #expect((try sandbox.json(["delivered", "--json", "--schedule", String(second.prefix(6))]) as? [Any])?.count == 1)
+        let refused = try sandbox.run(["delivered", "clear", "--schedule", String(second.prefix(8))])
+        #expect(refused.status == 64 && refused.stderr.contains("This will forget what was delivered for schedule"))
+        #expect(try sandbox.ok(["delivered", "clear", "--schedule", String(second.prefix(8)), "--yes"]).stdout
+            == "Removed 1 ledger entry for schedule \(second.prefix(8)).\n")
+        let left = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
+        #expect(left.compactMap { $0["requestID"] as? String }.allSatisfy { $0.hasPrefix("schedule.\(first)") })
+        #expect(try sandbox.ok(["delivered", "clear", "--all", "--yes"]).stdout == "Removed 1 ledger entry for every schedule.\n")
+        let both = try sandbox.run(["delivered", "clear", "--all", "--schedule", "x", "--yes"])
+        #expect(both.status == 64 && both.stderr.contains("Give exactly one of --schedule ID or --all."))
+    }
+
+    @Test func notifierCommandsRefuseWhatTheyCannotDo() throws {
+        let sandbox = Sandbox()
+        let unknown = try sandbox.run(["notify", "add", "stdot"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("Did you mean 'stdout'?"))
+        let noProgram = try sandbox.run(["notify", "add", "exec"])
+        #expect(noProgram.status == 64 && noProgram.stderr.contains("exec needs a program"))
+        #expect(try sandbox.ok(["notify", "list"]).stdout.contains("No notifiers configured: alerts go to stdout."))
+        try sandbox.ok(["notify", "add", "stdout"])
+        let remove = try sandbox.run(["notify", "remove", "7", "--yes"])
+        #expect(remove.status == 64 && remove.stderr.contains("No notifier numbered 7"))
+        #expect(try sandbox.ok(["notify", "remove", "1", "--yes"]).stdout == "Removed notifier 1: stdout.\n")
+    }
+}
