@@ -203,6 +203,11 @@ let (pending, pendingPeak) = measure(options, options.binary, ["pending", "--now
 report("traveltimes pending (163 routes, 9 schedules)", milliseconds(pending),
        String(format: "%.2f× baseline; target ≤ 2×", pending / hello), pending <= 2 * hello)
 
+// 2b. `tick` with nothing due (4:00 PM Tuesday: the next alert is 4:30), as cron runs it every minute.
+let (tick, tickPeak) = measure(options, options.binary, ["tick", "--now", now], environment: environment)
+report("traveltimes tick, nothing due (9 schedules)", milliseconds(tick),
+       String(format: "%.2f× baseline; target ≤ 1.5× (tick %@)", tick / hello, mebibytes(tickPeak)), tick <= 1.5 * hello)
+
 // 3. refresh of the fixture and of a generated 10,000-route feed, whole process.
 let (refreshFixture, refreshFixturePeak) = measure(options, options.binary, ["refresh", "--source", options.fixture, "--now", now], environment: environment)
 report("traveltimes refresh, 163-route fixture", milliseconds(refreshFixture), "", nil)
