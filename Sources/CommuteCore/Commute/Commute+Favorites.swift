@@ -79,39 +79,38 @@ extension Commute {
         for id in ids where !favorites.routeIDs.contains(id) { throw CommuteError.notFavorite(id) }
         let removing = Set(ids)
         favorites.routeIDs.removeAll(where: removing.contains)
-        var cascade = Cascade(removedFavorites: ids, trimmed: [], deleted: [])
-        var kept: [Schedule] = []
-        for schedule in book.schedules {
-            guard schedule.routeIDs.contains(where: removing.contains) else {
-                kept.append(schedule)
-                continue
-            }
-            var trimmed = schedule
-            trimmed.routeIDs.removeAll(where: removing.contains)
-            if trimmed.routeIDs.isEmpty {
-                cascade.deleted.append(schedule)
-            } else {
-                cascade.trimmed.append((schedule, trimmed))
-                kept.append(trimmed)
-            }
-        }
-        book.schedules = kept
-        var keptGroups: [RouteGroup] = []
-        for group in favorites.groups {
-            guard group.routeIDs.contains(where: removing.contains) else {
-                keptGroups.append(group)
-                continue
-            }
-            var trimmed = group
-            trimmed.routeIDs.removeAll(where: removing.contains)
-            if trimmed.routeIDs.isEmpty {
-                cascade.deletedGroups.append(group)
-            } else {
-                cascade.trimmedGroups.append(trimmed)
-                keptGroups.append(trimmed)
-            }
-        }
-        favorites.groups = keptGroups
+        let schedules = strip(removing, from: book.schedules, routes: \.routeIDs)
+        let groups = strip(removing, from: favorites.groups, routes: \.routeIDs)
+        book.schedules = schedules.kept
+        favorites.groups = groups.kept
+        let cascade = Cascade(
+            removedFavorites: ids, trimmed: schedules.trimmed, deleted: schedules.deleted,
+            trimmedGroups: groups.trimmed.map(\.after), deletedGroups: groups.deleted)
         return cascade
+    }
+
+    /// Takes the routes out of each item (a schedule, a group): items that keep a route are kept,
+    /// trimmed; items left with none are deleted. Order is preserved.
+    static func strip<Item>(
+        _ removing: Set<String>, from items: [Item], routes: WritableKeyPath<Item, [String]>
+    ) -> (kept: [Item], trimmed: [(before: Item, after: Item)], deleted: [Item]) {
+        var kept: [Item] = []
+        var trimmed: [(before: Item, after: Item)] = []
+        var deleted: [Item] = []
+        for item in items {
+            guard item[keyPath: routes].contains(where: removing.contains) else {
+                kept.append(item)
+                continue
+            }
+            var after = item
+            after[keyPath: routes].removeAll(where: removing.contains)
+            if after[keyPath: routes].isEmpty {
+                deleted.append(item)
+            } else {
+                trimmed.append((item, after))
+                kept.append(after)
+            }
+        }
+        return (kept, trimmed, deleted)
     }
 }
