@@ -14,17 +14,24 @@ extension Commands {
         discussion: "Favourites are marked *. A line warns when the data is more than an hour old."
     ) { invocation in
         let commute = try invocation.commute()
-        let cache = try commute.store.routes()
-        guard !cache.routes.isEmpty else { throw CommuteError.noRouteData }
         let favorites = try commute.store.favorites().routeIDs
-        var routes = cache.routes
-        if invocation.arguments.has("--favorites") {
-            let byID = cache.byID
-            routes = favorites.compactMap { byID[$0] }
+        let search = invocation.arguments.value("--search")
+        var routes: [Route]
+        let newestUpdate: Date?
+        if let search, !invocation.arguments.has("--favorites") {
+            // Only the matches are built: the whole cache is never decoded.
+            (routes, newestUpdate) = try commute.store.searchRoutes(search)
+        } else {
+            let cache = try commute.store.routes()
+            routes = cache.routes
+            newestUpdate = cache.routes.map(\.updatedAt).max()
+            if invocation.arguments.has("--favorites") {
+                let byID = cache.byID
+                routes = favorites.compactMap { byID[$0] }
+            }
+            if let search { routes = routes.filter { $0.matches(search) } }
         }
-        if let text = invocation.arguments.value("--search") {
-            routes = routes.filter { $0.matches(text) }
-        }
+        guard let newestUpdate else { throw CommuteError.noRouteData }
         if let order = invocation.arguments.value("--sort") {
             guard order == "delay" else { throw invocation.usage("Unknown --sort '\(order)': use delay.") }
             routes = sortedByDelay(routes)
@@ -34,10 +41,8 @@ extension Commands {
             return
         }
         let io = invocation.io
-        if let newest = cache.routes.map(\.updatedAt).max() {
-            io.out("Updated at \(TimeFormatting.moment(newest, relativeTo: commute.now, calendar: commute.calendar))")
-            if let warning = try staleness(newest: newest, commute) { io.out(warning) }
-        }
+        io.out("Updated at \(TimeFormatting.moment(newestUpdate, relativeTo: commute.now, calendar: commute.calendar))")
+        if let warning = try staleness(newest: newestUpdate, commute) { io.out(warning) }
         guard !routes.isEmpty else {
             if let text = invocation.arguments.value("--search") {
                 io.out("No routes match '\(text)'.")
@@ -145,33 +150,11 @@ extension Commands {
 extension Route {
     /// Case-insensitive match on name and description.
     func matches(_ text: String) -> Bool {
-        let needle = text.lowercased()
-        return name.containsCaseInsensitive(needle) || (description?.containsCaseInsensitive(needle) ?? false)
-    }
-}
-
-extension String {
-    /// Whether the text contains `lowercasedNeedle`, ignoring case. ASCII text (every WSDOT name)
-    /// is compared byte by byte, folding A–Z; anything else goes through Foundation. Searching
-    /// 10,000 routes is the difference between milliseconds and a tenth of a second.
-    func containsCaseInsensitive(_ lowercasedNeedle: String) -> Bool {
-        var haystack = self
-        var needle = lowercasedNeedle
-        let fast = haystack.withUTF8 { hay in
-            needle.withUTF8 { pin -> Bool? in
-                guard !hay.contains(where: { $0 >= 0x80 }), !pin.contains(where: { $0 >= 0x80 }) else { return nil }
-                guard !pin.isEmpty else { return true }
-                guard pin.count <= hay.count else { return false }
-                let fold = { (byte: UInt8) in (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
-                for start in 0...(hay.count - pin.count) {
-                    var offset = 0
-                    while offset < pin.count, fold(hay[start + offset]) == pin[offset] { offset += 1 }
-                    if offset == pin.count { return true }
-                }
-                return false
-            }
+        guard let search = TextSearch(text) else {
+            let needle = text.lowercased()
+            return name.lowercased().contains(needle) || (description?.lowercased().contains(needle) ?? false)
         }
-        return fast ?? lowercased().contains(lowercasedNeedle)
+        return search.matches(name) || (description.map(search.matches) ?? false)
     }
 }
 

@@ -222,3 +222,30 @@ import Testing
         }
     }
 }
+
+@Suite struct RouteSearchTests {
+    @Test func searchingTheBytesFindsWhatMatchingBuiltRoutesFinds() throws {
+        let directory = TemporaryDirectory()
+        var routes = try WSDOTFeed.decode(Data(contentsOf: fixtureURL))
+        // A nameless route (shown by its description), a route with escapes, a non-ASCII one.
+        routes.append(Route(id: "9001", name: nil, description: "Tacoma to Everett", currentMinutes: 40, averageMinutes: 38,
+                            updatedAt: instant("2025-11-04T16:10:00-08:00")))
+        routes.append(Route(id: "9002", name: "Quote \"Everett\" Line", description: nil, currentMinutes: 5, averageMinutes: 5,
+                            updatedAt: instant("2025-11-04T15:00:00-08:00")))
+        routes.append(Route(id: "9003", name: "Île Route", description: "Brücke", currentMinutes: 5, averageMinutes: 5,
+                            updatedAt: instant("2025-11-04T15:00:00-08:00")))
+        let commute = Commute(store: try Store(directory: directory.path), now: Date(), timeZone: zone("UTC"))
+        _ = try commute.refresh(feed: WSDOTFeed.encode(routes), source: "test")
+        let all = try commute.store.routes().routes
+        for text in ["everett", "EVERETT", "seattle-b", "HOV", "Tacoma", "\"everett\"", "", "zzz", "brücke", "île"] {
+            let found = try commute.store.searchRoutes(text)
+            // An empty search is no filter (String.contains("") would say false).
+            let expected = text.isEmpty ? all : all.filter {
+                $0.name.lowercased().contains(text.lowercased()) || ($0.description?.lowercased().contains(text.lowercased()) ?? false)
+            }
+            #expect(found.routes.map(\.id) == expected.map(\.id), "\(text)")
+            #expect(found.newest == instant("2025-11-04T16:10:00-08:00"), "the newest of all routes, matched or not")
+        }
+        #expect(try Store(directory: TemporaryDirectory().path).searchRoutes("x").newest == nil)
+    }
+}

@@ -73,6 +73,21 @@ public struct JSONReader {
     /// The byte offset of the next value, for messages.
     public var offset: Int { index }
 
+    /// Where the reader is, to come back to (read a value twice: once to test it, once to build it).
+    public struct Position: Sendable {
+        fileprivate let index: Int
+        fileprivate let containers: UInt64
+        fileprivate let depth: Int
+    }
+
+    public var position: Position { Position(index: index, containers: containers, depth: depth) }
+
+    public mutating func restore(_ position: Position) {
+        index = position.index
+        containers = position.containers
+        depth = position.depth
+    }
+
     /// How many bytes are left: lets a caller reserve room for what it will read.
     public var remainingBytes: Int { bytes.count - index }
 

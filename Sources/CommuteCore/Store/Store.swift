@@ -71,6 +71,28 @@ public final class Store: Sendable {
     public func routes(includingEndPoints: Bool = false) throws(StoreError) -> RouteCache {
         try routesFile.load { try RouteCache.decodeDocument(from: $0, includingEndPoints: includingEndPoints) }
     }
+    /// Cached routes whose name or description contains `search` (any case), and the newest update
+    /// time of all routes; for a non-ASCII search, routes are built and matched in full.
+    public func searchRoutes(_ text: String) throws(StoreError) -> (routes: [Route], newest: Date?) {
+        var result: (routes: [Route], newest: Date?) = ([], nil)
+        if let search = TextSearch(text) {
+            _ = try routesFile.load { data in
+                result = try RouteCache.search(data, for: search)
+                return RouteCache.empty
+            }
+            // A nameless route was kept for a second look: match it as it is shown.
+            result.routes = result.routes.filter { search.matches($0.name) || ($0.description.map(search.matches) ?? false) }
+        } else {
+            let cache = try routes()
+            let needle = text.lowercased()
+            result.routes = cache.routes.filter {
+                $0.name.lowercased().contains(needle) || ($0.description?.lowercased().contains(needle) ?? false)
+            }
+            result.newest = cache.routes.map(\.updatedAt).max()
+        }
+        return result
+    }
+
     public func favorites() throws(StoreError) -> Favorites { try favoritesFile.load() }
     public func schedules() throws(StoreError) -> ScheduleBook { try schedulesFile.load() }
     public func pending() throws(StoreError) -> PendingBook { try pendingFile.load() }
