@@ -20,15 +20,7 @@ extension Commands {
         let report = try commute.tick(
             grace: TimeInterval(configuration.graceSeconds ?? Configuration.defaultGrace),
             notifiers: configuration.effectiveNotifiers
-        ) { message, notifier in
-            switch notifier.kind {
-            case .stdout:
-                io.out("\(message.title)\n\(message.body)\n")
-                return nil
-            case .exec(let program, let arguments):
-                return ExecNotifier.send(message, program: program, arguments: arguments)
-            }
-        }
+        ) { message, notifier in send(message, through: notifier, io) }
         for missed in report.missed {
             io.err("traveltimes: missed \(missed.requestID) due \(TimeFormatting.dayAndTime(missed.occurrence, calendar: commute.calendar)): past the grace window; not delivered")
         }
@@ -38,6 +30,57 @@ extension Commands {
         }
         if let summary = report.rescheduled { invocation.report(summary) }
         if !failures.isEmpty { throw DeliveryFailed(count: failures.count) }
+    }
+
+    static let test = Command(
+        name: "test",
+        summary: "Send a sample alert through the configured notifiers, after a delay",
+        options: [
+            OptionSpec(name: "--delay", value: "SECONDS", help: "Wait this long first (default 5; 0 to 300)"),
+            Options.now,
+        ],
+        discussion: "The alert is built from the first three favourites' current data."
+    ) { invocation in
+        let delay = try invocation.arguments.value("--delay").map { text -> Double in
+            guard let seconds = Double(text), (0...300).contains(seconds) else {
+                throw invocation.usage("Invalid --delay '\(text)': use seconds from 0 to 300.")
+            }
+            return seconds
+        } ?? 5
+        let commute = try invocation.commute()
+        let favorites = try commute.store.favorites().routeIDs
+        guard !favorites.isEmpty else { throw CommuteError.nothingToBrief }
+        let local = commute.calendar.local(commute.now)
+        let sample = Schedule(
+            routeIDs: Array(favorites.prefix(3)), days: [local.weekday], hour: local.hour, minute: local.minute,
+            createdAt: commute.now)
+        let content = AlertComposer.content(
+            for: sample, routes: try commute.store.routes().byID, firesAt: commute.now, calendar: commute.calendar)
+        let message = AlertMessage(id: "test.\(Int(commute.now.timeIntervalSince1970))", title: "Test: \(content.title)", body: content.body)
+        let notifiers = try commute.store.configuration().effectiveNotifiers
+        if delay > 0 {
+            invocation.io.err("Sending a test alert in \(Int(delay)) s…")
+            Thread.sleep(forTimeInterval: delay)
+        }
+        var failed: [String] = []
+        for notifier in notifiers {
+            if let failure = send(message, through: notifier, invocation.io) { failed.append("\(notifier.summary): \(failure)") }
+        }
+        let sent = notifiers.count - failed.count
+        invocation.io.err("Sent \"\(message.title)\" to \(sent) of \(notifiers.count) notifiers (\(notifiers.map(\.summary).joined(separator: "; "))).")
+        for failure in failed { invocation.io.err("traveltimes: \(failure)") }
+        if !failed.isEmpty { throw DeliveryFailed(count: failed.count) }
+    }
+
+    /// Sends one alert through one notifier: nil, or why not. Every alert kind comes through here.
+    static func send(_ message: AlertMessage, through notifier: Notifier, _ io: TerminalIO) -> String? {
+        switch notifier.kind {
+        case .stdout:
+            io.out("\(message.title)\n\(message.body)\n")
+            return nil
+        case .exec(let program, let arguments):
+            return ExecNotifier.send(message, program: program, arguments: arguments)
+        }
     }
 
     static let deliveredList = Command(

@@ -13,6 +13,7 @@ extension Commands {
             OptionSpec(name: "--at", value: "TIME", help: "Time of day: \(timeHelp)"),
             OptionSpec(name: "--days", value: "DAYS", help: "Days: \(daysHelp)"),
             OptionSpec(name: "--route", value: "ID", help: "A favourite route; repeat or use commas (default: all favourites)", repeatable: true),
+            OptionSpec(name: "--only-when-delayed", value: "MIN", help: "Smart alert: only when a route is MIN+ minutes over its usual time"),
             OptionSpec(name: "--disabled", help: "Save it switched off"),
             Options.now,
         ],
@@ -64,12 +65,14 @@ extension Commands {
             }
             return
         }
-        var table = Table([.left, .right, .left, .left, .left])
+        // The smart-alert column appears only when some schedule has a threshold.
+        let smart = schedules.contains { $0.onlyWhenDelayedBy != nil }
+        var table = Table([.left, .right, .left, .left, .left] + (smart ? [.left] : []))
         for schedule in schedules {
             table.add([
                 shortID(schedule), schedule.timeLabel, schedule.daysLabel, routeCount(schedule.routeIDs.count),
                 schedule.isEnabled ? "enabled" : "disabled",
-            ])
+            ] + (smart ? [schedule.onlyWhenDelayedBy.map { "only when +\($0) min" } ?? "always"] : []))
         }
         invocation.io.out(table.render().joined(separator: "\n"))
     }
@@ -94,6 +97,9 @@ extension Commands {
         io.out("  Time:    \(schedule.timeLabel)")
         io.out("  Days:    \(schedule.daysLabel)")
         io.out("  State:   \(schedule.isEnabled ? "enabled" : "disabled")")
+        if let threshold = schedule.onlyWhenDelayedBy {
+            io.out("  Smart:   only when a route is \(threshold)+ min over its usual time")
+        }
         io.out("  Created: \(TimeFormatting.dayAndTime(schedule.createdAt, calendar: commute.calendar))")
         io.out("  Routes:")
         for id in schedule.routeIDs {
@@ -118,11 +124,14 @@ extension Commands {
             OptionSpec(name: "--at", value: "TIME", help: "New time of day: \(timeHelp)"),
             OptionSpec(name: "--days", value: "DAYS", help: "New days: \(daysHelp)"),
             OptionSpec(name: "--route", value: "ID", help: "New routes (favourites), replacing the old; repeat or use commas", repeatable: true),
+            OptionSpec(name: "--only-when-delayed", value: "MIN|off", help: "Smart alert threshold in minutes, or off"),
             Options.now,
         ]
     ) { invocation in
         let draft = try scheduleDraft(invocation.arguments)
-        guard !draft.isEmpty else { throw invocation.usage("Nothing to change: give --at, --days or --route.") }
+        guard !draft.isEmpty else {
+            throw invocation.usage("Nothing to change: give --at, --days, --route or --only-when-delayed.")
+        }
         let commute = try invocation.commute()
         let (_, after, summary) = try commute.editSchedule(invocation.arguments.positionals[0], draft)
         invocation.io.out("Updated schedule \(shortID(after)): \(try describe(after, commute)).")
@@ -185,6 +194,7 @@ extension Commands {
         var draft = Commute.ScheduleDraft()
         if let text = arguments.value("--at") { draft.time = try ScheduleParsing.time(text) }
         if let text = arguments.value("--days") { draft.days = try ScheduleParsing.days(text) }
+        if let text = arguments.value("--only-when-delayed") { draft.onlyWhenDelayedBy = .some(try ScheduleParsing.threshold(text)) }
         let routes = arguments.all("--route")
         if !routes.isEmpty {
             draft.routeIDs = try routes.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
@@ -198,6 +208,7 @@ extension Commands {
         let routes = try commute.store.routes().byID
         let names = schedule.routeIDs.map { routes[$0]?.name ?? "Route \($0)" }.joined(separator: ", ")
         var text = "\(schedule.timeLabel) on \(schedule.daysLabel), \(routeCount(schedule.routeIDs.count)) (\(names))"
+        if let threshold = schedule.onlyWhenDelayedBy { text += ", only when delayed \(threshold)+ min" }
         guard schedule.isEnabled else { return text + ", disabled" }
         let next = schedule.days.map {
             commute.calendar.nextFire(weekday: $0, hour: schedule.hour, minute: schedule.minute, after: commute.now)

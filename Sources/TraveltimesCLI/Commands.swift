@@ -5,7 +5,7 @@ enum Commands {
         favoritesList, favoritesAdd, favoritesRemove, favoritesMove,
         scheduleAdd, scheduleList, scheduleShow, scheduleEdit, scheduleEnable, scheduleDisable, scheduleRemove,
         groupAdd, groupList, groupEdit, groupRemove,
-        pending, tick, deliveredList, deliveredClear, notifyAdd, notifyList, notifyRemove,
+        pending, tick, test, deliveredList, deliveredClear, notifyAdd, notifyList, notifyRemove,
         status, configShow, configSet, configUnset, demo,
     ]
 

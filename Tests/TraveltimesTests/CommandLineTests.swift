@@ -81,6 +81,7 @@ import Testing
             "schedule remove": ["schedule", "remove", id, "--yes", "--now", now],
             "pending": ["pending", "--now", now],
             "tick": ["tick", "--now", now],
+            "test": ["test", "--delay", "0", "--now", now],
             "delivered": ["delivered"],
             "delivered clear": ["delivered", "clear", "--all", "--yes"],
             "notify add": ["notify", "add", "stdout"],

@@ -125,3 +125,58 @@ import Testing
         #expect(try sandbox.ok(["notify", "remove", "1", "--yes"]).stdout == "Removed notifier 1: stdout.\n")
     }
 }
+
+@Suite struct SmartAlertAndTestCommandTests {
+    func sandbox() throws -> Sandbox {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1", "96", "70"])
+        return sandbox
+    }
+
+    @Test func smartAlertsFireOnlyWhenARouteIsDelayedEnoughAndLeadWithIt() throws {
+        let sandbox = try sandbox()
+        // Renton-Auburn (70) runs +11 min in the sample; Everett-Seattle (1) and 96 are on time.
+        let added = try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--route", "1,70", "--only-when-delayed", "10", "--now", Paths.capturedAt])
+        #expect(added.stdout.contains("only when delayed 10+ min"))
+        try sandbox.ok(["schedule", "add", "--at", "16:40", "--days", "tue", "--route", "1,96", "--only-when-delayed", "5m", "--now", Paths.capturedAt])
+        #expect(try sandbox.ok(["schedule", "list"]).stdout.contains("only when +10 min"))
+        let json = try #require(try sandbox.json(["schedule", "list", "--json"]) as? [[String: Any]])
+        #expect(json.compactMap { $0["onlyWhenDelayedBy"] as? Int } == [10, 5])
+
+        #expect(try sandbox.ok(["tick", "--now", "2025-11-04T16:30:00-08:00"]).stdout
+            == "Delay: Renton-Auburn +11 min (4:30 PM alert)\nRenton-Auburn: 35 min (+11 min, CONGESTED)\nEverett-Seattle: 34 min (-11 min, CLEAR)\n\n")
+        let quiet = try sandbox.ok(["tick", "--now", "2025-11-04T16:40:00-08:00"])
+        #expect(quiet.stdout.isEmpty && quiet.stderr.isEmpty)
+        let ledger = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
+        #expect(ledger.map { $0["outcome"] as? String } == ["suppressed", "delivered"])
+        #expect((ledger[0]["reason"] as? String)?.hasPrefix("not delayed") == true)
+        // And never twice.
+        #expect(try sandbox.ok(["tick", "--now", "2025-11-04T16:41:00-08:00"]).stdout.isEmpty)
+
+        let id = try #require(try sandbox.scheduleIDs().first)
+        try sandbox.ok(["schedule", "edit", String(id.prefix(8)), "--only-when-delayed", "off"])
+        #expect(try sandbox.store.schedules().schedules.first?.onlyWhenDelayedBy == nil)
+        let bad = try sandbox.run(["schedule", "add", "--only-when-delayed", "0"])
+        #expect(bad.status == 64 && bad.stderr.contains("Invalid delay threshold '0'"))
+    }
+
+    @Test func theTestCommandSendsASampleThroughEveryNotifier() throws {
+        let sandbox = try sandbox()
+        let log = sandbox.path("test.log")
+        try sandbox.ok(["notify", "add", "stdout"])
+        try sandbox.ok(["notify", "add", "exec", "sh", "-c", "echo \"$TRAVELTIMES_TITLE\" >> \(log)"])
+        let started = Date()
+        let sent = try sandbox.ok(["test", "--delay", "1", "--now", "2025-11-04T16:05:00-08:00"])
+        #expect(Date().timeIntervalSince(started) >= 1)
+        #expect(sent.stdout.hasPrefix("Test: Commute at 4:05 PM (Tue)\nEverett-Seattle: 34 min (-11 min, CLEAR)\n"))
+        #expect(sent.stderr.contains("Sent \"Test: Commute at 4:05 PM (Tue)\" to 2 of 2 notifiers (stdout; exec sh -c"))
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == "Test: Commute at 4:05 PM (Tue)\n")
+        try sandbox.ok(["notify", "add", "exec", "false"])
+        let failing = try sandbox.run(["test", "--delay", "0"])
+        #expect(failing.status == 1 && failing.stderr.contains("exec false: false exited with status 1"))
+        let badDelay = try sandbox.run(["test", "--delay", "forever"])
+        #expect(badDelay.status == 64 && badDelay.stderr.contains("Invalid --delay 'forever'"))
+        #expect(try Sandbox().run(["test", "--delay", "0"]).status == 1)
+    }
+}

@@ -16,15 +16,18 @@ extension Commute {
         public var deliveries: [Delivery] = []
         /// Occurrences past the grace window, recorded and not delivered.
         public var missed: [(requestID: String, occurrence: Date)] = []
+        /// Smart alerts whose routes were not delayed enough.
+        public var suppressed: [(requestID: String, occurrence: Date)] = []
         public var rescheduled: RescheduleSummary?
 
         public static func == (lhs: TickReport, rhs: TickReport) -> Bool {
             lhs.deliveries == rhs.deliveries && lhs.rescheduled == rhs.rescheduled
                 && lhs.missed.map(\.requestID) == rhs.missed.map(\.requestID)
                 && lhs.missed.map(\.occurrence) == rhs.missed.map(\.occurrence)
+                && lhs.suppressed.map(\.requestID) == rhs.suppressed.map(\.requestID)
         }
 
-        public var isEmpty: Bool { deliveries.isEmpty && missed.isEmpty }
+        public var isEmpty: Bool { deliveries.isEmpty && missed.isEmpty && suppressed.isEmpty }
     }
 
     /// A claim older than this is taken to be from a tick that died, and may be taken again.
@@ -42,6 +45,23 @@ extension Commute {
         let lookback = ZonedCalendar(timeZone: timeZone, around: now, daysBefore: 9, daysAfter: 2)
         var claims: [(message: AlertMessage, occurrence: Date, notifier: Notifier, late: TimeInterval)] = []
         var report = TickReport()
+
+        // Read only when something is due (schedules) and it is a smart alert (routes): a tick with
+        // nothing due reads the pending file and the ledger, and nothing else.
+        var schedules: [UUID: Schedule]?
+        var cachedRoutes: [String: Route]?
+        func smartThreshold(_ id: UUID) throws -> (Schedule, Int)? {
+            let loaded = try schedules ?? Dictionary(
+                store.schedules().schedules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            schedules = loaded
+            guard let schedule = loaded[id], let threshold = schedule.onlyWhenDelayedBy else { return nil }
+            return (schedule, threshold)
+        }
+        func routes() throws -> [String: Route] {
+            let loaded = try cachedRoutes ?? store.routes().byID
+            cachedRoutes = loaded
+            return loaded
+        }
 
         try store.updateLedger { pending, ledger in
             ledger.entries.removeAll { now.timeIntervalSince($0.at) > DeliveryLedger.retention }
@@ -71,14 +91,27 @@ extension Commute {
                         switch latest.outcome {
                         case .failed: return true
                         case .claimed: return now.timeIntervalSince(latest.at) > Self.claimLifetime
-                        case .delivered, .missed: return false
+                        case .delivered, .missed, .suppressed: return false
                         }
                     }
                 }
                 guard !open.isEmpty else { continue }
+                var title = entry.title ?? "Commute"
                 var body = entry.body ?? ""
+                if history.isEmpty, let (schedule, threshold) = try smartThreshold(entry.scheduleID) {
+                    guard let content = AlertComposer.smartContent(for: schedule, threshold: threshold, routes: try routes())
+                    else {
+                        ledger.entries.append(.init(
+                            requestID: entry.id, occurrence: occurrence, notifier: nil, outcome: .suppressed, at: now,
+                            reason: "not delayed: no route is \(threshold) min or more over its usual time"))
+                        report.suppressed.append((entry.id, occurrence))
+                        continue
+                    }
+                    title = content.title
+                    body = content.body
+                }
                 if late >= 60 { body += "\n(late by \(TimeFormatting.age(late)))" }
-                let message = AlertMessage(id: entry.id, title: entry.title ?? "Commute", body: body)
+                let message = AlertMessage(id: entry.id, title: title, body: body)
                 for notifier in open {
                     let attempts = ledger.entries.filter { $0.isFor(entry.id, occurrence, notifier: notifier.id) }.count
                     ledger.entries.append(.init(
@@ -88,7 +121,7 @@ extension Commute {
                 }
             }
         }
-        guard !claims.isEmpty || !report.missed.isEmpty else { return report }
+        guard !claims.isEmpty || !report.missed.isEmpty || !report.suppressed.isEmpty else { return report }
 
         var outcomes: [(AlertMessage, Date, Notifier, String?)] = []
         for claim in claims {

@@ -33,4 +33,20 @@ public enum AlertComposer {
         }
         return "\(current) min (\(TimeFormatting.delay(delay)), \(route.status.rawValue))"
     }
+
+    /// A smart alert at fire time: nil when no route is delayed by `threshold` minutes or more;
+    /// otherwise content that leads with the delayed routes, worst first
+    /// (`Delay: Everett-Seattle +19 min`), then the others in schedule order.
+    public static func smartContent(for schedule: Schedule, threshold: Int, routes: [String: Route]) -> AlertContent? {
+        let delayed = schedule.routeIDs.compactMap { routes[$0] }
+            .filter { ($0.delayMinutes ?? Int.min) >= threshold }
+            .sorted { ($0.delayMinutes ?? 0) > ($1.delayMinutes ?? 0) }
+        guard !delayed.isEmpty else { return nil }
+        let names = delayed.map { "\($0.name) \(TimeFormatting.delay($0.delayMinutes ?? 0))" }
+        let delayedIDs = Set(delayed.map(\.id))
+        let lines = delayed.map { line(routeID: $0.id, route: $0) }
+            + schedule.routeIDs.filter { !delayedIDs.contains($0) }.map { line(routeID: $0, route: routes[$0]) }
+        return AlertContent(
+            title: "Delay: \(names.joined(separator: ", ")) (\(schedule.timeLabel) alert)", body: lines.joined(separator: "\n"))
+    }
 }

@@ -256,6 +256,8 @@ public struct DeliveryLedger: VersionedDocument, Equatable {
             case missed
             /// A notifier failed; retried on later ticks while the grace window lasts.
             case failed
+            /// Decided against: a smart alert whose routes were not delayed enough.
+            case suppressed
         }
 
         /// The request identifier and the occurrence, plus the notifier: one entry per notifier.
