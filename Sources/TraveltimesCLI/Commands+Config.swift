@@ -2,7 +2,7 @@ import CommuteCore
 import Foundation
 
 extension Commands {
-    static let configKeys = ["source", "access-code", "grace"]
+    static let configKeys = ["source", "access-code", "grace", "quiet-hours", "daily-cap"]
 
     static let configShow = Command(
         name: "config show",
@@ -22,11 +22,13 @@ extension Commands {
         invocation.io.out("access-code:  \(codeState)")
         invocation.io.out("grace:        \(TimeFormatting.age(TimeInterval(configuration.graceSeconds ?? Configuration.defaultGrace)))")
         invocation.io.out("notifiers:    \(configuration.effectiveNotifiers.map(\.summary).joined(separator: "; "))")
+        invocation.io.out("quiet-hours:  \(configuration.quietHours.map(\.description) ?? "none")")
+        invocation.io.out("daily-cap:    \(configuration.standardDailyCap ?? Configuration.defaultStandardDailyCap) scheduled alerts")
     }
 
     static let configSet = Command(
         name: "config set",
-        summary: "Set source (a URL or file), access-code, or grace (how late an alert may be: 10m)",
+        summary: "Set source, access-code, grace (10m), quiet-hours (22:00-06:00) or daily-cap (20)",
         arguments: "KEY VALUE",
         positionals: 2...2
     ) { invocation in
@@ -35,6 +37,20 @@ extension Commands {
         guard configKeys.contains(key) else { throw unknownKey(key, invocation) }
         guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw invocation.usage("The value for \(key) is empty; use `traveltimes config unset \(key)` to clear it.")
+        }
+        if key == "quiet-hours" {
+            let window = try QuietHours(value)
+            try invocation.store().updateConfiguration { $0.quietHours = window }
+            invocation.io.out("quiet hours set to \(window): scheduled alerts in it are held back.")
+            return
+        }
+        if key == "daily-cap" {
+            guard let cap = Int(value), (1...1_000).contains(cap) else {
+                throw invocation.usage("Invalid daily-cap '\(value)': use a whole number from 1 to 1000.")
+            }
+            try invocation.store().updateConfiguration { $0.standardDailyCap = cap }
+            invocation.io.out("daily cap set to \(cap) scheduled alerts a day.")
+            return
         }
         if key == "grace" {
             guard let seconds = duration(value), seconds <= 86_400 else {
@@ -64,6 +80,8 @@ extension Commands {
             switch key {
             case "source": configuration.source = nil
             case "grace": configuration.graceSeconds = nil
+            case "quiet-hours": configuration.quietHours = nil
+            case "daily-cap": configuration.standardDailyCap = nil
             default: configuration.accessCode = nil
             }
         }

@@ -19,7 +19,8 @@ extension Commands {
         let io = invocation.io
         let report = try commute.tick(
             grace: TimeInterval(configuration.graceSeconds ?? Configuration.defaultGrace),
-            notifiers: configuration.effectiveNotifiers
+            notifiers: configuration.effectiveNotifiers, quietHours: configuration.quietHours,
+            standardDailyCap: configuration.standardDailyCap ?? Configuration.defaultStandardDailyCap
         ) { message, notifier in send(message, through: notifier, io) }
         for missed in report.missed {
             io.err("traveltimes: missed \(missed.requestID) due \(TimeFormatting.dayAndTime(missed.occurrence, calendar: commute.calendar)): past the grace window; not delivered")

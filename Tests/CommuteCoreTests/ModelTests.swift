@@ -118,3 +118,16 @@ import Testing
         #expect(bare.name == "Route 7")
     }
 }
+
+@Suite struct QuietHoursTests {
+    @Test func windowsMayWrapPastMidnight() throws {
+        let night = try QuietHours("22:00-06:00")
+        #expect(night.contains(TimeOfDay(hour: 23, minute: 0)) && night.contains(TimeOfDay(hour: 0, minute: 0)))
+        #expect(night.contains(TimeOfDay(hour: 5, minute: 59)) && !night.contains(TimeOfDay(hour: 6, minute: 0)))
+        #expect(!night.contains(TimeOfDay(hour: 21, minute: 59)) && night.contains(TimeOfDay(hour: 22, minute: 0)))
+        let lunch = try QuietHours("12:00-1:30 PM")
+        #expect(lunch.contains(TimeOfDay(hour: 13, minute: 0)) && !lunch.contains(TimeOfDay(hour: 13, minute: 30)))
+        #expect(throws: ModelError.self) { try QuietHours("10:00-10:00") }
+        #expect(throws: ModelError.self) { try QuietHours("soon") }
+    }
+}

@@ -180,3 +180,32 @@ import Testing
         #expect(try Sandbox().run(["test", "--delay", "0"]).status == 1)
     }
 }
+
+@Suite struct GatewayTests {
+    @Test func quietHoursAndTheDailyCapHoldBackScheduledAlerts() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        for time in ["5:30", "6:30", "6:40", "6:50"] {
+            try sandbox.ok(["schedule", "add", "--at", time, "--days", "wed", "--now", Paths.capturedAt])
+        }
+        #expect(try sandbox.ok(["config", "set", "quiet-hours", "22:00-06:00"]).stdout
+            == "quiet hours set to 10:00 PM–6:00 AM: scheduled alerts in it are held back.\n")
+        try sandbox.ok(["config", "set", "daily-cap", "2"])
+        var printed: [String] = []
+        for minute in ["05:30", "06:30", "06:40", "06:50"] {
+            printed.append(try sandbox.ok(["tick", "--now", "2025-11-05T\(minute):00-08:00"]).stdout)
+        }
+        #expect(printed.map(\.isEmpty) == [true, false, false, true])
+        let ledger = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
+        #expect(ledger.compactMap { $0["outcome"] as? String } == ["suppressed", "delivered", "delivered", "suppressed"])
+        #expect(ledger.first?["reason"] as? String == "daily cap of 2 standard alerts reached")
+        #expect(ledger.last?["reason"] as? String == "quiet hours (10:00 PM–6:00 AM)")
+        let config = try sandbox.ok(["config"]).stdout
+        #expect(config.contains("quiet-hours:  10:00 PM–6:00 AM") && config.contains("daily-cap:    2 scheduled alerts"))
+        let bad = try sandbox.run(["config", "set", "quiet-hours", "22:00"])
+        #expect(bad.status == 64 && bad.stderr.contains("Invalid time '22:00'"))
+        try sandbox.ok(["config", "unset", "quiet-hours"])
+        #expect(try sandbox.ok(["config"]).stdout.contains("quiet-hours:  none"))
+    }
+}

@@ -39,7 +39,8 @@ extension Commute {
     /// outcome recorded under the lock again. An occurrence more than `grace` late is recorded as
     /// missed, not delivered. `send` delivers one message through one notifier: nil, or why not.
     public func tick(
-        grace: TimeInterval, notifiers: [Notifier], send: (AlertMessage, Notifier) -> String?
+        grace: TimeInterval, notifiers: [Notifier], quietHours: QuietHours? = nil,
+        standardDailyCap: Int = Configuration.defaultStandardDailyCap, send: (AlertMessage, Notifier) -> String?
     ) throws -> TickReport {
         // A week and a day back: the latest occurrence of any weekly trigger is in there.
         let lookback = ZonedCalendar(timeZone: timeZone, around: now, daysBefore: 9, daysAfter: 2)
@@ -80,6 +81,14 @@ extension Commute {
                             requestID: entry.id, occurrence: occurrence, notifier: nil, outcome: .missed, at: now,
                             reason: "\(TimeFormatting.age(late)) late, past the \(TimeFormatting.age(grace)) grace window"))
                         report.missed.append((entry.id, occurrence))
+                        continue
+                    }
+                    // The gateway: scheduled alerts are the standard bucket.
+                    if let reason = gate(quietHours: quietHours, cap: standardDailyCap, ledger: ledger) {
+                        ledger.entries.append(.init(
+                            requestID: entry.id, occurrence: occurrence, notifier: nil, outcome: .suppressed, at: now,
+                            reason: reason))
+                        report.suppressed.append((entry.id, occurrence))
                         continue
                     }
                     open = notifiers
@@ -144,6 +153,20 @@ extension Commute {
         // Handled occurrences may let deferred requests into the window.
         report.rescheduled = try reschedule()
         return report
+    }
+
+    /// Why a standard alert may not go out now, or nil: quiet hours, or the day's cap reached
+    /// (alerts delivered, or being delivered, through at least one notifier since local midnight).
+    func gate(quietHours: QuietHours?, cap: Int, ledger: DeliveryLedger) -> String? {
+        let local = calendar.local(now)
+        if let quietHours, quietHours.contains(local.time) { return "quiet hours (\(quietHours))" }
+        let delivered = Set(ledger.entries.filter {
+            // Claims count too: two alerts due in the same tick must not both pass a cap of one.
+            ($0.outcome == .delivered || $0.outcome == .claimed) && $0.requestID.hasPrefix(TriggerRequest.allSchedulesPrefix)
+                && calendar.local($0.at).date == local.date
+        }.map { "\($0.requestID)@\($0.occurrence.timeIntervalSince1970)" })
+        if delivered.count >= cap { return "daily cap of \(cap) standard alerts reached" }
+        return nil
     }
 
     /// The latest fire of a weekly request at or before `now`.
