@@ -15,6 +15,14 @@ public final class URLSessionHTTPClient: HTTPClient {
     }
 
     public func get(_ url: URL, headers: [String: String], timeout: TimeInterval) throws -> HTTPResponse {
+        try perform(url, method: "GET", headers: headers, body: nil, timeout: timeout)
+    }
+
+    public func post(_ url: URL, headers: [String: String], body: Data, timeout: TimeInterval) throws -> HTTPResponse {
+        try perform(url, method: "POST", headers: headers, body: body, timeout: timeout)
+    }
+
+    private func perform(_ url: URL, method: String, headers: [String: String], body: Data?, timeout: TimeInterval) throws -> HTTPResponse {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
@@ -26,6 +34,8 @@ public final class URLSessionHTTPClient: HTTPClient {
         let session = URLSession(configuration: configuration, delegate: transfer, delegateQueue: nil)
         defer { session.invalidateAndCancel() }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout + 5)
+        request.httpMethod = method
+        request.httpBody = body
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let task = session.dataTask(with: request)
         task.resume()

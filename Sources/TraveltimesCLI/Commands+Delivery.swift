@@ -81,6 +81,9 @@ extension Commands {
             return nil
         case .exec(let program, let arguments):
             return ExecNotifier.send(message, program: program, arguments: arguments)
+        case .webhook(let url, let format):
+            let helper = ProcessInfo.processInfo.environment["TRAVELTIMES_FETCH_HELPER"] ?? HelperHTTPClient.besideExecutable()
+            return WebhookNotifier.send(message, to: url, format: format, client: HelperHTTPClient(helperPath: helper))
         }
     }
 
@@ -161,14 +164,17 @@ extension Commands {
 
     static let notifyAdd = Command(
         name: "notify add",
-        summary: "Send alerts to stdout, or to a program (exec PROGRAM [ARG...])",
-        arguments: "stdout | exec PROGRAM [ARG...]",
+        summary: "Send alerts to stdout, a program, or a webhook (ntfy, Slack, Discord, JSON)",
+        arguments: "stdout | exec PROGRAM [ARG...] | webhook URL [--format ntfy|slack|discord|json]",
         positionals: 1...Int.max,
         discussion: """
             exec runs the program directly (no shell) with {title}, {body}, {urgency} and {id} in its
             arguments replaced, and TRAVELTIMES_TITLE, TRAVELTIMES_BODY, TRAVELTIMES_URGENCY and
             TRAVELTIMES_ID in its environment; it must exit 0 within 10 s. For example:
               traveltimes notify add exec notify-send -u {urgency} {title} {body}
+            webhook POSTs each alert (default format ntfy: the body as text, with Title, Priority
+            and Tags headers; slack sends {"text"}, discord {"content"}, json the whole alert). A
+            webhook URL is shown only as its host: its path is usually a secret.
             With no notifier configured, alerts go to stdout (cron mails them).
             """,
         verbatimArguments: true
@@ -179,10 +185,23 @@ extension Commands {
         case "stdout" where words.count == 1: kind = .stdout
         case "exec" where words.count >= 2: kind = .exec(program: words[1], arguments: Array(words.dropFirst(2)))
         case "exec": throw invocation.usage("exec needs a program: notify add exec PROGRAM [ARG...].")
+        case "webhook":
+            var rest = Array(words.dropFirst())
+            var format = WebhookNotifier.Format.ntfy
+            if let flag = rest.firstIndex(of: "--format") {
+                guard flag + 1 < rest.count, let chosen = WebhookNotifier.Format(rawValue: rest[flag + 1]) else {
+                    throw invocation.usage("--format takes ntfy, slack, discord or json.")
+                }
+                format = chosen
+                rest.removeSubrange(flag...(flag + 1))
+            }
+            guard rest.count == 1, let url = URL(string: rest[0]), url.scheme == "http" || url.scheme == "https", url.host != nil
+            else { throw invocation.usage("webhook needs one http(s) URL: notify add webhook URL [--format ntfy|slack|discord|json].") }
+            kind = .webhook(url: rest[0], format: format)
         case "stdout": throw invocation.usage("stdout takes no arguments.")
         default:
-            var message = "Unknown notifier '\(words[0])': use stdout or exec."
-            if let suggestion = Suggestions.closest(to: words[0], in: ["stdout", "exec"]) { message += " Did you mean '\(suggestion)'?" }
+            var message = "Unknown notifier '\(words[0])': use stdout, exec or webhook."
+            if let suggestion = Suggestions.closest(to: words[0], in: ["stdout", "exec", "webhook"]) { message += " Did you mean '\(suggestion)'?" }
             throw invocation.usage(message)
         }
         let notifier = try invocation.store().updateConfiguration { configuration in

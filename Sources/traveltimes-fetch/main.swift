@@ -12,8 +12,11 @@ else {
 }
 let result: Result<HTTPResponse, HTTPClientError>
 do {
+    let client = URLSessionHTTPClient(maximumBodyBytes: request.maxBytes)
     result = .success(
-        try URLSessionHTTPClient(maximumBodyBytes: request.maxBytes).get(url, headers: request.headers, timeout: request.timeout))
+        request.method == "POST"
+            ? try client.post(url, headers: request.headers, body: request.body ?? Data(), timeout: request.timeout)
+            : try client.get(url, headers: request.headers, timeout: request.timeout))
 } catch let error as HTTPClientError {
     result = .failure(error)
 } catch {

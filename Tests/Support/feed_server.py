@@ -34,6 +34,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if status != 304 and body:
             self.wfile.write(body)
 
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length)
+        with LOCK:
+            with open(LOG, "a") as log:
+                log.write(json.dumps({"method": "POST", "path": self.path, "headers": dict(self.headers),
+                                      "body": body.decode("utf-8", "replace")}) + "\n")
+        if self.path.startswith("/hook-fail"):
+            self.send(500, b"no", "text/plain")
+        else:
+            self.send(200, b"ok", "text/plain")
+
     def do_GET(self):
         path = self.path.split("?")[0]
         with LOCK:

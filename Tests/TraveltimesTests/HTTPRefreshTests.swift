@@ -200,3 +200,67 @@ final class FeedServer: @unchecked Sendable {
         #expect(badTimeout.status == 64 && badTimeout.stderr.contains("Invalid --timeout 'never'"))
     }
 }
+
+@Suite struct WebhookTests {
+    /// POSTs the server received: path, headers and body.
+    func posts(_ server: FeedServer) -> [(path: String, headers: [String: String], body: String)] {
+        guard let text = try? String(contentsOfFile: server.log, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                object["method"] as? String == "POST", let path = object["path"] as? String
+            else { return nil }
+            return (path, object["headers"] as? [String: String] ?? [:], object["body"] as? String ?? "")
+        }
+    }
+
+    @Test func everyFormatPostsTheRightRequestAndSecretsStayHidden() throws {
+        let server = try FeedServer()
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--now", Paths.capturedAt])
+        let secret = "/hook/T000SECRETTOKEN"
+        for format in ["ntfy", "slack", "discord", "json"] {
+            let added = try sandbox.ok(["notify", "add", "webhook", server.url("\(secret)-\(format)"), "--format", format])
+            #expect(added.stdout.contains("webhook http://127.0.0.1:\(server.port)/… (\(format))"))
+            #expect(!added.stdout.contains("SECRET"))
+        }
+        let list = try sandbox.ok(["notify", "list"]).stdout
+        #expect(!list.contains("SECRET") && list.split(separator: "\n").count == 4)
+        try sandbox.ok(["tick", "--now", "2025-11-04T16:30:00-08:00"])
+        let received = Dictionary(posts(server).map { ($0.path.components(separatedBy: "-").last ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+        let title = "Commute at 4:30 PM (Tue)"
+        let body = "Everett-Seattle: 34 min (-11 min, CLEAR)"
+        let ntfy = try #require(received["ntfy"])
+        #expect(ntfy.body == body)
+        #expect(ntfy.headers["Title"] == title && ntfy.headers["Priority"] == "default" && ntfy.headers["Tags"] == "car,traveltimes")
+        let slack = try JSONSerialization.jsonObject(with: Data(try #require(received["slack"]).body.utf8)) as? [String: String]
+        #expect(slack == ["text": "*\(title)*\n\(body)"])
+        let discord = try JSONSerialization.jsonObject(with: Data(try #require(received["discord"]).body.utf8)) as? [String: String]
+        #expect(discord == ["content": "**\(title)**\n\(body)"])
+        let json = try JSONSerialization.jsonObject(with: Data(try #require(received["json"]).body.utf8)) as? [String: String]
+        #expect(json?["title"] == title && json?["body"] == body && json?["urgency"] == "normal")
+        #expect(json?["id"]?.hasPrefix("schedule.") == true)
+    }
+
+    @Test func aFailingWebhookIsLedgeredAndRetried() throws {
+        let server = try FeedServer()
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--now", Paths.capturedAt])
+        try sandbox.ok(["notify", "add", "webhook", server.url("/hook-fail/SECRETPATH"), "--format", "json"])
+        let first = try sandbox.run(["tick", "--now", "2025-11-04T16:30:00-08:00"])
+        #expect(first.status == 1)
+        #expect(first.stderr.contains("http://127.0.0.1:\(server.port)/… answered HTTP 500"))
+        #expect(!first.stderr.contains("SECRETPATH"))
+        #expect(try sandbox.run(["tick", "--now", "2025-11-04T16:33:00-08:00"]).status == 1)
+        #expect(posts(server).count == 2)
+        let ledger = try sandbox.ok(["delivered", "--json"]).stdout
+        #expect(ledger.contains("\"failed\"") && !ledger.contains("SECRETPATH"))
+        let bad = try sandbox.run(["notify", "add", "webhook", "ftp://x/y"])
+        #expect(bad.status == 64 && bad.stderr.contains("webhook needs one http(s) URL"))
+        let format = try sandbox.run(["notify", "add", "webhook", server.url("/hook"), "--format", "teams"])
+        #expect(format.status == 64 && format.stderr.contains("--format takes ntfy, slack, discord or json."))
+    }
+}

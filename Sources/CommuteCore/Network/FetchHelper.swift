@@ -17,12 +17,17 @@ public enum FetchHelper {
         public var headers: [String: String]
         public var timeout: TimeInterval
         public var maxBytes: Int
+        /// `GET` when absent, else `POST` with `body`.
+        public var method: String?
+        public var body: Data?
 
-        public init(url: String, headers: [String: String], timeout: TimeInterval, maxBytes: Int) {
+        public init(url: String, headers: [String: String], timeout: TimeInterval, maxBytes: Int, method: String? = nil, body: Data? = nil) {
             self.url = url
             self.headers = headers
             self.timeout = timeout
             self.maxBytes = maxBytes
+            self.method = method
+            self.body = body
         }
     }
 
@@ -91,12 +96,20 @@ public struct HelperHTTPClient: HTTPClient {
     }
 
     public func get(_ url: URL, headers: [String: String], timeout: TimeInterval) throws -> HTTPResponse {
+        try perform(url, method: nil, headers: headers, body: nil, timeout: timeout)
+    }
+
+    public func post(_ url: URL, headers: [String: String], body: Data, timeout: TimeInterval) throws -> HTTPResponse {
+        try perform(url, method: "POST", headers: headers, body: body, timeout: timeout)
+    }
+
+    private func perform(_ url: URL, method: String?, headers: [String: String], body: Data?, timeout: TimeInterval) throws -> HTTPResponse {
         guard FileManager.default.isExecutableFile(atPath: helperPath) else {
             throw HTTPClientError.connection(
                 "the fetch helper is missing (\(helperPath)); build it with `swift build --product traveltimes-fetch`")
         }
         let request = FetchHelper.Request(
-            url: url.absoluteString, headers: headers, timeout: timeout, maxBytes: maximumBodyBytes)
+            url: url.absoluteString, headers: headers, timeout: timeout, maxBytes: maximumBodyBytes, method: method, body: body)
         let input = try JSONEncoder().encode(request) + Data("\n".utf8)
         let output: Data
         do {

@@ -28,4 +28,11 @@ public enum HTTPClientError: Error, Equatable, Sendable {
 /// tested without one.
 public protocol HTTPClient: Sendable {
     func get(_ url: URL, headers: [String: String], timeout: TimeInterval) throws -> HTTPResponse
+    func post(_ url: URL, headers: [String: String], body: Data, timeout: TimeInterval) throws -> HTTPResponse
+}
+
+extension HTTPClient {
+    public func post(_ url: URL, headers: [String: String], body: Data, timeout: TimeInterval) throws -> HTTPResponse {
+        throw HTTPClientError.connection("this client cannot post")
+    }
 }

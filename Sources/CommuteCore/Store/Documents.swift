@@ -230,6 +230,9 @@ public struct Notifier: Codable, Sendable, Equatable {
         /// Run a program with arguments (no shell); `{title}`, `{body}`, `{urgency}` and `{id}` in
         /// the arguments are replaced, and the same values are in the environment.
         case exec(program: String, arguments: [String])
+        /// POST to a URL: `ntfy` (text body and Title/Priority/Tags headers), `slack`
+        /// (`{"text"}`), `discord` (`{"content"}`), or `json` (the whole alert).
+        case webhook(url: String, format: WebhookNotifier.Format)
     }
 
     /// Stable across removals of others: `notify remove 2` means the same notifier tomorrow.
@@ -246,6 +249,7 @@ public struct Notifier: Codable, Sendable, Equatable {
         switch kind {
         case .stdout: "stdout"
         case .exec(let program, let arguments): (["exec", program] + arguments).joined(separator: " ")
+        case .webhook(let url, let format): "webhook \(WebhookNotifier.redact(url)) (\(format.rawValue))"
         }
     }
 }

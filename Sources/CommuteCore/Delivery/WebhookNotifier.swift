@@ -1,0 +1,67 @@
+import Foundation
+
+/// Posts an alert to an HTTP webhook, through the fetch helper (so the networking stack is loaded
+/// only when an alert actually goes out this way).
+public enum WebhookNotifier {
+    public enum Format: String, Codable, Sendable, CaseIterable {
+        case ntfy, slack, discord, json
+    }
+
+    public static let timeout: TimeInterval = 10
+
+    /// Nil when the server answered 2xx; otherwise why not (the URL's secrets removed).
+    public static func send(_ message: AlertMessage, to url: String, format: Format, client: any HTTPClient) -> String? {
+        guard let target = URL(string: url), target.scheme?.hasPrefix("http") == true else {
+            return "not an http(s) URL: \(redact(url))"
+        }
+        let (headers, body) = payload(message, format: format)
+        do {
+            let response = try client.post(target, headers: headers, body: body, timeout: timeout)
+            return (200...299).contains(response.status) ? nil : "\(redact(url)) answered HTTP \(response.status)"
+        } catch HTTPClientError.timedOut {
+            return "\(redact(url)) did not answer within \(Int(timeout)) s"
+        } catch {
+            return "\(redact(url)): \(FeedSource.redact(String(describing: error), secrets: [url]))"
+        }
+    }
+
+    /// The request for each format.
+    public static func payload(_ message: AlertMessage, format: Format) -> (headers: [String: String], body: Data) {
+        func json(_ object: [String: String]) -> Data {
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        }
+        switch format {
+        case .ntfy:
+            return ([
+                "Content-Type": "text/plain; charset=utf-8", "Title": headerValue(message.title),
+                "Priority": message.urgency == "critical" ? "urgent" : "default", "Tags": "car,traveltimes",
+            ], Data(message.body.utf8))
+        case .slack:
+            return (["Content-Type": "application/json"], json(["text": "*\(message.title)*\n\(message.body)"]))
+        case .discord:
+            return (["Content-Type": "application/json"], json(["content": String("**\(message.title)**\n\(message.body)".prefix(2_000))]))
+        case .json:
+            return (["Content-Type": "application/json"], json([
+                "id": message.id, "title": message.title, "body": message.body, "urgency": message.urgency,
+            ]))
+        }
+    }
+
+    /// Headers must be ASCII: anything else is sent as an RFC 2047 encoded word, which ntfy reads.
+    static func headerValue(_ text: String) -> String {
+        guard text.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 }) else {
+            return "=?UTF-8?B?\(Data(text.utf8).base64EncodedString())?="
+        }
+        return text
+    }
+
+    /// `https://hooks.slack.com/…`: a webhook URL's path and query are its secret.
+    public static func redact(_ url: String) -> String {
+        guard let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host else {
+            return "(a webhook URL)"
+        }
+        let port = components.port.map { ":\($0)" } ?? ""
+        let hidden = components.path.count > 1 || components.query != nil
+        return "\(scheme)://\(host)\(port)/\(hidden ? "…" : "")"
+    }
+}
