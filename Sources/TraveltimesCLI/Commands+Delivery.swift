@@ -136,10 +136,10 @@ extension Commands {
 
     static let deliveredClear = Command(
         name: "delivered clear",
-        summary: "Remove ledger entries of one schedule, or all",
+        summary: "Remove ledger entries of one schedule, or all of them",
         options: [
             OptionSpec(name: "--schedule", value: "ID", help: "This schedule's entries (an ID prefix; removed schedules too)"),
-            OptionSpec(name: "--all", help: "Every entry"),
+            OptionSpec(name: "--all", help: "Every entry (schedules and delay watches)"),
             Options.yes,
         ],
         discussion: "Asks first on a terminal; otherwise needs --yes."
@@ -151,8 +151,8 @@ extension Commands {
             prefix = "schedule.\(id.lowercased())"
             scope = "schedule \(id)"
         case (nil, true):
-            prefix = TriggerRequest.allSchedulesPrefix
-            scope = "every schedule"
+            prefix = ""
+            scope = "everything"
         default:
             throw invocation.usage("Give exactly one of --schedule ID or --all.")
         }

@@ -59,6 +59,13 @@ extension Commands {
         }
         // Counts only: nothing to redact.
         invocation.report(summary)
+        // Delay watches look at the routes just refreshed, passed forward.
+        let events = try commute.checkWatches(routes: result.routesByID, notifiers: configuration.effectiveNotifiers) {
+            message, notifier in send(message, through: notifier, io)
+        }
+        for event in events {
+            if let problem = event.problem { io.err("traveltimes: watch alert \"\(event.message.title)\": \(problem)") }
+        }
     }
 }
 

@@ -6,11 +6,12 @@ enum Commands {
         scheduleAdd, scheduleList, scheduleShow, scheduleEdit, scheduleEnable, scheduleDisable, scheduleRemove,
         groupAdd, groupList, groupEdit, groupRemove,
         pending, tick, test, deliveredList, deliveredClear, notifyAdd, notifyList, notifyRemove,
+        watchAdd, watchList, watchRemove,
         status, configShow, configSet, configUnset, demo,
     ]
 
     /// Groups whose bare name runs their listing: `favorites` is `favorites list`.
-    static let groups = ["favorites", "schedule", "group", "config", "notify", "delivered"]
+    static let groups = ["favorites", "schedule", "group", "config", "notify", "delivered", "watch"]
 
     /// Finds the command the words name, and the words left for its options.
     static func resolve(_ words: [String]) -> Result<(Command, [String]), UsageError> {

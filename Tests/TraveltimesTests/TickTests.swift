@@ -107,7 +107,7 @@ import Testing
             == "Removed 1 ledger entry for schedule \(second.prefix(8)).\n")
         let left = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
         #expect(left.compactMap { $0["requestID"] as? String }.allSatisfy { $0.hasPrefix("schedule.\(first)") })
-        #expect(try sandbox.ok(["delivered", "clear", "--all", "--yes"]).stdout == "Removed 1 ledger entry for every schedule.\n")
+        #expect(try sandbox.ok(["delivered", "clear", "--all", "--yes"]).stdout == "Removed 1 ledger entry for everything.\n")
         let both = try sandbox.run(["delivered", "clear", "--all", "--schedule", "x", "--yes"])
         #expect(both.status == 64 && both.stderr.contains("Give exactly one of --schedule ID or --all."))
     }
@@ -207,5 +207,79 @@ import Testing
         #expect(bad.status == 64 && bad.stderr.contains("Invalid time '22:00'"))
         try sandbox.ok(["config", "unset", "quiet-hours"])
         #expect(try sandbox.ok(["config"]).stdout.contains("quiet-hours:  none"))
+    }
+}
+
+@Suite struct DelayWatchTests {
+    /// The fixture with route 70's current time changed, as a feed file.
+    func feed(_ sandbox: Sandbox, route70 minutes: Int, name: String) throws -> String {
+        var routes = try WSDOTFeed.decode(Data(contentsOf: URL(fileURLWithPath: Paths.fixture)))
+        if let index = routes.firstIndex(where: { $0.id == "70" }) { routes[index].currentMinutes = minutes }
+        let path = sandbox.path(name)
+        try Sandbox.write(path, WSDOTFeed.encode(routes))
+        return path
+    }
+
+    @Test func oneCriticalAlertEachWayPerDayAndNeverWithoutData() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        // Renton-Auburn (70) usually takes 24 min and runs 35 in the sample: +11.
+        #expect(try sandbox.ok(["watch", "add", "70", "--over", "10"]).stdout
+            == "Watching Renton-Auburn (70): an alert when it runs +10 min or more, and when it clears.\n")
+        try sandbox.ok(["watch", "add", "39", "--over", "1"])  // lanes closed: no data
+        let log = sandbox.path("critical.log")
+        try sandbox.ok(["notify", "add", "exec", "sh", "-c", "echo \"$TRAVELTIMES_URGENCY|$TRAVELTIMES_TITLE\" >> \(log)"])
+        let now = "2025-11-04T16:00:00-08:00"
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", now])
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", "2025-11-04T16:15:00-08:00"])
+        let clear = try feed(sandbox, route70: 25, name: "clear.json")
+        try sandbox.ok(["refresh", "--source", clear, "--now", "2025-11-04T16:30:00-08:00"])
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", "2025-11-04T16:45:00-08:00"])
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines == ["critical|Renton-Auburn is running +11 min (usually 24)", "critical|Renton-Auburn has cleared: 25 min (usually 24)"])
+        let ledger = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
+        #expect(ledger.first?["outcome"] as? String == "suppressed")
+        #expect(ledger.first?["reason"] as? String == "already alerted today (over)")
+        #expect(try sandbox.ok(["watch", "list"]).stdout.contains("70  Renton-Auburn  over +10 min  (over now)"))
+        // The next day it may alert again.
+        try sandbox.ok(["refresh", "--source", clear, "--now", "2025-11-05T08:00:00-08:00"])
+        #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count == 3)
+    }
+
+    @Test func watchCommandsRefuseBadInput() throws {
+        let sandbox = Sandbox()
+        #expect(try sandbox.run(["watch", "add", "70", "--over", "10"]).status == 1, "no route data yet")
+        try sandbox.ok(["refresh", "--source", Paths.fixture])
+        let unknown = try sandbox.run(["watch", "add", "9999", "--over", "10"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("Unknown route ID '9999'"))
+        let noOver = try sandbox.run(["watch", "add", "70"])
+        #expect(noOver.status == 64 && noOver.stderr.contains("Missing --over MIN"))
+        let off = try sandbox.run(["watch", "add", "70", "--over", "off"])
+        #expect(off.status == 64 && off.stderr.contains("Invalid delay threshold 'off'"))
+        try sandbox.ok(["watch", "add", "70", "--over", "10"])
+        let refused = try sandbox.run(["watch", "remove", "70"])
+        #expect(refused.status == 64 && refused.stderr.contains("This will stop delay alerts for route 70."))
+        #expect(try sandbox.ok(["watch", "remove", "70", "--yes"]).stdout == "Stopped watching route 70.\n")
+        #expect(try sandbox.ok(["watch"]).stdout.contains("No routes watched"))
+        #expect(try sandbox.run(["watch", "remove", "70", "--yes"]).status == 64)
+    }
+
+    /// The wiring test: every alert kind — scheduled, smart, test, delay — reaches a notifier
+    /// through the real command path.
+    @Test func everyAlertKindReachesANotifier() throws {
+        let sandbox = Sandbox()
+        let log = sandbox.path("all.log")
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1", "70"])
+        try sandbox.ok(["notify", "add", "exec", "sh", "-c", "echo \"$TRAVELTIMES_ID\" >> \(log)"])
+        try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--route", "1", "--now", Paths.capturedAt])
+        try sandbox.ok(["schedule", "add", "--at", "16:40", "--days", "tue", "--route", "70", "--only-when-delayed", "5", "--now", Paths.capturedAt])
+        try sandbox.ok(["watch", "add", "70", "--over", "10"])
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", "2025-11-04T16:15:00-08:00"])  // delay
+        try sandbox.ok(["tick", "--now", "2025-11-04T16:30:00-08:00"])  // scheduled
+        try sandbox.ok(["tick", "--now", "2025-11-04T16:40:00-08:00"])  // smart
+        try sandbox.ok(["test", "--delay", "0", "--now", "2025-11-04T16:41:00-08:00"])  // test
+        let kinds = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map { String($0.split(separator: ".")[0]) }
+        #expect(kinds == ["watch", "schedule", "schedule", "test"])
     }
 }

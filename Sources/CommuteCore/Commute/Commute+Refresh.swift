@@ -10,6 +10,8 @@ extension Commute {
         public var missingFavorites: [String]
         /// The server said 304: the cached routes are current, and were rescheduled.
         public var notModified = false
+        /// The routes now in force, by ID, passed forward (to the delay watches).
+        public var routesByID: [String: Route] = [:]
     }
 
     /// Fetches the feed from a file or URL, saves it, and re-plans every trigger with it. Every
@@ -73,7 +75,7 @@ extension Commute {
     private func summarize(_ routes: [Route], byID: [String: Route], reschedule: RescheduleSummary) throws -> RefreshResult {
         RefreshResult(
             routeCount: routes.count, noData: routes.count(where: { $0.status == .noData }), reschedule: reschedule,
-            missingFavorites: try store.favorites().routeIDs.filter { byID[$0] == nil })
+            missingFavorites: try store.favorites().routeIDs.filter { byID[$0] == nil }, routesByID: byID)
     }
 
     /// `keeping routes updated at 6:15 AM (2 h ago)`: what a failed refresh leaves in place.

@@ -162,8 +162,12 @@ public struct Configuration: VersionedDocument, Equatable {
     public var quietHours: QuietHours?
     /// The most standard alerts delivered per local day (default 20).
     public var standardDailyCap: Int?
+    /// Routes watched for delays (critical alerts after each refresh).
+    public var watches: [DelayWatch]?
 
     public static let defaultStandardDailyCap = 20
+    /// The most critical (delay watch) alerts per local day.
+    public static let criticalDailyCap = 3
 
     public static let defaultGrace = 600
 
@@ -350,5 +354,20 @@ public struct QuietHours: Codable, Sendable, Equatable, CustomStringConvertible 
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(start.hour * 60 + start.minute, forKey: .start)
         try container.encode(end.hour * 60 + end.minute, forKey: .end)
+    }
+}
+
+/// A route watched for delays: one critical alert when its delay reaches `overMinutes`, one when
+/// it clears.
+public struct DelayWatch: Codable, Sendable, Equatable {
+    public var routeID: String
+    public var overMinutes: Int
+    /// Whether the route was over the threshold at the last refresh; nil before the first look.
+    public var isOver: Bool?
+
+    public init(routeID: String, overMinutes: Int, isOver: Bool? = nil) {
+        self.routeID = routeID
+        self.overMinutes = overMinutes
+        self.isOver = isOver
     }
 }

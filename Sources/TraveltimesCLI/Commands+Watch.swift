@@ -1,0 +1,87 @@
+import CommuteCore
+import Foundation
+
+extension Commands {
+    static let watchAdd = Command(
+        name: "watch add",
+        summary: "Alert (critical) when a route's delay reaches MIN minutes, and when it clears",
+        arguments: "ROUTE --over MIN",
+        positionals: 1...1,
+        options: [OptionSpec(name: "--over", value: "MIN", help: "Delay in minutes over the usual time")],
+        discussion: """
+            Checked after every successful refresh: one alert when the delay reaches MIN, one when it
+            falls back below — at most once per route per direction per local day, and at most 3
+            such critical alerts a day. Critical alerts are sent in quiet hours too.
+            """
+    ) { invocation in
+        let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
+        guard let text = invocation.arguments.value("--over") else { throw invocation.usage("Missing --over MIN.") }
+        guard let minutes = try ScheduleParsing.threshold(text) else { throw ModelError.badThreshold(text) }
+        let store = try invocation.store()
+        let routes = try store.routes().byID
+        guard !routes.isEmpty else { throw CommuteError.noRouteData }
+        guard let route = routes[id] else { throw ModelError.unknownRoute(id) }
+        try store.updateConfiguration { configuration in
+            var watches = configuration.watches ?? []
+            watches.removeAll { $0.routeID == id }
+            watches.append(DelayWatch(routeID: id, overMinutes: minutes))
+            configuration.watches = watches
+        }
+        invocation.io.out("Watching \(route.name) (\(id)): an alert when it runs +\(minutes) min or more, and when it clears.")
+    }
+
+    static let watchList = Command(
+        name: "watch list",
+        summary: "List watched routes (also: traveltimes watch)",
+        options: [Options.json]
+    ) { invocation in
+        let store = try invocation.store()
+        let watches = try store.configuration().watches ?? []
+        if invocation.wantsJSON {
+            try invocation.printJSON(watches.map { WatchJSON(routeID: $0.routeID, overMinutes: $0.overMinutes, isOver: $0.isOver) })
+            return
+        }
+        guard !watches.isEmpty else {
+            invocation.io.out("No routes watched: add one with `traveltimes watch add ROUTE --over MIN`.")
+            return
+        }
+        let routes = try store.routes().byID
+        for watch in watches {
+            let state = watch.isOver.map { $0 ? "over now" : "clear now" } ?? "not checked yet"
+            invocation.io.out("\(watch.routeID)  \(routes[watch.routeID]?.name ?? "Route \(watch.routeID)")  over +\(watch.overMinutes) min  (\(state))")
+        }
+    }
+
+    static let watchRemove = Command(
+        name: "watch remove",
+        summary: "Stop watching a route",
+        arguments: "ROUTE",
+        positionals: 1...1,
+        options: [Options.yes]
+    ) { invocation in
+        let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
+        let store = try invocation.store()
+        guard try store.configuration().watches?.contains(where: { $0.routeID == id }) == true else {
+            throw invocation.usage("Route \(id) is not watched: see `traveltimes watch list`.")
+        }
+        try invocation.confirm("This will stop delay alerts for route \(id).", question: "Stop watching?")
+        try store.updateConfiguration { $0.watches?.removeAll { $0.routeID == id } }
+        invocation.io.out("Stopped watching route \(id).")
+    }
+}
+
+/// `watch list --json`.
+struct WatchJSON: Encodable {
+    var routeID: String
+    var overMinutes: Int
+    var isOver: Bool?
+
+    private enum CodingKeys: String, CodingKey { case routeID, overMinutes, isOver }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(routeID, forKey: .routeID)
+        try container.encode(overMinutes, forKey: .overMinutes)
+        try container.encode(isOver, forKey: .isOver)
+    }
+}
