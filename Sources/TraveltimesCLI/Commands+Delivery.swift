@@ -41,13 +41,24 @@ extension Commands {
             Options.now,
         ],
         discussion: "The alert is built from the first three favourites' current data."
-    ) { invocation in
+    ) { invocation in try sendTest(invocation, defaultDelay: 5) }
+
+    static let notifyTest = Command(
+        name: "notify test",
+        summary: "Send a sample alert through every notifier now (traveltimes test, without the wait)",
+        options: [
+            OptionSpec(name: "--delay", value: "SECONDS", help: "Wait this long first (default 0; up to 300)"),
+            Options.now,
+        ]
+    ) { invocation in try sendTest(invocation, defaultDelay: 0) }
+
+    private static func sendTest(_ invocation: Invocation, defaultDelay: Double) throws {
         let delay = try invocation.arguments.value("--delay").map { text -> Double in
             guard let seconds = Double(text), (0...300).contains(seconds) else {
                 throw invocation.usage("Invalid --delay '\(text)': use seconds from 0 to 300.")
             }
             return seconds
-        } ?? 5
+        } ?? defaultDelay
         let commute = try invocation.commute()
         let favorites = try commute.store.favorites().routeIDs
         guard !favorites.isEmpty else { throw CommuteError.nothingToBrief }

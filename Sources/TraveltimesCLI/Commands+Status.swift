@@ -59,6 +59,16 @@ extension Commands {
             }
             io.out(line)
         } catch { failures.append(error) }
+        do {
+            let ledger = try store.ledger().entries.filter { $0.outcome != .claimed }
+            if let last = ledger.last {
+                let recent = ledger.filter { commute.now.timeIntervalSince($0.at) < 86_400 }
+                let counts = Dictionary(grouping: recent, by: \.outcome.rawValue).mapValues(\.count)
+                    .sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+                io.out("Last alert: \(TimeFormatting.moment(last.at, relativeTo: commute.now, calendar: calendar)) "
+                    + "\(last.outcome.rawValue); last 24 h: \(counts.isEmpty ? "none" : counts)")
+            }
+        } catch { failures.append(error) }
         io.out("")
         io.out("Install with `crontab -e` (set the source first: `traveltimes config set source URL`):")
         io.out("  */15 * * * * \(executablePath()) refresh")

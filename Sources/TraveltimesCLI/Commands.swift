@@ -5,7 +5,7 @@ enum Commands {
         favoritesList, favoritesAdd, favoritesRemove, favoritesMove,
         scheduleAdd, scheduleList, scheduleShow, scheduleEdit, scheduleEnable, scheduleDisable, scheduleRemove,
         groupAdd, groupList, groupEdit, groupRemove,
-        pending, tick, test, deliveredList, deliveredClear, notifyAdd, notifyList, notifyRemove,
+        pending, tick, test, deliveredList, deliveredClear, notifyAdd, notifyList, notifyRemove, notifyTest,
         watchAdd, watchList, watchRemove,
         status, configShow, configSet, configUnset, demo,
     ]

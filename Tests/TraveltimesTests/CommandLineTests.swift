@@ -87,6 +87,7 @@ import Testing
             "notify add": ["notify", "add", "stdout"],
             "notify list": ["notify", "list"],
             "notify remove": ["notify", "remove", "1", "--yes"],
+            "notify test": ["notify", "test"],
             "watch add": ["watch", "add", "70", "--over", "10"],
             "watch list": ["watch", "list"],
             "watch remove": ["watch", "remove", "70", "--yes"],

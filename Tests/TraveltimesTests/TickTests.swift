@@ -283,3 +283,34 @@ import Testing
         #expect(kinds == ["watch", "schedule", "schedule", "test"])
     }
 }
+
+@Suite struct LedgerUpkeepTests {
+    @Test func theLedgerPrunesItselfAndStatusReportsTheLastAlert() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--now", Paths.capturedAt])
+        try sandbox.ok(["tick", "--now", "2025-11-04T16:30:00-08:00"])
+        let status = try sandbox.ok(["status", "--now", "2025-11-04T16:31:00-08:00"]).stdout
+        #expect(status.contains("Last alert: 4:30 PM delivered; last 24 h: 1 delivered"))
+        #expect(status.contains("* * * * * \(Paths.binary) tick"))
+        // Five weeks later: the tick records last Tuesday's alert as missed (the machine was off),
+        // and the 35-day-old delivery is pruned from the ledger.
+        try sandbox.ok(["tick", "--now", "2025-12-09T16:00:00-08:00"])
+        try sandbox.ok(["tick", "--now", "2025-12-09T16:30:00-08:00"])
+        let left = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
+        #expect(left.compactMap { $0["occurrence"] as? String } == ["2025-12-09T16:30:00-08:00", "2025-12-02T16:30:00-08:00"])
+        #expect(left.compactMap { $0["outcome"] as? String } == ["delivered", "missed"])
+    }
+
+    @Test func notifyTestSendsAtOnce() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture])
+        try sandbox.ok(["favorites", "add", "1"])
+        let started = Date()
+        let sent = try sandbox.ok(["notify", "test"])
+        #expect(Date().timeIntervalSince(started) < 3)
+        #expect(sent.stdout.hasPrefix("Test: Commute at "))
+        #expect(sent.stderr.contains("to 1 of 1 notifiers (stdout)"))
+    }
+}
