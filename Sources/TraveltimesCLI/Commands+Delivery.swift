@@ -75,9 +75,16 @@ extension Commands {
             Thread.sleep(forTimeInterval: delay)
         }
         var failed: [String] = []
+        var outcomes: [DeliveryLedger.Entry] = []
         for notifier in notifiers {
-            if let failure = send(message, through: notifier, invocation.io) { failed.append("\(notifier.summary): \(failure)") }
+            let failure = send(message, through: notifier, invocation.io)
+            if let failure { failed.append("\(notifier.summary): \(failure)") }
+            outcomes.append(.init(
+                requestID: message.id, occurrence: commute.now, notifier: notifier.id, outcome: failure == nil ? .delivered : .failed,
+                at: commute.now, attempts: 1, reason: failure))
         }
+        // Test alerts are decisions too: they go in the ledger like every other kind.
+        try commute.store.updateLedger { _, ledger in ledger.entries += outcomes }
         let sent = notifiers.count - failed.count
         invocation.io.err("Sent \"\(message.title)\" to \(sent) of \(notifiers.count) notifiers (\(notifiers.map(\.summary).joined(separator: "; "))).")
         for failure in failed { invocation.io.err("traveltimes: \(failure)") }

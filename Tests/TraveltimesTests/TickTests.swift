@@ -172,6 +172,8 @@ import Testing
         #expect(sent.stdout.hasPrefix("Test: Commute at 4:05 PM (Tue)\nEverett-Seattle: 34 min (-11 min, CLEAR)\n"))
         #expect(sent.stderr.contains("Sent \"Test: Commute at 4:05 PM (Tue)\" to 2 of 2 notifiers (stdout; exec sh -c"))
         #expect(try String(contentsOfFile: log, encoding: .utf8) == "Test: Commute at 4:05 PM (Tue)\n")
+        let ledger = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
+        #expect(ledger.count == 2 && ledger.allSatisfy { ($0["requestID"] as? String)?.hasPrefix("test.") == true && $0["outcome"] as? String == "delivered" })
         try sandbox.ok(["notify", "add", "exec", "false"])
         let failing = try sandbox.run(["test", "--delay", "0"])
         #expect(failing.status == 1 && failing.stderr.contains("exec false: false exited with status 1"))

@@ -89,9 +89,7 @@ extension RouteCache {
                 while let key = try reader.nextKey() {
                     switch key {
                     case "version":
-                        guard try reader.peek() == .number else { throw DocumentProblem("\"version\" is not a number") }
-                        let version = try reader.readInt()
-                        guard version == currentVersion else { throw versionProblem(version) }
+                        try readVersion(&reader)
                         sawVersion = true
                     case "routes":
                         sawRoutes = true
@@ -137,9 +135,7 @@ extension RouteCache {
                 while let key = try reader.nextKey() {
                     switch key {
                     case "version":
-                        guard try reader.peek() == .number else { throw DocumentProblem("\"version\" is not a number") }
-                        let version = try reader.readInt()
-                        guard version == currentVersion else { throw versionProblem(version) }
+                        try readVersion(&reader)
                         sawVersion = true
                     case "routes":
                         try reader.beginArray()
@@ -191,6 +187,13 @@ extension RouteCache {
         return (matched || name != true, updated)
     }
 
+    /// The `version` member's value, which must be this build's.
+    private static func readVersion(_ reader: inout JSONReader) throws {
+        guard try reader.peek() == .number else { throw DocumentProblem("\"version\" is not a number") }
+        let version = try reader.readInt()
+        guard version == currentVersion else { throw versionProblem(version) }
+    }
+
     private static func versionProblem(_ version: Int) -> DocumentProblem {
         version == 0
             ? DocumentProblem("no \"version\" field")
@@ -206,9 +209,8 @@ extension RouteCache {
         while let key = try reader.nextKey() {
             switch key {
             case "version":
-                guard try reader.peek() == .number else { throw DocumentProblem("\"version\" is not a number") }
-                cache.version = try reader.readInt()
-                guard cache.version == currentVersion else { throw versionProblem(cache.version) }
+                try readVersion(&reader)
+                cache.version = currentVersion
             case "fetchedAt": cache.fetchedAt = try readDate(&reader, field: "fetchedAt", optional: true)
             case "source": cache.source = try reader.readOptionalString()
             case "routes":
