@@ -13,9 +13,8 @@ extension RouteCache {
     /// a third of the work for 10,000 routes.
     static func decodeDocument(from data: Data, includingEndPoints: Bool) throws -> RouteCache {
         do {
-            let cache = try JSONReader.read(data) { reader in try decodeCache(&reader, includingEndPoints: includingEndPoints) }
-            guard cache.version == currentVersion else { throw versionProblem(cache.version) }
-            return cache
+            // The walk has checked the version: a cache that decodes is this build's version.
+            return try JSONReader.read(data) { reader in try decodeCache(&reader, includingEndPoints: includingEndPoints) }
         } catch {
             throw problem(error, in: data)
         }
@@ -82,39 +81,20 @@ extension RouteCache {
     public static func validateDocument(_ data: Data) throws {
         do {
             try JSONReader.read(data) { reader in
-                guard try reader.peek() == .object else { throw DocumentProblem("expected a JSON object") }
-                try reader.beginObject()
-                var sawRoutes = false
-                var sawVersion = false
-                while let key = try reader.nextKey() {
-                    switch key {
-                    case "version":
-                        try readVersion(&reader)
-                        sawVersion = true
-                    case "routes":
-                        sawRoutes = true
-                        try reader.beginArray()
-                        var index = 0
-                        while try reader.nextElement() {
-                            try reader.beginObject()
-                            var required = 0
-                            while let field = try reader.nextKey() {
-                                if field == "id" || field == "updatedAt" {
-                                    guard try reader.peek() == .string else {
-                                        throw DocumentProblem("wrong shape: routes[\(index)].\(field) has the wrong type")
-                                    }
-                                    required += 1
-                                }
-                                try reader.skipValue()
+                try walk(&reader) { reader, index in
+                    try reader.beginObject()
+                    var required = 0
+                    while let field = try reader.nextKey() {
+                        if field == "id" || field == "updatedAt" {
+                            guard try reader.peek() == .string else {
+                                throw DocumentProblem("wrong shape: routes[\(index)].\(field) has the wrong type")
                             }
-                            guard required == 2 else { throw DocumentProblem("wrong shape: routes[\(index)] lacks id or updatedAt") }
-                            index += 1
+                            required += 1
                         }
-                    default: try reader.skipValue()
+                        try reader.skipValue()
                     }
+                    guard required == 2 else { throw DocumentProblem("wrong shape: routes[\(index)] lacks id or updatedAt") }
                 }
-                guard sawVersion else { throw versionProblem(0) }
-                guard sawRoutes else { throw DocumentProblem("wrong shape: routes is missing") }
             }
         } catch {
             throw problem(error, in: data)
@@ -129,31 +109,15 @@ extension RouteCache {
         var routes: [Route] = []
         do {
             try JSONReader.read(data) { reader in
-                guard try reader.peek() == .object else { throw DocumentProblem("expected a JSON object") }
-                try reader.beginObject()
-                var sawVersion = false
-                while let key = try reader.nextKey() {
-                    switch key {
-                    case "version":
-                        try readVersion(&reader)
-                        sawVersion = true
-                    case "routes":
-                        try reader.beginArray()
-                        var index = 0
-                        while try reader.nextElement() {
-                            let start = reader.position
-                            let (matched, updated) = try scan(&reader, for: search)
-                            if let updated, newest.map({ updated > $0 }) ?? true { newest = updated }
-                            if matched {
-                                reader.restore(start)
-                                routes.append(try readRoute(&reader, index: index, includingEndPoints: false))
-                            }
-                            index += 1
-                        }
-                    default: try reader.skipValue()
+                try walk(&reader) { reader, index in
+                    let start = reader.position
+                    let (matched, updated) = try scan(&reader, for: search)
+                    if let updated, newest.map({ updated > $0 }) ?? true { newest = updated }
+                    if matched {
+                        reader.restore(start)
+                        routes.append(try readRoute(&reader, index: index, includingEndPoints: false))
                     }
                 }
-                guard sawVersion else { throw versionProblem(0) }
             }
         } catch {
             throw problem(error, in: data)
@@ -201,30 +165,49 @@ extension RouteCache {
     }
 
     private static func decodeCache(_ reader: inout JSONReader, includingEndPoints: Bool) throws -> RouteCache {
+        var cache = RouteCache.empty
+        try walk(&reader, member: { key, reader in
+            switch key {
+            case "fetchedAt": cache.fetchedAt = try readDate(&reader, field: "fetchedAt", optional: true)
+            case "source": cache.source = try reader.readOptionalString()
+            default: try reader.skipValue()
+            }
+        }, route: { reader, index in
+            if index == 0 { cache.routes.reserveCapacity(reader.remainingBytes / 300) }
+            cache.routes.append(try readRoute(&reader, index: index, includingEndPoints: includingEndPoints))
+        })
+        return cache
+    }
+
+    /// The top level of a cache file: checks the version, hands every other member to `member`, and
+    /// each element of `routes` to `route` with its index. One walk for decoding, validating and
+    /// searching.
+    private static func walk(
+        _ reader: inout JSONReader, member: (JSONReader.Key, inout JSONReader) throws -> Void = { _, reader in try reader.skipValue() },
+        route: (inout JSONReader, Int) throws -> Void
+    ) throws {
         guard try reader.peek() == .object else { throw DocumentProblem("expected a JSON object") }
         try reader.beginObject()
-        var cache = RouteCache.empty
-        cache.version = 0
+        var sawVersion = false
         var sawRoutes = false
         while let key = try reader.nextKey() {
             switch key {
             case "version":
                 try readVersion(&reader)
-                cache.version = currentVersion
-            case "fetchedAt": cache.fetchedAt = try readDate(&reader, field: "fetchedAt", optional: true)
-            case "source": cache.source = try reader.readOptionalString()
+                sawVersion = true
             case "routes":
                 sawRoutes = true
-                cache.routes.reserveCapacity(reader.remainingBytes / 300)
                 try reader.beginArray()
+                var index = 0
                 while try reader.nextElement() {
-                    cache.routes.append(try readRoute(&reader, index: cache.routes.count, includingEndPoints: includingEndPoints))
+                    try route(&reader, index)
+                    index += 1
                 }
-            default: try reader.skipValue()
+            default: try member(key, &reader)
             }
         }
+        guard sawVersion else { throw versionProblem(0) }
         guard sawRoutes else { throw DocumentProblem("wrong shape: routes is missing") }
-        return cache
     }
 
     /// The fields of one cached route as they arrive.
