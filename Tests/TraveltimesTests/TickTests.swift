@@ -316,3 +316,27 @@ import Testing
         #expect(sent.stderr.contains("to 1 of 1 notifiers (stdout)"))
     }
 }
+
+@Suite struct ListingOptionTests {
+    @Test func deliveredSinceAndTheJSONListings() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue,wed", "--now", Paths.capturedAt])
+        try sandbox.ok(["tick", "--now", "2025-11-04T16:30:00-08:00"])
+        try sandbox.ok(["tick", "--now", "2025-11-05T16:30:00-08:00"])
+        let since = try #require(try sandbox.json(["delivered", "--json", "--since", "2025-11-05T00:00:00-08:00"]) as? [[String: Any]])
+        #expect(since.compactMap { $0["occurrence"] as? String } == ["2025-11-05T16:30:00-08:00"])
+        let bad = try sandbox.run(["delivered", "--since", "yesterday"])
+        #expect(bad.status == 64 && bad.stderr.contains("Invalid --since 'yesterday'"))
+
+        try sandbox.ok(["watch", "add", "70", "--over", "10"])
+        let watches = try #require(try sandbox.json(["watch", "list", "--json"]) as? [[String: Any]])
+        #expect(watches.count == 1 && watches[0]["routeID"] as? String == "70" && watches[0]["overMinutes"] as? Int == 10)
+        #expect(watches[0]["isOver"] is NSNull)
+
+        try sandbox.ok(["notify", "add", "webhook", "https://hooks.example.invalid/services/SECRET", "--format", "slack"])
+        let notifiers = try #require(try sandbox.json(["notify", "list", "--json"]) as? [[String: String]])
+        #expect(notifiers == [["id": "1", "notifier": "webhook https://hooks.example.invalid/… (slack)"]])
+    }
+}
