@@ -75,6 +75,54 @@ import Testing
         }
     }
 
+    @Test func aFileIsReadInPiecesToTheSameRoutes() throws {
+        // The fixture is larger than one piece: routes straddle the pieces' edges.
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: fixtureURL.path)[.size] as? Int)
+        #expect(size > 64 * 1_024)
+        var streamed: [Route] = []
+        let ids = try WSDOTFeed.forEachRoute(in: .file(path: fixtureURL.path)) { streamed.append($0) }
+        let whole = try WSDOTFeed.decode(Data(contentsOf: fixtureURL))
+        #expect(streamed == whole)
+        #expect(ids == Set(whole.map(\.id)))
+    }
+
+    @Test func aBadRouteFarIntoAFileIsNamedWithItsOffsetInTheFile() throws {
+        let directory = TemporaryDirectory()
+        var routes = try WSDOTFeed.decode(Data(contentsOf: fixtureURL))
+        routes += routes.map { route in
+            var copy = route
+            copy.id = String(100_000 + (Int(route.id) ?? 0))
+            return copy
+        }
+        var text = String(decoding: try WSDOTFeed.encode(routes), as: UTF8.self)
+        let broken = try #require(text.range(of: #""TravelTimeID":100287,"#))
+        // The reader stops at the second comma, where a key should be.
+        let offset = text.utf8.distance(from: text.startIndex, to: broken.upperBound)
+        text.replaceSubrange(broken, with: #""TravelTimeID":100287,,"#)
+        try directory.write("feed.json", text)
+        var seen = 0
+        do {
+            _ = try WSDOTFeed.forEachRoute(in: .file(path: directory.path + "/feed.json")) { _ in seen += 1 }
+            Issue.record("a broken feed was read")
+        } catch let error as FeedError {
+            #expect(error.description.contains("not valid JSON"), "\(error)")
+            #expect(error.description.hasSuffix("at byte \(offset)"), "\(error) (expected byte \(offset))")
+        }
+        // Routes before the broken one were handed over: the caller must not act until the end.
+        #expect(seen > 163)
+    }
+
+    @Test func anUnreadableFeedFileSaysWhy() throws {
+        let directory = TemporaryDirectory()
+        try directory.write("feed.json", "[]")
+        for (path, reason) in [(directory.path + "/missing.json", "no such file"), (directory.path, "is a directory")] {
+            #expect(throws: FeedError.unreadable(path: path, reason: reason)) {
+                try WSDOTFeed.forEachRoute(in: .file(path: path)) { _ in }
+            }
+        }
+        #expect(throws: FeedError.empty) { try WSDOTFeed.forEachRoute(in: .file(path: directory.path + "/feed.json")) { _ in } }
+    }
+
     @Test func encodeRoundTrips() throws {
         let original = try WSDOTFeed.decode(Data(contentsOf: fixtureURL))
         #expect(try WSDOTFeed.decode(WSDOTFeed.encode(original)) == original)

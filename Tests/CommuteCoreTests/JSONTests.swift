@@ -143,6 +143,43 @@ import Testing
         } catch {
             Issue.record("unexpected \(error)")
         }
+        // The check a refresh makes, on the mapped file, finds the same.
+        let directory = TemporaryDirectory()
+        do {
+            try directory.write("routes.json", text)
+            try RouteCache.validateFile(atPath: directory.path + "/routes.json")
+            Issue.record("validated the file \(text)")
+        } catch let error as StoreError {
+            #expect(error.description.contains(directory.path + "/routes.json"), "\(error)")
+            #expect(error.description.contains(validateReason), "\(error)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func theMappedCheckReadsALargeCacheWholeWhilePagesAreHandedBack() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/routes.json"
+        let fixture = try WSDOTFeed.decode(Data(contentsOf: fixtureURL))
+        var routes = (0..<5_000).map { index in
+            var route = fixture[index % fixture.count]
+            route.id = String(index)
+            return route
+        }
+        try directory.write("routes.json", "")
+        #expect(throws: StoreError.unreadable(path: path, reason: "the file is empty")) { try RouteCache.validateFile(atPath: path) }
+        try FileManager.default.removeItem(atPath: path)
+        #expect(throws: Never.self) { try RouteCache.validateFile(atPath: path) }
+        try Data(RouteCache(fetchedAt: nil, source: nil, routes: routes).encodeDocument()).write(to: URL(fileURLWithPath: path))
+        #expect(throws: Never.self) { try RouteCache.validateFile(atPath: path) }
+        // A fault in the last route, long after the first pages were handed back, is still found.
+        routes[4_999].id = "last"
+        var text = String(decoding: try RouteCache(fetchedAt: nil, source: nil, routes: routes).encodeDocument(), as: UTF8.self)
+        text = text.replacingOccurrences(of: #""id":"last""#, with: #""id":4999"#)
+        try directory.write("routes.json", text)
+        #expect(throws: StoreError.unreadable(path: path, reason: "wrong shape: routes[4999].id has the wrong type")) {
+            try RouteCache.validateFile(atPath: path)
+        }
     }
 
     @Test func aCorruptCacheIsNeverOverwrittenByARefresh() throws {

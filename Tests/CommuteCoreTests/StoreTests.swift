@@ -131,6 +131,63 @@ final class TemporaryDirectory {
         #expect(try commute.pendingReport().requests[0].content.body == "Everett-Seattle: 64 min (+19 min, CONGESTED)")
     }
 
+    @Test func aRefreshSavesEveryRouteButKeepsOnlyTheNamedOnesInMemory() throws {
+        let directory = TemporaryDirectory()
+        let commute = try commute(directory)
+        _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "A")
+        _ = try commute.addFavorites(["1", "96", "4"])
+        _ = try commute.addSchedule(.init(routeIDs: ["96"]))
+        try commute.store.updateConfiguration { $0.watches = [DelayWatch(routeID: "70", overMinutes: 10)] }
+        let result = try commute.refresh(feed: .file(path: fixtureURL.path), source: "B")
+        #expect(result.routeCount == 163 && result.noData == 3)
+        #expect(Set(result.routesByID.keys) == ["1", "96", "4", "70"])
+        // The cache written a piece at a time is the cache written whole.
+        let routes = try WSDOTFeed.decode(Data(contentsOf: fixtureURL))
+        #expect(try directory.read("routes.json") == Data(RouteCache(fetchedAt: now, source: "B", routes: routes).encodeDocument()))
+    }
+
+    @Test func aScheduleAddedDuringARefreshGetsTheSavedRouteNotNoData() throws {
+        let directory = TemporaryDirectory()
+        let commute = try commute(directory)
+        _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture")
+        _ = try commute.addFavorites(["1"])
+        _ = try commute.addSchedule(.init(days: [.tuesday], time: TimeOfDay(hour: 16, minute: 30)))
+        // As a refresh that began before the schedule existed: it kept no routes, but saved route 1.
+        try commute.reschedule(routes: [:], feedIDs: ["1"])
+        #expect(try commute.pendingReport().requests[0].content.body == "Everett-Seattle: 34 min (-11 min, CLEAR)")
+        // A route the feed did not have is shown without data, as before.
+        try commute.reschedule(routes: [:], feedIDs: [])
+        #expect(try commute.pendingReport().requests[0].content.body != "Everett-Seattle: 34 min (-11 min, CLEAR)")
+    }
+
+    @Test func aFeedThatFailsPartWayLeavesTheCacheAndNoTemporaryFile() throws {
+        let directory = TemporaryDirectory()
+        let commute = try commute(directory)
+        _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "A")
+        let before = try directory.read("routes.json")
+        // Well past the first piece written out: 400 good routes, then a broken one.
+        var routes = try WSDOTFeed.decode(Data(contentsOf: fixtureURL))
+        routes = (0..<400).map { index in
+            var route = routes[index % routes.count]
+            route.id = String(index + 1)
+            return route
+        }
+        let feed = String(decoding: try WSDOTFeed.encode(routes), as: UTF8.self).dropLast() + #",{"TravelTimeID":"x"}]"#
+        #expect(throws: FeedError.self) { try commute.refresh(feed: Data(feed.utf8), source: "B") }
+        #expect(try directory.read("routes.json") == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".tmp-") }.isEmpty)
+        // A failure inside the caller's own work is the same.
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try commute.store.replaceRoutes(fetchedAt: now, source: "C") { save in
+                for route in routes { try save(route) }
+                throw Stop()
+            }
+        }
+        #expect(try directory.read("routes.json") == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".tmp-") }.isEmpty)
+    }
+
     @Test func unfavouritingCascadesIntoSchedules() throws {
         let directory = TemporaryDirectory()
         let commute = try commute(directory)

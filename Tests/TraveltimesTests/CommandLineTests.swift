@@ -162,6 +162,48 @@ enum TraveltimesVersion {
         #expect(sandbox.bytes("pending.json") == pending)
     }
 
+    @Test func aLargeFeedIsSavedWholeAndOneBrokenAtTheEndChangesNothing() throws {
+        let sandbox = try Sandbox().prepared()
+        let fixture = try WSDOTFeed.decode(Data(contentsOf: URL(fileURLWithPath: Paths.fixture)))
+        let routes = (1...3_000).map { index in
+            var route = fixture[index % fixture.count]
+            route.id = String(index)
+            return route
+        }
+        let feed = sandbox.path("large-feed.json")
+        let body = try WSDOTFeed.encode(routes)
+        try Sandbox.write(feed, body)
+        let saved = try sandbox.run(["refresh", "--source", feed])
+        #expect(saved.status == 0, "\(saved)")
+        #expect(saved.stdout.contains("Refreshed 3000 routes"), "\(saved)")
+        let listed = try sandbox.run(["routes", "--json"])
+        let objects = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]
+        #expect(objects?.count == 3_000)
+        #expect(objects?.last?["id"] as? String == "3000")
+
+        // The same feed with its last route broken: 2,999 routes were read and written before it.
+        let before = sandbox.bytes("routes.json")
+        let pending = sandbox.bytes("pending.json")
+        try Sandbox.write(feed, Data(String(decoding: body, as: UTF8.self).replacingOccurrences(of: #""TravelTimeID":3000"#, with: #""TravelTimeID":"3000""#).utf8))
+        let refused = try sandbox.run(["refresh", "--source", feed])
+        #expect(refused.status == 65, "\(refused)")
+        #expect(refused.stderr.contains("route #3000 in the feed cannot be read: TravelTimeID has the wrong type"), "\(refused)")
+        #expect(sandbox.bytes("routes.json") == before)
+        #expect(sandbox.bytes("pending.json") == pending)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.home).filter { $0.contains(".tmp-") }.isEmpty)
+    }
+
+    @Test func aFeedCanBePipedInThroughDevStdin() throws {
+        let sandbox = Sandbox()
+        let feed = String(decoding: try Data(contentsOf: URL(fileURLWithPath: Paths.fixture)), as: UTF8.self)
+        let outcome = try sandbox.run(["refresh", "--source", "/dev/stdin"], stdin: feed)
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.stdout.contains("Refreshed 163 routes from /dev/stdin"), "\(outcome)")
+        let truncated = try sandbox.run(["refresh", "--source", "/dev/stdin"], stdin: String(feed.prefix(70_000)))
+        #expect(truncated.status == 65, "\(truncated)")
+        #expect(truncated.stderr.contains("the array is not closed"), "\(truncated)")
+    }
+
     @Test func theStaleContentTrapPendingShowsTheLatestFeed() throws {
         let sandbox = Sandbox()
         let now = Paths.capturedAt

@@ -10,7 +10,8 @@ extension Commute {
         public var missingFavorites: [String]
         /// The server said 304: the cached routes are current, and were rescheduled.
         public var notModified = false
-        /// The routes now in force, by ID, passed forward (to the delay watches).
+        /// The new routes that favourites, schedules and watches name, by ID, passed forward (to
+        /// the delay watches).
         public var routesByID: [String: Route] = [:]
     }
 
@@ -24,7 +25,7 @@ extension Commute {
             let result: RefreshResult
             switch source {
             case .file(let path):
-                result = try refresh(feed: Self.readFeed(path), source: display)
+                result = try refresh(feed: .file(path: path), source: display)
             case .url(let url):
                 let log = try store.refreshLog()
                 let validators = log.validatorsSource == display ? log.validators : nil
@@ -48,34 +49,50 @@ extension Commute {
     /// Decodes a feed, saves it as the route cache, then re-plans every trigger with the routes just
     /// decoded — passed forward in memory, never read back from the cache. A feed that cannot be
     /// decoded changes nothing.
-    public func refresh(feed data: consuming Data, source: String, validators: FeedFetcher.Validators? = nil) throws -> RefreshResult {
-        let routes = try WSDOTFeed.decode(data)
-        // The raw feed is as large as the cache about to be written: let it go first.
-        _ = consume data
-        try store.replaceRoutes(RouteCache(fetchedAt: now, source: source, routes: routes))
+    public func refresh(feed data: Data, source: String, validators: FeedFetcher.Validators? = nil) throws -> RefreshResult {
+        try refresh(feed: .data(data), source: source, validators: validators)
+    }
+
+    /// The same, for a feed in a file or in memory. The feed is read a route at a time and each
+    /// route written straight to the new cache, so a feed of any size is saved in a small window of
+    /// memory; only the routes that favourites, schedules and watches name are kept, for the
+    /// reschedule and the watches.
+    public func refresh(feed input: FeedInput, source: String, validators: FeedFetcher.Validators? = nil) throws -> RefreshResult {
+        // An unreadable file here names no routes: the routes are still saved (their own
+        // domain), and the reschedule or the watches then fail on that file with its reason.
+        let wanted = Set((try? store.favorites().routeIDs) ?? [])
+            .union(((try? store.schedules().schedules) ?? []).flatMap(\.routeIDs))
+            .union(((try? store.configuration().watches) ?? []).map(\.routeID))
+        var kept: [String: Route] = [:]
+        var noData = 0
+        let feedIDs = try store.replaceRoutes(fetchedAt: now, source: source) { save in
+            try WSDOTFeed.forEachRoute(in: input) { route in
+                try save(route)
+                if route.status == .noData { noData += 1 }
+                if wanted.contains(route.id) { kept[route.id] = route }
+            }
+        }
         if validators != nil {
             try store.updateRefreshLog { log in
                 log.validators = validators
                 log.validatorsSource = source
             }
         }
-        let byID = Dictionary(routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        return try summarize(routes, byID: byID, reschedule: try reschedule(routes: byID))
+        return RefreshResult(
+            routeCount: feedIDs.count, noData: noData, reschedule: try reschedule(routes: kept, feedIDs: feedIDs),
+            missingFavorites: try store.favorites().routeIDs.filter { !feedIDs.contains($0) }, routesByID: kept)
     }
 
     /// After a 304: the cache stays as it is, and every trigger is re-planned so content ages.
     func refreshUnchanged() throws -> RefreshResult {
         let routes = try store.routes().routes
         let byID = Dictionary(routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var result = try summarize(routes, byID: byID, reschedule: try reschedule(routes: byID))
+        var result = RefreshResult(
+            routeCount: routes.count, noData: routes.count(where: { $0.status == .noData }),
+            reschedule: try reschedule(routes: byID),
+            missingFavorites: try store.favorites().routeIDs.filter { byID[$0] == nil }, routesByID: byID)
         result.notModified = true
         return result
-    }
-
-    private func summarize(_ routes: [Route], byID: [String: Route], reschedule: RescheduleSummary) throws -> RefreshResult {
-        RefreshResult(
-            routeCount: routes.count, noData: routes.count(where: { $0.status == .noData }), reschedule: reschedule,
-            missingFavorites: try store.favorites().routeIDs.filter { byID[$0] == nil }, routesByID: byID)
     }
 
     /// `keeping routes updated at 6:15 AM (2 h ago)`: what a failed refresh leaves in place.
@@ -87,13 +104,4 @@ extension Commute {
         return "keeping routes updated at \(moment) (\(TimeFormatting.age(now.timeIntervalSince(newest))) ago)"
     }
 
-    static func readFeed(_ path: String) throws -> Data {
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let reason = (error as? CocoaError)?.code == .fileReadNoSuchFile
-                ? "no such file" : (error as NSError).localizedDescription
-            throw FeedError.unreadable(path: path, reason: reason)
-        }
-    }
 }

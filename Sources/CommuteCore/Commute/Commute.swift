@@ -33,10 +33,18 @@ public struct Commute: Sendable {
 
     /// Re-plans every trigger. `routes` are the routes a refresh just decoded, passed forward in
     /// memory; when nil (a schedule changed), the route cache is read under the pending lock.
+    /// `feedIDs`, with `routes`, are all the IDs that refresh saved, of which it kept only those
+    /// the schedules named when it began.
     @discardableResult
-    public func reschedule(routes: [String: Route]? = nil) throws -> RescheduleSummary {
+    public func reschedule(routes: [String: Route]? = nil, feedIDs: Set<String> = []) throws -> RescheduleSummary {
         let pending = try store.reschedule { book, previous in
-            let routesByID = try routes ?? store.routes().byID
+            var routesByID = try routes ?? store.routes().byID
+            // A schedule added while the feed was being read may name a saved route that was not
+            // kept: then the cache just saved is read back, rather than show it without data.
+            let savedNotKept = book.schedules.lazy.flatMap(\.routeIDs).contains { routesByID[$0] == nil && feedIDs.contains($0) }
+            if routes != nil, savedNotKept {
+                routesByID = try store.routes().byID
+            }
             let plan = FanOut.plan(
                 schedules: book.schedules, routes: routesByID, now: now, calendar: calendar, cap: cap)
             return PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier, previous: previous)

@@ -5,43 +5,55 @@ public enum WSDOTFeed {
     /// The routes in the feed, in feed order. Throws when the body is not JSON, is not an array of
     /// routes, is empty, or when any route lacks its ID or has an unreadable date.
     public static func decode(_ data: Data) throws(FeedError) -> [Route] {
-        let routes: [Route]
+        var routes: [Route] = []
         do {
-            routes = try JSONReader.read(data, decodeRoutes)
+            _ = try forEachRoute(in: .data(data)) { routes.append($0) }
         } catch let error as FeedError {
             throw error
-        } catch let error as JSONReadError {
-            throw error.kind == .syntax ? .notJSON(error.description) : .wrongShape(error.message)
         } catch {
             throw .notJSON(String(describing: error))
         }
-        guard !routes.isEmpty else { throw .empty }
         return routes
     }
 
-    /// The top-level array. A value of the wrong type inside a route names that route.
-    private static func decodeRoutes(_ reader: inout JSONReader) throws -> [Route] {
-        guard try reader.peek() == .array else { throw FeedError.wrongShape("expected an array of routes") }
-        try reader.beginArray()
-        // A route takes 450–550 bytes on the wire. Reserving by the byte count avoids regrowing the
-        // array (and holding two copies) as it fills; pages never touched cost no memory.
-        var routes: [Route] = []
-        routes.reserveCapacity(reader.remainingBytes / 300)
-        var seen = Set<String>(minimumCapacity: reader.remainingBytes / 300)
-        while try reader.nextElement() {
-            let index = routes.count
-            let route: Route
-            do {
-                route = try decodeRoute(&reader, index: index)
-            } catch let error as JSONReadError where error.kind == .type {
-                throw FeedError.badRoute(index: index, reason: error.message)
+    /// Reads the feed a route at a time, in feed order, handing each to `body` as soon as it is
+    /// read: a feed of any length is read through a window of one piece of the file and one route.
+    /// Returns the IDs of every route. Throws `FeedError` as `decode` does — possibly after `body`
+    /// has seen some routes, so a caller must not act on them until this returns. Errors from
+    /// `body` pass through unchanged.
+    public static func forEachRoute(in input: FeedInput, _ body: (Route) throws -> Void) throws -> Set<String> {
+        var splitter = JSONArraySplitter()
+        var ids = Set<String>()
+        do {
+            try input.forEachPiece { piece in
+                try splitter.consume(piece) { bytes, offset in
+                    let route = try decodeRoute(bytes, at: offset, index: ids.count)
+                    guard ids.insert(route.id).inserted else {
+                        throw FeedError.badRoute(index: ids.count, reason: "TravelTimeID \(route.id) appears twice")
+                    }
+                    try body(route)
+                }
             }
-            guard seen.insert(route.id).inserted else {
-                throw FeedError.badRoute(index: index, reason: "TravelTimeID \(route.id) appears twice")
-            }
-            routes.append(route)
+            try splitter.finish()
+        } catch let error as JSONReadError {
+            // The splitter's own errors: the array around the routes.
+            throw error.kind == .syntax
+                ? FeedError.notJSON(error.description) : FeedError.wrongShape("expected an array of routes")
         }
-        return routes
+        guard !ids.isEmpty else { throw FeedError.empty }
+        return ids
+    }
+
+    /// One element of the top-level array, at `offset` in the feed. A value of the wrong type
+    /// inside a route names that route.
+    private static func decodeRoute(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, index: Int) throws -> Route {
+        do {
+            return try JSONReader.read(bytes) { reader in try decodeRoute(&reader, index: index) }
+        } catch var error as JSONReadError {
+            error.offset += offset
+            throw error.kind == .syntax
+                ? FeedError.notJSON(error.description) : FeedError.badRoute(index: index, reason: error.message)
+        }
     }
 
     /// Encodes routes in the wire format (the benchmark's generated feeds, and tests).

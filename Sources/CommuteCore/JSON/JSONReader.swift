@@ -14,6 +14,11 @@ public struct JSONReadError: Error, Equatable, Sendable, CustomStringConvertible
     public var offset: Int
 
     public var description: String { "\(message) at byte \(offset)" }
+
+    /// A byte as a message shows it: `'x'`, or `0x0A` for one that does not print.
+    static func describe(_ byte: UInt8) -> String {
+        (0x21...0x7E).contains(byte) ? "'\(Character(UnicodeScalar(byte)))'" : String(format: "0x%02X", byte)
+    }
 }
 
 /// A strict, streaming JSON reader over UTF-8 bytes: the caller pulls exactly the values it
@@ -38,15 +43,18 @@ public struct JSONReader {
     /// Reads `data` with `body`, which must consume exactly one value; only whitespace may follow.
     /// Errors from `body` (the reader's own, or the caller's) pass through unchanged.
     public static func read<T>(_ data: Data, _ body: (inout JSONReader) throws -> T) throws -> T {
-        try data.withUnsafeBytes { raw in
-            var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self))
-            let value = try body(&reader)
-            reader.skipWhitespace()
-            guard reader.index == reader.bytes.count else {
-                throw reader.syntaxError("unexpected text after the end of the JSON value")
-            }
-            return value
+        try data.withUnsafeBytes { raw in try read(raw.bindMemory(to: UInt8.self), body) }
+    }
+
+    /// The same, over bytes the caller holds (a piece of a larger input, a mapped file).
+    public static func read<T>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (inout JSONReader) throws -> T) throws -> T {
+        var reader = JSONReader(bytes: bytes)
+        let value = try body(&reader)
+        reader.skipWhitespace()
+        guard reader.index == reader.bytes.count else {
+            throw reader.syntaxError("unexpected text after the end of the JSON value")
         }
+        return value
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
@@ -483,9 +491,7 @@ public struct JSONReader {
         JSONReadError(kind: .type, message: message, offset: index)
     }
 
-    private func describe(_ byte: UInt8) -> String {
-        (0x21...0x7E).contains(byte) ? "'\(Character(UnicodeScalar(byte)))'" : String(format: "0x%02X", byte)
-    }
+    private func describe(_ byte: UInt8) -> String { JSONReadError.describe(byte) }
 
     private static func name(of kind: Kind) -> String {
         switch kind {

@@ -9,6 +9,13 @@ public struct JSONWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Hands the bytes written so far to `sink` and forgets them, keeping the place in the
+    /// document: a long document can be written out in pieces.
+    public mutating func flush(_ sink: ([UInt8]) throws -> Void) rethrows {
+        try sink(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     public mutating func beginObject() {
         separate()
         bytes.append(UInt8(ascii: "{"))

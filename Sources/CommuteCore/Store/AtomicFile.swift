@@ -11,6 +11,19 @@ public enum AtomicFile {
     /// Replaces `path` with `data`, mode 0600. The caller holds the file's lock, so any temporary
     /// file of the same target left by a killed writer is known to be garbage and is removed.
     public static func write(_ data: some ContiguousBytes, to path: String) throws(StoreError) {
+        do {
+            try write(to: path) { file in try file.write(data) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .io(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Replaces `path` with what `body` writes, a piece at a time: a large file is written without
+    /// ever being whole in memory. If `body` throws, the temporary file is removed, `path` is left
+    /// as it was, and the error passes through unchanged.
+    public static func write<T>(to path: String, _ body: (inout Output) throws -> T) throws -> T {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temporaryPrefix = ".\(name).tmp-"
@@ -18,28 +31,53 @@ public enum AtomicFile {
 
         let temporary = "\(directory)/\(temporaryPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .io(path: path, reason: "cannot create a temporary file: \(errnoText())") }
-        var failure: String?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count, failure == nil {
-                let written = Glibc.write(descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
-                if written < 0 {
-                    if errno != EINTR { failure = "cannot write: \(errnoText())" }
-                } else {
-                    offset += written
-                }
-            }
+        guard descriptor >= 0 else { throw StoreError.io(path: path, reason: "cannot create a temporary file: \(errnoText())") }
+        var output = Output(path: path, descriptor: descriptor)
+        let result: T
+        do {
+            result = try body(&output)
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
         }
-        if failure == nil, fchmod(descriptor, 0o600) != 0 { failure = "cannot set mode 0600: \(errnoText())" }
+        var failure: String?
+        if fchmod(descriptor, 0o600) != 0 { failure = "cannot set mode 0600: \(errnoText())" }
         if failure == nil, fsync(descriptor) != 0 { failure = "cannot fsync: \(errnoText())" }
         close(descriptor)
         if failure == nil, rename(temporary, path) != 0 { failure = "cannot replace the file: \(errnoText())" }
         if let failure {
             unlink(temporary)
-            throw .io(path: path, reason: failure)
+            throw StoreError.io(path: path, reason: failure)
         }
         syncDirectory(directory)
+        return result
+    }
+
+    /// The temporary file being written, in `write(to:_:)`.
+    public struct Output {
+        let path: String
+        fileprivate let descriptor: Int32
+
+        /// Appends bytes to the file.
+        public func write(_ data: some ContiguousBytes) throws(StoreError) {
+            var failure: String?
+            data.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = Glibc.write(descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
+                    if written < 0 {
+                        guard errno == EINTR else {
+                            failure = "cannot write: \(errnoText())"
+                            return
+                        }
+                    } else {
+                        offset += written
+                    }
+                }
+            }
+            if let failure { throw .io(path: path, reason: failure) }
+        }
     }
 
     /// Makes a rename durable: the directory entry itself must reach the disk.

@@ -37,17 +37,31 @@ extension RouteCache {
     public func encodeDocument() throws -> [UInt8] {
         // About 500 bytes a route; reserve twice that so the buffer never regrows (and never holds
         // two copies). Pages that are never written cost no memory.
-        var writer = JSONWriter(capacity: 4_096 + routes.count * 1_024)
-        writer.beginObject()
-        writer.key("version")
-        writer.int(version)
-        writer.key("fetchedAt")
-        writer.string(fetchedAt.map { ISO8601.string($0) })
-        writer.key("source")
-        writer.string(source)
-        writer.key("routes")
-        writer.beginArray()
-        for route in routes {
+        var encoder = Encoder(fetchedAt: fetchedAt, source: source, capacity: 4_096 + routes.count * 1_024)
+        for route in routes { encoder.append(route) }
+        encoder.finish()
+        return encoder.writer.bytes
+    }
+
+    /// Writes a cache a route at a time, so that a refresh can save a feed of any size as it reads
+    /// it, a piece at a time (`flush`), instead of holding all of it.
+    struct Encoder {
+        private(set) var writer: JSONWriter
+
+        init(fetchedAt: Date?, source: String?, capacity: Int) {
+            writer = JSONWriter(capacity: capacity)
+            writer.beginObject()
+            writer.key("version")
+            writer.int(RouteCache.currentVersion)
+            writer.key("fetchedAt")
+            writer.string(fetchedAt.map { ISO8601.string($0) })
+            writer.key("source")
+            writer.string(source)
+            writer.key("routes")
+            writer.beginArray()
+        }
+
+        mutating func append(_ route: Route) {
             writer.beginObject()
             writer.key("id")
             writer.string(route.id)
@@ -64,15 +78,25 @@ extension RouteCache {
             writer.key("updatedAt")
             writer.string(ISO8601.string(route.updatedAt))
             writer.key("startPoint")
-            Self.write(route.startPoint, &writer)
+            RouteCache.write(route.startPoint, &writer)
             writer.key("endPoint")
-            Self.write(route.endPoint, &writer)
+            RouteCache.write(route.endPoint, &writer)
             writer.endObject()
         }
-        writer.endArray()
-        writer.endObject()
-        writer.newline()
-        return writer.bytes
+
+        mutating func finish() {
+            writer.endArray()
+            writer.endObject()
+            writer.newline()
+        }
+
+        /// Bytes written and not yet flushed.
+        var pendingByteCount: Int { writer.bytes.count }
+
+        /// Writes out what has been encoded so far.
+        mutating func flush(to file: AtomicFile.Output) throws {
+            try writer.flush { bytes in try file.write(bytes) }
+        }
     }
 
     /// A whole pass over the file that builds nothing: valid JSON, version 1, and `routes` an array
@@ -80,25 +104,43 @@ extension RouteCache {
     /// just to prove they could be.
     public static func validateDocument(_ data: Data) throws {
         do {
-            try JSONReader.read(data) { reader in
-                try walk(&reader) { reader, index in
-                    try reader.beginObject()
-                    var required = 0
-                    while let field = try reader.nextKey() {
-                        if field == "id" || field == "updatedAt" {
-                            guard try reader.peek() == .string else {
-                                throw DocumentProblem("wrong shape: routes[\(index)].\(field) has the wrong type")
-                            }
-                            required += 1
-                        }
-                        try reader.skipValue()
-                    }
-                    guard required == 2 else { throw DocumentProblem("wrong shape: routes[\(index)] lacks id or updatedAt") }
-                }
-            }
+            try JSONReader.read(data) { reader in try walk(&reader, route: checkRoute) }
         } catch {
             throw problem(error, in: data)
         }
+    }
+
+    /// The check a refresh makes before replacing the cache: the same pass, over the mapped file,
+    /// handing its pages back as it goes, so that checking costs next to no memory.
+    public static func validateFile(atPath path: String) throws(StoreError) {
+        guard let file = try MappedFile(path: path) else { return }
+        guard !file.bytes.isEmpty else { throw .unreadable(path: path, reason: "the file is empty") }
+        do {
+            try JSONReader.read(file.bytes) { reader in
+                try walk(&reader) { reader, index in
+                    try checkRoute(&reader, index: index)
+                    if index % 256 == 255 { file.release(before: reader.offset) }
+                }
+            }
+        } catch {
+            throw .unreadable(path: path, reason: file.withData { problem(error, in: $0) }.reason)
+        }
+    }
+
+    /// One element of `routes`: an object with a string `id` and `updatedAt`.
+    private static func checkRoute(_ reader: inout JSONReader, index: Int) throws {
+        try reader.beginObject()
+        var required = 0
+        while let field = try reader.nextKey() {
+            if field == "id" || field == "updatedAt" {
+                guard try reader.peek() == .string else {
+                    throw DocumentProblem("wrong shape: routes[\(index)].\(field) has the wrong type")
+                }
+                required += 1
+            }
+            try reader.skipValue()
+        }
+        guard required == 2 else { throw DocumentProblem("wrong shape: routes[\(index)] lacks id or updatedAt") }
     }
 
     /// The routes whose name or description contains the text (any case), and the newest update
@@ -289,7 +331,7 @@ extension RouteCache {
         return point
     }
 
-    private static func write(_ point: Route.Point?, _ writer: inout JSONWriter) {
+    fileprivate static func write(_ point: Route.Point?, _ writer: inout JSONWriter) {
         guard let point else { return writer.null() }
         writer.beginObject()
         writer.key("description")

@@ -102,14 +102,30 @@ public final class Store: Sendable {
 
     // MARK: Writing, one domain at a time
 
-    /// Replaces the route cache. The current file must be readable (or absent): the store never
-    /// overwrites what it cannot read.
-    public func replaceRoutes(_ cache: RouteCache) throws {
+    /// Replaces the route cache with the routes that `body` hands to `save`, each written to the
+    /// new file as it comes: a feed of any size is saved without ever being whole in memory. The
+    /// current file must be readable (or absent): the store never overwrites what it cannot read.
+    /// If `body` throws, the cache is left as it was and the error passes through.
+    public func replaceRoutes<T>(
+        fetchedAt: Date?, source: String?, _ body: (_ save: (Route) throws -> Void) throws -> T
+    ) throws -> T {
         try routesLock.withLock {
             try routesFile.check()
-            try routesFile.save(cache)
+            return try AtomicFile.write(to: routesFile.path) { file in
+                var encoder = RouteCache.Encoder(fetchedAt: fetchedAt, source: source, capacity: Self.routeFlushSize + 4_096)
+                let result = try body { route in
+                    encoder.append(route)
+                    if encoder.pendingByteCount >= Self.routeFlushSize { try encoder.flush(to: file) }
+                }
+                encoder.finish()
+                try encoder.flush(to: file)
+                return result
+            }
         }
     }
+
+    /// How much of a new route cache is gathered before it is written out.
+    private static let routeFlushSize = 64 * 1_024
 
     /// Read-modify-write of the configuration, under its lock.
     public func updateConfiguration<T>(_ body: (inout Configuration) throws -> T) throws -> T {

@@ -14,6 +14,9 @@ public protocol VersionedDocument: Codable, Sendable {
     /// Throws `DocumentProblem` unless the bytes are a readable document; the check a writer makes
     /// before replacing a file. The default decodes it whole.
     static func validateDocument(_ data: Data) throws
+    /// Throws unless the file at `path` is absent or a readable document. The default reads it
+    /// whole and calls `validateDocument`.
+    static func validateFile(atPath path: String) throws(StoreError)
 }
 
 /// Why a file's bytes are not the document: `not valid JSON`, `unknown version 2 (…)`.
@@ -41,6 +44,21 @@ extension VersionedDocument {
 
     public static func validateDocument(_ data: Data) throws {
         _ = try decodeDocument(from: data)
+    }
+
+    public static func validateFile(atPath path: String) throws(StoreError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            guard FileManager.default.fileExists(atPath: path) else { return }
+            throw .io(path: path, reason: "cannot read the file")
+        }
+        guard !data.isEmpty else { throw .unreadable(path: path, reason: "the file is empty") }
+        do {
+            try validateDocument(data)
+        } catch let problem as DocumentProblem {
+            throw .unreadable(path: path, reason: problem.reason)
+        } catch {
+            throw .unreadable(path: path, reason: "wrong shape: \(error)")
+        }
     }
 
     /// Throws unless the bytes are a JSON object with `"version": currentVersion`.
@@ -94,18 +112,7 @@ struct VersionedFile<Document: VersionedDocument>: Sendable {
 
     /// Throws unless the file is absent or readable: writers call it before replacing the file.
     func check() throws(StoreError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            guard FileManager.default.fileExists(atPath: path) else { return }
-            throw .io(path: path, reason: "cannot read the file")
-        }
-        guard !data.isEmpty else { throw .unreadable(path: path, reason: "the file is empty") }
-        do {
-            try Document.validateDocument(data)
-        } catch let problem as DocumentProblem {
-            throw .unreadable(path: path, reason: problem.reason)
-        } catch {
-            throw .unreadable(path: path, reason: "wrong shape: \(error)")
-        }
+        try Document.validateFile(atPath: path)
     }
 
     func save(_ document: Document) throws(StoreError) {
