@@ -112,6 +112,22 @@ import Testing
         #expect(seen > 163)
     }
 
+    @Test func aRouteTooLargeToBeOneIsRefusedWithoutBeingReadWhole() throws {
+        let huge = String(repeating: "x", count: 300 * 1_024)
+        let feed = #"[{"TravelTimeID":1,"TimeUpdated":"\/Date(0)\/"},{"TravelTimeID":2,"Description":""#
+            + huge + #"","TimeUpdated":"\/Date(0)\/"}]"#
+        let directory = TemporaryDirectory()
+        try directory.write("feed.json", feed)
+        var seen: [String] = []
+        #expect(throws: FeedError.badRoute(index: 1, reason: "it is over 256 KiB, too large for a route")) {
+            try WSDOTFeed.forEachRoute(in: .file(path: directory.path + "/feed.json")) { seen.append($0.id) }
+        }
+        #expect(seen == ["1"])
+        #expect(throws: FeedError.badRoute(index: 1, reason: "it is over 256 KiB, too large for a route")) {
+            try WSDOTFeed.decode(Data(feed.utf8))
+        }
+    }
+
     @Test func anUnreadableFeedFileSaysWhy() throws {
         let directory = TemporaryDirectory()
         try directory.write("feed.json", "[]")

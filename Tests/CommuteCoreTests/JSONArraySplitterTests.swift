@@ -3,9 +3,9 @@ import Foundation
 import Testing
 
 /// Splits `text` fed in pieces of `pieceSize` bytes: the elements as text, with their offsets.
-private func split(_ text: String, pieceSize: Int) throws -> [(String, Int)] {
+private func split(_ text: String, pieceSize: Int, maximumElementSize: Int = .max) throws -> [(String, Int)] {
     let bytes = Array(text.utf8)
-    var splitter = JSONArraySplitter()
+    var splitter = JSONArraySplitter(maximumElementSize: maximumElementSize)
     var elements: [(String, Int)] = []
     var start = 0
     repeat {
@@ -86,6 +86,17 @@ private func split(_ text: String, pieceSize: Int) throws -> [(String, Int)] {
         let elements = try split(#"[{"a": [1}], 2]"#, pieceSize: 3)
         #expect(elements.map(\.0) == [#"{"a": [1}]"#, "2"])
         #expect(throws: JSONReadError.self) { try JSONReader.read(Data(elements[0].0.utf8)) { try $0.skipValue() } }
+    }
+
+    @Test(arguments: [1, 3, 100])
+    func anElementOverTheLimitIsRefusedBeforeItIsHeldWhole(pieceSize: Int) throws {
+        let text = #"[{"a": "12345"}, "0123456789", {"b": "0123456789012"}]"#
+        // The first two elements (14 and 12 bytes) pass; the third (22 bytes) is refused where it starts.
+        let error = #expect(throws: JSONArraySplitter.ElementTooLarge.self) {
+            try split(text, pieceSize: pieceSize, maximumElementSize: 16)
+        }
+        #expect(error?.offset == 31 && error?.limit == 16)
+        #expect(try split(text, pieceSize: pieceSize, maximumElementSize: 22).count == 3)
     }
 
     @Test func errorsFromTheCallerPassThroughAndStopTheSplit() throws {

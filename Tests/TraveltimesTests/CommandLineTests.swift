@@ -148,6 +148,7 @@ enum TraveltimesVersion {
         ("[{\"TravelTimeID\": 1", "not valid JSON"),
         ("<html><head><title>Request Error</title></head></html>", "not valid JSON"),
         ("{\"error\": \"nope\"}", "not a WSDOT travel-times array"),
+        ("[{\"Description\": \"" + String(repeating: "x", count: 300_000) + "\"}]", "route #1 in the feed cannot be read: it is over 256 KiB"),
     ])
     func aBadFeedChangesNothing(body: String, reason: String) throws {
         let sandbox = try Sandbox().prepared()

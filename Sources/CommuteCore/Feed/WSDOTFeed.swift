@@ -22,7 +22,7 @@ public enum WSDOTFeed {
     /// has seen some routes, so a caller must not act on them until this returns. Errors from
     /// `body` pass through unchanged.
     public static func forEachRoute(in input: FeedInput, _ body: (Route) throws -> Void) throws -> Set<String> {
-        var splitter = JSONArraySplitter()
+        var splitter = JSONArraySplitter(maximumElementSize: maximumRouteSize)
         var ids = Set<String>()
         do {
             try input.forEachPiece { piece in
@@ -35,6 +35,8 @@ public enum WSDOTFeed {
                 }
             }
             try splitter.finish()
+        } catch is JSONArraySplitter.ElementTooLarge {
+            throw FeedError.badRoute(index: ids.count, reason: "it is over \(maximumRouteSize / 1_024) KiB, too large for a route")
         } catch let error as JSONReadError {
             // The splitter's own errors: the array around the routes.
             throw error.kind == .syntax
@@ -43,6 +45,10 @@ public enum WSDOTFeed {
         guard !ids.isEmpty else { throw FeedError.empty }
         return ids
     }
+
+    /// A route takes about 500 bytes; an element far larger is not one, and is refused before it
+    /// is read whole, so no input can make a refresh hold more than this at once.
+    static let maximumRouteSize = 256 * 1_024
 
     /// One element of the top-level array, at `offset` in the feed. A value of the wrong type
     /// inside a route names that route.

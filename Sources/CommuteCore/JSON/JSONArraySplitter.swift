@@ -33,8 +33,18 @@ public struct JSONArraySplitter {
     private var scalar = false
     private var inString = false
     private var escaped = false
+    /// The most bytes one element may take: what bounds the memory an input can make it hold.
+    public let maximumElementSize: Int
 
-    public init() {}
+    /// An element longer than the splitter's limit, at `offset` in the input.
+    public struct ElementTooLarge: Error, Equatable, Sendable {
+        public var offset: Int
+        public var limit: Int
+    }
+
+    public init(maximumElementSize: Int = .max) {
+        self.maximumElementSize = maximumElementSize
+    }
 
     /// Reads the next piece of input, calling `element` with each element that ends in it and that
     /// element's offset in the whole input. Errors from `element` pass through unchanged.
@@ -92,6 +102,7 @@ public struct JSONArraySplitter {
             index += 1
         }
         if state == .element {
+            try checkSize(carried.count + piece.count - start)
             carried.append(contentsOf: UnsafeBufferPointer(rebasing: piece[start..<piece.count]))
         }
         consumed += piece.count
@@ -154,6 +165,7 @@ public struct JSONArraySplitter {
     private mutating func deliver(
         _ piece: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ element: (UnsafeBufferPointer<UInt8>, Int) throws -> Void
     ) throws {
+        try checkSize(carried.count + range.count)
         if carried.isEmpty {
             try element(UnsafeBufferPointer(rebasing: piece[range]), elementOffset)
         } else {
@@ -161,6 +173,10 @@ public struct JSONArraySplitter {
             try carried.withUnsafeBufferPointer { try element($0, elementOffset) }
             carried.removeAll(keepingCapacity: true)
         }
+    }
+
+    private func checkSize(_ size: Int) throws {
+        guard size <= maximumElementSize else { throw ElementTooLarge(offset: elementOffset, limit: maximumElementSize) }
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
