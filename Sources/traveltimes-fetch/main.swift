@@ -22,7 +22,7 @@ do {
 } catch {
     result = .failure(.connection(String(describing: error)))
 }
-FileHandle.standardOutput.write(FetchHelper.answer(result))
-// The answer is written (FileHandle writes straight to the descriptor): skip URLSession's teardown,
-// which would keep `refresh` waiting for this process to end.
+FetchHelper.writeAnswer(result, to: STDOUT_FILENO)
+// The answer is written: skip URLSession's teardown, which would keep `refresh` waiting for this
+// process to end.
 _exit(0)

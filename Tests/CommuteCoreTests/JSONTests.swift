@@ -2,6 +2,10 @@ import CommuteCore
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 @Suite struct JSONReaderTests {
     /// Any JSON value, for comparing what the reader read.
     indirect enum Value: Equatable {
@@ -245,6 +249,26 @@ import Testing
             #expect(throws: error) { try FetchHelper.read(FetchHelper.answer(.failure(error))) }
         }
         #expect(throws: HTTPClientError.self) { try FetchHelper.read(Data("garbage".utf8)) }
+    }
+
+    @Test func theHelperWritesItsAnswerInPartsThatReadBack() throws {
+        let directory = TemporaryDirectory()
+        try directory.write("answer", "")
+        let path = directory.path + "/answer"
+        func written(_ result: Result<HTTPResponse, HTTPClientError>) throws -> Data {
+            let descriptor = open(path, O_WRONLY | O_TRUNC)
+            #expect(descriptor >= 0)
+            FetchHelper.writeAnswer(result, to: descriptor)
+            close(descriptor)
+            return try directory.read("answer")
+        }
+        let body = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0) })
+        let response = HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: body)
+        let read = try FetchHelper.read(written(.success(response)))
+        #expect(read == response)
+        // The body is the answer's tail, a slice with its own indices: it reads as a whole.
+        #expect(read.body.count == body.count && read.body.first == 0 && read.body.last == 0xDF)
+        #expect(throws: HTTPClientError.tooLarge(limit: 9)) { try FetchHelper.read(written(.failure(.tooLarge(limit: 9)))) }
     }
 
     @Test func aMissingHelperSaysHowToBuildIt() {

@@ -47,7 +47,7 @@ public enum WSDOTFeed {
     }
 
     /// A route takes about 500 bytes; an element far larger is not one, and is refused before it
-    /// is read whole, so no input can make a refresh hold more than this at once.
+    /// is read whole, so no feed file can make a refresh hold more than this of it at once.
     static let maximumRouteSize = 256 * 1_024
 
     /// One element of the top-level array, at `offset` in the feed. A value of the wrong type

@@ -49,6 +49,19 @@ public enum FetchHelper {
 
     /// The answer to write: the reply line, then the body.
     public static func answer(_ result: Result<HTTPResponse, HTTPClientError>) -> Data {
+        let (line, body) = answerParts(result)
+        return line + body
+    }
+
+    /// Writes the answer to a descriptor (the helper's stdout) without joining its parts: a large
+    /// body is written from where it lies, not copied first.
+    public static func writeAnswer(_ result: Result<HTTPResponse, HTTPClientError>, to descriptor: Int32) {
+        let (line, body) = answerParts(result)
+        _ = line.withUnsafeBytes { writeAll(descriptor, $0) }
+        _ = body.withUnsafeBytes { writeAll(descriptor, $0) }
+    }
+
+    private static func answerParts(_ result: Result<HTTPResponse, HTTPClientError>) -> (line: Data, body: Data) {
         let reply: Reply
         var body = Data()
         switch result {
@@ -60,7 +73,7 @@ public enum FetchHelper {
         case .failure(.tooLarge(let limit)): reply = Reply(error: "tooLarge", message: String(limit))
         }
         let line = (try? JSONEncoder().encode(reply)) ?? Data(#"{"error":"connection","message":"cannot encode"}"#.utf8)
-        return line + Data("\n".utf8) + body
+        return (line + Data("\n".utf8), body)
     }
 
     /// Reads an answer back into a response or the client error it stands for.
@@ -75,7 +88,8 @@ public enum FetchHelper {
         case nil: break
         }
         guard let status = reply.status else { throw HTTPClientError.connection("the fetch helper gave no status") }
-        return HTTPResponse(status: status, headers: reply.headers ?? [:], body: Data(data[data.index(after: newline)...]))
+        // The body is a slice of the answer, not a copy: a large feed is held once.
+        return HTTPResponse(status: status, headers: reply.headers ?? [:], body: data[data.index(after: newline)...])
     }
 }
 

@@ -72,14 +72,8 @@ enum Subprocess {
         defer { close(fromChild[0]) }
 
         // The request is small: one write, then end of input.
-        input.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(toChild[1], buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
-                if written <= 0 { break }
-                offset += written
-            }
-        }
+        // A child that stops reading early fails on its own terms: its answer says why.
+        _ = input.withUnsafeBytes { writeAll(toChild[1], $0) }
         close(toChild[1])
 
         var output = Data()

@@ -61,22 +61,9 @@ public enum AtomicFile {
 
         /// Appends bytes to the file.
         public func write(_ data: some ContiguousBytes) throws(StoreError) {
-            var failure: String?
-            data.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Glibc.write(descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
-                    if written < 0 {
-                        guard errno == EINTR else {
-                            failure = "cannot write: \(errnoText())"
-                            return
-                        }
-                    } else {
-                        offset += written
-                    }
-                }
+            if let code = data.withUnsafeBytes({ writeAll(descriptor, $0) }) {
+                throw .io(path: path, reason: "cannot write: \(String(cString: strerror(code)))")
             }
-            if let failure { throw .io(path: path, reason: failure) }
         }
     }
 
