@@ -117,13 +117,6 @@ public struct JSONArraySplitter {
         }
     }
 
-    /// Reads a whole input held in memory.
-    public static func split(_ bytes: UnsafeBufferPointer<UInt8>, element: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
-        var splitter = JSONArraySplitter()
-        try splitter.consume(bytes, element: element)
-        try splitter.finish()
-    }
-
     // MARK: Inside an element
 
     private enum Scan { case inside, before, after }

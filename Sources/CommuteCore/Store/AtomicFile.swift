@@ -23,7 +23,7 @@ public enum AtomicFile {
     /// Replaces `path` with what `body` writes, a piece at a time: a large file is written without
     /// ever being whole in memory. If `body` throws, the temporary file is removed, `path` is left
     /// as it was, and the error passes through unchanged.
-    public static func write<T>(to path: String, _ body: (inout Output) throws -> T) throws -> T {
+    public static func write<T>(to path: String, _ body: (Output) throws -> T) throws -> T {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temporaryPrefix = ".\(name).tmp-"
@@ -32,10 +32,10 @@ public enum AtomicFile {
         let temporary = "\(directory)/\(temporaryPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StoreError.io(path: path, reason: "cannot create a temporary file: \(errnoText())") }
-        var output = Output(path: path, descriptor: descriptor)
+        let output = Output(path: path, descriptor: descriptor)
         let result: T
         do {
-            result = try body(&output)
+            result = try body(output)
         } catch {
             close(descriptor)
             unlink(temporary)
