@@ -72,11 +72,11 @@ extension Commands {
 /// A refresh that failed: what failed, and how old the data kept in its place is.
 struct RefreshFailed: Error, CustomStringConvertible {
     var underlying: any Error
-    var kept: String
+    var kept: String?
     var secrets: [String]
 
     var description: String {
-        FeedSource.redact("refresh failed: \(underlying); \(kept)", secrets: secrets)
+        FeedSource.redact("refresh failed: \(underlying)" + (kept.map { "; \($0)" } ?? ""), secrets: secrets)
     }
 }
 

@@ -72,6 +72,25 @@ import Glibc
         #expect(sandbox.bytes("schedules.json") == corrupt)
     }
 
+    @Test func aCorruptRouteCacheIsNeverReplacedByARefresh() throws {
+        let sandbox = try Sandbox().prepared()
+        // Valid JSON to the last route, whose ID is a number: found only by reading to the end.
+        let text = String(decoding: try #require(sandbox.bytes("routes.json")), as: UTF8.self)
+        let corrupt = Data(text.replacingOccurrences(of: #""id":"287""#, with: #""id":287"#).utf8)
+        #expect(corrupt.count < text.utf8.count)
+        try Sandbox.write(sandbox.path("routes.json"), corrupt)
+        let pending = sandbox.bytes("pending.json")
+        let outcome = try sandbox.run(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        #expect(outcome.status == 65, "\(outcome)")
+        #expect(outcome.stderr.contains("\(sandbox.path("routes.json")): wrong shape: routes[100].id has the wrong type; the file was left untouched"), "\(outcome)")
+        #expect(!outcome.stderr.contains("no routes are cached yet"), "\(outcome)")
+        #expect(sandbox.bytes("routes.json") == corrupt)
+        #expect(sandbox.bytes("pending.json") == pending)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.home).filter { $0.contains(".tmp-") }.isEmpty)
+        // Schedules are another domain.
+        try sandbox.ok(["schedule", "list"])
+    }
+
     @Test func anUnknownVersionIsRefusedNotOverwritten() throws {
         let sandbox = try Sandbox().prepared()
         let future = Data(#"{"version": 2, "routeIDs": ["1"], "groups": {}}"#.utf8)

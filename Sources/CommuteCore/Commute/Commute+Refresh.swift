@@ -95,13 +95,12 @@ extension Commute {
         return result
     }
 
-    /// `keeping routes updated at 6:15 AM (2 h ago)`: what a failed refresh leaves in place.
-    public func keptDataDescription() -> String {
-        guard let cache = try? store.routes(), let newest = cache.routes.map(\.updatedAt).max() else {
-            return "no routes are cached yet"
-        }
+    /// `keeping routes updated at 6:15 AM (2 h ago)`: what a failed refresh leaves in place; nil
+    /// when the cache cannot be read (reading it fails with its own message).
+    public func keptDataDescription() -> String? {
+        guard let cache = try? store.routes() else { return nil }
+        guard let newest = cache.routes.map(\.updatedAt).max() else { return "no routes are cached yet" }
         let moment = TimeFormatting.moment(newest, relativeTo: now, calendar: calendar)
         return "keeping routes updated at \(moment) (\(TimeFormatting.age(now.timeIntervalSince(newest))) ago)"
     }
-
 }
