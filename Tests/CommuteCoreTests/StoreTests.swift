@@ -160,6 +160,28 @@ final class TemporaryDirectory {
         #expect(try commute.pendingReport().requests[0].content.body != "Everett-Seattle: 34 min (-11 min, CLEAR)")
     }
 
+    @Test func theRouteCacheIsReadThroughAMapLikeAnyFile() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(directory: directory.path)
+        let path = directory.path + "/routes.json"
+        #expect(try store.routes() == RouteCache.empty)
+        try directory.write("routes.json", "")
+        #expect(throws: StoreError.unreadable(path: path, reason: "the file is empty")) { try store.routes() }
+        try directory.write("routes.json", "{not json")
+        let error = #expect(throws: StoreError.self) { try store.searchRoutes("everett") }
+        #expect(error?.description.contains("\(path): not valid JSON") == true, "\(String(describing: error))")
+        try FileManager.default.removeItem(atPath: path)
+        _ = try commute(directory).refresh(feed: .file(path: fixtureURL.path), source: "fixture")
+        #expect(try store.routes().routes == WSDOTFeed.decode(Data(contentsOf: fixtureURL)).map { route in
+            var withoutEnds = route
+            withoutEnds.startPoint = nil
+            withoutEnds.endPoint = nil
+            return withoutEnds
+        })
+        #expect(try store.routes(includingEndPoints: true).routes == WSDOTFeed.decode(Data(contentsOf: fixtureURL)))
+        #expect(try store.searchRoutes("everett").routes.count == 16)
+    }
+
     @Test func aFeedThatFailsPartWayLeavesTheCacheAndNoTemporaryFile() throws {
         let directory = TemporaryDirectory()
         let commute = try commute(directory)

@@ -4,8 +4,9 @@ import Foundation
 import Glibc
 #endif
 
-/// A whole file mapped read-only into memory, for one forward pass that hands pages back to the
-/// kernel behind it: checking a 5 MB route cache this way holds a few hundred kilobytes at a time.
+/// A whole file mapped read-only into memory: read without first being copied, and, in a forward
+/// pass, handed back to the kernel page by page behind the reader — checking a 5 MB route cache
+/// this way holds a few hundred kilobytes at a time.
 ///
 /// Only for the store's own files, which are replaced by rename and never changed in place (a
 /// mapped file that shrank under its reader would fault). Not thread-safe.
@@ -53,7 +54,7 @@ final class MappedFile {
     }
 
     /// The bytes as `Data`, without copying; valid only while this file is alive.
-    func withData<T>(_ body: (Data) throws -> T) rethrows -> T {
+    func withData<T, Failure: Error>(_ body: (Data) throws(Failure) -> T) throws(Failure) -> T {
         guard let base = bytes.baseAddress else { return try body(Data()) }
         return try body(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none))
     }

@@ -55,7 +55,7 @@ public final class Store: Sendable {
         schedulesLock = lock("schedules")
         pendingLock = lock("pending")
         configLock = lock("config")
-        routesFile = VersionedFile(path: "\(directory)/routes.json")
+        routesFile = VersionedFile(path: "\(directory)/routes.json", mapsFile: true)
         favoritesFile = VersionedFile(path: "\(directory)/favorites.json")
         schedulesFile = VersionedFile(path: "\(directory)/schedules.json")
         pendingFile = VersionedFile(path: "\(directory)/pending.json")

@@ -84,14 +84,22 @@ extension VersionedDocument {
 /// read is reported with its path and reason and never overwritten (writers read before they write).
 struct VersionedFile<Document: VersionedDocument>: Sendable {
     let path: String
+    /// Whether reads map the file rather than copy it: for the one large file, which is only ever
+    /// replaced by rename (see `MappedFile`).
+    var mapsFile = false
 
     /// The document, or `Document.empty` when the file does not exist yet.
     func load() throws(StoreError) -> Document {
         try load(decodingWith: Document.decodeDocument)
     }
 
-    /// The same, decoded another way (a partial read of a large document).
+    /// The same, decoded another way (a partial read of a large document). `decode` must not keep
+    /// the data: when the file is mapped, it is unmapped on return.
     func load(decodingWith decode: (Data) throws -> Document) throws(StoreError) -> Document {
+        if mapsFile {
+            guard let file = try MappedFile(path: path) else { return Document.empty }
+            return try file.withData { data throws(StoreError) in try decoded(data, with: decode) }
+        }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -100,6 +108,10 @@ struct VersionedFile<Document: VersionedDocument>: Sendable {
         } catch {
             throw .io(path: path, reason: "cannot read: \((error as NSError).localizedDescription)")
         }
+        return try decoded(data, with: decode)
+    }
+
+    private func decoded(_ data: Data, with decode: (Data) throws -> Document) throws(StoreError) -> Document {
         guard !data.isEmpty else { throw .unreadable(path: path, reason: "the file is empty") }
         do {
             return try decode(data)
