@@ -224,6 +224,28 @@ import Glibc
         #expect(throws: Never.self) { try JSONReader.read(Data(fine.utf8)) { try $0.skipValue() } }
     }
 
+    @Test(arguments: [
+        ("tru", "unexpected"), ("nulL", "unexpected character 'L'"), ("fals", "unexpected end of data"), ("-", "invalid number"),
+        ("1.", "invalid number"), ("1e+", "invalid number"), ("01", "invalid number"), ("-012", "invalid number"),
+        (#""abc"#, "unterminated string"), ("\"a\u{01}b\"", "control character"), ("[1,", "unexpected end of data"),
+        (#"{"a" 1}"#, "expected ':'"), (#"{"a": 1,}"#, "expected a key"), ("[1 2]", "expected ',' or ']'"),
+    ])
+    func skippingStillChecksEveryValue(text: String, message: String) {
+        do {
+            try JSONReader.read(Data(text.utf8)) { try $0.skipValue() }
+            Issue.record("skipped \(text)")
+        } catch let error as JSONReadError {
+            #expect(error.kind == .syntax && error.message.contains(message), "\(text): \(error)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func skippingPassesOverEveryKindOfValue() throws {
+        let text = #"{"a": [true, false, null, -1.5e3, 0, "x\"y", {}], "b": {"c": []}} "#
+        #expect(throws: Never.self) { try JSONReader.read(Data(text.utf8)) { try $0.skipValue() } }
+    }
+
     @Test func endPointsAreReadOnlyWhenAskedFor() throws {
         let directory = TemporaryDirectory()
         let commute = Commute(store: try Store(directory: directory.path), now: Date(), timeZone: zone("UTC"))

@@ -318,6 +318,11 @@ public struct JSONReader {
     /// Passes over a string without building it (escapes are checked for shape only).
     public mutating func skipString() throws {
         try expectKind(.string, "a string")
+        try skipStringAtQuote()
+    }
+
+    /// Skips the string whose opening quote is next.
+    private mutating func skipStringAtQuote() throws {
         index += 1
         while index < bytes.count {
             let byte = bytes[index]
@@ -353,17 +358,19 @@ public struct JSONReader {
 
     /// Skips one value of any kind.
     public mutating func skipValue() throws {
+        // The kind is known from here on: skipping is most of what a search does, so the checks
+        // each reader repeats are left out.
         switch try peek() {
         case .object:
-            try beginObject()
+            try open()
             while try nextKey() != nil { try skipValue() }
         case .array:
-            try beginArray()
+            try open()
             while try nextElement() { try skipValue() }
-        case .string: try skipString()
-        case .number: _ = try numberRange()
-        case .bool: _ = try readBool()
-        case .null: _ = try readNull()
+        case .string: try skipStringAtQuote()
+        case .number: _ = try numberRangeAtStart()
+        case .bool: try literal(bytes[index] == UInt8(ascii: "t") ? "true" : "false")
+        case .null: try literal("null")
         }
     }
 
@@ -373,10 +380,20 @@ public struct JSONReader {
     /// fraction or exponent.
     private mutating func numberRange() throws -> (Range<Int>, integral: Bool) {
         try expectKind(.number, "a number")
+        return try numberRangeAtStart()
+    }
+
+    /// The same, for the number that starts at the next byte.
+    private mutating func numberRangeAtStart() throws -> (Range<Int>, integral: Bool) {
         let start = index
         var integral = true
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard try digits() > 0 else { throw syntaxError("invalid number") }
+        let integerStart = index
+        let integerDigits = try digits()
+        // JSON allows no leading zero: `0`, `0.5`, but never `01`.
+        guard integerDigits == 1 || integerDigits > 1 && bytes[integerStart] != UInt8(ascii: "0") else {
+            throw syntaxError("invalid number")
+        }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             integral = false
