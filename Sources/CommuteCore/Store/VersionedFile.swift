@@ -47,17 +47,10 @@ extension VersionedDocument {
     }
 
     public static func validateFile(atPath path: String) throws(StoreError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            guard FileManager.default.fileExists(atPath: path) else { return }
-            throw .io(path: path, reason: "cannot read the file")
-        }
-        guard !data.isEmpty else { throw .unreadable(path: path, reason: "the file is empty") }
-        do {
+        // The reading a load does — absent, empty, unreadable — with validation for decoding.
+        _ = try VersionedFile<Self>(path: path).load { data in
             try validateDocument(data)
-        } catch let problem as DocumentProblem {
-            throw .unreadable(path: path, reason: problem.reason)
-        } catch {
-            throw .unreadable(path: path, reason: "wrong shape: \(error)")
+            return empty
         }
     }
 
