@@ -64,56 +64,16 @@ public enum CLI {
         }
     }
 
-    /// Prints an error as one line on stderr and decides the exit status. The library never does this.
+    /// Prints an error as one line on stderr and returns its exit status, which the error itself
+    /// states (`ProcessError`). The library never does this.
     static func fail(_ error: any Error, io: TerminalIO) -> ExitCode {
         let (code, message): (ExitCode, String) =
-            switch error {
-            case let error as UsageError:
-                (.usage, error.message + (error.command.isEmpty ? "" : " See 'traveltimes \(error.command) --help'."))
-            case let error as ModelError: (.usage, error.description)
-            case let error as CommuteError:
-                switch error {
-                case .noRouteData, .nothingToBrief: (.failure, error.description)
-                default: (.usage, error.description)
-                }
-            case let error as FeedError:
-                if case .unreadable = error { (.unavailable, error.description) } else { (.dataError, error.description) }
-            case let error as StoreError:
-                switch error {
-                case .unreadable: (.dataError, error.description)
-                case .lockTimeout: (.temporaryFailure, error.description)
-                case .io, .noLocation: (.failure, error.description)
-                }
-            case is Declined: (.failure, "Cancelled; nothing was changed.")
-            case let error as DemoFailed: (error.code, error.description)
-            case let error as RefreshFailed: (exitCode(for: error.underlying), error.description)
-            case let error as FetchError: (exitCode(for: error), error.description)
-            default: (.failure, String(describing: error))
-            }
-        io.err("traveltimes: \(message)")
+            if let error = error as? any ProcessError { (error.exitCode, error.explanation) }
+            // Only a bug reaches here: every error a command throws is a ProcessError.
+            else { (.failure, "unexpected error: \(error)") }
+        // One line, whatever the message quotes (a feed's value, a typed argument).
+        io.err("traveltimes: \(DisplayText.line(message))")
         return code
-    }
-
-    /// The status for a failure underneath a refresh.
-    static func exitCode(for error: any Error) -> ExitCode {
-        switch error {
-        case let error as FetchError:
-            switch error {
-            case .timedOut, .gaveUp: .temporaryFailure
-            case .notJSON: .dataError
-            case .http, .html, .tooLarge, .unreachable: .unavailable
-            }
-        case let error as FeedError:
-            if case .unreadable = error { .unavailable } else { .dataError }
-        case let error as StoreError:
-            switch error {
-            case .unreadable: .dataError
-            case .lockTimeout: .temporaryFailure
-            case .io, .noLocation: .failure
-            }
-        case is UsageError, is ModelError: .usage
-        default: .failure
-        }
     }
 
     static func unknownCommandMessage(_ word: String) -> String {

@@ -88,12 +88,14 @@ extension Commands {
         invocation.io.out("\(key) cleared.")
     }
 
-    /// `10m`, `90s`, `1h`, or a bare number of minutes; in seconds.
+    /// `10m`, `90s`, `1h`, or a bare number of minutes; in seconds. Nil for anything else, and for
+    /// more digits than any duration needs (no input can overflow).
     static func duration(_ text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         let units: [(String, Int)] = [("h", 3_600), ("min", 60), ("m", 60), ("s", 1), ("", 60)]
         for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
-            guard let number = Int(trimmed.dropLast(suffix.count)), number >= 0 else { continue }
+            let digits = trimmed.dropLast(suffix.count)
+            guard (1...9).contains(digits.count), digits.allSatisfy(\.isASCIIDigit), let number = Int(digits) else { continue }
             return number * scale
         }
         return nil

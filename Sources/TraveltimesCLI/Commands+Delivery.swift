@@ -271,8 +271,9 @@ extension Commands {
 }
 
 /// Some notifiers failed this tick; they were ledgered and will be retried. Exit 1.
-struct DeliveryFailed: Error, CustomStringConvertible {
+struct DeliveryFailed: ProcessError, CustomStringConvertible {
     var count: Int
+    var exitCode: ExitCode { .failure }
     var description: String { "\(count) \(count == 1 ? "delivery" : "deliveries") failed; see `traveltimes delivered`" }
 }
 

@@ -65,7 +65,8 @@ extension Commands {
 }
 
 /// A demo step failed; its own message is already on stderr.
-struct DemoFailed: Error, CustomStringConvertible {
+struct DemoFailed: ProcessError, CustomStringConvertible {
     var code: ExitCode
+    var exitCode: ExitCode { code }
     var description: String { "the demo stopped at a failed step (exit \(code.rawValue))" }
 }

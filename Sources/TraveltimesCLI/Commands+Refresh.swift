@@ -70,8 +70,9 @@ extension Commands {
 }
 
 /// A refresh that failed: what failed, and how old the data kept in its place is.
-struct RefreshFailed: Error, CustomStringConvertible {
+struct RefreshFailed: ProcessError, CustomStringConvertible {
     var underlying: any Error
+    var exitCode: ExitCode { (underlying as? any ProcessError)?.exitCode ?? .failure }
     var kept: String?
     var secrets: [String]
 

@@ -89,7 +89,7 @@ extension Commands {
         let io = invocation.io
         let calendar = commute.calendar
         io.out("\(route.name) (route \(route.id))\(isFavorite ? "  * favourite" : "")")
-        if let description = route.description, description != route.name { io.out("  \(description)") }
+        if let description = route.description.map(DisplayText.line), description != route.name { io.out("  \(description)") }
         if let start = route.startPoint { io.out("  From:     \(describe(start))") }
         if let end = route.endPoint { io.out("  To:       \(describe(end))") }
         if let distance = route.distanceMiles { io.out("  Distance: \(distance) mi") }
@@ -141,7 +141,7 @@ extension Commands {
         if let road = point.roadName { parts.append("road \(road)") }
         if let direction = point.direction { parts.append("heading \(direction)") }
         if let milePost = point.milePost { parts.append("milepost \(milePost)") }
-        return parts.joined(separator: ", ")
+        return DisplayText.line(parts.joined(separator: ", "))
     }
 
     static func minutes(_ value: Int?) -> String { value.map { "\($0) min" } ?? "-" }

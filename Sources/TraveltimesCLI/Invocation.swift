@@ -29,16 +29,29 @@ struct Invocation {
     }
 
     /// `--now` if given (an offset-less time is read in the user's zone), else the clock.
-    func now() throws(UsageError) -> Date {
+    func now() throws -> Date {
         guard let text = arguments.value("--now") else { return clock() }
         guard let parsed = ISO8601.parse(text) else {
             throw usage("Invalid --now '\(text)': use ISO 8601, such as 2025-11-04T07:00:00-08:00.")
         }
-        if let instant = parsed.instant { return instant }
-        let calendar = ZonedCalendar(timeZone: try timeZone(), around: Date())
-        let minute = calendar.instant(on: parsed.date, hour: parsed.hour, minute: parsed.minute)
-        return minute.addingTimeInterval(TimeInterval(parsed.second) + Double(parsed.milliseconds) / 1000)
+        let instant: Date
+        if let exact = parsed.instant {
+            instant = exact
+        } else {
+            let calendar = ZonedCalendar(timeZone: try timeZone(), around: Date())
+            let minute = calendar.instant(on: parsed.date, hour: parsed.hour, minute: parsed.minute)
+            instant = minute.addingTimeInterval(TimeInterval(parsed.second) + Double(parsed.milliseconds) / 1000)
+        }
+        // Alerts are planned up to two weeks on, and every date written must read back (years up
+        // to 9999).
+        guard Self.nowRange.contains(instant) else {
+            throw usage("Invalid --now '\(text)': use a time from 1970 to 9999-11-30.")
+        }
+        return instant
     }
+
+    /// The instants `--now` may name.
+    static let nowRange = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_399_622_400)
 
     /// The pending-request cap: `TRAVELTIMES_CAP`, else 64.
     func cap() throws(UsageError) -> Int {
@@ -96,4 +109,7 @@ struct Invocation {
 }
 
 /// The user answered no to a confirmation. Exit 1, nothing changed.
-struct Declined: Error {}
+struct Declined: ProcessError {
+    var exitCode: ExitCode { .failure }
+    var explanation: String { "Cancelled; nothing was changed." }
+}

@@ -1,3 +1,5 @@
+import CommuteCore
+
 /// Plain-text columns, padded to the widest cell. The last column is never padded.
 struct Table {
     enum Alignment { case left, right }
@@ -7,7 +9,9 @@ struct Table {
 
     init(_ alignments: [Alignment]) { self.alignments = alignments }
 
-    mutating func add(_ row: [String]) { rows.append(row) }
+    /// Adds a row. Each cell is one line: a name with a line break or an escape sequence in it
+    /// cannot break the table or reach the terminal.
+    mutating func add(_ row: [String]) { rows.append(row.map(DisplayText.line)) }
 
     func render() -> [String] {
         var widths = [Int](repeating: 0, count: alignments.count)

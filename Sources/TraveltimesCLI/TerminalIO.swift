@@ -49,7 +49,10 @@ public struct TerminalIO: Sendable {
         return copy
     }
 
-    func out(_ line: String = "") { writeOut(line + "\n") }
-    func err(_ line: String) { writeError(line + "\n") }
-    func warn(_ line: String) { writeError("traveltimes: warning: \(line)\n") }
+    /// Writes lines to stdout. No control sequence reaches the terminal, whatever the text quotes.
+    func out(_ line: String = "") { writeOut(DisplayText.terminal(line) + "\n") }
+    /// Writes lines to stderr, likewise.
+    func err(_ line: String) { writeError(DisplayText.terminal(line) + "\n") }
+    /// One warning line on stderr.
+    func warn(_ line: String) { writeError("traveltimes: warning: \(DisplayText.line(line))\n") }
 }

@@ -118,9 +118,9 @@ import Glibc
     }
 
     @Test(arguments: [
-        (#"{"version": 1, "routes": [{"id": "5"}]}"#, "routes[0].updatedAt is missing", "lacks id or updatedAt"),
+        (#"{"version": 1, "routes": [{"id": "5"}]}"#, "routes[0].updatedAt is missing", "routes[0].updatedAt is missing"),
         (#"{"version": 1, "routes": [{"id": 5, "updatedAt": "2025-11-05T00:00:00Z"}]}"#, "routes[0].id has the wrong type", "routes[0].id has the wrong type"),
-        (#"{"version": 1, "routes": [7]}"#, "routes[0] is not an object", "expected an object"),
+        (#"{"version": 1, "routes": [7]}"#, "routes[0] is not an object", "routes[0] is not an object"),
         (#"{"routes": [{"id": 5}], "version": 2}"#, "unknown version 2", "unknown version 2"),
         (#"{"routes": []}"#, "no \"version\" field", "no \"version\" field"),
         (#"{"version": 1}"#, "routes is missing", "routes is missing"),

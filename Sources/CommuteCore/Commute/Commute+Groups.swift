@@ -45,9 +45,7 @@ extension Commute {
 
     static func checkedGroupName(_ name: String) throws(CommuteError) -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= 40, !trimmed.contains(where: \.isNewline) else {
-            throw .badGroupName(name)
-        }
+        guard RouteGroup.isValidName(trimmed) else { throw .badGroupName(name) }
         return trimmed
     }
 

@@ -42,7 +42,7 @@ public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
         case .nothingToBrief:
             "No favourites to brief: add routes with `traveltimes favorites add ID...`"
         case .badGroupName(let name):
-            "Invalid group name '\(name)': use 1 to 40 characters on one line"
+            "Invalid group name '\(name)': use 1 to 40 characters on one line, without control characters"
         }
     }
 }

@@ -9,6 +9,12 @@ public enum WebhookNotifier {
 
     public static let timeout: TimeInterval = 10
 
+    /// Whether text is a URL a webhook can be posted to: http or https, with a host.
+    public static func isWebhookURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host else { return false }
+        return (scheme == "http" || scheme == "https") && !host.isEmpty
+    }
+
     /// Nil when the server answered 2xx; otherwise why not (the URL's secrets removed).
     public static func send(_ message: AlertMessage, to url: String, format: Format, client: any HTTPClient) -> String? {
         guard let target = URL(string: url), target.scheme?.hasPrefix("http") == true else {

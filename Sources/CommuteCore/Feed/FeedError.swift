@@ -10,6 +10,10 @@ public enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {
     case empty
     /// One route could not be read; the whole feed is refused.
     case badRoute(index: Int, reason: String)
+    /// More routes than any travel-times feed has: refused before they fill the disk.
+    case tooManyRoutes(limit: Int)
+    /// A file or pipe sent nothing more for the whole deadline.
+    case timedOut(path: String, seconds: Double)
 
     public var description: String {
         switch self {
@@ -23,6 +27,10 @@ public enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {
             "the feed has no routes"
         case .badRoute(let index, let reason):
             "route #\(index + 1) in the feed cannot be read: \(reason)"
+        case .tooManyRoutes(let limit):
+            "the feed has more than \(limit) routes; no travel-times feed is that large"
+        case .timedOut(let path, let seconds):
+            "timed out after \(FetchError.format(seconds)) s reading \(path)"
         }
     }
 }

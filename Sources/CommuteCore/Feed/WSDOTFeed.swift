@@ -18,25 +18,37 @@ public enum WSDOTFeed {
 
     /// Reads the feed a route at a time, in feed order, handing each to `body` as soon as it is
     /// read: a feed of any length is read through a window of one piece of the file and one route.
-    /// Returns the IDs of every route. Throws `FeedError` as `decode` does — possibly after `body`
-    /// has seen some routes, so a caller must not act on them until this returns. Errors from
-    /// `body` pass through unchanged.
-    public static func forEachRoute(in input: FeedInput, _ body: (Route) throws -> Void) throws -> Set<String> {
+    /// A route that reads but holds an impossible value (a time over a day, a date after the year
+    /// 9999) is left out and handed to `dropped` instead: one bad upstream route must not stop every
+    /// alert. Returns the IDs of the routes kept. Throws `FeedError` as `decode` does — possibly
+    /// after `body` has seen some routes, so a caller must not act on them until this returns.
+    /// Errors from `body` pass through unchanged.
+    public static func forEachRoute(
+        in input: FeedInput, deadline: FeedInput.Deadline? = nil, dropped: (DroppedRoute) -> Void = { _ in },
+        _ body: (Route) throws -> Void
+    ) throws -> Set<String> {
         var splitter = JSONArraySplitter(maximumElementSize: maximumRouteSize)
         var ids = Set<String>()
+        var index = 0
         do {
-            try input.forEachPiece { piece in
+            try input.forEachPiece(deadline: deadline) { piece in
                 try splitter.consume(piece) { bytes, offset in
-                    let route = try decodeRoute(bytes, at: offset, index: ids.count)
+                    defer { index += 1 }
+                    guard index < maximumRouteCount else { throw FeedError.tooManyRoutes(limit: maximumRouteCount) }
+                    let route = try decodeRoute(bytes, at: offset, index: index)
+                    if let problem = route.implausibility ?? (route.id.count > 9 ? "TravelTimeID \(route.id) is out of range" : nil) {
+                        dropped(DroppedRoute(index: index, id: route.id, reason: problem))
+                        return
+                    }
                     guard ids.insert(route.id).inserted else {
-                        throw FeedError.badRoute(index: ids.count, reason: "TravelTimeID \(route.id) appears twice")
+                        throw FeedError.badRoute(index: index, reason: "TravelTimeID \(route.id) appears twice")
                     }
                     try body(route)
                 }
             }
             try splitter.finish()
         } catch is JSONArraySplitter.ElementTooLarge {
-            throw FeedError.badRoute(index: ids.count, reason: "it is over \(maximumRouteSize / 1_024) KiB, too large for a route")
+            throw FeedError.badRoute(index: index, reason: "it is over \(maximumRouteSize / 1_024) KiB, too large for a route")
         } catch let error as JSONReadError {
             // The splitter's own errors: the array around the routes.
             throw error.kind == .syntax
@@ -49,6 +61,18 @@ public enum WSDOTFeed {
     /// A route takes about 500 bytes; an element far larger is not one, and is refused before it
     /// is read whole, so no feed file can make a refresh hold more than this of it at once.
     static let maximumRouteSize = 256 * 1_024
+    /// WSDOT's feed has 163 routes; no travel-times feed has this many.
+    public static let maximumRouteCount = 50_000
+
+    /// A route the feed sent that was left out, and why.
+    public struct DroppedRoute: Sendable, Equatable, CustomStringConvertible {
+        /// Its position in the feed, from 0.
+        public var index: Int
+        public var id: String
+        public var reason: String
+
+        public var description: String { "route #\(index + 1) (ID \(id)) was left out: \(reason)" }
+    }
 
     /// One element of the top-level array, at `offset` in the feed. A value of the wrong type
     /// inside a route names that route.
@@ -110,7 +134,12 @@ public enum WSDOTFeed {
         guard try reader.peek() == .object else { throw FeedError.badRoute(index: index, reason: "not a route object") }
         try reader.beginObject()
         var wire = WireRoute()
+        var seen = JSONReader.FieldsSeen()
         while let key = try reader.nextKey() {
+            guard seen.first(key, among: routeFields) else {
+                try reader.skipValue()
+                continue
+            }
             try readField(key, into: &wire, from: &reader, index: index)
         }
         guard let id = wire.id else { throw FeedError.badRoute(index: index, reason: "TravelTimeID is missing") }
@@ -123,6 +152,12 @@ public enum WSDOTFeed {
             averageMinutes: wire.average, distanceMiles: wire.distance, updatedAt: updatedAt, startPoint: wire.start,
             endPoint: wire.end)
     }
+
+    private static let routeFields: [StaticString] = [
+        "TravelTimeID", "Name", "Description", "CurrentTime", "AverageTime", "Distance", "TimeUpdated", "StartPoint",
+        "EndPoint",
+    ]
+    private static let pointFields: [StaticString] = ["Description", "Direction", "Latitude", "Longitude", "MilePost", "RoadName"]
 
     private static func readField(_ key: JSONReader.Key, into wire: inout WireRoute, from reader: inout JSONReader, index: Int) throws {
         do {
@@ -147,15 +182,19 @@ public enum WSDOTFeed {
         if try reader.readNull() { return nil }
         try reader.beginObject()
         var point = Route.Point()
+        var seen = JSONReader.FieldsSeen()
         while let key = try reader.nextKey() {
-            if try reader.readNull() { continue }
+            guard seen.first(key, among: pointFields) else {
+                try reader.skipValue()
+                continue
+            }
             switch key {
-            case "Description": point.description = try reader.readString()
-            case "Direction": point.direction = try reader.readString()
-            case "Latitude": point.latitude = try reader.readDouble()
-            case "Longitude": point.longitude = try reader.readDouble()
-            case "MilePost": point.milePost = try reader.readDouble()
-            case "RoadName": point.roadName = try reader.readString()
+            case "Description": point.description = try reader.readOptionalString()
+            case "Direction": point.direction = try reader.readOptionalString()
+            case "Latitude": point.latitude = try reader.readOptionalDouble()
+            case "Longitude": point.longitude = try reader.readOptionalDouble()
+            case "MilePost": point.milePost = try reader.readOptionalDouble()
+            case "RoadName": point.roadName = try reader.readOptionalString()
             default: try reader.skipValue()
             }
         }

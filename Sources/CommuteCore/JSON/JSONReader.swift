@@ -114,12 +114,9 @@ public struct JSONReader {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw syntaxError("expected a key") }
         let start = index + 1
-        var end = start
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
-            end += 1
-        }
+        let end = try plainEnd(from: start)
         let key: Key
-        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+        if bytes[end] == UInt8(ascii: "\"") {
             key = Key(bytes: UnsafeBufferPointer(rebasing: bytes[start..<end]), escaped: nil)
             index = end + 1
         } else {
@@ -196,6 +193,25 @@ public struct JSONReader {
         return true
     }
 
+    /// Which of an object's known fields have been read. A key given twice keeps its first value,
+    /// and the repeat is skipped (and checked): one rule for every document the product reads, the
+    /// one Foundation's `JSONDecoder` follows for the store files it reads.
+    public struct FieldsSeen {
+        private var bits: UInt64 = 0
+
+        public init() {}
+
+        /// Records the key if it is one of `fields` (at most 64), and returns whether this is its
+        /// first appearance. A key that is none of them is always "first": it is the caller's to
+        /// skip.
+        public mutating func first(_ key: Key, among fields: [StaticString]) -> Bool {
+            guard let field = fields.firstIndex(where: { $0 ~= key }), field < 64 else { return true }
+            let bit: UInt64 = 1 << UInt64(field)
+            defer { bits |= bit }
+            return bits & bit == 0
+        }
+    }
+
     // MARK: Scalars
 
     /// Consumes a `null` if one is next.
@@ -217,84 +233,159 @@ public struct JSONReader {
 
     public mutating func readString() throws -> String {
         try expectKind(.string, "a string")
-        index += 1
-        let start = index
-        // Fast path: no escapes, so the bytes are the string.
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                index += 1
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            guard byte >= 0x20 else { throw syntaxError("control character in a string") }
-            index += 1
+        let start = index + 1
+        var end = try plainEnd(from: start)
+        // Fast path: no escapes, so the bytes (checked as UTF-8) are the string.
+        if bytes[end] == UInt8(ascii: "\"") {
+            index = end + 1
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         }
-        var buffer = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
-        while index < bytes.count {
-            let byte = bytes[index]
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\""):
+        var buffer = Array(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        while true {
+            // At a backslash.
+            index = end + 1
+            buffer.append(contentsOf: String(try readEscape()).utf8)
+            end = try plainEnd(from: index)
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+            if bytes[end] == UInt8(ascii: "\"") {
+                index = end + 1
                 return String(decoding: buffer, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                guard index < bytes.count else { break }
-                let escape = bytes[index]
-                index += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escape)
-                case UInt8(ascii: "b"): buffer.append(0x08)
-                case UInt8(ascii: "f"): buffer.append(0x0C)
-                case UInt8(ascii: "n"): buffer.append(0x0A)
-                case UInt8(ascii: "r"): buffer.append(0x0D)
-                case UInt8(ascii: "t"): buffer.append(0x09)
-                case UInt8(ascii: "u"):
-                    var scalar = try hex4()
-                    if (0xD800...0xDBFF).contains(scalar), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                        bytes[index + 1] == UInt8(ascii: "u")
-                    {
-                        index += 2
-                        let low = try hex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw syntaxError("invalid surrogate pair") }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    guard let unicode = Unicode.Scalar(scalar) else { throw syntaxError("invalid \\u escape") }
-                    buffer.append(contentsOf: Array(String(unicode).utf8))
-                default:
-                    throw syntaxError("invalid escape \\\(Character(UnicodeScalar(escape)))")
-                }
-            default:
-                guard byte >= 0x20 else { throw syntaxError("control character in a string") }
-                buffer.append(byte)
             }
         }
-        throw syntaxError("unterminated string")
     }
 
-    /// A whole number (an integral JSON number such as `12` or `12.0`).
+    /// Where the unescaped run of a string that starts at `start` ends: at the closing quote or at
+    /// a backslash. On the way it refuses what RFC 8259 does not allow in a string: control
+    /// characters and bytes that are not UTF-8 (see `utf8SequenceEnd`).
+    private func plainEnd(from start: Int) throws -> Int {
+        var end = start
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return end }
+            if byte < 0x20 {
+                throw JSONReadError(kind: .syntax, message: "control character in a string", offset: end)
+            }
+            end = byte < 0x80 ? end + 1 : try utf8SequenceEnd(at: end)
+        }
+        throw JSONReadError(kind: .syntax, message: "unterminated string", offset: end)
+    }
+
+    /// The index after the UTF-8 sequence whose first byte (0x80 or more) is at `start`. Refuses
+    /// what RFC 3629 forbids: a stray continuation byte, an overlong form, an encoded surrogate, a
+    /// code point past U+10FFFF, a truncated sequence.
+    private func utf8SequenceEnd(at start: Int) throws -> Int {
+        let lead = bytes[start]
+        let length: Int
+        // What the second byte may be; later ones are always 0x80…0xBF.
+        var second: ClosedRange<UInt8> = 0x80...0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: (length, second) = (3, 0xA0...0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: (length, second) = (3, 0x80...0x9F)
+        case 0xF0: (length, second) = (4, 0x90...0xBF)
+        case 0xF1...0xF3: length = 4
+        case 0xF4: (length, second) = (4, 0x80...0x8F)
+        default: throw JSONReadError(kind: .syntax, message: "invalid UTF-8 byte \(describe(lead))", offset: start)
+        }
+        guard start + length <= bytes.count, second.contains(bytes[start + 1]),
+            (2..<length).allSatisfy({ (0x80...0xBF).contains(bytes[start + $0]) })
+        else { throw JSONReadError(kind: .syntax, message: "invalid UTF-8 sequence", offset: start) }
+        return start + length
+    }
+
+    /// The character a backslash escape stands for; `index` is just past the backslash. A `\\u`
+    /// surrogate must come as a high one followed by a low one: a lone half is refused.
+    private mutating func readEscape() throws -> Unicode.Scalar {
+        guard index < bytes.count else { throw syntaxError("unterminated string") }
+        let escape = bytes[index]
+        index += 1
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return Unicode.Scalar(escape)
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"):
+            var value = try hex4()
+            switch value {
+            case 0xD800...0xDBFF:
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw syntaxError("lone surrogate in a \\u escape")
+                }
+                index += 2
+                let low = try hex4()
+                guard (0xDC00...0xDFFF).contains(low) else { throw syntaxError("lone surrogate in a \\u escape") }
+                value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+            case 0xDC00...0xDFFF:
+                throw syntaxError("lone surrogate in a \\u escape")
+            default: break
+            }
+            guard let scalar = Unicode.Scalar(value) else { throw syntaxError("invalid \\u escape") }
+            return scalar
+        default:
+            throw JSONReadError(kind: .syntax, message: "invalid escape \\\(describe(escape))", offset: index - 1)
+        }
+    }
+
+    /// A whole number: an integer, exactly (never rounded through a double), or a whole number
+    /// spelt otherwise (`12.0`, `1e2`) when a double holds it exactly (up to 2^53). Anything else,
+    /// an integer past 64 bits included, is a type error.
     public mutating func readInt() throws -> Int {
         let start = index
         let (range, integral) = try numberRange()
-        if integral, range.count <= 18 { return integer(range) }
-        if let value = Double(text(range)), value.rounded() == value, let whole = Int(exactly: value) { return whole }
+        if integral {
+            if let value = exactInteger(range) { return value }
+        } else if let value = Double(text(range)), value.rounded() == value, abs(value) <= 9_007_199_254_740_992,
+            let whole = Int(exactly: value)
+        {
+            return whole
+        }
         index = start
-        throw typeError("expected a whole number")
+        throw typeError(integral ? "the number is out of range" : "expected a whole number")
     }
 
+    /// A finite number. One too large for a double (`1e400`) is a type error, not infinity.
     public mutating func readDouble() throws -> Double {
+        let start = index
         let (range, integral) = try numberRange()
         // Whole numbers of up to 15 digits are exact as doubles: skip the text conversion.
         if integral, range.count <= 15 { return Double(integer(range)) }
         if let value = exactDecimal(range) { return value }
+        var value: Double
         // The grammar is checked, and a number inside the document is always followed by a byte
         // that ends it, so strtod can read in place (the C locale's '.' is JSON's).
-        if range.upperBound < bytes.count, let start = bytes.baseAddress {
-            return start.advanced(by: range.lowerBound).withMemoryRebound(to: CChar.self, capacity: range.count) {
+        if range.upperBound < bytes.count, let base = bytes.baseAddress {
+            value = base.advanced(by: range.lowerBound).withMemoryRebound(to: CChar.self, capacity: range.count) {
                 strtod($0, nil)
             }
+        } else {
+            value = Double(text(range)) ?? .infinity
         }
-        guard let value = Double(text(range)) else { throw syntaxError("invalid number") }
+        guard value.isFinite else {
+            index = start
+            throw typeError("the number is out of range")
+        }
+        return value
+    }
+
+    /// An integer's exact value, or nil when it does not fit in 64 bits. Accumulated towards the
+    /// sign, so that the most negative value fits too.
+    private func exactInteger(_ range: Range<Int>) -> Int? {
+        if range.count <= 18 { return integer(range) }
+        var position = range.lowerBound
+        let negative = bytes[position] == UInt8(ascii: "-")
+        if negative { position += 1 }
+        var value = 0
+        while position < range.upperBound {
+            let digit = Int(bytes[position] - UInt8(ascii: "0"))
+            let (shifted, overflowedShift) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowedAdd) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            guard !overflowedShift, !overflowedAdd else { return nil }
+            value = next
+            position += 1
+        }
         return value
     }
 
@@ -303,11 +394,8 @@ public struct JSONReader {
     public mutating func withStringBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) throws -> T {
         try expectKind(.string, "a string")
         let start = index + 1
-        var end = start
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
-            end += 1
-        }
-        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+        let end = try plainEnd(from: start)
+        if bytes[end] == UInt8(ascii: "\"") {
             index = end + 1
             return body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
         }
@@ -315,7 +403,7 @@ public struct JSONReader {
         return text.withUTF8(body)
     }
 
-    /// Passes over a string without building it (escapes are checked for shape only).
+    /// Passes over a string without building it, checking it as strictly as `readString` does.
     public mutating func skipString() throws {
         try expectKind(.string, "a string")
         try skipStringAtQuote()
@@ -324,18 +412,15 @@ public struct JSONReader {
     /// Skips the string whose opening quote is next.
     private mutating func skipStringAtQuote() throws {
         index += 1
-        while index < bytes.count {
-            let byte = bytes[index]
-            index += 1
-            if byte == UInt8(ascii: "\"") { return }
-            if byte == UInt8(ascii: "\\") {
-                guard index < bytes.count else { break }
+        while true {
+            index = try plainEnd(from: index)
+            if bytes[index] == UInt8(ascii: "\"") {
                 index += 1
-            } else if byte < 0x20 {
-                throw syntaxError("control character in a string")
+                return
             }
+            index += 1
+            _ = try readEscape()
         }
-        throw syntaxError("unterminated string")
     }
 
     /// A string, or nil for `null`.

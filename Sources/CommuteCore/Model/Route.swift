@@ -55,11 +55,12 @@ public struct Route: Codable, Sendable, Equatable, Identifiable {
         self.endPoint = endPoint
     }
 
-    /// The name to show: the feed's name, else its description, else `Route <id>`.
+    /// The name to show: the feed's name, else its description, else `Route <id>` — on one line
+    /// and free of control characters, whatever the feed sent (see `DisplayText`).
     public var name: String {
-        if let feedName, !feedName.isEmpty { return feedName }
-        if let description, !description.isEmpty { return description }
-        return "Route \(id)"
+        if let feedName, !feedName.isEmpty { return DisplayText.line(feedName) }
+        if let description, !description.isEmpty { return DisplayText.line(description) }
+        return "Route \(DisplayText.line(id))"
     }
 
     /// current − average, or nil when either is missing.

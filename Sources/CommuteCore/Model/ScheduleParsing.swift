@@ -55,6 +55,9 @@ public enum ScheduleParsing {
         return String(number)
     }
 
+    /// The largest delay threshold, in minutes (four digits).
+    public static let largestThreshold = 9_999
+
     /// Reads a smart-alert threshold in minutes (`10`, `10m`, `10min`), or `off` for none.
     public static func threshold(_ text: String) throws(ModelError) -> Int? {
         var trimmed = Substring(text.trimmingWhitespace().lowercased())
@@ -84,7 +87,7 @@ public enum ScheduleParsing {
 }
 
 extension Character {
-    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+    public var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
 
 extension StringProtocol {

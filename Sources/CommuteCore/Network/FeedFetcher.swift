@@ -65,6 +65,10 @@ public struct FeedFetcher: Sendable {
                 throw error
             } catch HTTPClientError.tooLarge(let limit) {
                 throw .tooLarge(limit: limit)
+            } catch HTTPClientError.permanent(let reason) {
+                throw .refused(reason)
+            } catch HTTPClientError.helperMissing(let path) {
+                throw .helperMissing(path: path)
             } catch HTTPClientError.timedOut {
                 throw .timedOut(seconds: timeout, last: lastProblem)
             } catch HTTPClientError.connection(let reason) {

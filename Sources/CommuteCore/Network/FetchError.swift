@@ -14,6 +14,11 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooLarge(limit: Int)
     /// No connection could be made, and the deadline left no time to keep trying.
     case unreachable(String)
+    /// A failure that trying again cannot mend (a redirect to another protocol, oversized headers,
+    /// a certificate that does not verify): reported at once, not retried.
+    case refused(String)
+    /// `traveltimes-fetch`, which owns the network, is not where it should be.
+    case helperMissing(path: String)
 
     public var description: String {
         switch self {
@@ -31,6 +36,11 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
             "the response is larger than \(limit >> 20) MiB; refusing it"
         case .unreachable(let reason):
             "cannot reach the server: \(reason)"
+        case .refused(let reason):
+            "\(reason) (not retried: trying again cannot help)"
+        case .helperMissing(let path):
+            "the fetch helper traveltimes-fetch is missing: expected at \(path), beside traveltimes "
+                + "(install both together, or rebuild with `swift build`)"
         }
     }
 

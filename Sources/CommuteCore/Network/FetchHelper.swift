@@ -35,7 +35,7 @@ public enum FetchHelper {
     public struct Reply: Codable, Sendable, Equatable {
         public var status: Int?
         public var headers: [String: String]?
-        /// `connection`, `timedOut` or `tooLarge`.
+        /// `connection`, `timedOut`, `tooLarge` or `permanent`.
         public var error: String?
         public var message: String?
 
@@ -71,6 +71,8 @@ public enum FetchHelper {
         case .failure(.connection(let message)): reply = Reply(error: "connection", message: message)
         case .failure(.timedOut): reply = Reply(error: "timedOut")
         case .failure(.tooLarge(let limit)): reply = Reply(error: "tooLarge", message: String(limit))
+        case .failure(.permanent(let message)): reply = Reply(error: "permanent", message: message)
+        case .failure(.helperMissing(let path)): reply = Reply(error: "connection", message: "no helper at \(path)")
         }
         let line = (try? JSONEncoder().encode(reply)) ?? Data(#"{"error":"connection","message":"cannot encode"}"#.utf8)
         return (line + Data("\n".utf8), body)
@@ -84,6 +86,7 @@ public enum FetchHelper {
         switch reply.error {
         case "timedOut": throw HTTPClientError.timedOut
         case "tooLarge": throw HTTPClientError.tooLarge(limit: reply.message.flatMap(Int.init) ?? 0)
+        case "permanent": throw HTTPClientError.permanent(reply.message ?? "the request cannot succeed")
         case .some: throw HTTPClientError.connection(reply.message ?? "connection failed")
         case nil: break
         }

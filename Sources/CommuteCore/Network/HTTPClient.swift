@@ -22,6 +22,11 @@ public enum HTTPClientError: Error, Equatable, Sendable {
     case timedOut
     /// The body passed the size limit and the transfer was stopped.
     case tooLarge(limit: Int)
+    /// A failure that will not change on retry: an unsupported or malformed URL, a redirect to
+    /// another protocol, oversized headers, a certificate that does not verify.
+    case permanent(String)
+    /// The helper program that makes requests is not there.
+    case helperMissing(path: String)
 }
 
 /// A GET with a time limit. The network reaches the core only through this, so the retry policy is

@@ -25,6 +25,8 @@ public struct FanOutPlan: Sendable, Equatable {
 public enum FanOut {
     /// The pending-request limit when none is configured (the iOS limit the product mirrors).
     public static let defaultCap = 64
+    /// The largest cap that may be configured.
+    public static let largestCap = 10_000
 
     /// Plans every trigger. Ordering: soonest next fire; ties go to the older schedule (then its
     /// ID), then the lower weekday number. Content is rendered for the scheduled requests only;

@@ -58,6 +58,12 @@ public struct RouteGroup: Codable, Sendable, Equatable {
     public var name: String
     public var routeIDs: [String]
 
+    /// Whether text can name a group: 1 to 40 characters, trimmed, without control characters.
+    public static func isValidName(_ name: String) -> Bool {
+        (1...40).contains(name.count) && name == name.trimmingCharacters(in: .whitespacesAndNewlines)
+            && DisplayText.line(name) == name
+    }
+
     public init(name: String, routeIDs: [String]) {
         self.name = name
         self.routeIDs = routeIDs
@@ -164,8 +170,15 @@ public struct Configuration: VersionedDocument, Equatable {
     public var standardDailyCap: Int?
     /// Routes watched for delays (critical alerts after each refresh).
     public var watches: [DelayWatch]?
+    /// The IANA zone the schedules live in: every command uses it, whatever `TZ` the host or cron
+    /// has (`TRAVELTIMES_TZ` overrides it for one command). Saved when the first schedule is added.
+    public var timeZone: String?
 
     public static let defaultStandardDailyCap = 20
+    /// The largest daily cap that may be configured.
+    public static let largestDailyCap = 1_000
+    /// The longest grace window: a day, in seconds.
+    public static let largestGrace = 86_400
     /// The most critical (delay watch) alerts per local day.
     public static let criticalDailyCap = 3
 
@@ -222,7 +235,8 @@ public struct RefreshLog: VersionedDocument, Equatable {
         lastAttemptAt = date
         lastResult = reason
         if failuresSinceSuccess == 0 { failingSince = date }
-        failuresSinceSuccess += 1
+        // Counted for a message, never past what a file may hold.
+        failuresSinceSuccess = min(failuresSinceSuccess, Int(Int32.max) - 1) + 1
     }
 }
 
@@ -241,6 +255,8 @@ public struct Notifier: Codable, Sendable, Equatable {
 
     /// Stable across removals of others: `notify remove 2` means the same notifier tomorrow.
     public var id: Int
+    /// The largest notifier number.
+    public static let largestID = 1_000_000
     public var kind: Kind
 
     public init(id: Int, kind: Kind) {
@@ -248,11 +264,11 @@ public struct Notifier: Codable, Sendable, Equatable {
         self.kind = kind
     }
 
-    /// `stdout`, `exec notify-send -u {urgency} {title} {body}`.
+    /// `stdout`, `exec notify-send -u {urgency} {title} {body}`: one line, whatever was typed.
     public var summary: String {
         switch kind {
         case .stdout: "stdout"
-        case .exec(let program, let arguments): (["exec", program] + arguments).joined(separator: " ")
+        case .exec(let program, let arguments): DisplayText.line((["exec", program] + arguments).joined(separator: " "))
         case .webhook(let url, let format): "webhook \(WebhookNotifier.redact(url)) (\(format.rawValue))"
         }
     }
@@ -345,8 +361,12 @@ public struct QuietHours: Codable, Sendable, Equatable, CustomStringConvertible 
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let start = try container.decode(Int.self, forKey: .start)
         let end = try container.decode(Int.self, forKey: .end)
-        self.start = TimeOfDay(hour: start / 60 % 24, minute: start % 60)
-        self.end = TimeOfDay(hour: end / 60 % 24, minute: end % 60)
+        guard (0..<1_440).contains(start), (0..<1_440).contains(end), start != end else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .start, in: container, debugDescription: "a quiet-hours window is two different minutes of the day, 0–1439")
+        }
+        self.start = TimeOfDay(hour: start / 60, minute: start % 60)
+        self.end = TimeOfDay(hour: end / 60, minute: end % 60)
     }
 
     /// Minutes after midnight.

@@ -41,7 +41,8 @@ public struct FileLock: Sendable {
     }
 
     private func acquire(_ mode: Mode) throws(StoreError) -> Int32 {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // O_NONBLOCK: whatever stands at the path (a FIFO) must not hold the open up.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o600)
         guard descriptor >= 0 else { throw .io(path: path, reason: "cannot open lock file: \(errnoText())") }
         let operation = (mode == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1e9)

@@ -18,18 +18,12 @@ final class MappedFile {
     private var released = 0
     private static let pageSize = max(Int(sysconf(Int32(_SC_PAGESIZE))), 4_096)
 
-    /// Maps the file at `path`, or returns nil when there is no such file.
-    init?(path: String) throws(StoreError) {
+    /// Maps the file at `path`, or returns nil when there is no such file. What is not a regular
+    /// file of at most `maximumSize` bytes is refused (see `RegularFile`).
+    init?(path: String, maximumSize: Int) throws(StoreError) {
         self.path = path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw .io(path: path, reason: "cannot read: \(errnoText())")
-        }
+        guard let (descriptor, size) = try RegularFile.open(path, maximumSize: maximumSize) else { return nil }
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .io(path: path, reason: "cannot read: \(errnoText())") }
-        let size = Int(status.st_size)
         guard size > 0 else {
             bytes = UnsafeBufferPointer(start: nil, count: 0)
             return

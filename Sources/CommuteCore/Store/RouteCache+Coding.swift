@@ -99,9 +99,8 @@ extension RouteCache {
         }
     }
 
-    /// A whole pass over the file that builds nothing: valid JSON, version 1, and `routes` an array
-    /// of objects that each have a string `id` and `updatedAt`. Cheaper than decoding 10,000 routes
-    /// just to prove they could be.
+    /// A whole pass over the file that keeps nothing: valid JSON, version 1, and `routes` an array
+    /// of routes that each read and hold only possible values.
     public static func validateDocument(_ data: Data) throws {
         do {
             try JSONReader.read(data) { reader in try walk(&reader, route: checkRoute) }
@@ -113,7 +112,7 @@ extension RouteCache {
     /// The check a refresh makes before replacing the cache: the same pass, over the mapped file,
     /// handing its pages back as it goes, so that checking costs next to no memory.
     public static func validateFile(atPath path: String) throws(StoreError) {
-        guard let file = try MappedFile(path: path) else { return }
+        guard let file = try MappedFile(path: path, maximumSize: RegularFile.routeCacheMaximumSize) else { return }
         guard !file.bytes.isEmpty else { throw .unreadable(path: path, reason: "the file is empty") }
         do {
             try JSONReader.read(file.bytes) { reader in
@@ -127,20 +126,9 @@ extension RouteCache {
         }
     }
 
-    /// One element of `routes`: an object with a string `id` and `updatedAt`.
+    /// One element of `routes`, read and dropped: what a read of the cache would refuse.
     private static func checkRoute(_ reader: inout JSONReader, index: Int) throws {
-        try reader.beginObject()
-        var required = 0
-        while let field = try reader.nextKey() {
-            if field == "id" || field == "updatedAt" {
-                guard try reader.peek() == .string else {
-                    throw DocumentProblem("wrong shape: routes[\(index)].\(field) has the wrong type")
-                }
-                required += 1
-            }
-            try reader.skipValue()
-        }
-        guard required == 2 else { throw DocumentProblem("wrong shape: routes[\(index)] lacks id or updatedAt") }
+        _ = try readRoute(&reader, index: index, includingEndPoints: true)
     }
 
     /// The routes whose name or description contains the text (any case), and the newest update
@@ -173,7 +161,12 @@ extension RouteCache {
         var matched = false
         var name: Bool?
         var updated: Date?
+        var seen = JSONReader.FieldsSeen()
         while let key = try reader.nextKey() {
+            guard seen.first(key, among: routeFields) else {
+                try reader.skipValue()
+                continue
+            }
             switch key {
             case "name", "description":
                 if try reader.readNull() {
@@ -232,7 +225,12 @@ extension RouteCache {
         try reader.beginObject()
         var sawVersion = false
         var sawRoutes = false
+        var seen = JSONReader.FieldsSeen()
         while let key = try reader.nextKey() {
+            guard seen.first(key, among: topLevelFields) else {
+                try reader.skipValue()
+                continue
+            }
             switch key {
             case "version":
                 try readVersion(&reader)
@@ -251,6 +249,13 @@ extension RouteCache {
         guard sawVersion else { throw versionProblem(0) }
         guard sawRoutes else { throw DocumentProblem("wrong shape: routes is missing") }
     }
+
+    // A key given twice keeps its first value (see `JSONReader.FieldsSeen`).
+    private static let topLevelFields: [StaticString] = ["version", "fetchedAt", "source", "validators", "routes"]
+    private static let routeFields: [StaticString] = [
+        "id", "name", "description", "currentMinutes", "averageMinutes", "distanceMiles", "updatedAt", "startPoint", "endPoint",
+    ]
+    private static let pointFields: [StaticString] = ["description", "direction", "latitude", "longitude", "milePost", "roadName"]
 
     /// The fields of one cached route as they arrive.
     private struct Fields {
@@ -271,15 +276,22 @@ extension RouteCache {
         guard try reader.peek() == .object else { throw DocumentProblem("wrong shape: \(field) is not an object") }
         try reader.beginObject()
         var fields = Fields()
+        var seen = JSONReader.FieldsSeen()
         while let key = try reader.nextKey() {
+            guard seen.first(key, among: routeFields) else {
+                try reader.skipValue()
+                continue
+            }
             try readField(key, into: &fields, from: &reader, index: index, includingEndPoints: includingEndPoints)
         }
         guard let id = fields.id else { throw DocumentProblem("wrong shape: \(field).id is missing") }
         guard let updated = fields.updated else { throw DocumentProblem("wrong shape: \(field).updatedAt is missing") }
-        return Route(
+        let route = Route(
             id: id, name: fields.name, description: fields.description, currentMinutes: fields.current,
             averageMinutes: fields.average, distanceMiles: fields.distance, updatedAt: updated,
             startPoint: fields.start, endPoint: fields.end)
+        if let problem = route.implausibility { throw DocumentProblem("impossible value: \(field): \(problem)") }
+        return route
     }
 
     private static func readField(
@@ -317,7 +329,12 @@ extension RouteCache {
         if try reader.readNull() { return nil }
         try reader.beginObject()
         var point = Route.Point()
+        var seen = JSONReader.FieldsSeen()
         while let key = try reader.nextKey() {
+            guard seen.first(key, among: pointFields) else {
+                try reader.skipValue()
+                continue
+            }
             switch key {
             case "description": point.description = try reader.readOptionalString()
             case "direction": point.direction = try reader.readOptionalString()

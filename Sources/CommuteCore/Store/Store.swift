@@ -55,7 +55,8 @@ public final class Store: Sendable {
         schedulesLock = lock("schedules")
         pendingLock = lock("pending")
         configLock = lock("config")
-        routesFile = VersionedFile(path: "\(directory)/routes.json", mapsFile: true)
+        routesFile = VersionedFile(
+            path: "\(directory)/routes.json", mapsFile: true, maximumSize: RegularFile.routeCacheMaximumSize)
         favoritesFile = VersionedFile(path: "\(directory)/favorites.json")
         schedulesFile = VersionedFile(path: "\(directory)/schedules.json")
         pendingFile = VersionedFile(path: "\(directory)/pending.json")

@@ -17,6 +17,10 @@ public protocol VersionedDocument: Codable, Sendable {
     /// Throws unless the file at `path` is absent or a readable document. The default reads it
     /// whole and calls `validateDocument`.
     static func validateFile(atPath path: String) throws(StoreError)
+    /// Throws `DocumentProblem` when a value that parsed is impossible (an hour of 99, a negative
+    /// count): the file is refused as unreadable rather than let such a value reach arithmetic.
+    /// `decodeDocument` calls it. The default accepts everything.
+    func validate() throws(DocumentProblem)
 }
 
 /// Why a file's bytes are not the document: `not valid JSON`, `unknown version 2 (…)`.
@@ -31,12 +35,17 @@ extension VersionedDocument {
 
     public static func decodeDocument(from data: Data) throws -> Self {
         try checkVersion(data)
+        let document: Self
         do {
-            return try StoreCoding.decoder.decode(Self.self, from: data)
+            document = try StoreCoding.decoder.decode(Self.self, from: data)
         } catch let error as DecodingError {
             throw DocumentProblem("wrong shape: \(StoreCoding.describe(error))")
         }
+        try document.validate()
+        return document
     }
+
+    public func validate() throws(DocumentProblem) {}
 
     public func encodeDocument() throws -> [UInt8] {
         Array(try StoreCoding.encoder.encode(self)) + [0x0A]
@@ -48,7 +57,7 @@ extension VersionedDocument {
 
     public static func validateFile(atPath path: String) throws(StoreError) {
         // The reading a load does — absent, empty, unreadable — with validation for decoding.
-        _ = try VersionedFile<Self>(path: path).load { data in
+        _ = try VersionedFile<Self>(path: path, maximumSize: RegularFile.defaultMaximumSize).load { data in
             try validateDocument(data)
             return empty
         }
@@ -80,6 +89,8 @@ struct VersionedFile<Document: VersionedDocument>: Sendable {
     /// Whether reads map the file rather than copy it: for the one large file, which is only ever
     /// replaced by rename (see `MappedFile`).
     var mapsFile = false
+    /// A file larger than this is refused unread.
+    var maximumSize = RegularFile.defaultMaximumSize
 
     /// The document, or `Document.empty` when the file does not exist yet.
     func load() throws(StoreError) -> Document {
@@ -90,17 +101,10 @@ struct VersionedFile<Document: VersionedDocument>: Sendable {
     /// the data: when the file is mapped, it is unmapped on return.
     func load(decodingWith decode: (Data) throws -> Document) throws(StoreError) -> Document {
         if mapsFile {
-            guard let file = try MappedFile(path: path) else { return Document.empty }
+            guard let file = try MappedFile(path: path, maximumSize: maximumSize) else { return Document.empty }
             return try file.withData { data throws(StoreError) in try decoded(data, with: decode) }
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return Document.empty
-        } catch {
-            throw .io(path: path, reason: "cannot read: \((error as NSError).localizedDescription)")
-        }
+        guard let data = try RegularFile.read(path, maximumSize: maximumSize) else { return Document.empty }
         return try decoded(data, with: decode)
     }
 

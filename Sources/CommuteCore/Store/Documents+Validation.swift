@@ -1,0 +1,120 @@
+import Foundation
+
+// What each store file may hold. A file that parses but holds an impossible value (an hour of 99,
+// a negative count, a zone that does not exist) is refused when read — exit 65 with the path and
+// the reason, the file untouched — instead of reaching arithmetic, an array index or a loop.
+
+extension Favorites {
+    public func validate() throws(DocumentProblem) {
+        var seen = Set<String>()
+        for (index, id) in routeIDs.enumerated() {
+            try DocumentProblem.check(Route.isValidID(id), "routeIDs[\(index)] '\(id)' is not a route ID")
+            try DocumentProblem.check(seen.insert(id).inserted, "routeIDs lists '\(id)' twice")
+        }
+        var names = Set<String>()
+        for (index, group) in groups.enumerated() {
+            try DocumentProblem.check(RouteGroup.isValidName(group.name), "groups[\(index)].name is not a group name")
+            try DocumentProblem.check(names.insert(group.name.lowercased()).inserted, "groups[\(index)].name repeats another group's")
+            try DocumentProblem.check(!group.routeIDs.isEmpty, "groups[\(index)].routeIDs is empty")
+            for id in group.routeIDs {
+                try DocumentProblem.check(Route.isValidID(id), "groups[\(index)].routeIDs has '\(id)', not a route ID")
+            }
+        }
+    }
+}
+
+extension ScheduleBook {
+    public func validate() throws(DocumentProblem) {
+        var seen = Set<UUID>()
+        for (index, schedule) in schedules.enumerated() {
+            let field = "schedules[\(index)]"
+            try DocumentProblem.check(seen.insert(schedule.id).inserted, "\(field).id repeats an earlier schedule's")
+            try DocumentProblem.check(!schedule.routeIDs.isEmpty, "\(field).routeIDs is empty")
+            for id in schedule.routeIDs {
+                try DocumentProblem.check(Route.isValidID(id), "\(field).routeIDs has '\(id)', not a route ID")
+            }
+            try DocumentProblem.check(!schedule.days.isEmpty, "\(field).days is empty")
+            try DocumentProblem.range(schedule.hour, 0...23, "\(field).hour")
+            try DocumentProblem.range(schedule.minute, 0...59, "\(field).minute")
+            if let threshold = schedule.onlyWhenDelayedBy {
+                try DocumentProblem.range(threshold, 1...ScheduleParsing.largestThreshold, "\(field).onlyWhenDelayedBy")
+            }
+        }
+    }
+}
+
+extension PendingBook {
+    public func validate() throws(DocumentProblem) {
+        try DocumentProblem.range(cap, 1...FanOut.largestCap, "cap")
+        try DocumentProblem.range(requested, 0...Int(Int32.max), "requested")
+        for (list, entries) in [("requests", requests), ("deferred", deferred)] {
+            for (index, entry) in entries.enumerated() {
+                let field = "\(list)[\(index)]"
+                try DocumentProblem.range(entry.hour, 0...23, "\(field).hour")
+                try DocumentProblem.range(entry.minute, 0...59, "\(field).minute")
+                try DocumentProblem.check(
+                    entry.id == TriggerRequest.identifier(scheduleID: entry.scheduleID, weekday: entry.weekday),
+                    "\(field).id does not match its schedule and weekday")
+                try DocumentProblem.date(entry.nextFire, "\(field).nextFire")
+            }
+        }
+    }
+}
+
+extension Configuration {
+    public func validate() throws(DocumentProblem) {
+        if let graceSeconds { try DocumentProblem.range(graceSeconds, 0...Self.largestGrace, "graceSeconds") }
+        if let standardDailyCap { try DocumentProblem.range(standardDailyCap, 1...Self.largestDailyCap, "standardDailyCap") }
+        if let timeZone {
+            try DocumentProblem.check(TimeZone(identifier: timeZone) != nil, "timeZone '\(timeZone)' is not a time zone")
+        }
+        var ids = Set<Int>()
+        for (index, notifier) in (notifiers ?? []).enumerated() {
+            let field = "notifiers[\(index)]"
+            try DocumentProblem.range(notifier.id, 1...Notifier.largestID, "\(field).id")
+            try DocumentProblem.check(ids.insert(notifier.id).inserted, "\(field).id repeats another notifier's")
+            switch notifier.kind {
+            case .stdout: break
+            case .exec(let program, _):
+                try DocumentProblem.check(!program.isEmpty, "\(field) runs a program with no name")
+            case .webhook(let url, _):
+                try DocumentProblem.check(WebhookNotifier.isWebhookURL(url), "\(field) has a webhook URL that is not http(s)")
+            }
+        }
+        for (index, watch) in (watches ?? []).enumerated() {
+            try DocumentProblem.check(Route.isValidID(watch.routeID), "watches[\(index)].routeID is not a route ID")
+            try DocumentProblem.range(watch.overMinutes, 1...ScheduleParsing.largestThreshold, "watches[\(index)].overMinutes")
+        }
+    }
+}
+
+extension DeliveryLedger {
+    public func validate() throws(DocumentProblem) {
+        for (index, entry) in entries.enumerated() {
+            try DocumentProblem.range(entry.attempts, 0...1_000_000, "entries[\(index)].attempts")
+            if let notifier = entry.notifier {
+                try DocumentProblem.range(notifier, 0...Notifier.largestID, "entries[\(index)].notifier")
+            }
+        }
+    }
+}
+
+extension RefreshLog {
+    public func validate() throws(DocumentProblem) {
+        try DocumentProblem.range(failuresSinceSuccess, 0...Int(Int32.max), "failuresSinceSuccess")
+    }
+}
+
+extension DocumentProblem {
+    static func check(_ condition: Bool, _ reason: @autoclosure () -> String) throws(DocumentProblem) {
+        guard condition else { throw DocumentProblem("impossible value: \(reason())") }
+    }
+
+    static func range(_ value: Int, _ range: ClosedRange<Int>, _ field: String) throws(DocumentProblem) {
+        try check(range.contains(value), "\(field) is \(value), outside \(range.lowerBound)–\(range.upperBound)")
+    }
+
+    static func date(_ date: Date, _ field: String) throws(DocumentProblem) {
+        try check(Route.representableDates.contains(date), "\(field) is outside the years 0000–9999")
+    }
+}

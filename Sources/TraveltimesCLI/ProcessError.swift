@@ -1,0 +1,66 @@
+import CommuteCore
+
+/// An error a command can end with: the exit status it stands for and the one line that explains
+/// it. Every error type a command can throw adopts it here, in the layer that decides exit
+/// statuses; `CLI.fail` asks it, and never guesses.
+protocol ProcessError: Error {
+    var exitCode: ExitCode { get }
+    /// One line for stderr, after `traveltimes: `.
+    var explanation: String { get }
+}
+
+extension ProcessError where Self: CustomStringConvertible {
+    var explanation: String { description }
+}
+
+extension UsageError: ProcessError {
+    var exitCode: ExitCode { .usage }
+    var explanation: String {
+        description + (command.isEmpty ? "" : " See 'traveltimes \(command) --help'.")
+    }
+}
+
+extension ModelError: ProcessError {
+    var exitCode: ExitCode { .usage }
+}
+
+extension CommuteError: ProcessError {
+    var exitCode: ExitCode {
+        switch self {
+        case .noRouteData, .nothingToBrief: .failure
+        case .unknownSchedule, .ambiguousSchedule, .notFavorite, .badPosition, .duplicateRoute, .unknownGroup,
+            .duplicateGroup, .badGroupName:
+            .usage
+        }
+    }
+}
+
+extension FeedError: ProcessError {
+    var exitCode: ExitCode {
+        switch self {
+        case .unreadable: .unavailable
+        case .timedOut: .temporaryFailure
+        case .notJSON, .wrongShape, .empty, .badRoute, .tooManyRoutes: .dataError
+        }
+    }
+}
+
+extension StoreError: ProcessError {
+    var exitCode: ExitCode {
+        switch self {
+        case .unreadable: .dataError
+        case .lockTimeout: .temporaryFailure
+        case .io, .noLocation: .failure
+        }
+    }
+}
+
+extension FetchError: ProcessError {
+    var exitCode: ExitCode {
+        switch self {
+        case .timedOut, .gaveUp: .temporaryFailure
+        case .notJSON: .dataError
+        case .http, .html, .tooLarge, .unreachable, .refused, .helperMissing: .unavailable
+        }
+    }
+}
