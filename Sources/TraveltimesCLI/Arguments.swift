@@ -7,6 +7,8 @@ struct OptionSpec: Sendable {
     var help: String
     /// May be given more than once (`--route 1 --route 96`).
     var repeatable = false
+    /// A one-letter spelling of a flag: `-q`.
+    var short: String? = nil
 }
 
 /// What the words after a command mean, before the command interprets them.
@@ -56,13 +58,14 @@ enum ArgumentParser {
                 optionsEnded = true
                 continue
             }
-            if word == "-h" {
-                parsed.flags.insert("--help")
-                continue
-            }
             var name = word
+            if let long = options.first(where: { $0.short == word }) {
+                name = long.name
+            } else if word == "-h" {
+                name = Options.help.name
+            }
             var inlineValue: String?
-            if let equals = word.firstIndex(of: "=") {
+            if name == word, let equals = word.firstIndex(of: "=") {
                 name = String(word[..<equals])
                 inlineValue = String(word[word.index(after: equals)...])
             }

@@ -29,7 +29,7 @@ struct Command: Sendable {
         lines += ["", "Options:"]
         var table = Table([.left, .left])
         for option in allOptions {
-            let label = (option.name == "--help" ? "-h, " : "") + option.name + (option.value.map { " \($0)" } ?? "")
+            let label = (option.short.map { "\($0), " } ?? "") + option.name + (option.value.map { " \($0)" } ?? "")
             table.add(["  " + label, option.help])
         }
         lines += table.render()
@@ -39,7 +39,9 @@ struct Command: Sendable {
 
 /// Options shared by several commands, worded once.
 enum Options {
-    static let help = OptionSpec(name: "--help", help: "Show this help")
+    static let help = OptionSpec(name: "--help", help: "Show this help", short: "-h")
+    static let quiet = OptionSpec(
+        name: "--quiet", help: "Print nothing on success; a warning only when something changed (for cron)", short: "-q")
     static let json = OptionSpec(name: "--json", help: "Print JSON for scripts (stable field names)")
     static let now = OptionSpec(
         name: "--now", value: "TIME", help: "Act as if it were this ISO 8601 time (e.g. 2025-11-04T07:00:00-08:00)")

@@ -11,7 +11,7 @@ extension Commands {
     ) { invocation in
         let configuration = try invocation.store().configuration()
         let secrets = configuration.accessCode.map { [$0] } ?? []
-        let source = configuration.source.map { FeedSource.redact($0, secrets: secrets) }
+        let source = configuration.source.map { FeedSource.redact(FeedSource.display($0), secrets: secrets) }
         let environmentCode = !(invocation.environment["WSDOT_ACCESS_CODE"] ?? "").isEmpty
         let codeState = environmentCode ? "set (from WSDOT_ACCESS_CODE)" : configuration.accessCode == nil ? "not set" : "set"
         if invocation.wantsJSON {
@@ -64,7 +64,7 @@ extension Commands {
             if key == "source" { configuration.source = value } else { configuration.accessCode = value }
         }
         invocation.io.out(key == "source"
-            ? "source set to \(FeedSource.redact(value))."
+            ? "source set to \(FeedSource.redact(FeedSource.display(value)))."
             : "access-code set (stored only in config.json, mode 0600).")
     }
 

@@ -8,24 +8,28 @@ extension Commands {
         options: [
             OptionSpec(name: "--source", value: "URL|FILE", help: "Feed to read (else $TRAVELTIMES_SOURCE, else `config set source`)"),
             OptionSpec(name: "--timeout", value: "SECONDS", help: "Deadline for the whole fetch, retries included (default 25)"),
-            Options.now,
+            Options.quiet, Options.now,
         ],
         discussion: """
-            The feed is WSDOT's GetTravelTimesAsJson, from an http(s) URL or a file. The access code
-            comes from $WSDOT_ACCESS_CODE or `config set access-code`, and is added as the AccessCode
-            query parameter when the URL has none; it never appears in any output.
+            The feed is WSDOT's GetTravelTimesAsJson, from an http(s) URL or a file (a pipe such as
+            /dev/stdin too). The access code comes from $WSDOT_ACCESS_CODE or `config set
+            access-code`, and is added as the AccessCode query parameter when the URL has none. It
+            never appears in any output or file but config.json, nor do a URL's user, password or
+            query values.
             Connection failures and 5xx are retried after 1 s, 2 s, 4 s while the deadline allows;
-            an unchanged feed (304) keeps the cache and still reschedules. Any failure leaves the
-            route cache and the pending alerts exactly as they were.
-            Run it from cron every 15 minutes:  */15 * * * * traveltimes refresh
+            an unchanged feed (304) keeps the cache and still reschedules. Any failure before the
+            routes are saved leaves the route cache and the pending alerts exactly as they were.
+            A route holding an impossible value (a time over a day, a date past 9999) is left out,
+            with a warning; the rest are saved.
+            Run it from cron every 15 minutes:  */15 * * * * traveltimes refresh --quiet
             """
     ) { invocation in
         let timeout = try invocation.timeout()
+        let quiet = invocation.arguments.has("--quiet")
         let commute = try invocation.commute()
         let configuration = try commute.store.configuration()
         let accessCode = invocation.environment["WSDOT_ACCESS_CODE"].flatMap { $0.isEmpty ? nil : $0 }
             ?? configuration.accessCode
-        let io = invocation.io.redacting(accessCode.map { [$0] } ?? [])
         guard let text = invocation.arguments.value("--source") ?? invocation.environment["TRAVELTIMES_SOURCE"]
             ?? configuration.source, !text.isEmpty
         else {
@@ -33,51 +37,70 @@ extension Commands {
                 "No feed source: pass --source URL|FILE, set TRAVELTIMES_SOURCE, or run "
                     + "`traveltimes config set source https://wsdot.wa.gov/Traffic/api/TravelTimes/TravelTimesREST.svc/GetTravelTimesAsJson`.")
         }
-        let source = FeedSource(text)
-        let display = FeedSource.redact(text, secrets: accessCode.map { [$0] } ?? [])
-        let spinner = Spinner(io: io, message: "Fetching \(display)")
+        let secrets = (accessCode.map { [$0] } ?? []) + FeedSource.secrets(in: text)
+        let display = FeedSource.display(text)
+        guard let source = FeedSource(text) else {
+            throw invocation.usage("Invalid source '\(display)': a URL needs a host, such as https://wsdot.wa.gov/….")
+        }
+        let io = invocation.io.redacting(secrets)
+        let spinner = Spinner(io: quiet ? nil : io, message: "Fetching \(display)")
         let result: Commute.RefreshResult
         do {
             defer { spinner.stop() }
             result = try commute.refresh(
-                from: source, display: display, accessCode: accessCode,
-                fetcher: FeedFetcher(client: HelperHTTPClient(helperPath: invocation.environment["TRAVELTIMES_FETCH_HELPER"] ?? HelperHTTPClient.besideExecutable())), timeout: timeout)
+                from: source, display: display, secrets: secrets, accessCode: accessCode,
+                fetcher: FeedFetcher(client: HelperHTTPClient(helperPath: invocation.fetchHelperPath())), timeout: timeout)
+        } catch let error as Commute.SavedButNotPlanned {
+            throw RefreshFailed(underlying: error.underlying, saved: error.routeCount, secrets: secrets)
         } catch {
-            throw RefreshFailed(underlying: error, kept: commute.keptDataDescription(), secrets: accessCode.map { [$0] } ?? [])
+            throw RefreshFailed(underlying: error, kept: commute.keptDataDescription(), secrets: secrets)
         }
         let summary = result.reschedule
-        if result.notModified {
-            io.out("Feed unchanged since the last refresh (HTTP 304); \(result.routeCount) routes kept; "
-                + "\(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
-        } else {
-            var line = "Refreshed \(result.routeCount) routes from \(display)"
-            if result.noData > 0 { line += " (\(result.noData) without data)" }
-            io.out(line + "; \(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
+        if !quiet {
+            if result.notModified {
+                io.out("Feed unchanged since the last refresh (HTTP 304); \(result.routeCount) routes kept; "
+                    + "\(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
+            } else {
+                var line = "Refreshed \(result.routeCount) routes from \(display)"
+                if result.noData > 0 { line += " (\(result.noData) without data)" }
+                io.out(line + "; \(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
+            }
         }
-        for id in result.missingFavorites {
-            io.warn("favourite \(id) is not in this feed: it stays a favourite and shows as unavailable")
+        // Quiet, a warning is news only once: what the last refresh said is not said again.
+        for warning in result.warnings where !quiet || !warning.isRepeat {
+            io.warn(warning.description)
         }
-        // Counts only: nothing to redact.
         invocation.report(summary)
-        // Delay watches look at the routes just refreshed, passed forward.
-        let events = try commute.checkWatches(routes: result.routesByID, notifiers: configuration.effectiveNotifiers) {
-            message, notifier in send(message, through: notifier, io)
-        }
-        for event in events {
-            if let problem = event.problem { io.err("traveltimes: watch alert \"\(event.message.title)\": \(problem)") }
+        // Delay watches look at the routes just refreshed, passed forward. The refresh itself is
+        // done: a watch that cannot be checked is a warning.
+        do {
+            let events = try commute.checkWatches(routes: result.routesByID, notifiers: configuration.effectiveNotifiers) {
+                message, notifier in send(message, through: notifier, io)
+            }
+            for event in events {
+                if let problem = event.problem { io.err("traveltimes: watch alert \"\(event.message.title)\": \(problem)") }
+            }
+        } catch {
+            io.warn("delay watches were not checked: \(DisplayText.line(String(describing: error)))")
         }
     }
 }
 
-/// A refresh that failed: what failed, and how old the data kept in its place is.
+/// A refresh that failed: what failed, and what is on disk now — the data kept in its place, or
+/// the routes it saved before the alerts could not be re-planned.
 struct RefreshFailed: ProcessError, CustomStringConvertible {
     var underlying: any Error
-    var exitCode: ExitCode { (underlying as? any ProcessError)?.exitCode ?? .failure }
-    var kept: String?
+    var kept: String? = nil
+    /// Routes saved to routes.json before the failure; nil when nothing was replaced.
+    var saved: Int? = nil
     var secrets: [String]
 
+    var exitCode: ExitCode { (underlying as? any ProcessError)?.exitCode ?? .failure }
+
     var description: String {
-        FeedSource.redact("refresh failed: \(underlying)" + (kept.map { "; \($0)" } ?? ""), secrets: secrets)
+        let text = saved.map { "saved \($0) routes to routes.json, but could not re-plan the alerts: \(underlying)" }
+            ?? "refresh failed: \(underlying)" + (kept.map { "; \($0)" } ?? "")
+        return FeedSource.redact(text, secrets: secrets)
     }
 }
 
@@ -100,11 +123,12 @@ final class Spinner: @unchecked Sendable {
     private let lock = NSLock()
     private var frame = 0
     private var shown = false
-    private let io: TerminalIO
+    private let io: TerminalIO?
 
-    init(io: TerminalIO, message: String) {
+    /// Shows nothing when `io` is nil (quiet) or stderr is not a terminal.
+    init(io: TerminalIO?, message: String) {
         self.io = io
-        guard io.errorIsTerminal else {
+        guard let io, io.errorIsTerminal else {
             timer = nil
             return
         }
@@ -126,6 +150,6 @@ final class Spinner: @unchecked Sendable {
 
     func stop() {
         timer?.cancel()
-        if lock.withLock({ shown }) { io.writeError("\r\u{1B}[K") }
+        if lock.withLock({ shown }) { io?.writeError("\r\u{1B}[K") }
     }
 }

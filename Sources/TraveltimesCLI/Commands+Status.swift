@@ -42,7 +42,7 @@ extension Commands {
             let configuration = try store.configuration()
             let secrets = configuration.accessCode.map { [$0] } ?? []
             let source = invocation.environment["TRAVELTIMES_SOURCE"] ?? configuration.source
-            io.out("Source:     \(source.map { FeedSource.redact($0, secrets: secrets) } ?? "not set — `traveltimes config set source URL`")")
+            io.out("Source:     \(source.map { FeedSource.redact(FeedSource.display($0), secrets: secrets) } ?? "not set — `traveltimes config set source URL`")")
         } catch { failures.append(error) }
         do {
             io.out("Favorites:  \(try store.favorites().routeIDs.count)")

@@ -79,6 +79,11 @@ struct Invocation {
 
     var wantsJSON: Bool { arguments.has("--json") }
 
+    /// `traveltimes-fetch`: `TRAVELTIMES_FETCH_HELPER` (tests), else beside this program.
+    func fetchHelperPath() -> String {
+        environment["TRAVELTIMES_FETCH_HELPER"].flatMap { $0.isEmpty ? nil : $0 } ?? HelperHTTPClient.besideExecutable()
+    }
+
     /// Prints a value as JSON: stable key order, two-space indentation, for scripts and jq.
     func printJSON<T: Encodable>(_ value: T) throws {
         let encoder = JSONEncoder()
@@ -87,9 +92,10 @@ struct Invocation {
         io.out(String(decoding: data, as: UTF8.self))
     }
 
-    /// Warns on stderr when the cap deferred some requests: overflow is never silent.
+    /// Warns on stderr when the cap deferred some requests and the deferred set is not the one
+    /// already warned about: overflow is never silent, and never repeated to cron every minute.
     func report(_ summary: Commute.RescheduleSummary) {
-        guard summary.overflowed else { return }
+        guard summary.overflowed, summary.deferredChanged else { return }
         io.warn(
             "\(summary.requested) alerts requested, \(summary.scheduled) scheduled, \(summary.deferred) deferred "
                 + "(cap \(summary.cap)); deferred alerts are scheduled as earlier ones fire — see `traveltimes pending`")

@@ -72,8 +72,15 @@ final class TemporaryDirectory {
         try directory.write("schedules.json", text)
         let before = try directory.read("schedules.json")
         let commute = try commute(directory)
-        // Refresh saves the new routes (its own domain) but cannot reschedule over unreadable schedules.
-        #expect(throws: StoreError.self) { try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture") }
+        // Refresh saves the new routes (its own domain) but cannot reschedule over unreadable
+        // schedules, and says which happened.
+        do {
+            _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture")
+            Issue.record("a refresh rescheduled over an unreadable file")
+        } catch let error as Commute.SavedButNotPlanned {
+            #expect(error.routeCount == 163)
+            #expect(error.underlying is StoreError)
+        }
         #expect(try commute.store.routes().routes.count == 163)
         #expect(throws: StoreError.self) { try commute.store.schedules() }
         do {

@@ -1,6 +1,17 @@
 import Foundation
 
 extension Commute {
+    /// Something a refresh reports without failing over it: a route left out, a favourite gone
+    /// from the feed, a log that could not be written.
+    public struct RefreshWarning: Sendable, Equatable, CustomStringConvertible {
+        /// The same from one refresh to the next while the condition lasts: how a repeat is told
+        /// from news.
+        public var key: String
+        public var description: String
+        /// Whether the last successful refresh warned about it too.
+        public var isRepeat: Bool
+    }
+
     /// What a refresh saved and scheduled.
     public struct RefreshResult: Sendable, Equatable {
         public var routeCount: Int
@@ -13,37 +24,81 @@ extension Commute {
         /// The new routes that favourites, schedules and watches name, by ID, passed forward (to
         /// the delay watches).
         public var routesByID: [String: Route] = [:]
+        /// Routes the feed sent that were left out, each holding an impossible value.
+        public var droppedRoutes: [WSDOTFeed.DroppedRoute] = []
+        /// Everything worth a warning, in order; each marked when the last refresh said it too.
+        public var warnings: [RefreshWarning] = []
     }
 
-    /// Fetches the feed from a file or URL, saves it, and re-plans every trigger with it. Every
-    /// attempt, failed or not, is recorded for `status`; a failure changes neither the route cache
-    /// nor the pending triggers. `display` is the source as it may be shown (no secrets).
+    /// A refresh that replaced the route cache and then could not re-plan the alerts: the routes
+    /// are new, the pending alerts are not.
+    public struct SavedButNotPlanned: Error, CustomStringConvertible {
+        public var routeCount: Int
+        public var underlying: any Error
+
+        public var description: String {
+            "saved \(routeCount) routes to routes.json, but could not re-plan the alerts: \(underlying)"
+        }
+    }
+
+    /// Fetches the feed from a file or URL, saves it, and re-plans every trigger with it. A
+    /// failure before the save changes neither the route cache nor the pending triggers; one after
+    /// it is `SavedButNotPlanned`. Every attempt is recorded for `status` when the log can be
+    /// written; a log that cannot be is a warning, never the refresh's failure. `display` is the
+    /// source as it may be shown and stored; `secrets` are removed from anything recorded.
     public func refresh(
-        from source: FeedSource, display: String, accessCode: String?, fetcher: FeedFetcher, timeout: TimeInterval
+        from source: FeedSource, display: String, secrets: [String], accessCode: String?, fetcher: FeedFetcher,
+        timeout: TimeInterval
     ) throws -> RefreshResult {
+        // An unreadable log has no memory of earlier warnings: everything is news.
+        let previousWarnings = Set((try? store.refreshLog().warnings) ?? [])
+        var result: RefreshResult
         do {
-            let result: RefreshResult
             switch source {
             case .file(let path):
-                result = try refresh(feed: .file(path: path), source: display)
+                result = try refresh(feed: .file(path: path), source: display, deadline: FeedInput.Deadline(seconds: timeout))
             case .url(let url):
-                let log = try store.refreshLog()
-                let validators = log.validatorsSource == display ? log.validators : nil
+                // Validators go back only to the source that issued them, for the routes it sent.
+                let header = try? store.routeCacheHeader()
+                let validators = header?.source == display ? header?.validators : nil
                 let target = FeedSource.addingAccessCode(accessCode, to: url)
                 switch try fetcher.fetch(target, validators: validators, timeout: timeout) {
                 case .fresh(let data, let newValidators):
-                    result = try refresh(feed: data, source: display, validators: newValidators)
+                    result = try refresh(feed: .data(data), source: display, validators: newValidators)
                 case .notModified:
                     result = try refreshUnchanged()
                 }
             }
-            try store.updateRefreshLog { $0.recordSuccess(at: now, result: result.notModified ? "not modified" : "ok") }
-            return result
+        } catch let error as SavedButNotPlanned {
+            try? store.updateRefreshLog {
+                $0.recordSuccess(at: now, result: FeedSource.redact("saved; alerts not re-planned: \(error.underlying)", secrets: secrets))
+            }
+            throw error
         } catch {
-            let reason = FeedSource.redact(String(describing: error), secrets: accessCode.map { [$0] } ?? [])
+            let reason = FeedSource.redact(String(describing: error), secrets: secrets)
             try? store.updateRefreshLog { $0.recordFailure(at: now, reason: reason) }
             throw error
         }
+        result.warnings = warnings(for: result, previous: previousWarnings)
+        do {
+            let keys = result.warnings.map(\.key)
+            try store.updateRefreshLog { log in
+                log.recordSuccess(at: now, result: result.notModified ? "not modified" : "ok")
+                log.warnings = keys.isEmpty ? nil : keys
+            }
+        } catch {
+            result.warnings.append(RefreshWarning(
+                key: "log", description: "this refresh could not be recorded: \(error)", isRepeat: false))
+        }
+        return result
+    }
+
+    private func warnings(for result: RefreshResult, previous: Set<String>) -> [RefreshWarning] {
+        let dropped = result.droppedRoutes.map { ("dropped:\($0.id):\($0.reason)", $0.description) }
+        let missing = result.missingFavorites.map {
+            ("missing:\($0)", "favourite \($0) is not in this feed: it stays a favourite and shows as unavailable")
+        }
+        return (dropped + missing).map { RefreshWarning(key: $0.0, description: $0.1, isRepeat: previous.contains($0.0)) }
     }
 
     /// Decodes a feed, saves it as the route cache, then re-plans every trigger with the routes just
@@ -56,41 +111,45 @@ extension Commute {
     /// The same, for a feed in a file or in memory. The feed is read a route at a time and each
     /// route written straight to the new cache, so a feed of any size is saved in a small window of
     /// memory; only the routes that favourites, schedules and watches name are kept, for the
-    /// reschedule and the watches.
-    public func refresh(feed input: FeedInput, source: String, validators: FeedFetcher.Validators? = nil) throws -> RefreshResult {
+    /// reschedule and the watches. A file that sends nothing before `deadline` fails it.
+    public func refresh(
+        feed input: FeedInput, source: String, validators: FeedFetcher.Validators? = nil, deadline: FeedInput.Deadline? = nil
+    ) throws -> RefreshResult {
         // An unreadable file here names no routes: the routes are still saved (their own
-        // domain), and the reschedule or the watches then fail on that file with its reason.
-        let wanted = Set((try? store.favorites().routeIDs) ?? [])
+        // domain), and the reschedule then fails on that file with its reason.
+        let favorites = (try? store.favorites().routeIDs) ?? []
+        let wanted = Set(favorites)
             .union(((try? store.schedules().schedules) ?? []).flatMap(\.routeIDs))
             .union(((try? store.configuration().watches) ?? []).map(\.routeID))
         var kept: [String: Route] = [:]
         var noData = 0
-        let feedIDs = try store.replaceRoutes(fetchedAt: now, source: source) { save in
-            try WSDOTFeed.forEachRoute(in: input) { route in
+        var dropped: [WSDOTFeed.DroppedRoute] = []
+        let feedIDs = try store.replaceRoutes(fetchedAt: now, source: source, validators: validators) { save in
+            try WSDOTFeed.forEachRoute(in: input, deadline: deadline, dropped: { dropped.append($0) }) { route in
                 try save(route)
                 if route.status == .noData { noData += 1 }
                 if wanted.contains(route.id) { kept[route.id] = route }
             }
         }
-        if validators != nil {
-            try store.updateRefreshLog { log in
-                log.validators = validators
-                log.validatorsSource = source
-            }
+        let summary: RescheduleSummary
+        do {
+            summary = try reschedule(routes: kept, feedIDs: feedIDs)
+        } catch {
+            throw SavedButNotPlanned(routeCount: feedIDs.count, underlying: error)
         }
         return RefreshResult(
-            routeCount: feedIDs.count, noData: noData, reschedule: try reschedule(routes: kept, feedIDs: feedIDs),
-            missingFavorites: try store.favorites().routeIDs.filter { !feedIDs.contains($0) }, routesByID: kept)
+            routeCount: feedIDs.count, noData: noData, reschedule: summary,
+            missingFavorites: favorites.filter { !feedIDs.contains($0) }, routesByID: kept, droppedRoutes: dropped)
     }
 
-    /// After a 304: the cache stays as it is, and every trigger is re-planned so content ages.
+    /// After a 304: the cached routes are current; the alerts are re-planned with them.
     func refreshUnchanged() throws -> RefreshResult {
         let routes = try store.routes().routes
         let byID = Dictionary(routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var result = RefreshResult(
             routeCount: routes.count, noData: routes.count(where: { $0.status == .noData }),
             reschedule: try reschedule(routes: byID),
-            missingFavorites: try store.favorites().routeIDs.filter { byID[$0] == nil }, routesByID: byID)
+            missingFavorites: ((try? store.favorites().routeIDs) ?? []).filter { byID[$0] == nil }, routesByID: byID)
         result.notModified = true
         return result
     }

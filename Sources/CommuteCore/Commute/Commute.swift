@@ -27,6 +27,8 @@ public struct Commute: Sendable {
         public var scheduled: Int
         public var deferred: Int
         public var cap: Int
+        /// Whether the deferred requests are not the ones the previous plan deferred.
+        public var deferredChanged: Bool
 
         public var overflowed: Bool { deferred > 0 }
     }
@@ -37,7 +39,7 @@ public struct Commute: Sendable {
     /// the schedules named when it began.
     @discardableResult
     public func reschedule(routes: [String: Route]? = nil, feedIDs: Set<String> = []) throws -> RescheduleSummary {
-        let pending = try store.reschedule { book, previous in
+        let pending = try store.reschedule { book, previous, _ in
             var routesByID = try routes ?? store.routes().byID
             // A schedule added while the feed was being read may name a saved route that was not
             // kept: then the cache just saved is read back, rather than show it without data.
@@ -50,8 +52,9 @@ public struct Commute: Sendable {
             return PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier, previous: previous)
         }
         return RescheduleSummary(
-            requested: pending.requested, scheduled: pending.requests.count, deferred: pending.deferred.count,
-            cap: pending.cap)
+            requested: pending.new.requested, scheduled: pending.new.requests.count, deferred: pending.new.deferred.count,
+            cap: pending.new.cap,
+            deferredChanged: Set(pending.new.deferred.map(\.id)) != Set(pending.previous.deferred.map(\.id)))
     }
 
     /// Finds the schedule whose ID starts with `prefix` (any case); it must be unique.

@@ -46,6 +46,14 @@ public struct JSONReader {
         try data.withUnsafeBytes { raw in try read(raw.bindMemory(to: UInt8.self), body) }
     }
 
+    /// Reads the start of `data` with `body`, which may stop anywhere: what follows is not read.
+    public static func readPrefix<T>(_ data: Data, _ body: (inout JSONReader) throws -> T) throws -> T {
+        try data.withUnsafeBytes { raw in
+            var reader = JSONReader(bytes: raw.bindMemory(to: UInt8.self))
+            return try body(&reader)
+        }
+    }
+
     /// The same, over bytes the caller holds (a piece of a larger input, a mapped file).
     public static func read<T>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (inout JSONReader) throws -> T) throws -> T {
         var reader = JSONReader(bytes: bytes)

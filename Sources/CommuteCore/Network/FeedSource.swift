@@ -5,14 +5,47 @@ public enum FeedSource: Sendable, Equatable {
     case url(URL)
     case file(String)
 
-    /// Reads the text a user gave (`--source`, `TRAVELTIMES_SOURCE`, the configuration).
-    public init(_ text: String) {
-        let lower = text.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://"), let url = URL(string: text) {
-            self = .url(url)
-        } else {
+    /// Reads the text a user gave (`--source`, `TRAVELTIMES_SOURCE`, the configuration): a URL
+    /// for `http://` and `https://`, else a file path. Nil for text that starts as a URL and is
+    /// not one (`http://` alone has no host): no request could ever succeed.
+    public init?(_ text: String) {
+        guard Self.looksLikeURL(text) else {
             self = .file(text)
+            return
         }
+        guard let url = URL(string: text), let host = url.host, !host.isEmpty else { return nil }
+        self = .url(url)
+    }
+
+    private static func looksLikeURL(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    /// The source as it may be shown and stored: a file path as it is; a URL without its user,
+    /// password and query values, which are credentials as often as not
+    /// (`https://REDACTED@host/feed?token=REDACTED`).
+    public static func display(_ text: String) -> String {
+        guard looksLikeURL(text) else { return text }
+        guard let components = URLComponents(string: text), let scheme = components.scheme, let host = components.percentEncodedHost
+        else { return "(a URL that cannot be read)" }
+        var shown = "\(scheme)://"
+        if components.percentEncodedUser != nil || components.percentEncodedPassword != nil { shown += "REDACTED@" }
+        shown += host + (components.port.map { ":\($0)" } ?? "") + components.percentEncodedPath
+        if let items = components.percentEncodedQueryItems, !items.isEmpty {
+            shown += "?" + items.map { $0.value == nil ? $0.name : "\($0.name)=REDACTED" }.joined(separator: "&")
+        }
+        return shown
+    }
+
+    /// The secret parts of a source — a URL's user, password and query values — to be removed
+    /// from any message that might quote them in its own way.
+    public static func secrets(in text: String) -> [String] {
+        guard looksLikeURL(text), let components = URLComponents(string: text) else { return [] }
+        let values = [components.user, components.password, components.percentEncodedUser, components.percentEncodedPassword]
+            + (components.queryItems ?? []).map(\.value) + (components.percentEncodedQueryItems ?? []).map(\.value)
+        // Short values (`format=json`) would redact ordinary words from every message.
+        return Array(Set(values.compactMap { $0 }.filter { $0.count >= 4 })).sorted { $0.count > $1.count }
     }
 
     /// The URL with `AccessCode` added when it has none.

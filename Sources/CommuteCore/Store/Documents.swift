@@ -7,13 +7,25 @@ public struct RouteCache: VersionedDocument, Equatable {
     public var fetchedAt: Date?
     /// Where they came from, with any secret removed.
     public var source: String?
+    /// The conditional-request validators (ETag, Last-Modified) the server sent with these routes:
+    /// kept with the content they describe, so that they are only ever sent back to the source
+    /// that issued them, for the routes it sent.
+    public var validators: FeedFetcher.Validators?
     public var routes: [Route]
 
-    public init(fetchedAt: Date?, source: String?, routes: [Route]) {
+    public init(fetchedAt: Date?, source: String?, validators: FeedFetcher.Validators? = nil, routes: [Route]) {
         self.version = Self.currentVersion
         self.fetchedAt = fetchedAt
         self.source = source
+        self.validators = validators
         self.routes = routes
+    }
+
+    /// What precedes the routes in the file: enough to make a conditional request.
+    public struct Header: Sendable, Equatable {
+        public var fetchedAt: Date?
+        public var source: String?
+        public var validators: FeedFetcher.Validators?
     }
 
     public static var empty: RouteCache { RouteCache(fetchedAt: nil, source: nil, routes: []) }
@@ -212,9 +224,9 @@ public struct RefreshLog: VersionedDocument, Equatable {
     public var failuresSinceSuccess: Int
     /// When the current run of failures began.
     public var failingSince: Date?
-    /// The validators of the last fresh response, and the (redacted) source they belong to.
-    public var validators: FeedFetcher.Validators?
-    public var validatorsSource: String?
+    /// What the last successful refresh warned about (stable keys): a quiet refresh repeats only
+    /// what changed.
+    public var warnings: [String]?
 
     public init() {
         version = Self.currentVersion

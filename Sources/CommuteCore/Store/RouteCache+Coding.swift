@@ -37,7 +37,7 @@ extension RouteCache {
     public func encodeDocument() throws -> [UInt8] {
         // About 500 bytes a route; reserve twice that so the buffer never regrows (and never holds
         // two copies). Pages that are never written cost no memory.
-        var encoder = Encoder(fetchedAt: fetchedAt, source: source, capacity: 4_096 + routes.count * 1_024)
+        var encoder = Encoder(fetchedAt: fetchedAt, source: source, validators: validators, capacity: 4_096 + routes.count * 1_024)
         for route in routes { encoder.append(route) }
         encoder.finish()
         return encoder.writer.bytes
@@ -48,7 +48,7 @@ extension RouteCache {
     struct Encoder {
         private(set) var writer: JSONWriter
 
-        init(fetchedAt: Date?, source: String?, capacity: Int) {
+        init(fetchedAt: Date?, source: String?, validators: FeedFetcher.Validators?, capacity: Int) {
             writer = JSONWriter(capacity: capacity)
             writer.beginObject()
             writer.key("version")
@@ -57,6 +57,18 @@ extension RouteCache {
             writer.string(fetchedAt.map { ISO8601.string($0) })
             writer.key("source")
             writer.string(source)
+            // Before the routes, so that a conditional request reads only the head of the file.
+            writer.key("validators")
+            if let validators, !validators.isEmpty {
+                writer.beginObject()
+                writer.key("etag")
+                writer.string(validators.etag)
+                writer.key("lastModified")
+                writer.string(validators.lastModified)
+                writer.endObject()
+            } else {
+                writer.null()
+            }
             writer.key("routes")
             writer.beginArray()
         }
@@ -205,6 +217,7 @@ extension RouteCache {
             switch key {
             case "fetchedAt": cache.fetchedAt = try readDate(&reader, field: "fetchedAt", optional: true)
             case "source": cache.source = try reader.readOptionalString()
+            case "validators": cache.validators = try readValidators(&reader)
             default: try reader.skipValue()
             }
         }, route: { reader, index in
@@ -256,6 +269,55 @@ extension RouteCache {
         "id", "name", "description", "currentMinutes", "averageMinutes", "distanceMiles", "updatedAt", "startPoint", "endPoint",
     ]
     private static let pointFields: [StaticString] = ["description", "direction", "latitude", "longitude", "milePost", "roadName"]
+
+    /// The members before `routes`, read without reading a route: what a conditional request needs.
+    /// Every store file is checked in full before it is replaced; this is a read, and it stops early.
+    public static func decodeHeader(from data: Data) throws -> Header {
+        var header = Header()
+        do {
+            try JSONReader.readPrefix(data) { reader in
+                guard try reader.peek() == .object else { throw DocumentProblem("expected a JSON object") }
+                try reader.beginObject()
+                var seen = JSONReader.FieldsSeen()
+                while let key = try reader.nextKey() {
+                    guard seen.first(key, among: topLevelFields) else {
+                        try reader.skipValue()
+                        continue
+                    }
+                    switch key {
+                    case "version": try readVersion(&reader)
+                    case "fetchedAt": header.fetchedAt = try readDate(&reader, field: "fetchedAt", optional: true)
+                    case "source": header.source = try reader.readOptionalString()
+                    case "validators": header.validators = try readValidators(&reader)
+                    case "routes": return
+                    default: try reader.skipValue()
+                    }
+                }
+            }
+        } catch {
+            throw problem(error, in: data)
+        }
+        return header
+    }
+
+    private static func readValidators(_ reader: inout JSONReader) throws -> FeedFetcher.Validators? {
+        if try reader.readNull() { return nil }
+        try reader.beginObject()
+        var validators = FeedFetcher.Validators()
+        var seen = JSONReader.FieldsSeen()
+        while let key = try reader.nextKey() {
+            guard seen.first(key, among: ["etag", "lastModified"]) else {
+                try reader.skipValue()
+                continue
+            }
+            switch key {
+            case "etag": validators.etag = try reader.readOptionalString()
+            case "lastModified": validators.lastModified = try reader.readOptionalString()
+            default: try reader.skipValue()
+            }
+        }
+        return validators.isEmpty ? nil : validators
+    }
 
     /// The fields of one cached route as they arrive.
     private struct Fields {

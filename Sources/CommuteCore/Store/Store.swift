@@ -94,6 +94,17 @@ public final class Store: Sendable {
         return result
     }
 
+    /// What precedes the routes in the cache (when and where they were fetched, the validators),
+    /// read without reading the routes.
+    public func routeCacheHeader() throws(StoreError) -> RouteCache.Header {
+        var header = RouteCache.Header()
+        _ = try routesFile.load { data in
+            header = try RouteCache.decodeHeader(from: data)
+            return RouteCache.empty
+        }
+        return header
+    }
+
     public func favorites() throws(StoreError) -> Favorites { try favoritesFile.load() }
     public func schedules() throws(StoreError) -> ScheduleBook { try schedulesFile.load() }
     public func pending() throws(StoreError) -> PendingBook { try pendingFile.load() }
@@ -108,12 +119,14 @@ public final class Store: Sendable {
     /// current file must be readable (or absent): the store never overwrites what it cannot read.
     /// If `body` throws, the cache is left as it was and the error passes through.
     public func replaceRoutes<T>(
-        fetchedAt: Date?, source: String?, _ body: (_ save: (Route) throws -> Void) throws -> T
+        fetchedAt: Date?, source: String?, validators: FeedFetcher.Validators? = nil,
+        _ body: (_ save: (Route) throws -> Void) throws -> T
     ) throws -> T {
         try routesLock.withLock {
             try routesFile.check()
             return try AtomicFile.write(to: routesFile.path) { file in
-                var encoder = RouteCache.Encoder(fetchedAt: fetchedAt, source: source, capacity: Self.routeFlushSize + 4_096)
+                var encoder = RouteCache.Encoder(
+                    fetchedAt: fetchedAt, source: source, validators: validators, capacity: Self.routeFlushSize + 4_096)
                 let result = try body { route in
                     encoder.append(route)
                     if encoder.pendingByteCount >= Self.routeFlushSize { try encoder.flush(to: file) }
@@ -179,14 +192,17 @@ public final class Store: Sendable {
 
     /// Re-plans the pending triggers under the pending lock. The schedules are read after the lock
     /// is taken, so whichever reschedule writes last has seen the latest schedules. `makePlan`
-    /// receives them and returns the new pending book.
-    public func reschedule(_ makePlan: (ScheduleBook, PendingBook) throws -> PendingBook) throws -> PendingBook {
+    /// receives them, the previous plan and the ledger (nil when it cannot be read: a plan never
+    /// fails over it), and returns the new pending book. Returns the previous book and the new.
+    public func reschedule(
+        _ makePlan: (ScheduleBook, PendingBook, DeliveryLedger?) throws -> PendingBook
+    ) throws -> (previous: PendingBook, new: PendingBook) {
         try pendingLock.withLock {
             let previous = try pendingFile.load()
             let book = try schedulesFile.load()
-            let pending = try makePlan(book, previous)
+            let pending = try makePlan(book, previous, try? ledgerFile.load())
             try pendingFile.save(pending)
-            return pending
+            return (previous, pending)
         }
     }
 
