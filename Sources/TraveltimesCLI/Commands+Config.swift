@@ -2,7 +2,7 @@ import CommuteCore
 import Foundation
 
 extension Commands {
-    static let configKeys = ["source", "access-code", "grace", "quiet-hours", "daily-cap"]
+    static let configKeys = ["source", "access-code", "timezone", "grace", "quiet-hours", "daily-cap"]
 
     static let configShow = Command(
         name: "config show",
@@ -14,23 +14,43 @@ extension Commands {
         let source = configuration.source.map { FeedSource.redact(FeedSource.display($0), secrets: secrets) }
         let environmentCode = !(invocation.environment["WSDOT_ACCESS_CODE"] ?? "").isEmpty
         let codeState = environmentCode ? "set (from WSDOT_ACCESS_CODE)" : configuration.accessCode == nil ? "not set" : "set"
+        let (zone, zoneSource) = try invocation.timeZone(saved: configuration.timeZone)
         if invocation.wantsJSON {
-            try invocation.printJSON(["source": source, "accessCode": configuration.accessCode == nil && !environmentCode ? nil : "set"])
+            try invocation.printJSON([
+                "source": source, "accessCode": configuration.accessCode == nil && !environmentCode ? nil : "set",
+                "timezone": configuration.timeZone,
+            ])
             return
         }
         invocation.io.out("source:       \(source ?? "not set")")
         invocation.io.out("access-code:  \(codeState)")
+        invocation.io.out("timezone:     \(describe(zone, zoneSource, saved: configuration.timeZone))")
         invocation.io.out("grace:        \(TimeFormatting.age(TimeInterval(configuration.graceSeconds ?? Configuration.defaultGrace)))")
         invocation.io.out("notifiers:    \(configuration.effectiveNotifiers.map(\.summary).joined(separator: "; "))")
         invocation.io.out("quiet-hours:  \(configuration.quietHours.map(\.description) ?? "none")")
         invocation.io.out("daily-cap:    \(configuration.standardDailyCap ?? Configuration.defaultStandardDailyCap) scheduled alerts")
     }
 
+    /// `America/Los_Angeles (saved)`, `Europe/London (from TRAVELTIMES_TZ; saved: America/Los_Angeles)`.
+    static func describe(_ zone: TimeZone, _ source: Invocation.ZoneSource, saved: String?) -> String {
+        switch source {
+        case .saved: "\(zone.identifier) (saved)"
+        case .override: "\(zone.identifier) (from TRAVELTIMES_TZ, for this command; saved: \(saved ?? "none"))"
+        case .host: "\(zone.identifier) (not saved yet: this host's; saved with the first schedule)"
+        }
+    }
+
     static let configSet = Command(
         name: "config set",
-        summary: "Set source, access-code, grace (10m), quiet-hours (22:00-06:00) or daily-cap (20)",
+        summary: "Set source, access-code, timezone, grace (10m), quiet-hours (22:00-06:00) or daily-cap (20)",
         arguments: "KEY VALUE",
-        positionals: 2...2
+        positionals: 2...2,
+        options: [Options.now],
+        discussion: """
+            timezone is the IANA zone the schedules live in (America/Los_Angeles); every command uses
+            it, whatever TZ the host or cron has, and TRAVELTIMES_TZ overrides it for one command.
+            Setting it re-plans every alert.
+            """
     ) { invocation in
         let key = invocation.arguments.positionals[0]
         let value = invocation.arguments.positionals[1]
@@ -38,54 +58,77 @@ extension Commands {
         guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw invocation.usage("The value for \(key) is empty; use `traveltimes config unset \(key)` to clear it.")
         }
-        if key == "quiet-hours" {
-            let window = try QuietHours(value)
-            try invocation.store().updateConfiguration { $0.quietHours = window }
-            invocation.io.out("quiet hours set to \(window): scheduled alerts in it are held back.")
-            return
-        }
-        if key == "daily-cap" {
-            guard let cap = Int(value), (1...1_000).contains(cap) else {
-                throw invocation.usage("Invalid daily-cap '\(value)': use a whole number from 1 to 1000.")
+        let store = try invocation.store()
+        switch key {
+        case "timezone":
+            guard let zone = TimeZone(identifier: value) else {
+                throw invocation.usage("Unknown time zone '\(value)': use an IANA name such as America/Los_Angeles or Europe/London.")
             }
-            try invocation.store().updateConfiguration { $0.standardDailyCap = cap }
+            try store.updateConfiguration { $0.timeZone = zone.identifier }
+            try replan(invocation, store, message: "timezone set to \(zone.identifier)")
+        case "quiet-hours":
+            let window: QuietHours
+            do {
+                window = try QuietHours(value)
+            } catch {
+                throw invocation.usage("Invalid quiet-hours '\(value)': use START-END, such as 22:00-06:00 (times as --at takes them).")
+            }
+            try store.updateConfiguration { $0.quietHours = window }
+            invocation.io.out("quiet hours set to \(window): scheduled alerts in it are held back.")
+        case "daily-cap":
+            guard value.count <= 4, let cap = Int(value), (1...Configuration.largestDailyCap).contains(cap) else {
+                throw invocation.usage("Invalid daily-cap '\(value)': use a whole number from 1 to \(Configuration.largestDailyCap).")
+            }
+            try store.updateConfiguration { $0.standardDailyCap = cap }
             invocation.io.out("daily cap set to \(cap) scheduled alerts a day.")
-            return
-        }
-        if key == "grace" {
-            guard let seconds = duration(value), seconds <= 86_400 else {
+        case "grace":
+            guard let seconds = duration(value), seconds <= Configuration.largestGrace else {
                 throw invocation.usage("Invalid grace '\(value)': use a duration such as 10m, 90s or 1h (at most 24h).")
             }
-            try invocation.store().updateConfiguration { $0.graceSeconds = seconds }
+            try store.updateConfiguration { $0.graceSeconds = seconds }
             invocation.io.out("grace set to \(TimeFormatting.age(TimeInterval(seconds))).")
-            return
+        case "source":
+            try store.updateConfiguration { $0.source = value }
+            invocation.io.out("source set to \(FeedSource.display(value)).")
+        default:
+            try store.updateConfiguration { $0.accessCode = value }
+            invocation.io.out("access-code set (stored only in config.json, mode 0600).")
         }
-        try invocation.store().updateConfiguration { configuration in
-            if key == "source" { configuration.source = value } else { configuration.accessCode = value }
-        }
-        invocation.io.out(key == "source"
-            ? "source set to \(FeedSource.redact(FeedSource.display(value)))."
-            : "access-code set (stored only in config.json, mode 0600).")
     }
 
     static let configUnset = Command(
         name: "config unset",
-        summary: "Clear source or access-code",
+        summary: "Clear a setting: source, access-code, timezone, grace, quiet-hours or daily-cap",
         arguments: "KEY",
-        positionals: 1...1
+        positionals: 1...1,
+        options: [Options.now]
     ) { invocation in
         let key = invocation.arguments.positionals[0]
         guard configKeys.contains(key) else { throw unknownKey(key, invocation) }
-        try invocation.store().updateConfiguration { configuration in
+        let store = try invocation.store()
+        try store.updateConfiguration { configuration in
             switch key {
             case "source": configuration.source = nil
+            case "timezone": configuration.timeZone = nil
             case "grace": configuration.graceSeconds = nil
             case "quiet-hours": configuration.quietHours = nil
             case "daily-cap": configuration.standardDailyCap = nil
             default: configuration.accessCode = nil
             }
         }
-        invocation.io.out("\(key) cleared.")
+        if key == "timezone" {
+            try replan(invocation, store, message: "timezone cleared (it is saved again with the next schedule)")
+        } else {
+            invocation.io.out("\(key) cleared.")
+        }
+    }
+
+    /// Re-plans every alert in the zone now in force, and says so.
+    private static func replan(_ invocation: Invocation, _ store: Store, message: String) throws {
+        let commute = try invocation.commute()
+        let summary = try commute.reschedule()
+        invocation.io.out("\(message); \(summary.scheduled) alerts re-planned in \(commute.timeZone.identifier).")
+        invocation.report(summary)
     }
 
     /// `10m`, `90s`, `1h`, or a bare number of minutes; in seconds. Nil for anything else, and for
@@ -102,7 +145,7 @@ extension Commands {
     }
 
     private static func unknownKey(_ key: String, _ invocation: Invocation) -> UsageError {
-        var message = "Unknown setting '\(key)': use \(configKeys.joined(separator: " or "))."
+        var message = "Unknown setting '\(key)': use \(configKeys.joined(separator: ", "))."
         if let suggestion = Suggestions.closest(to: key, in: configKeys) { message += " Did you mean '\(suggestion)'?" }
         return invocation.usage(message)
     }

@@ -5,32 +5,34 @@ extension Commands {
     static let tick = Command(
         name: "tick",
         summary: "Deliver the alerts that are due (run by cron every minute)",
-        options: [Options.now],
+        options: [Options.quiet, Options.now],
         discussion: """
-            Each due occurrence is delivered once through every notifier, however many ticks run.
-            One more than the grace window late (config set grace; default 10m) is recorded as
-            missed, not delivered: a laptop waking at 9:00 does not burst out the 7:00 alert.
-            A failed notifier is retried by later ticks while the grace window lasts.
-            Install:  * * * * * traveltimes tick
+            Each due occurrence is delivered once through every notifier, however many ticks run,
+            with its words composed now from the freshest routes saved. One more than the grace
+            window late (config set grace; default 10m) is recorded as missed, not delivered: a
+            laptop waking at 9:00 does not burst out the 7:00 alert. A failed notifier is retried by
+            later ticks while the grace window lasts. A tick killed while sending is recovered: two
+            minutes on, a later tick sends that alert again — so across a crash an alert arrives at
+            least once, perhaps twice, and the ledger says "resent after an interrupted tick".
+            Install:  * * * * * traveltimes tick --quiet
             """
     ) { invocation in
         let commute = try invocation.commute()
         let configuration = try commute.store.configuration()
         let io = invocation.io
         let report = try commute.tick(
-            grace: TimeInterval(configuration.graceSeconds ?? Configuration.defaultGrace),
             notifiers: configuration.effectiveNotifiers, quietHours: configuration.quietHours,
-            standardDailyCap: configuration.standardDailyCap ?? Configuration.defaultStandardDailyCap
-        ) { message, notifier in send(message, through: notifier, io) }
+            standardDailyCap: configuration.standardDailyCap ?? Configuration.defaultStandardDailyCap,
+            sender: invocation.sender(io))
+        // Missed alerts and failures are news, quiet or not: each is said once, when it happens.
         for missed in report.missed {
-            io.err("traveltimes: missed \(missed.requestID) due \(TimeFormatting.dayAndTime(missed.occurrence, calendar: commute.calendar)): past the grace window; not delivered")
+            io.err("traveltimes: missed \(missed.requestID) due \(TimeFormatting.dayAndTime(missed.at, calendar: commute.calendar)): past the grace window; not delivered")
         }
-        let failures = report.deliveries.filter { $0.failure != nil }
-        for delivery in failures {
-            io.err("traveltimes: notifier \(delivery.notifier) failed for \(delivery.requestID): \(delivery.failure ?? ""); retrying while the grace window lasts")
+        for failure in report.failures {
+            io.err("traveltimes: notifier \(failure.delivery.claim.notifier.id) failed for \(failure.delivery.message.id): \(failure.result.failure ?? ""); retrying while the grace window lasts")
         }
         if let summary = report.rescheduled { invocation.report(summary) }
-        if !failures.isEmpty { throw DeliveryFailed(count: failures.count) }
+        if !report.failures.isEmpty { throw DeliveryFailed(count: report.failures.count) }
     }
 
     static let test = Command(
@@ -54,55 +56,25 @@ extension Commands {
 
     private static func sendTest(_ invocation: Invocation, defaultDelay: Double) throws {
         let delay = try invocation.arguments.value("--delay").map { text -> Double in
-            guard let seconds = Double(text), (0...300).contains(seconds) else {
-                throw invocation.usage("Invalid --delay '\(text)': use seconds from 0 to 300.")
+            guard let seconds = NumberParsing.decimal(text), (0...300).contains(seconds) else {
+                throw invocation.usage("Invalid --delay '\(text)': use seconds from 0 to 300, such as 5 or 0.5.")
             }
             return seconds
         } ?? defaultDelay
         let commute = try invocation.commute()
-        let favorites = try commute.store.favorites().routeIDs
-        guard !favorites.isEmpty else { throw CommuteError.nothingToBrief }
-        let local = commute.calendar.local(commute.now)
-        let sample = Schedule(
-            routeIDs: Array(favorites.prefix(3)), days: [local.weekday], hour: local.hour, minute: local.minute,
-            createdAt: commute.now)
-        let content = AlertComposer.content(
-            for: sample, routes: try commute.store.routes().byID, firesAt: commute.now, calendar: commute.calendar)
-        let message = AlertMessage(id: "test.\(Int(commute.now.timeIntervalSince1970))", title: "Test: \(content.title)", body: content.body)
         let notifiers = try commute.store.configuration().effectiveNotifiers
+        guard try !commute.store.favorites().routeIDs.isEmpty else { throw CommuteError.nothingToBrief }
         if delay > 0 {
             invocation.io.err("Sending a test alert in \(Int(delay)) s…")
             Thread.sleep(forTimeInterval: delay)
         }
-        var failed: [String] = []
-        var outcomes: [DeliveryLedger.Entry] = []
-        for notifier in notifiers {
-            let failure = send(message, through: notifier, invocation.io)
-            if let failure { failed.append("\(notifier.summary): \(failure)") }
-            outcomes.append(.init(
-                requestID: message.id, occurrence: commute.now, notifier: notifier.id, outcome: failure == nil ? .delivered : .failed,
-                at: commute.now, attempts: 1, reason: failure))
+        let (message, sent) = try commute.sendTestAlert(notifiers: notifiers, sender: invocation.sender(invocation.io))
+        let failures = sent.filter { $0.result != .delivered }
+        invocation.io.err("Sent \"\(message.title)\" to \(sent.count - failures.count) of \(notifiers.count) notifiers (\(notifiers.map(\.summary).joined(separator: "; "))).")
+        for failure in failures {
+            invocation.io.err("traveltimes: \(failure.delivery.claim.notifier.summary): \(failure.result.failure ?? "")")
         }
-        // Test alerts are decisions too: they go in the ledger like every other kind.
-        try commute.store.updateLedger { _, ledger in ledger.entries += outcomes }
-        let sent = notifiers.count - failed.count
-        invocation.io.err("Sent \"\(message.title)\" to \(sent) of \(notifiers.count) notifiers (\(notifiers.map(\.summary).joined(separator: "; "))).")
-        for failure in failed { invocation.io.err("traveltimes: \(failure)") }
-        if !failed.isEmpty { throw DeliveryFailed(count: failed.count) }
-    }
-
-    /// Sends one alert through one notifier: nil, or why not. Every alert kind comes through here.
-    static func send(_ message: AlertMessage, through notifier: Notifier, _ io: TerminalIO) -> String? {
-        switch notifier.kind {
-        case .stdout:
-            io.out("\(message.title)\n\(message.body)\n")
-            return nil
-        case .exec(let program, let arguments):
-            return ExecNotifier.send(message, program: program, arguments: arguments)
-        case .webhook(let url, let format):
-            let helper = ProcessInfo.processInfo.environment["TRAVELTIMES_FETCH_HELPER"] ?? HelperHTTPClient.besideExecutable()
-            return WebhookNotifier.send(message, to: url, format: format, client: HelperHTTPClient(helperPath: helper))
-        }
+        if !failures.isEmpty { throw DeliveryFailed(count: failures.count) }
     }
 
     static let deliveredList = Command(

@@ -74,9 +74,9 @@ extension Commands {
         // Delay watches look at the routes just refreshed, passed forward. The refresh itself is
         // done: a watch that cannot be checked is a warning.
         do {
-            let events = try commute.checkWatches(routes: result.routesByID, notifiers: configuration.effectiveNotifiers) {
-                message, notifier in send(message, through: notifier, io)
-            }
+            let events = try commute.checkWatches(
+                routes: result.routesByID, notifiers: configuration.effectiveNotifiers, quietHours: configuration.quietHours,
+                sender: invocation.sender(io))
             for event in events {
                 if let problem = event.problem { io.err("traveltimes: watch alert \"\(event.message.title)\": \(problem)") }
             }
@@ -108,7 +108,7 @@ extension Invocation {
     /// `--timeout SECONDS`, default 25.
     func timeout() throws(UsageError) -> TimeInterval {
         guard let text = arguments.value("--timeout") else { return 25 }
-        guard let seconds = Double(text), seconds > 0, seconds <= 600 else {
+        guard let seconds = NumberParsing.decimal(text), seconds > 0, seconds <= 600 else {
             throw usage("Invalid --timeout '\(text)': use seconds from 0.1 to 600.")
         }
         return seconds

@@ -32,8 +32,13 @@ extension Commands {
         }
         if invocation.arguments.has("--disabled") { draft.isEnabled = false }
         let commute = try invocation.commute()
-        let (schedule, summary) = try commute.addSchedule(draft)
+        let (schedule, summary, savedZone) = try commute.addScheduleSavingZone(draft)
         invocation.io.out("Added schedule \(shortID(schedule)): \(try describe(schedule, commute)).")
+        if savedZone {
+            invocation.io.out(
+                "Schedules are in \(commute.timeZone.identifier) from now on, whatever TZ cron runs with "
+                    + "(change it with `traveltimes config set timezone ZONE`).")
+        }
         invocation.report(summary)
     }
 

@@ -7,14 +7,26 @@ extension Commands {
         summary: "Show the store, the data's age, counts, and the crontab lines to install",
         options: [Options.now]
     ) { invocation in
-        let commute = try invocation.commute()
-        let store = commute.store
+        let store = try invocation.store()
         let io = invocation.io
-        let calendar = commute.calendar
-        io.out("Store:      \(store.directory)")
-        io.out("Time zone:  \(commute.timeZone.identifier)")
         // Each domain is read on its own, so one unreadable file does not hide the others.
         var failures: [any Error] = []
+        let configuration: Configuration?
+        do {
+            configuration = try store.configuration()
+        } catch {
+            configuration = nil
+            failures.append(error)
+        }
+        let commute = try invocation.commute(store, configuration: configuration ?? .empty)
+        let calendar = commute.calendar
+        io.out("Store:      \(store.directory)")
+        if let configuration {
+            let (zone, source) = try invocation.timeZone(saved: configuration.timeZone)
+            io.out("Time zone:  \(describe(zone, source, saved: configuration.timeZone))")
+        } else {
+            io.out("Time zone:  unknown: config.json cannot be read (times below are in \(commute.timeZone.identifier))")
+        }
         do {
             let cache = try store.routes()
             if let newest = cache.routes.map(\.updatedAt).max() {
@@ -39,9 +51,8 @@ extension Commands {
                 if log.failuresSinceSuccess > 1 { line += " (\(log.failuresSinceSuccess) failures in a row)" }
                 io.out(line)
             }
-            let configuration = try store.configuration()
-            let secrets = configuration.accessCode.map { [$0] } ?? []
-            let source = invocation.environment["TRAVELTIMES_SOURCE"] ?? configuration.source
+            let secrets = configuration?.accessCode.map { [$0] } ?? []
+            let source = invocation.environment["TRAVELTIMES_SOURCE"] ?? configuration?.source
             io.out("Source:     \(source.map { FeedSource.redact(FeedSource.display($0), secrets: secrets) } ?? "not set — `traveltimes config set source URL`")")
         } catch { failures.append(error) }
         do {

@@ -12,14 +12,34 @@ struct Invocation {
 
     func usage(_ message: String) -> UsageError { UsageError(message: message, command: command.name) }
 
-    /// The user's zone: `TRAVELTIMES_TZ`, else `TZ`, else the system's.
-    func timeZone() throws(UsageError) -> TimeZone {
+    /// Where the zone a command uses came from.
+    enum ZoneSource: Equatable {
+        /// `TRAVELTIMES_TZ`, for this command only; it overrides the saved zone.
+        case override
+        /// The store's (`config set timezone`, or saved with the first schedule).
+        case saved
+        /// None is saved yet: `TZ`, else the system's. Saved when the first schedule is added.
+        case host
+    }
+
+    /// The zone the schedules live in: `TRAVELTIMES_TZ` for this command, else the one saved in
+    /// the store, else (nothing saved yet) `TZ`, else the system's. Once a zone is saved, plain
+    /// `TZ` never changes it: cron on a UTC host delivers the 7:00 AM alert at 7:00 AM where the
+    /// user is.
+    func timeZone(saved: String?) throws(UsageError) -> (zone: TimeZone, source: ZoneSource) {
         if let name = environment["TRAVELTIMES_TZ"], !name.isEmpty {
             guard let zone = TimeZone(identifier: name) else {
                 throw usage("Unknown time zone '\(name)' in TRAVELTIMES_TZ: use an IANA name such as America/Los_Angeles.")
             }
-            return zone
+            return (zone, .override)
         }
+        // The configuration is validated when read: a saved name is a zone.
+        if let saved, let zone = TimeZone(identifier: saved) { return (zone, .saved) }
+        return (hostTimeZone(), .host)
+    }
+
+    /// `TZ` when it names a zone, else the system's.
+    func hostTimeZone() -> TimeZone {
         if let name = environment["TZ"].map({ $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }), !name.isEmpty,
             let zone = TimeZone(identifier: name)
         {
@@ -28,8 +48,8 @@ struct Invocation {
         return TimeZone.current
     }
 
-    /// `--now` if given (an offset-less time is read in the user's zone), else the clock.
-    func now() throws -> Date {
+    /// `--now` if given (an offset-less time is read in `zone`), else the clock.
+    func now(in zone: TimeZone) throws -> Date {
         guard let text = arguments.value("--now") else { return clock() }
         guard let parsed = ISO8601.parse(text) else {
             throw usage("Invalid --now '\(text)': use ISO 8601, such as 2025-11-04T07:00:00-08:00.")
@@ -38,7 +58,7 @@ struct Invocation {
         if let exact = parsed.instant {
             instant = exact
         } else {
-            let calendar = ZonedCalendar(timeZone: try timeZone(), around: Date())
+            let calendar = ZonedCalendar(timeZone: zone, around: Date())
             let minute = calendar.instant(on: parsed.date, hour: parsed.hour, minute: parsed.minute)
             instant = minute.addingTimeInterval(TimeInterval(parsed.second) + Double(parsed.milliseconds) / 1000)
         }
@@ -65,7 +85,7 @@ struct Invocation {
     func store() throws -> Store {
         var timeout = Store.defaultLockTimeout
         if let text = environment["TRAVELTIMES_LOCK_TIMEOUT"], !text.isEmpty {
-            guard let seconds = Double(text), seconds >= 0, seconds <= 3_600 else {
+            guard let seconds = NumberParsing.decimal(text), seconds <= 3_600 else {
                 throw usage("Invalid TRAVELTIMES_LOCK_TIMEOUT '\(text)': use seconds, such as 10 or 0.5.")
             }
             timeout = seconds
@@ -73,8 +93,24 @@ struct Invocation {
         return try Store(directory: StoreLocation.directory(environment: environment), lockTimeout: timeout)
     }
 
+    /// The store, its configuration and zone, and the moment to act at: what most commands begin with.
     func commute() throws -> Commute {
-        try Commute(store: store(), now: now(), timeZone: timeZone(), cap: cap())
+        let store = try store()
+        return try commute(store, configuration: try store.configuration())
+    }
+
+    /// The same, from a store and configuration already read.
+    func commute(_ store: Store, configuration: Configuration) throws -> Commute {
+        let zone = try timeZone(saved: configuration.timeZone).zone
+        return Commute(
+            store: store, now: try now(in: zone), timeZone: zone, cap: try cap(),
+            grace: TimeInterval(configuration.graceSeconds ?? Configuration.defaultGrace))
+    }
+
+    /// The notifiers, as this command sends through them: the stdout notifier prints on this
+    /// command's stdout; programs get this environment without its secrets.
+    func sender(_ io: TerminalIO) -> NotifierSender {
+        NotifierSender(print: { io.out($0) }, helperPath: fetchHelperPath(), environment: environment)
     }
 
     var wantsJSON: Bool { arguments.has("--json") }

@@ -293,16 +293,12 @@ import Glibc
         #expect(throws: HTTPClientError.tooLarge(limit: 9)) { try FetchHelper.read(written(.failure(.tooLarge(limit: 9)))) }
     }
 
-    @Test func aMissingHelperSaysHowToBuildIt() {
+    @Test func aMissingHelperIsNamedNotRetried() {
         let client = HelperHTTPClient(helperPath: "/nonexistent/traveltimes-fetch")
-        do {
+        #expect(throws: HTTPClientError.helperMissing(path: "/nonexistent/traveltimes-fetch")) {
             _ = try client.get(URL(string: "http://127.0.0.1:9/")!, headers: [:], timeout: 1)
-            Issue.record("no error")
-        } catch let HTTPClientError.connection(message) {
-            #expect(message.contains("swift build --product traveltimes-fetch"))
-        } catch {
-            Issue.record("\(error)")
         }
+        #expect(FetchError.helperMissing(path: "/x/traveltimes-fetch").description.contains("traveltimes-fetch is missing: expected at /x/traveltimes-fetch"))
     }
 }
 

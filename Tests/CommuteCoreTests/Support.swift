@@ -27,3 +27,12 @@ func route(_ id: String, _ name: String?, current: Int?, average: Int?, updated:
 /// The fixture in `Fixtures/wsdot/`, found from this file's place in the package.
 let fixtureURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Fixtures/wsdot/travel-times-2025-11-04T1600-0800.json")
+
+/// An `AlertSender` that hands each send to a closure: tests see every message and choose the result.
+struct ClosureSender: AlertSender {
+    let body: (AlertMessage, Notifier) -> DeliveryResult
+
+    init(_ body: @escaping (AlertMessage, Notifier) -> DeliveryResult) { self.body = body }
+
+    func send(_ message: AlertMessage, through notifier: Notifier) -> DeliveryResult { body(message, notifier) }
+}

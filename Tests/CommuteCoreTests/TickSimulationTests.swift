@@ -20,11 +20,12 @@ import Testing
         var delivered: [(String, Date)] = []
         for minute in 1...(days * 1_440) {
             let now = begin.addingTimeInterval(TimeInterval(minute * 60))
-            let report = try Commute(store: store, now: now, timeZone: la).tick(
-                grace: 600, notifiers: [Notifier(id: 0, kind: .stdout)]) { message, _ in
+            let report = try Commute(store: store, now: now, timeZone: la, grace: 600).tick(
+                notifiers: [Notifier(id: 0, kind: .stdout)],
+                sender: ClosureSender { message, _ in
                     delivered.append((message.id, now))
-                    return nil
-                }
+                    return .delivered
+                })
             #expect(report.missed.isEmpty, "missed at \(now)")
         }
         return delivered

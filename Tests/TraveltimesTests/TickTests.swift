@@ -206,7 +206,7 @@ import Testing
         let config = try sandbox.ok(["config"]).stdout
         #expect(config.contains("quiet-hours:  10:00 PM–6:00 AM") && config.contains("daily-cap:    2 scheduled alerts"))
         let bad = try sandbox.run(["config", "set", "quiet-hours", "22:00"])
-        #expect(bad.status == 64 && bad.stderr.contains("Invalid time '22:00'"))
+        #expect(bad.status == 64 && bad.stderr.contains("Invalid quiet-hours '22:00': use START-END, such as 22:00-06:00"))
         try sandbox.ok(["config", "unset", "quiet-hours"])
         #expect(try sandbox.ok(["config"]).stdout.contains("quiet-hours:  none"))
     }
@@ -238,14 +238,24 @@ import Testing
         try sandbox.ok(["refresh", "--source", clear, "--now", "2025-11-04T16:30:00-08:00"])
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", "2025-11-04T16:45:00-08:00"])
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-        #expect(lines == ["critical|Renton-Auburn is running +11 min (usually 24)", "critical|Renton-Auburn has cleared: 25 min (usually 24)"])
+        // The delay is critical; its clearing is news, not urgent.
+        #expect(lines == ["critical|Renton-Auburn is running +11 min (usually 24)", "normal|Renton-Auburn has cleared: 25 min (usually 24)"])
         let ledger = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
         #expect(ledger.first?["outcome"] as? String == "suppressed")
         #expect(ledger.first?["reason"] as? String == "already alerted today (over)")
         #expect(try sandbox.ok(["watch", "list"]).stdout.contains("70  Renton-Auburn  over +10 min  (over now)"))
-        // The next day it may alert again.
+        // The second delay of the day was held back, so its clearing the next morning is not sent:
+        // there is nothing the user was told to clear.
         try sandbox.ok(["refresh", "--source", clear, "--now", "2025-11-05T08:00:00-08:00"])
-        #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count == 3)
+        #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count == 2)
+        let held = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
+        #expect(held.first?["requestID"] as? String == "watch.70.clear")
+        #expect(held.first?["reason"] as? String == "its delay alert was not delivered, so there is nothing to clear")
+        // A new day: a new delay alerts again, and its clearing follows it.
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", "2025-11-05T08:15:00-08:00"])
+        try sandbox.ok(["refresh", "--source", clear, "--now", "2025-11-05T08:30:00-08:00"])
+        #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").suffix(2)
+            == ["critical|Renton-Auburn is running +11 min (usually 24)", "normal|Renton-Auburn has cleared: 25 min (usually 24)"])
     }
 
     @Test func watchCommandsRefuseBadInput() throws {

@@ -7,9 +7,10 @@ extension Commute {
         public var content: AlertContent
     }
 
-    /// The pending triggers as they are stored, with each next fire recomputed for *now* (a weekly
-    /// trigger that fired since the plan fires again a week on), soonest first. Deferred requests
-    /// are shown with the content they would have, rendered from the cache.
+    /// The pending triggers as they are stored, soonest first, with each next fire recomputed for
+    /// *now* (a weekly trigger that fired since the plan fires again a week on) — except a due
+    /// occurrence inside the grace window, which stays at its time until `tick` deals with it.
+    /// Deferred requests are shown with the content they would have, rendered from the cache.
     public struct PendingReport: Sendable, Equatable {
         public var cap: Int
         public var requested: Int
@@ -22,6 +23,7 @@ extension Commute {
         let book = try store.pending()
         func refreshed(_ entry: PendingBook.Entry) -> TriggerRequest {
             var request = entry.request
+            if request.nextFire <= now, now.timeIntervalSince(request.nextFire) <= grace { return request }
             request.nextFire = calendar.nextFire(
                 weekday: request.weekday, hour: request.hour, minute: request.minute, after: now)
             return request

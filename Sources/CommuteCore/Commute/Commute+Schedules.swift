@@ -25,8 +25,17 @@ extension Commute {
     }
 
     /// Adds a schedule. With no routes given, it takes every favourite, in favourites order; with no
-    /// days or time, Monday–Friday at 7:00 AM (the morning preset).
+    /// days or time, Monday–Friday at 7:00 AM (the morning preset). When no zone is saved yet, the
+    /// zone this runs in is saved: the schedules live in it from now on, whatever `TZ` cron has.
     public func addSchedule(_ draft: ScheduleDraft, id: UUID = UUID()) throws -> (Schedule, RescheduleSummary) {
+        let (schedule, summary, _) = try addScheduleSavingZone(draft, id: id)
+        return (schedule, summary)
+    }
+
+    /// The same, saying whether it saved the zone.
+    public func addScheduleSavingZone(
+        _ draft: ScheduleDraft, id: UUID = UUID()
+    ) throws -> (Schedule, RescheduleSummary, savedZone: Bool) {
         let schedule = try store.updateSchedules(checkingFavorites: { favorites, book in
             let time = draft.time ?? Schedule.Preset.morning.time
             let schedule = Schedule(
@@ -37,7 +46,12 @@ extension Commute {
             book.schedules.append(schedule)
             return schedule
         })
-        return (schedule, try reschedule())
+        let savedZone = try store.updateConfiguration { configuration -> Bool in
+            guard configuration.timeZone == nil else { return false }
+            configuration.timeZone = timeZone.identifier
+            return true
+        }
+        return (schedule, try reschedule(), savedZone)
     }
 
     /// Changes the given fields of the schedule whose ID starts with `prefix`.

@@ -3,156 +3,149 @@ import Foundation
 extension Commute {
     /// What one tick did.
     public struct TickReport: Sendable, Equatable {
-        public struct Delivery: Sendable, Equatable {
-            public var requestID: String
-            public var occurrence: Date
-            public var notifier: Int
-            /// Seconds after the occurrence; 0 when on time.
-            public var late: TimeInterval
-            /// Nil when delivered; the failure otherwise.
-            public var failure: String?
-        }
-
-        public var deliveries: [Delivery] = []
+        /// Every alert sent, and how each went.
+        public var sent: [SentAlert] = []
         /// Occurrences past the grace window, recorded and not delivered.
-        public var missed: [(requestID: String, occurrence: Date)] = []
-        /// Smart alerts whose routes were not delayed enough.
-        public var suppressed: [(requestID: String, occurrence: Date)] = []
+        public var missed: [Occurrence] = []
+        /// Occurrences held back: quiet hours, the daily cap, a smart alert with no delay.
+        public var suppressed: [Occurrence] = []
         public var rescheduled: RescheduleSummary?
 
-        public static func == (lhs: TickReport, rhs: TickReport) -> Bool {
-            lhs.deliveries == rhs.deliveries && lhs.rescheduled == rhs.rescheduled
-                && lhs.missed.map(\.requestID) == rhs.missed.map(\.requestID)
-                && lhs.missed.map(\.occurrence) == rhs.missed.map(\.occurrence)
-                && lhs.suppressed.map(\.requestID) == rhs.suppressed.map(\.requestID)
-        }
-
-        public var isEmpty: Bool { deliveries.isEmpty && missed.isEmpty && suppressed.isEmpty }
+        public var isEmpty: Bool { sent.isEmpty && missed.isEmpty && suppressed.isEmpty }
+        /// The sends that failed (they are retried while the grace window lasts).
+        public var failures: [SentAlert] { sent.filter { $0.result != .delivered } }
     }
 
-    /// A claim older than this is taken to be from a tick that died, and may be taken again.
+    /// A claim older than this is taken to be from a tick that died mid-send, and is sent again.
     static let claimLifetime: TimeInterval = 120
+    /// Handling alerts can let deferred ones into the window; a tick takes at most this many turns
+    /// at what is due.
+    static let maximumTickPasses = 16
 
-    /// Delivers every pending occurrence that is due and not yet handled, exactly once per
-    /// occurrence and notifier, even when ticks overlap: occurrences are claimed in the ledger under
-    /// the pending lock, delivered outside it (a slow notifier never holds up a refresh), and the
-    /// outcome recorded under the lock again. An occurrence more than `grace` late is recorded as
-    /// missed, not delivered. `send` delivers one message through one notifier: nil, or why not.
+    /// Delivers every pending occurrence that is due and not yet handled, once per occurrence and
+    /// notifier while processes live, even when ticks overlap: due occurrences are claimed in the
+    /// ledger under the pending lock, sent outside it, and the outcome recorded. Each alert's words
+    /// are composed now, from the route cache as it is now. An occurrence more than `grace` late is
+    /// recorded as missed, not delivered. A claim left by a tick that died mid-send is sent again
+    /// (at least once) once `claimLifetime` has passed, and the ledger says so.
     public func tick(
-        grace: TimeInterval, notifiers: [Notifier], quietHours: QuietHours? = nil,
-        standardDailyCap: Int = Configuration.defaultStandardDailyCap, send: (AlertMessage, Notifier) -> String?
+        notifiers: [Notifier], quietHours: QuietHours? = nil,
+        standardDailyCap: Int = Configuration.defaultStandardDailyCap, sender: some AlertSender
+    ) throws -> TickReport {
+        var report = TickReport()
+        for _ in 0..<Self.maximumTickPasses {
+            let pass = try tickPass(notifiers: notifiers, quietHours: quietHours, standardDailyCap: standardDailyCap, sender: sender)
+            report.sent += pass.sent
+            report.missed += pass.missed
+            report.suppressed += pass.suppressed
+            if let summary = pass.rescheduled { report.rescheduled = summary }
+            // Another turn only when this one handled something and the new plan may have let a
+            // deferred occurrence that is due into the window.
+            guard !pass.isEmpty, let summary = pass.rescheduled, summary.deferred > 0 else { break }
+        }
+        return report
+    }
+
+    private func tickPass(
+        notifiers: [Notifier], quietHours: QuietHours?, standardDailyCap: Int, sender: some AlertSender
     ) throws -> TickReport {
         // A week and a day back: the latest occurrence of any weekly trigger is in there.
         let lookback = ZonedCalendar(timeZone: timeZone, around: now, daysBefore: 9, daysAfter: 2)
-        var claims: [(message: AlertMessage, occurrence: Date, notifier: Notifier, late: TimeInterval)] = []
         var report = TickReport()
+        var inputs = AlertInputs(store: store)
 
-        // Read only when something is due (schedules) and it is a smart alert (routes): a tick with
-        // nothing due reads the pending file and the ledger, and nothing else.
-        var schedules: [UUID: Schedule]?
-        var cachedRoutes: [String: Route]?
-        func smartThreshold(_ id: UUID) throws -> (Schedule, Int)? {
-            let loaded = try schedules ?? Dictionary(
-                store.schedules().schedules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            schedules = loaded
-            guard let schedule = loaded[id], let threshold = schedule.onlyWhenDelayedBy else { return nil }
-            return (schedule, threshold)
-        }
-        func routes() throws -> [String: Route] {
-            let loaded = try cachedRoutes ?? store.routes().byID
-            cachedRoutes = loaded
-            return loaded
-        }
-
-        try store.updateLedger { pending, ledger in
+        let deliveries: [Delivery] = try store.updateLedger { pending, ledger in
             ledger.entries.removeAll { now.timeIntervalSince($0.at) > DeliveryLedger.retention }
+            var deliveries: [Delivery] = []
             for entry in pending.requests {
-                guard let occurrence = Self.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback),
-                    occurrence > (entry.since ?? pending.plannedAt ?? .distantPast)
+                guard let at = Self.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback),
+                    at > (entry.since ?? pending.plannedAt ?? .distantPast)
                 else { continue }
-                let late = now.timeIntervalSince(occurrence)
-                let history = ledger.entries.filter { $0.requestID == entry.id && $0.occurrence == occurrence }
-                // The notifiers an occurrence goes to are fixed when it is first handled: a new one
-                // added later does not resend an old alert, nor make a delivered one look missed.
-                let open: [Notifier]
+                // A schedule removed or switched off since the plan was made sends nothing.
+                guard let schedule = try inputs.schedule(entry.scheduleID), schedule.isEnabled else { continue }
+                let occurrence = Occurrence(requestID: entry.id, at: at)
+                let history = ledger.history(of: occurrence)
+                let late = now.timeIntervalSince(at)
+                let claims: [Claim]
                 if history.isEmpty {
                     if late > grace {
-                        ledger.entries.append(.init(
-                            requestID: entry.id, occurrence: occurrence, notifier: nil, outcome: .missed, at: now,
-                            reason: "\(TimeFormatting.age(late)) late, past the \(TimeFormatting.age(grace)) grace window"))
-                        report.missed.append((entry.id, occurrence))
+                        ledger.decide(
+                            occurrence, .missed, reason: "\(TimeFormatting.age(late)) late, past the \(TimeFormatting.age(grace)) grace window",
+                            at: now)
+                        report.missed.append(occurrence)
                         continue
                     }
                     // The gateway: scheduled alerts are the standard bucket.
                     if let reason = gate(quietHours: quietHours, cap: standardDailyCap, ledger: ledger) {
-                        ledger.entries.append(.init(
-                            requestID: entry.id, occurrence: occurrence, notifier: nil, outcome: .suppressed, at: now,
-                            reason: reason))
-                        report.suppressed.append((entry.id, occurrence))
+                        ledger.decide(occurrence, .suppressed, reason: reason, at: now)
+                        report.suppressed.append(occurrence)
                         continue
                     }
-                    open = notifiers
+                    claims = notifiers.map { Claim(occurrence: occurrence, notifier: $0, attempt: 1, isResend: false) }
                 } else {
-                    // Retry what failed (or a claim whose tick died) while the grace window lasts.
                     guard late <= grace else { continue }
-                    open = notifiers.filter { notifier in
-                        guard let latest = history.last(where: { $0.notifier == notifier.id }) else { return false }
-                        switch latest.outcome {
-                        case .failed: return true
-                        case .claimed: return now.timeIntervalSince(latest.at) > Self.claimLifetime
-                        case .delivered, .missed, .suppressed: return false
-                        }
+                    claims = retries(of: history, occurrence: occurrence, notifiers: notifiers)
+                }
+                guard !claims.isEmpty else { continue }
+                switch compose(schedule, late: late, firstHandling: history.isEmpty, routes: try inputs.routes()) {
+                case .suppress(let reason):
+                    ledger.decide(occurrence, .suppressed, reason: reason, at: now)
+                    report.suppressed.append(occurrence)
+                case .send(var message):
+                    message.id = entry.id
+                    for claim in claims {
+                        ledger.claim(claim, at: now)
+                        let notes = [claim.isResend ? "resent after an interrupted tick" : nil, late >= 60 ? "late by \(TimeFormatting.age(late))" : nil]
+                        deliveries.append(Delivery(
+                            claim: claim, message: message, note: notes.compactMap { $0 }.joined(separator: "; ").nilIfEmpty))
                     }
                 }
-                guard !open.isEmpty else { continue }
-                var title = entry.title ?? "Commute"
-                var body = entry.body ?? ""
-                if history.isEmpty, let (schedule, threshold) = try smartThreshold(entry.scheduleID) {
-                    guard let content = AlertComposer.smartContent(for: schedule, threshold: threshold, routes: try routes())
-                    else {
-                        ledger.entries.append(.init(
-                            requestID: entry.id, occurrence: occurrence, notifier: nil, outcome: .suppressed, at: now,
-                            reason: "not delayed: no route is \(threshold) min or more over its usual time"))
-                        report.suppressed.append((entry.id, occurrence))
-                        continue
-                    }
-                    title = content.title
-                    body = content.body
-                }
-                if late >= 60 { body += "\n(late by \(TimeFormatting.age(late)))" }
-                let message = AlertMessage(id: entry.id, title: title, body: body)
-                for notifier in open {
-                    let attempts = ledger.entries.filter { $0.isFor(entry.id, occurrence, notifier: notifier.id) }.count
-                    ledger.entries.append(.init(
-                        requestID: entry.id, occurrence: occurrence, notifier: notifier.id, outcome: .claimed, at: now,
-                        attempts: attempts + 1))
-                    claims.append((message, occurrence, notifier, late))
-                }
             }
+            return deliveries
         }
-        guard !claims.isEmpty || !report.missed.isEmpty || !report.suppressed.isEmpty else { return report }
-
-        var outcomes: [(AlertMessage, Date, Notifier, String?)] = []
-        for claim in claims {
-            let failure = send(claim.message, claim.notifier)
-            outcomes.append((claim.message, claim.occurrence, claim.notifier, failure))
-            report.deliveries.append(.init(
-                requestID: claim.message.id, occurrence: claim.occurrence, notifier: claim.notifier.id,
-                late: claim.late >= 60 ? claim.late : 0, failure: failure))
-        }
-        try store.updateLedger { _, ledger in
-            for (message, occurrence, notifier, failure) in outcomes {
-                guard let index = ledger.entries.lastIndex(where: { $0.isFor(message.id, occurrence, notifier: notifier.id) })
-                else { continue }
-                ledger.entries[index].outcome = failure == nil ? .delivered : .failed
-                ledger.entries[index].reason = failure ?? (now.timeIntervalSince(occurrence) >= 60
-                    ? "late by \(TimeFormatting.age(now.timeIntervalSince(occurrence)))" : nil)
-                ledger.entries[index].at = now
-            }
-        }
-        // Handled occurrences may let deferred requests into the window.
-        report.rescheduled = try reschedule()
+        report.sent = try deliver(deliveries, sender: sender)
+        // Handled occurrences leave the window, which may let deferred requests in.
+        if !report.isEmpty { report.rescheduled = try reschedule() }
         return report
+    }
+
+    /// What an occurrence's earlier attempts leave to do: notifiers whose last attempt failed, and
+    /// claims whose tick died before recording them. The notifiers an occurrence goes to are fixed
+    /// when it is first handled: one added later does not resend an old alert.
+    private func retries(of history: [DeliveryLedger.Entry], occurrence: Occurrence, notifiers: [Notifier]) -> [Claim] {
+        notifiers.compactMap { notifier in
+            let attempts = history.filter { $0.notifier == notifier.id }
+            guard let latest = attempts.last else { return nil }
+            switch latest.outcome {
+            case .failed:
+                return Claim(occurrence: occurrence, notifier: notifier, attempt: attempts.count + 1, isResend: false)
+            case .claimed where now.timeIntervalSince(latest.at) > Self.claimLifetime:
+                return Claim(occurrence: occurrence, notifier: notifier, attempt: attempts.count + 1, isResend: true)
+            case .claimed, .delivered, .missed, .suppressed:
+                return nil
+            }
+        }
+    }
+
+    private enum Composition {
+        case send(AlertMessage)
+        case suppress(String)
+    }
+
+    /// The words of a scheduled alert, composed at delivery from the route cache as it is now — the
+    /// freshest data there is. A smart alert with no route delayed enough is suppressed when first
+    /// handled; a retry of one already decided sends what there is.
+    private func compose(_ schedule: Schedule, late: TimeInterval, firstHandling: Bool, routes: [String: Route]) -> Composition {
+        var content = AlertComposer.content(for: schedule, routes: routes, firesAt: now, calendar: calendar)
+        if let threshold = schedule.onlyWhenDelayedBy {
+            if let smart = AlertComposer.smartContent(for: schedule, threshold: threshold, routes: routes) {
+                content = smart
+            } else if firstHandling {
+                return .suppress("not delayed: no route is \(threshold) min or more over its usual time")
+            }
+        }
+        if late >= 60 { content.body += "\n(late by \(TimeFormatting.age(late)))" }
+        return .send(AlertMessage(id: "", title: content.title, body: content.body))
     }
 
     /// Why a standard alert may not go out now, or nil: quiet hours, or the day's cap reached
@@ -189,4 +182,33 @@ extension Commute {
             return before - ledger.entries.count
         }
     }
+}
+
+/// The schedules and routes a tick composes alerts from, each read once and only when an alert
+/// is due: a tick with nothing due reads the pending file and the ledger, and nothing else.
+struct AlertInputs {
+    let store: Store
+    private var schedulesByID: [UUID: Schedule]?
+    private var routesByID: [String: Route]?
+
+    init(store: Store) { self.store = store }
+
+    mutating func schedule(_ id: UUID) throws -> Schedule? {
+        if let schedulesByID { return schedulesByID[id] }
+        let loaded = Dictionary(try store.schedules().schedules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        schedulesByID = loaded
+        return loaded[id]
+    }
+
+    mutating func routes() throws -> [String: Route] {
+        if let routesByID { return routesByID }
+        let loaded = try store.routes().byID
+        routesByID = loaded
+        return loaded
+    }
+}
+
+extension String {
+    /// Nil for the empty string.
+    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

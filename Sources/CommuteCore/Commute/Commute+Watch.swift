@@ -12,12 +12,14 @@ extension Commute {
         public var problem: String?
     }
 
-    /// After a successful refresh: compares each watched route with its threshold, and sends one
-    /// critical alert when it crosses (and one when it clears) — at most once per route per
-    /// direction per local day, at most `Configuration.criticalDailyCap` a day, quiet hours or not.
-    /// A route without data never alerts. Every decision goes in the ledger.
+    /// After a successful refresh: compares each watched route with its threshold. A crossing over
+    /// it is critical: sent at once, quiet hours or not, at most once per route per local day and
+    /// at most `Configuration.criticalDailyCap` a day. Its clearing is news, not urgent: sent at
+    /// normal urgency, held in quiet hours, once per route per day — and only when the "over" alert
+    /// it answers was delivered. A route without data never alerts. Every decision goes in the
+    /// ledger; every alert goes out through `deliver`, as scheduled ones do.
     public func checkWatches(
-        routes: [String: Route], notifiers: [Notifier], send: (AlertMessage, Notifier) -> String?
+        routes: [String: Route], notifiers: [Notifier], quietHours: QuietHours? = nil, sender: some AlertSender
     ) throws -> [WatchEvent] {
         var crossings: [(DelayWatch, Route, WatchEvent.Direction)] = []
         try store.updateConfiguration { configuration in
@@ -36,53 +38,92 @@ extension Commute {
             }
             configuration.watches = watches
         }
+        guard !crossings.isEmpty else { return [] }
+
         var events: [WatchEvent] = []
-        for (watch, route, direction) in crossings {
-            let id = "watch.\(watch.routeID).\(direction.rawValue)"
-            let usual = route.averageMinutes.map { " (usually \($0))" } ?? ""
-            let title = direction == .over
-                ? "\(route.name) is running \(TimeFormatting.delay(route.delayMinutes ?? 0))\(usual)"
-                : "\(route.name) has cleared: \(route.currentMinutes.map { "\($0) min" } ?? "no data")\(usual)"
-            let message = AlertMessage(
-                id: id, title: title, body: AlertComposer.line(routeID: route.id, route: route), urgency: "critical")
-            let today = calendar.local(now).date
-            let refusal: String? = try store.updateLedger { _, ledger in
-                let sentToday = ledger.entries.filter {
-                    $0.requestID.hasPrefix("watch.") && $0.outcome == .delivered && calendar.local($0.at).date == today
+        let deliveries: [Delivery] = try store.updateLedger { _, ledger in
+            var deliveries: [Delivery] = []
+            for (watch, route, direction) in crossings {
+                let message = watchMessage(route, direction)
+                let occurrence = Occurrence(requestID: message.id, at: now)
+                if let refusal = refusal(of: direction, routeID: watch.routeID, id: message.id, quietHours: quietHours, ledger: ledger) {
+                    ledger.decide(occurrence, .suppressed, reason: refusal, at: now)
+                    events.append(WatchEvent(routeID: watch.routeID, direction: direction, message: message, problem: refusal))
+                    continue
                 }
-                var reason: String?
-                if sentToday.contains(where: { $0.requestID == id }) {
-                    reason = "already alerted today (\(direction.rawValue))"
-                } else if Set(sentToday.map(\.requestID)).count >= Configuration.criticalDailyCap {
-                    reason = "daily cap of \(Configuration.criticalDailyCap) critical alerts reached"
-                }
-                if let reason {
-                    ledger.entries.append(.init(requestID: id, occurrence: now, notifier: nil, outcome: .suppressed, at: now, reason: reason))
-                }
-                return reason
-            }
-            if let refusal {
-                events.append(WatchEvent(routeID: watch.routeID, direction: direction, message: message, problem: refusal))
-                continue
-            }
-            var failures: [String] = []
-            var outcomes: [(Int, String?)] = []
-            for notifier in notifiers {
-                let failure = send(message, notifier)
-                outcomes.append((notifier.id, failure))
-                if let failure { failures.append(failure) }
-            }
-            try store.updateLedger { _, ledger in
-                for (notifier, failure) in outcomes {
-                    ledger.entries.append(.init(
-                        requestID: id, occurrence: now, notifier: notifier, outcome: failure == nil ? .delivered : .failed, at: now,
-                        attempts: 1, reason: failure))
+                for notifier in notifiers {
+                    let claim = Claim(occurrence: occurrence, notifier: notifier, attempt: 1, isResend: false)
+                    ledger.claim(claim, at: now)
+                    deliveries.append(Delivery(claim: claim, message: message, note: nil))
                 }
             }
+            return deliveries
+        }
+        let sent = try deliver(deliveries, sender: sender)
+        for (watch, route, direction) in crossings where !events.contains(where: { $0.routeID == watch.routeID }) {
+            let message = watchMessage(route, direction)
+            let failures = sent.filter { $0.delivery.message.id == message.id }.compactMap(\.result.failure)
             events.append(WatchEvent(
                 routeID: watch.routeID, direction: direction, message: message,
                 problem: failures.isEmpty ? nil : failures.joined(separator: "; ")))
         }
         return events
+    }
+
+    /// `watch.<route>.over` or `.clear`, with its words.
+    private func watchMessage(_ route: Route, _ direction: WatchEvent.Direction) -> AlertMessage {
+        let usual = route.averageMinutes.map { " (usually \($0))" } ?? ""
+        let title = direction == .over
+            ? "\(route.name) is running \(TimeFormatting.delay(route.delayMinutes ?? 0))\(usual)"
+            : "\(route.name) has cleared: \(route.currentMinutes.map { "\($0) min" } ?? "no data")\(usual)"
+        return AlertMessage(
+            id: "watch.\(route.id).\(direction.rawValue)", title: title,
+            body: AlertComposer.line(routeID: route.id, route: route), urgency: direction == .over ? "critical" : "normal")
+    }
+
+    /// Why a watch alert may not go out now, or nil.
+    private func refusal(
+        of direction: WatchEvent.Direction, routeID: String, id: String, quietHours: QuietHours?, ledger: DeliveryLedger
+    ) -> String? {
+        let today = calendar.local(now).date
+        let sentToday = ledger.entries.filter {
+            $0.requestID.hasPrefix("watch.") && $0.outcome == .delivered && calendar.local($0.at).date == today
+        }
+        if sentToday.contains(where: { $0.requestID == id }) { return "already alerted today (\(direction.rawValue))" }
+        switch direction {
+        case .over:
+            let critical = Set(sentToday.map(\.requestID).filter { $0.hasSuffix(".over") })
+            if critical.count >= Configuration.criticalDailyCap {
+                return "daily cap of \(Configuration.criticalDailyCap) critical alerts reached"
+            }
+        case .clear:
+            // The latest "over" decision for this route: a clearing answers it only if it went out.
+            let overs = ledger.entries.filter { $0.requestID == "watch.\(routeID).over" }
+            let latest = overs.map(\.occurrence).max()
+            let delivered = overs.contains { $0.occurrence == latest && $0.outcome == .delivered }
+            if !delivered { return "its delay alert was not delivered, so there is nothing to clear" }
+            if let quietHours, quietHours.contains(calendar.local(now).time) { return "quiet hours (\(quietHours))" }
+        }
+        return nil
+    }
+
+    /// Sends a sample alert — the first three favourites as they are now — through every notifier
+    /// the way every alert goes: claimed, sent, and its outcome ledgered.
+    public func sendTestAlert(notifiers: [Notifier], sender: some AlertSender) throws -> (AlertMessage, [SentAlert]) {
+        let favorites = try store.favorites().routeIDs
+        guard !favorites.isEmpty else { throw CommuteError.nothingToBrief }
+        let local = calendar.local(now)
+        let sample = Schedule(
+            routeIDs: Array(favorites.prefix(3)), days: [local.weekday], hour: local.hour, minute: local.minute, createdAt: now)
+        let content = AlertComposer.content(for: sample, routes: try store.routes().byID, firesAt: now, calendar: calendar)
+        let message = AlertMessage(id: "test.\(Int(now.timeIntervalSince1970))", title: "Test: \(content.title)", body: content.body)
+        let occurrence = Occurrence(requestID: message.id, at: now)
+        let deliveries = notifiers.map {
+            Delivery(claim: Claim(occurrence: occurrence, notifier: $0, attempt: 1, isResend: false), message: message, note: nil)
+        }
+        try store.updateLedger { _, ledger in
+            for delivery in deliveries { ledger.claim(delivery.claim, at: now) }
+        }
+        return (message, try deliver(deliveries, sender: sender))
     }
 }

@@ -12,13 +12,19 @@ public struct Commute: Sendable {
     public let calendar: ZonedCalendar
     /// The most triggers that may be pending.
     public let cap: Int
+    /// How late an alert may still be delivered (`config set grace`); past it, it is missed.
+    public let grace: TimeInterval
 
-    public init(store: Store, now: Date, timeZone: TimeZone, cap: Int = FanOut.defaultCap) {
+    public init(
+        store: Store, now: Date, timeZone: TimeZone, cap: Int = FanOut.defaultCap,
+        grace: TimeInterval = TimeInterval(Configuration.defaultGrace)
+    ) {
         self.store = store
         self.now = now
         self.timeZone = timeZone
         self.calendar = ZonedCalendar(timeZone: timeZone, around: now)
         self.cap = cap
+        self.grace = grace
     }
 
     /// What a reschedule did, for the overflow warning.
@@ -39,7 +45,7 @@ public struct Commute: Sendable {
     /// the schedules named when it began.
     @discardableResult
     public func reschedule(routes: [String: Route]? = nil, feedIDs: Set<String> = []) throws -> RescheduleSummary {
-        let pending = try store.reschedule { book, previous, _ in
+        let pending = try store.reschedule { book, previous, ledger in
             var routesByID = try routes ?? store.routes().byID
             // A schedule added while the feed was being read may name a saved route that was not
             // kept: then the cache just saved is read back, rather than show it without data.
@@ -48,13 +54,33 @@ public struct Commute: Sendable {
                 routesByID = try store.routes().byID
             }
             let plan = FanOut.plan(
-                schedules: book.schedules, routes: routesByID, now: now, calendar: calendar, cap: cap)
+                schedules: book.schedules, routes: routesByID, now: now, calendar: calendar, cap: cap,
+                due: dueOccurrences(previous: previous, ledger: ledger))
             return PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier, previous: previous)
         }
         return RescheduleSummary(
             requested: pending.new.requested, scheduled: pending.new.requests.count, deferred: pending.new.deferred.count,
             cap: pending.new.cap,
             deferredChanged: Set(pending.new.deferred.map(\.id)) != Set(pending.previous.deferred.map(\.id)))
+    }
+
+    /// What the plan must keep in place: occurrences inside the grace window that the ledger does
+    /// not show as dealt with. An unreadable ledger shows nothing as dealt with — due alerts stay
+    /// planned, and `tick` reports the file.
+    func dueOccurrences(previous: PendingBook, ledger: DeliveryLedger?) -> DueOccurrences {
+        var since: [String: Date] = [:]
+        for entry in previous.requests + previous.deferred {
+            if let first = entry.since { since[entry.id] = first }
+        }
+        let recent = now.addingTimeInterval(-grace - 3_600)
+        var finished: [String: Set<Date>] = [:]
+        let entries = (ledger?.entries ?? []).filter {
+            $0.occurrence >= recent && $0.requestID.hasPrefix(TriggerRequest.allSchedulesPrefix)
+        }
+        for (occurrence, history) in Dictionary(grouping: entries, by: { Occurrence(requestID: $0.requestID, at: $0.occurrence) }) {
+            if DeliveryLedger.isFinished(history) { finished[occurrence.requestID, default: []].insert(occurrence.at) }
+        }
+        return DueOccurrences(grace: grace, since: since, finished: finished)
     }
 
     /// Finds the schedule whose ID starts with `prefix` (any case); it must be unique.

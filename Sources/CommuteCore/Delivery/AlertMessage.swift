@@ -17,27 +17,29 @@ public struct AlertMessage: Sendable, Equatable {
 }
 
 /// Runs an exec notifier: the program with its arguments (no shell), placeholders replaced, the
-/// values in the environment too, stdout discarded, 10 seconds at most.
+/// values in the environment too, 10 seconds at most. Success is exit status 0.
 public enum ExecNotifier {
     public static let timeout: TimeInterval = 10
 
-    /// Nil when it worked; otherwise why it did not.
-    public static func send(_ message: AlertMessage, program: String, arguments: [String]) -> String? {
-        let environment = [
-            "TRAVELTIMES_TITLE": message.title, "TRAVELTIMES_BODY": message.body,
-            "TRAVELTIMES_URGENCY": message.urgency, "TRAVELTIMES_ID": message.id,
-        ]
+    /// Runs the notifier for one alert. `environment` is the child's whole environment (secrets
+    /// already removed); the alert's values are added to it.
+    public static func send(
+        _ message: AlertMessage, program: String, arguments: [String], environment: [String: String]
+    ) -> DeliveryResult {
+        var environment = environment
+        environment["TRAVELTIMES_TITLE"] = message.title
+        environment["TRAVELTIMES_BODY"] = message.body
+        environment["TRAVELTIMES_URGENCY"] = message.urgency
+        environment["TRAVELTIMES_ID"] = message.id
         do {
-            let (_, status) = try Subprocess.run(
-                program, arguments: arguments.map { fill($0, message) }, environment: environment, input: Data(),
-                timeout: timeout, maximumOutput: 1 << 20)
-            return status == 0 ? nil : "\(program) exited with status \(status)"
-        } catch Subprocess.Failure.timedOut {
-            return "\(program) did not finish within \(Int(timeout)) s"
-        } catch Subprocess.Failure.outputTooLarge {
-            return "\(program) printed more than 1 MiB"
+            let (status, errors) = try Subprocess.runForStatus(
+                program, arguments: arguments.map { fill($0, message) }, environment: environment, timeout: timeout)
+            guard status != 0 else { return .delivered }
+            return .failed("\(program) exited with status \(status)" + (errors.isEmpty ? "" : ": \(errors)"))
+        } catch .timedOut {
+            return .failed("\(program) did not finish within \(Int(timeout)) s")
         } catch {
-            return "cannot run \(program): \(error)"
+            return .failed("cannot run \(program): \(error)")
         }
     }
 

@@ -15,19 +15,43 @@ public enum WebhookNotifier {
         return (scheme == "http" || scheme == "https") && !host.isEmpty
     }
 
-    /// Nil when the server answered 2xx; otherwise why not (the URL's secrets removed).
-    public static func send(_ message: AlertMessage, to url: String, format: Format, client: any HTTPClient) -> String? {
-        guard let target = URL(string: url), target.scheme?.hasPrefix("http") == true else {
-            return "not an http(s) URL: \(redact(url))"
-        }
+    /// Temporary and permanent redirects (307, 308) are followed, method and body intact, this many
+    /// times at most.
+    static let maximumRedirects = 5
+
+    /// Delivered when the final endpoint answered 2xx to the POST itself. A 307 or 308 is followed
+    /// with the same method and body; a 301, 302 or 303 is a failure, because following it would
+    /// deliver a GET with no body (the alert would be lost, and look delivered). Messages carry no
+    /// secret: a URL's path and query are shown as `…`.
+    public static func send(_ message: AlertMessage, to url: String, format: Format, client: any HTTPClient) -> DeliveryResult {
+        guard var target = URL(string: url), isWebhookURL(url) else { return .failed("not an http(s) URL: \(redact(url))") }
         let (headers, body) = payload(message, format: format)
         do {
-            let response = try client.post(target, headers: headers, body: body, timeout: timeout)
-            return (200...299).contains(response.status) ? nil : "\(redact(url)) answered HTTP \(response.status)"
+            for _ in 0...maximumRedirects {
+                let response = try client.post(target, headers: headers, body: body, timeout: timeout)
+                switch response.status {
+                case 200...299:
+                    return .delivered
+                case 307, 308:
+                    guard let location = response.headers["location"], let next = URL(string: location, relativeTo: target)?.absoluteURL,
+                        isWebhookURL(next.absoluteString)
+                    else { return .failed("\(redact(target.absoluteString)) answered HTTP \(response.status) with no http(s) Location") }
+                    target = next
+                case 301, 302, 303:
+                    return .failed(
+                        "\(redact(target.absoluteString)) answered HTTP \(response.status), a redirect that would turn the POST into a GET "
+                            + "without the alert; not followed — use the URL it redirects to")
+                default:
+                    return .failed("\(redact(target.absoluteString)) answered HTTP \(response.status)")
+                }
+            }
+            return .failed("\(redact(url)) redirected more than \(maximumRedirects) times")
         } catch HTTPClientError.timedOut {
-            return "\(redact(url)) did not answer within \(Int(timeout)) s"
+            return .failed("\(redact(target.absoluteString)) did not answer within \(Int(timeout)) s")
+        } catch HTTPClientError.helperMissing(let path) {
+            return .failed(FetchError.helperMissing(path: path).description)
         } catch {
-            return "\(redact(url)): \(FeedSource.redact(String(describing: error), secrets: [url]))"
+            return .failed("\(redact(target.absoluteString)): \(FeedSource.redact(String(describing: error), secrets: [url, target.absoluteString]))")
         }
     }
 

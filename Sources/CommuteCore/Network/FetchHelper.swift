@@ -100,10 +100,17 @@ public enum FetchHelper {
 public struct HelperHTTPClient: HTTPClient {
     public let helperPath: String
     public let maximumBodyBytes: Int
+    /// The helper's environment: this process's, without its secrets (the request, access code
+    /// and all, reaches it on stdin).
+    public let environment: [String: String]
 
-    public init(helperPath: String, maximumBodyBytes: Int = 32 << 20) {
+    public init(
+        helperPath: String, maximumBodyBytes: Int = 32 << 20,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.helperPath = helperPath
         self.maximumBodyBytes = maximumBodyBytes
+        self.environment = Secrets.childEnvironment(environment)
     }
 
     /// The helper installed next to the running program.
@@ -121,17 +128,16 @@ public struct HelperHTTPClient: HTTPClient {
     }
 
     private func perform(_ url: URL, method: String?, headers: [String: String], body: Data?, timeout: TimeInterval) throws -> HTTPResponse {
-        guard FileManager.default.isExecutableFile(atPath: helperPath) else {
-            throw HTTPClientError.connection(
-                "the fetch helper is missing (\(helperPath)); build it with `swift build --product traveltimes-fetch`")
-        }
+        // Not a network fault: no retry would find it.
+        guard FileManager.default.isExecutableFile(atPath: helperPath) else { throw HTTPClientError.helperMissing(path: helperPath) }
         let request = FetchHelper.Request(
             url: url.absoluteString, headers: headers, timeout: timeout, maxBytes: maximumBodyBytes, method: method, body: body)
         let input = try JSONEncoder().encode(request) + Data("\n".utf8)
         let output: Data
         do {
-            // The helper keeps its own deadline; this one, a little later, is the backstop.
-            output = try Subprocess.run(helperPath, input: input, timeout: timeout + 2, maximumOutput: maximumBodyBytes + 65_536)
+            // The helper ends itself at the deadline; this one, a moment later, is the backstop.
+            output = try Subprocess.exchange(
+                helperPath, environment: environment, input: input, timeout: timeout + 0.5, maximumOutput: maximumBodyBytes + 65_536)
         } catch .timedOut {
             throw HTTPClientError.timedOut
         } catch .outputTooLarge {

@@ -24,17 +24,11 @@ enum Subprocess {
         }
     }
 
-    static func run(_ path: String, input: Data, timeout: TimeInterval, maximumOutput: Int) throws(Failure) -> Data {
-        try run(path, arguments: [], environment: nil, input: input, timeout: timeout, maximumOutput: maximumOutput).output
-    }
-
-    /// Runs `program` (a path, or a name looked up in PATH) with arguments and extra environment
-    /// variables; returns its stdout and exit status.
-    static func run(
-        _ program: String, arguments: [String], environment extra: [String: String]?, input: Data, timeout: TimeInterval,
-        maximumOutput: Int
-    ) throws(Failure) -> (output: Data, status: Int32) {
-        let path = program
+    /// Runs `path` with `environment`, feeds it `input`, and collects its stdout to the end, within
+    /// `timeout`: the conversation with the fetch helper, which writes its whole answer and exits.
+    static func exchange(
+        _ path: String, environment: [String: String], input: Data, timeout: TimeInterval, maximumOutput: Int
+    ) throws(Failure) -> Data {
         guard let toChild = closeOnExecPipe() else { throw .cannotStart(errnoText()) }
         guard let fromChild = closeOnExecPipe() else {
             close(toChild[0])
@@ -48,26 +42,16 @@ enum Subprocess {
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var environmentStrings: [UnsafeMutablePointer<CChar>?] = []
-        if let extra {
-            var merged = ProcessInfo.processInfo.environment
-            for (name, value) in extra { merged[name] = value }
-            environmentStrings = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        }
-        defer { environmentStrings.forEach { free($0) } }
-        var pid: pid_t = 0
-        // A bare name is looked up in PATH, as a shell would (but no shell runs).
-        let spawned = extra == nil
-            ? (path.contains("/") ? posix_spawn(&pid, path, &actions, nil, argv, environ) : posix_spawnp(&pid, path, &actions, nil, argv, environ))
-            : (path.contains("/") ? posix_spawn(&pid, path, &actions, nil, argv, environmentStrings) : posix_spawnp(&pid, path, &actions, nil, argv, environmentStrings))
+        let spawned = spawn(path, arguments: [], environment: environment, actions: &actions, ownGroup: false)
         close(toChild[0])
         close(fromChild[1])
-        guard spawned == 0 else {
+        let pid: pid_t
+        switch spawned {
+        case .success(let child): pid = child
+        case .failure(let failure):
             close(toChild[1])
             close(fromChild[0])
-            throw .cannotStart(String(cString: strerror(spawned)))
+            throw failure
         }
         defer { close(fromChild[0]) }
 
@@ -78,16 +62,15 @@ enum Subprocess {
 
         var output = Data()
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1e9)
+        let deadline = Deadline(seconds: timeout)
         var failure: Failure?
         while failure == nil {
-            let now = DispatchTime.now().uptimeNanoseconds
-            guard now < deadline else {
+            guard let wait = deadline.remainingMilliseconds else {
                 failure = .timedOut
                 break
             }
             var descriptor = pollfd(fd: fromChild[0], events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, Int32(min(1_000, (deadline - now) / 1_000_000 + 1)))
+            let ready = poll(&descriptor, 1, wait)
             if ready < 0, errno != EINTR { failure = .cannotStart(errnoText()) }
             guard ready > 0 else { continue }
             let count = read(fromChild[0], &chunk, chunk.count)
@@ -100,12 +83,134 @@ enum Subprocess {
             if output.count > maximumOutput { failure = .outputTooLarge }
         }
         if failure != nil { kill(pid, SIGKILL) }
+        _ = waitForExit(pid)
+        if let failure { throw failure }
+        return output
+    }
+
+    /// Runs a program for its exit status, with stdin and stdout on /dev/null. What matters is the
+    /// process: the wait ends when it exits, not when its output closes, so a background child
+    /// left holding stderr (`sleep 30 &`) or a flood of output cannot hold the caller up or turn a
+    /// success into a failure. Stderr is drained and all but its first 4 KiB discarded, for a
+    /// failure's message. The program runs in a process group of its own, killed whole if it
+    /// overruns `timeout`.
+    static func runForStatus(
+        _ program: String, arguments: [String], environment: [String: String], timeout: TimeInterval
+    ) throws(Failure) -> (status: Int32, errorOutput: String) {
+        guard let errors = closeOnExecPipe() else { throw .cannotStart(errnoText()) }
+        _ = fcntl(errors[0], F_SETFL, fcntl(errors[0], F_GETFL) | O_NONBLOCK)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        let spawned = spawn(program, arguments: arguments, environment: environment, actions: &actions, ownGroup: true)
+        close(errors[1])
+        defer { close(errors[0]) }
+        guard case .success(let pid) = spawned else {
+            if case .failure(let failure) = spawned { throw failure }
+            throw .cannotStart("cannot start")
+        }
+
+        var kept: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        var errorsOpen = true
+        var pause: UInt32 = 1_000
+        let deadline = Deadline(seconds: timeout)
+        while true {
+            var status: Int32 = 0
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { return (exitStatus(status), firstLine(kept)) }
+            if reaped < 0, errno != EINTR { return (127, firstLine(kept)) }
+            guard let wait = deadline.remainingMilliseconds else {
+                // The whole group: a shell's children too.
+                kill(-pid, SIGKILL)
+                kill(pid, SIGKILL)
+                _ = waitForExit(pid)
+                throw .timedOut
+            }
+            if errorsOpen {
+                var descriptor = pollfd(fd: errors[0], events: Int16(POLLIN), revents: 0)
+                _ = poll(&descriptor, 1, min(wait, 20))
+                let count = read(errors[0], &chunk, chunk.count)
+                if count > 0 {
+                    if kept.count < 4_096 { kept += chunk[0..<min(count, 4_096 - kept.count)] }
+                } else if count == 0 {
+                    errorsOpen = false
+                }
+            } else {
+                usleep(pause)
+                pause = min(pause * 2, 20_000)
+            }
+        }
+    }
+
+    /// Spawns `program` (a path, or a name looked up in PATH as a shell would, though no shell
+    /// runs) with exactly `environment`; with `ownGroup`, in a process group of its own. Signals the
+    /// parent ignores are reset for the child.
+    private static func spawn(
+        _ program: String, arguments: [String], environment: [String: String],
+        actions: inout posix_spawn_file_actions_t, ownGroup: Bool
+    ) -> Result<pid_t, Failure> {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var flags = Int16(POSIX_SPAWN_SETSIGDEF)
+        if ownGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= Int16(POSIX_SPAWN_SETPGROUP)
+        }
+        posix_spawnattr_setflags(&attributes, flags)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let code = program.contains("/")
+            ? posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+            : posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
+        guard code == 0 else { return .failure(.cannotStart(String(cString: strerror(code)))) }
+        return .success(pid)
+    }
+
+    /// Waits for the child to end and returns its exit status.
+    private static func waitForExit(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        if let failure { throw failure }
-        // Exit status, or 128 + the signal that ended it.
-        let exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return (output, exitStatus)
+        return exitStatus(status)
+    }
+
+    /// The exit status, or 128 + the signal that ended it.
+    private static func exitStatus(_ status: Int32) -> Int32 {
+        status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    private static func firstLine(_ bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return String(text.split(whereSeparator: \.isNewline).first ?? "").trimmingCharacters(in: .whitespaces)
+    }
+
+    /// A monotonic deadline, counted down in milliseconds for `poll`.
+    private struct Deadline {
+        let end: UInt64
+
+        init(seconds: TimeInterval) {
+            end = DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, min(seconds, 86_400)) * 1e9)
+        }
+
+        /// Milliseconds left (at least 1), or nil once it has passed.
+        var remainingMilliseconds: Int32? {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < end else { return nil }
+            return Int32(min((end - now) / 1_000_000 + 1, 60_000))
+        }
     }
 
     /// A pipe whose ends close at exec (Glibc's `pipe2` is not visible to Swift).

@@ -19,6 +19,25 @@ public struct FanOutPlan: Sendable, Equatable {
     }
 }
 
+/// Occurrences that have fired and are not yet dealt with. Each keeps its request in the plan at
+/// its own time — first in line, never deferred by the cap, never moved a week on by a refresh in
+/// the minute it fired — until `tick` delivers, suppresses or misses it.
+public struct DueOccurrences: Sendable, Equatable {
+    /// How long after its time an occurrence may still be delivered.
+    public var grace: TimeInterval
+    /// When each request was first planned: an occurrence before that is none of `tick`'s
+    /// business (a schedule added at 7:05 did not miss 7:00). A request not in it is new.
+    public var since: [String: Date]
+    /// The occurrences already dealt with, by request identifier.
+    public var finished: [String: Set<Date>]
+
+    public init(grace: TimeInterval, since: [String: Date], finished: [String: Set<Date>]) {
+        self.grace = grace
+        self.since = since
+        self.finished = finished
+    }
+}
+
 /// Turns schedules into weekly trigger requests: one per enabled schedule per selected weekday.
 ///
 /// A pure function of its arguments: no clock, file or network access.
@@ -30,32 +49,60 @@ public enum FanOut {
 
     /// Plans every trigger. Ordering: soonest next fire; ties go to the older schedule (then its
     /// ID), then the lower weekday number. Content is rendered for the scheduled requests only;
-    /// the deferred ones get theirs when they roll into the window.
+    /// the deferred ones get theirs when they roll into the window. With `due`, a request whose
+    /// latest occurrence is due and not yet dealt with is planned at that occurrence instead.
     public static func plan(
-        schedules: [Schedule], routes: [String: Route], now: Date, calendar: ZonedCalendar, cap: Int
+        schedules: [Schedule], routes: [String: Route], now: Date, calendar: ZonedCalendar, cap: Int,
+        due: DueOccurrences? = nil
     ) -> FanOutPlan {
         let ranked = schedules.filter(\.isEnabled).sorted {
             $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.precedes($1.id)
         }
         let nowSeconds = ZonedCalendar.seconds(now)
         let nowDay = calendar.localDay(of: nowSeconds)
-        // Every schedule sharing a weekday and time shares its next fire: compute each once.
+        // A due occurrence fires up to `grace` before now: every delay is shifted by that much so
+        // that the keys stay unsigned and due occurrences sort first.
+        let grace = Int(min(max(due?.grace ?? 0, 0), TimeInterval(Configuration.largestGrace)))
+        let shift = grace + 1
+        // Every schedule sharing a weekday and time shares its next fire and its latest one:
+        // compute each once.
         var nextFireByMinuteOfWeek = [Int](repeating: 0, count: 7 * 1_440)
+        var dueFireByMinuteOfWeek: [Int: Int?] = [:]
         // Each request is packed into one integer that sorts in the required order:
-        // seconds until it fires (bits 40…63), schedule rank (bits 3…39), weekday (bits 0…2).
+        // seconds until it fires, plus the shift (bits 40…63), schedule rank (bits 3…39),
+        // weekday (bits 0…2).
         var keys: [UInt64] = []
         keys.reserveCapacity(ranked.count * 3)
         for (rank, schedule) in ranked.enumerated() {
             for weekday in schedule.days {
-                let slot = (weekday.rawValue - 1) * 1_440 + schedule.hour * 60 + schedule.minute
+                let minuteOfDay = schedule.hour * 60 + schedule.minute
+                let slot = (weekday.rawValue - 1) * 1_440 + minuteOfDay
                 var fire = nextFireByMinuteOfWeek[slot]
                 if fire == 0 {
-                    fire = calendar.nextFire(
-                        weekday: weekday, minuteOfDay: schedule.hour * 60 + schedule.minute, after: nowSeconds,
-                        nowDay: nowDay)
+                    fire = calendar.nextFire(weekday: weekday, minuteOfDay: minuteOfDay, after: nowSeconds, nowDay: nowDay)
                     nextFireByMinuteOfWeek[slot] = fire
                 }
-                let delay = UInt64(fire - nowSeconds)
+                // The latest occurrence is about a week before the next (give or take a
+                // daylight-saving shift of up to two hours): only a slot whose next fire is nearly
+                // a week away can have one inside the grace window.
+                if let due, fire - 7 * 86_400 >= nowSeconds - grace - 3 * 3_600 {
+                    let latest: Int?
+                    if let cached = dueFireByMinuteOfWeek[slot] {
+                        latest = cached
+                    } else {
+                        let found = calendar.latestFire(weekday: weekday, minuteOfDay: minuteOfDay, atOrBefore: nowSeconds, nowDay: nowDay)
+                        latest = nowSeconds - found <= grace ? found : nil
+                        dueFireByMinuteOfWeek[slot] = latest
+                    }
+                    if let latest {
+                        let id = TriggerRequest.identifier(scheduleID: schedule.id, weekday: weekday)
+                        let occurrence = Date(timeIntervalSince1970: TimeInterval(latest))
+                        if let since = due.since[id], occurrence > since, due.finished[id]?.contains(occurrence) != true {
+                            fire = latest
+                        }
+                    }
+                }
+                let delay = UInt64(fire - nowSeconds + shift)
                 keys.append(delay << 40 | UInt64(rank) << 3 | UInt64(weekday.rawValue - 1))
             }
         }
@@ -64,7 +111,7 @@ public enum FanOut {
         func request(_ key: UInt64) -> (TriggerRequest, Schedule) {
             let schedule = ranked[Int(key >> 3 & (1 << 37 - 1))]
             let weekday = Weekday(rawValue: Int(key & 7) + 1) ?? .sunday
-            let fire = Date(timeIntervalSince1970: TimeInterval(nowSeconds + Int(key >> 40)))
+            let fire = Date(timeIntervalSince1970: TimeInterval(nowSeconds + Int(key >> 40) - shift))
             return (
                 TriggerRequest(
                     scheduleID: schedule.id, weekday: weekday, hour: schedule.hour, minute: schedule.minute,

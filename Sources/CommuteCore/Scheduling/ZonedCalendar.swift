@@ -126,6 +126,19 @@ public struct ZonedCalendar: Sendable {
         }
     }
 
+    /// The latest instant at or before `now` whose wall-clock time is `weekday` at `minuteOfDay`,
+    /// given the local day number of `now`.
+    func latestFire(weekday: Weekday, minuteOfDay: Int, atOrBefore now: Int, nowDay: Int) -> Int {
+        // Start a day late, for the same reason `nextFire` starts a day early.
+        let start = nowDay + 1
+        var day = start - (CivilDate.weekday(ofDayNumber: start).rawValue - weekday.rawValue + 7) % 7
+        while true {
+            let fire = instant(dayNumber: day, minuteOfDay: minuteOfDay)
+            if fire <= now { return fire }
+            day -= 7
+        }
+    }
+
     /// The local day number (days since 1970-01-01 on the wall calendar) at an instant.
     func localDay(of instant: Int) -> Int { (instant + offset(at: instant)).floorDivided(by: 86_400) }
 

@@ -1,0 +1,123 @@
+import Foundation
+
+/// How one notifier's attempt at one alert ended. Success is the program's exit status 0, or
+/// HTTP 2xx from the final endpoint with the body delivered — nothing else.
+public enum DeliveryResult: Sendable, Equatable {
+    case delivered
+    case failed(String)
+
+    /// Why it failed; nil when delivered.
+    public var failure: String? {
+        if case .failed(let reason) = self { return reason }
+        return nil
+    }
+}
+
+/// Sends an alert through one notifier. `NotifierSender` is the real one; tests pass their own.
+public protocol AlertSender {
+    func send(_ message: AlertMessage, through notifier: Notifier) -> DeliveryResult
+}
+
+/// One occurrence of an alert: a request identifier and the instant it was due.
+public struct Occurrence: Sendable, Hashable {
+    public var requestID: String
+    public var at: Date
+
+    public init(requestID: String, at: Date) {
+        self.requestID = requestID
+        self.at = at
+    }
+}
+
+/// An occurrence taken by this process to deliver through one notifier. It is written to the ledger
+/// as `claimed` before it is sent, under the pending lock, so that no other process sends it too.
+public struct Claim: Sendable, Equatable {
+    public var occurrence: Occurrence
+    public var notifier: Notifier
+    /// 1 for the first attempt.
+    public var attempt: Int
+    /// An earlier claim was left by a process that died while sending: this sends it again, and
+    /// the notifier may have had it once already (delivery is at least once across a crash).
+    public var isResend: Bool
+}
+
+/// A claim and the message it sends.
+public struct Delivery: Sendable, Equatable {
+    public var claim: Claim
+    public var message: AlertMessage
+    /// What the ledger says of it when it is delivered: `late by 3 min`, `resent after an
+    /// interrupted tick`.
+    public var note: String?
+}
+
+/// A delivery and how it ended.
+public struct SentAlert: Sendable, Equatable {
+    public var delivery: Delivery
+    public var result: DeliveryResult
+}
+
+extension Commute {
+    /// Sends each claimed delivery through its notifier — outside any lock, so a slow notifier
+    /// never holds up a refresh or another tick — then records every result in the ledger under
+    /// the pending lock. The one path every alert takes: scheduled, watch and test.
+    func deliver(_ deliveries: [Delivery], sender: some AlertSender) throws -> [SentAlert] {
+        guard !deliveries.isEmpty else { return [] }
+        let sent = deliveries.map { SentAlert(delivery: $0, result: sender.send($0.message, through: $0.claim.notifier)) }
+        try store.updateLedger { _, ledger in
+            for alert in sent { ledger.record(alert, at: now) }
+        }
+        return sent
+    }
+}
+
+extension DeliveryLedger {
+    /// Writes a claim: the occurrence is being delivered through the notifier now.
+    mutating func claim(_ claim: Claim, at now: Date) {
+        entries.append(Entry(
+            requestID: claim.occurrence.requestID, occurrence: claim.occurrence.at, notifier: claim.notifier.id,
+            outcome: .claimed, at: now, attempts: claim.attempt))
+    }
+
+    /// Turns a claim into its outcome. A claim that has gone (`delivered clear` ran meanwhile) is
+    /// written afresh: what happened is recorded either way.
+    mutating func record(_ sent: SentAlert, at now: Date) {
+        let claim = sent.delivery.claim
+        let reason = sent.result.failure ?? sent.delivery.note
+        let outcome: Entry.Outcome = sent.result == .delivered ? .delivered : .failed
+        if let index = entries.lastIndex(where: {
+            $0.isFor(claim.occurrence.requestID, claim.occurrence.at, notifier: claim.notifier.id) && $0.outcome == .claimed
+        }) {
+            entries[index].outcome = outcome
+            entries[index].reason = reason
+            entries[index].at = now
+        } else {
+            entries.append(Entry(
+                requestID: claim.occurrence.requestID, occurrence: claim.occurrence.at, notifier: claim.notifier.id,
+                outcome: outcome, at: now, attempts: claim.attempt, reason: reason))
+        }
+    }
+
+    /// Records a decision about an occurrence as a whole (missed, suppressed).
+    mutating func decide(_ occurrence: Occurrence, _ outcome: Entry.Outcome, reason: String, at now: Date) {
+        entries.append(Entry(
+            requestID: occurrence.requestID, occurrence: occurrence.at, notifier: nil, outcome: outcome, at: now,
+            reason: reason))
+    }
+
+    /// The entries about one occurrence, oldest first.
+    func history(of occurrence: Occurrence) -> [Entry] {
+        entries.filter { $0.requestID == occurrence.requestID && $0.occurrence == occurrence.at }
+    }
+
+    /// Whether an occurrence's history shows it dealt with: missed or suppressed as a whole, or
+    /// delivered through every notifier that was tried. A failure or a claim still in flight is
+    /// not: it may be tried again while the grace window lasts.
+    static func isFinished(_ history: [Entry]) -> Bool {
+        if history.contains(where: { $0.notifier == nil && ($0.outcome == .missed || $0.outcome == .suppressed) }) {
+            return true
+        }
+        var latest: [Int: Entry.Outcome] = [:]
+        for entry in history { if let notifier = entry.notifier { latest[notifier] = entry.outcome } }
+        return !latest.isEmpty && latest.values.allSatisfy { $0 == .delivered }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Sends alerts the ways `Notifier` names them: printed (to whatever the caller prints on), run
+/// as a program, or posted to a webhook through the fetch helper.
+public struct NotifierSender: AlertSender {
+    /// Writes one alert's text for the stdout notifier.
+    public var print: @Sendable (String) -> Void
+    /// `traveltimes-fetch`, for webhooks.
+    public var helperPath: String
+    /// What programs run with: the caller's environment without its secrets.
+    public let environment: [String: String]
+
+    public init(print: @escaping @Sendable (String) -> Void, helperPath: String, environment: [String: String]) {
+        self.print = print
+        self.helperPath = helperPath
+        self.environment = Secrets.childEnvironment(environment)
+    }
+
+    public func send(_ message: AlertMessage, through notifier: Notifier) -> DeliveryResult {
+        switch notifier.kind {
+        case .stdout:
+            print("\(message.title)\n\(message.body)\n")
+            return .delivered
+        case .exec(let program, let arguments):
+            return ExecNotifier.send(message, program: program, arguments: arguments, environment: environment)
+        case .webhook(let url, let format):
+            return WebhookNotifier.send(
+                message, to: url, format: format, client: HelperHTTPClient(helperPath: helperPath, environment: environment))
+        }
+    }
+}
