@@ -12,10 +12,13 @@ let package = Package(
         // Model, fan-out engine, store and feed: no I/O in the pure parts, no printing anywhere.
         // It never imports FoundationNetworking: libcurl and TLS would load at every start.
         .target(name: "CommuteCore"),
-        // URLSession, for the fetch helper only.
-        .target(name: "CommuteNetworking", dependencies: ["CommuteCore"]),
-        // `traveltimes-fetch`: one HTTP GET through URLSession, run by `refresh` for URL sources, so
-        // that the commands cron runs every minute never load the networking stack.
+        // libcurl's easy interface, loaded at run time (the library FoundationNetworking itself
+        // uses): C wrappers, because Swift cannot call curl_easy_setopt, a variadic function.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // The HTTP client over it, for the fetch helper only.
+        .target(name: "CommuteNetworking", dependencies: ["CommuteCore", "CCurl"]),
+        // `traveltimes-fetch`: one HTTP request, run by `refresh` for URL sources and by webhook
+        // notifiers, so that the commands cron runs every minute never load the networking stack.
         .executableTarget(name: "traveltimes-fetch", dependencies: ["CommuteNetworking"]),
         // Argument parsing, commands, output formatting and exit codes.
         .target(name: "TraveltimesCLI", dependencies: ["CommuteCore"]),

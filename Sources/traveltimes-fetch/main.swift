@@ -1,5 +1,6 @@
-// traveltimes-fetch: one HTTP GET for `traveltimes refresh`. Reads a JSON request line on stdin,
-// writes a JSON reply line and the body on stdout. See CommuteCore's FetchHelper.
+// traveltimes-fetch: one HTTP request for `traveltimes` (a feed GET, a webhook POST). Reads a JSON
+// request line on stdin, writes a JSON reply line and the body on stdout. See CommuteCore's
+// FetchHelper. It ends by the request's deadline, holding at most its body limit.
 import CommuteCore
 import CommuteNetworking
 import Foundation
@@ -12,7 +13,7 @@ else {
 }
 let result: Result<HTTPResponse, HTTPClientError>
 do {
-    let client = URLSessionHTTPClient(maximumBodyBytes: request.maxBytes)
+    let client = CurlHTTPClient(maximumBodyBytes: request.maxBytes)
     result = .success(
         request.method == "POST"
             ? try client.post(url, headers: request.headers, body: request.body ?? Data(), timeout: request.timeout)
@@ -23,6 +24,4 @@ do {
     result = .failure(.connection(String(describing: error)))
 }
 FetchHelper.writeAnswer(result, to: STDOUT_FILENO)
-// The answer is written: skip URLSession's teardown, which would keep `refresh` waiting for this
-// process to end.
 _exit(0)
