@@ -138,6 +138,10 @@ extension Commands {
         let scope: String
         switch (invocation.arguments.value("--schedule"), invocation.arguments.has("--all")) {
         case (let id?, false):
+            // An empty prefix would match every schedule: only --all clears everything.
+            guard !id.isEmpty, id.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+                throw invocation.usage("Invalid --schedule '\(id)': give the start of a schedule ID (from `traveltimes schedule list`), or --all.")
+            }
             prefix = "schedule.\(id.lowercased())"
             scope = "schedule \(id)"
         case (nil, true):

@@ -75,7 +75,10 @@ import Testing
         #expect(try ScheduleParsing.days("thurs") == [.thursday])
         #expect(throws: ModelError.badDay("funday")) { try ScheduleParsing.days("mon,funday") }
         #expect(throws: ModelError.badDay("mon,,tue")) { try ScheduleParsing.days("mon,,tue") }
-        #expect(throws: ModelError.badDay("")) { try ScheduleParsing.days("") }
+        #expect(throws: ModelError.noDays) { try ScheduleParsing.days("") }
+        #expect(throws: ModelError.noDays) { try ScheduleParsing.days("  ") }
+        #expect(try ScheduleParsing.days("weekdays,sat") == Weekday.weekdays.union([.saturday]))
+        #expect(try ScheduleParsing.days("weekends, fri") == [.friday, .saturday, .sunday])
     }
 
     @Test func routeIDsAndThresholds() throws {

@@ -5,13 +5,28 @@ Usage: feed_server.py FEED.json LOG  -- prints its port on the first line of std
 request (path and headers) to LOG, and exits when its stdin closes or after 120 seconds. Test-only; standard
 library only; binds 127.0.0.1.
 """
+import functools
+import gzip
 import http.server
+import io
 import json
 import sys
 import threading
 import time
 
 FEED = open(sys.argv[1], "rb").read()
+
+
+@functools.lru_cache(maxsize=None)
+def gzip_bomb(size):
+    buffer = io.BytesIO()
+    with gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=9) as stream:
+        stream.write(b"[")
+        block = b" " * (1 << 20)
+        for _ in range(size >> 20):
+            stream.write(block)
+    return buffer.getvalue()
+
 LOG = sys.argv[2]
 COUNTS = {}
 LOCK = threading.Lock()
@@ -43,6 +58,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                       "body": body.decode("utf-8", "replace")}) + "\n")
         if self.path.startswith("/hook-fail"):
             self.send(500, b"no", "text/plain")
+        elif self.path.startswith("/hook-302"):  # a redirect that would turn the POST into a GET
+            self.send(302, b"", "text/plain", {"Location": "/hook-final"})
+        elif self.path.startswith("/hook-307"):  # a redirect that keeps the method and the body
+            self.send(307, b"", "text/plain", {"Location": "/hook-final"})
         else:
             self.send(200, b"ok", "text/plain")
 
@@ -76,6 +95,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.send(200, FEED, headers={"ETag": '"v1"'})
         elif path == "/redirect":
             self.send(302, b"", "text/plain", {"Location": "/feed"})
+        elif path == "/redirect-ftp":  # a redirect to a protocol that is never followed
+            self.send(302, b"", "text/plain", {"Location": "ftp://127.0.0.1/feed"})
+        elif path == "/big-headers":  # 100 header lines of 1 KiB
+            self.send(200, FEED, headers={"X-Padding-%d" % i: "x" * 1024 for i in range(100)})
+        elif path == "/bomb":  # 256 KiB on the wire, 64 MiB decoded
+            self.send(200, gzip_bomb(64 << 20), headers={"Content-Encoding": "gzip"})
+        elif path == "/endless":  # a chunked body that never ends
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            chunk = b"[" + b" " * 65535
+            try:
+                while True:
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            except (BrokenPipeError, ConnectionResetError):
+                pass
         elif path == "/big":  # 50 MB, sent in pieces
             size = 50 * 1024 * 1024
             self.send_response(200)

@@ -48,6 +48,17 @@ final class FeedServer: @unchecked Sendable {
 
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
+    /// Every POST the server saw: its path and body.
+    func posts() -> [(path: String, body: String)] {
+        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                object["method"] as? String == "POST", let path = object["path"] as? String
+            else { return nil }
+            return (path, object["body"] as? String ?? "")
+        }
+    }
+
     /// Every request the server saw: its path (with query) and headers.
     func requests() -> [(path: String, headers: [String: String])] {
         guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }

@@ -51,6 +51,7 @@ final class Sandbox: @unchecked Sendable {
     deinit {
         try? FileManager.default.removeItem(atPath: home)
         try? FileManager.default.removeItem(atPath: home + "-home")
+        for feed in feeds { try? FileManager.default.removeItem(atPath: feed) }
     }
 
     var store: Store { get throws { try Store(directory: home) } }
@@ -63,11 +64,13 @@ final class Sandbox: @unchecked Sendable {
         try data.write(to: URL(fileURLWithPath: path))
     }
 
-    /// Starts the binary; the caller waits.
-    func start(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil) throws -> Running {
+    /// Starts the binary (under `wrapper`, such as GNU time, when given); the caller waits.
+    func start(
+        _ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil, wrapper: [String] = []
+    ) throws -> Running {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Paths.binary)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: wrapper.first ?? Paths.binary)
+        process.arguments = wrapper.isEmpty ? arguments : Array(wrapper.dropFirst()) + [Paths.binary] + arguments
         process.environment = environment.merging(extra) { _, new in new }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("tt-out-\(UUID().uuidString)")
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent("tt-err-\(UUID().uuidString)")
@@ -90,9 +93,30 @@ final class Sandbox: @unchecked Sendable {
 
     /// Runs the binary to the end.
     @discardableResult
-    func run(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil) throws -> Outcome {
-        try start(arguments, environment: extra, stdin: stdin).wait()
+    func run(
+        _ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil, wrapper: [String] = []
+    ) throws -> Outcome {
+        try start(arguments, environment: extra, stdin: stdin, wrapper: wrapper).wait()
     }
+
+    /// The fixture with some routes changed by `edit` (keyed by TravelTimeID), written as a feed
+    /// file in the store's parent directory; returns its path. Values go through
+    /// JSONSerialization, so a name can carry any character, escaped as the wire would.
+    func feed(_ name: String, edit: (inout [Int: [String: Any]]) -> Void) throws -> String {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Paths.fixture))
+        let routes = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        var byID: [Int: [String: Any]] = [:]
+        for route in routes { if let id = route["TravelTimeID"] as? Int { byID[id] = route } }
+        edit(&byID)
+        let order = routes.compactMap { $0["TravelTimeID"] as? Int }
+        let edited = order.compactMap { byID[$0] }
+        let path = home + "-\(name)"
+        try Sandbox.write(path, try JSONSerialization.data(withJSONObject: edited))
+        feeds.append(path)
+        return path
+    }
+
+    private var feeds: [String] = []
 
     /// Runs and expects exit 0, recording the output otherwise.
     @discardableResult
@@ -116,8 +140,8 @@ final class Sandbox: @unchecked Sendable {
     }
 
     /// Parses stdout as JSON.
-    func json(_ arguments: [String]) throws -> Any {
-        let outcome = try ok(arguments)
+    func json(_ arguments: [String], environment: [String: String] = [:]) throws -> Any {
+        let outcome = try ok(arguments, environment: environment)
         return try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))
     }
 }

@@ -29,20 +29,22 @@ public enum ScheduleParsing {
         return TimeOfDay(hour: hour, minute: minute)
     }
 
-    /// Reads `weekdays`, `weekends`, `daily`, or a comma list of day names (`mon,tue`, `Monday`), any case.
+    /// Reads a comma list of day names (`mon,tue`, `Monday`) and the words `weekdays`, `weekends`
+    /// and `daily`, any case, in any mix (`weekdays,sat`). Nothing at all is no day.
     public static func days(_ text: String) throws(ModelError) -> Set<Weekday> {
         let trimmed = text.trimmingWhitespace().lowercased()
-        switch trimmed {
-        case "weekdays": return Weekday.weekdays
-        case "weekends", "weekend": return Weekday.weekend
-        case "daily", "every day", "everyday", "all": return Set(Weekday.allCases)
-        default: break
-        }
+        guard !trimmed.isEmpty else { throw .noDays }
         var days = Set<Weekday>()
         for item in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
             let name = String(item).trimmingWhitespace()
-            guard let day = dayNames[name] else { throw .badDay(name.isEmpty ? text : name) }
-            days.insert(day)
+            switch name {
+            case "weekdays": days.formUnion(Weekday.weekdays)
+            case "weekends", "weekend": days.formUnion(Weekday.weekend)
+            case "daily", "every day", "everyday", "all": days.formUnion(Weekday.allCases)
+            default:
+                guard let day = dayNames[name] else { throw .badDay(name.isEmpty ? text : name) }
+                days.insert(day)
+            }
         }
         return days
     }

@@ -121,7 +121,15 @@ enum Subprocess {
         while true {
             var status: Int32 = 0
             let reaped = waitpid(pid, &status, WNOHANG)
-            if reaped == pid { return (exitStatus(status), firstLine(kept)) }
+            if reaped == pid {
+                // What it wrote before it exited is in the pipe: take it, without waiting for more.
+                while errorsOpen, kept.count < 4_096 {
+                    let count = read(errors[0], &chunk, chunk.count)
+                    guard count > 0 else { break }
+                    kept += chunk[0..<min(count, 4_096 - kept.count)]
+                }
+                return (exitStatus(status), firstLine(kept))
+            }
             if reaped < 0, errno != EINTR { return (127, firstLine(kept)) }
             guard let wait = deadline.remainingMilliseconds else {
                 // The whole group: a shell's children too.
@@ -166,6 +174,7 @@ enum Subprocess {
             flags |= Int16(POSIX_SPAWN_SETPGROUP)
         }
         posix_spawnattr_setflags(&attributes, flags)
+        closeInheritedDescriptorsOnExec()
         let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -178,6 +187,18 @@ enum Subprocess {
             : posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
         guard code == 0 else { return .failure(.cannotStart(String(cString: strerror(code)))) }
         return .success(pid)
+    }
+
+    /// Marks every descriptor this process inherited (beyond 0–2) close-on-exec, so that no child
+    /// gets one: a notifier's background child holding a pipe of whoever started `traveltimes`
+    /// would keep that caller waiting. Ours are opened close-on-exec already.
+    private static func closeInheritedDescriptorsOnExec() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
+        for name in names {
+            guard let descriptor = Int32(name), descriptor > 2 else { continue }
+            let flags = fcntl(descriptor, F_GETFD)
+            if flags >= 0, flags & FD_CLOEXEC == 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
+        }
     }
 
     /// Waits for the child to end and returns its exit status.

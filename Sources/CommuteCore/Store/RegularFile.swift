@@ -35,14 +35,14 @@ enum RegularFile {
         }
         if let kind = kind(of: status.st_mode) {
             close(descriptor)
-            throw .unreadable(path: path, reason: "it is \(kind), not a store file; it was not read")
+            throw .unreadable(path: path, reason: "it is \(kind), not a store file")
         }
         let size = Int(status.st_size)
         guard size <= maximumSize else {
             close(descriptor)
             throw .unreadable(
                 path: path,
-                reason: "it is \(byteCount(size)), far larger than a store file can be (at most \(byteCount(maximumSize))); it was not read")
+                reason: "it is \(byteCount(size)), far larger than a store file can be (at most \(byteCount(maximumSize)))")
         }
         return (descriptor, size)
     }

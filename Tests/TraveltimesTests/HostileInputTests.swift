@@ -1,0 +1,257 @@
+import CommuteCore
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Feeds, store files, arguments and servers from outside: never a crash, never a hang, never a
+/// broken store, never a control sequence on the terminal. Through the binary.
+@Suite struct HostileInputTests {
+    /// Every command that reads the cache, as a user would run them after a refresh.
+    static let readers: [[String]] = [
+        ["routes", "--now", Paths.capturedAt], ["routes", "--json"], ["routes", "--search", "seattle"], ["route", "1"],
+        ["pending"], ["pending", "--json"], ["brief"], ["favorites"], ["status"], ["schedule", "list", "--verbose"],
+    ]
+
+    @Test func impossibleFeedValuesLeaveTheirRouteOutAndEverythingReadsBack() throws {
+        let sandbox = Sandbox()
+        let feed = try sandbox.feed("hostile.json") { routes in
+            routes[2]?["TimeUpdated"] = "/Date(253402300800000)/"  // 10000-01-01
+            routes[3]?["CurrentTime"] = 200_000_000_000_000_000
+            routes[4]?["TimeUpdated"] = "/Date(-62167219200001)/"  // before 0000
+            routes[5]?["AverageTime"] = 1_441
+            routes[6]?["Distance"] = 1e300
+        }
+        let refresh = try sandbox.run(["refresh", "--source", feed, "--now", Paths.capturedAt])
+        #expect(refresh.status == 0, "\(refresh)")
+        #expect(refresh.stdout == "Refreshed 158 routes from \(feed) (3 without data); 0 alerts scheduled (cap 64).\n")
+        // The fixture begins with routes 2 to 6, in that order.
+        #expect(refresh.stderr == """
+            traveltimes: warning: route #1 (ID 2) was left out: its update time is after the year 9999
+            traveltimes: warning: route #2 (ID 3) was left out: its current time, 200000000000000000 min, is over a day: not a travel time
+            traveltimes: warning: route #3 (ID 4) was left out: its update time is before the year 0000
+            traveltimes: warning: route #4 (ID 5) was left out: its usual time, 1441 min, is over a day: not a travel time
+            traveltimes: warning: route #5 (ID 6) was left out: its distance, 1e+300 mi, is not a road's
+
+            """, "\(refresh.stderr)")
+        try sandbox.ok(["favorites", "add", "1", "96"])
+        try sandbox.ok(["schedule", "add", "--preset", "morning", "--now", Paths.capturedAt])
+        for command in Self.readers {
+            let outcome = try sandbox.run(command)
+            #expect(outcome.status == 0, "\(command): \(outcome)")
+        }
+        // The rest of the feed was saved: whatever is written reads back.
+        #expect(try sandbox.store.routes().routes.count == 158)
+    }
+
+    @Test func nothingTypedCanOverflow() throws {
+        let sandbox = Sandbox()
+        for (arguments, message) in [
+            (["config", "set", "grace", "200000000000000000m"], "Invalid grace '200000000000000000m'"),
+            (["config", "set", "daily-cap", "99999999999999999999"], "Invalid daily-cap"),
+            (["pending", "--now", "9999-12-31T23:59:00Z"], "Invalid --now '9999-12-31T23:59:00Z': use a time from 1970 to 9999-11-30"),
+            (["pending", "--now", "1969-12-31T23:59:00Z"], "Invalid --now"),
+            (["refresh", "--source", Paths.fixture, "--timeout", "1e400"], "Invalid --timeout '1e400'"),
+            (["test", "--delay", "0x10"], "Invalid --delay '0x10'"),
+            (["test", "--delay", "nan"], "Invalid --delay 'nan'"),
+            (["schedule", "add", "--only-when-delayed", "99999999999"], "Invalid delay threshold '99999999999'"),
+            (["favorites", "add", "99999999999999999999"], "Invalid route ID '99999999999999999999'"),
+            (["notify", "remove", "9999999999999999999999"], "Invalid notifier number"),
+        ] {
+            let outcome = try sandbox.run(arguments)
+            #expect(outcome.status == 64, "\(arguments): \(outcome)")
+            #expect(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
+        }
+        let lockWait = try sandbox.run(["status"], environment: ["TRAVELTIMES_LOCK_TIMEOUT": "0x10"])
+        #expect(lockWait.status == 64 && lockWait.stderr.contains("Invalid TRAVELTIMES_LOCK_TIMEOUT '0x10'"))
+    }
+
+    @Test(arguments: [
+        ("schedules.json", #"{"version":1,"schedules":[{"id":"6F9619FF-8B86-D011-B42D-00CF4FC964FF","routeIDs":["1"],"days":[3],"hour":99,"minute":0,"isEnabled":true,"createdAt":"2025-11-04T16:00:00Z"}]}"#,
+         "schedules[0].hour is 99, outside 0–23", ["schedule", "add", "--preset", "evening"]),
+        ("schedules.json", #"{"version":1,"schedules":[{"id":"6F9619FF-8B86-D011-B42D-00CF4FC964FF","routeIDs":[],"days":[3],"hour":7,"minute":0,"isEnabled":true,"createdAt":"2025-11-04T16:00:00Z"}]}"#,
+         "schedules[0].routeIDs is empty", ["schedule", "list"]),
+        ("pending.json", #"{"version":1,"cap":64,"requested":1,"requests":[{"id":"schedule.6f9619ff-8b86-d011-b42d-00cf4fc964ff.weekday.3","scheduleID":"6F9619FF-8B86-D011-B42D-00CF4FC964FF","weekday":3,"hour":9999999999,"minute":0,"nextFire":"2025-11-04T16:00:00Z"}],"deferred":[]}"#,
+         "requests[0].hour is 9999999999, outside 0–23", ["tick"]),
+        ("pending.json", #"{"version":1,"cap":-4,"requested":0,"requests":[],"deferred":[]}"#,
+         "cap is -4, outside 1–10000", ["refresh", "--source", Paths.fixture]),
+        ("config.json", #"{"version":1,"graceSeconds":-600}"#, "graceSeconds is -600, outside 0–86400", ["tick"]),
+        ("config.json", #"{"version":1,"quietHours":{"start":99999,"end":0}}"#, "quietHours", ["tick"]),
+        ("config.json", #"{"version":1,"timeZone":"Nowhere/Atlantis"}"#, "timeZone 'Nowhere/Atlantis' is not a time zone", ["pending"]),
+        ("config.json", #"{"version":1,"notifiers":[{"id":9223372036854775807,"kind":{"stdout":{}}}]}"#, "notifiers[0].id", ["notify", "add", "stdout"]),
+        ("delivered.json", #"{"version":1,"entries":[{"requestID":"x","occurrence":"2025-11-04T16:00:00Z","outcome":"delivered","at":"2025-11-04T16:00:00Z","attempts":-1}]}"#,
+         "entries[0].attempts is -1", ["tick"]),
+        ("refresh.json", #"{"version":1,"failuresSinceSuccess":9223372036854775807}"#, "failuresSinceSuccess", ["status"]),
+        ("favorites.json", #"{"version":1,"routeIDs":["1\u001b[2J"],"groups":[]}"#, "is not a route ID", ["favorites"]),
+        ("routes.json", #"{"version":1,"fetchedAt":null,"source":null,"validators":null,"routes":[{"id":"1","name":"x","description":null,"currentMinutes":200000000000000000,"averageMinutes":40,"distanceMiles":1,"updatedAt":"2025-11-04T16:00:00Z","startPoint":null,"endPoint":null}]}"#,
+         "routes[0]: its current time, 200000000000000000 min, is over a day", ["route", "1"]),
+    ] as [(String, String, String, [String])])
+    func impossibleStoreValuesAreRefusedWithThePathAndChangeNothing(file: String, text: String, reason: String, command: [String]) throws {
+        let sandbox = try Sandbox().prepared()
+        try Sandbox.write(sandbox.path(file), Data(text.utf8))
+        let before = try #require(sandbox.bytes(file))
+        let outcome = try sandbox.run(command + ["--now", Paths.capturedAt].filter { _ in command[0] != "notify" && command[0] != "favorites" })
+        #expect(outcome.status == 65, "\(command): \(outcome)")
+        #expect(outcome.stderr.contains("\(sandbox.path(file)): impossible value: ") || outcome.stderr.contains("\(sandbox.path(file)): wrong shape"), "\(outcome)")
+        #expect(outcome.stderr.contains(reason), "\(outcome.stderr)")
+        #expect(sandbox.bytes(file) == before, "the file was left byte for byte as it was")
+        #expect(!outcome.stderr.contains("\u{1B}"))
+    }
+
+    @Test func whateverStandsInPlaceOfAStoreFileIsRefusedAtOnce() throws {
+        let sandbox = try Sandbox().prepared()
+        let schedules = sandbox.path("schedules.json")
+        let pending = sandbox.path("pending.json")
+        let favorites = sandbox.path("favorites.json")
+        let routes = sandbox.path("routes.json")
+        try FileManager.default.removeItem(atPath: schedules)
+        #expect(mkfifo(schedules, 0o600) == 0)
+        // A 2 GiB file that takes no disk: it must not be read.
+        try FileManager.default.removeItem(atPath: pending)
+        #expect(FileManager.default.createFile(atPath: pending, contents: nil))
+        #expect(truncate(pending, 2 << 30) == 0)
+        try FileManager.default.removeItem(atPath: favorites)
+        try FileManager.default.createDirectory(atPath: favorites, withIntermediateDirectories: false)
+        try FileManager.default.removeItem(atPath: routes)
+        try FileManager.default.createSymbolicLink(atPath: routes, withDestinationPath: routes)
+        for (command, path, reason) in [
+            (["schedule", "list"], schedules, "it is a FIFO (named pipe), not a store file"),
+            (["tick", "--now", Paths.capturedAt], pending, "it is 2.0 GiB, far larger than a store file can be (at most 64 MiB)"),
+            (["favorites"], favorites, "it is a directory, not a store file"),
+            (["route", "1"], routes, "it is a symbolic link that loops; no file can be read through it"),
+        ] {
+            let started = Date()
+            let outcome = try sandbox.run(command)
+            #expect(Date().timeIntervalSince(started) < 5, "\(command) hung")
+            #expect(outcome.status == 65, "\(command): \(outcome)")
+            #expect(outcome.stderr == "traveltimes: \(path): \(reason); the file was left untouched — fix or move it aside, then try again\n", "\(outcome.stderr)")
+        }
+        let info = try FileManager.default.attributesOfItem(atPath: pending)
+        #expect((info[.size] as? Int) == 2 << 30)
+    }
+
+    @Test func namesCannotReachTheTerminalAsControlSequences() throws {
+        let sandbox = Sandbox()
+        let forged = "Everett\u{1B}]0;pwned\u{07}\u{1B}[2J\rSeattle\nFAKE LINE: all clear\u{9B}31m\u{202E}"
+        let feed = try sandbox.feed("forged.json") { routes in
+            routes[1]?["Name"] = forged
+            routes[1]?["Description"] = "desc\u{1B}[1m\nFAKE LINE: described"
+            var point = routes[1]?["StartPoint"] as? [String: Any] ?? [:]
+            point["Description"] = "start\rFAKE LINE: start"
+            routes[1]?["StartPoint"] = point
+        }
+        try sandbox.ok(["refresh", "--source", feed, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1", "96"])
+        try sandbox.ok(["group", "add", "commute", "--route", "1,96"])
+        try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--now", Paths.capturedAt])
+        let typed = try sandbox.run(["group", "add", "evil\u{1B}[2J", "--route", "1"])
+        #expect(typed.status == 64 && typed.stderr.contains("Invalid group name"))
+        let commands: [[String]] = [
+            ["routes", "--now", Paths.capturedAt], ["routes", "--search", "everett"], ["route", "1", "--now", Paths.capturedAt],
+            ["pending", "--now", Paths.capturedAt], ["brief", "--now", Paths.capturedAt], ["favorites"],
+            ["schedule", "list", "--verbose"], ["group", "list"], ["tick", "--now", "2025-11-04T16:30:00-08:00"],
+            ["favorites", "remove", "96", "--yes"], ["route", "1", "--json"], ["routes", "--json"],
+        ]
+        for command in commands {
+            let outcome = try sandbox.run(command)
+            #expect(outcome.status == 0, "\(command): \(outcome)")
+            for (stream, text) in [("stdout", outcome.stdout), ("stderr", outcome.stderr)] {
+                let bad = text.unicodeScalars.filter {
+                    ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F..<0xA0).contains($0.value) || $0.value == 0x202E
+                }
+                #expect(bad.isEmpty, "\(command) \(stream) has \(bad.map { String($0.value, radix: 16) })")
+                let forgedLines = text.split(separator: "\n").filter { $0.hasPrefix("FAKE LINE") || $0.hasPrefix("    FAKE LINE") }
+                #expect(forgedLines.isEmpty, "\(command) \(stream): \(forgedLines)")
+            }
+        }
+        // The stdout notifier prints the name as one line, its control characters shown as U+FFFD.
+        let tick = try sandbox.ok(["tick", "--now", "2025-11-11T16:30:00-08:00"])
+        #expect(tick.stdout.contains("Everett\u{FFFD}]0;pwned\u{FFFD}\u{FFFD}[2J\u{FFFD}Seattle\u{FFFD}FAKE LINE: all clear\u{FFFD}31m\u{FFFD}: 34 min"), "\(tick)")
+    }
+}
+
+@Suite struct TruthfulRefreshTests {
+    @Test func anUnreadableLedgerOrLogDoesNotStopARefreshAndMessagesSayWhatWasWritten() throws {
+        let sandbox = try Sandbox().prepared()
+        let corrupt = Data("{\"version\": 1, \"entries\": [tru".utf8)
+        try Sandbox.write(sandbox.path("delivered.json"), corrupt)
+        try Sandbox.write(sandbox.path("refresh.json"), corrupt)
+        let refresh = try sandbox.run(["refresh", "--source", Paths.fixture, "--now", "2025-11-04T16:15:00-08:00"])
+        #expect(refresh.status == 0, "\(refresh)")
+        #expect(refresh.stdout.hasPrefix("Refreshed 163 routes"))
+        #expect(refresh.stderr.contains("traveltimes: warning: this refresh could not be recorded: \(sandbox.path("refresh.json")): not valid JSON"), "\(refresh)")
+        #expect(sandbox.bytes("delivered.json") == corrupt && sandbox.bytes("refresh.json") == corrupt)
+        // tick needs the ledger: it fails, naming it, and changes nothing.
+        let tick = try sandbox.run(["tick", "--now", "2025-11-05T07:00:00-08:00"])
+        #expect(tick.status == 65 && tick.stderr.contains("\(sandbox.path("delivered.json")): not valid JSON"))
+
+        // A plan that cannot be made after the routes were saved says the routes were saved.
+        try FileManager.default.removeItem(atPath: sandbox.path("refresh.json"))
+        try Sandbox.write(sandbox.path("pending.json"), corrupt)
+        let slower = try sandbox.feed("slower.json") { $0[1]?["CurrentTime"] = 50 }
+        let saved = try sandbox.run(["refresh", "--source", slower, "--now", "2025-11-04T16:30:00-08:00"])
+        #expect(saved.status == 65, "\(saved)")
+        #expect(saved.stderr == "traveltimes: saved 163 routes to routes.json, but could not re-plan the alerts: \(sandbox.path("pending.json")): not valid JSON; the file was left untouched — fix or move it aside, then try again\n", "\(saved)")
+        #expect(!saved.stderr.contains("keeping routes"))
+        #expect(try sandbox.ok(["route", "1", "--now", Paths.capturedAt]).stdout.contains("Now:      50 min"))
+        #expect(sandbox.bytes("pending.json") == corrupt)
+    }
+
+    @Test func aSourceURLsCredentialsAreNeverShownStoredOrPassedOn() throws {
+        let server = try FeedServer()
+        let sandbox = Sandbox()
+        let secrets = ["alice", "hunter22pass", "tok3nSECRET", "CODE1234SECRET"]
+        let url = "http://alice:hunter22pass@127.0.0.1:\(server.port)/feed?token=tok3nSECRET"
+        try sandbox.ok(["config", "set", "source", url])
+        let environment = ["WSDOT_ACCESS_CODE": "CODE1234SECRET"]
+        let envLog = sandbox.path("env.log")
+        var outputs: [String] = []
+        for command in [["refresh", "--now", Paths.capturedAt], ["config", "show"], ["status"], ["config", "show", "--json"]] {
+            let outcome = try sandbox.run(command, environment: environment)
+            #expect(outcome.status == 0, "\(command): \(outcome)")
+            outputs += [outcome.stdout, outcome.stderr]
+        }
+        #expect(outputs.joined().contains("http://REDACTED@127.0.0.1:\(server.port)/feed?token=REDACTED"))
+        try sandbox.ok(["favorites", "add", "1"])
+        try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--now", Paths.capturedAt])
+        try sandbox.ok(["notify", "add", "exec", "sh", "-c", "env > \(envLog)"])
+        try sandbox.ok(["tick", "--now", "2025-11-04T16:30:00-08:00"], environment: environment.merging(["TRAVELTIMES_SOURCE": url]) { $1 })
+        let childEnvironment = try String(contentsOfFile: envLog, encoding: .utf8)
+        #expect(childEnvironment.contains("TRAVELTIMES_ID=schedule."))
+        #expect(!childEnvironment.contains("WSDOT_ACCESS_CODE") && !childEnvironment.contains("TRAVELTIMES_SOURCE"))
+        for secret in secrets {
+            #expect(!outputs.joined().contains(secret), "\(secret) shown")
+            #expect(!childEnvironment.contains(secret), "\(secret) passed to a notifier")
+            for file in ["routes.json", "refresh.json", "pending.json", "delivered.json"] {
+                let text = String(decoding: sandbox.bytes(file) ?? Data(), as: UTF8.self)
+                #expect(!text.contains(secret), "\(secret) stored in \(file)")
+            }
+        }
+        // The request itself carried them: they are sent, never shown.
+        let sent = try #require(server.requests().first { $0.path.hasPrefix("/feed") })
+        #expect(sent.path.contains("token=tok3nSECRET") && sent.path.contains("AccessCode=CODE1234SECRET"))
+        #expect(sent.headers["Authorization"] == "Basic " + Data("alice:hunter22pass".utf8).base64EncodedString())
+    }
+
+    @Test func smallerThingsSayWhatTheyWant() throws {
+        let sandbox = try Sandbox().prepared()
+        let noDays = try sandbox.run(["schedule", "add", "--days", ""])
+        #expect(noDays.status == 64 && noDays.stderr.contains("Please select at least one day"), "\(noDays)")
+        let combined = try sandbox.ok(["schedule", "add", "--days", "weekdays,sat", "--at", "8:00", "--now", Paths.capturedAt])
+        #expect(combined.stdout.contains("8:00 AM on Mon, Tue, Wed, Thu, Fri, Sat"), "\(combined)")
+        let clearAll = try sandbox.run(["delivered", "clear", "--schedule", "", "--yes"])
+        #expect(clearAll.status == 64 && clearAll.stderr.contains("Invalid --schedule ''"), "\(clearAll)")
+        let quiet = try sandbox.run(["config", "set", "quiet-hours", "22:00"])
+        #expect(quiet.stderr == "traveltimes: Invalid quiet-hours '22:00': use START-END, such as 22:00-06:00 (times as --at takes them). See 'traveltimes config set --help'.\n")
+        // A FIFO with no writer honours --timeout instead of holding cron forever.
+        let fifo = sandbox.path("feed.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let started = Date()
+        let stalled = try sandbox.run(["refresh", "--source", fifo, "--timeout", "1"])
+        #expect(Date().timeIntervalSince(started) < 4)
+        #expect(stalled.status == 75, "\(stalled)")
+        #expect(stalled.stderr.hasPrefix("traveltimes: refresh failed: timed out after 1 s reading \(fifo); keeping routes updated at"), "\(stalled)")
+    }
+}

@@ -1,0 +1,319 @@
+import CommuteCore
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Run the way it is meant to run — from cron, on a server, unattended — through the binary.
+@Suite struct CronZoneTests {
+    @Test func theSavedZoneRulesWhateverTZCronHas() throws {
+        let sandbox = Sandbox()  // TRAVELTIMES_TZ=America/Los_Angeles while setting up
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        let added = try sandbox.ok(["schedule", "add", "--preset", "morning", "--now", Paths.capturedAt])
+        #expect(added.stdout.hasSuffix(
+            "Schedules are in America/Los_Angeles from now on, whatever TZ cron runs with (change it with `traveltimes config set timezone ZONE`).\n"))
+        #expect(try sandbox.store.configuration().timeZone == "America/Los_Angeles")
+
+        // Cron on a UTC host: no TRAVELTIMES_TZ, TZ=UTC.
+        sandbox.environment["TRAVELTIMES_TZ"] = nil
+        let cron = ["TZ": "UTC"]
+        // 7:00 AM UTC is 11 PM in Los Angeles: not the morning alert's time, and nothing missed.
+        let early = try sandbox.run(["tick", "--quiet", "--now", "2025-11-04T23:00:30-08:00"], environment: cron)
+        #expect(early.status == 0 && early.stdout.isEmpty && early.stderr.isEmpty, "\(early)")
+        let due = try sandbox.run(["tick", "--quiet", "--now", "2025-11-05T07:00:30-08:00"], environment: cron)
+        #expect(due.status == 0 && due.stdout.hasPrefix("Commute at 7:00 AM (Weekdays)\n"), "\(due)")
+        let ledger = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
+        #expect(ledger.map { $0["outcome"] as? String } == ["delivered"])
+        #expect(ledger.first?["occurrence"] as? String == "2025-11-05T07:00:00-08:00")
+        #expect(try sandbox.run(["status"], environment: cron).stdout.contains("Time zone:  America/Los_Angeles (saved)\n"))
+        #expect(try sandbox.run(["config", "show"], environment: cron).stdout.contains("timezone:     America/Los_Angeles (saved)\n"))
+        // A second schedule does not save it again.
+        let evening = try sandbox.run(["schedule", "add", "--preset", "evening", "--now", "2025-11-05T08:00:00-08:00"], environment: cron)
+        #expect(evening.status == 0 && !evening.stdout.contains("Schedules are in"), "\(evening)")
+
+        // TRAVELTIMES_TZ overrides it for one command, and changes nothing saved.
+        let london = try #require(
+            try sandbox.json(["pending", "--json", "--now", "2025-11-05T08:00:00Z"], environment: ["TRAVELTIMES_TZ": "Europe/London"])
+                as? [String: Any])
+        let fires = (london["requests"] as? [[String: Any]] ?? []).compactMap { $0["nextFire"] as? String }
+        #expect(fires.first == "2025-11-05T16:30:00Z", "\(fires)")
+        #expect(try sandbox.run(["config", "show"], environment: ["TRAVELTIMES_TZ": "Europe/London"]).stdout
+            .contains("timezone:     Europe/London (from TRAVELTIMES_TZ, for this command; saved: America/Los_Angeles)\n"))
+
+        // config set timezone re-plans in the new zone.
+        let tokyo = try sandbox.run(["config", "set", "timezone", "Asia/Tokyo", "--now", "2025-11-05T08:00:00Z"], environment: cron)
+        #expect(tokyo.stdout == "timezone set to Asia/Tokyo; 10 alerts re-planned in Asia/Tokyo.\n", "\(tokyo)")
+        let pending = try #require(try sandbox.json(["pending", "--json", "--now", "2025-11-05T08:00:00Z"]) as? [String: Any])
+        #expect((pending["requests"] as? [[String: Any]])?.first?["nextFire"] as? String == "2025-11-06T07:00:00+09:00")
+        let bad = try sandbox.run(["config", "set", "timezone", "Mars/Olympus_Mons"])
+        #expect(bad.status == 64 && bad.stderr.contains("Unknown time zone 'Mars/Olympus_Mons'"))
+        #expect(try sandbox.store.configuration().timeZone == "Asia/Tokyo")
+    }
+}
+
+@Suite struct FreshWordsTests {
+    @Test func anAlertDueInARefreshMinuteDescribesNowNotNextWeek() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1", "96"])
+        try sandbox.ok(["schedule", "add", "--preset", "evening", "--now", Paths.capturedAt])
+        // Both run in the 4:30 PM minute: the refresh first, the tick seven seconds on.
+        try sandbox.ok(["refresh", "--quiet", "--source", Paths.fixture, "--now", "2025-11-04T16:30:00-08:00"])
+        let pending = try #require(try sandbox.json(["pending", "--json", "--now", "2025-11-04T16:30:05-08:00"]) as? [String: Any])
+        #expect((pending["requests"] as? [[String: Any]])?.first?["nextFire"] as? String == "2025-11-04T16:30:00-08:00",
+            "the due occurrence stays planned until tick deals with it")
+        let tick = try sandbox.ok(["tick", "--quiet", "--now", "2025-11-04T16:30:07-08:00"])
+        #expect(tick.stdout == """
+            Commute at 4:30 PM (Weekdays)
+            Everett-Seattle: 34 min (-11 min, CLEAR)
+            Seattle-Bellevue via 90: 14 min (-1 min, CLEAR)
+
+
+            """)
+        // Handled, it moves on a day.
+        let after = try #require(try sandbox.json(["pending", "--json", "--now", "2025-11-04T16:31:00-08:00"]) as? [String: Any])
+        #expect((after["requests"] as? [[String: Any]])?.first?["nextFire"] as? String == "2025-11-05T16:30:00-08:00")
+    }
+
+    @Test func theWordsAreComposedAtDeliveryFromTheCacheAsItIsThen() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--now", Paths.capturedAt])
+        // New routes saved, but the plan not remade (a refresh killed between its two writes).
+        let slower = try sandbox.feed("slower.json") { $0[1]?["CurrentTime"] = 58 }
+        try Store(directory: sandbox.home).replaceRoutes(fetchedAt: Date(), source: "test") { save in
+            _ = try WSDOTFeed.forEachRoute(in: .file(path: slower)) { try save($0) }
+        }
+        let tick = try sandbox.ok(["tick", "--now", "2025-11-04T16:30:00-08:00"])
+        #expect(tick.stdout == "Commute at 4:30 PM (Tue)\nEverett-Seattle: 58 min (+13 min, CONGESTED)\n\n")
+        // Data over an hour old at delivery says so, measured from delivery.
+        let late = try sandbox.ok(["config", "set", "grace", "2h"])
+        #expect(late.status == 0)
+        try sandbox.ok(["schedule", "add", "--at", "17:00", "--days", "tue", "--now", "2025-11-04T16:40:00-08:00"])
+        let stale = try sandbox.ok(["tick", "--now", "2025-11-04T18:10:00-08:00"])
+        #expect(stale.stdout.contains("Data is 2 h old (updated 4:00 PM)"), "\(stale)")
+        #expect(stale.stdout.contains("(late by 1 h)"), "\(stale)")
+    }
+
+    @Test func aDueAlertIsNotLostBehindTheCap() throws {
+        let sandbox = Sandbox()
+        sandbox.environment["TRAVELTIMES_CAP"] = "1"
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--now", Paths.capturedAt])
+        try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--route", "1", "--now", Paths.capturedAt])
+        try sandbox.ok(["refresh", "--quiet", "--source", Paths.fixture, "--now", "2025-11-04T16:30:00-08:00"])
+        // Both are due in the same minute under a cap of one: the tick takes them in turn.
+        let tick = try sandbox.ok(["tick", "--quiet", "--now", "2025-11-04T16:30:10-08:00"])
+        #expect(tick.stdout.components(separatedBy: "Commute at 4:30 PM (Tue)").count == 3, "\(tick)")
+        let ledger = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
+        #expect(ledger.map { $0["outcome"] as? String } == ["delivered", "delivered"])
+    }
+}
+
+@Suite struct CronQuietTests {
+    @Test func quietPrintsNothingOnSuccessAndWarnsOnlyWhenSomethingChanged() throws {
+        let sandbox = Sandbox()
+        sandbox.environment["TRAVELTIMES_CAP"] = "2"
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1", "96"])
+        let added = try sandbox.ok(["schedule", "add", "--preset", "morning", "--now", Paths.capturedAt])
+        #expect(added.stderr == "traveltimes: warning: 5 alerts requested, 2 scheduled, 3 deferred (cap 2); deferred alerts are scheduled as earlier ones fire — see `traveltimes pending`\n")
+        let refresh = try sandbox.ok(["refresh", "-q", "--source", Paths.fixture, "--now", "2025-11-04T16:15:00-08:00"])
+        #expect(refresh.stdout.isEmpty && refresh.stderr.isEmpty, "the same deferred set: no warning\n\(refresh)")
+        let idle = try sandbox.ok(["tick", "--quiet", "--now", "2025-11-04T16:16:00-08:00"])
+        #expect(idle.stdout.isEmpty && idle.stderr.isEmpty)
+        // A favourite leaves the feed: said once, then not again while it stays gone.
+        let without96 = try sandbox.feed("no96.json") { $0[96] = nil }
+        let first = try sandbox.ok(["refresh", "-q", "--source", without96, "--now", "2025-11-04T16:30:00-08:00"])
+        #expect(first.stdout.isEmpty)
+        #expect(first.stderr == "traveltimes: warning: favourite 96 is not in this feed: it stays a favourite and shows as unavailable\n")
+        let second = try sandbox.ok(["refresh", "-q", "--source", without96, "--now", "2025-11-04T16:45:00-08:00"])
+        #expect(second.stdout.isEmpty && second.stderr.isEmpty, "\(second)")
+        // Without --quiet, a person at the keyboard sees everything.
+        let loud = try sandbox.ok(["refresh", "--source", without96, "--now", "2025-11-04T17:00:00-08:00"])
+        #expect(loud.stdout.hasPrefix("Refreshed 162 routes"))
+        #expect(loud.stderr.contains("favourite 96 is not in this feed"))
+        // When an alert fires, the window rolls and the deferred set changes: one warning.
+        let fired = try sandbox.ok(["tick", "--quiet", "--now", "2025-11-05T07:00:00-08:00"])
+        #expect(fired.stdout.hasPrefix("Commute at 7:00 AM (Weekdays)\n"))
+        #expect(fired.stderr.hasPrefix("traveltimes: warning: 5 alerts requested, 2 scheduled, 3 deferred (cap 2)"), "\(fired)")
+        #expect(try sandbox.ok(["refresh", "-q", "--source", without96, "--now", "2025-11-05T07:15:00-08:00"]).stderr.isEmpty)
+    }
+
+    @Test func helpTellsHowToRunFromCron() throws {
+        let sandbox = Sandbox()
+        #expect(try sandbox.ok(["refresh", "--help"]).stdout.contains("-q, --quiet"))
+        let tick = try sandbox.ok(["tick", "--help"]).stdout
+        #expect(tick.contains("Install:  * * * * * traveltimes tick --quiet"))
+        #expect(tick.contains("at\nleast once, perhaps twice, and the ledger says \"resent after an interrupted tick\""), "\(tick)")
+    }
+}
+
+@Suite struct OnceAndTruthfulDeliveryTests {
+    /// The fixture, favourite 1, and a 4:30 PM Tuesday schedule.
+    func sandbox() throws -> Sandbox {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--now", Paths.capturedAt])
+        return sandbox
+    }
+
+    @Test func aNotifierThatSucceededIsNotSentAgain() throws {
+        let sandbox = try sandbox()
+        let log = sandbox.path("sent.log")
+        // Exits 0 at once, leaving a child that holds stderr for 30 s; then a flood of output.
+        try sandbox.ok(["notify", "add", "exec", "sh", "-c", "echo \"$TRAVELTIMES_ID\" >> \(log); sleep 30 >&2 &"])
+        try sandbox.ok(["notify", "add", "exec", "sh", "-c", "head -c 3000000 /dev/zero; head -c 3000000 /dev/zero >&2; echo flood >> \(log)"])
+        let started = Date()
+        let tick = try sandbox.run(["tick", "--quiet", "--now", "2025-11-04T16:30:00-08:00"])
+        #expect(tick.status == 0 && tick.stderr.isEmpty, "\(tick)")
+        #expect(Date().timeIntervalSince(started) < 5, "waited for the process, not its pipes")
+        try sandbox.ok(["tick", "--quiet", "--now", "2025-11-04T16:31:00-08:00"])
+        try sandbox.ok(["tick", "--quiet", "--now", "2025-11-04T16:35:00-08:00"])
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2 && lines.contains("flood"), "\(lines)")
+        let ledger = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
+        #expect(ledger.map { $0["outcome"] as? String } == ["delivered", "delivered"])
+    }
+
+    @Test func aFailingProgramSaysWhy() throws {
+        let sandbox = try sandbox()
+        try sandbox.ok(["notify", "add", "exec", "sh", "-c", "echo 'cannot connect to the session bus' >&2; exit 3"])
+        let tick = try sandbox.run(["tick", "--now", "2025-11-04T16:30:00-08:00"])
+        #expect(tick.status == 1)
+        #expect(tick.stderr.contains("notifier 1 failed for schedule."))
+        #expect(tick.stderr.contains(": sh exited with status 3: cannot connect to the session bus; retrying while the grace window lasts"), "\(tick)")
+    }
+
+    @Test func aTickKilledMidSendIsRecoveredAndSaysSo() throws {
+        let sandbox = try sandbox()
+        let log = sandbox.path("sent.log")
+        let marker = sandbox.path("marker")
+        // The first run hangs (the tick is killed meanwhile, and the run after it); later runs
+        // return at once.
+        try sandbox.ok(["notify", "add", "exec", "sh", "-c", "if [ ! -e \(marker) ]; then echo $$ > \(marker); sleep 30; exit 1; fi; echo sent >> \(log)"])
+        let dying = try sandbox.start(["tick", "--now", "2025-11-04T16:30:00-08:00"])
+        let deadline = Date().addingTimeInterval(10)
+        var hung: pid_t?
+        while hung == nil, Date() < deadline {
+            usleep(20_000)
+            hung = (try? String(contentsOfFile: marker, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        kill(dying.process.processIdentifier, SIGKILL)
+        _ = try dying.wait()
+        // The notifier runs in a group of its own, which outlives the tick: end it too.
+        if let hung { kill(-hung, SIGKILL) }
+        let claimed = try #require(try sandbox.store.ledger().entries.last)
+        #expect(claimed.outcome == .claimed)
+        // Within two minutes the claim is another tick's: left alone.
+        try sandbox.ok(["tick", "--now", "2025-11-04T16:31:00-08:00"])
+        #expect(!FileManager.default.fileExists(atPath: log))
+        // After that it is taken to be dead, and the alert sent again.
+        try sandbox.ok(["tick", "--now", "2025-11-04T16:33:00-08:00"])
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == "sent\n")
+        let ledger = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
+        #expect(ledger.count == 1)
+        #expect(ledger.first?["outcome"] as? String == "delivered")
+        #expect(ledger.first?["attempts"] as? Int == 2)
+        #expect(ledger.first?["reason"] as? String == "resent after an interrupted tick; late by 3 min")
+    }
+
+    @Test func webhookRedirectsAreFollowedWholeOrFailedNeverFaked() throws {
+        let server = try FeedServer()
+        let sandbox = try sandbox()
+        try sandbox.ok(["notify", "add", "webhook", server.url("/hook-307/SECRET"), "--format", "json"])
+        try sandbox.ok(["notify", "add", "webhook", server.url("/hook-302/SECRET"), "--format", "json"])
+        let tick = try sandbox.run(["tick", "--now", "2025-11-04T16:30:00-08:00"])
+        #expect(tick.status == 1)
+        #expect(tick.stderr.contains(
+            "notifier 2 failed for schedule.")
+            && tick.stderr.contains(
+                "http://127.0.0.1:\(server.port)/… answered HTTP 302, a redirect that would turn the POST into a GET without the alert; not followed — use the URL it redirects to"),
+            "\(tick)")
+        #expect(!tick.stderr.contains("SECRET"))
+        // The 307 reached its final endpoint as a POST, body intact; nothing reached it as a GET.
+        let posts = server.posts()
+        #expect(posts.map(\.path) == ["/hook-307/SECRET", "/hook-final", "/hook-302/SECRET"], "\(posts.map(\.path))")
+        #expect(posts[1].body.contains("\"title\":\"Commute at 4:30 PM (Tue)\""))
+        #expect(server.requests().filter { $0.path == "/hook-final" }.count == 1, "the one POST, and no GET")
+        let ledger = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
+        #expect(Set(ledger.map { "\($0["notifier"] as? Int ?? 0):\($0["outcome"] as? String ?? "")" }) == ["1:delivered", "2:failed"])
+    }
+}
+
+@Suite struct FetchHelperOperationTests {
+    @Test func waitingOnASilentServerCostsNoCPUAndEndsAtTheDeadline() throws {
+        let server = try FeedServer()
+        let sandbox = Sandbox()
+        let timed = try sandbox.run(
+            ["refresh", "--source", server.url("/hang"), "--timeout", "3"], wrapper: ["/usr/bin/time", "-f", "cpu %U %S wall %e"])
+        #expect(timed.status == 75, "\(timed)")
+        let figures = timed.stderr.split(separator: "\n").last.map { $0.split(separator: " ") } ?? []
+        let cpu = (Double(figures.count > 2 ? figures[1] : "") ?? 99) + (Double(figures.count > 2 ? figures[2] : "") ?? 99)
+        let wall = Double(figures.last ?? "") ?? 99
+        #expect(cpu < 0.5, "3 s of waiting cost \(cpu) s of CPU: \(timed.stderr)")
+        #expect(wall >= 2.9 && wall < 4.5, "\(wall) s for a 3 s deadline")
+    }
+
+    @Test func aMissingHelperFailsAtOnceNamingIt() throws {
+        let sandbox = Sandbox()
+        let started = Date()
+        let outcome = try sandbox.run(
+            ["refresh", "--source", "https://wsdot.wa.gov/feed"], environment: ["TRAVELTIMES_FETCH_HELPER": "/opt/nowhere/traveltimes-fetch"])
+        #expect(Date().timeIntervalSince(started) < 3)
+        #expect(outcome.status == 69, "\(outcome)")
+        #expect(outcome.stderr.contains(
+            "the fetch helper traveltimes-fetch is missing: expected at /opt/nowhere/traveltimes-fetch, beside traveltimes"), "\(outcome)")
+    }
+
+    @Test func hostileServersAreBoundedAndWhatCannotMendIsNotRetried() throws {
+        let server = try FeedServer()
+        let sandbox = Sandbox()
+        // Decoded size is bounded as it arrives: 256 KiB of gzip that would be 64 MiB, and a body that never ends.
+        for path in ["/bomb", "/endless"] {
+            let outcome = try sandbox.run(
+                ["refresh", "--source", server.url(path), "--timeout", "20"], wrapper: ["/usr/bin/time", "-f", "peak %M"])
+            #expect(outcome.status == 69, "\(path): \(outcome)")
+            #expect(outcome.stderr.contains("the response is larger than 32 MiB; refusing it"), "\(path): \(outcome)")
+            let peak = Int(outcome.stderr.split(separator: "\n").last?.split(separator: " ").last ?? "") ?? Int.max
+            // GNU time reports the largest of the process and its children: the helper, at its limit.
+            #expect(peak < 100 << 10, "\(path): peak \(peak) KiB")
+        }
+        // Failures that retrying cannot mend are reported at once.
+        for (path, reason) in [
+            ("/redirect-ftp", "only http and https are followed, redirects included"),
+            ("/big-headers", "the server's response headers are larger than 64 KiB"),
+        ] {
+            let started = Date()
+            let outcome = try sandbox.run(["refresh", "--source", server.url(path)])
+            #expect(Date().timeIntervalSince(started) < 3, "\(path) was retried")
+            #expect(outcome.status == 69, "\(path): \(outcome)")
+            #expect(outcome.stderr.contains(reason) && outcome.stderr.contains("(not retried: trying again cannot help)"), "\(outcome)")
+        }
+        #expect(server.requests().filter { $0.path == "/redirect-ftp" }.count == 1)
+        let empty = try sandbox.run(["refresh", "--source", "http://"])
+        #expect(empty.status == 64 && empty.stderr.contains("Invalid source 'http://': a URL needs a host"))
+    }
+
+    @Test func validatorsGoBackOnlyToTheSourceThatIssuedThem() throws {
+        let server = try FeedServer()
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", server.url("/etag"), "--now", Paths.capturedAt])
+        let other = try sandbox.feed("other.json") { $0[1]?["CurrentTime"] = 77 }
+        try sandbox.ok(["refresh", "--source", other, "--now", Paths.capturedAt])
+        let again = try sandbox.ok(["refresh", "--source", server.url("/etag"), "--now", Paths.capturedAt])
+        #expect(again.stdout.hasPrefix("Refreshed 163 routes"), "a fresh 200, not a 304 that keeps the file's times: \(again)")
+        let headers = server.requests().filter { $0.path.hasPrefix("/etag") }.map { $0.headers["If-None-Match"] }
+        #expect(headers == [nil, nil])
+        #expect(try sandbox.ok(["route", "1", "--now", Paths.capturedAt]).stdout.contains("Now:      34 min"))
+        // From the same source, with its routes still cached, the validator goes back: 304.
+        let unchanged = try sandbox.ok(["refresh", "--source", server.url("/etag"), "--now", Paths.capturedAt])
+        #expect(unchanged.stdout.hasPrefix("Feed unchanged since the last refresh (HTTP 304)"))
+    }
+}
