@@ -328,3 +328,65 @@ import Glibc
         #expect(try Store(directory: TemporaryDirectory().path).searchRoutes("x").newest == nil)
     }
 }
+
+/// RFC 8259 as traveltimes reads it, for what the fuzz tests reach only by chance.
+@Suite struct StrictJSONTests {
+    func read(_ text: String) throws -> String {
+        try JSONReader.read(Data(text.utf8)) { reader in try reader.readString() }
+    }
+
+    @Test func stringsAreUTF8WithValidEscapesEvenWhenSkipped() throws {
+        #expect(try read(#""caf\u00e9 \ud83d\ude00""#) == "café 😀")
+        for bad in [#""\ud800""#, #""\udc00""#, #""\ud800\u0041""#, #""\x""#, #""\u12""#] {
+            #expect(throws: JSONReadError.self, "\(bad)") { try read(bad) }
+            #expect(throws: JSONReadError.self, "skipped \(bad)") {
+                try JSONReader.read(Data("[\(bad)]".utf8)) { reader in
+                    try reader.beginArray()
+                    while try reader.nextElement() { try reader.skipValue() }
+                }
+            }
+        }
+        for bytes: [UInt8] in [[0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0xFF]] {
+            let document = Data([0x5B, 0x22] + bytes + [0x22, 0x5D])
+            #expect(throws: JSONReadError.self, "\(bytes)") {
+                try JSONReader.read(document) { reader in
+                    try reader.beginArray()
+                    while try reader.nextElement() { try reader.skipValue() }
+                }
+            }
+        }
+    }
+
+    @Test func integersAreExactAndNumbersFinite() throws {
+        func int(_ text: String) throws -> Int { try JSONReader.read(Data(text.utf8)) { try $0.readInt() } }
+        #expect(try int("1234567890123456789") == 1_234_567_890_123_456_789)
+        #expect(try int("9223372036854775807") == Int.max)
+        #expect(try int("-9223372036854775808") == Int.min)
+        #expect(try int("12.0") == 12)
+        #expect(throws: JSONReadError.self) { try int("9223372036854775808") }
+        #expect(throws: JSONReadError.self) { try int("1e19") }
+        #expect(try [int("1.5e1"), int("1500e-2"), int("-0.0")] == [15, 15, 0])
+        #expect(throws: JSONReadError.self) { try int("9007199254740993.0") }
+        #expect(throws: JSONReadError.self) { try int("0.99999999999999999999") }
+        #expect(throws: JSONReadError.self) { try int("1.5") }
+        #expect(throws: JSONReadError.self) { try int("15e-1") }
+        #expect(throws: JSONReadError.self) { try JSONReader.read(Data("1e400".utf8)) { try $0.readDouble() } }
+    }
+
+    @Test func theFirstOfARepeatedKeyWinsEverywhere() throws {
+        let feed = #"[{"TravelTimeID":7,"TravelTimeID":8,"Name":"First","Name":"Second","CurrentTime":10,"CurrentTime":99,"AverageTime":9,"TimeUpdated":"\/Date(1762300800000)\/","TimeUpdated":"nonsense","StartPoint":{"Latitude":47.5,"Latitude":null},"EndPoint":null}]"#
+        let routes = try WSDOTFeed.decode(Data(feed.utf8))
+        #expect(routes.map(\.id) == ["7"])
+        #expect(routes.first?.name == "First" && routes.first?.currentMinutes == 10)
+        #expect(routes.first?.startPoint?.latitude == 47.5)
+        // The cache, read whole and searched, follows the same rule.
+        let cache = #"{"version":1,"routes":[{"id":"7","name":"First","name":"Second","updatedAt":"2025-11-05T00:00:00Z","currentMinutes":10,"currentMinutes":null}],"routes":[]}"#
+        let decoded = try RouteCache.decodeDocument(from: Data(cache.utf8))
+        #expect(decoded.routes.map(\.name) == ["First"] && decoded.routes.first?.currentMinutes == 10)
+        let directory = TemporaryDirectory()
+        try directory.write("routes.json", cache)
+        let store = try Store(directory: directory.path)
+        #expect(try store.searchRoutes("first").routes.map(\.id) == ["7"])
+        #expect(try store.searchRoutes("second").routes.isEmpty)
+    }
+}

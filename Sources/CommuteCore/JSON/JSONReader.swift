@@ -345,9 +345,10 @@ public struct JSONReader {
         let (range, integral) = try numberRange()
         if integral {
             if let value = exactInteger(range) { return value }
-        } else if let value = Double(text(range)), value.rounded() == value, abs(value) <= 9_007_199_254_740_992,
+        } else if isWhole(range), let value = Double(text(range)), abs(value) < 9_007_199_254_740_992,
             let whole = Int(exactly: value)
         {
+            // A whole decimal below 2^53 is exactly its double.
             return whole
         }
         index = start
@@ -376,6 +377,40 @@ public struct JSONReader {
             throw typeError("the number is out of range")
         }
         return value
+    }
+
+    /// Whether a number's digits make a whole number (`12.0`, `1.5e1`, not `0.99999999999999999999`,
+    /// which a double would round to 1): every digit past the decimal point, once the exponent
+    /// has moved it, is zero.
+    private func isWhole(_ range: Range<Int>) -> Bool {
+        var digits: [UInt8] = []
+        var point: Int?
+        var exponent = 0
+        var position = range.lowerBound
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        while position < range.upperBound {
+            let byte = bytes[position]
+            position += 1
+            if byte == UInt8(ascii: ".") {
+                point = digits.count
+            } else if byte | 0x20 == UInt8(ascii: "e") {
+                var negative = false
+                if bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                    negative = bytes[position] == UInt8(ascii: "-")
+                    position += 1
+                }
+                while position < range.upperBound {
+                    // Past ±10,000 the answer no longer changes: stop counting.
+                    exponent = min(exponent * 10 + Int(bytes[position] - UInt8(ascii: "0")), 10_000)
+                    position += 1
+                }
+                if negative { exponent = -exponent }
+            } else {
+                digits.append(byte)
+            }
+        }
+        let wholeDigits = (point ?? digits.count) + exponent
+        return digits.dropFirst(max(0, min(wholeDigits, digits.count))).allSatisfy { $0 == UInt8(ascii: "0") }
     }
 
     /// An integer's exact value, or nil when it does not fit in 64 bits. Accumulated towards the

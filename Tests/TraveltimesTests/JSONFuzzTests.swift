@@ -1,0 +1,202 @@
+import CommuteCore
+import Foundation
+import Testing
+
+/// Thousands of mutated feeds, each read by `JSONReader` and by Python's `json` (held to the same
+/// rules by `Tests/Support/json_oracle.py`): both must accept the same documents and read the same
+/// values. Then the same feeds through the decoder, the cache's round trip and, for a sample, the
+/// real binary: no crash, no hang, and whatever is saved reads back.
+///
+/// The seed is fixed, so CI runs the same cases every time. For a longer run by hand:
+/// `Scripts/fuzz 100000` (or `TRAVELTIMES_FUZZ_COUNT=… TRAVELTIMES_FUZZ_SEED=… swift test --filter JSONFuzzTests`).
+@Suite struct JSONFuzzTests {
+    static let count = ProcessInfo.processInfo.environment["TRAVELTIMES_FUZZ_COUNT"].flatMap(Int.init) ?? 3_000
+    static let seed = ProcessInfo.processInfo.environment["TRAVELTIMES_FUZZ_SEED"].flatMap(UInt64.init) ?? 20_261_123
+
+    @Test func theReaderAgreesWithTheOracleAndNothingCrashes() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("traveltimes-fuzz-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var random = SeededRandom(seed: Self.seed)
+        let seeds = try Mutator.seeds()
+        var cases: [(path: String, data: Data, canonical: String)] = []
+        for index in 0..<Self.count {
+            let data = Mutator.mutate(seeds[index % seeds.count], &random)
+            let path = "\(directory)/\(index).json"
+            try data.write(to: URL(fileURLWithPath: path))
+            cases.append((path, data, Canonical.of(data)))
+            try checkDecoding(data, path: path)
+        }
+        let accepted = cases.filter { $0.canonical != "error" }.count
+        #expect(accepted > Self.count / 10 && accepted < Self.count * 9 / 10, "a fuzz that neither mostly passes nor mostly fails: \(accepted)")
+
+        let verdicts = try Oracle.read(cases.map(\.path))
+        #expect(verdicts.count == cases.count)
+        var disagreements: [String] = []
+        for (item, verdict) in zip(cases, verdicts) where item.canonical != verdict {
+            disagreements.append("\(item.path): reader \(item.canonical.prefix(80)), oracle \(verdict.prefix(80))")
+        }
+        #expect(disagreements.count == 0, "seed \(Self.seed):\n\(disagreements.prefix(10).joined(separator: "\n"))")
+
+        // A sample through the binary: a refresh exits 0 or 65, never a crash; what it saved reads back.
+        let sandbox = Sandbox()
+        for (number, item) in cases.enumerated() where number % max(1, Self.count / 60) == 0 {
+            let refresh = try sandbox.run(["refresh", "--source", item.path, "--now", Paths.capturedAt])
+            #expect([0, 65].contains(refresh.status), "\(item.path): \(refresh)")
+            guard refresh.status == 0 else { continue }
+            for command in [["routes", "--json"], ["pending"]] {
+                let outcome = try sandbox.run(command)
+                #expect(outcome.status == 0, "\(item.path) then \(command): \(outcome)")
+            }
+        }
+    }
+
+    /// The feed decoder on the same bytes: a typed error or routes, and routes that round-trip
+    /// through the cache's writer and reader exactly.
+    private func checkDecoding(_ data: Data, path: String) throws {
+        // `decode` throws only FeedError (typed): a refusal with its reason.
+        guard let routes = try? WSDOTFeed.decode(data) else { return }
+        let cache = RouteCache(fetchedAt: nil, source: "fuzz", routes: routes)
+        let bytes = try cache.encodeDocument()
+        #expect(try RouteCache.decodeDocument(from: Data(bytes)) == cache, "\(path) does not read back")
+        try RouteCache.validateDocument(Data(bytes))
+    }
+}
+
+/// Python's json, through `Tests/Support/json_oracle.py`, one process for every file.
+enum Oracle {
+    static func read(_ paths: [String]) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Paths.root.appendingPathComponent("Tests/Support/json_oracle.py").path] + paths
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+}
+
+/// A document's canonical form, read with `JSONReader` (see `json_oracle.py` for the form).
+enum Canonical {
+    static func of(_ data: Data) -> String {
+        do {
+            return try JSONReader.read(data) { reader in try value(&reader, data) }
+        } catch {
+            return "error"
+        }
+    }
+
+    private static func value(_ reader: inout JSONReader, _ data: Data) throws -> String {
+        switch try reader.peek() {
+        case .null:
+            _ = try reader.readNull()
+            return "n"
+        case .bool: return try reader.readBool() ? "t" : "f"
+        case .string: return "s" + hex(Array(try reader.readString().utf8))
+        case .number:
+            let start = reader.offset
+            let before = reader.position
+            if let integer = try? reader.readInt() {
+                let literal = data[start..<reader.offset]
+                if !literal.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }) { return "i\(integer)" }
+            }
+            reader.restore(before)
+            return "d" + hex(withUnsafeBytes(of: try reader.readDouble().bitPattern.bigEndian, Array.init))
+        case .array:
+            try reader.beginArray()
+            var items: [String] = []
+            while try reader.nextElement() { items.append(try value(&reader, data)) }
+            return "[" + items.joined(separator: ",") + "]"
+        case .object:
+            try reader.beginObject()
+            var members: [String: String] = [:]
+            while let key = try reader.nextKey() {
+                let name = hex(Array(key.description.utf8))
+                let item = try value(&reader, data)
+                if members[name] == nil { members[name] = item }
+            }
+            return "{" + members.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",") + "}"
+        }
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// SplitMix64: the same cases for the same seed, on every machine.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}
+
+/// Small feeds and documents, and the ways they are broken.
+enum Mutator {
+    /// The fixture's first routes, and documents that reach the corners of the grammar.
+    static func seeds() throws -> [[UInt8]] {
+        let fixture = try Data(contentsOf: URL(fileURLWithPath: Paths.fixture))
+        let routes = try #require(try JSONSerialization.jsonObject(with: fixture) as? [[String: Any]])
+        var seeds = try [1, 2, 3].map { Array(try JSONSerialization.data(withJSONObject: Array(routes.prefix($0)))) }
+        seeds += [
+            #"[{"TravelTimeID":1,"Name":"A\u00e9\ud83d\ude00 \"q\"","CurrentTime":10,"AverageTime":12,"Distance":1.5,"TimeUpdated":"\/Date(1762300800000-0800)\/","StartPoint":null,"EndPoint":{"Latitude":47.1,"Longitude":-122.3,"MilePost":0.5e1}}]"#,
+            #"{"a":[1,-0.0,1e22,123456789012345678,"x\n\u0001\\",true,false,null],"b":{"c":{},"d":[[[]]]},"a":2}"#,
+            #"[9223372036854775807,-9223372036854775808,1.7976931348623157e308,5e-324,0.1,100,1E2,-0]"#,
+            "[\"caf\u{E9}\",\"\u{1F600}\",\"\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}\"]",
+        ].map { Array($0.utf8) }
+        return seeds
+    }
+
+    /// Fragments that break (or nearly break) a document: quotes, escapes, lone surrogates,
+    /// numbers at and past their limits, invalid UTF-8, duplicate keys, structure.
+    static let tokens: [[UInt8]] = [
+        "\"", "\\", "\\u", "\\ud800", "\\udc00", "\\ud83d\\ude00", "\\u00e9", "\\x", "\\/", "1e400", "-1e400", "-0",
+        "12345678901234567890", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "1e-400",
+        "NaN", "Infinity", "true", "null", "[", "]", "{", "}", ",", ":", "01", "1.", ".5", "+1", "1e", "0x10", "1.5e+3",
+        "\"TravelTimeID\":2,", "\"Name\":\"dup\",", "\"CurrentTime\":999999,", "\"TimeUpdated\":\"\\/Date(253402300800000)\\/\",",
+        " ", "\t", "\n", "\r",
+    ].map { Array($0.utf8) } + [
+        [0x00], [0x1F], [0x7F], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0xEF, 0xBB, 0xBF],
+        [0xC3, 0xA9], [0xF0, 0x9F, 0x98, 0x80], [0x80], [0xFF], [0xC2, 0x9B],
+    ]
+
+    static func mutate(_ seed: [UInt8], _ random: inout SeededRandom) -> Data {
+        var bytes = seed
+        for _ in 0..<Int.random(in: 1...3, using: &random) {
+            let at = Int.random(in: 0...bytes.count, using: &random)
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0...3:
+                bytes.insert(contentsOf: tokens[Int.random(in: 0..<tokens.count, using: &random)], at: at)
+            case 4:
+                if at < bytes.count { bytes[at] = UInt8.random(in: 0...255, using: &random) }
+            case 5:
+                if at < bytes.count { bytes[at] ^= 1 << UInt8.random(in: 0..<8, using: &random) }
+            case 6:
+                bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...8, using: &random)))
+            case 7:
+                let end = min(bytes.count, at + Int.random(in: 1...40, using: &random))
+                bytes.insert(contentsOf: bytes[at..<end], at: Int.random(in: 0...bytes.count, using: &random))
+            case 8:
+                // Nearly always, a clean truncation breaks the document: do it rarely.
+                if Int.random(in: 0..<4, using: &random) == 0 { bytes.removeSubrange(at...) }
+            default:
+                // A change that keeps the document valid often: a number for a number.
+                if let digit = bytes.indices.filter({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[$0]) }).randomElement(using: &random) {
+                    bytes[digit] = UInt8(ascii: "0") + UInt8.random(in: 0...9, using: &random)
+                }
+            }
+        }
+        return Data(bytes)
+    }
+}
