@@ -5,10 +5,15 @@ extension Commands {
     static let pending = Command(
         name: "pending",
         summary: "List the scheduled alerts, soonest first, with their content; and any the cap deferred",
-        options: [Options.json, Options.now]
+        options: [Options.json, Options.now],
+        discussion: """
+            Each scheduled alert is shown with what it would say now; tick composes the words again
+            at delivery, from the freshest routes saved. A deferred alert is one line: it is planned
+            as earlier ones fire. --json gives every field, deferred content included.
+            """
     ) { invocation in
         let commute = try invocation.commute()
-        let report = try commute.pendingReport()
+        let report = try commute.pendingReport(deferredContent: invocation.wantsJSON)
         if invocation.wantsJSON {
             try invocation.printJSON(PendingJSON(report, calendar: commute.calendar))
             return
@@ -19,18 +24,23 @@ extension Commands {
             return
         }
         io.out("\(report.requests.count) alerts scheduled (cap \(report.cap)); \(report.deferred.count) deferred.")
-        for item in report.requests { print(item, commute, io) }
+        for item in report.requests {
+            io.out("")
+            io.out("\(TimeFormatting.dayAndTime(item.request.nextFire, calendar: commute.calendar))  \(item.content?.title ?? "")")
+            for line in (item.content?.body ?? "").split(separator: "\n") { io.out("    \(line)") }
+            io.out("    id \(item.request.id)")
+        }
         guard !report.deferred.isEmpty else { return }
         io.out("")
         io.out("Deferred — over the cap of \(report.cap); scheduled as earlier alerts fire:")
-        for item in report.deferred { print(item, commute, io) }
-    }
-
-    private static func print(_ item: Commute.PendingItem, _ commute: Commute, _ io: TerminalIO) {
-        io.out("")
-        io.out("\(TimeFormatting.dayAndTime(item.request.nextFire, calendar: commute.calendar))  \(item.content.title)")
-        for line in item.content.body.split(separator: "\n") { io.out("    \(line)") }
-        io.out("    id \(item.request.id)")
+        var table = Table([.left, .left])
+        for item in report.deferred {
+            table.add([
+                "  " + TimeFormatting.dayAndTime(item.request.nextFire, calendar: commute.calendar),
+                "schedule \(String(item.request.scheduleID.uuidString.lowercased().prefix(8)))",
+            ])
+        }
+        io.out(table.render().joined(separator: "\n"))
     }
 }
 
@@ -58,8 +68,8 @@ struct PendingJSON: Encodable {
             return Item(
                 id: request.id, scheduleID: request.scheduleID.uuidString.lowercased(), weekday: request.weekday.rawValue,
                 hour: request.hour, minute: request.minute,
-                nextFire: TimeFormatting.iso8601(request.nextFire, calendar: calendar), title: pending.content.title,
-                body: pending.content.body)
+                nextFire: TimeFormatting.iso8601(request.nextFire, calendar: calendar), title: pending.content?.title ?? "",
+                body: pending.content?.body ?? "")
         }
         cap = report.cap
         requested = report.requested

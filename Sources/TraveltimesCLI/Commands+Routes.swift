@@ -17,6 +17,8 @@ extension Commands {
         let favorites = try commute.store.favorites().routeIDs
         let search = invocation.arguments.value("--search")
         var routes: [Route]
+        // Favourites that have left the feed: still favourites, shown as unavailable.
+        var unavailable: [String] = []
         let newestUpdate: Date?
         if let search, !invocation.arguments.has("--favorites") {
             // Only the matches are built: the whole cache is never decoded.
@@ -28,8 +30,12 @@ extension Commands {
             if invocation.arguments.has("--favorites") {
                 let byID = cache.byID
                 routes = favorites.compactMap { byID[$0] }
+                unavailable = favorites.filter { byID[$0] == nil }
             }
-            if let search { routes = routes.filter { $0.matches(search) } }
+            if let search {
+                routes = routes.filter { $0.matches(search) }
+                unavailable = []
+            }
         }
         guard let newestUpdate else { throw CommuteError.noRouteData }
         if let order = invocation.arguments.value("--sort") {
@@ -43,7 +49,7 @@ extension Commands {
         let io = invocation.io
         io.out("Updated at \(TimeFormatting.moment(newestUpdate, relativeTo: commute.now, calendar: commute.calendar))")
         if let warning = try staleness(newest: newestUpdate, commute) { io.out(warning) }
-        guard !routes.isEmpty else {
+        guard !routes.isEmpty || !unavailable.isEmpty else {
             if let text = invocation.arguments.value("--search") {
                 io.out("No routes match '\(text)'.")
             } else {
@@ -54,7 +60,14 @@ extension Commands {
         let marked = Set(favorites)
         var table = Table([.left, .right, .left, .right, .right, .right, .left, .left])
         table.add(["", "ID", "NAME", "NOW", "AVG", "DELAY", "STATUS", "UPDATED"])
-        for route in routes {
+        // Unavailable favourites keep their place in favourites order; sorted by delay, they come last.
+        let byID = Dictionary(routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let order = unavailable.isEmpty || invocation.arguments.value("--sort") != nil ? routes.map(\.id) + unavailable : favorites
+        for id in order {
+            guard let route = byID[id] else {
+                table.add(["*", id, "Route \(id)", "-", "-", "-", "UNAVAILABLE", "not in the latest feed"])
+                continue
+            }
             table.add([
                 marked.contains(route.id) ? "*" : "", route.id, route.name, minutes(route.currentMinutes),
                 minutes(route.averageMinutes), route.delayMinutes.map(TimeFormatting.delay) ?? "-", route.status.rawValue,

@@ -131,11 +131,11 @@ final class TemporaryDirectory {
         _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "A")
         _ = try commute.addFavorites(["1"])
         _ = try commute.addSchedule(.init(days: [.tuesday], time: TimeOfDay(hour: 16, minute: 30)))
-        #expect(try commute.pendingReport().requests[0].content.body == "Everett-Seattle: 34 min (-11 min, CLEAR)")
+        #expect(try commute.pendingReport().requests[0].content?.body == "Everett-Seattle: 34 min (-11 min, CLEAR)")
         var feedB = routes
         if let index = feedB.firstIndex(where: { $0.id == "1" }) { feedB[index].currentMinutes = 64 }
         _ = try commute.refresh(feed: WSDOTFeed.encode(feedB), source: "B")
-        #expect(try commute.pendingReport().requests[0].content.body == "Everett-Seattle: 64 min (+19 min, CONGESTED)")
+        #expect(try commute.pendingReport().requests[0].content?.body == "Everett-Seattle: 64 min (+19 min, CONGESTED)")
     }
 
     @Test func aRefreshSavesEveryRouteButKeepsOnlyTheNamedOnesInMemory() throws {
@@ -161,10 +161,10 @@ final class TemporaryDirectory {
         _ = try commute.addSchedule(.init(days: [.tuesday], time: TimeOfDay(hour: 16, minute: 30)))
         // As a refresh that began before the schedule existed: it kept no routes, but saved route 1.
         try commute.reschedule(routes: [:], feedIDs: ["1"])
-        #expect(try commute.pendingReport().requests[0].content.body == "Everett-Seattle: 34 min (-11 min, CLEAR)")
+        #expect(try commute.pendingReport().requests[0].content?.body == "Everett-Seattle: 34 min (-11 min, CLEAR)")
         // A route the feed did not have is shown without data, as before.
         try commute.reschedule(routes: [:], feedIDs: [])
-        #expect(try commute.pendingReport().requests[0].content.body != "Everett-Seattle: 34 min (-11 min, CLEAR)")
+        #expect(try commute.pendingReport().requests[0].content?.body != "Everett-Seattle: 34 min (-11 min, CLEAR)")
     }
 
     @Test func theRouteCacheIsReadThroughAMapLikeAnyFile() throws {

@@ -67,12 +67,12 @@ import Testing
         let sandbox = try sandbox()
         let brief = try sandbox.ok(["brief", "--now", "2025-11-05T07:30:00-08:00"]).stdout
         #expect(brief.hasPrefix(
-            "Your morning commute looks mostly clear. Everett-Seattle is on time at 34 min, and Renton-Auburn is running +11 min. No data for Everett-Seattle EL.\n"))
+            "Your morning commute is congested. Everett-Seattle is on time at 34 min, and Renton-Auburn is running +11 min. No data for Everett-Seattle EL.\n"))
         try sandbox.ok(["group", "add", "home", "--route", "96"])
         #expect(try sandbox.ok(["brief", "--group", "HOME", "--now", now]).stdout
             == "Your afternoon commute looks clear. Seattle-Bellevue via 90 is on time at 14 min.\n")
         let json = try #require(try sandbox.json(["brief", "--json", "--now", now]) as? [String: Any])
-        #expect(json["assessment"] as? String == "mostly clear")
+        #expect(json["assessment"] as? String == "congested")
         #expect(json["delayed"] as? [String] == ["70"] && json["noData"] as? [String] == ["39"])
         #expect((json["worst"] as? [String: Any])?["id"] as? String == "70")
         let unknown = try sandbox.run(["brief", "--group", "work"])
@@ -113,5 +113,61 @@ import Testing
         #expect(try sandbox.store.favorites().groups.isEmpty)
         #expect(try sandbox.store.favorites().routeIDs == ["1", "70", "39"])
         #expect(try sandbox.json(["group", "list", "--json"]) as? [Any] != nil)
+    }
+}
+
+/// Views that tell the truth about what is there.
+@Suite struct TruthfulViewTests {
+    @Test func favouritesThatLeftTheFeedShowAsUnavailable() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "96", "1"])
+        let without = try sandbox.feed("without.json") { routes in
+            routes[96] = nil
+            routes[1] = nil
+        }
+        try sandbox.ok(["refresh", "--quiet", "--source", without, "--now", Paths.capturedAt])
+        #expect(try sandbox.ok(["routes", "--favorites", "--now", Paths.capturedAt]).stdout == """
+            Updated at 4:00 PM
+               ID  NAME      NOW  AVG  DELAY  STATUS       UPDATED
+            *  96  Route 96    -    -      -  UNAVAILABLE  not in the latest feed
+            *   1  Route 1     -    -      -  UNAVAILABLE  not in the latest feed
+
+            """)
+        try sandbox.ok(["favorites", "add", "70"])
+        #expect(try sandbox.ok(["routes", "--favorites", "--sort", "delay", "--now", Paths.capturedAt]).stdout == """
+            Updated at 4:00 PM
+               ID  NAME              NOW     AVG    DELAY  STATUS       UPDATED
+            *  70  Renton-Auburn  35 min  24 min  +11 min  CONGESTED    4:00 PM
+            *  96  Route 96            -       -        -  UNAVAILABLE  not in the latest feed
+            *   1  Route 1             -       -        -  UNAVAILABLE  not in the latest feed
+
+            """)
+    }
+
+    @Test func manyDeferredAlertsAreOneLineEach() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1", "96"])
+        let created = try #require(ISO8601.parse("2025-11-01T00:00:00Z")?.instant)
+        try sandbox.store.updateSchedules { book in
+            book.schedules = (0..<300).map { index in
+                Schedule(routeIDs: ["1", "96"], days: Weekday.weekdays, hour: 6 + index / 60, minute: index % 60, createdAt: created)
+            }
+        }
+        try sandbox.ok(["refresh", "--quiet", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        let pending = try sandbox.ok(["pending", "--now", Paths.capturedAt]).stdout
+        let lines = pending.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first == "64 alerts scheduled (cap 64); 1436 deferred.")
+        let heading = try #require(lines.firstIndex(of: "Deferred — over the cap of 64; scheduled as earlier alerts fire:"))
+        let deferred = lines[(heading + 1)...].filter { !$0.isEmpty }
+        #expect(deferred.count == 1_436)
+        #expect(deferred.allSatisfy { $0.hasPrefix("  ") && $0.contains(", 2025, ") == false && $0.range(of: "  schedule [0-9a-f]{8}$", options: .regularExpression) != nil })
+        // The count; 64 alerts of six lines (a blank, time and title, two routes, the data's age, the
+        // id); a blank and the heading; the deferred; the final newline.
+        #expect(lines.count == 1 + 64 * 6 + 2 + 1_436 + 1, "\(lines.count) lines")
+        let json = try #require(try sandbox.json(["pending", "--json", "--now", Paths.capturedAt]) as? [String: Any])
+        #expect((json["deferred"] as? [[String: Any]])?.count == 1_436)
+        #expect(((json["deferred"] as? [[String: Any]])?.first?["body"] as? String)?.hasPrefix("Everett-Seattle: 34 min") == true)
     }
 }

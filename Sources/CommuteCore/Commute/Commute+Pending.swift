@@ -4,13 +4,15 @@ extension Commute {
     /// One row of `pending`.
     public struct PendingItem: Sendable, Equatable {
         public var request: TriggerRequest
-        public var content: AlertContent
+        /// What it says; for a deferred request, only when asked for.
+        public var content: AlertContent?
     }
 
     /// The pending triggers as they are stored, soonest first, with each next fire recomputed for
     /// *now* (a weekly trigger that fired since the plan fires again a week on) — except a due
     /// occurrence inside the grace window, which stays at its time until `tick` deals with it.
-    /// Deferred requests are shown with the content they would have, rendered from the cache.
+    /// With `deferredContent`, deferred requests come with the content they would have, rendered
+    /// from the cache; without, nothing but the pending file is read.
     public struct PendingReport: Sendable, Equatable {
         public var cap: Int
         public var requested: Int
@@ -19,7 +21,7 @@ extension Commute {
         public var deferred: [PendingItem]
     }
 
-    public func pendingReport() throws -> PendingReport {
+    public func pendingReport(deferredContent: Bool = true) throws -> PendingReport {
         let book = try store.pending()
         func refreshed(_ entry: PendingBook.Entry) -> TriggerRequest {
             var request = entry.request
@@ -33,7 +35,9 @@ extension Commute {
                 request: refreshed(entry), content: AlertContent(title: entry.title ?? "", body: entry.body ?? ""))
         }
         var deferred: [PendingItem] = []
-        if !book.deferred.isEmpty {
+        if !deferredContent {
+            deferred = book.deferred.map { PendingItem(request: refreshed($0), content: nil) }
+        } else if !book.deferred.isEmpty {
             let schedules = Dictionary(
                 try store.schedules().schedules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let routes = try store.routes().byID

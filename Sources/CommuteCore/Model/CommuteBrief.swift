@@ -31,12 +31,13 @@ public struct CommuteBrief: Sendable, Equatable {
         best = ranked.first
         worst = ranked.last
         delayed = ranked.filter { ($0.delayMinutes ?? 0) >= 1 }.reversed()
+        // One congested route is news whatever the others do: never "mostly clear".
         let congested = ranked.contains { $0.status == .congested }
         assessment =
             if ranked.isEmpty { .noData }
             else if delayed.isEmpty { .clear }
-            else if delayed.count * 2 <= ranked.count { .mostlyClear }
             else if congested { .congested }
+            else if delayed.count * 2 <= ranked.count { .mostlyClear }
             else { .slowing }
 
         var parts: [String] = []
