@@ -33,14 +33,17 @@ extension Commands {
         guard !report.deferred.isEmpty else { return }
         io.out("")
         io.out("Deferred — over the cap of \(report.cap); scheduled as earlier alerts fire:")
-        var table = Table([.left, .left])
-        for item in report.deferred {
-            table.add([
-                "  " + TimeFormatting.dayAndTime(item.request.nextFire, calendar: commute.calendar),
-                "schedule \(String(item.request.scheduleID.uuidString.lowercased().prefix(8)))",
-            ])
+        // One line each, written straight out: there may be thousands (our own text, nothing to
+        // neutralise).
+        let times = report.deferred.map { TimeFormatting.dayAndTime($0.request.nextFire, calendar: commute.calendar) }
+        let width = times.map(\.count).max() ?? 0
+        var text = ""
+        text.reserveCapacity(report.deferred.count * (width + 22))
+        for (item, time) in zip(report.deferred, times) {
+            text += "  " + time + String(repeating: " ", count: width - time.count)
+            text += "  schedule " + item.request.scheduleID.lowercasedString.prefix(8) + "\n"
         }
-        io.out(table.render().joined(separator: "\n"))
+        io.writeOut(text)
     }
 }
 
@@ -66,7 +69,7 @@ struct PendingJSON: Encodable {
         func item(_ pending: Commute.PendingItem) -> Item {
             let request = pending.request
             return Item(
-                id: request.id, scheduleID: request.scheduleID.uuidString.lowercased(), weekday: request.weekday.rawValue,
+                id: request.id, scheduleID: request.scheduleID.lowercasedString, weekday: request.weekday.rawValue,
                 hour: request.hour, minute: request.minute,
                 nextFire: TimeFormatting.iso8601(request.nextFire, calendar: calendar), title: pending.content?.title ?? "",
                 body: pending.content?.body ?? "")

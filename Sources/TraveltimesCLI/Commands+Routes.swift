@@ -96,7 +96,7 @@ extension Commands {
             try invocation.printJSON(RouteDetailJSON(
                 route: RouteJSON(route, calendar: commute.calendar), startPoint: route.startPoint, endPoint: route.endPoint,
                 estimatedArrival: arrival.map { TimeFormatting.iso8601($0, calendar: commute.calendar) },
-                favorite: isFavorite, scheduleIDs: schedules.map { $0.id.uuidString.lowercased() }))
+                favorite: isFavorite, scheduleIDs: schedules.map { $0.id.lowercasedString }))
             return
         }
         let io = invocation.io

@@ -97,7 +97,7 @@ extension Commands {
         }
         let routes = try commute.store.routes().byID
         let io = invocation.io
-        io.out("Schedule \(schedule.id.uuidString.lowercased())")
+        io.out("Schedule \(schedule.id.lowercasedString)")
         io.out("  \(schedule.spokenLabel)")
         io.out("  Time:    \(schedule.timeLabel)")
         io.out("  Days:    \(schedule.daysLabel)")
@@ -237,7 +237,7 @@ struct ScheduleJSON: Encodable {
     var timeLabel: String
 
     init(_ schedule: Schedule, calendar: ZonedCalendar) {
-        id = schedule.id.uuidString.lowercased()
+        id = schedule.id.lowercasedString
         routeIDs = schedule.routeIDs
         days = schedule.days.map(\.rawValue).sorted()
         hour = schedule.hour

@@ -82,8 +82,8 @@ extension Commands {
         } catch { failures.append(error) }
         io.out("")
         io.out("Install with `crontab -e` (set the source first: `traveltimes config set source URL`):")
-        io.out("  */15 * * * * \(executablePath()) refresh")
-        io.out("  * * * * * \(executablePath()) tick")
+        io.out("  */15 * * * * \(executablePath()) refresh --quiet")
+        io.out("  * * * * * \(executablePath()) tick --quiet")
         if let first = failures.first {
             for error in failures.dropFirst() { _ = CLI.fail(error, io: io) }
             throw first

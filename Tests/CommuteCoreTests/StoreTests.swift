@@ -248,3 +248,62 @@ final class TemporaryDirectory {
         #expect(try commute.store.schedules().schedules.isEmpty)
     }
 }
+
+/// The per-minute files are read and written without Foundation's coders, in the same format:
+/// files written before read the same, and files written now read in Foundation's coders too.
+@Suite struct FastDocumentCodingTests {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(ISO8601.string(date))
+        }
+        return encoder
+    }()
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            return try #require(ISO8601.parse(text)?.instant)
+        }
+        return decoder
+    }()
+
+    func check<Document: VersionedDocument & Equatable>(_ document: Document) throws {
+        let ours = Data(try document.encodeDocument())
+        #expect(try Document.decodeDocument(from: ours) == document)
+        #expect(try Self.decoder.decode(Document.self, from: ours) == document, "Foundation reads what is written")
+        #expect(try Document.decodeDocument(from: Self.encoder.encode(document)) == document, "files Foundation wrote read the same")
+    }
+
+    @Test func pendingAndLedgerRoundTrip() throws {
+        let now = instant("2025-11-04T16:00:00.250-08:00")
+        let calendar = ZonedCalendar(timeZone: zone("America/Los_Angeles"), around: now)
+        let schedules = (0..<40).map { index in
+            Schedule(routeIDs: ["1"], days: Weekday.weekdays, hour: 6 + index / 10, minute: index, createdAt: now)
+        }
+        let routes = ["1": route("1", "Quote \" and \\ and \u{1B}", current: 30, average: 20)]
+        let plan = FanOut.plan(schedules: schedules, routes: routes, now: now, calendar: calendar, cap: 64)
+        var book = PendingBook(plan: plan, plannedAt: now, timeZone: "America/Los_Angeles")
+        book.requests[0].since = nil
+        try check(book)
+        try check(PendingBook.empty)
+        let ledger = DeliveryLedger(entries: [
+            .init(requestID: "schedule.x.weekday.3", occurrence: now, notifier: 2, outcome: .delivered, at: now, attempts: 2,
+                  reason: "resent after an interrupted tick; late by 3 min"),
+            .init(requestID: "watch.70.over", occurrence: now, notifier: nil, outcome: .suppressed, at: now, reason: nil),
+        ])
+        try check(ledger)
+        try check(DeliveryLedger.empty)
+        // A repeated key keeps its first value, as Foundation's decoder does.
+        let repeated = #"{"version":1,"entries":[],"entries":[{"requestID":"x"}]}"#
+        #expect(try DeliveryLedger.decodeDocument(from: Data(repeated.utf8)).entries.isEmpty)
+        #expect(throws: DocumentProblem("wrong shape: entries[0].occurrence is missing")) {
+            try DeliveryLedger.decodeDocument(from: Data(#"{"version":1,"entries":[{"requestID":"x","outcome":"delivered","at":"2025-11-04T16:00:00Z","attempts":1}]}"#.utf8))
+        }
+        #expect(throws: DocumentProblem("unknown version 2 (this traveltimes reads version 1)")) {
+            try PendingBook.decodeDocument(from: Data(#"{"version":2,"cap":"x"}"#.utf8))
+        }
+    }
+}

@@ -193,7 +193,7 @@ import Glibc
         let slower = try sandbox.feed("slower.json") { $0[1]?["CurrentTime"] = 50 }
         let saved = try sandbox.run(["refresh", "--source", slower, "--now", "2025-11-04T16:30:00-08:00"])
         #expect(saved.status == 65, "\(saved)")
-        #expect(saved.stderr == "traveltimes: saved 163 routes to routes.json, but could not re-plan the alerts: \(sandbox.path("pending.json")): not valid JSON; the file was left untouched — fix or move it aside, then try again\n", "\(saved)")
+        #expect(saved.stderr == "traveltimes: saved 163 routes to routes.json, but could not re-plan the alerts: \(sandbox.path("pending.json")): not valid JSON (unexpected end of data at byte 27); the file was left untouched — fix or move it aside, then try again\n", "\(saved)")
         #expect(!saved.stderr.contains("keeping routes"))
         #expect(try sandbox.ok(["route", "1", "--now", Paths.capturedAt]).stdout.contains("Now:      50 min"))
         #expect(sandbox.bytes("pending.json") == corrupt)

@@ -23,9 +23,13 @@ extension Commute {
 
     public func pendingReport(deferredContent: Bool = true) throws -> PendingReport {
         let book = try store.pending()
+        let sameZone = book.timeZone == timeZone.identifier
         func refreshed(_ entry: PendingBook.Entry) -> TriggerRequest {
             var request = entry.request
-            if request.nextFire <= now, now.timeIntervalSince(request.nextFire) <= grace { return request }
+            // Planned in this zone and still ahead: nothing has fired since the plan, so it is
+            // still the next fire. Just past, inside the grace window: due, and it stays until
+            // tick deals with it.
+            if sameZone, request.nextFire > now || now.timeIntervalSince(request.nextFire) <= grace { return request }
             request.nextFire = calendar.nextFire(
                 weekday: request.weekday, hour: request.hour, minute: request.minute, after: now)
             return request

@@ -54,7 +54,7 @@ extension Commute {
         var report = TickReport()
         var inputs = AlertInputs(store: store)
 
-        let deliveries: [Delivery] = try store.updateLedger { pending, ledger in
+        let deliveries: [Delivery] = try store.updateLedgerWithPlan { pending, ledger in
             ledger.entries.removeAll { now.timeIntervalSince($0.at) > DeliveryLedger.retention }
             var deliveries: [Delivery] = []
             for entry in pending.requests {
@@ -176,7 +176,7 @@ extension Commute {
 
     /// Removes ledger entries whose request identifier starts with `prefix` (one schedule, or all).
     public func clearLedger(prefix: String) throws -> Int {
-        try store.updateLedger { _, ledger in
+        try store.updateLedger { ledger in
             let before = ledger.entries.count
             ledger.entries.removeAll { $0.requestID.hasPrefix(prefix) }
             return before - ledger.entries.count

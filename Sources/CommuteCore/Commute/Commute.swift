@@ -91,10 +91,10 @@ public struct Commute: Sendable {
     static func find(_ prefix: String, in schedules: [Schedule]) throws(CommuteError) -> Schedule {
         let needle = prefix.lowercased()
         guard !needle.isEmpty else { throw .unknownSchedule(prefix) }
-        let matches = schedules.filter { $0.id.uuidString.lowercased().hasPrefix(needle) }
+        let matches = schedules.filter { $0.id.lowercasedString.hasPrefix(needle) }
         guard let match = matches.first else { throw .unknownSchedule(prefix) }
         guard matches.count == 1 else {
-            throw .ambiguousSchedule(prefix, matches: matches.map { String($0.id.uuidString.lowercased().prefix(8)) })
+            throw .ambiguousSchedule(prefix, matches: matches.map { String($0.id.lowercasedString.prefix(8)) })
         }
         return match
     }

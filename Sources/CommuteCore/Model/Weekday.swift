@@ -23,7 +23,17 @@ public enum Weekday: Int, CaseIterable, Codable, Sendable, Comparable, CustomStr
     }
 
     /// `Mon`.
-    public var shortName: String { String(name.prefix(3)) }
+    public var shortName: String {
+        switch self {
+        case .sunday: "Sun"
+        case .monday: "Mon"
+        case .tuesday: "Tue"
+        case .wednesday: "Wed"
+        case .thursday: "Thu"
+        case .friday: "Fri"
+        case .saturday: "Sat"
+        }
+    }
 
     public var description: String { name }
 

@@ -26,11 +26,89 @@ public struct TriggerRequest: Sendable, Equatable {
 
     /// `schedule.<uuid>.`: every request of one schedule starts with it.
     public static func identifierPrefix(scheduleID: UUID) -> String {
-        "schedule.\(scheduleID.uuidString.lowercased())."
+        "schedule.\(scheduleID.lowercasedString)."
     }
 
     /// Every schedule request starts with it.
     public static let allSchedulesPrefix = "schedule."
+}
+
+extension TriggerRequest {
+    /// Whether `id` is the identifier of this schedule and weekday, compared byte for byte (a
+    /// pending file holds one per request: building each to compare would cost a string apiece).
+    static func isIdentifier(_ id: String, scheduleID: UUID, weekday: Weekday) -> Bool {
+        var id = id
+        return id.withUTF8 { bytes in
+            // "schedule." + 36 + ".weekday." + 1
+            guard bytes.count == 55, bytes.starts(with: "schedule.".utf8), bytes[54] == UInt8(ascii: "0") + UInt8(weekday.rawValue),
+                UnsafeBufferPointer(rebasing: bytes[45..<54]).elementsEqual(".weekday.".utf8)
+            else { return false }
+            return UUID.hexForm(of: scheduleID) { expected in
+                UnsafeBufferPointer(rebasing: bytes[9..<45]).elementsEqual(expected)
+            }
+        }
+    }
+}
+
+extension UUID {
+    /// `6f9619ff-8b86-d011-b42d-00cf4fc964ff`: the form every identifier and listing uses, written
+    /// from the bytes (`uuidString.lowercased()` builds two strings per request).
+    public var lowercasedString: String {
+        Self.hexForm(of: self) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The 36 bytes of the lowercase form, handed to `body` without building a string.
+    static func hexForm<T>(of id: UUID, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { buffer in
+            withUnsafeBytes(of: id.uuid) { bytes in
+                var position = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        buffer[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    buffer[position] = hexDigits[Int(byte >> 4)]
+                    buffer[position + 1] = hexDigits[Int(byte & 15)]
+                    position += 2
+                }
+            }
+            return body(UnsafeBufferPointer(buffer))
+        }
+    }
+
+    /// A UUID in its 36-character form, either case, from UTF-8 bytes; nil for anything else.
+    /// (Foundation's `UUID(uuidString:)` parses with `sscanf`: a pending file holds 1,500.)
+    static func parse(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
+        guard text.count == 36 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        var index = 0
+        var position = 0
+        while position < 36 {
+            if position == 8 || position == 13 || position == 18 || position == 23 {
+                guard text[position] == UInt8(ascii: "-") else { return nil }
+                position += 1
+                continue
+            }
+            guard let high = hexValue(text[position]), let low = hexValue(text[position + 1]) else { return nil }
+            bytes[index] = high << 4 | low
+            index += 1
+            position += 2
+        }
+        return UUID(uuid: (
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10],
+            bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
 }
 
 /// A scheduled trigger with the content it will show, rendered when it was planned.

@@ -53,7 +53,7 @@ extension PendingBook {
                 try DocumentProblem.range(entry.hour, 0...23, "\(field).hour")
                 try DocumentProblem.range(entry.minute, 0...59, "\(field).minute")
                 try DocumentProblem.check(
-                    entry.id == TriggerRequest.identifier(scheduleID: entry.scheduleID, weekday: entry.weekday),
+                    TriggerRequest.isIdentifier(entry.id, scheduleID: entry.scheduleID, weekday: entry.weekday),
                     "\(field).id does not match its schedule and weekday")
                 try DocumentProblem.date(entry.nextFire, "\(field).nextFire")
             }

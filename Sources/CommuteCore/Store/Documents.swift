@@ -123,6 +123,22 @@ public struct PendingBook: VersionedDocument, Equatable {
             self.since = since
         }
 
+        /// An entry as read from the file, every field given.
+        init(
+            id: String, scheduleID: UUID, weekday: Weekday, hour: Int, minute: Int, nextFire: Date, title: String?, body: String?,
+            since: Date?
+        ) {
+            self.id = id
+            self.scheduleID = scheduleID
+            self.weekday = weekday
+            self.hour = hour
+            self.minute = minute
+            self.nextFire = nextFire
+            self.title = title
+            self.body = body
+            self.since = since
+        }
+
         public var request: TriggerRequest {
             TriggerRequest(scheduleID: scheduleID, weekday: weekday, hour: hour, minute: minute, nextFire: nextFire)
         }

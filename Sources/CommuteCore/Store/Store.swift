@@ -206,11 +206,17 @@ public final class Store: Sendable {
         }
     }
 
-    /// Reads the pending triggers and read-modify-writes the ledger under the pending lock: how
-    /// `tick` claims occurrences so that two ticks never take the same one.
-    public func updateLedger<T>(_ body: (PendingBook, inout DeliveryLedger) throws -> T) throws -> T {
+    /// Read-modify-write of the ledger under the pending lock.
+    public func updateLedger<T>(_ body: (inout DeliveryLedger) throws -> T) throws -> T {
+        try pendingLock.withLock { try update(ledgerFile, body) }
+    }
+
+    /// Reads the scheduled requests (the deferred ones are left unread) and read-modify-writes
+    /// the ledger under the pending lock: how `tick` claims occurrences so that two ticks never
+    /// take the same one.
+    public func updateLedgerWithPlan<T>(_ body: (PendingBook, inout DeliveryLedger) throws -> T) throws -> T {
         try pendingLock.withLock {
-            let pending = try pendingFile.load()
+            let pending = try pendingFile.load { try PendingBook.decodeDocument(from: $0, includingDeferred: false) }
             return try update(ledgerFile) { try body(pending, &$0) }
         }
     }
