@@ -31,7 +31,7 @@ struct Invocation {
             guard let zone = TimeZone(identifier: name) else {
                 throw usage("Unknown time zone '\(name)' in TRAVELTIMES_TZ: use an IANA name such as America/Los_Angeles.")
             }
-            return (zone, .override)
+            return (zone, zone.identifier == saved ? .saved : .override)
         }
         // The configuration is validated when read: a saved name is a zone.
         if let saved, let zone = TimeZone(identifier: saved) { return (zone, .saved) }

@@ -33,23 +33,6 @@ public struct TriggerRequest: Sendable, Equatable {
     public static let allSchedulesPrefix = "schedule."
 }
 
-extension TriggerRequest {
-    /// Whether `id` is the identifier of this schedule and weekday, compared byte for byte (a
-    /// pending file holds one per request: building each to compare would cost a string apiece).
-    static func isIdentifier(_ id: String, scheduleID: UUID, weekday: Weekday) -> Bool {
-        var id = id
-        return id.withUTF8 { bytes in
-            // "schedule." + 36 + ".weekday." + 1
-            guard bytes.count == 55, bytes.starts(with: "schedule.".utf8), bytes[54] == UInt8(ascii: "0") + UInt8(weekday.rawValue),
-                UnsafeBufferPointer(rebasing: bytes[45..<54]).elementsEqual(".weekday.".utf8)
-            else { return false }
-            return UUID.hexForm(of: scheduleID) { expected in
-                UnsafeBufferPointer(rebasing: bytes[9..<45]).elementsEqual(expected)
-            }
-        }
-    }
-}
-
 extension UUID {
     /// `6f9619ff-8b86-d011-b42d-00cf4fc964ff`: the form every identifier and listing uses, written
     /// from the bytes (`uuidString.lowercased()` builds two strings per request).

@@ -52,9 +52,6 @@ extension PendingBook {
                 let field = "\(list)[\(index)]"
                 try DocumentProblem.range(entry.hour, 0...23, "\(field).hour")
                 try DocumentProblem.range(entry.minute, 0...59, "\(field).minute")
-                try DocumentProblem.check(
-                    TriggerRequest.isIdentifier(entry.id, scheduleID: entry.scheduleID, weekday: entry.weekday),
-                    "\(field).id does not match its schedule and weekday")
                 try DocumentProblem.date(entry.nextFire, "\(field).nextFire")
             }
         }

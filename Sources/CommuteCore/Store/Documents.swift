@@ -99,7 +99,6 @@ public struct ScheduleBook: VersionedDocument, Equatable {
 public struct PendingBook: VersionedDocument, Equatable {
     /// A scheduled trigger with its content, flat as it is written.
     public struct Entry: Codable, Sendable, Equatable {
-        public var id: String
         public var scheduleID: UUID
         public var weekday: Weekday
         public var hour: Int
@@ -112,7 +111,6 @@ public struct PendingBook: VersionedDocument, Equatable {
         public var since: Date?
 
         public init(_ request: TriggerRequest, content: AlertContent?, since: Date? = nil) {
-            id = request.id
             scheduleID = request.scheduleID
             weekday = request.weekday
             hour = request.hour
@@ -125,10 +123,8 @@ public struct PendingBook: VersionedDocument, Equatable {
 
         /// An entry as read from the file, every field given.
         init(
-            id: String, scheduleID: UUID, weekday: Weekday, hour: Int, minute: Int, nextFire: Date, title: String?, body: String?,
-            since: Date?
+            scheduleID: UUID, weekday: Weekday, hour: Int, minute: Int, nextFire: Date, title: String?, body: String?, since: Date?
         ) {
-            self.id = id
             self.scheduleID = scheduleID
             self.weekday = weekday
             self.hour = hour
@@ -138,6 +134,10 @@ public struct PendingBook: VersionedDocument, Equatable {
             self.body = body
             self.since = since
         }
+
+        /// `schedule.<uuid>.weekday.<1-7>`, derived from the schedule and weekday: the file writes
+        /// it for readers that want it, and this never trusts a copy.
+        public var id: String { TriggerRequest.identifier(scheduleID: scheduleID, weekday: weekday) }
 
         public var request: TriggerRequest {
             TriggerRequest(scheduleID: scheduleID, weekday: weekday, hour: hour, minute: minute, nextFire: nextFire)

@@ -47,43 +47,53 @@ extension PendingBook {
         }
     }
 
+    /// The entries of `requests` or `deferred`. The hottest loop of every per-minute command, so
+    /// each entry's keys are matched by a switch rather than through `DocumentReading.object`.
     private static func entries(_ reader: inout JSONReader, _ list: String) throws -> [Entry] {
         var entries: [Entry] = []
+        entries.reserveCapacity(reader.remainingBytes / 200)
         try DocumentReading.array(&reader, field: list) { reader, index in
-            let field = "\(list)[\(index)]"
-            var id: String?
+            guard try reader.peek() == .object else { throw DocumentProblem("wrong shape: \(list)[\(index)] is not an object") }
+            try reader.beginObject()
             var scheduleID: UUID?
-            var weekday: Weekday?
+            var weekday: Int?
             var hour: Int?
             var minute: Int?
             var nextFire: Date?
             var title: String?
             var body: String?
             var since: Date?
-            try DocumentReading.object(
-                &reader, field: field, keys: ["id", "scheduleID", "weekday", "hour", "minute", "nextFire", "title", "body", "since"]
-            ) { key, reader in
-                switch key {
-                case "id": id = try reader.readString()
-                case "scheduleID": scheduleID = try DocumentReading.uuid(&reader, field: "\(field).scheduleID")
-                case "weekday":
-                    let number = try reader.readInt()
-                    guard let day = Weekday(rawValue: number) else {
-                        throw DocumentProblem("impossible value: \(field).weekday is \(number), outside 1–7")
+            var seen: UInt16 = 0
+            // A key given twice keeps its first value: the repeat is skipped (and checked). `id`
+            // is skipped too: it is derived from the schedule and weekday.
+            func first(_ bit: UInt16) -> Bool {
+                defer { seen |= bit }
+                return seen & bit == 0
+            }
+            while let key = try reader.nextKey() {
+                do {
+                    switch key {
+                    case "scheduleID" where first(2): scheduleID = try DocumentReading.uuid(&reader, field: "\(list)[\(index)].scheduleID")
+                    case "weekday" where first(4): weekday = try reader.readInt()
+                    case "hour" where first(8): hour = try reader.readInt()
+                    case "minute" where first(16): minute = try reader.readInt()
+                    case "nextFire" where first(32): nextFire = try DocumentReading.date(&reader, field: "\(list)[\(index)].nextFire")
+                    case "title" where first(64): title = try reader.readOptionalString()
+                    case "body" where first(128): body = try reader.readOptionalString()
+                    case "since" where first(256): since = try DocumentReading.optionalDate(&reader, field: "\(list)[\(index)].since")
+                    default: try reader.skipValue()
                     }
-                    weekday = day
-                case "hour": hour = try reader.readInt()
-                case "minute": minute = try reader.readInt()
-                case "nextFire": nextFire = try DocumentReading.date(&reader, field: "\(field).nextFire")
-                case "title": title = try reader.readOptionalString()
-                case "body": body = try reader.readOptionalString()
-                default: since = try DocumentReading.optionalDate(&reader, field: "\(field).since")
+                } catch let error as JSONReadError where error.kind == .type {
+                    throw DocumentProblem("wrong shape: \(list)[\(index)].\(key) has the wrong type")
                 }
             }
+            let field = "\(list)[\(index)]"
+            let number = try DocumentReading.required(weekday, "\(field).weekday")
+            guard let day = Weekday(rawValue: number) else {
+                throw DocumentProblem("impossible value: \(field).weekday is \(number), outside 1–7")
+            }
             entries.append(Entry(
-                id: try DocumentReading.required(id, "\(field).id"),
-                scheduleID: try DocumentReading.required(scheduleID, "\(field).scheduleID"),
-                weekday: try DocumentReading.required(weekday, "\(field).weekday"),
+                scheduleID: try DocumentReading.required(scheduleID, "\(field).scheduleID"), weekday: day,
                 hour: try DocumentReading.required(hour, "\(field).hour"),
                 minute: try DocumentReading.required(minute, "\(field).minute"),
                 nextFire: try DocumentReading.required(nextFire, "\(field).nextFire"), title: title, body: body, since: since))
