@@ -82,7 +82,7 @@ import Glibc
         ("config.json", #"{"version":1,"timeZone":"Nowhere/Atlantis"}"#, "timeZone 'Nowhere/Atlantis' is not a time zone", ["pending"]),
         ("config.json", #"{"version":1,"notifiers":[{"id":9223372036854775807,"kind":{"stdout":{}}}]}"#, "notifiers[0].id", ["notify", "add", "stdout"]),
         ("delivered.json", #"{"version":1,"entries":[{"requestID":"x","occurrence":"2025-11-04T16:00:00Z","outcome":"delivered","at":"2025-11-04T16:00:00Z","attempts":-1}]}"#,
-         "entries[0].attempts is -1", ["tick"]),
+         "entries[0].attempts is -1", ["tick", "--now", "2025-11-05T07:00:30-08:00"]),
         ("refresh.json", #"{"version":1,"failuresSinceSuccess":9223372036854775807}"#, "failuresSinceSuccess", ["status"]),
         ("favorites.json", #"{"version":1,"routeIDs":["1\u001b[2J"],"groups":[]}"#, "is not a route ID", ["favorites"]),
         ("routes.json", #"{"version":1,"fetchedAt":null,"source":null,"validators":null,"routes":[{"id":"1","name":"x","description":null,"currentMinutes":200000000000000000,"averageMinutes":40,"distanceMiles":1,"updatedAt":"2025-11-04T16:00:00Z","startPoint":null,"endPoint":null}]}"#,
@@ -92,7 +92,8 @@ import Glibc
         let sandbox = try Sandbox().prepared()
         try Sandbox.write(sandbox.path(file), Data(text.utf8))
         let before = try #require(sandbox.bytes(file))
-        let outcome = try sandbox.run(command + ["--now", Paths.capturedAt].filter { _ in command[0] != "notify" && command[0] != "favorites" })
+        let takesNow = !["notify", "favorites"].contains(command[0]) && !command.contains("--now")
+        let outcome = try sandbox.run(command + (takesNow ? ["--now", Paths.capturedAt] : []))
         #expect(outcome.status == 65, "\(command): \(outcome)")
         #expect(outcome.stderr.contains("\(sandbox.path(file)): impossible value: ") || outcome.stderr.contains("\(sandbox.path(file)): wrong shape"), "\(outcome)")
         #expect(outcome.stderr.contains(reason), "\(outcome.stderr)")

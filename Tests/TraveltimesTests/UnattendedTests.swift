@@ -99,6 +99,28 @@ import Glibc
         #expect(stale.stdout.contains("(late by 1 h)"), "\(stale)")
     }
 
+    @Test func aTickReadsTheLedgerOnlyWhenSomethingNewIsDue() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue,wed", "--now", Paths.capturedAt])
+        #expect(try sandbox.ok(["tick", "--now", "2025-11-04T16:30:00-08:00"]).stdout.hasPrefix("Commute at 4:30 PM"))
+        // The re-plan after delivering marked the occurrence as dealt with.
+        let entry = try #require(try sandbox.store.pending().requests.first { $0.weekday == .tuesday })
+        #expect(entry.handled == ISO8601.parse("2025-11-04T16:30:00-08:00")?.instant)
+        // With the ledger unreadable, the minutes after it need nothing from it...
+        let corrupt = Data("{\"version\": 1, \"entries\": [tru".utf8)
+        try Sandbox.write(sandbox.path("delivered.json"), corrupt)
+        for minute in ["16:31", "16:45", "23:59"] {
+            let quiet = try sandbox.run(["tick", "--quiet", "--now", "2025-11-04T\(minute):00-08:00"])
+            #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty, "\(minute): \(quiet)")
+        }
+        // ...and the next alert due reads it, and says what is wrong, changing nothing.
+        let due = try sandbox.run(["tick", "--now", "2025-11-05T16:30:00-08:00"])
+        #expect(due.status == 65 && due.stderr.contains("\(sandbox.path("delivered.json")): not valid JSON"), "\(due)")
+        #expect(sandbox.bytes("delivered.json") == corrupt)
+    }
+
     @Test func aDueAlertIsNotLostBehindTheCap() throws {
         let sandbox = Sandbox()
         sandbox.environment["TRAVELTIMES_CAP"] = "1"

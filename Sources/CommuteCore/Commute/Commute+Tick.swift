@@ -52,19 +52,29 @@ extension Commute {
         // A week and a day back: the latest occurrence of any weekly trigger is in there.
         let lookback = ZonedCalendar(timeZone: timeZone, around: now, daysBefore: 9, daysAfter: 2)
         var report = TickReport()
+        // Most minutes nothing new is due: the plan alone says so (its marks say what the ledger
+        // had dealt with), read without the lock, and the ledger is not read at all.
+        guard try store.pending(includingDeferred: false).requests.contains(where: { entry in
+            Self.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback).map { at in
+                at > (entry.handled ?? .distantPast) && at > (entry.since ?? .distantPast)
+            } ?? false
+        }) else { return report }
         var inputs = AlertInputs(store: store)
 
         let deliveries: [Delivery] = try store.updateLedgerWithPlan { pending, ledger in
             ledger.entries.removeAll { now.timeIntervalSince($0.at) > DeliveryLedger.retention }
+            // Each occurrence's history, gathered in one pass over the ledger when first needed:
+            // in steady state every request that fired this week is looked up, every minute.
+            var histories: [Occurrence: [DeliveryLedger.Entry]]?
             var deliveries: [Delivery] = []
             for entry in pending.requests {
                 guard let at = Self.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback),
                     at > (entry.since ?? pending.plannedAt ?? .distantPast)
                 else { continue }
-                // A schedule removed or switched off since the plan was made sends nothing.
-                guard let schedule = try inputs.schedule(entry.scheduleID), schedule.isEnabled else { continue }
                 let occurrence = Occurrence(requestID: entry.id, at: at)
-                let history = ledger.history(of: occurrence)
+                let index = histories ?? ledger.historiesOfRecentOccurrences(since: now.addingTimeInterval(-8 * 86_400))
+                histories = index
+                let history = index[occurrence] ?? []
                 let late = now.timeIntervalSince(at)
                 let claims: [Claim]
                 if history.isEmpty {
@@ -87,12 +97,13 @@ extension Commute {
                     claims = retries(of: history, occurrence: occurrence, notifiers: notifiers)
                 }
                 guard !claims.isEmpty else { continue }
-                switch compose(schedule, late: late, firstHandling: history.isEmpty, routes: try inputs.routes()) {
+                // A schedule removed or switched off since the plan was made sends nothing.
+                guard let schedule = try inputs.schedule(entry.scheduleID), schedule.isEnabled else { continue }
+                switch compose(schedule, id: entry.id, late: late, firstHandling: history.isEmpty, routes: try inputs.routes()) {
                 case .suppress(let reason):
                     ledger.decide(occurrence, .suppressed, reason: reason, at: now)
                     report.suppressed.append(occurrence)
-                case .send(var message):
-                    message.id = entry.id
+                case .send(let message):
                     for claim in claims {
                         ledger.claim(claim, at: now)
                         let notes = [claim.isResend ? "resent after an interrupted tick" : nil, late >= 60 ? "late by \(TimeFormatting.age(late))" : nil]
@@ -135,7 +146,9 @@ extension Commute {
     /// The words of a scheduled alert, composed at delivery from the route cache as it is now — the
     /// freshest data there is. A smart alert with no route delayed enough is suppressed when first
     /// handled; a retry of one already decided sends what there is.
-    private func compose(_ schedule: Schedule, late: TimeInterval, firstHandling: Bool, routes: [String: Route]) -> Composition {
+    private func compose(
+        _ schedule: Schedule, id: String, late: TimeInterval, firstHandling: Bool, routes: [String: Route]
+    ) -> Composition {
         var content = AlertComposer.content(for: schedule, routes: routes, firesAt: now, calendar: calendar)
         if let threshold = schedule.onlyWhenDelayedBy {
             if let smart = AlertComposer.smartContent(for: schedule, threshold: threshold, routes: routes) {
@@ -145,7 +158,7 @@ extension Commute {
             }
         }
         if late >= 60 { content.body += "\n(late by \(TimeFormatting.age(late)))" }
-        return .send(AlertMessage(id: "", title: content.title, body: content.body))
+        return .send(AlertMessage(id: id, title: content.title, body: content.body))
     }
 
     /// Why a standard alert may not go out now, or nil: quiet hours, or the day's cap reached

@@ -53,10 +53,10 @@ public struct Commute: Sendable {
             if routes != nil, savedNotKept {
                 routesByID = try store.routes().byID
             }
+            let (due, handled) = dueAndHandled(previous: previous, ledger: ledger)
             let plan = FanOut.plan(
-                schedules: book.schedules, routes: routesByID, now: now, calendar: calendar, cap: cap,
-                due: dueOccurrences(previous: previous, ledger: ledger))
-            return PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier, previous: previous)
+                schedules: book.schedules, routes: routesByID, now: now, calendar: calendar, cap: cap, due: due)
+            return PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier, previous: previous, handled: handled)
         }
         return RescheduleSummary(
             requested: pending.new.requested, scheduled: pending.new.requests.count, deferred: pending.new.deferred.count,
@@ -64,23 +64,24 @@ public struct Commute: Sendable {
             deferredChanged: Set(pending.new.deferred.map(\.id)) != Set(pending.previous.deferred.map(\.id)))
     }
 
-    /// What the plan must keep in place: occurrences inside the grace window that the ledger does
-    /// not show as dealt with. An unreadable ledger shows nothing as dealt with — due alerts stay
-    /// planned, and `tick` reports the file.
-    func dueOccurrences(previous: PendingBook, ledger: DeliveryLedger?) -> DueOccurrences {
+    /// What the ledger says for the plan: the occurrences inside the grace window it does not show
+    /// as dealt with (the plan keeps them in place), and each request's latest occurrence it does
+    /// (the plan marks it, so that `tick` need not read the ledger for it again). An unreadable
+    /// ledger shows nothing as dealt with — due alerts stay planned, and `tick` reports the file.
+    func dueAndHandled(previous: PendingBook, ledger: DeliveryLedger?) -> (DueOccurrences, handled: [String: Date]) {
         var since: [String: Date] = [:]
         for entry in previous.requests + previous.deferred {
             if let first = entry.since { since[entry.id] = first }
         }
-        let recent = now.addingTimeInterval(-grace - 3_600)
         var finished: [String: Set<Date>] = [:]
-        let entries = (ledger?.entries ?? []).filter {
-            $0.occurrence >= recent && $0.requestID.hasPrefix(TriggerRequest.allSchedulesPrefix)
+        var handled: [String: Date] = [:]
+        // A week and a day: every request's latest occurrence is in there.
+        let histories = ledger?.historiesOfRecentOccurrences(since: now.addingTimeInterval(-8 * 86_400)) ?? [:]
+        for (occurrence, history) in histories where DeliveryLedger.isFinished(history) {
+            finished[occurrence.requestID, default: []].insert(occurrence.at)
+            if handled[occurrence.requestID].map({ occurrence.at > $0 }) ?? true { handled[occurrence.requestID] = occurrence.at }
         }
-        for (occurrence, history) in Dictionary(grouping: entries, by: { Occurrence(requestID: $0.requestID, at: $0.occurrence) }) {
-            if DeliveryLedger.isFinished(history) { finished[occurrence.requestID, default: []].insert(occurrence.at) }
-        }
-        return DueOccurrences(grace: grace, since: since, finished: finished)
+        return (DueOccurrences(grace: grace, since: since, finished: finished), handled)
     }
 
     /// Finds the schedule whose ID starts with `prefix` (any case); it must be unique.

@@ -71,8 +71,16 @@ extension Commute {
 }
 
 extension DeliveryLedger {
-    /// Writes a claim: the occurrence is being delivered through the notifier now.
+    /// Writes a claim: the occurrence is being delivered through the notifier now. A resend takes
+    /// over the claim its dead tick left, rather than leave it behind.
     mutating func claim(_ claim: Claim, at now: Date) {
+        if claim.isResend, let index = entries.lastIndex(where: {
+            $0.isFor(claim.occurrence.requestID, claim.occurrence.at, notifier: claim.notifier.id) && $0.outcome == .claimed
+        }) {
+            entries[index].at = now
+            entries[index].attempts = claim.attempt
+            return
+        }
         entries.append(Entry(
             requestID: claim.occurrence.requestID, occurrence: claim.occurrence.at, notifier: claim.notifier.id,
             outcome: .claimed, at: now, attempts: claim.attempt))
@@ -104,9 +112,13 @@ extension DeliveryLedger {
             reason: reason))
     }
 
-    /// The entries about one occurrence, oldest first.
-    func history(of occurrence: Occurrence) -> [Entry] {
-        entries.filter { $0.requestID == occurrence.requestID && $0.occurrence == occurrence.at }
+    /// The entries of every scheduled occurrence since `date`, oldest first, by occurrence.
+    func historiesOfRecentOccurrences(since date: Date) -> [Occurrence: [Entry]] {
+        var histories: [Occurrence: [Entry]] = [:]
+        for entry in entries where entry.occurrence >= date && entry.requestID.hasPrefix(TriggerRequest.allSchedulesPrefix) {
+            histories[Occurrence(requestID: entry.requestID, at: entry.occurrence), default: []].append(entry)
+        }
+        return histories
     }
 
     /// Whether an occurrence's history shows it dealt with: missed or suppressed as a whole, or

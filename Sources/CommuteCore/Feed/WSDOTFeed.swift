@@ -135,11 +135,7 @@ public enum WSDOTFeed {
         try reader.beginObject()
         var wire = WireRoute()
         var seen = JSONReader.FieldsSeen()
-        while let key = try reader.nextKey() {
-            guard seen.first(key, among: routeFields) else {
-                try reader.skipValue()
-                continue
-            }
+        while let key = try reader.nextKey(firstOf: routeFields, seen: &seen) {
             try readField(key, into: &wire, from: &reader, index: index)
         }
         guard let id = wire.id else { throw FeedError.badRoute(index: index, reason: "TravelTimeID is missing") }
@@ -183,11 +179,7 @@ public enum WSDOTFeed {
         try reader.beginObject()
         var point = Route.Point()
         var seen = JSONReader.FieldsSeen()
-        while let key = try reader.nextKey() {
-            guard seen.first(key, among: pointFields) else {
-                try reader.skipValue()
-                continue
-            }
+        while let key = try reader.nextKey(firstOf: pointFields, seen: &seen) {
             switch key {
             case "Description": point.description = try reader.readOptionalString()
             case "Direction": point.direction = try reader.readOptionalString()

@@ -136,6 +136,16 @@ public struct JSONReader {
         return key
     }
 
+    /// The next key, a repeat of one of `fields` skipped (and its value checked): a key given
+    /// twice keeps its first value (see `FieldsSeen`). Nil after the closing `}`.
+    public mutating func nextKey(firstOf fields: [StaticString], seen: inout FieldsSeen) throws -> Key? {
+        while let key = try nextKey() {
+            if seen.first(key, among: fields) { return key }
+            try skipValue()
+        }
+        return nil
+    }
+
     /// An object key: a view of the input bytes, or (when it had escapes) its decoded text.
     public struct Key: CustomStringConvertible {
         fileprivate let bytes: UnsafeBufferPointer<UInt8>

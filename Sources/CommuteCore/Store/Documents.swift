@@ -109,6 +109,10 @@ public struct PendingBook: VersionedDocument, Equatable {
         /// When this request was first planned: occurrences before it are none of `tick`'s business
         /// (a schedule added at 7:05 did not miss 7:00).
         public var since: Date?
+        /// Its latest occurrence the ledger showed as dealt with when the plan was made: `tick`
+        /// looks no further for it, and reads the ledger only for an occurrence after this. The
+        /// ledger stays the authority; a missing or stale mark only means it is read.
+        public var handled: Date?
 
         public init(_ request: TriggerRequest, content: AlertContent?, since: Date? = nil) {
             scheduleID = request.scheduleID
@@ -123,8 +127,10 @@ public struct PendingBook: VersionedDocument, Equatable {
 
         /// An entry as read from the file, every field given.
         init(
-            scheduleID: UUID, weekday: Weekday, hour: Int, minute: Int, nextFire: Date, title: String?, body: String?, since: Date?
+            scheduleID: UUID, weekday: Weekday, hour: Int, minute: Int, nextFire: Date, title: String?, body: String?, since: Date?,
+            handled: Date?
         ) {
+            self.handled = handled
             self.scheduleID = scheduleID
             self.weekday = weekday
             self.hour = hour
@@ -155,8 +161,9 @@ public struct PendingBook: VersionedDocument, Equatable {
     /// Over the cap, soonest first; their content is rendered when they roll into the window.
     public var deferred: [Entry]
 
-    /// A new plan; each request keeps the `since` it had in `previous`, or starts now.
-    public init(plan: FanOutPlan, plannedAt: Date, timeZone: String, previous: PendingBook? = nil) {
+    /// A new plan; each request keeps the `since` it had in `previous`, or starts now, and is
+    /// marked with the latest occurrence `handled` names for it.
+    public init(plan: FanOutPlan, plannedAt: Date, timeZone: String, previous: PendingBook? = nil, handled: [String: Date] = [:]) {
         version = Self.currentVersion
         self.plannedAt = plannedAt
         self.timeZone = timeZone
@@ -166,8 +173,16 @@ public struct PendingBook: VersionedDocument, Equatable {
         for entry in (previous?.requests ?? []) + (previous?.deferred ?? []) {
             if let since = entry.since { firstPlanned[entry.id] = since }
         }
-        requests = plan.scheduled.map { Entry($0.request, content: $0.content, since: firstPlanned[$0.request.id] ?? plannedAt) }
-        deferred = plan.deferred.map { Entry($0, content: nil, since: firstPlanned[$0.id] ?? plannedAt) }
+        requests = plan.scheduled.map { alert in
+            var entry = Entry(alert.request, content: alert.content, since: firstPlanned[alert.request.id] ?? plannedAt)
+            entry.handled = handled[entry.id]
+            return entry
+        }
+        deferred = plan.deferred.map { request in
+            var entry = Entry(request, content: nil, since: firstPlanned[request.id] ?? plannedAt)
+            entry.handled = handled[entry.id]
+            return entry
+        }
     }
 
     public init(cap: Int) {

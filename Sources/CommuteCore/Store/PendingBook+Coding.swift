@@ -63,6 +63,7 @@ extension PendingBook {
             var title: String?
             var body: String?
             var since: Date?
+            var handled: Date?
             var seen: UInt16 = 0
             // A key given twice keeps its first value: the repeat is skipped (and checked). `id`
             // is skipped too: it is derived from the schedule and weekday.
@@ -81,6 +82,8 @@ extension PendingBook {
                     case "title" where first(64): title = try reader.readOptionalString()
                     case "body" where first(128): body = try reader.readOptionalString()
                     case "since" where first(256): since = try DocumentReading.optionalDate(&reader, field: "\(list)[\(index)].since")
+                    case "handled" where first(512):
+                        handled = try DocumentReading.optionalDate(&reader, field: "\(list)[\(index)].handled")
                     default: try reader.skipValue()
                     }
                 } catch let error as JSONReadError where error.kind == .type {
@@ -96,7 +99,8 @@ extension PendingBook {
                 scheduleID: try DocumentReading.required(scheduleID, "\(field).scheduleID"), weekday: day,
                 hour: try DocumentReading.required(hour, "\(field).hour"),
                 minute: try DocumentReading.required(minute, "\(field).minute"),
-                nextFire: try DocumentReading.required(nextFire, "\(field).nextFire"), title: title, body: body, since: since))
+                nextFire: try DocumentReading.required(nextFire, "\(field).nextFire"), title: title, body: body, since: since,
+                handled: handled))
         }
         return entries
     }
@@ -135,6 +139,10 @@ extension PendingBook {
             if let body = entry.body {
                 writer.key("body")
                 writer.string(body)
+            }
+            if let handled = entry.handled {
+                writer.key("handled")
+                writer.string(ISO8601.string(handled))
             }
             writer.key("hour")
             writer.int(entry.hour)

@@ -174,11 +174,7 @@ extension RouteCache {
         var name: Bool?
         var updated: Date?
         var seen = JSONReader.FieldsSeen()
-        while let key = try reader.nextKey() {
-            guard seen.first(key, among: routeFields) else {
-                try reader.skipValue()
-                continue
-            }
+        while let key = try reader.nextKey(firstOf: routeFields, seen: &seen) {
             switch key {
             case "name", "description":
                 if try reader.readNull() {
@@ -239,11 +235,7 @@ extension RouteCache {
         var sawVersion = false
         var sawRoutes = false
         var seen = JSONReader.FieldsSeen()
-        while let key = try reader.nextKey() {
-            guard seen.first(key, among: topLevelFields) else {
-                try reader.skipValue()
-                continue
-            }
+        while let key = try reader.nextKey(firstOf: topLevelFields, seen: &seen) {
             switch key {
             case "version":
                 try readVersion(&reader)
@@ -279,11 +271,7 @@ extension RouteCache {
                 guard try reader.peek() == .object else { throw DocumentProblem("expected a JSON object") }
                 try reader.beginObject()
                 var seen = JSONReader.FieldsSeen()
-                while let key = try reader.nextKey() {
-                    guard seen.first(key, among: topLevelFields) else {
-                        try reader.skipValue()
-                        continue
-                    }
+                while let key = try reader.nextKey(firstOf: topLevelFields, seen: &seen) {
                     switch key {
                     case "version": try readVersion(&reader)
                     case "fetchedAt": header.fetchedAt = try readDate(&reader, field: "fetchedAt", optional: true)
@@ -305,11 +293,7 @@ extension RouteCache {
         try reader.beginObject()
         var validators = FeedFetcher.Validators()
         var seen = JSONReader.FieldsSeen()
-        while let key = try reader.nextKey() {
-            guard seen.first(key, among: ["etag", "lastModified"]) else {
-                try reader.skipValue()
-                continue
-            }
+        while let key = try reader.nextKey(firstOf: ["etag", "lastModified"], seen: &seen) {
             switch key {
             case "etag": validators.etag = try reader.readOptionalString()
             case "lastModified": validators.lastModified = try reader.readOptionalString()
@@ -339,11 +323,7 @@ extension RouteCache {
         try reader.beginObject()
         var fields = Fields()
         var seen = JSONReader.FieldsSeen()
-        while let key = try reader.nextKey() {
-            guard seen.first(key, among: routeFields) else {
-                try reader.skipValue()
-                continue
-            }
+        while let key = try reader.nextKey(firstOf: routeFields, seen: &seen) {
             try readField(key, into: &fields, from: &reader, index: index, includingEndPoints: includingEndPoints)
         }
         guard let id = fields.id else { throw DocumentProblem("wrong shape: \(field).id is missing") }
@@ -392,11 +372,7 @@ extension RouteCache {
         try reader.beginObject()
         var point = Route.Point()
         var seen = JSONReader.FieldsSeen()
-        while let key = try reader.nextKey() {
-            guard seen.first(key, among: pointFields) else {
-                try reader.skipValue()
-                continue
-            }
+        while let key = try reader.nextKey(firstOf: pointFields, seen: &seen) {
             switch key {
             case "description": point.description = try reader.readOptionalString()
             case "direction": point.direction = try reader.readOptionalString()

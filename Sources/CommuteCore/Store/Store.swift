@@ -108,6 +108,10 @@ public final class Store: Sendable {
     public func favorites() throws(StoreError) -> Favorites { try favoritesFile.load() }
     public func schedules() throws(StoreError) -> ScheduleBook { try schedulesFile.load() }
     public func pending() throws(StoreError) -> PendingBook { try pendingFile.load() }
+    /// The plan; without `includingDeferred`, the deferred requests are left unread.
+    public func pending(includingDeferred: Bool) throws(StoreError) -> PendingBook {
+        try pendingFile.load { try PendingBook.decodeDocument(from: $0, includingDeferred: includingDeferred) }
+    }
     public func configuration() throws(StoreError) -> Configuration { try configFile.load() }
     public func refreshLog() throws(StoreError) -> RefreshLog { try refreshLogFile.load() }
     public func ledger() throws(StoreError) -> DeliveryLedger { try ledgerFile.load() }
