@@ -63,6 +63,7 @@ extension Commands {
         } ?? defaultDelay
         let commute = try invocation.commute()
         let notifiers = try commute.store.configuration().effectiveNotifiers
+        // Said before the wait, not after it (sendTestAlert checks again, for its other callers).
         guard try !commute.store.favorites().routeIDs.isEmpty else { throw CommuteError.nothingToBrief }
         if delay > 0 {
             invocation.io.err("Sending a test alert in \(Int(delay)) s…")

@@ -32,7 +32,7 @@ extension Commands {
         }
         let routes = try store.routes().byID
         for group in groups {
-            invocation.io.out("\(DisplayText.line(group.name)): \(describe(group.routeIDs, routes))")
+            invocation.io.out("\(group.name): \(describe(group.routeIDs, routes))")
         }
     }
 
