@@ -47,7 +47,7 @@ extension Commands {
         do {
             let log = try store.refreshLog()
             if let attempt = log.lastAttemptAt, let result = log.lastResult {
-                var line = "Last try:   \(TimeFormatting.moment(attempt, relativeTo: commute.now, calendar: calendar)): \(result)"
+                var line = "Last try:   \(TimeFormatting.moment(attempt, relativeTo: commute.now, calendar: calendar)): \(DisplayText.line(result))"
                 if log.failuresSinceSuccess > 1 { line += " (\(log.failuresSinceSuccess) failures in a row)" }
                 io.out(line)
             }

@@ -86,6 +86,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif path == "/html":
             page = b"<html><head><title>Request Error</title></head><body><p>The server encountered an error.</p></body></html>"
             self.send(200, page, "text/html; charset=utf-8")
+        elif path == "/html-forged":  # a title that would rewrite the terminal and forge a line
+            page = b"<html><head><title>Error\x1b]0;pwned\x07\x1b[2J\rFAKE LINE: refresh ok</title></head></html>"
+            self.send(200, page, "text/html; charset=utf-8")
         elif path == "/truncated":
             self.send(200, FEED[: len(FEED) // 2])
         elif path == "/etag":

@@ -167,6 +167,19 @@ import Glibc
                 #expect(forgedLines.isEmpty, "\(command) \(stream): \(forgedLines)")
             }
         }
+        // A typed notifier command line is shown as one line too.
+        try sandbox.ok(["notify", "add", "exec", "printf", "\u{1B}[2J\nFAKE LINE: %s", "{title}"])
+        let notifiers = try sandbox.ok(["notify", "list"]).stdout
+        #expect(notifiers == "1  exec printf \u{FFFD}[2J\u{FFFD}FAKE LINE: %s {title}\n", "\(notifiers)")
+        try sandbox.ok(["notify", "remove", "1", "--yes"])
+        // A server's error page is quoted on one line, its escapes neutralised.
+        let server = try FeedServer()
+        let page = try sandbox.run(["refresh", "--source", server.url("/html-forged")])
+        #expect(page.status == 69)
+        #expect(page.stderr.hasPrefix("traveltimes: refresh failed: the server sent an HTML page instead of the feed: \"Error\u{FFFD}]0;pwned\u{FFFD}\u{FFFD}[2J\u{FFFD}FAKE LINE: refresh ok\""), "\(page.stderr)")
+        #expect(page.stderr.split(separator: "\n").count == 1)
+        #expect(try sandbox.ok(["status"]).stdout.contains("Last try:   ") == true)
+        #expect(!(String(decoding: sandbox.bytes("refresh.json") ?? Data(), as: UTF8.self)).contains("\\u001b"))
         // The stdout notifier prints the name as one line, its control characters shown as U+FFFD.
         let tick = try sandbox.ok(["tick", "--now", "2025-11-11T16:30:00-08:00"])
         #expect(tick.stdout.contains("Everett\u{FFFD}]0;pwned\u{FFFD}\u{FFFD}[2J\u{FFFD}Seattle\u{FFFD}FAKE LINE: all clear\u{FFFD}31m\u{FFFD}: 34 min"), "\(tick)")

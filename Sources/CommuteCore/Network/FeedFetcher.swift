@@ -99,8 +99,13 @@ public struct FeedFetcher: Sendable {
         return response.body
     }
 
-    /// The page's `<title>`, else its first line of text, when the body is HTML.
+    /// The page's `<title>`, else its first line of text, when the body is HTML: one line, free of
+    /// control characters, wherever it is quoted (a message, `refresh.json`, `status`).
     static func htmlTitle(_ response: HTTPResponse) -> String? {
+        rawHTMLTitle(response).map(DisplayText.line)
+    }
+
+    private static func rawHTMLTitle(_ response: HTTPResponse) -> String? {
         let type = response.headers["content-type"]?.lowercased() ?? ""
         let head = String(decoding: response.body.prefix(65_536), as: UTF8.self)
         let trimmed = head.drop { $0.isWhitespace }
