@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The JSON oracle for the fuzz tests: Python's json module, held to RFC 8259 as traveltimes reads it.
 
-Usage: json_oracle.py FILE...  -- prints one line per file: its canonical form, or "error".
+Usage: json_oracle.py < LIST  -- reads file paths, one per line, and prints one line per file: its
+canonical form, or "error".
 
 Python's json is lenient where traveltimes is strict, so it is tightened here: the bytes must be
 UTF-8 (no BOM), NaN and Infinity are refused, a string with a lone surrogate is refused, a number
@@ -95,5 +96,5 @@ def read(path):
         return "error"
 
 
-for path in sys.argv[1:]:
-    print(read(path))
+for line in sys.stdin:
+    print(read(line.rstrip("\n")))

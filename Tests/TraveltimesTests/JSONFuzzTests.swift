@@ -63,15 +63,20 @@ import Testing
     }
 }
 
-/// Python's json, through `Tests/Support/json_oracle.py`, one process for every file.
+/// Python's json, through `Tests/Support/json_oracle.py`, one process for every file (their paths
+/// go in on stdin: tens of thousands would overflow an argument list).
 enum Oracle {
     static func read(_ paths: [String]) throws -> [String] {
+        let list = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-list-\(UUID().uuidString)")
+        try Data(paths.map { $0 + "\n" }.joined().utf8).write(to: list)
+        defer { try? FileManager.default.removeItem(at: list) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Paths.root.appendingPathComponent("Tests/Support/json_oracle.py").path] + paths
+        process.arguments = ["python3", Paths.root.appendingPathComponent("Tests/Support/json_oracle.py").path]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        process.standardInput = try FileHandle(forReadingFrom: list)
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
