@@ -9,6 +9,8 @@ struct OptionSpec: Sendable {
     var repeatable = false
     /// A one-letter spelling of a flag: `-q`.
     var short: String? = nil
+    /// What the value is, for completions.
+    var values: ValueKind? = nil
 }
 
 /// What the words after a command mean, before the command interprets them.

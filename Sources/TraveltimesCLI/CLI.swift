@@ -99,6 +99,11 @@ public enum CLI {
         for command in Commands.all {
             table.add(["  " + command.name, command.summary])
         }
+        var variables = Table([.left, .left])
+        for variable in Reference.environment {
+            variables.add(["  " + variable.name, variable.meaning])
+        }
+        let environment = variables.render().joined(separator: "\n")
         return """
             traveltimes \(version) — commute alerts from live freeway travel times
 
@@ -110,12 +115,7 @@ public enum CLI {
             Every command takes --help. Also: traveltimes --version.
 
             Environment:
-              TRAVELTIMES_HOME          Store directory (else $XDG_DATA_HOME/traveltimes, else ~/.local/share/traveltimes)
-              TRAVELTIMES_TZ            Time zone for schedules (else TZ, else the system's)
-              TRAVELTIMES_SOURCE        Feed for refresh when --source is not given (else `config set source`)
-              WSDOT_ACCESS_CODE         WSDOT access code (else `config set access-code`); never printed
-              TRAVELTIMES_CAP           Most alerts pending at once (default 64)
-              TRAVELTIMES_LOCK_TIMEOUT  Seconds to wait for a store lock (default 10)
+            \(environment)
 
             Exit codes: 0 ok, 1 other failure, 64 bad usage, 65 bad data, 69 source unavailable, 75 try again later.
             """

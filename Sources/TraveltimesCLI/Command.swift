@@ -7,6 +7,8 @@ struct Command: Sendable {
     /// What follows the command: `ID...`.
     var arguments: String = ""
     var positionals: ClosedRange<Int> = 0...0
+    /// What each positional argument is, for completions (the last stands for any after it).
+    var argumentValues: [ValueKind] = []
     var options: [OptionSpec] = []
     /// Paragraphs after the options.
     var discussion: String = ""

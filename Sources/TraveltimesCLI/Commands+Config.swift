@@ -45,6 +45,7 @@ extension Commands {
         summary: "Set source, access-code, timezone, grace (10m), quiet-hours (22:00-06:00) or daily-cap (20)",
         arguments: "KEY VALUE",
         positionals: 2...2,
+        argumentValues: [.configKey],
         options: [Options.now],
         discussion: """
             timezone is the IANA zone the schedules live in (America/Los_Angeles); every command uses
@@ -101,6 +102,7 @@ extension Commands {
         summary: "Clear a setting: source, access-code, timezone, grace, quiet-hours or daily-cap",
         arguments: "KEY",
         positionals: 1...1,
+        argumentValues: [.configKey],
         options: [Options.now]
     ) { invocation in
         let key = invocation.arguments.positionals[0]

@@ -82,7 +82,7 @@ extension Commands {
         name: "delivered",
         summary: "What tick delivered, missed or failed, newest first",
         options: [
-            OptionSpec(name: "--schedule", value: "ID", help: "Only this schedule's alerts (an ID prefix)"),
+            OptionSpec(name: "--schedule", value: "ID", help: "Only this schedule's alerts (an ID prefix)", values: .scheduleID),
             OptionSpec(name: "--since", value: "TIME", help: "Only decisions at or after this ISO 8601 time"),
             Options.json, Options.now,
         ]
@@ -129,7 +129,7 @@ extension Commands {
         name: "delivered clear",
         summary: "Remove ledger entries of one schedule, or all of them",
         options: [
-            OptionSpec(name: "--schedule", value: "ID", help: "This schedule's entries (an ID prefix; removed schedules too)"),
+            OptionSpec(name: "--schedule", value: "ID", help: "This schedule's entries (an ID prefix; removed schedules too)", values: .scheduleID),
             OptionSpec(name: "--all", help: "Every entry (schedules and delay watches)"),
             Options.yes,
         ],
@@ -162,6 +162,7 @@ extension Commands {
         summary: "Send alerts to stdout, a program, or a webhook (ntfy, Slack, Discord, JSON)",
         arguments: "stdout | exec PROGRAM [ARG...] | webhook URL [--format ntfy|slack|discord|json]",
         positionals: 1...Int.max,
+        argumentValues: [.words(["stdout", "exec", "webhook"])],
         discussion: """
             exec runs the program directly (no shell) with {title}, {body}, {urgency} and {id} in its
             arguments replaced, and TRAVELTIMES_TITLE, TRAVELTIMES_BODY, TRAVELTIMES_URGENCY and
@@ -233,6 +234,7 @@ extension Commands {
         summary: "Remove a notifier by its number",
         arguments: "N",
         positionals: 1...1,
+        argumentValues: [.notifierNumber],
         options: [Options.yes]
     ) { invocation in
         let text = invocation.arguments.positionals[0]

@@ -11,7 +11,7 @@ extension Commands {
     static let demo = Command(
         name: "demo",
         summary: "Try the whole main job on the bundled sample feed, in a throwaway store",
-        options: [OptionSpec(name: "--source", value: "FILE", help: "Feed to use (default: the bundled sample)")],
+        options: [OptionSpec(name: "--source", value: "FILE", help: "Feed to use (default: the bundled sample)", values: .file)],
         discussion: """
             Refreshes from the sample, favourites three routes, adds the morning and evening presets and
             prints the pending alerts — as if it were \(sampleMoment) in \(sampleZone), when the

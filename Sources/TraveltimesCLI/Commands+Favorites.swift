@@ -30,7 +30,8 @@ extension Commands {
         name: "favorites add",
         summary: "Add routes to the end of the favourites",
         arguments: "ID...",
-        positionals: 1...Int.max
+        positionals: 1...Int.max,
+        argumentValues: [.routeID]
     ) { invocation in
         let ids = try invocation.arguments.positionals.map(ScheduleParsing.routeID)
         let commute = try invocation.commute()
@@ -49,6 +50,7 @@ extension Commands {
         summary: "Remove routes from the favourites and from every schedule that uses them",
         arguments: "ID...",
         positionals: 1...Int.max,
+        argumentValues: [.favoriteRouteID],
         options: [Options.yes, Options.now],
         discussion: """
             A schedule left with no route is deleted. Asks first on a terminal; otherwise needs --yes.
@@ -84,6 +86,7 @@ extension Commands {
         summary: "Move a favourite to another position",
         arguments: "ID --to POSITION",
         positionals: 1...1,
+        argumentValues: [.favoriteRouteID],
         options: [OptionSpec(name: "--to", value: "POSITION", help: "New position, 1 = first")]
     ) { invocation in
         let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])

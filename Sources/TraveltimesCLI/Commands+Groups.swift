@@ -7,7 +7,7 @@ extension Commands {
         summary: "Name a group of favourites (for `brief --group`)",
         arguments: "NAME",
         positionals: 1...1,
-        options: [OptionSpec(name: "--route", value: "ID", help: "A favourite route; repeat or use commas", repeatable: true)]
+        options: [OptionSpec(name: "--route", value: "ID", help: "A favourite route; repeat or use commas", repeatable: true, values: .favoriteRouteID)]
     ) { invocation in
         let routeIDs = try groupRoutes(invocation)
         guard let routeIDs else { throw ModelError.noRoutes }
@@ -41,8 +41,9 @@ extension Commands {
         summary: "Change a group's routes or name",
         arguments: "NAME",
         positionals: 1...1,
+        argumentValues: [.groupName],
         options: [
-            OptionSpec(name: "--route", value: "ID", help: "New routes, replacing the old; repeat or use commas", repeatable: true),
+            OptionSpec(name: "--route", value: "ID", help: "New routes, replacing the old; repeat or use commas", repeatable: true, values: .favoriteRouteID),
             OptionSpec(name: "--rename", value: "NEW", help: "New name"),
         ]
     ) { invocation in
@@ -58,6 +59,7 @@ extension Commands {
         summary: "Delete a group (its routes stay favourites)",
         arguments: "NAME",
         positionals: 1...1,
+        argumentValues: [.groupName],
         options: [Options.yes],
         discussion: "Asks first on a terminal; otherwise needs --yes."
     ) { invocation in

@@ -6,7 +6,7 @@ extension Commands {
         name: "refresh",
         summary: "Fetch travel times, save them, and reschedule every alert with them",
         options: [
-            OptionSpec(name: "--source", value: "URL|FILE", help: "Feed to read (else $TRAVELTIMES_SOURCE, else `config set source`)"),
+            OptionSpec(name: "--source", value: "URL|FILE", help: "Feed to read (else $TRAVELTIMES_SOURCE, else `config set source`)", values: .file),
             OptionSpec(name: "--timeout", value: "SECONDS", help: "Deadline for the whole fetch, retries included (default 25)"),
             Options.quiet, Options.now,
         ],

@@ -8,7 +8,7 @@ extension Commands {
         options: [
             OptionSpec(name: "--search", value: "TEXT", help: "Only routes whose name or description contains TEXT (any case)"),
             OptionSpec(name: "--favorites", help: "Only favourites, in favourites order"),
-            OptionSpec(name: "--sort", value: "ORDER", help: "delay: the worst delay first (default: feed order)"),
+            OptionSpec(name: "--sort", value: "ORDER", help: "delay: the worst delay first (default: feed order)", values: .words(["delay"])),
             Options.json, Options.now,
         ],
         discussion: "Favourites are marked *. A line warns when the data is more than an hour old."
@@ -82,6 +82,7 @@ extension Commands {
         summary: "Show one route: its ends, times, delay, estimated arrival, and the schedules that use it",
         arguments: "ID",
         positionals: 1...1,
+        argumentValues: [.routeID],
         options: [Options.json, Options.now]
     ) { invocation in
         let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])

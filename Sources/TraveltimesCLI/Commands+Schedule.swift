@@ -3,16 +3,21 @@ import Foundation
 
 extension Commands {
     static let timeHelp = "7:00, 07:00, 16:30, 7:00am or 4:30 PM"
+
+    /// `Mon-Fri 7:00 AM`.
+    static func presetHelp(_ preset: Schedule.Preset) -> String {
+        "\(Schedule.daysLabel(preset.days) == "Weekdays" ? "Mon-Fri" : Schedule.daysLabel(preset.days)) \(preset.time.label)"
+    }
     static let daysHelp = "weekdays, weekends, daily, or day names: mon,wed,fri"
 
     static let scheduleAdd = Command(
         name: "schedule add",
         summary: "Add a notification schedule",
         options: [
-            OptionSpec(name: "--preset", value: "NAME", help: "morning (Mon-Fri 7:00 AM) or evening (Mon-Fri 4:30 PM)"),
+            OptionSpec(name: "--preset", value: "NAME", help: "morning (Mon-Fri 7:00 AM) or evening (Mon-Fri 4:30 PM)", values: .preset),
             OptionSpec(name: "--at", value: "TIME", help: "Time of day: \(timeHelp)"),
-            OptionSpec(name: "--days", value: "DAYS", help: "Days: \(daysHelp)"),
-            OptionSpec(name: "--route", value: "ID", help: "A favourite route; repeat or use commas (default: all favourites)", repeatable: true),
+            OptionSpec(name: "--days", value: "DAYS", help: "Days: \(daysHelp)", values: .days),
+            OptionSpec(name: "--route", value: "ID", help: "A favourite route; repeat or use commas (default: all favourites)", repeatable: true, values: .favoriteRouteID),
             OptionSpec(name: "--only-when-delayed", value: "MIN", help: "Smart alert: only when a route is MIN+ minutes over its usual time"),
             OptionSpec(name: "--disabled", help: "Save it switched off"),
             Options.now,
@@ -87,6 +92,7 @@ extension Commands {
         summary: "Show one schedule, its routes and its next alerts",
         arguments: "ID",
         positionals: 1...1,
+        argumentValues: [.scheduleID],
         options: [Options.json, Options.now]
     ) { invocation in
         let commute = try invocation.commute()
@@ -125,10 +131,11 @@ extension Commands {
         summary: "Change a schedule's time, days or routes",
         arguments: "ID",
         positionals: 1...1,
+        argumentValues: [.scheduleID],
         options: [
             OptionSpec(name: "--at", value: "TIME", help: "New time of day: \(timeHelp)"),
-            OptionSpec(name: "--days", value: "DAYS", help: "New days: \(daysHelp)"),
-            OptionSpec(name: "--route", value: "ID", help: "New routes (favourites), replacing the old; repeat or use commas", repeatable: true),
+            OptionSpec(name: "--days", value: "DAYS", help: "New days: \(daysHelp)", values: .days),
+            OptionSpec(name: "--route", value: "ID", help: "New routes (favourites), replacing the old; repeat or use commas", repeatable: true, values: .favoriteRouteID),
             OptionSpec(name: "--only-when-delayed", value: "MIN|off", help: "Smart alert threshold in minutes, or off"),
             Options.now,
         ]
@@ -148,6 +155,7 @@ extension Commands {
         summary: "Switch a schedule on",
         arguments: "ID",
         positionals: 1...1,
+        argumentValues: [.scheduleID],
         options: [Options.now]
     ) { invocation in
         try setEnabled(true, invocation)
@@ -158,6 +166,7 @@ extension Commands {
         summary: "Switch a schedule off; its pending alerts are withdrawn",
         arguments: "ID",
         positionals: 1...1,
+        argumentValues: [.scheduleID],
         options: [Options.now]
     ) { invocation in
         try setEnabled(false, invocation)
@@ -168,6 +177,7 @@ extension Commands {
         summary: "Delete a schedule and its pending alerts",
         arguments: "ID",
         positionals: 1...1,
+        argumentValues: [.scheduleID],
         options: [Options.yes, Options.now],
         discussion: "Asks first on a terminal; otherwise needs --yes."
     ) { invocation in

@@ -7,6 +7,7 @@ extension Commands {
         summary: "Alert (critical) when a route's delay reaches MIN minutes, and when it clears",
         arguments: "ROUTE --over MIN",
         positionals: 1...1,
+        argumentValues: [.routeID],
         options: [OptionSpec(name: "--over", value: "MIN", help: "Delay in minutes over the usual time")],
         discussion: """
             Checked after every successful refresh: one alert when the delay reaches MIN, one when it
@@ -57,6 +58,7 @@ extension Commands {
         summary: "Stop watching a route",
         arguments: "ROUTE",
         positionals: 1...1,
+        argumentValues: [.watchedRouteID],
         options: [Options.yes]
     ) { invocation in
         let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])

@@ -7,7 +7,7 @@ enum Commands {
         groupAdd, groupList, groupEdit, groupRemove,
         pending, tick, test, deliveredList, deliveredClear, notifyAdd, notifyList, notifyRemove, notifyTest,
         watchAdd, watchList, watchRemove,
-        status, configShow, configSet, configUnset, demo,
+        status, configShow, configSet, configUnset, completions, manpage, demo,
     ]
 
     /// Groups whose bare name runs their listing: `favorites` is `favorites list`.

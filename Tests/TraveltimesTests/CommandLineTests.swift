@@ -96,6 +96,8 @@ import Testing
             "config set": ["config", "set", "source", Paths.fixture],
             "config unset": ["config", "unset", "source"],
             "demo": ["demo"],
+            "completions": ["completions", "bash"],
+            "manpage": ["manpage"],
         ]
         for name in try listedCommands(sandbox) {
             guard let words = samples[name] else {
@@ -106,15 +108,6 @@ import Testing
         }
     }
 
-    private func listedCommands(_ sandbox: Sandbox) throws -> [String] {
-        let help = try sandbox.ok(["--help"]).stdout
-        guard let start = help.range(of: "Commands:\n"), let end = help.range(of: "\n\n", range: start.upperBound..<help.endIndex) else {
-            return []
-        }
-        return help[start.upperBound..<end.lowerBound].split(separator: "\n").map { line in
-            line.trimmingCharacters(in: .whitespaces).components(separatedBy: "  ")[0]
-        }
-    }
 }
 
 enum TraveltimesVersion {

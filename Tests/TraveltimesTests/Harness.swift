@@ -163,3 +163,14 @@ struct Running {
             stderr: String(decoding: try Data(contentsOf: errors), as: UTF8.self))
     }
 }
+
+/// The commands `--help` lists, as a user reads them there.
+func listedCommands(_ sandbox: Sandbox) throws -> [String] {
+    let help = try sandbox.ok(["--help"]).stdout
+    guard let start = help.range(of: "Commands:\n"), let end = help.range(of: "\n\n", range: start.upperBound..<help.endIndex) else {
+        return []
+    }
+    return help[start.upperBound..<end.lowerBound].split(separator: "\n").map { line in
+        line.trimmingCharacters(in: .whitespaces).components(separatedBy: "  ")[0]
+    }
+}

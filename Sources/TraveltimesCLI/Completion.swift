@@ -1,0 +1,147 @@
+import CommuteCore
+import Foundation
+
+/// What an argument or an option's value is: how it is completed, and how the man page names it.
+enum ValueKind: Sendable, Equatable {
+    /// Any cached route.
+    case routeID
+    /// A favourite route.
+    case favoriteRouteID
+    /// A watched route.
+    case watchedRouteID
+    case scheduleID
+    case notifierNumber
+    case groupName
+    case preset
+    case days
+    case configKey
+    /// A file name, completed by the shell.
+    case file
+    /// One of these words.
+    case words([String])
+}
+
+/// Shell completion, computed from the command table that `--help` renders: the shells' scripts
+/// hand the command line to `traveltimes completions candidates` at each TAB, and print what it
+/// answers. So a new command or option completes without being written into three scripts, and
+/// values come from the store (route IDs, schedule IDs, notifier numbers, group names), reading
+/// only the file that holds them.
+enum Completion {
+    /// The first line of an answer that asks the shell to complete file names.
+    static let files = "@file"
+
+    /// The candidates for the last of `words` — the words after `traveltimes`, the last being the
+    /// one under the cursor (empty at a space) — each a line: the word, then a tab and what it is
+    /// when there is something to say. Reads the store only for the values asked for; a store that
+    /// cannot be read gives no candidates, never an error on a TAB.
+    static func candidates(for words: [String], store: () throws -> Store) -> [String] {
+        guard let current = words.last else { return [] }
+        let before = Array(words.dropLast())
+        guard let (command, used) = resolve(before) else {
+            // Still choosing the command.
+            guard let first = before.first else { return matching(current, topLevel()) }
+            guard before.count == 1, Commands.groups.contains(first) else { return [] }
+            let subcommands = Commands.all.filter { $0.name.hasPrefix(first + " ") }
+                .map { "\($0.name.dropFirst(first.count + 1))\t\($0.summary)" }
+            return matching(current, subcommands)
+        }
+        let rest = before.dropFirst(used)
+        // Which positional the current word is, and whether it is an option's value.
+        var positional = 0
+        var expecting: OptionSpec?
+        for word in rest {
+            if expecting != nil {
+                expecting = nil
+                continue
+            }
+            if word.hasPrefix("-"), !(command.verbatimArguments && positional > 0) {
+                let name = String(word.prefix { $0 != "=" })
+                if let option = command.allOptions.first(where: { $0.name == name || $0.short == name }), option.value != nil,
+                    !word.contains("=")
+                {
+                    expecting = option
+                }
+                continue
+            }
+            positional += 1
+        }
+        if let option = expecting {
+            return option.values.map { values(of: $0, current, store: store) } ?? []
+        }
+        // After a verbatim command's first argument (a program and its arguments), nothing is known.
+        if command.verbatimArguments, positional > 0 { return [] }
+        if current.hasPrefix("-") {
+            return matching(current, command.allOptions.map { "\($0.name)\t\($0.help)" })
+        }
+        let kinds = command.argumentValues
+        if !kinds.isEmpty, positional < command.positionals.upperBound {
+            return values(of: kinds[min(positional, kinds.count - 1)], current, store: store)
+        }
+        return matching(current, command.allOptions.map { "\($0.name)\t\($0.help)" })
+    }
+
+    /// The command the words name, and how many words name it; nil while it is not yet chosen.
+    private static func resolve(_ words: [String]) -> (Command, Int)? {
+        guard let first = words.first else { return nil }
+        if Commands.groups.contains(first) {
+            guard words.count >= 2 else { return nil }
+            if let command = Commands.all.first(where: { $0.name == "\(first) \(words[1])" }) { return (command, 2) }
+            guard words[1].hasPrefix("-"), case .success(let (command, _)) = Commands.resolve([first]) else { return nil }
+            return (command, 1)
+        }
+        guard let command = Commands.all.first(where: { $0.name == first }) else { return nil }
+        return (command, 1)
+    }
+
+    private static func topLevel() -> [String] {
+        var seen = Set<String>()
+        var names: [String] = []
+        for command in Commands.all {
+            let first = String(command.name.split(separator: " ")[0])
+            guard seen.insert(first).inserted else { continue }
+            names.append(Commands.groups.contains(first) ? first : "\(first)\t\(command.summary)")
+        }
+        return names + ["help", "--help", "--version"]
+    }
+
+    private static func values(of kind: ValueKind, _ current: String, store: () throws -> Store) -> [String] {
+        switch kind {
+        case .file: return [files]
+        case .words(let words): return matching(current, words)
+        case .preset: return matching(current, Schedule.Preset.allCases.map { "\($0.rawValue)\t\(Commands.presetHelp($0))" })
+        case .days:
+            // A comma list: complete the word after the last comma.
+            let head = current.lastIndex(of: ",").map { String(current[...$0]) } ?? ""
+            let words = ["weekdays", "weekends", "daily"] + Weekday.mondayFirst.map { $0.shortName.lowercased() }
+            return matching(current, words.map { head + $0 })
+        case .configKey: return matching(current, Commands.configKeys)
+        default: break
+        }
+        guard let store = try? store() else { return [] }
+        let lines: [String]
+        switch kind {
+        case .routeID:
+            lines = ((try? store.routes().routes) ?? []).map { "\($0.id)\t\($0.name)" }
+        case .favoriteRouteID, .watchedRouteID:
+            let ids = kind == .favoriteRouteID
+                ? (try? store.favorites().routeIDs) ?? [] : ((try? store.configuration().watches) ?? []).map(\.routeID)
+            let names = (try? store.routes().byID) ?? [:]
+            lines = ids.map { id in names[id].map { "\(id)\t\($0.name)" } ?? id }
+        case .scheduleID:
+            lines = ((try? store.schedules().schedules) ?? []).map {
+                "\(Commands.shortID($0))\t\($0.timeLabel) on \($0.daysLabel)"
+            }
+        case .notifierNumber:
+            lines = ((try? store.configuration().notifiers) ?? []).map { "\($0.id)\t\($0.summary)" }
+        case .groupName:
+            lines = ((try? store.favorites().groups) ?? []).map(\.name)
+        default: lines = []
+        }
+        return matching(current, lines)
+    }
+
+    /// The lines whose word starts with the text typed.
+    private static func matching(_ current: String, _ lines: [String]) -> [String] {
+        lines.filter { $0.prefix { $0 != "\t" }.hasPrefix(current) }.map(DisplayText.terminal)
+    }
+}
