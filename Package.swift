@@ -21,7 +21,10 @@ let package = Package(
         // notifiers, so that the commands cron runs every minute never load the networking stack.
         .executableTarget(name: "traveltimes-fetch", dependencies: ["CommuteNetworking"]),
         // Argument parsing, commands, output formatting and exit codes.
-        .target(name: "TraveltimesCLI", dependencies: ["CommuteCore"]),
+        // The sample feed for `demo` travels inside the binary (a link to Fixtures/, embedded as bytes).
+        .target(
+            name: "TraveltimesCLI", dependencies: ["CommuteCore"],
+            resources: [.embedInCode("Resources/sample-feed.json")]),
         // The executable is a few lines: it hands argv and the environment to TraveltimesCLI.
         .executableTarget(name: "traveltimes", dependencies: ["TraveltimesCLI"]),
         // Benchmarks (Scripts/bench) and the bare Foundation baseline they are compared with.

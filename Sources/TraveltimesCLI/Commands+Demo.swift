@@ -2,8 +2,6 @@ import CommuteCore
 import Foundation
 
 extension Commands {
-    /// The sample feed, as the README names it.
-    static let sampleFeed = "Fixtures/wsdot/travel-times-2025-11-04T1600-0800.json"
     /// When the sample was captured, and where.
     static let sampleMoment = "2025-11-04T16:00:00-08:00"
     static let sampleZone = "America/Los_Angeles"
@@ -15,13 +13,25 @@ extension Commands {
         discussion: """
             Refreshes from the sample, favourites three routes, adds the morning and evening presets and
             prints the pending alerts — as if it were \(sampleMoment) in \(sampleZone), when the
-            sample was captured. Nothing outside the throwaway store is touched.
+            sample was captured. The sample (WSDOT's feed, 163 routes) is inside the binary: the demo
+            works from any copy, anywhere. Nothing outside the throwaway store is touched.
             """
     ) { invocation in
-        let source = try invocation.arguments.value("--source") ?? locateSample()
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("traveltimes-demo-\(UUID().uuidString.prefix(8))").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        let source: String
+        if let given = invocation.arguments.value("--source") {
+            source = given
+        } else {
+            source = directory + "/sample-feed.json"
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                try Data(PackageResources.sample_feed_json).write(to: URL(fileURLWithPath: source))
+            } catch {
+                throw StoreError.io(path: source, reason: "cannot write the sample feed: \(error.localizedDescription)")
+            }
+        }
         var environment = invocation.environment
         environment["TRAVELTIMES_HOME"] = directory
         environment["TRAVELTIMES_TZ"] = sampleZone
@@ -44,19 +54,6 @@ extension Commands {
             let code = CLI.run(step, environment: environment, io: io, clock: invocation.clock)
             guard code == .success else { throw DemoFailed(code: code) }
         }
-    }
-
-    /// The sample next to the working directory (`swift run` from a clone), else in the source tree.
-    static func locateSample() throws -> String {
-        let candidates = [
-            FileManager.default.currentDirectoryPath + "/" + sampleFeed,
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent(sampleFeed).path,
-        ]
-        guard let found = candidates.first(where: FileManager.default.fileExists) else {
-            throw FeedError.unreadable(path: sampleFeed, reason: "the sample feed is not here; pass --source FILE")
-        }
-        return found
     }
 
     private static func quoted(_ word: String) -> String {

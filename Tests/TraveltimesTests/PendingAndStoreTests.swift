@@ -129,12 +129,29 @@ import Glibc
         #expect(status.contains("* * * * * \(Paths.binary) tick"))
     }
 
-    @Test func theDemoRunsTheMainJobInAThrowawayStore() throws {
+    @Test func theDemoRunsTheMainJobInAThrowawayStoreFromACopyAnywhere() throws {
         let sandbox = Sandbox()
-        let demo = try sandbox.ok(["demo"])
-        #expect(demo.stdout.contains("Refreshed 163 routes"))
-        #expect(demo.stdout.contains("$ traveltimes pending --now 2025-11-04T16:00:00-08:00"))
-        #expect(demo.stdout.contains("Renton-Auburn: 35 min (+11 min, CONGESTED)"))
+        // A copy of the binary outside the checkout, run from the root directory: the sample
+        // travels inside it.
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("traveltimes-copy-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: elsewhere) }
+        try FileManager.default.copyItem(atPath: Paths.binary, toPath: elsewhere + "/traveltimes")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: elsewhere + "/traveltimes")
+        process.arguments = ["demo"]
+        process.currentDirectoryURL = URL(fileURLWithPath: "/")
+        process.environment = sandbox.environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let demo = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(demo)")
+        #expect(demo.contains("Refreshed 163 routes"))
+        #expect(demo.contains("$ traveltimes pending --now 2025-11-04T16:00:00-08:00"))
+        #expect(demo.contains("Renton-Auburn: 35 min (+11 min, CONGESTED)"))
         #expect(!FileManager.default.fileExists(atPath: sandbox.home))
     }
 }
