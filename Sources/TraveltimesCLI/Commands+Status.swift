@@ -4,7 +4,7 @@ import Foundation
 extension Commands {
     static let status = Command(
         name: "status",
-        summary: "Show the store, the data's age, counts, and the crontab lines to install",
+        summary: "Show the store, the zone, the data's age, counts, and what runs refresh and tick",
         options: [Options.now]
     ) { invocation in
         let store = try invocation.store()
@@ -80,10 +80,7 @@ extension Commands {
                     + "\(last.outcome.rawValue); last 24 h: \(counts.isEmpty ? "none" : counts)")
             }
         } catch { failures.append(error) }
-        io.out("")
-        io.out("Install with `crontab -e` (set the source first: `traveltimes config set source URL`):")
-        io.out("  */15 * * * * \(executablePath()) refresh --quiet")
-        io.out("  * * * * * \(executablePath()) tick --quiet")
+        io.out("Installed:  \(installed(invocation).summary)")
         if let first = failures.first {
             for error in failures.dropFirst() { _ = CLI.fail(error, io: io) }
             throw first

@@ -7,11 +7,12 @@ enum Commands {
         groupAdd, groupList, groupEdit, groupRemove,
         pending, tick, test, deliveredList, deliveredClear, notifyAdd, notifyList, notifyRemove, notifyTest,
         watchAdd, watchList, watchRemove,
-        status, configShow, configSet, configUnset, completions, manpage, demo,
+        status, configShow, configSet, configUnset, installSystemd, installCron, uninstallSystemd, uninstallCron,
+        completions, manpage, demo,
     ]
 
     /// Groups whose bare name runs their listing: `favorites` is `favorites list`.
-    static let groups = ["favorites", "schedule", "group", "config", "notify", "delivered", "watch"]
+    static let groups = ["favorites", "schedule", "group", "config", "notify", "delivered", "watch", "install", "uninstall"]
 
     /// Finds the command the words name, and the words left for its options.
     static func resolve(_ words: [String]) -> Result<(Command, [String]), UsageError> {
@@ -25,8 +26,11 @@ enum Commands {
                 return .success((command, sub == nil ? rest : Array(rest.dropFirst())))
             }
             let subs = all.filter { $0.name.hasPrefix(first + " ") }.map { String($0.name.dropFirst(first.count + 1)) }
-            var message = "Unknown command '\(first) \(sub ?? "")'."
-            if let sub, let suggestion = Suggestions.closest(to: sub, in: subs) {
+            guard let sub else {
+                return .failure(UsageError(message: "'\(first)' needs one of: \(subs.joined(separator: ", ")).", command: ""))
+            }
+            var message = "Unknown command '\(first) \(sub)'."
+            if let suggestion = Suggestions.closest(to: sub, in: subs) {
                 message += " Did you mean '\(first) \(suggestion)'?"
             }
             message += " '\(first)' has: \(subs.joined(separator: ", "))."

@@ -57,6 +57,7 @@ import Testing
     /// Every command `--help` lists is run for real at least once, successfully.
     @Test func everyListedCommandRuns() throws {
         let sandbox = try Sandbox().prepared()
+        let standIns = try StandInPrograms(sandbox)
         let id = try #require(try sandbox.scheduleIDs().first)
         let now = Paths.capturedAt
         let samples: [String: [String]] = [
@@ -97,6 +98,10 @@ import Testing
             "config unset": ["config", "unset", "source"],
             "demo": ["demo"],
             "completions": ["completions", "bash"],
+            "install systemd": ["install", "systemd"],
+            "uninstall systemd": ["uninstall", "systemd", "--yes"],
+            "install cron": ["install", "cron"],
+            "uninstall cron": ["uninstall", "cron", "--yes"],
             "manpage": ["manpage"],
         ]
         for name in try listedCommands(sandbox) {
@@ -106,6 +111,8 @@ import Testing
             }
             try sandbox.ok(words)
         }
+        // uninstall systemd reloaded systemd, through the stand-in.
+        #expect(standIns.log().contains("--user daemon-reload"))
     }
 
 }

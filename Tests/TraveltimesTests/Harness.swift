@@ -174,3 +174,38 @@ func listedCommands(_ sandbox: Sandbox) throws -> [String] {
         line.trimmingCharacters(in: .whitespaces).components(separatedBy: "  ")[0]
     }
 }
+
+/// A directory of stand-in programs, first on PATH: `crontab` keeps its table in a file;
+/// `systemctl` records its arguments and succeeds.
+final class StandInPrograms: @unchecked Sendable {
+    let directory: String
+    var crontab: String { directory + "/table" }
+    var systemctlLog: String { directory + "/systemctl.log" }
+
+    init(_ sandbox: Sandbox) throws {
+        directory = sandbox.home + "-bin"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try write("crontab", """
+            #!/bin/sh
+            case "$1" in
+              -l) if [ -f '\(crontab)' ]; then cat '\(crontab)'; else echo "no crontab for $(id -un)" >&2; exit 1; fi ;;
+              -) cat > '\(crontab)' ;;
+              *) exit 2 ;;
+            esac
+            """)
+        try write("systemctl", "#!/bin/sh\necho \"$*\" >> '\(systemctlLog)'\n")
+        sandbox.environment["PATH"] = directory + ":" + (sandbox.environment["PATH"] ?? "/usr/bin:/bin")
+    }
+
+    private func write(_ name: String, _ text: String) throws {
+        try Sandbox.write(directory + "/" + name, Data((text + "\n").utf8))
+        chmod(directory + "/" + name, 0o755)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    func log() -> [String] {
+        ((try? String(contentsOfFile: systemctlLog, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+}
+

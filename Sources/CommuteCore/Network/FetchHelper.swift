@@ -137,7 +137,8 @@ public struct HelperHTTPClient: HTTPClient {
         do {
             // The helper ends itself at the deadline; this one, a moment later, is the backstop.
             output = try Subprocess.exchange(
-                helperPath, environment: environment, input: input, timeout: timeout + 0.5, maximumOutput: maximumBodyBytes + 65_536)
+                helperPath, environment: environment, input: input, timeout: timeout + 0.5, maximumOutput: maximumBodyBytes + 65_536
+            ).output
         } catch .timedOut {
             throw HTTPClientError.timedOut
         } catch .outputTooLarge {

@@ -24,11 +24,13 @@ enum Subprocess {
         }
     }
 
-    /// Runs `path` with `environment`, feeds it `input`, and collects its stdout to the end, within
-    /// `timeout`: the conversation with the fetch helper, which writes its whole answer and exits.
+    /// Runs `path` (or a name looked up in PATH) with `environment`, feeds it `input`, and collects
+    /// its stdout to the end, within `timeout`: the conversation with the fetch helper, which
+    /// writes its whole answer and exits, and with `crontab` and `systemctl`.
     static func exchange(
-        _ path: String, environment: [String: String], input: Data, timeout: TimeInterval, maximumOutput: Int
-    ) throws(Failure) -> Data {
+        _ path: String, arguments: [String] = [], environment: [String: String], input: Data, timeout: TimeInterval,
+        maximumOutput: Int
+    ) throws(Failure) -> (output: Data, status: Int32) {
         guard let toChild = closeOnExecPipe() else { throw .cannotStart(errnoText()) }
         guard let fromChild = closeOnExecPipe() else {
             close(toChild[0])
@@ -42,7 +44,7 @@ enum Subprocess {
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let spawned = spawn(path, arguments: [], environment: environment, actions: &actions, ownGroup: false)
+        let spawned = spawn(path, arguments: arguments, environment: environment, actions: &actions, ownGroup: false)
         close(toChild[0])
         close(fromChild[1])
         let pid: pid_t
@@ -83,9 +85,9 @@ enum Subprocess {
             if output.count > maximumOutput { failure = .outputTooLarge }
         }
         if failure != nil { kill(pid, SIGKILL) }
-        _ = waitForExit(pid)
+        let status = waitForExit(pid)
         if let failure { throw failure }
-        return output
+        return (output, status)
     }
 
     /// Runs a program for its exit status, with stdin and stdout on /dev/null. What matters is the

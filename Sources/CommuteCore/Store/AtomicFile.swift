@@ -8,11 +8,12 @@ import Glibc
 /// fsync it, rename it over the target, fsync the directory. A reader, or a process killed at any
 /// instant, sees either the whole old file or the whole new one.
 public enum AtomicFile {
-    /// Replaces `path` with `data`, mode 0600. The caller holds the file's lock, so any temporary
-    /// file of the same target left by a killed writer is known to be garbage and is removed.
-    public static func write(_ data: some ContiguousBytes, to path: String) throws(StoreError) {
+    /// Replaces `path` with `data`, mode 0600 (or `mode`). The caller holds the file's lock, so any
+    /// temporary file of the same target left by a killed writer is known to be garbage and is
+    /// removed.
+    public static func write(_ data: some ContiguousBytes, to path: String, mode: mode_t = 0o600) throws(StoreError) {
         do {
-            try write(to: path) { file in try file.write(data) }
+            try write(to: path, mode: mode) { file in try file.write(data) }
         } catch let error as StoreError {
             throw error
         } catch {
@@ -23,7 +24,7 @@ public enum AtomicFile {
     /// Replaces `path` with what `body` writes, a piece at a time: a large file is written without
     /// ever being whole in memory. If `body` throws, the temporary file is removed, `path` is left
     /// as it was, and the error passes through unchanged.
-    public static func write<T>(to path: String, _ body: (Output) throws -> T) throws -> T {
+    public static func write<T>(to path: String, mode: mode_t = 0o600, _ body: (Output) throws -> T) throws -> T {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temporaryPrefix = ".\(name).tmp-"
@@ -42,7 +43,7 @@ public enum AtomicFile {
             throw error
         }
         var failure: String?
-        if fchmod(descriptor, 0o600) != 0 { failure = "cannot set mode 0600: \(errnoText())" }
+        if fchmod(descriptor, mode) != 0 { failure = "cannot set mode \(String(mode, radix: 8)): \(errnoText())" }
         if failure == nil, fsync(descriptor) != 0 { failure = "cannot fsync: \(errnoText())" }
         close(descriptor)
         if failure == nil, rename(temporary, path) != 0 { failure = "cannot replace the file: \(errnoText())" }

@@ -1,0 +1,179 @@
+/// What `traveltimes install` writes: systemd user units or a crontab block that run `refresh`
+/// and `tick` unattended, with the store pinned and output quiet. Pure text in, text out: the CLI
+/// reads and writes the files and runs `systemctl` and `crontab`.
+public enum Installation {
+    /// How often `refresh` runs: every N minutes (dividing an hour) or every N hours (dividing a day).
+    public struct Interval: Sendable, Equatable, CustomStringConvertible {
+        public var minutes: Int
+
+        /// Reads `15m`, `30min`, `1h`, `2h`; nil for anything a calendar cannot repeat evenly.
+        public init?(_ text: String) {
+            let trimmed = text.trimmingWhitespace().lowercased()
+            for (suffix, scale) in [("min", 1), ("m", 1), ("h", 60)] where trimmed.hasSuffix(suffix) {
+                let digits = trimmed.dropLast(suffix.count)
+                guard (1...2).contains(digits.count), digits.allSatisfy(\.isASCIIDigit), let count = Int(digits) else { return nil }
+                let minutes = count * scale
+                guard minutes < 60 ? 60 % minutes == 0 : minutes % 60 == 0 && 1_440 % minutes == 0 else { return nil }
+                self.minutes = minutes
+                return
+            }
+            return nil
+        }
+
+        public static let standard = Interval(minutes: 15)
+
+        private init(minutes: Int) { self.minutes = minutes }
+
+        public var description: String { minutes < 60 ? "\(minutes)m" : "\(minutes / 60)h" }
+
+        /// `*-*-* *:00/15:00`, `*-*-* 00/2:00:00`.
+        var onCalendar: String { minutes < 60 ? "*-*-* *:00/\(minutes):00" : "*-*-* 00/\(minutes / 60):00:00" }
+        /// `*/15 * * * *`, `0 */2 * * *`.
+        var cronTimes: String { minutes < 60 ? "*/\(minutes) * * * *" : "0 */\(minutes / 60) * * *" }
+    }
+
+    /// The line that marks a unit or a crontab block as this program's: only what carries it is
+    /// ever replaced or removed.
+    public static let systemdMark = "# Written by `traveltimes install systemd`; `traveltimes uninstall systemd` removes it."
+    public static let cronMark = "# Written by `traveltimes install cron`; `traveltimes uninstall cron` removes this block."
+    public static let cronBegin = "# BEGIN traveltimes"
+    public static let cronEnd = "# END traveltimes"
+
+    /// The two timers, the units they start, and their file names.
+    public static let timers = ["traveltimes-tick.timer", "traveltimes-refresh.timer"]
+
+    // MARK: systemd
+
+    /// The four user units, by file name: a oneshot service and a timer for `tick` (every minute,
+    /// at second 0, to the second: systemd's default accuracy of a minute would make alerts late)
+    /// and for `refresh` (persistent: a run missed while the machine slept happens at wake).
+    public static func systemdUnits(binary: String, store: String, refreshEvery: Interval) -> [(name: String, text: String)] {
+        func service(_ command: String, _ what: String) -> String {
+            """
+            \(systemdMark)
+            [Unit]
+            Description=traveltimes: \(what)
+
+            [Service]
+            Type=oneshot
+            Environment=\(systemdQuoted("TRAVELTIMES_HOME=\(store)"))
+            ExecStart=\(systemdQuoted(binary)) \(command) --quiet
+
+            """
+        }
+        func timer(_ what: String, _ lines: [String]) -> String {
+            """
+            \(systemdMark)
+            [Unit]
+            Description=traveltimes: \(what)
+
+            [Timer]
+            \(lines.joined(separator: "\n"))
+
+            [Install]
+            WantedBy=timers.target
+
+            """
+        }
+        return [
+            ("traveltimes-tick.service", service("tick", "deliver the commute alerts that are due")),
+            ("traveltimes-tick.timer", timer("deliver due alerts every minute", ["OnCalendar=*-*-* *:*:00", "AccuracySec=1s"])),
+            ("traveltimes-refresh.service", service("refresh", "fetch travel times and re-plan every alert")),
+            ("traveltimes-refresh.timer", timer(
+                "refresh travel times every \(refreshEvery)", ["OnCalendar=\(refreshEvery.onCalendar)", "Persistent=true"])),
+        ]
+    }
+
+    /// Whether a unit file's text is this program's.
+    public static func isOurs(unit text: String) -> Bool {
+        text.split(separator: "\n", maxSplits: 1).first.map(String.init) == systemdMark
+    }
+
+    /// A word as a unit file reads it: in double quotes, with `\`, `"` escaped and `%` (which
+    /// starts a specifier) doubled.
+    static func systemdQuoted(_ word: String) -> String {
+        var quoted = "\""
+        for character in word {
+            switch character {
+            case "\\": quoted += "\\\\"
+            case "\"": quoted += "\\\""
+            case "%": quoted += "%%"
+            default: quoted.append(character)
+            }
+        }
+        return quoted + "\""
+    }
+
+    // MARK: cron
+
+    /// The crontab block: the store pinned, the output quiet (cron mails every line).
+    public static func cronBlock(binary: String, store: String, refreshEvery: Interval) -> [String] {
+        let command = "TRAVELTIMES_HOME=\(shellQuoted(store)) \(shellQuoted(binary))"
+        return [
+            cronBegin, cronMark,
+            "\(refreshEvery.cronTimes) \(command) refresh --quiet",
+            "* * * * * \(command) tick --quiet",
+            cronEnd,
+        ].map { $0.replacingOccurrences(of: "%", with: "\\%") }
+    }
+
+    /// What a crontab holds of this program's.
+    public enum CronState: Sendable, Equatable {
+        case absent
+        /// This program's block, as written (its lines).
+        case ours([String])
+        /// A `# BEGIN traveltimes` block without the mark, or without its end: not this
+        /// program's to change.
+        case foreign
+    }
+
+    public static func cronState(of table: String) -> CronState {
+        let lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let begin = lines.firstIndex(of: cronBegin) else { return .absent }
+        guard let end = lines[begin...].firstIndex(of: cronEnd), begin + 1 < end, lines[begin + 1] == cronMark else {
+            return .foreign
+        }
+        return .ours(Array(lines[begin...end]))
+    }
+
+    /// The table with this program's block in place of the old one (or after everything), every
+    /// other byte as it was. Nil when the table has a block this program did not write — unless
+    /// `replacingForeign`, when that block (to its end line, or its begin line alone) is replaced.
+    public static func merging(_ block: [String], into table: String, replacingForeign: Bool = false) -> String? {
+        switch cronState(of: table) {
+        case .foreign:
+            guard replacingForeign else { return nil }
+            var lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard let begin = lines.firstIndex(of: cronBegin) else { return nil }
+            let end = lines[begin...].firstIndex(of: cronEnd) ?? begin
+            lines.replaceSubrange(begin...end, with: block)
+            return lines.joined(separator: "\n")
+        case .absent:
+            if table.isEmpty { return block.joined(separator: "\n") + "\n" }
+            return table + (table.hasSuffix("\n") ? "" : "\n") + block.joined(separator: "\n") + "\n"
+        case .ours(let old):
+            return replacing(old, with: block, in: table)
+        }
+    }
+
+    /// The table without this program's block. Nil when the block is not this program's.
+    public static func removingBlock(from table: String) -> String? {
+        switch cronState(of: table) {
+        case .foreign: return nil
+        case .absent: return table
+        case .ours(let old): return replacing(old, with: [], in: table)
+        }
+    }
+
+    private static func replacing(_ old: [String], with new: [String], in table: String) -> String {
+        var lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let begin = lines.firstIndex(of: cronBegin) else { return table }
+        lines.replaceSubrange(begin..<(begin + old.count), with: new)
+        return lines.joined(separator: "\n")
+    }
+
+    /// A word as `sh` reads it: in single quotes, a quote written `'\''`.
+    static func shellQuoted(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}

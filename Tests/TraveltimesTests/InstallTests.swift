@@ -1,0 +1,152 @@
+import CommuteCore
+import Foundation
+import Testing
+
+/// `install` and `uninstall`, through the binary: units checked by `systemd-analyze verify`, and
+/// `crontab` and `systemctl` stood in for on PATH by scripts that record what they were asked.
+@Suite struct InstallTests {
+    func verify(_ paths: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["systemd-analyze", "verify"] + paths
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test func systemdUnitsVerifyAndInstallingIsIdempotentAndCareful() throws {
+        let sandbox = try Sandbox().prepared()
+        let standIns = try StandInPrograms(sandbox)
+        let units = sandbox.home + "-units"
+        defer { try? FileManager.default.removeItem(atPath: units) }
+        let installed = try sandbox.ok(["install", "systemd", "--unit-dir", units])
+        let names = ["traveltimes-tick.service", "traveltimes-tick.timer", "traveltimes-refresh.service", "traveltimes-refresh.timer"]
+        #expect(installed.stdout.hasPrefix(names.map { "Wrote \(units)/\($0)\n" }.joined()), "\(installed)")
+        #expect(installed.stdout.contains("  systemctl --user enable --now traveltimes-tick.timer traveltimes-refresh.timer\n"))
+        #expect(installed.stdout.contains("loginctl enable-linger"))
+        #expect(standIns.log().isEmpty, "without --enable, nothing is run")
+        // The units as systemd reads them: no warning.
+        let verified = try verify(names.map { "\(units)/\($0)" })
+        #expect(verified.status == 0 && verified.output.isEmpty, "\(verified.output)")
+        #expect(try String(contentsOfFile: "\(units)/traveltimes-tick.service", encoding: .utf8) == """
+            # Written by `traveltimes install systemd`; `traveltimes uninstall systemd` removes it.
+            [Unit]
+            Description=traveltimes: deliver the commute alerts that are due
+
+            [Service]
+            Type=oneshot
+            Environment="TRAVELTIMES_HOME=\(sandbox.home)"
+            ExecStart="\(realBinary())" tick --quiet
+
+            """)
+        let timer = try String(contentsOfFile: "\(units)/traveltimes-tick.timer", encoding: .utf8)
+        #expect(timer.contains("\nOnCalendar=*-*-* *:*:00\nAccuracySec=1s\n"))
+        #expect(try String(contentsOfFile: "\(units)/traveltimes-refresh.timer", encoding: .utf8).contains("\nOnCalendar=*-*-* *:00/15:00\nPersistent=true\n"))
+        // Again: nothing changes.
+        let before = try names.map { try Data(contentsOf: URL(fileURLWithPath: "\(units)/\($0)")) }
+        #expect(try sandbox.ok(["install", "systemd", "--unit-dir", units]).stdout.hasPrefix("The units in \(units) are already installed"))
+        #expect(try names.map { try Data(contentsOf: URL(fileURLWithPath: "\(units)/\($0)")) } == before)
+        // Another interval rewrites the refresh timer, and --enable starts both.
+        let enabled = try sandbox.ok(["install", "systemd", "--unit-dir", units, "--refresh-every", "30m", "--enable"])
+        #expect(enabled.stdout.hasPrefix("Wrote \(units)/traveltimes-refresh.timer\n"), "\(enabled)")
+        #expect(standIns.log() == ["--user daemon-reload", "--user enable --now traveltimes-tick.timer traveltimes-refresh.timer"])
+        let bad = try sandbox.run(["install", "systemd", "--unit-dir", units, "--refresh-every", "7m"])
+        #expect(bad.status == 64 && bad.stderr.contains("Invalid --refresh-every '7m'"))
+        // A unit of the same name that traveltimes did not write is left alone, unless --force.
+        let foreign = Data("[Unit]\nDescription=mine\n".utf8)
+        try Sandbox.write("\(units)/traveltimes-tick.timer", foreign)
+        let refused = try sandbox.run(["install", "systemd", "--unit-dir", units])
+        #expect(refused.status == 1 && refused.stderr.contains("\(units)/traveltimes-tick.timer is in the way: traveltimes did not write it"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(units)/traveltimes-tick.timer")) == foreign)
+        #expect(try sandbox.run(["uninstall", "systemd", "--unit-dir", units, "--yes"]).stdout.contains("Removed \(units)/traveltimes-tick.service"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(units)/traveltimes-tick.timer")) == foreign, "uninstall removes only its own")
+        try sandbox.ok(["install", "systemd", "--unit-dir", units, "--force"])
+        #expect(try String(contentsOfFile: "\(units)/traveltimes-tick.timer", encoding: .utf8) == timer)
+        // Dry run: prints, writes nothing.
+        let dry = sandbox.home + "-dry"
+        #expect(try sandbox.ok(["install", "systemd", "--unit-dir", dry, "--dry-run"]).stdout.contains("Would write \(dry)/traveltimes-tick.service:"))
+        #expect(!FileManager.default.fileExists(atPath: dry))
+    }
+
+    @Test func statusSaysWhatIsInstalledAndUninstallStopsTheTimers() throws {
+        let sandbox = try Sandbox().prepared()
+        let standIns = try StandInPrograms(sandbox)
+        let units = sandbox.environment["HOME", default: ""] + "/.config/systemd/user"
+        #expect(try sandbox.ok(["status"]).stdout.contains(
+            "Installed:  nothing runs refresh and tick: `traveltimes install systemd` or `traveltimes install cron`\n"))
+        try sandbox.ok(["install", "systemd"])
+        #expect(try sandbox.ok(["status"]).stdout.contains("Installed:  systemd timers in \(units) (not enabled: systemctl --user enable --now"))
+        // systemctl enable writes the links that status looks for.
+        try FileManager.default.createDirectory(atPath: units + "/timers.target.wants", withIntermediateDirectories: true)
+        for timer in ["traveltimes-tick.timer", "traveltimes-refresh.timer"] {
+            try FileManager.default.createSymbolicLink(atPath: "\(units)/timers.target.wants/\(timer)", withDestinationPath: "\(units)/\(timer)")
+        }
+        #expect(try sandbox.ok(["status"]).stdout.contains("Installed:  systemd timers in \(units) (enabled)\n"))
+        let refused = try sandbox.run(["uninstall", "systemd"])
+        #expect(refused.status == 64 && refused.stderr.contains("This will stop the timers that deliver your alerts"))
+        try sandbox.ok(["uninstall", "systemd", "--yes"])
+        #expect(standIns.log() == ["--user disable --now traveltimes-tick.timer traveltimes-refresh.timer", "--user daemon-reload"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: units).filter { $0.hasSuffix(".service") || $0.hasSuffix(".timer") }.isEmpty)
+        #expect(try sandbox.ok(["uninstall", "systemd", "--yes"]).stdout.contains("nothing to remove"))
+        try sandbox.ok(["install", "cron"])
+        #expect(try sandbox.ok(["status"]).stdout.contains("Installed:  the traveltimes block in your crontab\n"))
+    }
+
+    @Test func theCrontabBlockIsMergedAndRemovedLeavingEveryOtherLineAsItWas() throws {
+        let sandbox = try Sandbox().prepared()
+        let standIns = try StandInPrograms(sandbox)
+        let own = "MAILTO=me@example.com\nSHELL=/bin/sh\n# my backups, nightly\n0 3 * * * /usr/local/bin/backup --all  # keep\n\n@reboot echo up\n"
+        try Sandbox.write(standIns.crontab, Data(own.utf8))
+        let installed = try sandbox.ok(["install", "cron"])
+        #expect(installed.stdout.hasPrefix("Added to your crontab:\n  # BEGIN traveltimes\n"))
+        let binary = realBinary()
+        let block = """
+            # BEGIN traveltimes
+            # Written by `traveltimes install cron`; `traveltimes uninstall cron` removes this block.
+            */15 * * * * TRAVELTIMES_HOME='\(sandbox.home)' '\(binary)' refresh --quiet
+            * * * * * TRAVELTIMES_HOME='\(sandbox.home)' '\(binary)' tick --quiet
+            # END traveltimes
+
+            """
+        #expect(try String(contentsOfFile: standIns.crontab, encoding: .utf8) == own + block)
+        // Twice: nothing changes.
+        #expect(try sandbox.ok(["install", "cron"]).stdout == "Your crontab already has the traveltimes block, as it should be.\n")
+        #expect(try String(contentsOfFile: standIns.crontab, encoding: .utf8) == own + block)
+        // An earlier block (another interval, another path) is replaced where it stands.
+        let older = own + block.replacingOccurrences(of: "*/15 * * * *", with: "*/5 * * * *") + "# after\n"
+        try Sandbox.write(standIns.crontab, Data(older.utf8))
+        try sandbox.ok(["install", "cron", "--refresh-every", "30m"])
+        #expect(try String(contentsOfFile: standIns.crontab, encoding: .utf8)
+            == own + block.replacingOccurrences(of: "*/15 * * * *", with: "*/30 * * * *") + "# after\n")
+        // Uninstall leaves the table byte for byte as the user had it.
+        try sandbox.ok(["uninstall", "cron", "--yes"])
+        #expect(try String(contentsOfFile: standIns.crontab, encoding: .utf8) == own + "# after\n")
+        // A block traveltimes did not write is left alone, unless --force.
+        let foreign = own + "# BEGIN traveltimes\n* * * * * my-own-thing\n# END traveltimes\n"
+        try Sandbox.write(standIns.crontab, Data(foreign.utf8))
+        let refused = try sandbox.run(["install", "cron"])
+        #expect(refused.status == 1 && refused.stderr.contains("block is in the way: traveltimes did not write it"))
+        #expect(try String(contentsOfFile: standIns.crontab, encoding: .utf8) == foreign)
+        try sandbox.ok(["install", "cron", "--force"])
+        #expect(try String(contentsOfFile: standIns.crontab, encoding: .utf8) == own + block)
+        // No crontab yet: the block is the whole table.
+        try FileManager.default.removeItem(atPath: standIns.crontab)
+        try sandbox.ok(["install", "cron"])
+        #expect(try String(contentsOfFile: standIns.crontab, encoding: .utf8) == block)
+        // No crontab command at all: the lines to paste, exit 69.
+        let bare = try sandbox.run(["install", "cron"], environment: ["PATH": "/nonexistent"])
+        #expect(bare.status == 69, "\(bare)")
+        #expect(bare.stderr.contains("there is no crontab command here; add these lines with your scheduler:\n  # BEGIN traveltimes\n"))
+        #expect(bare.stderr.contains("'\(binary)' tick --quiet\n"))
+    }
+
+    /// The binary's real path, as the running binary finds itself through /proc/self/exe (the
+    /// build directory is reached through a link).
+    func realBinary() -> String {
+        URL(fileURLWithPath: Paths.binary).resolvingSymlinksInPath().path
+    }
+}
