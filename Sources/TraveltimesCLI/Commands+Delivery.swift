@@ -160,17 +160,22 @@ extension Commands {
     static let notifyAdd = Command(
         name: "notify add",
         summary: "Send alerts to stdout, a program, or a webhook (ntfy, Slack, Discord, JSON)",
-        arguments: "stdout | exec PROGRAM [ARG...] | webhook URL [--format ntfy|slack|discord|json]",
+        arguments: "stdout | exec PROGRAM [ARG...] | webhook URL [--format F] [--header 'Name: value']... [--click URL]",
         positionals: 1...Int.max,
         argumentValues: [.words(["stdout", "exec", "webhook"])],
+        options: [OptionSpec(name: "--force", help: "Add an exec notifier even if its program is not found here")],
         discussion: """
             exec runs the program directly (no shell) with {title}, {body}, {urgency} and {id} in its
             arguments replaced, and TRAVELTIMES_TITLE, TRAVELTIMES_BODY, TRAVELTIMES_URGENCY and
-            TRAVELTIMES_ID in its environment; it must exit 0 within 10 s. For example:
+            TRAVELTIMES_ID in its environment; it must exit 0 within 10 s. A program that is not
+            found on PATH, or not executable, is refused unless --force. For example:
               traveltimes notify add exec notify-send -u {urgency} {title} {body}
-            webhook POSTs each alert (default format ntfy: the body as text, with Title, Priority
-            and Tags headers; slack sends {"text"}, discord {"content"}, json the whole alert). A
-            webhook URL is shown only as its host: its path is usually a secret.
+            webhook POSTs each alert (--format ntfy, the default: the body as text, with Title,
+            Priority and Tags headers; slack sends {"text"}, discord {"content"}, json the whole
+            alert). --header 'Name: value' (repeatable) is sent with every alert, such as
+            'Authorization: Bearer tk_…' for a protected ntfy topic; --click URL is what ntfy opens
+            when the alert is tapped. A webhook URL is shown only as its host, and a header only by
+            its name: they are secrets, kept only in config.json.
             With no notifier configured, alerts go to stdout (cron mails them).
             """,
         verbatimArguments: true
@@ -179,21 +184,14 @@ extension Commands {
         let kind: Notifier.Kind
         switch words[0] {
         case "stdout" where words.count == 1: kind = .stdout
-        case "exec" where words.count >= 2: kind = .exec(program: words[1], arguments: Array(words.dropFirst(2)))
-        case "exec": throw invocation.usage("exec needs a program: notify add exec PROGRAM [ARG...].")
-        case "webhook":
-            var rest = Array(words.dropFirst())
-            var format = WebhookNotifier.Format.ntfy
-            if let flag = rest.firstIndex(of: "--format") {
-                guard flag + 1 < rest.count, let chosen = WebhookNotifier.Format(rawValue: rest[flag + 1]) else {
-                    throw invocation.usage("--format takes ntfy, slack, discord or json.")
-                }
-                format = chosen
-                rest.removeSubrange(flag...(flag + 1))
+        case "exec" where words.count >= 2:
+            let program = words[1]
+            if !invocation.arguments.has("--force"), let problem = ExecNotifier.problem(program: program, path: invocation.environment["PATH"]) {
+                throw invocation.usage("Cannot add exec \(DisplayText.line(program)): \(problem). Give the program's full path, or pass --force before exec to add it anyway.")
             }
-            guard rest.count == 1, let url = URL(string: rest[0]), url.scheme == "http" || url.scheme == "https", url.host != nil
-            else { throw invocation.usage("webhook needs one http(s) URL: notify add webhook URL [--format ntfy|slack|discord|json].") }
-            kind = .webhook(url: rest[0], format: format)
+            kind = .exec(program: program, arguments: Array(words.dropFirst(2)))
+        case "exec": throw invocation.usage("exec needs a program: notify add exec PROGRAM [ARG...].")
+        case "webhook": kind = try webhook(Array(words.dropFirst()), invocation)
         case "stdout": throw invocation.usage("stdout takes no arguments.")
         default:
             var message = "Unknown notifier '\(words[0])': use stdout, exec or webhook."
@@ -208,6 +206,38 @@ extension Commands {
             return notifier
         }
         invocation.io.out("Added notifier \(notifier.id): \(notifier.summary).")
+    }
+
+    /// `webhook URL [--format F] [--header 'Name: value']... [--click URL]`, read with the same
+    /// parser as every command's options. No message repeats a header's value or the URL's path.
+    private static func webhook(_ words: [String], _ invocation: Invocation) throws -> Notifier.Kind {
+        let usage = "notify add webhook URL [--format ntfy|slack|discord|json] [--header 'Name: value']... [--click URL]"
+        let options = [
+            OptionSpec(name: "--format", value: "FORMAT", help: ""),
+            OptionSpec(name: "--header", value: "HEADER", help: "", repeatable: true),
+            OptionSpec(name: "--click", value: "URL", help: ""),
+        ]
+        let parsed = try ArgumentParser.parse(words, options: options, positionals: 0...Int.max, command: "notify add")
+        var format = WebhookNotifier.Format.ntfy
+        if let text = parsed.value("--format") {
+            guard let chosen = WebhookNotifier.Format(rawValue: text) else { throw invocation.usage("--format takes ntfy, slack, discord or json.") }
+            format = chosen
+        }
+        guard parsed.positionals.count == 1, let url = parsed.positionals.first, WebhookNotifier.isWebhookURL(url) else {
+            throw invocation.usage("webhook needs one http(s) URL: \(usage).")
+        }
+        let headers = parsed.all("--header")
+        for header in headers {
+            guard WebhookNotifier.isHeader(header), let value = header.split(separator: ":", maxSplits: 1).last,
+                  !value.trimmingCharacters(in: .whitespaces).isEmpty
+            else { throw invocation.usage("--header takes one line 'Name: value', such as 'Authorization: Bearer tk_…'.") }
+        }
+        let click = parsed.value("--click")
+        if let click {
+            guard format == .ntfy || format == .json else { throw invocation.usage("--click is for ntfy (or json) webhooks; \(format.rawValue) has no click URL.") }
+            guard WebhookNotifier.isWebhookURL(click) else { throw invocation.usage("--click takes an http(s) URL.") }
+        }
+        return .webhook(url: url, format: format, headers: headers.isEmpty ? nil : headers, click: click)
     }
 
     static let notifyList = Command(

@@ -60,6 +60,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send(500, b"no", "text/plain")
         elif self.path.startswith("/hook-302"):  # a redirect that would turn the POST into a GET
             self.send(302, b"", "text/plain", {"Location": "/hook-final"})
+        elif self.path.startswith("/hook-307-elsewhere"):  # the same server under another name: another origin
+            self.send(307, b"", "text/plain", {"Location": "http://localhost:%d/hook-final" % self.server.server_address[1]})
         elif self.path.startswith("/hook-307"):  # a redirect that keeps the method and the body
             self.send(307, b"", "text/plain", {"Location": "/hook-final"})
         else:

@@ -254,6 +254,68 @@ final class FeedServer: @unchecked Sendable {
         #expect(json?["id"]?.hasPrefix("schedule.") == true)
     }
 
+    @Test func headersAndClickReachTheServerButNoOutputOrOtherFile() throws {
+        let server = try FeedServer()
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--now", Paths.capturedAt])
+        let token = "tk_HEADERSECRET"
+        let added = try sandbox.ok([
+            "notify", "add", "webhook", server.url("/hook-auth"), "--header", "Authorization: Bearer \(token)",
+            "--header=X-Extra:  second\(token)", "--click", "https://example.com/traffic",
+        ])
+        #expect(added.stdout == "Added notifier 1: webhook http://127.0.0.1:\(server.port)/… (ntfy, header Authorization, header X-Extra, click).\n")
+        // Followed to another origin (another host name), the alert goes on without the credentials.
+        try sandbox.ok(["notify", "add", "webhook", server.url("/hook-307-elsewhere"), "--format", "json", "--header", "Authorization: Bearer \(token)"])
+        let tick = try sandbox.ok(["tick", "--now", "2025-11-04T16:30:00-08:00"])
+        let received = posts(server)
+        let auth = try #require(received.first { $0.path == "/hook-auth" })
+        #expect(auth.headers["Authorization"] == "Bearer \(token)" && auth.headers["X-Extra"] == "second\(token)")
+        #expect(auth.headers["Click"] == "https://example.com/traffic" && auth.headers["Title"] == "Commute at 4:30 PM (Tue)")
+        #expect(received.first { $0.path == "/hook-307-elsewhere" }?.headers["Authorization"] == "Bearer \(token)")
+        let moved = try #require(received.first { $0.path == "/hook-final" })
+        #expect(moved.headers["Authorization"] == nil && moved.headers["Host"] == "localhost:\(server.port)")
+        #expect(moved.body.contains("Commute at 4:30 PM (Tue)"))
+
+        var shown = [tick.stdout, tick.stderr]
+        for command in [["notify", "list"], ["notify", "list", "--json"], ["config", "show"], ["config", "show", "--json"],
+                        ["status"], ["status", "--json"], ["delivered", "--json"], ["notify", "test"]] {
+            let outcome = try sandbox.run(command)
+            shown += [outcome.stdout, outcome.stderr]
+        }
+        #expect(shown.allSatisfy { !$0.contains("SECRET") && !$0.contains("hook-auth") })
+        let files = try FileManager.default.subpathsOfDirectory(atPath: sandbox.home)
+        for file in files where file != "config.json" {
+            let bytes = sandbox.bytes(file).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            #expect(!bytes.contains("SECRET"), "\(file) holds a header value")
+        }
+        let mode = try FileManager.default.attributesOfItem(atPath: sandbox.path("config.json"))[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test func aHeaderOrClickThatCannotBeSentIsRefusedWithoutRepeatingIt() throws {
+        let sandbox = Sandbox()
+        let url = "https://ntfy.example.invalid/commute"
+        let cases: [([String], String)] = [
+            (["--header", "NoColonSECRET"], "--header takes one line 'Name: value', such as 'Authorization: Bearer tk_…'."),
+            (["--header", "Authorization:   "], "--header takes one line 'Name: value', such as 'Authorization: Bearer tk_…'."),
+            (["--header", "X-A: one\r\nInjected: SECRET"], "--header takes one line 'Name: value', such as 'Authorization: Bearer tk_…'."),
+            (["--header", "Bad Name: SECRET"], "--header takes one line 'Name: value', such as 'Authorization: Bearer tk_…'."),
+            (["--format", "slack", "--click", "https://example.com/"], "--click is for ntfy (or json) webhooks; slack has no click URL."),
+            (["--click", "ftp://example.com/"], "--click takes an http(s) URL."),
+            (["--header"], "'--header' needs a value: --header HEADER."),
+            (["--clik", "https://example.com/"], "Unknown option '--clik' for 'notify add'. Did you mean '--click'?"),
+        ]
+        for (words, message) in cases {
+            let outcome = try sandbox.run(["notify", "add", "webhook", url] + words)
+            #expect(outcome.status == 64, "\(words)")
+            #expect(outcome.stderr == "traveltimes: \(message) See 'traveltimes notify add --help'.\n", "\(words)")
+            #expect(!outcome.stderr.contains("SECRET"))
+        }
+        #expect(try sandbox.ok(["notify", "list"]).stdout == "No notifiers configured: alerts go to stdout. Add one with `traveltimes notify add`.\n")
+    }
+
     @Test func aFailingWebhookIsLedgeredAndRetried() throws {
         let server = try FeedServer()
         let sandbox = Sandbox()

@@ -126,6 +126,41 @@ import Testing
     }
 }
 
+@Suite struct ExecNotifierCheckTests {
+    @Test func aProgramThatCannotRunIsRefusedUnlessForced() throws {
+        let sandbox = Sandbox()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("exec-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let plain = directory + "/notify-plain"
+        try Data("#!/bin/sh\n".utf8).write(to: URL(fileURLWithPath: plain))
+        let runnable = directory + "/notify-me"
+        try Data("#!/bin/sh\n".utf8).write(to: URL(fileURLWithPath: runnable))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: runnable)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory + "/sub")
+        let onPath = ["PATH": "\(directory):/usr/bin:/bin"]
+        let refusals: [([String], String)] = [
+            (["no-such-notifier"], "Cannot add exec no-such-notifier: no program of that name on PATH."),
+            (["notify-plain"], "Cannot add exec notify-plain: \(plain) is not executable."),
+            ([plain], "Cannot add exec \(plain): not executable."),
+            ([directory + "/sub"], "Cannot add exec \(directory)/sub: no such file."),
+            (["./notify-me"], "Cannot add exec ./notify-me: a relative path, and ticks run from another directory."),
+            (["sub"], "Cannot add exec sub: no program of that name on PATH."),
+        ]
+        for (words, reason) in refusals {
+            let outcome = try sandbox.run(["notify", "add", "exec"] + words, environment: onPath)
+            #expect(outcome.status == 64)
+            #expect(outcome.stderr == "traveltimes: \(reason) Give the program's full path, or pass --force before exec to add it anyway."
+                + " See 'traveltimes notify add --help'.\n", "\(words)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("config.json")))
+        #expect(try sandbox.ok(["notify", "add", "exec", "notify-me", "{title}"], environment: onPath).stdout == "Added notifier 1: exec notify-me {title}.\n")
+        #expect(try sandbox.ok(["notify", "add", "exec", runnable]).stdout == "Added notifier 2: exec \(runnable).\n")
+        let forced = try sandbox.ok(["notify", "add", "--force", "exec", "no-such-notifier", "--force"])
+        #expect(forced.stdout == "Added notifier 3: exec no-such-notifier --force.\n")
+    }
+}
+
 @Suite struct SmartAlertAndTestCommandTests {
     func sandbox() throws -> Sandbox {
         let sandbox = Sandbox()

@@ -21,6 +21,28 @@ public struct AlertMessage: Sendable, Equatable {
 public enum ExecNotifier {
     public static let timeout: TimeInterval = 10
 
+    /// Why `program` could not be run from a tick, or nil when it can: a name is looked up in
+    /// `path` (as posix_spawnp will), a path with a slash must be absolute (a tick runs elsewhere)
+    /// and name an executable file.
+    public static func problem(program: String, path: String?) -> String? {
+        guard program.contains("/") else {
+            let directories = (path ?? "/usr/bin:/bin").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+            let candidates = directories.map { "\($0)/\(program)" }.filter(isFile)
+            if candidates.contains(where: isExecutable) { return nil }
+            return candidates.isEmpty ? "no program of that name on PATH" : "\(candidates[0]) is not executable"
+        }
+        guard program.hasPrefix("/") else { return "a relative path, and ticks run from another directory" }
+        guard isFile(program) else { return "no such file" }
+        return isExecutable(program) ? nil : "not executable"
+    }
+
+    private static func isFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
+    private static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
+
     /// Runs the notifier for one alert. `environment` is the child's whole environment (secrets
     /// already removed); the alert's values are added to it.
     public static func send(

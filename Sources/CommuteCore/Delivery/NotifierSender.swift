@@ -23,9 +23,10 @@ public struct NotifierSender: AlertSender {
             return .delivered
         case .exec(let program, let arguments):
             return ExecNotifier.send(message, program: program, arguments: arguments, environment: environment)
-        case .webhook(let url, let format):
+        case .webhook(let url, let format, let headers, let click):
             return WebhookNotifier.send(
-                message, to: url, format: format, client: HelperHTTPClient(helperPath: helperPath, environment: environment))
+                message, to: url, format: format, headers: headers ?? [], click: click,
+                client: HelperHTTPClient(helperPath: helperPath, environment: environment))
         }
     }
 }

@@ -74,8 +74,12 @@ extension Configuration {
             case .stdout: break
             case .exec(let program, _):
                 try DocumentProblem.check(!program.isEmpty, "\(field) runs a program with no name")
-            case .webhook(let url, _):
+            case .webhook(let url, _, let headers, let click):
                 try DocumentProblem.check(WebhookNotifier.isWebhookURL(url), "\(field) has a webhook URL that is not http(s)")
+                for header in headers ?? [] {
+                    try DocumentProblem.check(WebhookNotifier.isHeader(header), "\(field) has a header that is not `Name: value`")
+                }
+                if let click { try DocumentProblem.check(WebhookNotifier.isWebhookURL(click), "\(field) has a click URL that is not http(s)") }
             }
         }
         for (index, watch) in (watches ?? []).enumerated() {
