@@ -30,12 +30,18 @@ public final class CurlHTTPClient: HTTPClient {
         try perform(url, body: body, headers: headers, timeout: timeout)
     }
 
-    private func perform(_ url: URL, body: Data?, headers: [String: String], timeout: TimeInterval) throws -> HTTPResponse {
+    /// Why no request can be made (libcurl missing or unusable), or nil when one can: what
+    /// `traveltimes-fetch --check` reports for `traveltimes doctor`.
+    public static func loadProblem() -> String? {
         switch tt_curl_load() {
-        case 0: break
-        case -1: throw HTTPClientError.permanent("libcurl (libcurl.so.4) is not installed")
-        default: throw HTTPClientError.permanent("libcurl (libcurl.so.4) cannot be used")
+        case 0: nil
+        case -1: "libcurl (libcurl.so.4) is not installed"
+        default: "libcurl (libcurl.so.4) cannot be used"
         }
+    }
+
+    private func perform(_ url: URL, body: Data?, headers: [String: String], timeout: TimeInterval) throws -> HTTPResponse {
+        if let problem = Self.loadProblem() { throw HTTPClientError.permanent(problem) }
         guard let handle = tt_curl_easy_init() else { throw HTTPClientError.connection("libcurl could not start a transfer") }
         defer { tt_curl_easy_cleanup(handle) }
         let transfer = Transfer(bodyLimit: maximumBodyBytes, headerLimit: maximumHeaderBytes)

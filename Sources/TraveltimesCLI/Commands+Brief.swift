@@ -39,7 +39,7 @@ extension Commands {
 }
 
 /// `brief --json`.
-struct BriefJSON: Encodable {
+struct BriefJSON: EveryKeyEncodable {
     var sentence: String
     var assessment: String
     var best: RouteJSON?
@@ -56,18 +56,5 @@ struct BriefJSON: Encodable {
         delayed = brief.delayed.map(\.id)
         noData = brief.noData.map(\.id)
         unavailable = brief.unavailable
-    }
-
-    private enum CodingKeys: String, CodingKey { case sentence, assessment, best, worst, delayed, noData, unavailable }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(sentence, forKey: .sentence)
-        try container.encode(assessment, forKey: .assessment)
-        try container.encode(best, forKey: .best)
-        try container.encode(worst, forKey: .worst)
-        try container.encode(delayed, forKey: .delayed)
-        try container.encode(noData, forKey: .noData)
-        try container.encode(unavailable, forKey: .unavailable)
     }
 }

@@ -6,7 +6,7 @@ extension Commands {
 
     static let configShow = Command(
         name: "config show",
-        summary: "Show the configuration (the access code is never shown)",
+        summary: "Show the configuration (secrets are never shown)",
         options: [Options.json]
     ) { invocation in
         let configuration = try invocation.store().configuration()
@@ -16,10 +16,7 @@ extension Commands {
         let codeState = environmentCode ? "set (from WSDOT_ACCESS_CODE)" : configuration.accessCode == nil ? "not set" : "set"
         let (zone, zoneSource) = try invocation.timeZone(saved: configuration.timeZone)
         if invocation.wantsJSON {
-            try invocation.printJSON([
-                "source": source, "accessCode": configuration.accessCode == nil && !environmentCode ? nil : "set",
-                "timezone": configuration.timeZone,
-            ])
+            try invocation.printJSON(ConfigJSON(configuration, source: source, codeFromEnvironment: environmentCode))
             return
         }
         invocation.io.out("source:       \(source ?? "not set")")
@@ -150,5 +147,77 @@ extension Commands {
         var message = "Unknown setting '\(key)': use \(configKeys.joined(separator: ", "))."
         if let suggestion = Suggestions.closest(to: key, in: configKeys) { message += " Did you mean '\(suggestion)'?" }
         return invocation.usage(message)
+    }
+}
+
+/// `config show --json`: every setting, a public contract. Secrets (the access code, a webhook's
+/// URL path and its header values) are `"set"` or null, never their value.
+struct ConfigJSON: EveryKeyEncodable {
+    struct NotifierJSON: EveryKeyEncodable {
+        var id: Int
+        /// stdout, exec or webhook.
+        var kind: String
+        /// As `notify list` shows it.
+        var summary: String
+        var program: String?
+        var arguments: [String]?
+        /// Scheme and host only: the path is a secret.
+        var url: String?
+        var format: String?
+        /// Header names, each `"set"`.
+        var headers: [String: String]?
+        var click: String?
+    }
+
+    struct WatchJSON: EveryKeyEncodable {
+        var routeID: String
+        var overMinutes: Int
+    }
+
+    var source: String?
+    var accessCode: String?
+    /// Where the access code a refresh would use comes from: `config` or `environment` (which wins).
+    var accessCodeFrom: String?
+    /// The saved zone; null until the first schedule saves one.
+    var timezone: String?
+    var graceSeconds: Int
+    /// `HH:MM-HH:MM`, as `config set quiet-hours` takes it.
+    var quietHours: String?
+    var dailyCap: Int
+    /// The configured notifiers; empty when alerts go to stdout by default.
+    var notifiers: [NotifierJSON]
+    var watches: [WatchJSON]
+
+    init(_ configuration: Configuration, source: String?, codeFromEnvironment: Bool) {
+        self.source = source
+        accessCode = configuration.accessCode == nil && !codeFromEnvironment ? nil : "set"
+        accessCodeFrom = codeFromEnvironment ? "environment" : configuration.accessCode == nil ? nil : "config"
+        timezone = configuration.timeZone
+        graceSeconds = configuration.graceSeconds ?? Configuration.defaultGrace
+        quietHours = configuration.quietHours.map { hours in
+            // As `config set quiet-hours` takes it: 22:00-06:00.
+            [hours.start, hours.end].map { String(format: "%02d:%02d", $0.hour, $0.minute) }.joined(separator: "-")
+        }
+        dailyCap = configuration.standardDailyCap ?? Configuration.defaultStandardDailyCap
+        notifiers = (configuration.notifiers ?? []).map { notifier in
+            var json = NotifierJSON(id: notifier.id, kind: "stdout", summary: notifier.summary)
+            switch notifier.kind {
+            case .stdout: break
+            case .exec(let program, let arguments):
+                json.kind = "exec"
+                json.program = program
+                json.arguments = arguments
+            case .webhook(let url, let format, let headers, let click):
+                json.kind = "webhook"
+                json.url = WebhookNotifier.redact(url)
+                json.format = format.rawValue
+                json.headers = headers.map { lines in
+                    Dictionary(lines.map { (String($0.split(separator: ":", maxSplits: 1).first ?? ""), "set") }, uniquingKeysWith: { first, _ in first })
+                }
+                json.click = click
+            }
+            return json
+        }
+        watches = (configuration.watches ?? []).map { WatchJSON(routeID: $0.routeID, overMinutes: $0.overMinutes) }
     }
 }

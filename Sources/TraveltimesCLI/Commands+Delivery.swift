@@ -287,7 +287,7 @@ struct DeliveryFailed: ProcessError, CustomStringConvertible {
 }
 
 /// `delivered --json`.
-struct LedgerJSON: Encodable {
+struct LedgerJSON: EveryKeyEncodable {
     var requestID: String
     var occurrence: String
     var notifier: Int?
@@ -295,17 +295,4 @@ struct LedgerJSON: Encodable {
     var at: String
     var attempts: Int
     var reason: String?
-
-    private enum CodingKeys: String, CodingKey { case requestID, occurrence, notifier, outcome, at, attempts, reason }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(requestID, forKey: .requestID)
-        try container.encode(occurrence, forKey: .occurrence)
-        try container.encode(notifier, forKey: .notifier)
-        try container.encode(outcome, forKey: .outcome)
-        try container.encode(at, forKey: .at)
-        try container.encode(attempts, forKey: .attempts)
-        try container.encode(reason, forKey: .reason)
-    }
 }

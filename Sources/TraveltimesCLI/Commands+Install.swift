@@ -161,6 +161,9 @@ extension Commands {
         var units: [String]
         var enabledTimers: [String]
         var cronBlock: Bool?
+        /// What the installed services run, and the crontab block.
+        var servicePins: [Installation.Pinned] = []
+        var cronPin: Installation.Pinned?
 
         var isScheduled: Bool { enabledTimers.count == Installation.timers.count || cronBlock == true }
 
@@ -182,17 +185,25 @@ extension Commands {
 
     static func installed(_ invocation: Invocation) -> Installed {
         let directory = try? unitDirectory(invocation)
-        let units = directory.map { directory in
-            Installation.systemdUnits(binary: "", store: "", refreshEvery: .standard).map(\.name).filter { name in
-                (try? String(contentsOfFile: "\(directory)/\(name)", encoding: .utf8)).map(Installation.isOurs) ?? false
+        var units: [String] = []
+        var servicePins: [Installation.Pinned] = []
+        if let directory {
+            for (name, _) in Installation.systemdUnits(binary: "", store: "", refreshEvery: .standard) {
+                guard let text = try? String(contentsOfFile: "\(directory)/\(name)", encoding: .utf8), Installation.isOurs(unit: text)
+                else { continue }
+                units.append(name)
+                if let pinned = Installation.pinned(service: text) { servicePins.append(pinned) }
             }
-        } ?? []
+        }
+        var cronPin: Installation.Pinned?
         let cron = (try? readCrontab(invocation)).flatMap { $0 }.map { table -> Bool in
-            if case .ours = Installation.cronState(of: table) { return true }
-            return false
+            guard case .ours(let block) = Installation.cronState(of: table) else { return false }
+            cronPin = Installation.pinned(cronBlock: block)
+            return true
         }
         return Installed(
-            unitDirectory: directory, units: units, enabledTimers: directory.map(enabledTimers) ?? [], cronBlock: cron)
+            unitDirectory: directory, units: units, enabledTimers: directory.map(enabledTimers) ?? [], cronBlock: cron,
+            servicePins: servicePins, cronPin: cronPin)
     }
 
     // MARK: Helpers

@@ -8,7 +8,7 @@ extension Commands {
         options: [
             OptionSpec(name: "--source", value: "URL|FILE", help: "Feed to read (else $TRAVELTIMES_SOURCE, else `config set source`)", values: .file),
             OptionSpec(name: "--timeout", value: "SECONDS", help: "Deadline for the whole fetch, retries included (default 25)"),
-            Options.quiet, Options.now,
+            Options.quiet, Options.json, Options.now,
         ],
         discussion: """
             The feed is WSDOT's GetTravelTimesAsJson, from an http(s) URL or a file (a pipe such as
@@ -21,7 +21,9 @@ extension Commands {
             routes are saved leaves the route cache and the pending alerts exactly as they were.
             A route holding an impossible value (a time over a day, a date past 9999) is left out,
             with a warning; the rest are saved.
-            Run it from cron every 15 minutes:  */15 * * * * traveltimes refresh --quiet
+            --json prints what was fetched, saved and rescheduled, and the warnings and delay-watch
+            alerts, as one object (warnings still go to stderr as well).
+            Run it every 15 minutes: `traveltimes install systemd` or `traveltimes install cron`.
             """
     ) { invocation in
         let timeout = try invocation.timeout()
@@ -43,7 +45,7 @@ extension Commands {
             throw invocation.usage("Invalid source '\(display)': a URL needs a host, such as https://wsdot.wa.gov/….")
         }
         let io = invocation.io.redacting(secrets)
-        let spinner = Spinner(io: quiet ? nil : io, message: "Fetching \(display)")
+        let spinner = Spinner(io: quiet || invocation.wantsJSON ? nil : io, message: "Fetching \(display)")
         let result: Commute.RefreshResult
         do {
             defer { spinner.stop() }
@@ -56,7 +58,7 @@ extension Commands {
             throw RefreshFailed(underlying: error, kept: commute.keptDataDescription(), secrets: secrets)
         }
         let summary = result.reschedule
-        if !quiet {
+        if !quiet && !invocation.wantsJSON {
             if result.notModified {
                 io.out("Feed unchanged since the last refresh (HTTP 304); \(result.routeCount) routes kept; "
                     + "\(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
@@ -73,16 +75,90 @@ extension Commands {
         invocation.report(summary)
         // Delay watches look at the routes just refreshed, passed forward. The refresh itself is
         // done: a watch that cannot be checked is a warning.
+        var events: [Commute.WatchEvent] = []
+        var watchProblem: String?
         do {
-            let events = try commute.checkWatches(
+            events = try commute.checkWatches(
                 routes: result.routesByID, notifiers: configuration.effectiveNotifiers, quietHours: configuration.quietHours,
                 sender: invocation.sender(io))
             for event in events {
                 if let problem = event.problem { io.err("traveltimes: watch alert \"\(event.message.title)\": \(problem)") }
             }
         } catch {
-            io.warn("delay watches were not checked: \(DisplayText.line(String(describing: error)))")
+            watchProblem = DisplayText.line(String(describing: error))
+            io.warn("delay watches were not checked: \(watchProblem ?? "")")
         }
+        if invocation.wantsJSON {
+            let json = RefreshJSON(
+                result, source: display, at: TimeFormatting.iso8601(commute.now, calendar: commute.calendar), events: events,
+                watchProblem: watchProblem)
+            try invocation.printJSON(json, through: io)
+        }
+    }
+}
+
+/// `refresh --json`: a public contract. Secrets are already out of every string (the source is
+/// shown as `display` shows it; messages went through the same redaction as stderr).
+struct RefreshJSON: EveryKeyEncodable {
+    struct Routes: EveryKeyEncodable {
+        var saved: Int
+        var withoutData: Int
+        var leftOut: [LeftOut]
+    }
+
+    struct LeftOut: EveryKeyEncodable {
+        var id: String
+        var reason: String
+    }
+
+    struct Rescheduled: EveryKeyEncodable {
+        var requested: Int
+        var scheduled: Int
+        var deferred: Int
+        var cap: Int
+    }
+
+    struct Warning: EveryKeyEncodable {
+        var message: String
+        /// The last successful refresh said it too (a quiet refresh does not repeat it).
+        var isRepeat: Bool
+    }
+
+    struct WatchAlert: EveryKeyEncodable {
+        var routeID: String
+        var direction: String
+        var title: String
+        /// Why it was held back or failed; nil when it was sent.
+        var problem: String?
+    }
+
+    var source: String
+    var refreshedAt: String
+    /// The server answered 304: the saved routes are current, and were kept.
+    var notModified: Bool
+    var routes: Routes
+    var missingFavorites: [String]
+    var rescheduled: Rescheduled
+    var warnings: [Warning]
+    var watchAlerts: [WatchAlert]
+    /// Why the delay watches could not be checked; nil when they were.
+    var watchProblem: String?
+
+    init(_ result: Commute.RefreshResult, source: String, at moment: String, events: [Commute.WatchEvent], watchProblem: String?) {
+        self.source = source
+        refreshedAt = moment
+        notModified = result.notModified
+        routes = Routes(
+            saved: result.routeCount, withoutData: result.noData,
+            leftOut: result.droppedRoutes.map { LeftOut(id: $0.id, reason: $0.reason) })
+        missingFavorites = result.missingFavorites
+        let summary = result.reschedule
+        rescheduled = Rescheduled(requested: summary.requested, scheduled: summary.scheduled, deferred: summary.deferred, cap: summary.cap)
+        warnings = result.warnings.map { Warning(message: $0.description, isRepeat: $0.isRepeat) }
+        watchAlerts = events.map {
+            WatchAlert(routeID: $0.routeID, direction: $0.direction.rawValue, title: $0.message.title, problem: $0.problem)
+        }
+        self.watchProblem = watchProblem
     }
 }
 

@@ -173,7 +173,7 @@ extension Route {
 }
 
 /// `routes --json`: a public contract.
-struct RouteJSON: Encodable {
+struct RouteJSON: EveryKeyEncodable {
     var id: String
     var name: String
     var description: String?
@@ -194,24 +194,6 @@ struct RouteJSON: Encodable {
         status = route.status.rawValue
         distanceMiles = route.distanceMiles
         updatedAt = TimeFormatting.iso8601(route.updatedAt, calendar: calendar)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case id, name, description, currentMinutes, averageMinutes, delayMinutes, status, distanceMiles, updatedAt
-    }
-
-    /// Missing values are written as `null`, never left out.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(description, forKey: .description)
-        try container.encode(currentMinutes, forKey: .currentMinutes)
-        try container.encode(averageMinutes, forKey: .averageMinutes)
-        try container.encode(delayMinutes, forKey: .delayMinutes)
-        try container.encode(status, forKey: .status)
-        try container.encode(distanceMiles, forKey: .distanceMiles)
-        try container.encode(updatedAt, forKey: .updatedAt)
     }
 }
 

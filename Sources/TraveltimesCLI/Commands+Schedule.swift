@@ -234,7 +234,7 @@ extension Commands {
 }
 
 /// `schedule list --json`: a public contract.
-struct ScheduleJSON: Encodable {
+struct ScheduleJSON: EveryKeyEncodable {
     var id: String
     var routeIDs: [String]
     var days: [Int]
@@ -257,23 +257,5 @@ struct ScheduleJSON: Encodable {
         onlyWhenDelayedBy = schedule.onlyWhenDelayedBy
         daysLabel = schedule.daysLabel
         timeLabel = schedule.timeLabel
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case id, routeIDs, days, hour, minute, enabled, createdAt, onlyWhenDelayedBy, daysLabel, timeLabel
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(routeIDs, forKey: .routeIDs)
-        try container.encode(days, forKey: .days)
-        try container.encode(hour, forKey: .hour)
-        try container.encode(minute, forKey: .minute)
-        try container.encode(enabled, forKey: .enabled)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(onlyWhenDelayedBy, forKey: .onlyWhenDelayedBy)
-        try container.encode(daysLabel, forKey: .daysLabel)
-        try container.encode(timeLabel, forKey: .timeLabel)
     }
 }

@@ -5,90 +5,212 @@ extension Commands {
     static let status = Command(
         name: "status",
         summary: "Show the store, the zone, the data's age, counts, and what runs refresh and tick",
-        options: [Options.now]
+        options: [Options.json, Options.now],
+        discussion: """
+            Each part is read on its own: an unreadable file is named (and the exit status is its
+            error's) while the rest is still shown. --json gives the same as one object, with the
+            unreadable files under "errors". `traveltimes doctor` checks whether alerts will go out.
+            """
     ) { invocation in
         let store = try invocation.store()
-        let io = invocation.io
         // Each domain is read on its own, so one unreadable file does not hide the others.
         var failures: [any Error] = []
-        let configuration: Configuration?
-        do {
-            configuration = try store.configuration()
-        } catch {
-            configuration = nil
-            failures.append(error)
+        func read<T>(_ body: () throws -> T) -> T? {
+            do { return try body() } catch {
+                failures.append(error)
+                return nil
+            }
         }
+        let configuration = read { try store.configuration() }
         let commute = try invocation.commute(store, configuration: configuration ?? .empty)
         let calendar = commute.calendar
-        io.out("Store:      \(store.directory)")
+        func moment(_ date: Date) -> StatusJSON.Moment {
+            StatusJSON.Moment(date: date, text: TimeFormatting.iso8601(date, calendar: calendar))
+        }
+
+        var report = StatusJSON(store: store.directory, installed: StatusJSON.InstalledJSON(installed(invocation)))
         if let configuration {
             let (zone, source) = try invocation.timeZone(saved: configuration.timeZone)
-            io.out("Time zone:  \(describe(zone, source, saved: configuration.timeZone))")
+            report.timeZone = StatusJSON.Zone(name: zone.identifier, from: source, saved: configuration.timeZone)
+            let secrets = configuration.accessCode.map { [$0] } ?? []
+            report.source = (invocation.environment["TRAVELTIMES_SOURCE"] ?? configuration.source)
+                .map { FeedSource.redact(FeedSource.display($0), secrets: secrets) }
+        }
+        if let cache = read({ try store.routes() }) {
+            report.routes = StatusJSON.Routes(
+                count: cache.routes.count, withoutData: cache.routes.count(where: { $0.status == .noData }),
+                updatedAt: cache.routes.map(\.updatedAt).max().map(moment), fetchedAt: cache.fetchedAt.map(moment), from: cache.source)
+        }
+        if let log = read({ try store.refreshLog() }), let attempt = log.lastAttemptAt, let result = log.lastResult {
+            report.lastRefresh = StatusJSON.LastRefresh(
+                at: moment(attempt), result: DisplayText.line(result), lastSuccessAt: log.lastSuccessAt.map(moment),
+                failuresInARow: log.failuresSinceSuccess)
+        }
+        report.favorites = read { try store.favorites().routeIDs.count }
+        if let schedules = read({ try store.schedules().schedules }) {
+            report.schedules = StatusJSON.Schedules(count: schedules.count, enabled: schedules.count(where: \.isEnabled))
+        }
+        if let pending = read({ try store.pending() }) {
+            report.pending = StatusJSON.Pending(
+                scheduled: pending.requests.count, deferred: pending.deferred.count, cap: pending.cap, plannedAt: pending.plannedAt.map(moment))
+        }
+        if let ledger = read({ try store.ledger().entries.filter { $0.outcome != .claimed } }), let last = ledger.last {
+            let recent = ledger.filter { commute.now.timeIntervalSince($0.at) < 86_400 }
+            report.lastAlert = StatusJSON.LastAlert(
+                at: moment(last.at), outcome: last.outcome.rawValue,
+                lastDay: Dictionary(grouping: recent, by: \.outcome.rawValue).mapValues(\.count))
+        }
+        report.errors = failures.map { DisplayText.line(String(describing: $0)) }
+
+        if invocation.wantsJSON {
+            try invocation.printJSON(report)
         } else {
+            printStatus(report, configurationRead: configuration != nil, commute: commute, invocation: invocation)
+        }
+        if let first = failures.first {
+            for error in failures.dropFirst() { _ = CLI.fail(error, io: invocation.io) }
+            throw first
+        }
+    }
+
+    /// `status` as text, one line a part.
+    private static func printStatus(_ report: StatusJSON, configurationRead: Bool, commute: Commute, invocation: Invocation) {
+        let io = invocation.io
+        let calendar = commute.calendar
+        func moment(_ moment: StatusJSON.Moment) -> String {
+            TimeFormatting.moment(moment.date, relativeTo: commute.now, calendar: calendar)
+        }
+        io.out("Store:      \(report.store)")
+        if let zone = report.timeZone, let timeZone = TimeZone(identifier: zone.name) {
+            io.out("Time zone:  \(describe(timeZone, zone.from, saved: zone.saved))")
+        } else if !configurationRead {
             io.out("Time zone:  unknown: config.json cannot be read (times below are in \(commute.timeZone.identifier))")
         }
-        do {
-            let cache = try store.routes()
-            if let newest = cache.routes.map(\.updatedAt).max() {
-                let noData = cache.routes.count(where: { $0.status == .noData })
+        if let routes = report.routes {
+            if let updated = routes.updatedAt {
                 io.out(
-                    "Routes:     \(cache.routes.count) (\(noData) without data), updated "
-                        + "\(TimeFormatting.moment(newest, relativeTo: commute.now, calendar: calendar)) "
-                        + "(\(TimeFormatting.age(commute.now.timeIntervalSince(newest))) ago)")
+                    "Routes:     \(routes.count) (\(routes.withoutData) without data), updated \(moment(updated)) "
+                        + "(\(TimeFormatting.age(commute.now.timeIntervalSince(updated.date))) ago)")
             } else {
                 io.out("Routes:     none yet — run `traveltimes refresh --source FILE`")
             }
-            if let fetched = cache.fetchedAt {
-                io.out(
-                    "Refreshed:  \(TimeFormatting.moment(fetched, relativeTo: commute.now, calendar: calendar)) "
-                        + "from \(cache.source ?? "?")")
-            }
-        } catch { failures.append(error) }
-        do {
-            let log = try store.refreshLog()
-            if let attempt = log.lastAttemptAt, let result = log.lastResult {
-                var line = "Last try:   \(TimeFormatting.moment(attempt, relativeTo: commute.now, calendar: calendar)): \(DisplayText.line(result))"
-                if log.failuresSinceSuccess > 1 { line += " (\(log.failuresSinceSuccess) failures in a row)" }
-                io.out(line)
-            }
-            let secrets = configuration?.accessCode.map { [$0] } ?? []
-            let source = invocation.environment["TRAVELTIMES_SOURCE"] ?? configuration?.source
-            io.out("Source:     \(source.map { FeedSource.redact(FeedSource.display($0), secrets: secrets) } ?? "not set — `traveltimes config set source URL`")")
-        } catch { failures.append(error) }
-        do {
-            io.out("Favorites:  \(try store.favorites().routeIDs.count)")
-        } catch { failures.append(error) }
-        do {
-            let schedules = try store.schedules().schedules
-            io.out("Schedules:  \(schedules.count) (\(schedules.count(where: \.isEnabled)) enabled)")
-        } catch { failures.append(error) }
-        do {
-            let pending = try store.pending()
-            var line = "Pending:    \(pending.requests.count) scheduled (cap \(pending.cap)), \(pending.deferred.count) deferred"
-            if let planned = pending.plannedAt {
-                line += "; planned \(TimeFormatting.moment(planned, relativeTo: commute.now, calendar: calendar))"
-            }
-            io.out(line)
-        } catch { failures.append(error) }
-        do {
-            let ledger = try store.ledger().entries.filter { $0.outcome != .claimed }
-            if let last = ledger.last {
-                let recent = ledger.filter { commute.now.timeIntervalSince($0.at) < 86_400 }
-                let counts = Dictionary(grouping: recent, by: \.outcome.rawValue).mapValues(\.count)
-                    .sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-                io.out("Last alert: \(TimeFormatting.moment(last.at, relativeTo: commute.now, calendar: calendar)) "
-                    + "\(last.outcome.rawValue); last 24 h: \(counts.isEmpty ? "none" : counts)")
-            }
-        } catch { failures.append(error) }
-        io.out("Installed:  \(installed(invocation).summary)")
-        if let first = failures.first {
-            for error in failures.dropFirst() { _ = CLI.fail(error, io: io) }
-            throw first
+            if let fetched = routes.fetchedAt { io.out("Refreshed:  \(moment(fetched)) from \(routes.from ?? "?")") }
         }
+        if let last = report.lastRefresh {
+            var line = "Last try:   \(moment(last.at)): \(last.result)"
+            if last.failuresInARow > 1 { line += " (\(last.failuresInARow) failures in a row)" }
+            io.out(line)
+        }
+        if configurationRead {
+            io.out("Source:     \(report.source ?? "not set — `traveltimes config set source URL`")")
+        }
+        if let favorites = report.favorites { io.out("Favorites:  \(favorites)") }
+        if let schedules = report.schedules { io.out("Schedules:  \(schedules.count) (\(schedules.enabled) enabled)") }
+        if let pending = report.pending {
+            var line = "Pending:    \(pending.scheduled) scheduled (cap \(pending.cap)), \(pending.deferred) deferred"
+            if let planned = pending.plannedAt { line += "; planned \(moment(planned))" }
+            io.out(line)
+        }
+        if let last = report.lastAlert {
+            let counts = last.lastDay.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            io.out("Last alert: \(moment(last.at)) \(last.outcome); last 24 h: \(counts.isEmpty ? "none" : counts)")
+        }
+        io.out("Installed:  \(report.installed.summary)")
     }
 
     /// This program's absolute path, for the crontab lines.
     static func executablePath() -> String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "traveltimes"
+    }
+}
+
+/// `status --json`: a public contract. A part whose file cannot be read is null, and the reason is
+/// in `errors`.
+struct StatusJSON: EveryKeyEncodable {
+    /// A moment, written as ISO 8601 in the schedules' zone.
+    struct Moment: Encodable {
+        var date: Date
+        var text: String
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(text)
+        }
+    }
+
+    struct Zone: EveryKeyEncodable {
+        var name: String
+        /// `saved`, `TRAVELTIMES_TZ` (for this command) or `host` (none saved yet).
+        var from: Invocation.ZoneSource
+        var saved: String?
+    }
+
+    struct Routes: EveryKeyEncodable {
+        var count: Int
+        var withoutData: Int
+        var updatedAt: Moment?
+        var fetchedAt: Moment?
+        var from: String?
+    }
+
+    struct LastRefresh: EveryKeyEncodable {
+        var at: Moment
+        var result: String
+        var lastSuccessAt: Moment?
+        var failuresInARow: Int
+    }
+
+    struct Schedules: EveryKeyEncodable {
+        var count: Int
+        var enabled: Int
+    }
+
+    struct Pending: EveryKeyEncodable {
+        var scheduled: Int
+        var deferred: Int
+        var cap: Int
+        var plannedAt: Moment?
+    }
+
+    struct LastAlert: EveryKeyEncodable {
+        var at: Moment
+        var outcome: String
+        /// Outcomes in the last 24 hours, counted.
+        var lastDay: [String: Int]
+    }
+
+    struct InstalledJSON: EveryKeyEncodable {
+        var unitDirectory: String?
+        /// The unit files traveltimes wrote there.
+        var units: [String]
+        var enabledTimers: [String]
+        /// Whether the crontab has the traveltimes block; null when there is no crontab command.
+        var cronBlock: Bool?
+        var summary: String
+
+        init(_ installed: Commands.Installed) {
+            unitDirectory = installed.unitDirectory
+            units = installed.units
+            enabledTimers = installed.enabledTimers
+            cronBlock = installed.cronBlock
+            summary = installed.summary
+        }
+    }
+
+    var store: String
+    var timeZone: Zone?
+    var source: String?
+    var routes: Routes?
+    var lastRefresh: LastRefresh?
+    var favorites: Int?
+    var schedules: Schedules?
+    var pending: Pending?
+    var lastAlert: LastAlert?
+    var installed: InstalledJSON
+    var errors: [String] = []
+
+    init(store: String, installed: InstalledJSON) {
+        self.store = store
+        self.installed = installed
     }
 }

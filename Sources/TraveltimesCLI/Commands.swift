@@ -7,7 +7,7 @@ enum Commands {
         groupAdd, groupList, groupEdit, groupRemove,
         pending, tick, test, deliveredList, deliveredClear, notifyAdd, notifyList, notifyRemove, notifyTest,
         watchAdd, watchList, watchRemove,
-        status, configShow, configSet, configUnset, installSystemd, installCron, uninstallSystemd, uninstallCron,
+        status, doctor, configShow, configSet, configUnset, installSystemd, installCron, uninstallSystemd, uninstallCron,
         completions, manpage, demo,
     ]
 

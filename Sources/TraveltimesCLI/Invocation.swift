@@ -13,9 +13,9 @@ struct Invocation {
     func usage(_ message: String) -> UsageError { UsageError(message: message, command: command.name) }
 
     /// Where the zone a command uses came from.
-    enum ZoneSource: Equatable {
+    enum ZoneSource: String, Equatable, Encodable {
         /// `TRAVELTIMES_TZ`, for this command only; it overrides the saved zone.
-        case override
+        case override = "TRAVELTIMES_TZ"
         /// The store's (`config set timezone`, or saved with the first schedule).
         case saved
         /// None is saved yet: `TZ`, else the system's. Saved when the first schedule is added.
@@ -109,8 +109,10 @@ struct Invocation {
 
     /// The notifiers, as this command sends through them: the stdout notifier prints on this
     /// command's stdout; programs get this environment without its secrets.
+    /// With `--json`, stdout is the JSON's: the stdout notifier prints on stderr instead.
     func sender(_ io: TerminalIO) -> NotifierSender {
-        NotifierSender(print: { io.out($0) }, helperPath: fetchHelperPath(), environment: environment)
+        let json = wantsJSON
+        return NotifierSender(print: { json ? io.err($0) : io.out($0) }, helperPath: fetchHelperPath(), environment: environment)
     }
 
     var wantsJSON: Bool { arguments.has("--json") }
@@ -121,11 +123,12 @@ struct Invocation {
     }
 
     /// Prints a value as JSON: stable key order, two-space indentation, for scripts and jq.
-    func printJSON<T: Encodable>(_ value: T) throws {
+    /// `through` another stream (one that removes secrets) when given.
+    func printJSON<T: Encodable>(_ value: T, through stream: TerminalIO? = nil) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(value)
-        io.out(String(decoding: data, as: UTF8.self))
+        (stream ?? io).out(String(decoding: data, as: UTF8.self))
     }
 
     /// Warns on stderr when the cap deferred some requests and the deferred set is not the one
@@ -154,4 +157,27 @@ struct Invocation {
 struct Declined: ProcessError {
     var exitCode: ExitCode { .failure }
     var explanation: String { "Cancelled; nothing was changed." }
+}
+
+/// A JSON output whose every stored property is written, an absent one as null: a script reads
+/// the same keys whatever is missing (Swift's own encoding leaves a nil key out).
+protocol EveryKeyEncodable: Encodable {}
+
+extension EveryKeyEncodable {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: PropertyKey.self)
+        for case (let label?, let value as any Encodable) in Mirror(reflecting: self).children {
+            // An Optional encodes its nil as null.
+            try container.encode(value, forKey: PropertyKey(stringValue: label))
+        }
+    }
+}
+
+/// A property's name as a JSON key.
+private struct PropertyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }

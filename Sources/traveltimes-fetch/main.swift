@@ -1,10 +1,20 @@
 // traveltimes-fetch: one HTTP request for `traveltimes` (a feed GET, a webhook POST). Reads a JSON
 // request line on stdin, writes a JSON reply line and the body on stdout. See CommuteCore's
-// FetchHelper. It ends by the request's deadline, holding at most its body limit.
+// FetchHelper. It ends by the request's deadline, holding at most its body limit. `--check` says
+// whether libcurl can be loaded.
 import CommuteCore
 import CommuteNetworking
 import Foundation
 
+// `--check`: whether a request could be made at all (for `traveltimes doctor`).
+if CommandLine.arguments.dropFirst() == ["--check"] {
+    if let problem = CurlHTTPClient.loadProblem() {
+        FileHandle.standardError.write(Data("traveltimes-fetch: \(problem)\n".utf8))
+        exit(69)
+    }
+    print("traveltimes-fetch: ready")
+    exit(0)
+}
 let input = FileHandle.standardInput.readDataToEndOfFile()
 guard let request = try? JSONDecoder().decode(FetchHelper.Request.self, from: input), let url = URL(string: request.url)
 else {

@@ -89,6 +89,76 @@ public enum Installation {
         text.split(separator: "\n", maxSplits: 1).first.map(String.init) == systemdMark
     }
 
+    /// What an installed job runs: the binary and the store it pins.
+    public struct Pinned: Sendable, Equatable {
+        public var binary: String
+        public var store: String
+
+        public init(binary: String, store: String) {
+            self.binary = binary
+            self.store = store
+        }
+    }
+
+    /// The binary and store a service unit of this program's runs (nil for any other text).
+    public static func pinned(service text: String) -> Pinned? {
+        guard isOurs(unit: text) else { return nil }
+        var binary: String?
+        var store: String?
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("ExecStart=") {
+                binary = systemdUnquoted(line.dropFirst("ExecStart=".count))
+            } else if line.hasPrefix("Environment="), let word = systemdUnquoted(line.dropFirst("Environment=".count)),
+                      word.hasPrefix("TRAVELTIMES_HOME=") {
+                store = String(word.dropFirst("TRAVELTIMES_HOME=".count))
+            }
+        }
+        guard let binary, let store else { return nil }
+        return Pinned(binary: binary, store: store)
+    }
+
+    /// The binary and store the tick line of this program's crontab block runs.
+    public static func pinned(cronBlock lines: [String]) -> Pinned? {
+        let prefix = "* * * * * TRAVELTIMES_HOME="
+        guard let line = lines.first(where: { $0.hasPrefix(prefix) }) else { return nil }
+        var rest = Substring(line.dropFirst(prefix.count).replacingOccurrences(of: "\\%", with: "%"))
+        guard let store = shellUnquoted(&rest), rest.first == " " else { return nil }
+        rest = rest.dropFirst()
+        guard let binary = shellUnquoted(&rest) else { return nil }
+        return Pinned(binary: binary, store: store)
+    }
+
+    /// The first double-quoted word of a unit file's value, as `systemdQuoted` wrote it.
+    private static func systemdUnquoted(_ text: Substring) -> String? {
+        guard text.first == "\"" else { return nil }
+        var word = ""
+        var iterator = text.dropFirst().makeIterator()
+        while let character = iterator.next() {
+            switch character {
+            case "\"": return word
+            case "\\": guard let next = iterator.next() else { return nil }; word.append(next)
+            case "%": guard iterator.next() == "%" else { return nil }; word.append("%")
+            default: word.append(character)
+            }
+        }
+        return nil
+    }
+
+    /// Reads one word `shellQuoted` wrote (`'…'`, a quote as `'\''`) from the start of `text`.
+    private static func shellUnquoted(_ text: inout Substring) -> String? {
+        var word = ""
+        while text.first == "'" {
+            text = text.dropFirst()
+            guard let close = text.firstIndex(of: "'") else { return nil }
+            word += text[..<close]
+            text = text[text.index(after: close)...]
+            guard text.hasPrefix("\\'") else { return word }
+            word += "'"
+            text = text.dropFirst(2)
+        }
+        return nil
+    }
+
     /// A word as a unit file reads it: in double quotes, with `\`, `"` escaped and `%` (which
     /// starts a specifier) doubled.
     static func systemdQuoted(_ word: String) -> String {

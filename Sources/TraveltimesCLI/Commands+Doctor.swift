@@ -1,0 +1,375 @@
+import CommuteCore
+import Foundation
+
+extension Commands {
+    static let doctor = Command(
+        name: "doctor",
+        summary: "Check everything unattended alerts need, and say how to fix what is wrong",
+        options: [Options.json, Options.now],
+        discussion: """
+            Checks the store (readable and writable), the saved zone, the schedules, the source and
+            a recent successful refresh, traveltimes-fetch (beside the binary, and able to load
+            libcurl), each notifier (a program found and executable where the tick will run it; a
+            well-formed webhook) and what runs refresh and tick (systemd timers or the crontab
+            block, for this binary and this store). Each problem comes with what to do. Nothing is
+            sent and nothing is written: `traveltimes notify test` sends a sample.
+            Exit 0 when alerts will go out (warnings allowed), 1 otherwise.
+            """
+    ) { invocation in
+        var doctor = Doctor(invocation)
+        let checkup = try doctor.run()
+        if invocation.wantsJSON {
+            try invocation.printJSON(checkup)
+        } else {
+            let io = invocation.io
+            let width = checkup.checks.map(\.check.count).max() ?? 0
+            for finding in checkup.checks {
+                let label = finding.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+                    + finding.check.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+                io.out(label + DisplayText.line(finding.detail))
+                if let fix = finding.fix { io.out(String(repeating: " ", count: label.count) + "→ " + DisplayText.line(fix)) }
+            }
+            let warnings = checkup.checks.count(where: { $0.status == .warning })
+            io.out("")
+            io.out(checkup.alertsWillGoOut
+                ? "Alerts will go out" + (warnings == 0 ? "." : " (\(warnings) \(warnings == 1 ? "warning" : "warnings") above).")
+                : "Alerts will not go out until the problems above are fixed.")
+        }
+        let problems = checkup.checks.count(where: { $0.status == .problem })
+        if problems > 0 { throw DoctorFoundProblems(count: problems) }
+    }
+}
+
+/// `doctor`'s report; `doctor --json` prints it as it is.
+struct Checkup: EveryKeyEncodable {
+    struct Finding: EveryKeyEncodable {
+        enum Status: String, Encodable {
+            case ok, warning, problem
+        }
+
+        var check: String
+        var status: Status
+        var detail: String
+        /// What to do; nil when nothing needs doing.
+        var fix: String?
+    }
+
+    var store: String
+    var alertsWillGoOut: Bool
+    var checks: [Finding]
+}
+
+/// The checks, each read from what an unattended run would see. Reads only; runs
+/// `traveltimes-fetch --check` and `crontab -l`.
+private struct Doctor {
+    typealias Finding = Checkup.Finding
+
+    let invocation: Invocation
+    var findings: [Finding] = []
+
+    init(_ invocation: Invocation) { self.invocation = invocation }
+
+    /// Cron runs jobs with this PATH, whatever the login shell has.
+    static let cronPath = "/usr/bin:/bin"
+    /// Older than this, the alerts' times are a warning; older than a day, a problem.
+    static let staleAfter: TimeInterval = 2 * 3_600
+
+    mutating func run() throws -> Checkup {
+        let directory = try StoreLocation.directory(environment: invocation.environment)
+        let installed = Commands.installed(invocation)
+        let store = checkStore(directory)
+        var configuration: Configuration?
+        if let store {
+            configuration = try? store.configuration()
+            if let configuration { try checkPlans(store, configuration) }
+            checkSource(configuration)
+            checkRefresh(store, configuration: configuration ?? .empty)
+        }
+        checkHelper(needed: configuration.map(needsHelper) ?? true)
+        for notifier in (configuration ?? .empty).effectiveNotifiers { checkNotifier(notifier, installed: installed) }
+        checkScheduler(installed, store: directory)
+        return Checkup(store: directory, alertsWillGoOut: !findings.contains { $0.status == .problem }, checks: findings)
+    }
+
+    private mutating func add(_ check: String, _ status: Finding.Status, _ detail: String, fix: String? = nil) {
+        findings.append(Finding(check: check, status: status, detail: detail, fix: fix))
+    }
+
+    // MARK: The store
+
+    /// The store directory readable and writable, and every file in it readable.
+    private mutating func checkStore(_ directory: String) -> Store? {
+        var status = stat()
+        guard stat(directory, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+            add("store", .problem, "\(directory) does not exist yet", fix: "traveltimes refresh, then traveltimes favorites add and schedule add")
+            return nil
+        }
+        guard access(directory, R_OK | W_OK | X_OK) == 0 else {
+            add("store", .problem, "\(directory) is not readable and writable by this user", fix: "chown or chmod it, or set TRAVELTIMES_HOME")
+            return nil
+        }
+        guard let store = try? invocation.store() else {
+            add("store", .problem, "\(directory) cannot be opened", fix: "check its permissions, or set TRAVELTIMES_HOME")
+            return nil
+        }
+        let reads: [() throws -> Void] = [
+            { _ = try store.configuration() }, { _ = try store.favorites() }, { _ = try store.schedules() },
+            { _ = try store.routeCacheHeader() }, { _ = try store.pending() }, { _ = try store.ledger() }, { _ = try store.refreshLog() },
+        ]
+        var unreadable: [String] = []
+        for read in reads {
+            do { try read() } catch { unreadable.append(String(describing: error)) }
+        }
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }) ?? []
+        let readOnly = files.filter { access("\(directory)/\($0)", R_OK | W_OK) != 0 }.sorted()
+        if let first = unreadable.first {
+            add("store", .problem, first, fix: "move the file aside or restore it from a backup (`traveltimes status` names every unreadable file)")
+        } else if !readOnly.isEmpty {
+            add("store", .problem, "\(readOnly.joined(separator: ", ")) in \(directory) cannot be written", fix: "chmod u+rw the files, or chown them to this user")
+        } else {
+            add("store", .ok, "\(directory): readable and writable")
+        }
+        return store
+    }
+
+    /// The saved zone, and schedules that will fire.
+    private mutating func checkPlans(_ store: Store, _ configuration: Configuration) throws {
+        if let saved = configuration.timeZone {
+            let override = invocation.environment["TRAVELTIMES_TZ"].flatMap { $0.isEmpty ? nil : $0 }
+            if let override, override != saved {
+                add("time zone", .warning, "\(saved) (saved); TRAVELTIMES_TZ=\(override) in this shell changes it for these commands only",
+                    fix: "timers and cron use the saved zone; change it with traveltimes config set timezone")
+            } else {
+                add("time zone", .ok, "\(saved) (saved)")
+            }
+        } else {
+            add("time zone", .problem, "none saved: timers and cron would use the host's zone",
+                fix: "traveltimes config set timezone Area/City (such as America/Los_Angeles)")
+        }
+        let schedules = (try? store.schedules().schedules) ?? []
+        let enabled = schedules.filter(\.isEnabled)
+        let watches = configuration.watches?.count ?? 0
+        guard !enabled.isEmpty || watches > 0 else {
+            add("schedules", .problem, schedules.isEmpty ? "none: nothing will be sent" : "all \(schedules.count) are disabled: nothing will be sent",
+                fix: schedules.isEmpty ? "traveltimes schedule add --preset morning" : "traveltimes schedule enable ID")
+            return
+        }
+        guard let commute = try? invocation.commute(store, configuration: configuration),
+              let report = try? commute.pendingReport(deferredContent: false)
+        else {
+            add("schedules", .problem, "the pending alerts cannot be read", fix: "traveltimes refresh (it plans them again)")
+            return
+        }
+        var detail = "\(enabled.count) enabled"
+        if watches > 0 { detail += ", \(watches) delay \(watches == 1 ? "watch" : "watches")" }
+        if let next = report.requests.map(\.request.nextFire).min() {
+            add("schedules", .ok, detail + "; \(report.requests.count) alerts pending, the next \(TimeFormatting.dayAndTime(next, calendar: commute.calendar))")
+        } else if enabled.isEmpty {
+            add("schedules", .ok, detail + "; alerts only when a watched route is delayed")
+        } else {
+            add("schedules", .problem, detail + ", but no alert is planned", fix: "traveltimes refresh (it plans them again)")
+        }
+    }
+
+    // MARK: The feed
+
+    /// A source the timers will see (not only this shell's environment), with its access code.
+    private mutating func checkSource(_ configuration: Configuration?) {
+        let environment = invocation.environment
+        guard let configuration else { return }
+        guard let text = configuration.source else {
+            let fromShell = !(environment["TRAVELTIMES_SOURCE"] ?? "").isEmpty
+            add("source", .problem, fromShell ? "set only in TRAVELTIMES_SOURCE, which timers and cron do not see" : "not set",
+                fix: "traveltimes config set source URL (the WSDOT URL, or a file's full path)")
+            return
+        }
+        let shown = FeedSource.redact(FeedSource.display(text), secrets: configuration.accessCode.map { [$0] } ?? [])
+        switch FeedSource(text) {
+        case nil:
+            add("source", .problem, "\(shown) is not a usable URL", fix: "traveltimes config set source URL")
+        case .file(let path):
+            if !path.hasPrefix("/") {
+                add("source", .problem, "\(shown) is a relative path, and timers and cron run elsewhere", fix: "traveltimes config set source /full/path/to/feed.json")
+            } else if access(path, R_OK) != 0 {
+                add("source", .problem, "\(shown) cannot be read", fix: "check the file, or traveltimes config set source URL")
+            } else {
+                add("source", .ok, "\(shown) (a file)")
+            }
+        case .url(let url):
+            let needsCode = url.host?.lowercased().hasSuffix("wsdot.wa.gov") == true
+                && !(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).contains { $0.name.lowercased() == "accesscode" }
+            if needsCode, configuration.accessCode == nil {
+                let fromShell = !(environment["WSDOT_ACCESS_CODE"] ?? "").isEmpty
+                add("source", .problem,
+                    "\(shown) needs an access code" + (fromShell ? ", and WSDOT_ACCESS_CODE is set only in this shell, which timers and cron do not see" : ""),
+                    fix: "traveltimes config set access-code CODE (kept only in config.json, mode 0600)")
+            } else {
+                add("source", .ok, shown)
+            }
+        }
+    }
+
+    /// When the routes were last refreshed.
+    private mutating func checkRefresh(_ store: Store, configuration: Configuration) {
+        guard let commute = try? invocation.commute(store, configuration: configuration) else { return }
+        let log = (try? store.refreshLog()) ?? .empty
+        let failing = log.failuresSinceSuccess > 0 ? log.lastResult.map { "; the last try failed: \($0)" } ?? "" : ""
+        guard let success = log.lastSuccessAt ?? (try? store.routeCacheHeader().fetchedAt) ?? nil else {
+            add("refresh", .problem, "never refreshed" + failing, fix: "traveltimes refresh (and see what it says)")
+            return
+        }
+        let age = commute.now.timeIntervalSince(success)
+        let detail = "last success \(TimeFormatting.moment(success, relativeTo: commute.now, calendar: commute.calendar))"
+            + " (\(TimeFormatting.age(max(0, age))) ago)" + failing
+        if age > 86_400 {
+            add("refresh", .problem, detail + ": alerts would carry day-old times", fix: "traveltimes refresh, and see that timers or cron run it")
+        } else if age > Self.staleAfter || !failing.isEmpty {
+            add("refresh", .warning, detail, fix: "traveltimes refresh; traveltimes status shows the last try")
+        } else {
+            add("refresh", .ok, detail)
+        }
+    }
+
+    private func needsHelper(_ configuration: Configuration) -> Bool {
+        let webhook = configuration.effectiveNotifiers.contains {
+            if case .webhook = $0.kind { return true }
+            return false
+        }
+        if case .url = configuration.source.flatMap(FeedSource.init) { return true }
+        return webhook
+    }
+
+    /// `traveltimes-fetch` beside the binary, and able to load libcurl.
+    private mutating func checkHelper(needed: Bool) {
+        let path = invocation.fetchHelperPath()
+        let status: Finding.Status = needed ? .problem : .warning
+        let fix = "install traveltimes-fetch beside traveltimes (Scripts/install does), and libcurl (apt-get install libcurl4)"
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            add("fetch helper", status, "\(path) is missing or not executable" + (needed ? "" : " (needed for URLs and webhooks)"), fix: fix)
+            return
+        }
+        let result: SystemCommand.Result
+        do {
+            result = try SystemCommand.run(path, ["--check"], environment: invocation.environment, timeout: 5)
+        } catch {
+            add("fetch helper", status, "\(path) cannot run: \(error.reason)", fix: fix)
+            return
+        }
+        guard result.status == 0 else {
+            add("fetch helper", status, "\(path) is not ready (exit \(result.status))", fix: fix)
+            return
+        }
+        var detail = "\(path): ready"
+        if !(invocation.environment["TRAVELTIMES_FETCH_HELPER"] ?? "").isEmpty {
+            detail += " (from TRAVELTIMES_FETCH_HELPER, which timers and cron do not see)"
+            add("fetch helper", .warning, detail, fix: "timers and cron use the traveltimes-fetch beside the binary")
+        } else {
+            add("fetch helper", .ok, detail)
+        }
+    }
+
+    // MARK: Notifiers
+
+    private mutating func checkNotifier(_ notifier: Notifier, installed: Commands.Installed) {
+        let check = notifier.id == 0 ? "notifier" : "notifier \(notifier.id)"
+        let cron = installed.cronBlock == true
+        let systemdOnly = !cron && !installed.units.isEmpty
+        switch notifier.kind {
+        case .stdout:
+            if systemdOnly {
+                add(check, .problem, "stdout: under systemd timers, what tick prints goes to the journal, which nobody reads at 7:00",
+                    fix: "traveltimes notify add webhook https://ntfy.sh/TOPIC (or exec notify-send …)")
+            } else {
+                add(check, .ok, notifier.id == 0 ? "none configured: alerts go to stdout, which cron mails" : "stdout, which cron mails")
+            }
+        case .exec(let program, let arguments):
+            let path = invocation.environment["PATH"]
+            if let problem = ExecNotifier.problem(program: program, path: path) {
+                add(check, .problem, "\(notifier.summary): \(problem)", fix: "traveltimes notify remove \(notifier.id), then add it with the program's full path")
+                return
+            }
+            if cron, ExecNotifier.problem(program: program, path: Self.cronPath) != nil {
+                add(check, .problem, "\(notifier.summary): cron runs ticks with PATH=\(Self.cronPath), where \(program) is not found",
+                    fix: "traveltimes notify remove \(notifier.id), then add it with the program's full path")
+                return
+            }
+            let words = [program] + arguments
+            if cron, words.contains(where: { $0 == "notify-send" || $0.hasSuffix("/notify-send") }),
+               !words.contains(where: { $0.hasPrefix("DBUS_SESSION_BUS_ADDRESS=") }) {
+                add(check, .warning, "\(notifier.summary): under cron, notify-send has no session bus to reach your desktop",
+                    fix: "add it as: exec env DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/\(getuid())/bus notify-send … (see the README)")
+                return
+            }
+            add(check, .ok, notifier.summary)
+        case .webhook(let url, _, _, _):
+            if WebhookNotifier.isWebhookURL(url) {
+                add(check, .ok, notifier.summary + " (traveltimes notify test sends a sample)")
+            } else {
+                add(check, .problem, "\(notifier.summary): not an http(s) URL", fix: "traveltimes notify remove \(notifier.id), then add it again")
+            }
+        }
+    }
+
+    // MARK: What runs the jobs
+
+    private mutating func checkScheduler(_ installed: Commands.Installed, store: String) {
+        let me = Commands.executablePath()
+        var pins: [(what: String, pinned: Installation.Pinned)] = installed.servicePins.map { ("the systemd units", $0) }
+        if let pin = installed.cronPin { pins.append(("the crontab block", pin)) }
+        guard installed.isScheduled || !installed.units.isEmpty || installed.cronBlock == true else {
+            add("scheduler", .problem, "nothing runs refresh and tick", fix: "traveltimes install systemd --enable (or traveltimes install cron)")
+            return
+        }
+        if !installed.units.isEmpty, installed.enabledTimers.count < Installation.timers.count, installed.cronBlock != true {
+            add("scheduler", .problem, "the systemd timers in \(installed.unitDirectory ?? "?") are not enabled",
+                fix: "systemctl --user daemon-reload && systemctl --user enable --now \(Installation.timers.joined(separator: " "))")
+            return
+        }
+        for (what, pinned) in pins {
+            guard FileManager.default.isExecutableFile(atPath: pinned.binary) else {
+                add("scheduler", .problem, "\(what): runs \(pinned.binary), which is not there any more",
+                    fix: "run install again from the traveltimes you mean to keep")
+                return
+            }
+            guard pinned.store == store else {
+                add("scheduler", .problem, "\(what): uses the store \(pinned.store), not \(store) (checked here)",
+                    fix: "run doctor with TRAVELTIMES_HOME=\(pinned.store), or install again with this store")
+                return
+            }
+            // Another copy than this one may be pinned: the helper beside it is the one that counts.
+            let helper = URL(fileURLWithPath: pinned.binary).deletingLastPathComponent().appendingPathComponent("traveltimes-fetch").path
+            if pinned.binary != me, !FileManager.default.isExecutableFile(atPath: helper) {
+                add("scheduler", .problem, "\(what): runs \(pinned.binary), which has no traveltimes-fetch beside it",
+                    fix: "install traveltimes-fetch beside it (Scripts/install does)")
+                return
+            }
+        }
+        let summary = installed.summary
+        if !installed.units.isEmpty, installed.cronBlock == true {
+            add("scheduler", .warning, summary + ": both run tick (the ledger sends each alert once, but twice the work)",
+                fix: "traveltimes uninstall cron (or uninstall systemd)")
+        } else if !installed.units.isEmpty, !Self.lingers() {
+            add("scheduler", .warning, summary + "; user timers run only while you are logged in",
+                fix: "on a server: loginctl enable-linger \(Self.userName())")
+        } else {
+            add("scheduler", .ok, summary)
+        }
+    }
+
+    /// Whether systemd keeps this user's manager running without a login session.
+    private static func lingers() -> Bool {
+        FileManager.default.fileExists(atPath: "/var/lib/systemd/linger/\(userName())")
+    }
+
+    private static func userName() -> String {
+        guard let entry = getpwuid(getuid()), let name = entry.pointee.pw_name else { return "$USER" }
+        return String(cString: name)
+    }
+}
+
+/// `doctor` found something that stops alerts. Exit 1.
+struct DoctorFoundProblems: ProcessError, CustomStringConvertible {
+    var count: Int
+    var exitCode: ExitCode { .failure }
+    var description: String { "\(count) \(count == 1 ? "problem" : "problems") to fix before alerts go out unattended" }
+}

@@ -1,0 +1,174 @@
+import CommuteCore
+import Foundation
+import Testing
+
+/// `doctor`, through the binary, against real stores, stand-in `crontab` and `systemctl`, and unit
+/// directories as `install systemd` and `systemctl enable` leave them.
+@Suite struct DoctorTests {
+    static let tenPast = "2025-11-04T16:10:00-08:00"
+
+    /// `doctor --json`'s findings by check name, and whether it says alerts will go out.
+    func checkup(_ sandbox: Sandbox, now: String = tenPast, environment: [String: String] = [:]) throws
+        -> (status: Int32, goesOut: Bool, findings: [String: [String: String]])
+    {
+        let outcome = try sandbox.run(["doctor", "--json", "--now", now], environment: environment)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any], "\(outcome)")
+        let checks = try #require(object["checks"] as? [[String: Any]])
+        var findings: [String: [String: String]] = [:]
+        for check in checks {
+            let name = try #require(check["check"] as? String)
+            findings[name] = check.compactMapValues { $0 as? String }
+        }
+        #expect(object["store"] as? String == sandbox.home)
+        #expect((outcome.status == 0) == (object["alertsWillGoOut"] as? Bool == true))
+        #expect(outcome.status == 0 || outcome.stderr.hasSuffix("to fix before alerts go out unattended\n"), "\(outcome)")
+        return (outcome.status, object["alertsWillGoOut"] as? Bool ?? false, findings)
+    }
+
+    var helper: String {
+        URL(fileURLWithPath: Paths.binary).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("traveltimes-fetch").path
+    }
+
+    @Test func aWorkingCronSetupPassesEveryCheck() throws {
+        let sandbox = try Sandbox().prepared()
+        let standIns = try StandInPrograms(sandbox)
+        defer { withExtendedLifetime(standIns) {} }
+        try sandbox.ok(["config", "set", "source", Paths.fixture])
+        try sandbox.ok(["notify", "add", "webhook", "https://ntfy.example.invalid/commute", "--header", "Authorization: Bearer tk_DOCTORSECRET"])
+        try sandbox.ok(["notify", "add", "exec", "true", "{title}"])
+        try sandbox.ok(["install", "cron"])
+        let outcome = try sandbox.run(["doctor", "--now", Self.tenPast])
+        #expect(outcome.status == 0 && outcome.stderr.isEmpty, "\(outcome)")
+        #expect(outcome.stdout == """
+            ok       store         \(sandbox.home): readable and writable
+            ok       time zone     America/Los_Angeles (saved)
+            ok       schedules     1 enabled; 5 alerts pending, the next Wed, Nov 5, 7:00 AM
+            ok       source        \(Paths.fixture) (a file)
+            ok       refresh       last success 4:00 PM (10 min ago)
+            ok       fetch helper  \(helper): ready
+            ok       notifier 1    webhook https://ntfy.example.invalid/… (ntfy, header Authorization) (traveltimes notify test sends a sample)
+            ok       notifier 2    exec true {title}
+            ok       scheduler     the traveltimes block in your crontab
+
+            Alerts will go out.
+
+            """)
+        let json = try checkup(sandbox)
+        #expect(json.status == 0 && json.goesOut && json.findings.count == 9)
+        #expect(json.findings.values.allSatisfy { $0["status"] == "ok" && $0["fix"] == nil })
+    }
+
+    @Test func eachProblemIsNamedWithWhatToDo() throws {
+        let sandbox = try Sandbox().prepared()
+        let standIns = try StandInPrograms(sandbox)
+        defer { withExtendedLifetime(standIns) {} }
+        // A program only this shell's PATH finds, and notify-send without the bus address.
+        let notifySend = standIns.directory + "/notify-send"
+        try Sandbox.write(notifySend, Data("#!/bin/sh\n".utf8))
+        chmod(notifySend, 0o755)
+        try sandbox.ok(["notify", "add", "exec", "notify-send", "{title}"])
+        try sandbox.ok(["notify", "add", "exec", notifySend, "{title}"])
+        try sandbox.ok(["install", "cron"])
+        let first = try checkup(sandbox, now: "2025-11-07T16:10:00-08:00", environment: ["TRAVELTIMES_SOURCE": Paths.fixture])
+        #expect(first.status == 1 && !first.goesOut)
+        #expect(first.findings["source"] == [
+            "check": "source", "status": "problem", "detail": "set only in TRAVELTIMES_SOURCE, which timers and cron do not see",
+            "fix": "traveltimes config set source URL (the WSDOT URL, or a file's full path)",
+        ])
+        #expect(first.findings["refresh"]?["status"] == "problem")
+        #expect(first.findings["refresh"]?["detail"] == "last success Tue, Nov 4, 4:00 PM (3 days ago): alerts would carry day-old times")
+        #expect(first.findings["notifier 1"] == [
+            "check": "notifier 1", "status": "problem",
+            "detail": "exec notify-send {title}: cron runs ticks with PATH=/usr/bin:/bin, where notify-send is not found",
+            "fix": "traveltimes notify remove 1, then add it with the program's full path",
+        ])
+        #expect(first.findings["notifier 2"]?["status"] == "warning")
+        #expect(first.findings["notifier 2"]?["detail"] == "exec \(notifySend) {title}: under cron, notify-send has no session bus to reach your desktop")
+        #expect(first.findings["notifier 2"]?["fix"]?.hasPrefix("add it as: exec env DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/") == true)
+
+        // A WSDOT URL without its code; the code only in this shell.
+        try sandbox.ok(["config", "set", "source", "https://wsdot.wa.gov/Traffic/api/TravelTimes/TravelTimesREST.svc/GetTravelTimesAsJson"])
+        let second = try checkup(sandbox, environment: ["WSDOT_ACCESS_CODE": "code-in-the-shell"])
+        #expect(second.findings["source"]?["detail"] == "https://wsdot.wa.gov/Traffic/api/TravelTimes/TravelTimesREST.svc/GetTravelTimesAsJson needs an access code, and WSDOT_ACCESS_CODE is set only in this shell, which timers and cron do not see")
+        #expect(second.findings["source"]?["fix"] == "traveltimes config set access-code CODE (kept only in config.json, mode 0600)")
+        try sandbox.ok(["config", "set", "access-code", "code-in-the-store"])
+        #expect(try checkup(sandbox).findings["source"]?["status"] == "ok")
+
+        // A URL source without the helper: a problem; and no `code` of any kind in the output.
+        let missing = try checkup(sandbox, environment: ["TRAVELTIMES_FETCH_HELPER": "/nonexistent/traveltimes-fetch"])
+        #expect(missing.findings["fetch helper"] == [
+            "check": "fetch helper", "status": "problem", "detail": "/nonexistent/traveltimes-fetch is missing or not executable",
+            "fix": "install traveltimes-fetch beside traveltimes (Scripts/install does), and libcurl (apt-get install libcurl4)",
+        ])
+        #expect(!missing.findings.description.contains("code-in"))
+
+        // Run with another store than the one cron uses.
+        let other = Sandbox()
+        other.environment["PATH"] = sandbox.environment["PATH"]
+        other.environment["HOME"] = sandbox.environment["HOME"]
+        try other.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        let elsewhere = try checkup(other)
+        #expect(elsewhere.findings["scheduler"] == [
+            "check": "scheduler", "status": "problem", "detail": "the crontab block: uses the store \(sandbox.home), not \(other.home) (checked here)",
+            "fix": "run doctor with TRAVELTIMES_HOME=\(sandbox.home), or install again with this store",
+        ])
+        #expect(elsewhere.findings["schedules"]?["status"] == "problem" && elsewhere.findings["time zone"]?["status"] == "problem")
+
+        // An unreadable store file is named.
+        try Sandbox.write(sandbox.path("schedules.json"), Data("{not json".utf8))
+        let broken = try checkup(sandbox)
+        #expect(broken.findings["store"]?["status"] == "problem")
+        #expect(broken.findings["store"]?["detail"]?.contains(sandbox.path("schedules.json")) == true)
+    }
+
+    @Test func noStoreIsOneProblemAndNothingIsCreated() throws {
+        let sandbox = Sandbox()
+        let outcome = try sandbox.run(["doctor", "--now", Self.tenPast], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.hasPrefix("""
+            problem  store         \(sandbox.home) does not exist yet
+                                   → traveltimes refresh, then traveltimes favorites add and schedule add
+
+            """))
+        #expect(outcome.stdout.hasSuffix("\nAlerts will not go out until the problems above are fixed.\n"))
+        #expect(outcome.stderr == "traveltimes: 2 problems to fix before alerts go out unattended\n", "\(outcome)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.home))
+    }
+
+    @Test func systemdTimersMustBeEnabledAndReachSomeone() throws {
+        let sandbox = try Sandbox().prepared()
+        let standIns = try StandInPrograms(sandbox)
+        defer { withExtendedLifetime(standIns) {} }
+        try sandbox.ok(["config", "set", "source", Paths.fixture])
+        let units = sandbox.environment["HOME", default: ""] + "/.config/systemd/user"
+        try sandbox.ok(["install", "systemd"])
+        let disabled = try checkup(sandbox)
+        #expect(disabled.findings["scheduler"] == [
+            "check": "scheduler", "status": "problem", "detail": "the systemd timers in \(units) are not enabled",
+            "fix": "systemctl --user daemon-reload && systemctl --user enable --now traveltimes-tick.timer traveltimes-refresh.timer",
+        ])
+        try FileManager.default.createDirectory(atPath: units + "/timers.target.wants", withIntermediateDirectories: true)
+        for timer in ["traveltimes-tick.timer", "traveltimes-refresh.timer"] {
+            try FileManager.default.createSymbolicLink(atPath: "\(units)/timers.target.wants/\(timer)", withDestinationPath: "\(units)/\(timer)")
+        }
+        // Under systemd, what tick prints goes to the journal.
+        let journal = try checkup(sandbox)
+        #expect(journal.status == 1)
+        #expect(journal.findings["notifier"]?["status"] == "problem")
+        #expect(journal.findings["notifier"]?["detail"] == "stdout: under systemd timers, what tick prints goes to the journal, which nobody reads at 7:00")
+        try sandbox.ok(["notify", "add", "webhook", "https://ntfy.example.invalid/commute"])
+        let working = try checkup(sandbox)
+        #expect(working.status == 0 && working.goesOut, "\(working.findings)")
+        let user = String(cString: getpwuid(getuid()).pointee.pw_name)
+        let lingers = FileManager.default.fileExists(atPath: "/var/lib/systemd/linger/\(user)")
+        #expect(working.findings["scheduler"]?["status"] == (lingers ? "ok" : "warning"))
+        if !lingers { #expect(working.findings["scheduler"]?["fix"] == "on a server: loginctl enable-linger \(user)") }
+        // A pinned binary that has gone away.
+        let service = "\(units)/traveltimes-tick.service"
+        let text = try String(contentsOfFile: service, encoding: .utf8)
+        try Sandbox.write(service, Data(text.replacingOccurrences(of: "ExecStart=\"/", with: "ExecStart=\"/gone/").utf8))
+        let gone = try checkup(sandbox)
+        #expect(gone.findings["scheduler"]?["detail"]?.hasPrefix("the systemd units: runs /gone/") == true)
+        #expect(gone.findings["scheduler"]?["fix"] == "run install again from the traveltimes you mean to keep")
+    }
+}

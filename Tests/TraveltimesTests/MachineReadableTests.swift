@@ -1,0 +1,133 @@
+import CommuteCore
+import Foundation
+import Testing
+
+/// `status --json`, `refresh --json` and `config show --json`, compared whole: every key is there,
+/// null when it has no value, and no secret is in any of them.
+@Suite struct MachineReadableTests {
+    func object(_ outcome: Outcome) throws -> NSDictionary {
+        try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? NSDictionary, "\(outcome)")
+    }
+
+    @Test func statusJSONHasEveryPartAndNamesWhatCannotBeRead() throws {
+        let sandbox = try Sandbox().prepared()
+        let standIns = try StandInPrograms(sandbox)
+        defer { withExtendedLifetime(standIns) {} }
+        try sandbox.ok(["install", "cron"])
+        try sandbox.ok(["tick", "--now", "2025-11-05T07:00:00-08:00"])
+        let units = sandbox.environment["HOME", default: ""] + "/.config/systemd/user"
+        let status = try object(try sandbox.ok(["status", "--json", "--now", "2025-11-05T07:01:00-08:00"]))
+        let expected: NSDictionary = [
+            "store": sandbox.home,
+            "timeZone": ["name": "America/Los_Angeles", "from": "saved", "saved": "America/Los_Angeles"],
+            "source": NSNull(),
+            "routes": [
+                "count": 163, "withoutData": 3, "updatedAt": "2025-11-04T16:00:00-08:00", "fetchedAt": "2025-11-04T16:00:00-08:00",
+                "from": Paths.fixture,
+            ],
+            "lastRefresh": ["at": "2025-11-04T16:00:00-08:00", "result": "ok", "lastSuccessAt": "2025-11-04T16:00:00-08:00", "failuresInARow": 0],
+            "favorites": 3,
+            "schedules": ["count": 1, "enabled": 1],
+            "pending": ["scheduled": 5, "deferred": 0, "cap": 64, "plannedAt": "2025-11-05T07:00:00-08:00"],
+            "lastAlert": ["at": "2025-11-05T07:00:00-08:00", "outcome": "delivered", "lastDay": ["delivered": 1]],
+            "installed": [
+                "unitDirectory": units, "units": [String](), "enabledTimers": [String](), "cronBlock": true,
+                "summary": "the traveltimes block in your crontab",
+            ],
+            "errors": [String](),
+        ]
+        #expect(status == expected)
+
+        // An unreadable file: its part is null, the reason is in errors, and the exit status is its error's.
+        try Sandbox.write(sandbox.path("schedules.json"), Data("{\"version\": 99}".utf8))
+        let broken = try sandbox.run(["status", "--json", "--now", "2025-11-05T07:01:00-08:00"])
+        #expect(broken.status == 65)
+        let partial = try object(broken)
+        #expect(partial["schedules"] is NSNull && partial["favorites"] as? Int == 3)
+        let errors = try #require(partial["errors"] as? [String])
+        #expect(errors.count == 1 && errors[0].contains(sandbox.path("schedules.json")))
+        #expect(broken.stderr.contains(sandbox.path("schedules.json")))
+    }
+
+    @Test func refreshJSONSaysWhatWasFetchedSavedAndRescheduled() throws {
+        let sandbox = try Sandbox().prepared()
+        try sandbox.ok(["watch", "add", "96", "--over", "10"])
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", "2025-11-04T16:10:00-08:00"])
+        // Route 1 holds an impossible time, route 4 has gone, and 96 is now 30 minutes over.
+        let feed = try sandbox.feed("json-refresh") { routes in
+            routes[1]?["CurrentTime"] = 5_000
+            routes[4] = nil
+            routes[96]?["CurrentTime"] = 45
+        }
+        let outcome = try sandbox.ok(["refresh", "--json", "--source", feed, "--now", "2025-11-04T16:15:00-08:00"])
+        let expected: NSDictionary = [
+            "source": feed,
+            "refreshedAt": "2025-11-04T16:15:00-08:00",
+            "notModified": false,
+            "routes": [
+                "saved": 161, "withoutData": 3,
+                "leftOut": [["id": "1", "reason": "its current time, 5000 min, is over a day: not a travel time"]],
+            ],
+            "missingFavorites": ["1", "4"],
+            "rescheduled": ["requested": 5, "scheduled": 5, "deferred": 0, "cap": 64],
+            "warnings": [
+                ["message": "route #89 (ID 1) was left out: its current time, 5000 min, is over a day: not a travel time", "isRepeat": false],
+                ["message": "favourite 1 is not in this feed: it stays a favourite and shows as unavailable", "isRepeat": false],
+                ["message": "favourite 4 is not in this feed: it stays a favourite and shows as unavailable", "isRepeat": false],
+            ],
+            "watchAlerts": [
+                ["routeID": "96", "direction": "over", "title": "Seattle-Bellevue via 90 is running +30 min (usually 15)", "problem": NSNull()],
+            ],
+            "watchProblem": NSNull(),
+        ]
+        #expect(try object(outcome) == expected)
+        // The stdout notifier's alert went to stderr: stdout is the JSON's alone.
+        #expect(outcome.stderr.contains("Seattle-Bellevue via 90 is running +30 min (usually 15)\n"))
+        // Unchanged: the same again says so, and the warnings are repeats.
+        let again = try object(try sandbox.ok(["refresh", "--json", "--source", feed, "--now", "2025-11-04T16:30:00-08:00"]))
+        let warnings = try #require(again["warnings"] as? [[String: Any]])
+        #expect(warnings.count == 3 && warnings.allSatisfy { $0["isRepeat"] as? Bool == true })
+        #expect((again["watchAlerts"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func configJSONHasEveryKeyAndNoSecret() throws {
+        let sandbox = Sandbox()
+        let empty = try object(try sandbox.ok(["config", "show", "--json"]))
+        #expect(empty == [
+            "source": NSNull(), "accessCode": NSNull(), "accessCodeFrom": NSNull(), "timezone": NSNull(), "graceSeconds": 600,
+            "quietHours": NSNull(), "dailyCap": 20, "notifiers": [Any](), "watches": [Any](),
+        ] as NSDictionary)
+
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["config", "set", "source", "https://user:PASSWORDSECRET@wsdot.example/feed?AccessCode=QUERYSECRET"])
+        try sandbox.ok(["config", "set", "access-code", "CODESECRET"])
+        try sandbox.ok(["config", "set", "timezone", "Europe/London"])
+        try sandbox.ok(["config", "set", "grace", "30m"])
+        try sandbox.ok(["config", "set", "quiet-hours", "22:00-06:00"])
+        try sandbox.ok(["config", "set", "daily-cap", "5"])
+        try sandbox.ok(["notify", "add", "webhook", "https://ntfy.example/PATHSECRET", "--header", "Authorization: Bearer HEADERSECRET", "--click", "https://maps.example/"])
+        try sandbox.ok(["notify", "add", "exec", "true", "{title}"])
+        try sandbox.ok(["watch", "add", "96", "--over", "10"])
+        let outcome = try sandbox.ok(["config", "show", "--json"])
+        #expect(!outcome.stdout.contains("SECRET"))
+        let full = try object(outcome)
+        #expect(full == [
+            "source": "https://REDACTED@wsdot.example/feed?AccessCode=REDACTED", "accessCode": "set", "accessCodeFrom": "config",
+            "timezone": "Europe/London", "graceSeconds": 1_800, "quietHours": "22:00-06:00", "dailyCap": 5,
+            "notifiers": [
+                [
+                    "id": 1, "kind": "webhook", "summary": "webhook https://ntfy.example/… (ntfy, header Authorization, click)",
+                    "program": NSNull(), "arguments": NSNull(), "url": "https://ntfy.example/…", "format": "ntfy",
+                    "headers": ["Authorization": "set"], "click": "https://maps.example/",
+                ],
+                [
+                    "id": 2, "kind": "exec", "summary": "exec true {title}", "program": "true", "arguments": ["{title}"],
+                    "url": NSNull(), "format": NSNull(), "headers": NSNull(), "click": NSNull(),
+                ],
+            ],
+            "watches": [["routeID": "96", "overMinutes": 10]],
+        ] as NSDictionary)
+        let fromShell = try object(try sandbox.ok(["config", "show", "--json"], environment: ["WSDOT_ACCESS_CODE": "SHELLSECRET"]))
+        #expect(fromShell["accessCode"] as? String == "set" && fromShell["accessCodeFrom"] as? String == "environment")
+    }
+}
