@@ -209,3 +209,31 @@ final class StandInPrograms: @unchecked Sendable {
     }
 }
 
+
+/// Runs any program (found on the given PATH through `env`) with exactly `environment`, in
+/// `directory`, and collects what it did.
+func execute(_ arguments: [String], environment: [String: String], in directory: String = "/") throws -> Outcome {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    process.environment = environment
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("execute-\(UUID().uuidString)")
+    let output = scratch.appendingPathExtension("out")
+    let errors = scratch.appendingPathExtension("err")
+    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+    defer {
+        try? FileManager.default.removeItem(at: output)
+        try? FileManager.default.removeItem(at: errors)
+    }
+    process.standardOutput = try FileHandle(forWritingTo: output)
+    process.standardError = try FileHandle(forWritingTo: errors)
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return Outcome(
+        status: process.terminationStatus,
+        stdout: String(decoding: try Data(contentsOf: output), as: UTF8.self),
+        stderr: String(decoding: try Data(contentsOf: errors), as: UTF8.self))
+}
