@@ -303,7 +303,7 @@ private struct Doctor {
             add(check, .ok, notifier.summary)
         case .webhook(let url, _, _, _):
             if WebhookNotifier.isWebhookURL(url) {
-                add(check, .ok, notifier.summary + " (traveltimes notify test sends a sample)")
+                add(check, .ok, notifier.summary + ": well formed; `traveltimes notify test` sends a sample")
             } else {
                 add(check, .problem, "\(notifier.summary): not an http(s) URL", fix: "traveltimes notify remove \(notifier.id), then add it again")
             }

@@ -64,7 +64,7 @@ extension Commands {
         }
         if changes.isEmpty { io.out("The units in \(directory) are already installed as they should be.") }
         if invocation.arguments.has("--enable") {
-            for command in commands { try runSystemctl(command, invocation) }
+            for command in commands { try runSystemctl(command, invocation, otherwise: "the units are written; run it by hand") }
             io.out("Started \(Installation.timers.joined(separator: " and ")).")
         } else {
             io.out("To start them:")
@@ -124,14 +124,14 @@ extension Commands {
         }
         try invocation.confirm("This will stop the timers that deliver your alerts and remove \(ours.count) units from \(directory).", question: "Remove them?")
         if !enabledTimers(directory).isEmpty {
-            try runSystemctl(["systemctl", "--user", "disable", "--now"] + Installation.timers, invocation)
+            try runSystemctl(["systemctl", "--user", "disable", "--now"] + Installation.timers, invocation, otherwise: "nothing was removed; run it by hand, then uninstall again")
         }
         for path in ours {
             guard unlink(path) == 0 else { throw StoreError.io(path: path, reason: "cannot remove it: \(String(cString: strerror(errno)))") }
             invocation.io.out("Removed \(path)")
         }
         if SystemCommand.find("systemctl", environment: invocation.environment) != nil {
-            try runSystemctl(["systemctl", "--user", "daemon-reload"], invocation)
+            try runSystemctl(["systemctl", "--user", "daemon-reload"], invocation, otherwise: "the units are removed; run it by hand")
         }
     }
 
@@ -240,15 +240,16 @@ extension Commands {
         Installation.timers.filter { FileManager.default.fileExists(atPath: "\(directory)/timers.target.wants/\($0)") }
     }
 
-    private static func runSystemctl(_ command: [String], _ invocation: Invocation) throws {
+    /// Runs a `systemctl` command; `otherwise` tells the user where things stand if it fails.
+    private static func runSystemctl(_ command: [String], _ invocation: Invocation, otherwise: String) throws {
         let result: SystemCommand.Result
         do {
             result = try SystemCommand.run(command[0], Array(command.dropFirst()), environment: invocation.environment, timeout: 30)
         } catch {
-            throw SystemctlFailed(command: command.joined(separator: " "), reason: error.reason)
+            throw SystemctlFailed(command: command.joined(separator: " "), reason: error.reason, otherwise: otherwise)
         }
         guard result.status == 0 else {
-            throw SystemctlFailed(command: command.joined(separator: " "), reason: "it exited with status \(result.status)")
+            throw SystemctlFailed(command: command.joined(separator: " "), reason: "it exited with status \(result.status)", otherwise: otherwise)
         }
     }
 
@@ -299,6 +300,7 @@ struct CrontabFailed: ProcessError, CustomStringConvertible {
 struct SystemctlFailed: ProcessError, CustomStringConvertible {
     var command: String
     var reason: String
+    var otherwise: String
     var exitCode: ExitCode { .unavailable }
-    var description: String { "`\(command)` failed: \(reason); the units are written, run it by hand" }
+    var description: String { "`\(command)` failed: \(reason); \(otherwise)" }
 }

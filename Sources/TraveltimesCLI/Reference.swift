@@ -10,6 +10,9 @@ enum Reference {
         ("TRAVELTIMES_CAP", "Most alerts pending at once (default 64)"),
         ("TRAVELTIMES_LOCK_TIMEOUT", "Seconds to wait for a store lock (default 10)"),
         ("TRAVELTIMES_FETCH_HELPER", "Path of traveltimes-fetch (default: beside traveltimes)"),
+        ("XDG_CONFIG_HOME", "Units of install systemd go to $XDG_CONFIG_HOME/systemd/user (else ~/.config/systemd/user)"),
+        ("XDG_DATA_HOME", "The default store is $XDG_DATA_HOME/traveltimes when TRAVELTIMES_HOME is unset"),
+        ("HOME", "Base of the default store and unit directory when the XDG variables are unset"),
     ]
 
     /// The store's files, in the store directory.
@@ -26,10 +29,10 @@ enum Reference {
     /// The exit statuses, in order.
     static let exitStatuses: [(code: ExitCode, meaning: String)] = [
         (.success, "success"),
-        (.failure, "anything else: no route data yet, a declined confirmation, a failed delivery"),
+        (.failure, "anything else: no route data yet, a declined confirmation, a failed delivery, a problem doctor found, a unit or crontab block traveltimes did not write (without --force)"),
         (.usage, "bad usage: an unknown command or option, a bad value"),
         (.dataError, "bad data: a corrupt or impossible store file, a malformed feed"),
-        (.unavailable, "unavailable: the feed or a server cannot be had, or traveltimes-fetch is missing"),
+        (.unavailable, "unavailable: the feed or a server cannot be had, traveltimes-fetch is missing, no crontab command, or crontab or systemctl failed"),
         (.temporaryFailure, "try again later: a deadline passed or a store lock was held too long"),
     ]
 }

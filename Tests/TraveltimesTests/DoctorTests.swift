@@ -46,7 +46,7 @@ import Testing
             ok       source        \(Paths.fixture) (a file)
             ok       refresh       last success 4:00 PM (10 min ago)
             ok       fetch helper  \(helper): ready
-            ok       notifier 1    webhook https://ntfy.example.invalid/… (ntfy, header Authorization) (traveltimes notify test sends a sample)
+            ok       notifier 1    webhook https://ntfy.example.invalid/… (ntfy, header Authorization): well formed; `traveltimes notify test` sends a sample
             ok       notifier 2    exec true {title}
             ok       scheduler     the traveltimes block in your crontab
 

@@ -197,6 +197,11 @@ final class StandInPrograms: @unchecked Sendable {
         sandbox.environment["PATH"] = directory + ":" + (sandbox.environment["PATH"] ?? "/usr/bin:/bin")
     }
 
+    /// From now on `systemctl` records its arguments and fails, as it does without a user bus.
+    func failSystemctl() throws {
+        try write("systemctl", "#!/bin/sh\necho \"$*\" >> '\(systemctlLog)'\necho 'Failed to connect to bus' >&2\nexit 1\n")
+    }
+
     private func write(_ name: String, _ text: String) throws {
         try Sandbox.write(directory + "/" + name, Data((text + "\n").utf8))
         chmod(directory + "/" + name, 0o755)

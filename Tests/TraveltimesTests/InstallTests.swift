@@ -96,6 +96,38 @@ import Testing
         #expect(try sandbox.ok(["status"]).stdout.contains("Installed:  the traveltimes block in your crontab\n"))
     }
 
+    @Test func aFailingSystemctlSaysWhereThingsStand() throws {
+        let sandbox = try Sandbox().prepared()
+        let standIns = try StandInPrograms(sandbox)
+        try standIns.failSystemctl()
+        let units = sandbox.home + "-units"
+        defer { try? FileManager.default.removeItem(atPath: units) }
+        let names = ["traveltimes-tick.service", "traveltimes-tick.timer", "traveltimes-refresh.service", "traveltimes-refresh.timer"]
+        func present() -> [Bool] { names.map { FileManager.default.fileExists(atPath: "\(units)/\($0)") } }
+
+        let enabling = try sandbox.run(["install", "systemd", "--unit-dir", units, "--enable"])
+        #expect(enabling.status == 69, "\(enabling)")
+        #expect(enabling.stderr == "traveltimes: `systemctl --user daemon-reload` failed: it exited with status 1; the units are written; run it by hand\n")
+        #expect(present() == [true, true, true, true])
+
+        // Enabled timers that cannot be stopped: nothing is removed.
+        try FileManager.default.createDirectory(atPath: units + "/timers.target.wants", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: "\(units)/timers.target.wants/traveltimes-tick.timer", withDestinationPath: "\(units)/traveltimes-tick.timer")
+        let stopping = try sandbox.run(["uninstall", "systemd", "--unit-dir", units, "--yes"])
+        #expect(stopping.status == 69 && stopping.stdout.isEmpty, "\(stopping)")
+        #expect(stopping.stderr.hasSuffix("failed: it exited with status 1; nothing was removed; run it by hand, then uninstall again\n"))
+        #expect(present() == [true, true, true, true])
+
+        // Not enabled: the units go, and the reload that follows is left to the user.
+        try FileManager.default.removeItem(atPath: units + "/timers.target.wants")
+        let removing = try sandbox.run(["uninstall", "systemd", "--unit-dir", units, "--yes"])
+        #expect(removing.status == 69, "\(removing)")
+        #expect(removing.stdout == names.map { "Removed \(units)/\($0)\n" }.joined())
+        #expect(removing.stderr == "traveltimes: `systemctl --user daemon-reload` failed: it exited with status 1; the units are removed; run it by hand\n")
+        #expect(present() == [false, false, false, false])
+        withExtendedLifetime(standIns) {}
+    }
+
     @Test func theCrontabBlockIsMergedAndRemovedLeavingEveryOtherLineAsItWas() throws {
         let sandbox = try Sandbox().prepared()
         let standIns = try StandInPrograms(sandbox)
