@@ -3,6 +3,7 @@ import Foundation
 
 extension Commands {
     static let configKeys = ["source", "access-code", "timezone", "grace", "quiet-hours", "daily-cap"]
+        + RouteProvider.allCases.map(\.keySetting) + ["lead", "min-interval"] + RouteProvider.allCases.map(\.budgetSetting)
 
     static let configShow = Command(
         name: "config show",
@@ -16,7 +17,8 @@ extension Commands {
         let codeState = environmentCode ? "set (from WSDOT_ACCESS_CODE)" : configuration.accessCode == nil ? "not set" : "set"
         let (zone, zoneSource) = try invocation.timeZone(saved: configuration.timeZone)
         if invocation.wantsJSON {
-            try invocation.printJSON(ConfigJSON(configuration, source: source, codeFromEnvironment: environmentCode))
+            try invocation.printJSON(ConfigJSON(
+                configuration, source: source, codeFromEnvironment: environmentCode, environment: invocation.environment))
             return
         }
         invocation.io.out("source:       \(source ?? "not set")")
@@ -26,6 +28,20 @@ extension Commands {
         invocation.io.out("notifiers:    \(configuration.effectiveNotifiers.map(\.summary).joined(separator: "; "))")
         invocation.io.out("quiet-hours:  \(configuration.quietHours.map(\.description) ?? "none")")
         invocation.io.out("daily-cap:    \(configuration.standardDailyCap ?? Configuration.defaultStandardDailyCap) scheduled alerts")
+        for provider in RouteProvider.allCases {
+            let label = (provider.keySetting + ":").padding(toLength: 14, withPad: " ", startingAt: 0)
+            invocation.io.out(label + keyState(provider, configuration, invocation.environment))
+        }
+        invocation.io.out("lead:         \(configuration.leadMinutes ?? Configuration.defaultLeadMinutes) min before an alert, custom routes are in play")
+        invocation.io.out("min-interval: \(configuration.minIntervalMinutes ?? Configuration.defaultMinIntervalMinutes) min between requests for a route")
+        invocation.io.out("budgets:      " + RouteProvider.allCases.map { "\($0.rawValue) \(configuration.budget(for: $0))" }.joined(separator: ", ")
+            + " requests a day")
+    }
+
+    /// `set`, `set (from TOMTOM_API_KEY)` or `not set`: never the key.
+    static func keyState(_ provider: RouteProvider, _ configuration: Configuration, _ environment: [String: String]) -> String {
+        if !(environment[provider.keyVariable] ?? "").isEmpty { return "set (from \(provider.keyVariable))" }
+        return configuration.key(for: provider) == nil ? "not set" : "set"
     }
 
     /// `America/Los_Angeles (saved)`, `Europe/London (from TRAVELTIMES_TZ; saved: America/Los_Angeles)`.
@@ -39,7 +55,7 @@ extension Commands {
 
     static let configSet = Command(
         name: "config set",
-        summary: "Set source, access-code, timezone, grace (10m), quiet-hours (22:00-06:00) or daily-cap (20)",
+        summary: "Set source, access-code, timezone, grace, quiet-hours, daily-cap, provider keys, lead, min-interval or budgets",
         arguments: "KEY VALUE",
         positionals: 2...2,
         argumentValues: [.configKey],
@@ -47,7 +63,13 @@ extension Commands {
         discussion: """
             timezone is the IANA zone the schedules live in (America/Los_Angeles); every command uses
             it, whatever TZ the host or cron has, and TRAVELTIMES_TZ overrides it for one command.
-            Setting it re-plans every alert.
+            Setting it re-plans every alert. grace is a duration (10m); quiet-hours a window
+            (22:00-06:00); daily-cap a count (20).
+            tomtom-key, here-key and google-key are the routing providers' keys: secrets, stored only in
+            config.json (TOMTOM_API_KEY, HERE_API_KEY and GOOGLE_MAPS_API_KEY win over them). lead
+            (60m) is how long before an alert its custom routes are in play; min-interval (10m) the
+            least time between two requests for one route; budget.tomtom, budget.here and
+            budget.google (2500, 1000, 160) the requests each provider may be sent a day.
             """
     ) { invocation in
         let key = invocation.arguments.positionals[0]
@@ -88,6 +110,29 @@ extension Commands {
         case "source":
             try store.updateConfiguration { $0.source = value }
             invocation.io.out("source set to \(FeedSource.display(value)).")
+        case "lead", "min-interval":
+            guard let seconds = duration(value), seconds % 60 == 0, seconds / 60 <= Configuration.longestProviderInterval else {
+                throw invocation.usage("Invalid \(key) '\(DisplayText.line(value))': use whole minutes such as 60m, 10m or 2h (at most 24h).")
+            }
+            try store.updateConfiguration { configuration in
+                if key == "lead" { configuration.leadMinutes = seconds / 60 } else { configuration.minIntervalMinutes = seconds / 60 }
+            }
+            invocation.io.out("\(key) set to \(TimeFormatting.age(TimeInterval(seconds))).")
+        case let key where key.hasPrefix("budget."):
+            guard let provider = RouteProvider(rawValue: String(key.dropFirst(7))), value.count <= 7, value.allSatisfy(\.isASCIIDigit),
+                let budget = Int(value), budget <= Configuration.largestBudget
+            else {
+                throw invocation.usage("Invalid \(key) '\(DisplayText.line(value))': use a whole number of requests a day, 0 to \(Configuration.largestBudget).")
+            }
+            try store.updateConfiguration { $0.budgets = ($0.budgets ?? [:]).merging([provider.rawValue: budget]) { _, new in new } }
+            invocation.io.out("\(key) set to \(budget) requests a day.")
+        case let key where key.hasSuffix("-key"):
+            guard let provider = RouteProvider.allCases.first(where: { $0.keySetting == key }) else { throw unknownKey(key, invocation) }
+            guard value.count <= 512, DisplayText.line(value) == value, !value.contains(" ") else {
+                throw invocation.usage("Invalid \(key): a key is one word of at most 512 characters.")
+            }
+            try store.updateConfiguration { $0.providerKeys = ($0.providerKeys ?? [:]).merging([provider.rawValue: value]) { _, new in new } }
+            invocation.io.out("\(key) set (stored only in config.json, mode 0600).")
         default:
             try store.updateConfiguration { $0.accessCode = value }
             invocation.io.out("access-code set (stored only in config.json, mode 0600).")
@@ -96,7 +141,7 @@ extension Commands {
 
     static let configUnset = Command(
         name: "config unset",
-        summary: "Clear a setting: source, access-code, timezone, grace, quiet-hours or daily-cap",
+        summary: "Clear a setting (back to its default): any key config set takes",
         arguments: "KEY",
         positionals: 1...1,
         argumentValues: [.configKey],
@@ -112,8 +157,14 @@ extension Commands {
             case "grace": configuration.graceSeconds = nil
             case "quiet-hours": configuration.quietHours = nil
             case "daily-cap": configuration.standardDailyCap = nil
+            case "lead": configuration.leadMinutes = nil
+            case "min-interval": configuration.minIntervalMinutes = nil
+            case let key where key.hasPrefix("budget."): configuration.budgets?[String(key.dropFirst(7))] = nil
+            case let key where key.hasSuffix("-key"): configuration.providerKeys?[String(key.dropLast(4))] = nil
             default: configuration.accessCode = nil
             }
+            if configuration.budgets?.isEmpty == true { configuration.budgets = nil }
+            if configuration.providerKeys?.isEmpty == true { configuration.providerKeys = nil }
         }
         if key == "timezone" {
             try replan(invocation, store, message: "timezone cleared (it is saved again with the next schedule)")
@@ -187,8 +238,16 @@ struct ConfigJSON: EveryKeyEncodable {
     /// The configured notifiers; empty when alerts go to stdout by default.
     var notifiers: [NotifierJSON]
     var watches: [WatchJSON]
+    /// Each provider's key: `"set"` or null, never the key.
+    var providerKeys: [String: String?]
+    /// Where each key a refresh would use comes from: `config`, `environment`, or null.
+    var providerKeysFrom: [String: String?]
+    var leadMinutes: Int
+    var minIntervalMinutes: Int
+    /// Requests a day, per provider.
+    var budgets: [String: Int]
 
-    init(_ configuration: Configuration, source: String?, codeFromEnvironment: Bool) {
+    init(_ configuration: Configuration, source: String?, codeFromEnvironment: Bool, environment: [String: String] = [:]) {
         self.source = source
         accessCode = configuration.accessCode == nil && !codeFromEnvironment ? nil : "set"
         accessCodeFrom = codeFromEnvironment ? "environment" : configuration.accessCode == nil ? nil : "config"
@@ -219,5 +278,18 @@ struct ConfigJSON: EveryKeyEncodable {
             return json
         }
         watches = (configuration.watches ?? []).map { WatchJSON(routeID: $0.routeID, overMinutes: $0.overMinutes) }
+        var keys: [String: String?] = [:]
+        var keysFrom: [String: String?] = [:]
+        for provider in RouteProvider.allCases {
+            let fromEnvironment = !(environment[provider.keyVariable] ?? "").isEmpty
+            let from = fromEnvironment ? "environment" : configuration.key(for: provider) == nil ? nil : "config"
+            keys[provider.rawValue] = .some(from == nil ? nil : "set")
+            keysFrom[provider.rawValue] = .some(from)
+        }
+        providerKeys = keys
+        providerKeysFrom = keysFrom
+        leadMinutes = configuration.leadMinutes ?? Configuration.defaultLeadMinutes
+        minIntervalMinutes = configuration.minIntervalMinutes ?? Configuration.defaultMinIntervalMinutes
+        budgets = Dictionary(uniqueKeysWithValues: RouteProvider.allCases.map { ($0.rawValue, configuration.budget(for: $0)) })
     }
 }

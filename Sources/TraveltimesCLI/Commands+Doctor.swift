@@ -79,13 +79,16 @@ private struct Doctor {
         let installed = Commands.installed(invocation)
         let store = checkStore(directory)
         var configuration: Configuration?
+        var custom: [Route] = []
         if let store {
             configuration = try? store.configuration()
+            custom = ((try? store.routes().routes) ?? []).filter { $0.custom != nil }
             if let configuration { try checkPlans(store, configuration) }
-            checkSource(configuration)
+            checkSource(configuration, customRoutes: custom.count)
             checkRefresh(store, configuration: configuration ?? .empty)
+            if let configuration { checkProviders(store, configuration, custom) }
         }
-        checkHelper(needed: configuration.map(needsHelper) ?? true)
+        checkHelper(needed: configuration.map(needsHelper) ?? true || !custom.isEmpty)
         for notifier in (configuration ?? .empty).effectiveNotifiers { checkNotifier(notifier, installed: installed) }
         checkScheduler(installed, store: directory)
         return Checkup(store: directory, alertsWillGoOut: !findings.contains { $0.status == .problem }, checks: findings)
@@ -174,9 +177,13 @@ private struct Doctor {
     // MARK: The feed
 
     /// A source the timers will see (not only this shell's environment), with its access code.
-    private mutating func checkSource(_ configuration: Configuration?) {
+    private mutating func checkSource(_ configuration: Configuration?, customRoutes: Int) {
         let environment = invocation.environment
         guard let configuration else { return }
+        if configuration.source == nil, customRoutes > 0 {
+            add("source", .ok, "none: \(customRoutes) custom route\(customRoutes == 1 ? "" : "s") only")
+            return
+        }
         guard let text = configuration.source else {
             let fromShell = !(environment["TRAVELTIMES_SOURCE"] ?? "").isEmpty
             add("source", .problem, fromShell ? "set only in TRAVELTIMES_SOURCE, which timers and cron do not see" : "not set",
@@ -205,6 +212,33 @@ private struct Doctor {
                     fix: "traveltimes config set access-code CODE (kept only in config.json, mode 0600)")
             } else {
                 add("source", .ok, shown)
+            }
+        }
+    }
+
+    /// Each provider that serves a custom route: a key the timers will see, and its budget today.
+    private mutating func checkProviders(_ store: Store, _ configuration: Configuration, _ custom: [Route]) {
+        guard let commute = try? invocation.commute(store, configuration: configuration) else { return }
+        let log = (try? store.refreshLog()) ?? .empty
+        for provider in RouteProvider.allCases {
+            let routes = custom.count { $0.custom?.provider == provider }
+            guard routes > 0 else { continue }
+            let check = "provider " + provider.rawValue
+            let used = log.requests(to: provider, on: commute.budgetDay)
+            let budget = configuration.budget(for: provider)
+            let detail = "\(routes) route\(routes == 1 ? "" : "s"); \(used) of \(budget) requests today"
+            guard configuration.key(for: provider) != nil else {
+                let fromShell = !(invocation.environment[provider.keyVariable] ?? "").isEmpty
+                add(check, .problem,
+                    detail + (fromShell ? "; the key is set only in \(provider.keyVariable), which timers and cron do not see" : "; no key"),
+                    fix: "traveltimes config set \(provider.keySetting) KEY (kept only in config.json, mode 0600)")
+                continue
+            }
+            if used >= budget {
+                add(check, .warning, detail + ": the budget is spent; its routes keep their last times until midnight",
+                    fix: "traveltimes config set \(provider.budgetSetting) N, if your plan allows more")
+            } else {
+                add(check, .ok, detail)
             }
         }
     }

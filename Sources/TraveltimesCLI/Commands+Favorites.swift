@@ -63,21 +63,7 @@ extension Commands {
         try invocation.confirm(consequence(of: preview, routes), question: "Remove?")
         let (cascade, summary) = try commute.removeFavorites(ids)
         invocation.io.out("Removed from favourites: \(describe(cascade.removedFavorites, routes)).")
-        for (before, after) in cascade.trimmed {
-            invocation.io.out(
-                "Schedule \(shortID(before)) at \(before.timeLabel) on \(before.daysLabel): "
-                    + "now \(routeCount(after.routeIDs.count)) (was \(before.routeIDs.count)).")
-        }
-        for schedule in cascade.deleted {
-            invocation.io.out(
-                "Deleted schedule \(shortID(schedule)) at \(schedule.timeLabel) on \(schedule.daysLabel): it had no routes left.")
-        }
-        for group in cascade.trimmedGroups {
-            invocation.io.out("Group '\(group.name)': now \(group.routeIDs.joined(separator: ", ")).")
-        }
-        for group in cascade.deletedGroups {
-            invocation.io.out("Deleted group '\(group.name)': it had no routes left.")
-        }
+        report(cascade, invocation)
         invocation.report(summary)
     }
 

@@ -7,6 +7,10 @@ extension Commands {
         summary: "Fetch travel times, save them, and reschedule every alert with them",
         options: [
             OptionSpec(name: "--source", value: "URL|FILE", help: "Feed to read (else $TRAVELTIMES_SOURCE, else `config set source`)", values: .file),
+            OptionSpec(name: "--all", help: "Ask about every custom route, in play or not (the budget still applies)"),
+            OptionSpec(
+                name: "--route", value: "ID", help: "Ask about this custom route only, and skip the feed (repeatable)", repeatable: true,
+                values: .customRouteID),
             OptionSpec(name: "--timeout", value: "SECONDS", help: "Deadline for the whole fetch, retries included (default 25)"),
             Options.quiet, Options.json, Options.now,
         ],
@@ -21,8 +25,14 @@ extension Commands {
             routes are saved leaves the route cache and the pending alerts exactly as they were.
             A route holding an impossible value (a time over a day, a date past 9999) is left out,
             with a warning; the rest are saved.
-            --json prints what was fetched, saved and rescheduled, and the warnings and delay-watch
-            alerts, as one object (warnings still go to stderr as well).
+            Custom routes (`route add`) are asked about only when in play: an alert that uses them
+            within `lead` (60 min), a delay watch, or never fetched; never again within
+            `min-interval` (10 min), never past a provider's daily budget. With no feed source, only
+            the custom routes are refreshed. A key that is missing or rejected names the setting to
+            fix, keeps that provider's routes as they were, saves the others, and exits 69.
+            --json prints what was fetched, saved and rescheduled, each custom route fetched or
+            skipped with the reason, and the warnings and delay-watch alerts, as one object
+            (warnings still go to stderr as well).
             Run it every 15 minutes: `traveltimes install systemd` or `traveltimes install cron`.
             """
     ) { invocation in
@@ -30,70 +40,183 @@ extension Commands {
         let quiet = invocation.arguments.has("--quiet")
         let commute = try invocation.commute()
         let configuration = try commute.store.configuration()
+        let only = try invocation.arguments.all("--route").map(ScheduleParsing.routeID)
+        let everyCustom = invocation.arguments.has("--all")
+        let access = try invocation.providerAccess(configuration)
         let accessCode = invocation.environment["WSDOT_ACCESS_CODE"].flatMap { $0.isEmpty ? nil : $0 }
             ?? configuration.accessCode
-        guard let text = invocation.arguments.value("--source") ?? invocation.environment["TRAVELTIMES_SOURCE"]
-            ?? configuration.source, !text.isEmpty
-        else {
-            throw invocation.usage(
-                "No feed source: pass --source URL|FILE, set TRAVELTIMES_SOURCE, or run "
-                    + "`traveltimes config set source https://wsdot.wa.gov/Traffic/api/TravelTimes/TravelTimesREST.svc/GetTravelTimesAsJson`.")
-        }
-        let secrets = (accessCode.map { [$0] } ?? []) + FeedSource.secrets(in: text)
-        let display = FeedSource.display(text)
-        guard let source = FeedSource(text) else {
-            throw invocation.usage("Invalid source '\(display)': a URL needs a host, such as https://wsdot.wa.gov/….")
-        }
+        let text = (invocation.arguments.value("--source") ?? invocation.environment["TRAVELTIMES_SOURCE"] ?? configuration.source)
+            .flatMap { $0.isEmpty ? nil : $0 }
+        let secrets = (accessCode.map { [$0] } ?? []) + (text.map(FeedSource.secrets) ?? []) + access.secrets
         let io = invocation.io.redacting(secrets)
-        let spinner = Spinner(io: quiet || invocation.wantsJSON ? nil : io, message: "Fetching \(display)")
-        let result: Commute.RefreshResult
-        do {
-            defer { spinner.stop() }
-            result = try commute.refresh(
-                from: source, display: display, secrets: secrets, accessCode: accessCode,
-                fetcher: FeedFetcher(client: HelperHTTPClient(helperPath: invocation.fetchHelperPath())), timeout: timeout)
-        } catch let error as Commute.SavedButNotPlanned {
-            throw RefreshFailed(underlying: error.underlying, saved: error.routeCount, secrets: secrets)
-        } catch {
-            throw RefreshFailed(underlying: error, kept: commute.keptDataDescription(), secrets: secrets)
-        }
-        let summary = result.reschedule
-        if !quiet && !invocation.wantsJSON {
-            if result.notModified {
-                io.out("Feed unchanged since the last refresh (HTTP 304); \(result.routeCount) routes kept; "
-                    + "\(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
-            } else {
-                var line = "Refreshed \(result.routeCount) routes from \(display)"
-                if result.noData > 0 { line += " (\(result.noData) without data)" }
-                io.out(line + "; \(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
+        let start = access.clock()
+
+        // The feed, when there is a source and not just some custom routes were asked for.
+        var feed: Commute.RefreshResult?
+        var feedFailure: RefreshFailed?
+        var display: String?
+        if let text, only.isEmpty {
+            let shown = FeedSource.display(text)
+            display = shown
+            guard let source = FeedSource(text) else {
+                throw invocation.usage("Invalid source '\(shown)': a URL needs a host, such as https://wsdot.wa.gov/….")
+            }
+            let spinner = Spinner(io: quiet || invocation.wantsJSON ? nil : io, message: "Fetching \(shown)")
+            do {
+                defer { spinner.stop() }
+                feed = try commute.refresh(
+                    from: source, display: shown, secrets: secrets, accessCode: accessCode,
+                    fetcher: FeedFetcher(client: HelperHTTPClient(helperPath: invocation.fetchHelperPath())), timeout: timeout)
+            } catch let error as Commute.SavedButNotPlanned {
+                feedFailure = RefreshFailed(underlying: error.underlying, saved: error.routeCount, secrets: secrets)
+            } catch {
+                feedFailure = RefreshFailed(underlying: error, kept: commute.keptDataDescription(), secrets: secrets)
             }
         }
-        // Quiet, a warning is news only once: what the last refresh said is not said again.
-        for warning in result.warnings where !quiet || !warning.isRepeat {
-            io.warn(warning.description)
+        if let feed, !quiet, !invocation.wantsJSON { reportFeed(feed, display: display ?? "", io) }
+
+        // The custom routes: the feed's refresh has them in hand; otherwise the cache is read.
+        let hasCustom = try feed.map { !$0.customRoutes.isEmpty } ?? commute.store.routes().routes.contains { $0.custom != nil }
+        if text == nil, !hasCustom {
+            throw invocation.usage(
+                "No feed source and no custom routes: pass --source URL|FILE, set TRAVELTIMES_SOURCE, run "
+                    + "`traveltimes config set source https://wsdot.wa.gov/Traffic/api/TravelTimes/TravelTimesREST.svc/GetTravelTimesAsJson`, "
+                    + "or add a route of your own with `traveltimes route add`.")
         }
-        invocation.report(summary)
+        var custom: Commute.CustomRefreshResult?
+        if hasCustom || !only.isEmpty {
+            let selection: Commute.CustomSelection = !only.isEmpty ? .routes(only) : everyCustom ? .all : .inPlay
+            let spinner = Spinner(io: quiet || invocation.wantsJSON ? nil : io, message: "Asking the routing providers")
+            let result: Commute.CustomRefreshResult
+            do {
+                defer { spinner.stop() }
+                result = try commute.refreshCustomRoutes(
+                    selection, access: access, policy: Commute.CustomPolicy(configuration),
+                    timeout: max(0.1, timeout - (access.clock() - start)))
+            }
+            custom = result
+            reportCustom(result, quiet: quiet || invocation.wantsJSON, commute, io)
+        }
+
+        if let feed {
+            // Quiet, a warning is news only once: what the last refresh said is not said again.
+            for warning in feed.warnings where !quiet || !warning.isRepeat {
+                io.warn(warning.description)
+            }
+            invocation.report(feed.reschedule)
+        } else if let summary = custom?.reschedule {
+            invocation.report(summary)
+        }
         // Delay watches look at the routes just refreshed, passed forward. The refresh itself is
         // done: a watch that cannot be checked is a warning.
         var events: [Commute.WatchEvent] = []
         var watchProblem: String?
-        do {
-            events = try commute.checkWatches(
-                routes: result.routesByID, notifiers: configuration.effectiveNotifiers, quietHours: configuration.quietHours,
-                sender: invocation.sender(io))
-            for event in events {
-                if let problem = event.problem { io.err("traveltimes: watch alert \"\(event.message.title)\": \(problem)") }
+        let refreshed = (feed?.routesByID ?? [:]).merging(custom?.fetched.map { ($0.routeID, $0.route) } ?? []) { _, new in new }
+        if !refreshed.isEmpty {
+            do {
+                events = try commute.checkWatches(
+                    routes: refreshed, notifiers: configuration.effectiveNotifiers, quietHours: configuration.quietHours,
+                    sender: invocation.sender(io))
+                for event in events {
+                    if let problem = event.problem { io.err("traveltimes: watch alert \"\(event.message.title)\": \(problem)") }
+                }
+            } catch {
+                watchProblem = DisplayText.line(String(describing: error))
+                io.warn("delay watches were not checked: \(watchProblem ?? "")")
             }
-        } catch {
-            watchProblem = DisplayText.line(String(describing: error))
-            io.warn("delay watches were not checked: \(watchProblem ?? "")")
         }
         if invocation.wantsJSON {
+            let usage = try? commute.store.refreshLog()
             let json = RefreshJSON(
-                result, source: display, at: TimeFormatting.iso8601(commute.now, calendar: commute.calendar), events: events,
-                watchProblem: watchProblem)
+                feed, custom: custom, source: display, at: TimeFormatting.iso8601(commute.now, calendar: commute.calendar), events: events,
+                watchProblem: watchProblem, providers: ProviderUsageJSON.all(usage, configuration, day: commute.budgetDay),
+                feedError: feedFailure.map { FeedSource.redact($0.description, secrets: secrets) }, calendar: commute.calendar)
             try invocation.printJSON(json, through: io)
         }
+        if let feedFailure { throw feedFailure }
+        if let custom, !custom.failed.isEmpty {
+            // A line each; the last is the error the command ends with.
+            let failure = CustomRoutesFailed(outcomes: custom.failed, secrets: secrets)
+            for line in failure.lines.dropLast() { io.err("traveltimes: \(DisplayText.line(line))") }
+            throw failure
+        }
+    }
+
+    /// `Refreshed 163 routes from …; 12 alerts scheduled (cap 64).`
+    private static func reportFeed(_ result: Commute.RefreshResult, display: String, _ io: TerminalIO) {
+        let summary = result.reschedule
+        if result.notModified {
+            io.out("Feed unchanged since the last refresh (HTTP 304); \(result.routeCount) routes kept; "
+                + "\(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
+        } else {
+            var line = "Refreshed \(result.routeCount) routes from \(display)"
+            if result.noData > 0 { line += " (\(result.noData) without data)" }
+            io.out(line + "; \(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
+        }
+    }
+
+    /// What was fetched and what was left as it was; a spent budget as a warning (once a day when
+    /// quiet). Failures are the error the command ends with.
+    private static func reportCustom(_ result: Commute.CustomRefreshResult, quiet: Bool, _ commute: Commute, _ io: TerminalIO) {
+        let skipped = result.outcomes.filter { $0.result == .skipped && !($0.failure?.isBudget ?? false) && $0.reason != "not asked for" }
+        if !quiet {
+            if !result.fetched.isEmpty {
+                let list = result.fetched.map { "\($0.routeID) \(minutes($0.route.currentMinutes)) (\($0.provider.displayName))" }
+                var line = "Fetched \(result.fetched.count) custom route\(result.fetched.count == 1 ? "" : "s"): \(list.joined(separator: ", "))"
+                if let summary = result.reschedule { line += "; \(summary.scheduled) alerts scheduled (cap \(summary.cap))" }
+                io.out(line + ".")
+            }
+            if !skipped.isEmpty {
+                let reasons = Dictionary(grouping: skipped, by: { $0.reason?.hasPrefix("not in play") == true ? "not in play" : "asked within min-interval" })
+                let parts = reasons.keys.sorted().map { "\(reasons[$0]?.count ?? 0) \($0)" }
+                io.out("Kept \(skipped.count) custom route\(skipped.count == 1 ? "" : "s") as \(skipped.count == 1 ? "it was" : "they were") (\(parts.joined(separator: ", "))).")
+            }
+        }
+        let overBudget = Dictionary(grouping: result.outcomes.filter { $0.failure?.isBudget ?? false }, by: \.provider)
+        for provider in overBudget.keys.sorted() {
+            guard let outcomes = overBudget[provider], let failure = outcomes.first?.failure else { continue }
+            let isNews = (try? commute.store.updateRefreshLog { $0.reportBudgetSpent(provider, on: commute.budgetDay) }) ?? true
+            guard !quiet || isNews else { continue }
+            let kept = outcomes.map { outcome in
+                outcome.route.custom?.fetchedAt.map {
+                    "\(outcome.routeID) keeps its time from \(TimeFormatting.age(commute.now.timeIntervalSince($0))) ago"
+                } ?? "\(outcome.routeID) has no time yet"
+            }
+            io.warn("\(failure); \(kept.joined(separator: ", "))")
+        }
+    }
+}
+
+/// Custom routes that could not be fetched: a line each, and the status of the worst: 69 for a
+/// key or a refusal, 64 for a missing key, else 75 (try again later).
+struct CustomRoutesFailed: ProcessError, CustomStringConvertible {
+    var outcomes: [Commute.CustomRouteOutcome]
+    var secrets: [String]
+
+    var exitCode: ExitCode {
+        let codes = outcomes.compactMap { $0.failure?.exitCode }
+        for code in [ExitCode.unavailable, .usage, .failure] where codes.contains(code) { return code }
+        return .temporaryFailure
+    }
+
+    /// The last line: what the command ends with (the others are printed before it).
+    var description: String { lines.last ?? "custom routes failed" }
+
+    var lines: [String] {
+        // A provider-wide problem is said once, with the routes it held back.
+        var lines: [String] = []
+        var said = Set<String>()
+        for outcome in outcomes {
+            let reason = outcome.reason ?? "failed"
+            guard outcome.failure?.isProviderWide == true else {
+                lines.append("custom route \(outcome.routeID): \(reason)")
+                continue
+            }
+            guard said.insert(reason).inserted else { continue }
+            let ids = outcomes.filter { $0.reason == reason }.map(\.routeID)
+            lines.append("\(reason); not refreshed: \(ids.joined(separator: ", "))")
+        }
+        return lines.map { FeedSource.redact($0, secrets: secrets) }
     }
 }
 
@@ -132,33 +255,84 @@ struct RefreshJSON: EveryKeyEncodable {
         var problem: String?
     }
 
-    var source: String
+    /// One custom route: fetched, skipped or failed, and why.
+    struct CustomRoute: EveryKeyEncodable {
+        var id: String
+        var provider: String
+        /// `fetched`, `skipped` or `failed`.
+        var result: String
+        var reason: String?
+        var currentMinutes: Int?
+        var usualMinutes: Int?
+        /// When its time was fetched (now, or earlier when kept); null before the first time.
+        var fetchedAt: String?
+    }
+
+    /// The feed's source as shown; null when the feed was not read (no source, or `--route`).
+    var source: String?
     var refreshedAt: String
-    /// The server answered 304: the saved routes are current, and were kept.
-    var notModified: Bool
-    var routes: Routes
+    /// The server answered 304: the saved routes are current, and were kept. Null without a feed.
+    var notModified: Bool?
+    var routes: Routes?
+    /// Why the feed could not be refreshed; null when it was (or was not asked for).
+    var feedError: String?
     var missingFavorites: [String]
-    var rescheduled: Rescheduled
+    /// The last re-plan: after the custom routes when they brought news, else after the feed.
+    var rescheduled: Rescheduled?
+    var custom: [CustomRoute]
+    var providers: [ProviderUsageJSON]
     var warnings: [Warning]
     var watchAlerts: [WatchAlert]
     /// Why the delay watches could not be checked; nil when they were.
     var watchProblem: String?
 
-    init(_ result: Commute.RefreshResult, source: String, at moment: String, events: [Commute.WatchEvent], watchProblem: String?) {
+    init(
+        _ result: Commute.RefreshResult?, custom: Commute.CustomRefreshResult?, source: String?, at moment: String,
+        events: [Commute.WatchEvent], watchProblem: String?, providers: [ProviderUsageJSON], feedError: String?, calendar: ZonedCalendar
+    ) {
         self.source = source
         refreshedAt = moment
-        notModified = result.notModified
-        routes = Routes(
-            saved: result.routeCount, withoutData: result.noData,
-            leftOut: result.droppedRoutes.map { LeftOut(id: $0.id, reason: $0.reason) })
-        missingFavorites = result.missingFavorites
-        let summary = result.reschedule
-        rescheduled = Rescheduled(requested: summary.requested, scheduled: summary.scheduled, deferred: summary.deferred, cap: summary.cap)
-        warnings = result.warnings.map { Warning(message: $0.description, isRepeat: $0.isRepeat) }
+        notModified = result?.notModified
+        routes = result.map { result in
+            Routes(
+                saved: result.routeCount, withoutData: result.noData,
+                leftOut: result.droppedRoutes.map { LeftOut(id: $0.id, reason: $0.reason) })
+        }
+        self.feedError = feedError
+        missingFavorites = result?.missingFavorites ?? []
+        rescheduled = (custom?.reschedule ?? result?.reschedule).map { summary in
+            Rescheduled(requested: summary.requested, scheduled: summary.scheduled, deferred: summary.deferred, cap: summary.cap)
+        }
+        self.custom = (custom?.outcomes ?? []).map { outcome in
+            CustomRoute(
+                id: outcome.routeID, provider: outcome.provider.rawValue, result: outcome.result.rawValue, reason: outcome.reason,
+                currentMinutes: outcome.route.currentMinutes, usualMinutes: outcome.route.averageMinutes,
+                fetchedAt: outcome.route.custom?.fetchedAt.map { TimeFormatting.iso8601($0, calendar: calendar) })
+        }
+        self.providers = providers
+        warnings = (result?.warnings ?? []).map { Warning(message: $0.description, isRepeat: $0.isRepeat) }
         watchAlerts = events.map {
             WatchAlert(routeID: $0.routeID, direction: $0.direction.rawValue, title: $0.message.title, problem: $0.problem)
         }
         self.watchProblem = watchProblem
+    }
+}
+
+/// A provider's requests today against its budget, and whether a key is there: for `refresh`,
+/// `status` and `doctor`.
+struct ProviderUsageJSON: EveryKeyEncodable {
+    var provider: String
+    var requestsToday: Int
+    var budget: Int
+    /// Custom routes it serves (in `status`); null where not counted.
+    var routes: Int?
+
+    static func all(_ log: RefreshLog?, _ configuration: Configuration, day: String) -> [ProviderUsageJSON] {
+        RouteProvider.allCases.map { provider in
+            ProviderUsageJSON(
+                provider: provider.rawValue, requestsToday: log?.requests(to: provider, on: day) ?? 0,
+                budget: configuration.budget(for: provider))
+        }
     }
 }
 

@@ -58,23 +58,28 @@ extension Commands {
             return
         }
         let marked = Set(favorites)
-        var table = Table([.left, .right, .left, .right, .right, .right, .left, .left])
-        table.add(["", "ID", "NAME", "NOW", "AVG", "DELAY", "STATUS", "UPDATED"])
+        var table = Table([.left, .right, .left, .right, .right, .right, .left, .left, .left])
+        table.add(["", "ID", "NAME", "NOW", "AVG", "DELAY", "STATUS", "SOURCE", "UPDATED"])
         // Unavailable favourites keep their place in favourites order; sorted by delay, they come last.
         let byID = Dictionary(routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let order = unavailable.isEmpty || invocation.arguments.value("--sort") != nil ? routes.map(\.id) + unavailable : favorites
         for id in order {
             guard let route = byID[id] else {
-                table.add(["*", id, "Route \(id)", "-", "-", "-", "UNAVAILABLE", "not in the latest feed"])
+                table.add(["*", id, "Route \(id)", "-", "-", "-", "UNAVAILABLE", "-", "not in the latest feed"])
                 continue
             }
             table.add([
                 marked.contains(route.id) ? "*" : "", route.id, route.name, minutes(route.currentMinutes),
-                minutes(route.averageMinutes), route.delayMinutes.map(TimeFormatting.delay) ?? "-", route.status.rawValue,
-                TimeFormatting.moment(route.updatedAt, relativeTo: commute.now, calendar: commute.calendar),
+                minutes(route.averageMinutes) + (route.custom?.provider.usualIsFreeFlow == true ? "†" : ""),
+                route.delayMinutes.map(TimeFormatting.delay) ?? "-", route.status.rawValue, route.sourceName,
+                route.custom?.fetchedAt == nil && route.custom != nil
+                    ? "not fetched yet" : TimeFormatting.moment(route.updatedAt, relativeTo: commute.now, calendar: commute.calendar),
             ])
         }
         io.out(table.render().joined(separator: "\n"))
+        if routes.contains(where: { $0.custom?.provider.usualIsFreeFlow == true }) {
+            io.out("† Google gives no usual time: its AVG is the time without traffic, so its delays run high.")
+        }
     }
 
     static let route = Command(
@@ -106,14 +111,24 @@ extension Commands {
         if let description = route.description.map(DisplayText.line), description != route.name { io.out("  \(description)") }
         if let start = route.startPoint { io.out("  From:     \(describe(start))") }
         if let end = route.endPoint { io.out("  To:       \(describe(end))") }
+        if let custom = route.custom {
+            io.out("  From:     \(custom.from)")
+            io.out("  To:       \(custom.to)")
+            io.out("  Source:   \(custom.provider.displayName) (a custom route)")
+        }
         if let distance = route.distanceMiles { io.out("  Distance: \(distance) mi") }
-        io.out("  Now:      \(minutes(route.currentMinutes)) (usually \(minutes(route.averageMinutes)))")
+        let usual = route.custom?.provider.usualIsFreeFlow == true ? "without traffic" : "usually"
+        io.out("  Now:      \(minutes(route.currentMinutes)) (\(usual) \(minutes(route.averageMinutes)))")
         io.out("  Delay:    \(route.delayMinutes.map(TimeFormatting.delay) ?? "-"), \(route.status.rawValue)")
         if let arrival {
             io.out("  Arrive:   \(TimeFormatting.moment(arrival, relativeTo: commute.now, calendar: calendar)) if you leave now")
         }
-        io.out("  Updated:  \(TimeFormatting.moment(route.updatedAt, relativeTo: commute.now, calendar: calendar)) "
-            + "(\(TimeFormatting.age(commute.now.timeIntervalSince(route.updatedAt))) ago)")
+        if let custom = route.custom, custom.fetchedAt == nil {
+            io.out("  Updated:  not fetched yet; the next refresh that needs it asks \(custom.provider.displayName)")
+        } else {
+            io.out("  Updated:  \(TimeFormatting.moment(route.updatedAt, relativeTo: commute.now, calendar: calendar)) "
+                + "(\(TimeFormatting.age(commute.now.timeIntervalSince(route.updatedAt))) ago)")
+        }
         if schedules.isEmpty {
             io.out("  Schedules: none")
         } else {
@@ -183,6 +198,11 @@ struct RouteJSON: EveryKeyEncodable {
     var status: String
     var distanceMiles: Double?
     var updatedAt: String
+    /// `wsdot`, `tomtom`, `here` or `google`.
+    var source: String
+    /// A custom route's ends; null for the feed's.
+    var from: Coordinate?
+    var to: Coordinate?
 
     init(_ route: Route, calendar: ZonedCalendar) {
         id = route.id
@@ -194,6 +214,9 @@ struct RouteJSON: EveryKeyEncodable {
         status = route.status.rawValue
         distanceMiles = route.distanceMiles
         updatedAt = TimeFormatting.iso8601(route.updatedAt, calendar: calendar)
+        source = route.sourceName
+        from = route.custom?.from
+        to = route.custom?.to
     }
 }
 

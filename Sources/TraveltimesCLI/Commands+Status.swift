@@ -37,6 +37,16 @@ extension Commands {
                 .map { FeedSource.redact(FeedSource.display($0), secrets: secrets) }
         }
         if let cache = read({ try store.routes() }) {
+            let custom = cache.routes.filter { $0.custom != nil }
+            report.customRoutes = custom.count
+            if !custom.isEmpty || configuration?.providerKeys != nil {
+                let log = try? store.refreshLog()
+                report.providers = ProviderUsageJSON.all(log, configuration ?? .empty, day: commute.budgetDay).map { usage in
+                    var usage = usage
+                    usage.routes = custom.count { $0.custom?.provider.rawValue == usage.provider }
+                    return usage
+                }
+            }
             report.routes = StatusJSON.Routes(
                 count: cache.routes.count, withoutData: cache.routes.count(where: { $0.status == .noData }),
                 updatedAt: cache.routes.map(\.updatedAt).max().map(moment), fetchedAt: cache.fetchedAt.map(moment), from: cache.source)
@@ -102,7 +112,13 @@ extension Commands {
             io.out(line)
         }
         if configurationRead {
-            io.out("Source:     \(report.source ?? "not set — `traveltimes config set source URL`")")
+            let none = report.customRoutes ?? 0 > 0 ? "not set (custom routes only)" : "not set — `traveltimes config set source URL`"
+            io.out("Source:     \(report.source ?? none)")
+        }
+        if let providers = report.providers {
+            let used = providers.filter { $0.routes ?? 0 > 0 || $0.requestsToday > 0 }
+            let text = used.map { "\($0.provider) \($0.requestsToday) of \($0.budget) requests today (\($0.routes ?? 0) route\($0.routes == 1 ? "" : "s"))" }
+            io.out("Providers:  \(text.isEmpty ? "no custom routes" : text.joined(separator: "; "))")
         }
         if let favorites = report.favorites { io.out("Favorites:  \(favorites)") }
         if let schedules = report.schedules { io.out("Schedules:  \(schedules.count) (\(schedules.enabled) enabled)") }
@@ -206,6 +222,10 @@ struct StatusJSON: EveryKeyEncodable {
     var schedules: Schedules?
     var pending: Pending?
     var lastAlert: LastAlert?
+    /// Custom routes in the cache; null when it cannot be read.
+    var customRoutes: Int?
+    /// Each routing provider's requests today against its budget; null without custom routes or keys.
+    var providers: [ProviderUsageJSON]?
     var installed: InstalledJSON
     var errors: [String] = []
 

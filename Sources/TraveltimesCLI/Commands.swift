@@ -1,7 +1,7 @@
 /// Every command, in the order `--help` lists them.
 enum Commands {
     static let all: [Command] = [
-        refresh, routes, route, brief,
+        refresh, routes, route, routeAdd, routeEdit, routeRemove, brief,
         favoritesList, favoritesAdd, favoritesRemove, favoritesMove,
         scheduleAdd, scheduleList, scheduleShow, scheduleEdit, scheduleEnable, scheduleDisable, scheduleRemove,
         groupAdd, groupList, groupEdit, groupRemove,
@@ -35,6 +35,13 @@ enum Commands {
             }
             message += " '\(first)' has: \(subs.joined(separator: ", "))."
             return .failure(UsageError(message: message, command: ""))
+        }
+        // `route ID` shows a route; `route add|edit|remove` are commands of their own (no route ID
+        // is one of those words).
+        if first == "route", let sub = rest.first, routeSubcommands.contains(sub),
+            let command = all.first(where: { $0.name == "route \(sub)" })
+        {
+            return .success((command, Array(rest.dropFirst())))
         }
         guard let command = all.first(where: { $0.name == first }) else {
             return .failure(UsageError(message: CLI.unknownCommandMessage(first), command: ""))

@@ -9,6 +9,8 @@ enum ValueKind: Sendable, Equatable {
     case favoriteRouteID
     /// A watched route.
     case watchedRouteID
+    /// A custom route (`route add`).
+    case customRouteID
     case scheduleID
     case notifierNumber
     case groupName
@@ -75,7 +77,11 @@ enum Completion {
         }
         let kinds = command.argumentValues
         if !kinds.isEmpty, positional < command.positionals.upperBound {
-            return values(of: kinds[min(positional, kinds.count - 1)], current, store: store)
+            // `route ` offers its subcommands beside the route IDs.
+            let subcommands = command.name == "route" && positional == 0
+                ? matching(current, Commands.all.filter { $0.name.hasPrefix("route ") }.map { "\($0.name.dropFirst(6))\t\($0.summary)" })
+                : []
+            return subcommands + values(of: kinds[min(positional, kinds.count - 1)], current, store: store)
         }
         return matching(current, command.allOptions.map { "\($0.name)\t\($0.help)" })
     }
@@ -88,6 +94,11 @@ enum Completion {
             if let command = Commands.all.first(where: { $0.name == "\(first) \(words[1])" }) { return (command, 2) }
             guard words[1].hasPrefix("-"), case .success(let (command, _)) = Commands.resolve([first]) else { return nil }
             return (command, 1)
+        }
+        if first == "route", words.count >= 2, Commands.routeSubcommands.contains(words[1]),
+            let command = Commands.all.first(where: { $0.name == "route \(words[1])" })
+        {
+            return (command, 2)
         }
         guard let command = Commands.all.first(where: { $0.name == first }) else { return nil }
         return (command, 1)
@@ -120,8 +131,9 @@ enum Completion {
         guard let store = try? store() else { return [] }
         let lines: [String]
         switch kind {
-        case .routeID:
-            lines = ((try? store.routes().routes) ?? []).map { "\($0.id)\t\($0.name)" }
+        case .routeID, .customRouteID:
+            let routes = ((try? store.routes().routes) ?? []).filter { kind == .routeID || $0.custom != nil }
+            lines = routes.map { "\($0.id)\t\($0.name)" }
         case .favoriteRouteID, .watchedRouteID:
             let ids = kind == .favoriteRouteID
                 ? (try? store.favorites().routeIDs) ?? [] : ((try? store.configuration().watches) ?? []).map(\.routeID)

@@ -84,7 +84,11 @@ import Testing
     @Test func routeIDsAndThresholds() throws {
         #expect(try ScheduleParsing.routeID("96") == "96")
         #expect(try ScheduleParsing.routeID("007") == "7")
-        #expect(throws: ModelError.badRouteID("abc")) { try ScheduleParsing.routeID("abc") }
+        #expect(try ScheduleParsing.routeID("home-work") == "home-work")
+        #expect(try ScheduleParsing.routeID(" a1 ") == "a1")
+        #expect(throws: ModelError.badRouteID("Home")) { try ScheduleParsing.routeID("Home") }
+        #expect(throws: ModelError.badRouteID("home-")) { try ScheduleParsing.routeID("home-") }
+        #expect(throws: ModelError.badRouteID("a_b")) { try ScheduleParsing.routeID("a_b") }
         #expect(throws: ModelError.badRouteID("-1")) { try ScheduleParsing.routeID("-1") }
         #expect(throws: ModelError.badRouteID("")) { try ScheduleParsing.routeID("") }
         #expect(try ScheduleParsing.threshold("10") == 10)

@@ -64,6 +64,9 @@ import Testing
             "refresh": ["refresh", "--source", Paths.fixture, "--now", now],
             "routes": ["routes", "--search", "everett", "--now", now],
             "route": ["route", "1", "--now", now],
+            "route add": ["route", "add", "home-work", "--from", "47.6062,-122.3321", "--to", "47.6101,-122.2015", "--provider", "here", "--no-check"],
+            "route edit": ["route", "edit", "home-work", "--name", "Home to work"],
+            "route remove": ["route", "remove", "home-work", "--yes"],
             "brief": ["brief", "--now", now],
             "group add": ["group", "add", "commute", "--route", "1"],
             "group list": ["group", "list"],
@@ -141,7 +144,8 @@ enum TraveltimesVersion {
     @Test func withoutASourceItSaysHowToGiveOne() throws {
         let outcome = try Sandbox().run(["refresh"])
         #expect(outcome.status == 64)
-        #expect(outcome.stderr.contains("No feed source: pass --source URL|FILE, set TRAVELTIMES_SOURCE, or run `traveltimes config set source"))
+        #expect(outcome.stderr.contains("No feed source and no custom routes: pass --source URL|FILE, set TRAVELTIMES_SOURCE, run `traveltimes config set source"))
+        #expect(outcome.stderr.contains("or add a route of your own with `traveltimes route add`"))
     }
 
     @Test func aMissingFileIsUnavailable() throws {
@@ -252,7 +256,7 @@ enum TraveltimesVersion {
         #expect(outcome.stdout.hasPrefix("Updated at 4:00 PM\n"))
         #expect(lines.first?.contains("ID  NAME") == true)
         #expect(outcome.stdout.contains("Everett-Seattle "))
-        #expect(outcome.stdout.contains("34 min  45 min  -11 min  CLEAR    4:00 PM"))
+        #expect(outcome.stdout.contains("34 min  45 min  -11 min  CLEAR    wsdot   4:00 PM"))
         #expect(outcome.stdout.contains("Everett-Seattle EL ") && outcome.stdout.contains("NO DATA"))
         #expect(lines.dropFirst().allSatisfy { $0.lowercased().contains("everett") })
         #expect(try sandbox.ok(["routes", "--search", "atlantis", "--now", Paths.capturedAt]).stdout
@@ -263,8 +267,11 @@ enum TraveltimesVersion {
         let sandbox = try Sandbox().prepared()
         let routes = try #require(try sandbox.json(["routes", "--json"]) as? [[String: Any]])
         #expect(routes.count == 163)
-        let keys: Set = ["id", "name", "description", "currentMinutes", "averageMinutes", "delayMinutes", "status", "distanceMiles", "updatedAt"]
-        #expect(routes.allSatisfy { Set($0.keys) == keys })
+        let keys: Set = [
+            "id", "name", "description", "currentMinutes", "averageMinutes", "delayMinutes", "status", "distanceMiles", "updatedAt", "source",
+            "from", "to",
+        ]
+        #expect(routes.allSatisfy { Set($0.keys) == keys && $0["source"] as? String == "wsdot" && $0["from"] is NSNull })
         let everett = try #require(routes.first { $0["id"] as? String == "1" })
         #expect(everett["currentMinutes"] as? Int == 34 && everett["delayMinutes"] as? Int == -11)
         #expect(everett["status"] as? String == "CLEAR")
@@ -298,8 +305,8 @@ enum TraveltimesVersion {
     @Test func badIDsAreQuotedAndChangeNothing() throws {
         let sandbox = Sandbox()
         try sandbox.ok(["refresh", "--source", Paths.fixture])
-        let bad = try sandbox.run(["favorites", "add", "1", "abc"])
-        #expect(bad.status == 64 && bad.stderr.contains("Invalid route ID 'abc'"))
+        let bad = try sandbox.run(["favorites", "add", "1", "a_b"])
+        #expect(bad.status == 64 && bad.stderr.contains("Invalid route ID 'a_b'"))
         let unknown = try sandbox.run(["favorites", "add", "1", "99999"])
         #expect(unknown.status == 64 && unknown.stderr.contains("Unknown route ID '99999'"))
         #expect(try sandbox.store.favorites().routeIDs.isEmpty)

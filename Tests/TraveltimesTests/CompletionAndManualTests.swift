@@ -59,7 +59,7 @@ import Testing
         #expect(try complete("bash", ["route", "7"], in: sandbox) == ["7", "70", "71", "72", "73", "74", "77", "78", "79"])
         #expect(try complete("bash", ["brief", "--group", ""], in: sandbox) == ["commute"])
         #expect(try complete("bash", ["notify", "remove", ""], in: sandbox) == ["1"])
-        #expect(try complete("bash", ["config", "set", "t"], in: sandbox) == ["timezone"])
+        #expect(try complete("bash", ["config", "set", "t"], in: sandbox) == ["timezone", "tomtom-key"])
         #expect(try complete("bash", ["completions", ""], in: sandbox) == ["bash", "zsh", "fish"])
         // A file option hands over to the shell's own file completion.
         let feed = try sandbox.feed("completion-feed.json") { _ in }

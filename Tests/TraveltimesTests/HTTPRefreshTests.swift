@@ -10,41 +10,15 @@ import Glibc
 final class FeedServer: @unchecked Sendable {
     let port: Int
     let log: String
-    private let process: Process
-    private let input = Pipe()
+    private let server: LoopbackServer
 
     init() throws {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("feed-server-\(UUID().uuidString).log").path
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Paths.root.appendingPathComponent("Tests/Support/feed_server.py").path, Paths.fixture, log]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        // The server exits when this pipe closes, so it cannot outlive the tests.
-        process.standardInput = input
-        try process.run()
-        // The first line is the port; give the interpreter up to 10 s to start.
-        var line = Data()
-        let deadline = Date().addingTimeInterval(10)
-        while !line.contains(0x0A), Date() < deadline {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            process.terminate()
-            throw ServerDidNotStart()
-        }
-        self.port = port
+        server = try LoopbackServer(script: "feed_server.py", arguments: [Paths.fixture, log])
+        port = server.port
     }
 
-    deinit {
-        // SIGTERM can arrive blocked (children inherit the test runner's signal mask); SIGKILL cannot.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        try? FileManager.default.removeItem(atPath: log)
-    }
+    deinit { try? FileManager.default.removeItem(atPath: log) }
 
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
@@ -70,7 +44,6 @@ final class FeedServer: @unchecked Sendable {
         }
     }
 
-    struct ServerDidNotStart: Error {}
 }
 
 @Suite struct HTTPRefreshTests {
@@ -197,7 +170,7 @@ final class FeedServer: @unchecked Sendable {
         let sandbox = Sandbox()
         let none = try sandbox.run(["refresh"])
         #expect(none.status == 64)
-        #expect(none.stderr.contains("No feed source: pass --source URL|FILE, set TRAVELTIMES_SOURCE, or run `traveltimes config set source"))
+        #expect(none.stderr.contains("No feed source and no custom routes: pass --source URL|FILE, set TRAVELTIMES_SOURCE, run `traveltimes config set source"))
         try sandbox.ok(["config", "set", "source", server.url("/feed")])
         #expect(try sandbox.ok(["config"]).stdout.contains("source:       \(server.url("/feed"))"))
         try sandbox.ok(["refresh"])

@@ -242,3 +242,44 @@ func execute(_ arguments: [String], environment: [String: String], in directory:
         stdout: String(decoding: try Data(contentsOf: output), as: UTF8.self),
         stderr: String(decoding: try Data(contentsOf: errors), as: UTF8.self))
 }
+
+/// A test-only Python server from `Tests/Support` on a loopback port: started with its arguments,
+/// read for the port it prints first, and killed with its owner (it also exits when its stdin
+/// closes, so it cannot outlive the tests).
+final class LoopbackServer: @unchecked Sendable {
+    struct DidNotStart: Error {}
+
+    let port: Int
+    private let process = Process()
+    private let input = Pipe()
+
+    init(script: String, arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Paths.root.appendingPathComponent("Tests/Support/\(script)").path] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = input
+        try process.run()
+        // The first line is the port; give the interpreter up to 10 s to start.
+        var line = Data()
+        let deadline = Date().addingTimeInterval(10)
+        while !line.contains(0x0A), Date() < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw DidNotStart()
+        }
+        self.port = port
+    }
+
+    deinit {
+        // SIGTERM can arrive blocked (children inherit the test runner's signal mask); SIGKILL cannot.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}

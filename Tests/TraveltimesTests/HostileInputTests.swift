@@ -216,10 +216,11 @@ import Glibc
     @Test func aSourceURLsCredentialsAreNeverShownStoredOrPassedOn() throws {
         let server = try FeedServer()
         let sandbox = Sandbox()
-        let secrets = ["alice", "hunter22pass", "tok3nSECRET", "CODE1234SECRET"]
+        let secrets = ["alice", "hunter22pass", "tok3nSECRET", "CODE1234SECRET", "TOMKEY1234SECRET", "GOOGKEY1234SECRET"]
         let url = "http://alice:hunter22pass@127.0.0.1:\(server.port)/feed?token=tok3nSECRET"
         try sandbox.ok(["config", "set", "source", url])
-        let environment = ["WSDOT_ACCESS_CODE": "CODE1234SECRET"]
+        let environment = ["WSDOT_ACCESS_CODE": "CODE1234SECRET", "TOMTOM_API_KEY": "TOMKEY1234SECRET"]
+        try sandbox.ok(["config", "set", "google-key", "GOOGKEY1234SECRET"])
         let envLog = sandbox.path("env.log")
         var outputs: [String] = []
         for command in [["refresh", "--now", Paths.capturedAt], ["config", "show"], ["status"], ["config", "show", "--json"]] {
@@ -235,6 +236,7 @@ import Glibc
         let childEnvironment = try String(contentsOfFile: envLog, encoding: .utf8)
         #expect(childEnvironment.contains("TRAVELTIMES_ID=schedule."))
         #expect(!childEnvironment.contains("WSDOT_ACCESS_CODE") && !childEnvironment.contains("TRAVELTIMES_SOURCE"))
+        #expect(!childEnvironment.contains("TOMTOM_API_KEY"))
         for secret in secrets {
             #expect(!outputs.joined().contains(secret), "\(secret) shown")
             #expect(!childEnvironment.contains(secret), "\(secret) passed to a notifier")

@@ -205,3 +205,61 @@ enum Mutator {
         return Data(bytes)
     }
 }
+
+/// The providers' answers, mutated: whatever a routing service (or something posing as one)
+/// sends, reading it gives a bounded measurement or a fault, never a crash or a trap; and a
+/// mutated route cache with custom routes reads back as it was written, or is refused.
+@Suite struct ProviderAnswerFuzzTests {
+    static let answers: [(RouteProvider, String)] = [
+        (.tomtom, #"{"formatVersion":"0.0.12","routes":[{"summary":{"lengthInMeters":13520,"travelTimeInSeconds":1510,"historicTrafficTravelTimeInSeconds":1290}}]}"#),
+        (.tomtom, #"{"formatVersion":"0.0.12","detailedError":{"code":"NO_ROUTE_FOUND","message":"Unable to find a route"}}"#),
+        (.here, #"{"routes":[{"sections":[{"summary":{"duration":900,"length":8000,"typicalDuration":700}},{"summary":{"duration":640,"length":6000,"typicalDuration":500}}]}]}"#),
+        (.here, #"{"routes":[],"notices":[{"title":"Couldn't find a route.","code":"noRouteFound"}]}"#),
+        (.google, #"{"routes":[{"distanceMeters":12000,"duration":"1800s","staticDuration":"1200s"}]}"#),
+        (.google, #"{"error":{"code":403,"message":"blocked","status":"PERMISSION_DENIED"}}"#),
+    ]
+
+    @Test func anyAnswerIsAMeasurementOrAFault() {
+        var random = SeededRandom(seed: JSONFuzzTests.seed)
+        var measured = 0
+        for index in 0..<JSONFuzzTests.count {
+            let (provider, seed) = Self.answers[index % Self.answers.count]
+            let body = Mutator.mutate(Array(seed.utf8), &random)
+            let status = [200, 200, 200, 400, 401, 403, 429, 503][Int(random.next() % 8)]
+            let response = HTTPResponse(status: status, headers: ["retry-after": index % 3 == 0 ? "99999999999999999999" : "1"], body: body)
+            switch RoutingAPI.interpret(response, from: provider) {
+            case .success(let measurement):
+                measured += 1
+                #expect((1...Route.longestTravelMinutes).contains(measurement.currentMinutes))
+                #expect(measurement.usualMinutes.map { (1...Route.longestTravelMinutes).contains($0) } ?? true)
+                #expect(measurement.distanceMiles.map { (0...Route.longestDistanceMiles).contains($0) } ?? true)
+            case .failure(.rateLimited(let after)):
+                #expect(after.map { (0...3_600).contains($0) } ?? true)
+            case .failure(.keyRejected(let message)), .failure(.noRoute(let message)), .failure(.refused(let message)):
+                #expect(message.count <= 260 && DisplayText.line(message) == message, "\(message)")
+            case .failure:
+                break
+            }
+        }
+        #expect(measured > JSONFuzzTests.count / 60, "the fuzz should leave some answers readable: \(measured)")
+    }
+
+    @Test func aCacheWithCustomRoutesReadsBackOrIsRefused() throws {
+        let custom = Route.Custom(
+            provider: .here, from: try #require(Coordinate("47.6,-122.3")), to: try #require(Coordinate("47.7,-122.2")),
+            fetchedAt: Date(timeIntervalSince1970: 1_700_000_000), triedAt: Date(timeIntervalSince1970: 1_700_000_000))
+        let route = Route(
+            id: "home-work", name: "Home", description: nil, currentMinutes: 25, averageMinutes: 20, distanceMiles: 8.7,
+            updatedAt: Date(timeIntervalSince1970: 1_700_000_000), custom: custom)
+        let seed = try RouteCache(fetchedAt: nil, source: nil, routes: [route]).encodeDocument()
+        #expect(try RouteCache.decodeDocument(from: Data(seed)).routes == [route])
+        var random = SeededRandom(seed: JSONFuzzTests.seed)
+        for _ in 0..<JSONFuzzTests.count {
+            let data = Mutator.mutate(seed, &random)
+            guard let cache = try? RouteCache.decodeDocument(from: data) else { continue }
+            // What reads is possible, and writes back to the same.
+            for route in cache.routes { #expect(route.implausibility == nil) }
+            #expect(try RouteCache.decodeDocument(from: Data(try cache.encodeDocument())) == cache)
+        }
+    }
+}

@@ -34,6 +34,8 @@ import Testing
                 "unitDirectory": units, "units": [String](), "enabledTimers": [String](), "cronBlock": true,
                 "summary": "the traveltimes block in your crontab",
             ],
+            "customRoutes": 0,
+            "providers": NSNull(),
             "errors": [String](),
         ]
         #expect(status == expected)
@@ -64,6 +66,13 @@ import Testing
             "source": feed,
             "refreshedAt": "2025-11-04T16:15:00-08:00",
             "notModified": false,
+            "feedError": NSNull(),
+            "custom": [Any](),
+            "providers": [
+                ["provider": "tomtom", "requestsToday": 0, "budget": 2_500, "routes": NSNull()],
+                ["provider": "here", "requestsToday": 0, "budget": 1_000, "routes": NSNull()],
+                ["provider": "google", "requestsToday": 0, "budget": 160, "routes": NSNull()],
+            ],
             "routes": [
                 "saved": 161, "withoutData": 3,
                 "leftOut": [["id": "1", "reason": "its current time, 5000 min, is over a day: not a travel time"]],
@@ -96,6 +105,9 @@ import Testing
         #expect(empty == [
             "source": NSNull(), "accessCode": NSNull(), "accessCodeFrom": NSNull(), "timezone": NSNull(), "graceSeconds": 600,
             "quietHours": NSNull(), "dailyCap": 20, "notifiers": [Any](), "watches": [Any](),
+            "providerKeys": ["tomtom": NSNull(), "here": NSNull(), "google": NSNull()],
+            "providerKeysFrom": ["tomtom": NSNull(), "here": NSNull(), "google": NSNull()],
+            "leadMinutes": 60, "minIntervalMinutes": 10, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 160],
         ] as NSDictionary)
 
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
@@ -108,7 +120,11 @@ import Testing
         try sandbox.ok(["notify", "add", "webhook", "https://ntfy.example/PATHSECRET", "--header", "Authorization: Bearer HEADERSECRET", "--click", "https://maps.example/"])
         try sandbox.ok(["notify", "add", "exec", "true", "{title}"])
         try sandbox.ok(["watch", "add", "96", "--over", "10"])
-        let outcome = try sandbox.ok(["config", "show", "--json"])
+        try sandbox.ok(["config", "set", "here-key", "HEREKEYSECRET"])
+        try sandbox.ok(["config", "set", "lead", "90m"])
+        try sandbox.ok(["config", "set", "min-interval", "15"])
+        try sandbox.ok(["config", "set", "budget.google", "100"])
+        let outcome = try sandbox.ok(["config", "show", "--json"], environment: ["TOMTOM_API_KEY": "ENVKEYSECRET"])
         #expect(!outcome.stdout.contains("SECRET"))
         let full = try object(outcome)
         #expect(full == [
@@ -126,6 +142,9 @@ import Testing
                 ],
             ],
             "watches": [["routeID": "96", "overMinutes": 10]],
+            "providerKeys": ["tomtom": "set", "here": "set", "google": NSNull()],
+            "providerKeysFrom": ["tomtom": "environment", "here": "config", "google": NSNull()],
+            "leadMinutes": 90, "minIntervalMinutes": 15, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 100],
         ] as NSDictionary)
         let fromShell = try object(try sandbox.ok(["config", "show", "--json"], environment: ["WSDOT_ACCESS_CODE": "SHELLSECRET"]))
         #expect(fromShell["accessCode"] as? String == "set" && fromShell["accessCodeFrom"] as? String == "environment")

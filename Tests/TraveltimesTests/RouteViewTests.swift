@@ -58,8 +58,10 @@ import Testing
         #expect(closed.contains("  Now:      - (usually -)") && !closed.contains("Arrive"))
         let unknown = try sandbox.run(["route", "9999"])
         #expect(unknown.status == 64 && unknown.stderr.contains("Unknown route ID '9999'"))
-        let bad = try sandbox.run(["route", "seventy"])
-        #expect(bad.status == 64 && bad.stderr.contains("Invalid route ID 'seventy'"))
+        let bad = try sandbox.run(["route", "Seventy"])
+        #expect(bad.status == 64 && bad.stderr.contains("Invalid route ID 'Seventy'"))
+        let unknownCustom = try sandbox.run(["route", "seventy"])
+        #expect(unknownCustom.status == 64 && unknownCustom.stderr.contains("Unknown route ID 'seventy'"))
         #expect(try Sandbox().run(["route", "1"]).status == 1)
     }
 
@@ -129,18 +131,18 @@ import Testing
         try sandbox.ok(["refresh", "--quiet", "--source", without, "--now", Paths.capturedAt])
         #expect(try sandbox.ok(["routes", "--favorites", "--now", Paths.capturedAt]).stdout == """
             Updated at 4:00 PM
-               ID  NAME      NOW  AVG  DELAY  STATUS       UPDATED
-            *  96  Route 96    -    -      -  UNAVAILABLE  not in the latest feed
-            *   1  Route 1     -    -      -  UNAVAILABLE  not in the latest feed
+               ID  NAME      NOW  AVG  DELAY  STATUS       SOURCE  UPDATED
+            *  96  Route 96    -    -      -  UNAVAILABLE  -       not in the latest feed
+            *   1  Route 1     -    -      -  UNAVAILABLE  -       not in the latest feed
 
             """)
         try sandbox.ok(["favorites", "add", "70"])
         #expect(try sandbox.ok(["routes", "--favorites", "--sort", "delay", "--now", Paths.capturedAt]).stdout == """
             Updated at 4:00 PM
-               ID  NAME              NOW     AVG    DELAY  STATUS       UPDATED
-            *  70  Renton-Auburn  35 min  24 min  +11 min  CONGESTED    4:00 PM
-            *  96  Route 96            -       -        -  UNAVAILABLE  not in the latest feed
-            *   1  Route 1             -       -        -  UNAVAILABLE  not in the latest feed
+               ID  NAME              NOW     AVG    DELAY  STATUS       SOURCE  UPDATED
+            *  70  Renton-Auburn  35 min  24 min  +11 min  CONGESTED    wsdot   4:00 PM
+            *  96  Route 96            -       -        -  UNAVAILABLE  -       not in the latest feed
+            *   1  Route 1             -       -        -  UNAVAILABLE  -       not in the latest feed
 
             """)
     }

@@ -28,6 +28,8 @@ extension Commute {
         public var droppedRoutes: [WSDOTFeed.DroppedRoute] = []
         /// Everything worth a warning, in order; each marked when the last refresh said it too.
         public var warnings: [RefreshWarning] = []
+        /// The custom routes, carried over as they were (the feed does not touch them).
+        public var customRoutes: [Route] = []
     }
 
     /// A refresh that replaced the route cache and then could not re-plan the alerts: the routes
@@ -124,33 +126,38 @@ extension Commute {
         var kept: [String: Route] = [:]
         var noData = 0
         var dropped: [WSDOTFeed.DroppedRoute] = []
-        let feedIDs = try store.replaceRoutes(fetchedAt: now, source: source, validators: validators) { save in
+        let (feedIDs, custom) = try store.replaceRoutes(fetchedAt: now, source: source, validators: validators) { save in
             try WSDOTFeed.forEachRoute(in: input, deadline: deadline, dropped: { dropped.append($0) }) { route in
                 try save(route)
                 if route.status == .noData { noData += 1 }
                 if wanted.contains(route.id) { kept[route.id] = route }
             }
         }
+        // The custom routes stay as they were: the alerts that name them are planned with them.
+        for route in custom where wanted.contains(route.id) { kept[route.id] = route }
         let summary: RescheduleSummary
         do {
-            summary = try reschedule(routes: kept, feedIDs: feedIDs)
+            summary = try reschedule(routes: kept, feedIDs: feedIDs.union(custom.map(\.id)))
         } catch {
             throw SavedButNotPlanned(routeCount: feedIDs.count, underlying: error)
         }
         return RefreshResult(
             routeCount: feedIDs.count, noData: noData, reschedule: summary,
-            missingFavorites: favorites.filter { !feedIDs.contains($0) }, routesByID: kept, droppedRoutes: dropped)
+            missingFavorites: favorites.filter { !feedIDs.contains($0) && !Route.isValidCustomID($0) }, routesByID: kept,
+            droppedRoutes: dropped, customRoutes: custom)
     }
 
     /// After a 304: the cached routes are current; the alerts are re-planned with them.
     func refreshUnchanged() throws -> RefreshResult {
-        let routes = try store.routes().routes
-        let byID = Dictionary(routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let all = try store.routes().routes
+        let routes = all.filter { $0.custom == nil }
+        let byID = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var result = RefreshResult(
             routeCount: routes.count, noData: routes.count(where: { $0.status == .noData }),
             reschedule: try reschedule(routes: byID),
             missingFavorites: ((try? store.favorites().routeIDs) ?? []).filter { byID[$0] == nil }, routesByID: byID)
         result.notModified = true
+        result.customRoutes = all.filter { $0.custom != nil }
         return result
     }
 

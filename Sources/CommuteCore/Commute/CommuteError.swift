@@ -20,6 +20,10 @@ public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
     case badGroupName(String)
     /// `brief` with no favourites.
     case nothingToBrief
+    /// `route add` named an ID a route already has.
+    case routeExists(String)
+    /// `route edit` or `route remove` named a route from the feed.
+    case notCustom(String)
 
     public var description: String {
         switch self {
@@ -41,6 +45,10 @@ public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
             "A group named '\(name)' already exists; pick another name or use `traveltimes group edit`"
         case .nothingToBrief:
             "No favourites to brief: add routes with `traveltimes favorites add ID...`"
+        case .routeExists(let id):
+            "A route with ID '\(id)' already exists; pick another ID or use `traveltimes route edit \(id)`"
+        case .notCustom(let id):
+            "Route '\(id)' comes from the feed; only custom routes (`traveltimes route add`) can be edited or removed"
         case .badGroupName(let name):
             "Invalid group name '\(name)': use 1 to 40 characters on one line, without control characters"
         }

@@ -28,7 +28,7 @@ public enum ModelError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badDay(let value):
             "Invalid day '\(value)': use weekdays, weekends, daily, or day names such as mon,wed,fri"
         case .badRouteID(let value):
-            "Invalid route ID '\(value)': route IDs are numbers, as `traveltimes routes` lists them"
+            "Invalid route ID '\(value)': route IDs are numbers from the feed, or a custom route's lowercase letters, digits and dashes (home-work), as `traveltimes routes` lists them"
         case .unknownRoute(let value):
             "Unknown route ID '\(value)': it is not in the route cache; see `traveltimes routes`"
         case .notFavorite(let value):

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One corridor from the feed, as cached. The route cache is the one source of truth for times:
+/// One corridor from the feed, or a custom route from a provider, as cached. The route cache is the one source of truth for times:
 /// favourites and schedules refer to routes by `id` only.
 public struct Route: Codable, Sendable, Equatable, Identifiable {
     /// One end of a route.
@@ -38,11 +38,13 @@ public struct Route: Codable, Sendable, Equatable, Identifiable {
     public var updatedAt: Date
     public var startPoint: Point?
     public var endPoint: Point?
+    /// Set for a custom route (origin → destination through a provider); nil for the feed's.
+    public var custom: Custom?
 
     /// Builds a route; times of 0 or less mean "no data" and are stored as nil.
     public init(
         id: String, name: String?, description: String?, currentMinutes: Int?, averageMinutes: Int?,
-        distanceMiles: Double? = nil, updatedAt: Date, startPoint: Point? = nil, endPoint: Point? = nil
+        distanceMiles: Double? = nil, updatedAt: Date, startPoint: Point? = nil, endPoint: Point? = nil, custom: Custom? = nil
     ) {
         self.id = id
         self.feedName = name
@@ -53,6 +55,7 @@ public struct Route: Codable, Sendable, Equatable, Identifiable {
         self.updatedAt = updatedAt
         self.startPoint = startPoint
         self.endPoint = endPoint
+        self.custom = custom
     }
 
     /// The name to show: the feed's name, else its description, else `Route <id>` — on one line
@@ -73,6 +76,6 @@ public struct Route: Codable, Sendable, Equatable, Identifiable {
 
     private enum CodingKeys: String, CodingKey {
         case id, feedName = "name", description, currentMinutes, averageMinutes, distanceMiles
-        case updatedAt, startPoint, endPoint
+        case updatedAt, startPoint, endPoint, custom
     }
 }

@@ -49,9 +49,11 @@ public enum ScheduleParsing {
         return days
     }
 
-    /// Reads a route ID: a whole number, as WSDOT's `TravelTimeID`.
+    /// Reads a route ID: a whole number, as WSDOT's `TravelTimeID`, or a custom route's
+    /// (`home-work`: lowercase letters, digits and dashes, with a letter).
     public static func routeID(_ text: String) throws(ModelError) -> String {
         let trimmed = text.trimmingWhitespace()
+        if Route.isValidCustomID(trimmed) { return trimmed }
         guard !trimmed.isEmpty, trimmed.count <= 9, trimmed.allSatisfy(\.isASCIIDigit), let number = Int(trimmed)
         else { throw .badRouteID(text) }
         return String(number)

@@ -82,6 +82,15 @@ extension Configuration {
                 if let click { try DocumentProblem.check(WebhookNotifier.isWebhookURL(click), "\(field) has a click URL that is not http(s)") }
             }
         }
+        for name in (providerKeys ?? [:]).keys {
+            try DocumentProblem.check(RouteProvider(rawValue: name) != nil, "providerKeys has '\(DisplayText.line(name))', not a provider")
+        }
+        for (name, budget) in budgets ?? [:] {
+            try DocumentProblem.check(RouteProvider(rawValue: name) != nil, "budgets has '\(DisplayText.line(name))', not a provider")
+            try DocumentProblem.range(budget, 0...Self.largestBudget, "budgets.\(name)")
+        }
+        if let leadMinutes { try DocumentProblem.range(leadMinutes, 0...Self.longestProviderInterval, "leadMinutes") }
+        if let minIntervalMinutes { try DocumentProblem.range(minIntervalMinutes, 0...Self.longestProviderInterval, "minIntervalMinutes") }
         for (index, watch) in (watches ?? []).enumerated() {
             try DocumentProblem.check(Route.isValidID(watch.routeID), "watches[\(index)].routeID is not a route ID")
             try DocumentProblem.range(watch.overMinutes, 1...ScheduleParsing.largestThreshold, "watches[\(index)].overMinutes")
@@ -103,6 +112,10 @@ extension DeliveryLedger {
 extension RefreshLog {
     public func validate() throws(DocumentProblem) {
         try DocumentProblem.range(failuresSinceSuccess, 0...Int(Int32.max), "failuresSinceSuccess")
+        for (name, count) in providerRequests?.counts ?? [:] {
+            try DocumentProblem.check(RouteProvider(rawValue: name) != nil, "providerRequests has '\(DisplayText.line(name))', not a provider")
+            try DocumentProblem.range(count, 0...Int(Int32.max), "providerRequests.counts.\(name)")
+        }
     }
 }
 

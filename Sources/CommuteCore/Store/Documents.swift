@@ -216,6 +216,28 @@ public struct Configuration: VersionedDocument, Equatable {
     /// The IANA zone the schedules live in: every command uses it, whatever `TZ` the host or cron
     /// has (`TRAVELTIMES_TZ` overrides it for one command). Saved when the first schedule is added.
     public var timeZone: String?
+    /// Routing providers' keys, by provider (`tomtom`, `here`, `google`): secrets, like the
+    /// access code.
+    public var providerKeys: [String: String]?
+    /// Requests a day per provider, over the defaults (`config set budget.here 500`).
+    public var budgets: [String: Int]?
+    /// How far ahead an alert puts its custom routes in play, in minutes (default 60).
+    public var leadMinutes: Int?
+    /// The least time between two requests for the same custom route, in minutes (default 10).
+    public var minIntervalMinutes: Int?
+
+    public static let defaultLeadMinutes = 60
+    public static let defaultMinIntervalMinutes = 10
+    /// The longest lead and minimum interval: a day, in minutes.
+    public static let longestProviderInterval = 1_440
+    /// The largest daily budget that may be configured.
+    public static let largestBudget = 1_000_000
+
+    /// The key for a provider saved with `config set`, if any.
+    public func key(for provider: RouteProvider) -> String? { providerKeys?[provider.rawValue] }
+
+    /// The requests a day a provider may be sent.
+    public func budget(for provider: RouteProvider) -> Int { budgets?[provider.rawValue] ?? provider.defaultBudget }
 
     public static let defaultStandardDailyCap = 20
     /// The largest daily cap that may be configured.
@@ -258,6 +280,47 @@ public struct RefreshLog: VersionedDocument, Equatable {
     /// What the last successful refresh warned about (stable keys): a quiet refresh repeats only
     /// what changed.
     public var warnings: [String]?
+    /// Requests sent to each routing provider on one local day: the budget's count, shared by
+    /// every process (it is written under the routes lock before each request is sent).
+    public var providerRequests: ProviderRequests?
+
+    /// Requests per provider on one local day (`2026-11-23`).
+    public struct ProviderRequests: Codable, Sendable, Equatable {
+        public var day: String
+        public var counts: [String: Int]
+        /// Providers whose spent budget was reported that day: a quiet refresh says it once.
+        public var reported: [String]?
+
+        public init(day: String, counts: [String: Int] = [:]) {
+            self.day = day
+            self.counts = counts
+        }
+    }
+
+    /// Marks a provider's spent budget as reported on `day`; whether it was news.
+    public mutating func reportBudgetSpent(_ provider: RouteProvider, on day: String) -> Bool {
+        var requests = providerRequests?.day == day ? providerRequests ?? ProviderRequests(day: day) : ProviderRequests(day: day)
+        guard requests.reported?.contains(provider.rawValue) != true else { return false }
+        requests.reported = (requests.reported ?? []) + [provider.rawValue]
+        providerRequests = requests
+        return true
+    }
+
+    /// Requests sent to a provider on `day` (a local date, `2026-11-23`).
+    public func requests(to provider: RouteProvider, on day: String) -> Int {
+        guard let providerRequests, providerRequests.day == day else { return 0 }
+        return providerRequests.counts[provider.rawValue] ?? 0
+    }
+
+    /// Counts one more request to a provider on `day` when the budget allows it; false when it
+    /// does not (and nothing is counted).
+    public mutating func reserveRequest(to provider: RouteProvider, on day: String, budget: Int) -> Bool {
+        let used = requests(to: provider, on: day)
+        guard used < budget else { return false }
+        if providerRequests?.day != day { providerRequests = ProviderRequests(day: day) }
+        providerRequests?.counts[provider.rawValue] = used + 1
+        return true
+    }
 
     public init() {
         version = Self.currentVersion

@@ -93,6 +93,11 @@ extension RouteCache {
             RouteCache.write(route.startPoint, &writer)
             writer.key("endPoint")
             RouteCache.write(route.endPoint, &writer)
+            // Only custom routes carry it: a feed's cache is as it always was.
+            if let custom = route.custom {
+                writer.key("custom")
+                RouteCache.write(custom, &writer)
+            }
             writer.endObject()
         }
 
@@ -124,18 +129,26 @@ extension RouteCache {
     /// The check a refresh makes before replacing the cache: the same pass, over the mapped file,
     /// handing its pages back as it goes, so that checking costs next to no memory.
     public static func validateFile(atPath path: String) throws(StoreError) {
-        guard let file = try MappedFile(path: path, maximumSize: RegularFile.routeCacheMaximumSize) else { return }
+        _ = try customRoutesCheckingFile(atPath: path)
+    }
+
+    /// The same check, keeping the custom routes it passes: what a feed refresh carries over.
+    static func customRoutesCheckingFile(atPath path: String) throws(StoreError) -> [Route] {
+        guard let file = try MappedFile(path: path, maximumSize: RegularFile.routeCacheMaximumSize) else { return [] }
         guard !file.bytes.isEmpty else { throw .unreadable(path: path, reason: "the file is empty") }
+        var custom: [Route] = []
         do {
             try JSONReader.read(file.bytes) { reader in
                 try walk(&reader) { reader, index in
-                    try checkRoute(&reader, index: index)
+                    let route = try readRoute(&reader, index: index, includingEndPoints: true)
+                    if route.custom != nil { custom.append(route) }
                     if index % 256 == 255 { file.release(before: reader.offset) }
                 }
             }
         } catch {
             throw .unreadable(path: path, reason: file.withData { problem(error, in: $0) }.reason)
         }
+        return custom
     }
 
     /// One element of `routes`, read and dropped: what a read of the cache would refuse.
@@ -259,6 +272,7 @@ extension RouteCache {
     private static let topLevelFields: [StaticString] = ["version", "fetchedAt", "source", "validators", "routes"]
     private static let routeFields: [StaticString] = [
         "id", "name", "description", "currentMinutes", "averageMinutes", "distanceMiles", "updatedAt", "startPoint", "endPoint",
+        "custom",
     ]
     private static let pointFields: [StaticString] = ["description", "direction", "latitude", "longitude", "milePost", "roadName"]
 
@@ -314,6 +328,7 @@ extension RouteCache {
         var updated: Date?
         var start: Route.Point?
         var end: Route.Point?
+        var custom: Route.Custom?
     }
 
     private static func readRoute(_ reader: inout JSONReader, index: Int, includingEndPoints: Bool) throws -> Route {
@@ -331,7 +346,7 @@ extension RouteCache {
         let route = Route(
             id: id, name: fields.name, description: fields.description, currentMinutes: fields.current,
             averageMinutes: fields.average, distanceMiles: fields.distance, updatedAt: updated,
-            startPoint: fields.start, endPoint: fields.end)
+            startPoint: fields.start, endPoint: fields.end, custom: fields.custom)
         if let problem = route.implausibility { throw DocumentProblem("impossible value: \(field): \(problem)") }
         return route
     }
@@ -350,6 +365,7 @@ extension RouteCache {
             case "updatedAt": fields.updated = try readDate(&reader, field: "routes[\(index)].updatedAt", optional: false)
             case "startPoint" where includingEndPoints: fields.start = try readPoint(&reader)
             case "endPoint" where includingEndPoints: fields.end = try readPoint(&reader)
+            case "custom": fields.custom = try readCustom(&reader, field: "routes[\(index)].custom")
             default: try reader.skipValue()
             }
         } catch let error as JSONReadError where error.kind == .type {
@@ -384,6 +400,74 @@ extension RouteCache {
             }
         }
         return point
+    }
+
+    private static let customFields: [StaticString] = ["provider", "from", "to", "fetchedAt", "triedAt"]
+
+    private static func readCustom(_ reader: inout JSONReader, field: String) throws -> Route.Custom? {
+        if try reader.readNull() { return nil }
+        try reader.beginObject()
+        var provider: RouteProvider?
+        var from: Coordinate?
+        var to: Coordinate?
+        var fetchedAt: Date?
+        var triedAt: Date?
+        var seen = JSONReader.FieldsSeen()
+        while let key = try reader.nextKey(firstOf: customFields, seen: &seen) {
+            switch key {
+            case "provider":
+                let name = try reader.readString()
+                guard let known = RouteProvider(rawValue: name) else {
+                    throw DocumentProblem("impossible value: \(field).provider '\(DisplayText.line(name))' is not tomtom, here or google")
+                }
+                provider = known
+            case "from": from = try readCoordinate(&reader, field: "\(field).from")
+            case "to": to = try readCoordinate(&reader, field: "\(field).to")
+            case "fetchedAt": fetchedAt = try readDate(&reader, field: "\(field).fetchedAt", optional: true)
+            case "triedAt": triedAt = try readDate(&reader, field: "\(field).triedAt", optional: true)
+            default: try reader.skipValue()
+            }
+        }
+        guard let provider, let from, let to else { throw DocumentProblem("wrong shape: \(field) needs provider, from and to") }
+        return Route.Custom(provider: provider, from: from, to: to, fetchedAt: fetchedAt, triedAt: triedAt)
+    }
+
+    private static func readCoordinate(_ reader: inout JSONReader, field: String) throws -> Coordinate {
+        try reader.beginObject()
+        var latitude: Double?
+        var longitude: Double?
+        var seen = JSONReader.FieldsSeen()
+        while let key = try reader.nextKey(firstOf: ["latitude", "longitude"], seen: &seen) {
+            switch key {
+            case "latitude": latitude = try reader.readOptionalDouble()
+            case "longitude": longitude = try reader.readOptionalDouble()
+            default: try reader.skipValue()
+            }
+        }
+        guard let latitude, let longitude, let point = Coordinate(latitude: latitude, longitude: longitude) else {
+            throw DocumentProblem("impossible value: \(field) is not a point on the Earth")
+        }
+        return point
+    }
+
+    fileprivate static func write(_ custom: Route.Custom, _ writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("provider")
+        writer.string(custom.provider.rawValue)
+        for (name, point) in [("from", custom.from), ("to", custom.to)] {
+            writer.key(name)
+            writer.beginObject()
+            writer.key("latitude")
+            writer.double(point.latitude)
+            writer.key("longitude")
+            writer.double(point.longitude)
+            writer.endObject()
+        }
+        writer.key("fetchedAt")
+        writer.string(custom.fetchedAt.map { ISO8601.string($0) })
+        writer.key("triedAt")
+        writer.string(custom.triedAt.map { ISO8601.string($0) })
+        writer.endObject()
     }
 
     fileprivate static func write(_ point: Route.Point?, _ writer: inout JSONWriter) {

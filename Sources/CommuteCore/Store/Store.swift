@@ -118,27 +118,50 @@ public final class Store: Sendable {
 
     // MARK: Writing, one domain at a time
 
-    /// Replaces the route cache with the routes that `body` hands to `save`, each written to the
-    /// new file as it comes: a feed of any size is saved without ever being whole in memory. The
-    /// current file must be readable (or absent): the store never overwrites what it cannot read.
-    /// If `body` throws, the cache is left as it was and the error passes through.
+    /// Replaces the feed's routes in the cache with the routes that `body` hands to `save`, each
+    /// written to the new file as it comes: a feed of any size is saved without ever being whole in
+    /// memory. The custom routes are carried over after them, and returned. The current file must be
+    /// readable (or absent): the store never overwrites what it cannot read. If `body` throws, the
+    /// cache is left as it was and the error passes through.
     public func replaceRoutes<T>(
         fetchedAt: Date?, source: String?, validators: FeedFetcher.Validators? = nil,
         _ body: (_ save: (Route) throws -> Void) throws -> T
-    ) throws -> T {
+    ) throws -> (result: T, custom: [Route]) {
         try routesLock.withLock {
-            try routesFile.check()
-            return try AtomicFile.write(to: routesFile.path) { file in
+            let custom = try RouteCache.customRoutesCheckingFile(atPath: routesFile.path)
+            let result = try AtomicFile.write(to: routesFile.path) { file in
                 var encoder = RouteCache.Encoder(
                     fetchedAt: fetchedAt, source: source, validators: validators, capacity: Self.routeFlushSize + 4_096)
                 let result = try body { route in
+                    // The feed's IDs are numbers, a custom route's never: a route that claims to be
+                    // custom is not the feed's to write.
+                    guard route.custom == nil else { return }
                     encoder.append(route)
                     if encoder.pendingByteCount >= Self.routeFlushSize { try encoder.flush(to: file) }
                 }
+                for route in custom { encoder.append(route) }
                 encoder.finish()
                 try encoder.flush(to: file)
                 return result
             }
+            return (result, custom)
+        }
+    }
+
+    /// Read-modify-write of the custom routes, under the routes lock; the feed's routes and the
+    /// header are written back as they were. Nothing is written if `body` throws or changes nothing.
+    public func updateCustomRoutes<T>(_ body: (inout [Route]) throws -> T) throws -> T {
+        try routesLock.withLock {
+            var cache = try routesFile.load()
+            let feed = cache.routes.filter { $0.custom == nil }
+            var custom = cache.routes.filter { $0.custom != nil }
+            let original = custom
+            let result = try body(&custom)
+            if custom != original {
+                cache.routes = feed + custom
+                try routesFile.save(cache)
+            }
+            return result
         }
     }
 

@@ -1,0 +1,235 @@
+import Foundation
+
+/// How custom routes reach their providers: the keys (from the environment or `config.json`),
+/// where each provider answers, and the HTTP client.
+public struct ProviderAccess: Sendable {
+    public var keys: [RouteProvider: String]
+    /// The base URL of each provider: its own, or the one an environment variable put instead.
+    public var baseURLs: [RouteProvider: String]
+    public var client: any HTTPClient
+    /// Monotonic seconds, and a way to wait: injected so the policy is tested without waiting.
+    public var clock: @Sendable () -> TimeInterval
+    public var sleep: @Sendable (TimeInterval) -> Void
+
+    public init(
+        keys: [RouteProvider: String], baseURLs: [RouteProvider: String] = [:], client: any HTTPClient,
+        clock: @escaping @Sendable () -> TimeInterval = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
+        sleep: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }
+    ) {
+        self.keys = keys
+        self.baseURLs = baseURLs
+        self.client = client
+        self.clock = clock
+        self.sleep = sleep
+    }
+
+    /// Every key: removed from anything that is shown or recorded, a provider's echo included.
+    public var secrets: [String] {
+        keys.values.flatMap { key in [key, key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? key] }
+    }
+
+    func base(for provider: RouteProvider) -> String { baseURLs[provider] ?? provider.defaultBaseURL }
+}
+
+extension Commute {
+    /// Why a custom route has no new time from this request.
+    public enum CustomFetchFailure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// No key for the provider, in the environment or `config.json`.
+        case noKey(RouteProvider)
+        case keyRejected(RouteProvider, String)
+        /// The provider's daily budget is spent: nothing more is sent today.
+        case budgetSpent(RouteProvider, budget: Int)
+        case noRoute(String)
+        /// A refusal no retry would mend (a 400 with its reason, an answer of the wrong shape).
+        case refused(String)
+        /// Retries ran out, or the deadline passed.
+        case gaveUp(String)
+
+        public var description: String {
+            switch self {
+            case .noKey(let provider):
+                "no \(provider.displayName) key: `traveltimes config set \(provider.keySetting) KEY` (or set \(provider.keyVariable))"
+            case .keyRejected(let provider, let message):
+                "\(provider.displayName) rejected the key (\(message)): set a valid one with "
+                    + "`traveltimes config set \(provider.keySetting) KEY` (or \(provider.keyVariable))"
+            case .budgetSpent(let provider, let budget):
+                "\(provider.displayName)'s daily budget of \(budget) requests is spent (`config set \(provider.budgetSetting) N`)"
+            case .noRoute(let message): "no route: \(message)"
+            case .refused(let message): message
+            case .gaveUp(let message): message
+            }
+        }
+
+        /// The budget is spent: a route skipped, not failed.
+        public var isBudget: Bool {
+            if case .budgetSpent = self { return true }
+            return false
+        }
+
+        /// A problem with the provider's setup (key, budget) rather than with this route.
+        public var isProviderWide: Bool {
+            switch self {
+            case .noKey, .keyRejected, .budgetSpent: true
+            default: false
+            }
+        }
+    }
+
+    /// The local day the budgets count in: `2026-11-23`.
+    public var budgetDay: String {
+        let date = calendar.local(now).date
+        return String(format: "%04d-%02d-%02d", date.year, date.month, date.day)
+    }
+
+    /// Asks the provider for a route's time now: each attempt is counted against the daily budget
+    /// (across processes) before it is sent; connection failures and 5xx are tried again after 1 s,
+    /// 2 s, 4 s, and a 429 after its Retry-After, while `deadline` (on `access.clock`) allows.
+    /// Throws only what no route could get past: a missing fetch helper, a store that cannot count.
+    public func measure(
+        _ custom: Route.Custom, access: ProviderAccess, budget: Int, deadline: TimeInterval
+    ) throws -> Result<RoutingAPI.Measurement, CustomFetchFailure> {
+        let provider = custom.provider
+        guard let key = access.keys[provider], !key.isEmpty else { return .failure(.noKey(provider)) }
+        guard let request = RoutingAPI.request(for: custom, key: key, base: access.base(for: provider)) else {
+            return .failure(.refused("the \(provider.displayName) URL cannot be built from \(provider.baseURLVariable)"))
+        }
+        let day = budgetDay
+        var attempt = 0
+        var last = "no answer"
+        let redact = { (text: String) in FeedSource.redact(text, secrets: access.secrets) }
+        while true {
+            let remaining = deadline - access.clock()
+            guard remaining > 0 else { return .failure(.gaveUp("no answer from \(provider.displayName) by the deadline (last: \(last))")) }
+            guard try store.updateRefreshLog({ $0.reserveRequest(to: provider, on: day, budget: budget) }) else {
+                return .failure(.budgetSpent(provider, budget: budget))
+            }
+            var pause = FeedFetcher.backoff[min(attempt, FeedFetcher.backoff.count - 1)]
+            do {
+                let response = try request.body.map {
+                    try access.client.post(request.url, headers: request.headers, body: $0, timeout: remaining)
+                } ?? access.client.get(request.url, headers: request.headers, timeout: remaining)
+                switch RoutingAPI.interpret(response, from: provider) {
+                case .success(let measurement): return .success(measurement)
+                case .failure(.keyRejected(let message)): return .failure(.keyRejected(provider, redact(message)))
+                case .failure(.noRoute(let message)): return .failure(.noRoute(redact(message)))
+                case .failure(.refused(let message)): return .failure(.refused("\(provider.displayName) refused: \(redact(message))"))
+                case .failure(.badAnswer(let message)): return .failure(.refused("\(provider.displayName) answered oddly: \(message)"))
+                case .failure(.server(let status)): last = "HTTP \(status)"
+                case .failure(.rateLimited(let after)):
+                    last = "HTTP 429 (too many requests)"
+                    if let after { pause = after }
+                }
+            } catch HTTPClientError.helperMissing(let path) {
+                throw FetchError.helperMissing(path: path)
+            } catch HTTPClientError.timedOut {
+                return .failure(.gaveUp("no answer from \(provider.displayName) by the deadline (last: \(last))"))
+            } catch HTTPClientError.tooLarge(let limit) {
+                return .failure(.refused("\(provider.displayName)'s answer is over \(limit) bytes"))
+            } catch HTTPClientError.permanent(let reason) {
+                return .failure(.refused("\(provider.displayName) cannot be reached: \(redact(reason))"))
+            } catch HTTPClientError.connection(let reason) {
+                last = redact(reason)
+            } catch {
+                last = redact(String(describing: error))
+            }
+            attempt += 1
+            guard access.clock() + pause < deadline else {
+                return .failure(.gaveUp("\(provider.displayName) failed \(attempt) time\(attempt == 1 ? "" : "s") (last: \(last))"))
+            }
+            access.sleep(pause)
+        }
+    }
+
+    // MARK: Adding, editing, removing
+
+    /// A custom route as `route add` makes it: named, or described by its ends and provider.
+    public static func customRoute(id: String, name: String?, custom: Route.Custom, at now: Date) -> Route {
+        Route(
+            id: id, name: name, description: "\(custom.from) → \(custom.to) (\(custom.provider.displayName))", currentMinutes: nil,
+            averageMinutes: nil, updatedAt: now, custom: custom)
+    }
+
+    /// The route with a measurement taken now.
+    static func measured(_ route: Route, _ measurement: RoutingAPI.Measurement, at now: Date) -> Route {
+        var route = route
+        route.currentMinutes = measurement.currentMinutes
+        route.averageMinutes = measurement.usualMinutes
+        route.distanceMiles = measurement.distanceMiles
+        route.updatedAt = now
+        route.custom?.fetchedAt = now
+        route.custom?.triedAt = now
+        return route
+    }
+
+    /// Saves a new custom route (with the measurement its check took, if any). Its ID must not be
+    /// taken.
+    public func addCustomRoute(_ route: Route, measurement: RoutingAPI.Measurement?) throws -> Route {
+        let saved = measurement.map { Self.measured(route, $0, at: now) } ?? route
+        try store.updateCustomRoutes { routes in
+            guard !routes.contains(where: { $0.id == saved.id }) else { throw CommuteError.routeExists(saved.id) }
+            routes.append(saved)
+        }
+        return saved
+    }
+
+    /// The custom route with this ID.
+    public func customRoute(_ id: String) throws -> Route {
+        guard let route = try store.routes().routes.first(where: { $0.id == id }) else { throw ModelError.unknownRoute(id) }
+        guard route.custom != nil else { throw CommuteError.notCustom(id) }
+        return route
+    }
+
+    /// Changes a custom route's name, ends or provider. New ends or a new provider make it a new
+    /// route: its old times are dropped, and it is fetched again when next in play.
+    public func editCustomRoute(_ id: String, name: String??, from: Coordinate?, to: Coordinate?, provider: RouteProvider?) throws -> Route {
+        let route = try store.updateCustomRoutes { routes -> Route in
+            guard let index = routes.firstIndex(where: { $0.id == id }), let old = routes[index].custom else {
+                throw ModelError.unknownRoute(id)
+            }
+            let custom = Route.Custom(provider: provider ?? old.provider, from: from ?? old.from, to: to ?? old.to)
+            var route = routes[index]
+            if !custom.isSameRoute(as: old) {
+                route = Self.customRoute(id: id, name: route.feedName, custom: custom, at: now)
+            }
+            if let name { route.feedName = name }
+            routes[index] = route
+            return route
+        }
+        try reschedule()
+        return route
+    }
+
+    /// What removing a custom route would do, or did: the favourites cascade, and its watch.
+    public struct CustomRemoval: Sendable, Equatable {
+        public var cascade: Cascade?
+        public var wasWatched: Bool
+    }
+
+    public func previewRemovingCustomRoute(_ id: String) throws -> CustomRemoval {
+        _ = try customRoute(id)
+        let isFavorite = try store.favorites().routeIDs.contains(id)
+        return CustomRemoval(
+            cascade: isFavorite ? try previewRemovingFavorites([id]) : nil,
+            wasWatched: try store.configuration().watches?.contains { $0.routeID == id } ?? false)
+    }
+
+    /// Removes a custom route and everything that names it: first what refers to it (favourites,
+    /// schedules, groups, its watch), then the route itself, so no moment leaves a reference to a
+    /// route that is gone.
+    public func removeCustomRoute(_ id: String) throws -> (CustomRemoval, RescheduleSummary) {
+        _ = try customRoute(id)
+        var removal = CustomRemoval(cascade: nil, wasWatched: false)
+        if try store.favorites().routeIDs.contains(id) {
+            removal.cascade = try store.updateFavoritesAndSchedules { favorites, book in
+                try Self.cascade(removing: [id], favorites: &favorites, book: &book)
+            }
+        }
+        removal.wasWatched = try store.updateConfiguration { configuration in
+            guard configuration.watches?.contains(where: { $0.routeID == id }) == true else { return false }
+            configuration.watches?.removeAll { $0.routeID == id }
+            return true
+        }
+        try store.updateCustomRoutes { routes in routes.removeAll { $0.id == id } }
+        return (removal, try reschedule())
+    }
+}

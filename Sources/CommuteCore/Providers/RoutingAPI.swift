@@ -1,0 +1,191 @@
+import Foundation
+
+/// The three routing services' requests and answers, as each documents them (see
+/// `reference/providers.md`): pure values in, pure values out. The HTTP goes through the fetch
+/// helper; the key reaches it inside the request on stdin, never in argv.
+public enum RoutingAPI {
+    /// One request, ready for an `HTTPClient`.
+    public struct Request: Sendable, Equatable {
+        public var url: URL
+        /// Nil for GET; the JSON body of a POST.
+        public var body: Data?
+        public var headers: [String: String]
+    }
+
+    /// A provider's answer, reduced to what a route holds.
+    public struct Measurement: Sendable, Equatable {
+        /// With traffic, now.
+        public var currentMinutes: Int
+        /// Usual for the time of day (TomTom, HERE) or without traffic (Google); nil when not given.
+        public var usualMinutes: Int?
+        public var distanceMiles: Double?
+    }
+
+    /// Why an answer holds no travel time.
+    public enum Fault: Error, Sendable, Equatable {
+        /// 401 or 403 (or Google's "API key not valid"): the key is wrong, or not allowed this API.
+        case keyRejected(String)
+        /// The provider found no route between the two points.
+        case noRoute(String)
+        /// 429: too many requests; `retryAfter` seconds, when the provider said.
+        case rateLimited(retryAfter: TimeInterval?)
+        /// 5xx: the provider's trouble; tried again while the deadline allows.
+        case server(status: Int)
+        /// Any other refusal (400 with a reason): trying again would not help.
+        case refused(String)
+        /// A 200 that is not the documented shape.
+        case badAnswer(String)
+    }
+
+    /// The most bytes a provider's answer may have: a summary is a few hundred.
+    public static let maximumAnswerBytes = 1 << 20
+
+    /// Reads a base URL that replaces `https://api.tomtom.com` and the like: http(s), a host, and
+    /// perhaps a port and a path prefix (a proxy). Nil for anything else.
+    public static func baseURL(_ text: String) -> String? {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
+            components.query == nil, components.fragment == nil, components.user == nil
+        else { return nil }
+        var base = text
+        while base.hasSuffix("/") { base.removeLast() }
+        return base
+    }
+
+    public static func request(for custom: Route.Custom, key: String, base: String) -> Request? {
+        let key = key.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        let from = custom.from.description
+        let to = custom.to.description
+        switch custom.provider {
+        case .tomtom:
+            let text = "\(base)/routing/1/calculateRoute/\(from):\(to)/json?key=\(key)&traffic=true&travelMode=car"
+                + "&computeTravelTimeFor=all&routeRepresentation=summaryOnly"
+            return URL(string: text).map { Request(url: $0, body: nil, headers: ["Accept": "application/json"]) }
+        case .here:
+            let text = "\(base)/v8/routes?transportMode=car&origin=\(from)&destination=\(to)&return=summary,typicalDuration&apiKey=\(key)"
+            return URL(string: text).map { Request(url: $0, body: nil, headers: ["Accept": "application/json"]) }
+        case .google:
+            func place(_ point: Coordinate) -> String {
+                #"{"location":{"latLng":{"latitude":\#(point.latitude),"longitude":\#(point.longitude)}}}"#
+            }
+            let body = #"{"origin":\#(place(custom.from)),"destination":\#(place(custom.to)),"travelMode":"DRIVE","routingPreference":"TRAFFIC_AWARE"}"#
+            return URL(string: "\(base)/directions/v2:computeRoutes").map {
+                Request(url: $0, body: Data(body.utf8), headers: [
+                    "Content-Type": "application/json", "Accept": "application/json",
+                    "X-Goog-Api-Key": key.removingPercentEncoding ?? key,
+                    "X-Goog-FieldMask": "routes.duration,routes.staticDuration,routes.distanceMeters",
+                ])
+            }
+        }
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// What an answer says: a measurement, or the fault. Messages quoted from the provider are one
+    /// line, without control characters, and short; the caller removes the key from them.
+    public static func interpret(_ response: HTTPResponse, from provider: RouteProvider) -> Result<Measurement, Fault> {
+        let message = providerMessage(response.body)
+        switch response.status {
+        case 200: break
+        case 401, 403: return .failure(.keyRejected(message ?? "HTTP \(response.status)"))
+        case 429:
+            let seconds = response.headers["retry-after"].flatMap { NumberParsing.decimal($0) }.flatMap { $0 >= 0 && $0 <= 3_600 ? $0 : nil }
+            return .failure(.rateLimited(retryAfter: seconds))
+        case 500...599: return .failure(.server(status: response.status))
+        default:
+            let code = errorCode(response.body)
+            if provider == .tomtom, code == "NO_ROUTE_FOUND" { return .failure(.noRoute(message ?? "NO_ROUTE_FOUND")) }
+            if provider == .google, code == "API_KEY_INVALID" || (message ?? "").contains("API key") {
+                return .failure(.keyRejected(message ?? "HTTP \(response.status)"))
+            }
+            return .failure(.refused("HTTP \(response.status)" + (message.map { ": \($0)" } ?? "")))
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] else {
+            return .failure(.badAnswer("the answer is not a JSON object"))
+        }
+        switch provider {
+        case .tomtom:
+            guard let routes = object["routes"] as? [Any] else { return .failure(.badAnswer("no routes in the answer")) }
+            guard let summary = (routes.first as? [String: Any])?["summary"] as? [String: Any] else {
+                return .failure(.noRoute("TomTom returned no route"))
+            }
+            return measurement(
+                now: number(summary["travelTimeInSeconds"]), usual: number(summary["historicTrafficTravelTimeInSeconds"]),
+                metres: number(summary["lengthInMeters"]))
+        case .here:
+            guard let routes = object["routes"] as? [Any] else { return .failure(.badAnswer("no routes in the answer")) }
+            guard let sections = (routes.first as? [String: Any])?["sections"] as? [Any], !sections.isEmpty else {
+                let notice = ((object["notices"] as? [Any])?.first as? [String: Any]).flatMap { $0["code"] as? String ?? $0["title"] as? String }
+                return .failure(.noRoute(notice.map { "HERE: \(DisplayText.line(String($0.prefix(120))))" } ?? "HERE returned no route"))
+            }
+            var now = 0.0
+            var usual: Double? = 0
+            var metres: Double? = 0
+            for case let section as [String: Any] in sections {
+                guard let summary = section["summary"] as? [String: Any], let duration = number(summary["duration"]) else {
+                    return .failure(.badAnswer("a section has no summary.duration"))
+                }
+                now += duration
+                usual = usual.flatMap { total in number(summary["typicalDuration"]).map { total + $0 } }
+                metres = metres.flatMap { total in number(summary["length"]).map { total + $0 } }
+            }
+            return measurement(now: now, usual: usual, metres: metres)
+        case .google:
+            guard let route = (object["routes"] as? [Any])?.first as? [String: Any] else { return .failure(.noRoute("Google returned no route")) }
+            return measurement(
+                now: seconds(route["duration"]), usual: seconds(route["staticDuration"]), metres: number(route["distanceMeters"]))
+        }
+    }
+
+    /// Seconds become minutes rounded to the nearest (at least 1), metres become miles; a value no
+    /// road could have is a bad answer, never arithmetic that traps.
+    static func measurement(now: Double?, usual: Double?, metres: Double?) -> Result<Measurement, Fault> {
+        let longest = Double(Route.longestTravelMinutes * 60)
+        guard let now, (0...longest).contains(now) else { return .failure(.badAnswer("no travel time of at most a day in the answer")) }
+        func minutes(_ seconds: Double) -> Int { max(1, Int((seconds / 60).rounded())) }
+        let usualMinutes = usual.flatMap { (0...longest).contains($0) ? minutes($0) : nil }
+        let miles = metres.flatMap { metres -> Double? in
+            let miles = metres / 1_609.344
+            return (0...Route.longestDistanceMiles).contains(miles) ? (miles * 100).rounded() / 100 : nil
+        }
+        return .success(Measurement(currentMinutes: minutes(now), usualMinutes: usualMinutes, distanceMiles: miles))
+    }
+
+    /// A JSON number, finite.
+    private static func number(_ value: Any?) -> Double? {
+        guard let double = (value as? NSNumber)?.doubleValue, double.isFinite else { return nil }
+        return double
+    }
+
+    /// Google's durations: `"1510s"` (fractions allowed).
+    private static func seconds(_ value: Any?) -> Double? {
+        guard let text = value as? String, text.hasSuffix("s"), text.count <= 20 else { return nil }
+        return NumberParsing.decimal(String(text.dropLast()))
+    }
+
+    /// The message an error body carries, in any of the three shapes: TomTom's
+    /// `detailedError.message`, HERE's `error_description`, `title` or `cause`, Google's
+    /// `error.message`.
+    static func providerMessage(_ body: Data) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: body.prefix(65_536)) as? [String: Any] else { return nil }
+        let candidates: [Any?] = [
+            (object["detailedError"] as? [String: Any])?["message"], (object["error"] as? [String: Any])?["message"],
+            object["error_description"], object["cause"], object["title"], object["error"] as? String,
+        ]
+        guard let text = candidates.lazy.compactMap({ $0 as? String }).first(where: { !$0.isEmpty }) else { return nil }
+        return DisplayText.line(String(text.prefix(200)))
+    }
+
+    /// TomTom's `detailedError.code` or Google's `error.details[].reason`/`error.status`.
+    private static func errorCode(_ body: Data) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: body.prefix(65_536)) as? [String: Any] else { return nil }
+        if let code = (object["detailedError"] as? [String: Any])?["code"] as? String { return code }
+        if let error = object["error"] as? [String: Any] {
+            for case let detail as [String: Any] in (error["details"] as? [Any]) ?? [] {
+                if let reason = detail["reason"] as? String { return reason }
+            }
+            return error["status"] as? String
+        }
+        return nil
+    }
+}

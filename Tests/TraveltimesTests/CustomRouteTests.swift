@@ -1,0 +1,309 @@
+import CommuteCore
+import Foundation
+import Testing
+
+/// The loopback stand-in for TomTom, HERE and Google (`Tests/Support/provider_server.py`): it
+/// checks each request as the providers document it, answers in their shapes, and logs what it saw.
+final class ProviderServer: @unchecked Sendable {
+    let log: String
+    private let server: LoopbackServer
+
+    init() throws {
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("provider-server-\(UUID().uuidString).log").path
+        server = try LoopbackServer(script: "provider_server.py", arguments: [log])
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: log) }
+
+    /// What points a sandbox at this server instead of the providers.
+    var environment: [String: String] {
+        let base = "http://127.0.0.1:\(server.port)"
+        return ["TRAVELTIMES_TOMTOM_URL": base, "TRAVELTIMES_HERE_URL": base + "/", "TRAVELTIMES_GOOGLE_URL": base]
+    }
+
+    struct Request {
+        var method: String
+        var path: String
+        var query: [String: String]
+        var headers: [String: String]
+        var body: String
+    }
+
+    func requests() -> [Request] {
+        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            let query = (object["query"] as? [String: [String]] ?? [:]).compactMapValues(\.first)
+            return Request(
+                method: object["method"] as? String ?? "", path: object["path"] as? String ?? "", query: query,
+                headers: object["headers"] as? [String: String] ?? [:], body: object["body"] as? String ?? "")
+        }
+    }
+
+    /// Requests per provider, by path.
+    func counts() -> (tomtom: Int, here: Int, google: Int) {
+        let all = requests()
+        return (
+            all.count { $0.path.hasPrefix("/routing/1/") }, all.count { $0.path == "/v8/routes" },
+            all.count { $0.path == "/directions/v2:computeRoutes" }
+        )
+    }
+}
+
+@Suite struct CustomRouteTests {
+    static let home = "47.6062,-122.3321"
+    static let work = "47.6101,-122.2015"
+
+    /// A sandbox pointed at the server, with a key for each provider in config.json.
+    func sandbox(_ server: ProviderServer) throws -> Sandbox {
+        let sandbox = Sandbox()
+        sandbox.environment.merge(server.environment) { _, new in new }
+        try sandbox.ok(["config", "set", "tomtom-key", "tt-KEYSECRET-1"])
+        try sandbox.ok(["config", "set", "here-key", "here-KEYSECRET-2"])
+        try sandbox.ok(["config", "set", "google-key", "goog-KEYSECRET-3"])
+        return sandbox
+    }
+
+    func add(_ sandbox: Sandbox, _ id: String, _ provider: String, from: String = home, to: String = work, _ extra: [String] = []) throws -> Outcome {
+        try sandbox.run(["route", "add", id, "--from", from, "--to", to, "--provider", provider] + extra)
+    }
+
+    @Test func eachProviderIsAskedAsItDocumentsAndItsAnswerBecomesARoute() throws {
+        let server = try ProviderServer()
+        let sandbox = try sandbox(server)
+        let tomtom = try add(sandbox, "home-work", "tomtom", ["--name", "Home to work"])
+        #expect(tomtom.status == 0 && tomtom.stdout == "Added route home-work: Home to work: 25 min now (usually 22 min; +3 min, SLOWING), 8.4 mi.\n")
+        let here = try add(sandbox, "gym", "here")
+        #expect(here.stdout == "Added route gym: 47.6062,-122.3321 → 47.6101,-122.2015 (HERE): 26 min now (usually 20 min; +6 min, CONGESTED), 8.7 mi.\n")
+        let google = try add(sandbox, "school", "google", ["--name", "School run"])
+        #expect(google.stdout == "Added route school: School run: 30 min now (without traffic 20 min; +10 min, CONGESTED), 7.46 mi.\n")
+
+        // Each request as the documentation has it.
+        let requests = server.requests()
+        try #require(requests.count == 3)
+        #expect(requests[0].method == "GET" && requests[0].path == "/routing/1/calculateRoute/\(Self.home):\(Self.work)/json")
+        #expect(requests[0].query == [
+            "key": "tt-KEYSECRET-1", "traffic": "true", "travelMode": "car", "computeTravelTimeFor": "all", "routeRepresentation": "summaryOnly",
+        ])
+        #expect(requests[1].method == "GET" && requests[1].path == "/v8/routes")
+        #expect(requests[1].query == [
+            "transportMode": "car", "origin": Self.home, "destination": Self.work, "return": "summary,typicalDuration", "apiKey": "here-KEYSECRET-2",
+        ])
+        #expect(requests[2].method == "POST" && requests[2].path == "/directions/v2:computeRoutes" && requests[2].query.isEmpty)
+        #expect(requests[2].headers["x-goog-api-key"] == "goog-KEYSECRET-3")
+        #expect(requests[2].headers["x-goog-fieldmask"] == "routes.duration,routes.staticDuration,routes.distanceMeters")
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(requests[2].body.utf8)) as? NSDictionary)
+        #expect(body == [
+            "origin": ["location": ["latLng": ["latitude": 47.6062, "longitude": -122.3321]]],
+            "destination": ["location": ["latLng": ["latitude": 47.6101, "longitude": -122.2015]]],
+            "travelMode": "DRIVE", "routingPreference": "TRAFFIC_AWARE",
+        ] as NSDictionary)
+
+        // The routes are routes: listed with their source, and their ends in JSON.
+        let listed = try #require(try sandbox.json(["routes", "--json"]) as? [[String: Any]])
+        #expect(listed.map { $0["id"] as? String } == ["home-work", "gym", "school"])
+        #expect(listed.map { $0["source"] as? String } == ["tomtom", "here", "google"])
+        #expect(listed[0]["from"] as? NSDictionary == ["latitude": 47.6062, "longitude": -122.3321])
+        #expect(listed[2]["currentMinutes"] as? Int == 30 && listed[2]["averageMinutes"] as? Int == 20)
+        let table = try sandbox.ok(["routes"]).stdout
+        #expect(table.contains("  30 min  20 min†  +10 min  CONGESTED  google  "))
+        #expect(table.hasSuffix("† Google gives no usual time: its AVG is the time without traffic, so its delays run high.\n"))
+        let view = try sandbox.ok(["route", "school"]).stdout
+        #expect(view.contains("  From:     47.6062,-122.3321\n  To:       47.6101,-122.2015\n  Source:   Google (a custom route)\n"))
+        #expect(view.contains("  Now:      30 min (without traffic 20 min)\n"))
+
+        // Keys are nowhere but config.json.
+        for name in ["routes.json", "refresh.json", "pending.json"] {
+            #expect(!String(decoding: sandbox.bytes(name) ?? Data(), as: UTF8.self).contains("KEYSECRET"), "\(name)")
+        }
+        let shown = try sandbox.ok(["config", "show"]).stdout + (try sandbox.ok(["status"]).stdout)
+        #expect(!shown.contains("KEYSECRET") && shown.contains("tomtom-key:   set\n"))
+        #expect(shown.contains("Providers:  tomtom 1 of 2500 requests today (1 route); here 1 of 1000 requests today (1 route); google 1 of 160 requests today (1 route)\n"))
+    }
+
+    @Test func refreshAsksOnlyAboutRoutesInPlayAndNeverWithinTheMinimumInterval() throws {
+        let server = try ProviderServer()
+        let sandbox = try sandbox(server)
+        let day = "2026-11-23T"
+        for (id, provider) in [("home-work", "tomtom"), ("gym", "here"), ("school", "google")] {
+            try #require(try add(sandbox, id, provider, ["--no-check", "--now", day + "04:00:00"]).status == 0)
+        }
+        #expect(server.requests().isEmpty, "--no-check sends nothing")
+        try sandbox.ok(["favorites", "add", "home-work", "gym"])
+        try sandbox.ok(["schedule", "add", "--at", "7:00", "--days", "daily", "--route", "home-work", "--now", day + "04:00:00"])
+        // Never fetched: all three are in play. No feed source: only the custom routes are refreshed.
+        let first = try sandbox.ok(["refresh", "--now", day + "05:00:00"])
+        #expect(first.stdout.hasPrefix("Fetched 3 custom routes: home-work 25 min (TomTom), gym 26 min (HERE), school 30 min (Google); "))
+        #expect(server.counts() == (1, 1, 1))
+        // Two hours before the alert, nothing is.
+        let idle = try sandbox.ok(["refresh", "--now", day + "05:20:00"])
+        #expect(idle.stdout == "Kept 3 custom routes as they were (3 not in play).\n")
+        #expect(try sandbox.ok(["refresh", "--quiet", "--now", day + "05:21:00"]).stdout.isEmpty)
+        #expect(server.counts() == (1, 1, 1))
+        // Within the lead of the 7:00 alert, its route is; again within 10 minutes, it is not.
+        try sandbox.ok(["refresh", "--now", day + "06:05:00"])
+        #expect(server.counts() == (2, 1, 1))
+        let soon = try sandbox.ok(["refresh", "--now", day + "06:10:00"])
+        #expect(soon.stdout == "Kept 3 custom routes as they were (1 asked within min-interval, 2 not in play).\n")
+        try sandbox.ok(["refresh", "--now", day + "06:15:00"])
+        #expect(server.counts() == (3, 1, 1))
+        // A watch puts its route in play; the lead is a setting.
+        try sandbox.ok(["watch", "add", "school", "--over", "15"])
+        try sandbox.ok(["config", "set", "lead", "2h"])
+        try sandbox.ok(["refresh", "--now", day + "06:30:00"])
+        #expect(server.counts() == (4, 1, 2))
+        // --all and --route ask regardless of the minimum interval.
+        try sandbox.ok(["refresh", "--all", "--now", day + "06:31:00"])
+        #expect(server.counts() == (5, 2, 3))
+        let one = try sandbox.run(["refresh", "--json", "--route", "gym", "--now", day + "06:32:00"])
+        #expect(one.status == 0 && server.counts() == (5, 3, 3))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(one.stdout.utf8)) as? [String: Any])
+        let custom = try #require(json["custom"] as? [[String: Any]])
+        #expect(custom.map { $0["result"] as? String } == ["skipped", "fetched", "skipped"])
+        #expect(custom.map { $0["reason"] as? String } == ["not asked for", nil, "not asked for"])
+        #expect(json["source"] is NSNull && json["routes"] is NSNull)
+        let unknown = try sandbox.run(["refresh", "--route", "1"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("Route '1' comes from the feed"))
+
+        // The alert is composed from the custom route's time, as for any route.
+        let pending = try sandbox.ok(["pending", "--now", day + "06:40:00"]).stdout
+        #expect(pending.contains("    47.6062,-122.3321 → 47.6101,-122.2015 (TomTom): 25 min (+3 min, SLOWING)\n"))
+    }
+
+    @Test func noRequestIsSentPastTheDailyBudget() throws {
+        let server = try ProviderServer()
+        let sandbox = try sandbox(server)
+        try sandbox.ok(["config", "set", "budget.here", "2"])
+        for index in 1...3 {
+            try #require(try add(sandbox, "here-\(index)", "here", from: "47.\(index),-122.3", ["--no-check"]).status == 0)
+        }
+        let day = "2026-11-23T"
+        let spent = try sandbox.run(["refresh", "--all", "--now", day + "08:00:00"])
+        #expect(spent.status == 0, "a spent budget is not a failure: \(spent)")
+        #expect(spent.stdout.hasPrefix("Fetched 2 custom routes: here-1 26 min (HERE), here-2 26 min (HERE); "))
+        #expect(spent.stderr == "traveltimes: warning: HERE's daily budget of 2 requests is spent (`config set budget.here N`); here-3 has no time yet\n")
+        #expect(server.counts().here == 2)
+        // Quiet, it is said once a day; nothing more is sent.
+        let quiet = try sandbox.run(["refresh", "--all", "--quiet", "--now", day + "08:20:00"])
+        #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty)
+        let check = try add(sandbox, "here-4", "here", from: "47.4,-122.3")
+        #expect(check.status == 75 && check.stderr.contains("HERE's daily budget of 2 requests is spent"))
+        #expect(server.counts().here == 2)
+        let status = try sandbox.ok(["status", "--json", "--now", day + "08:30:00"]).stdout
+        #expect(status.contains(#""budget" : 2,"#) && status.contains(#""requestsToday" : 2,"#))
+        let doctor = try sandbox.run(["doctor", "--now", day + "08:30:00"]).stdout
+        #expect(doctor.contains("provider here") && doctor.contains("3 routes; 2 of 2 requests today: the budget is spent"))
+        // The next local day has a budget of its own.
+        try sandbox.ok(["refresh", "--all", "--quiet", "--now", "2026-11-24T08:00:00"])
+        #expect(server.counts().here == 4)
+    }
+
+    @Test func faultsArePerProviderAndNoKeyIsEverShown() throws {
+        let server = try ProviderServer()
+        let sandbox = try sandbox(server)
+        try #require(try add(sandbox, "home-work", "tomtom").status == 0)
+        try #require(try add(sandbox, "gym", "here").status == 0)
+        let before = try #require(try sandbox.store.routes().byID["home-work"])
+        // A rejected key: that provider's routes stay as they were, the others are saved, exit 69.
+        let bad = ["TOMTOM_API_KEY": "bad-ENVSECRET-key"]
+        let rejected = try sandbox.run(["refresh", "--all", "--now", "2026-11-23T09:00:00"], environment: bad)
+        #expect(rejected.status == 69)
+        #expect(rejected.stderr == "traveltimes: TomTom rejected the key (Developer key REDACTED is not valid): set a valid one with "
+            + "`traveltimes config set tomtom-key KEY` (or TOMTOM_API_KEY); not refreshed: home-work\n")
+        #expect(!(rejected.stdout + rejected.stderr).contains("SECRET"))
+        let routes = try sandbox.store.routes().byID
+        #expect(routes["home-work"]?.updatedAt == before.updatedAt && routes["home-work"]?.custom?.triedAt != nil)
+        #expect(routes["gym"]?.custom?.fetchedAt == ISO8601.parse("2026-11-23T09:00:00-08:00")?.instant)
+        // Google's own way of refusing a key (400 API_KEY_INVALID) is a rejected key too.
+        let google = try add(sandbox, "school", "google", ["--now", "2026-11-23T09:01:00"])
+        #expect(google.status == 0)
+        let invalid = try sandbox.run(["refresh", "--route", "school", "--now", "2026-11-23T09:02:00"], environment: ["GOOGLE_MAPS_API_KEY": "invalid-SECRET"])
+        #expect(invalid.status == 69 && invalid.stderr.contains("Google rejected the key (API key not valid. Please pass a valid API key.)"))
+        // No key at all: the setting to give, exit 64, nothing sent.
+        try sandbox.ok(["config", "unset", "tomtom-key"])
+        let sent = server.requests().count
+        let none = try sandbox.run(["refresh", "--route", "home-work"])
+        #expect(none.status == 64 && none.stderr.contains("no TomTom key: `traveltimes config set tomtom-key KEY` (or set TOMTOM_API_KEY)"))
+        #expect(server.requests().count == sent)
+        try sandbox.ok(["config", "set", "tomtom-key", "tt-KEYSECRET-1"])
+
+        // 429 waits for its Retry-After; 5xx is tried again; both within the deadline.
+        try #require(try add(sandbox, "busy", "tomtom", from: "2.5,1", to: "2.6,1", ["--no-check"]).status == 0)
+        try #require(try add(sandbox, "flaky", "here", from: "3.5,1", to: "3.6,1", ["--no-check"]).status == 0)
+        let started = Date()
+        let retried = try sandbox.run(["refresh", "--route", "busy", "--route", "flaky"])
+        #expect(retried.status == 0, "\(retried)")
+        #expect(retried.stdout.hasPrefix("Fetched 2 custom routes: busy 25 min (TomTom), flaky 26 min (HERE)"))
+        #expect(Date().timeIntervalSince(started) >= 3, "1 s after the 429, 1 s and 2 s after the 503s")
+        #expect(server.requests().filter { $0.query["origin"] == "3.5,1" }.count == 3)
+        // No route, an answer of the wrong shape, and a provider that does not answer in time.
+        try #require(try add(sandbox, "island", "here", from: "1.5,1", to: "1.6,1", ["--no-check"]).status == 0)
+        try #require(try add(sandbox, "odd", "tomtom", from: "5.5,1", to: "5.6,1", ["--no-check"]).status == 0)
+        try #require(try add(sandbox, "silent", "google", from: "6.5,1", to: "6.6,1", ["--no-check"]).status == 0)
+        let faults = try sandbox.run(["refresh", "--route", "island", "--route", "odd", "--route", "silent", "--timeout", "2"])
+        #expect(faults.status == 69)
+        #expect(faults.stderr == """
+            traveltimes: custom route island: no route: HERE: noRouteFound
+            traveltimes: custom route odd: TomTom answered oddly: no routes in the answer
+            traveltimes: custom route silent: no answer from Google by the deadline (last: no answer)
+
+            """)
+        let added = try add(sandbox, "nowhere", "tomtom", from: "1.5,1", to: "1.6,1")
+        #expect(added.status == 1 && added.stderr == "traveltimes: no route: Unable to find a route between the points; route nowhere was not added\n")
+        #expect(try sandbox.store.routes().byID["nowhere"] == nil)
+    }
+
+    @Test func routeIDsAndEndsAreCheckedAndRemovalCascades() throws {
+        let server = try ProviderServer()
+        let sandbox = try sandbox(server)
+        for (arguments, message) in [
+            (["route", "add", "Home", "--from", Self.home, "--to", Self.work, "--provider", "here"], "Invalid route ID 'Home'"),
+            (["route", "add", "123", "--from", Self.home, "--to", Self.work, "--provider", "here"], "Invalid route ID '123'"),
+            (["route", "add", "edit", "--from", Self.home, "--to", Self.work, "--provider", "here"], "Invalid route ID"),
+            (["route", "add", "list", "--from", Self.home, "--to", Self.work, "--provider", "here"], "it is a command word"),
+            (["route", "add", "a", "--to", Self.work, "--provider", "here"], "Missing --from LAT,LON"),
+            (["route", "add", "a", "--from", "91,0", "--to", Self.work, "--provider", "here"], "Invalid --from '91,0'"),
+            (["route", "add", "a", "--from", "nan,1", "--to", Self.work, "--provider", "here"], "Invalid --from 'nan,1'"),
+            (["route", "add", "a", "--from", "1e2,1", "--to", Self.work, "--provider", "here"], "Invalid --from '1e2,1'"),
+            (["route", "add", "a", "--from", Self.home, "--to", Self.work, "--provider", "bing"], "Unknown --provider 'bing'"),
+            (["route", "add", "a", "--from", Self.home, "--to", Self.work], "Missing --provider"),
+        ] {
+            let outcome = try sandbox.run(arguments)
+            #expect(outcome.status == 64 && outcome.stderr.contains(message), "\(arguments): \(outcome)")
+        }
+        #expect(server.requests().isEmpty && sandbox.bytes("routes.json") == nil)
+
+        // A feed refresh keeps the custom routes, and a custom refresh the feed's.
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try #require(try add(sandbox, "home-work", "here", ["--now", Paths.capturedAt]).status == 0)
+        let duplicate = try add(sandbox, "home-work", "tomtom")
+        #expect(duplicate.status == 64 && duplicate.stderr.contains("A route with ID 'home-work' already exists"))
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        #expect(try sandbox.store.routes().routes.count == 164)
+        try sandbox.ok(["refresh", "--route", "home-work", "--now", Paths.capturedAt])
+        #expect(try sandbox.store.routes().routes.count == 164)
+
+        // Editing the ends or provider drops the old times; the name is the user's.
+        let edited = try sandbox.ok(["route", "edit", "home-work", "--provider", "google", "--name", "Home to work"])
+        #expect(edited.stdout == "Route home-work: Home to work; no time yet; it is fetched at the next refresh that needs it.\n")
+        #expect(try sandbox.run(["route", "edit", "1", "--name", "x"]).stderr.contains("Route '1' comes from the feed"))
+
+        // Everything that takes a route takes it; removing it takes it out of all of them.
+        try sandbox.ok(["favorites", "add", "home-work", "1"])
+        try sandbox.ok(["schedule", "add", "--at", "7:00", "--route", "home-work", "--now", Paths.capturedAt])
+        try sandbox.ok(["schedule", "add", "--at", "8:00", "--route", "home-work,1", "--now", Paths.capturedAt])
+        try sandbox.ok(["group", "add", "mine", "--route", "home-work"])
+        try sandbox.ok(["watch", "add", "home-work", "--over", "10"])
+        #expect(try sandbox.ok(["brief", "--now", Paths.capturedAt]).status == 0)
+        let unconfirmed = try sandbox.run(["route", "remove", "home-work"])
+        #expect(unconfirmed.status == 64 && unconfirmed.stderr.contains("This will remove the custom route home-work (Home to work)."))
+        #expect(unconfirmed.stderr.contains("This will stop notifications at 7:00 AM on Weekdays (the schedule has no other route)."))
+        #expect(unconfirmed.stderr.contains("Its delay watch will stop."))
+        let removed = try sandbox.ok(["route", "remove", "home-work", "--yes", "--now", Paths.capturedAt])
+        #expect(removed.stdout.contains("Deleted schedule ") && removed.stdout.contains("now 1 route (was 2)"))
+        #expect(removed.stdout.contains("Deleted group 'mine': it had no routes left.\nStopped watching home-work.\nRemoved route home-work (Home to work).\n"))
+        #expect(try sandbox.store.favorites().routeIDs == ["1"])
+        #expect(try sandbox.store.routes().routes.count == 163)
+        #expect(try sandbox.store.configuration().watches?.isEmpty ?? true)
+    }
+}
