@@ -13,6 +13,12 @@ enum Reference {
         ("XDG_CONFIG_HOME", "Units of install systemd go to $XDG_CONFIG_HOME/systemd/user (else ~/.config/systemd/user)"),
         ("XDG_DATA_HOME", "The default store is $XDG_DATA_HOME/traveltimes when TRAVELTIMES_HOME is unset"),
         ("HOME", "Base of the default store and unit directory when the XDG variables are unset"),
+        ("TOMTOM_API_KEY", "TomTom key (else `config set tomtom-key`); never printed"),
+        ("HERE_API_KEY", "HERE key (else `config set here-key`); never printed"),
+        ("GOOGLE_MAPS_API_KEY", "Google Routes API key (else `config set google-key`); never printed"),
+        ("TRAVELTIMES_TOMTOM_URL", "Replaces https://api.tomtom.com (scheme and host: a proxy, a test server)"),
+        ("TRAVELTIMES_HERE_URL", "Replaces https://router.hereapi.com"),
+        ("TRAVELTIMES_GOOGLE_URL", "Replaces https://routes.googleapis.com"),
     ]
 
     /// The store's files, in the store directory.
@@ -32,7 +38,7 @@ enum Reference {
         (.failure, "anything else: no route data yet, a declined confirmation, a failed delivery, a problem doctor found, a unit or crontab block traveltimes did not write (without --force)"),
         (.usage, "bad usage: an unknown command or option, a bad value"),
         (.dataError, "bad data: a corrupt or impossible store file, a malformed feed"),
-        (.unavailable, "unavailable: the feed or a server cannot be had, traveltimes-fetch is missing, no crontab command, or crontab or systemctl failed"),
+        (.unavailable, "unavailable: the feed or a server cannot be had, traveltimes-fetch is missing, no crontab command, crontab or systemctl failed, or a routing provider rejected its key or a request"),
         (.temporaryFailure, "try again later: a deadline passed or a store lock was held too long"),
     ]
 }

@@ -121,16 +121,17 @@ func measureAgainst(
     return (median(times), median(ratios))
 }
 
-/// `Tests/Support/feed_server.py`, serving the fixture on 127.0.0.1.
+/// A test server from `Tests/Support` on 127.0.0.1: `feed_server.py` serving the fixture, or
+/// `provider_server.py` standing in for the routing providers.
 final class LoopbackServer {
     let port: Int
     private let process = Process()
     private let input = Pipe()
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent("bench-server-\(UUID().uuidString).log").path
 
-    init?(script: String, feed: String) {
+    init?(script: String, arguments: [String]) {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("bench-server-\(UUID().uuidString).log").path
-        process.arguments = ["python3", script, feed, log]
+        process.arguments = ["python3", script] + arguments + [log]
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = input
@@ -153,6 +154,7 @@ final class LoopbackServer {
     func stop() {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: log)
     }
 }
 
@@ -284,6 +286,58 @@ let (tickMany, tickManyRatio) = measureAgainst(options, baseline: helloRun, opti
 report("traveltimes tick, nothing due (300 schedules, a month of ledger)", milliseconds(tickMany),
        String(format: "%.2f× baseline; target ≤ 1.5×", tickManyRatio), tickManyRatio <= 1.5)
 
+// 2d. `pending` and `tick` with 50 custom routes in the store beside the feed's, three of them in
+// the schedules, and a refresh of those 50 from the loopback stand-in for the three providers.
+let custom = home + "-custom"
+defer { try? FileManager.default.removeItem(atPath: custom) }
+var customEnvironment = environment
+customEnvironment["TRAVELTIMES_HOME"] = custom
+must(["refresh", "--source", options.fixture, "--now", now], environment: customEnvironment)
+do {
+    let store = try Store(directory: custom)
+    try store.updateCustomRoutes { routes in
+        routes = (0..<50).compactMap { index -> Route? in
+            guard let from = Coordinate(latitude: 47 + Double(index) / 100, longitude: -122.3),
+                let to = Coordinate(latitude: 47.5, longitude: -122 - Double(index) / 100)
+            else { return nil }
+            let provider = RouteProvider.allCases[index % 3]
+            return Route(
+                id: "custom-\(index)", name: "Custom \(index)", description: nil, currentMinutes: 20 + index % 9, averageMinutes: 20,
+                distanceMiles: 9.5, updatedAt: capturedAt,
+                custom: Route.Custom(provider: provider, from: from, to: to, fetchedAt: capturedAt, triedAt: capturedAt))
+        }
+    }
+} catch {
+    FileHandle.standardError.write(Data("cannot write the custom routes: \(error)\n".utf8))
+    exit(1)
+}
+must(["favorites", "add", "1", "96", "custom-0", "custom-1", "custom-2"], environment: customEnvironment)
+for (index, time) in ["6:30", "7:00", "7:30", "8:00", "16:00", "16:30", "17:00", "17:30", "9:00"].enumerated() {
+    must(["schedule", "add", "--at", time, "--days", index == 8 ? "weekends" : "weekdays", "--now", now], environment: customEnvironment)
+}
+let (pendingCustom, pendingCustomRatio) = measureAgainst(
+    options, baseline: helloRun, options.binary, ["pending", "--now", now], environment: customEnvironment)
+report("traveltimes pending (163 + 50 custom routes, 9 schedules)", milliseconds(pendingCustom),
+       String(format: "%.2f× baseline; target ≤ 2×", pendingCustomRatio), pendingCustomRatio <= 2)
+let (tickCustom, tickCustomRatio) = measureAgainst(
+    options, baseline: helloRun, options.binary, ["tick", "--now", now], environment: customEnvironment)
+report("traveltimes tick, nothing due (163 + 50 custom routes)", milliseconds(tickCustom),
+       String(format: "%.2f× baseline; target ≤ 1.5×", tickCustomRatio), tickCustomRatio <= 1.5)
+if let providers = LoopbackServer(script: "Tests/Support/provider_server.py", arguments: []) {
+    var providerEnvironment = customEnvironment
+    for provider in RouteProvider.allCases {
+        providerEnvironment[provider.baseURLVariable] = "http://127.0.0.1:\(providers.port)"
+        providerEnvironment[provider.keyVariable] = "bench-key-\(provider.rawValue)"
+        must(["config", "set", provider.budgetSetting, "1000000"], environment: customEnvironment)
+    }
+    // --all: every one of the 50 is asked about at every run (no minimum interval).
+    let (customRefresh, _) = measure(options, options.binary, ["refresh", "--all", "--quiet", "--now", now], environment: providerEnvironment)
+    report("traveltimes refresh --all, 50 custom routes, loopback", milliseconds(customRefresh), "no target: reported", nil)
+    providers.stop()
+} else {
+    report("traveltimes refresh, 50 custom routes", "     n/a", "needs python3", nil)
+}
+
 // 3. refresh of the fixture and of a generated 10,000-route feed, whole process.
 let (refreshFixture, refreshFixturePeak) = measure(options, options.binary, ["refresh", "--source", options.fixture, "--now", now], environment: environment)
 report("traveltimes refresh, 163-route fixture", milliseconds(refreshFixture), "", nil)
@@ -305,7 +359,7 @@ let (refreshBig, refreshBigPeak) = measure(options, options.binary, ["refresh", 
 report("traveltimes refresh, generated 10,000 routes", milliseconds(refreshBig), "target ≤ 300 ms", refreshBig <= 0.300)
 
 // 5. refresh from a loopback HTTP server (whole process) beside the file refresh above.
-if let server = LoopbackServer(script: "Tests/Support/feed_server.py", feed: options.fixture) {
+if let server = LoopbackServer(script: "Tests/Support/feed_server.py", arguments: [options.fixture]) {
     let fileRefresh = (path: options.binary, arguments: ["refresh", "--source", options.fixture, "--now", now], environment: environment)
     let (loopback, loopbackRatio) = measureAgainst(
         options, baseline: fileRefresh, options.binary, ["refresh", "--source", server.url("/feed"), "--now", now], environment: environment)

@@ -193,9 +193,28 @@ final class ProviderServer: @unchecked Sendable {
         #expect(status.contains(#""budget" : 2,"#) && status.contains(#""requestsToday" : 2,"#))
         let doctor = try sandbox.run(["doctor", "--now", day + "08:30:00"]).stdout
         #expect(doctor.contains("provider here") && doctor.contains("3 routes; 2 of 2 requests today: the budget is spent"))
+        #expect(doctor.contains("none: 3 custom routes only"))
+        // A key only this shell has is one the timers will not.
+        try sandbox.ok(["config", "unset", "here-key"])
+        let shellOnly = try sandbox.run(["doctor", "--now", day + "08:30:00"], environment: ["HERE_API_KEY": "here-SHELLSECRET"])
+        #expect(shellOnly.status == 1 && !shellOnly.stdout.contains("SHELLSECRET"))
+        #expect(shellOnly.stdout.contains("the key is set only in HERE_API_KEY, which timers and cron do not see"))
+        #expect(shellOnly.stdout.contains("→ traveltimes config set here-key KEY (kept only in config.json, mode 0600)"))
+        try sandbox.ok(["config", "set", "here-key", "here-KEYSECRET-2"])
         // The next local day has a budget of its own.
         try sandbox.ok(["refresh", "--all", "--quiet", "--now", "2026-11-24T08:00:00"])
         #expect(server.counts().here == 4)
+
+        // Processes share the count: three refreshes at once send no more than the budget.
+        try sandbox.ok(["config", "set", "budget.google", "4"])
+        for index in 1...6 {
+            try #require(try add(sandbox, "google-\(index)", "google", from: "48.\(index),-122.3", ["--no-check"]).status == 0)
+        }
+        let running = try (0..<3).map { _ in try sandbox.start(["refresh", "--all", "--route", "google-1", "--quiet", "--now", day + "09:00:00"]) }
+        _ = try (0..<3).map { _ in try sandbox.start(["refresh", "--all", "--quiet", "--now", day + "09:00:00"]) }.map { try $0.wait() }
+        _ = try running.map { try $0.wait() }
+        #expect(server.counts().google == 4)
+        #expect(try sandbox.store.refreshLog().requests(to: .google, on: "2026-11-23") == 4)
     }
 
     @Test func faultsArePerProviderAndNoKeyIsEverShown() throws {

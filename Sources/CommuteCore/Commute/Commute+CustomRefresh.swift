@@ -93,47 +93,94 @@ extension Commute {
             for id in ids where !known.contains(id) { throw CommuteError.notCustom(id) }
             wanted = Set(ids)
         }
-        var outcomes: [CustomRouteOutcome] = []
-        var stopped: [RouteProvider: CustomFetchFailure] = [:]
-        for route in routes {
+        // In cache order: what is not asked about, and why; then what is.
+        var decided: [Int: CustomRouteOutcome] = [:]
+        var toAsk: [Int] = []
+        for (index, route) in routes.enumerated() {
             guard let custom = route.custom else { continue }
-            func outcome(_ result: CustomRouteOutcome.Result, _ reason: String?, _ failure: CustomFetchFailure? = nil) -> CustomRouteOutcome {
-                CustomRouteOutcome(routeID: route.id, provider: custom.provider, result: result, reason: reason, failure: failure, route: route)
+            func skip(_ reason: String, _ failure: CustomFetchFailure? = nil) {
+                decided[index] = CustomRouteOutcome(
+                    routeID: route.id, provider: custom.provider, result: failure.map { $0.isBudget ? .skipped : .failed } ?? .skipped,
+                    reason: reason, failure: failure, route: route)
             }
-            guard wanted.contains(route.id) else {
+            if !wanted.contains(route.id) {
                 if case .routes = selection {
-                    outcomes.append(outcome(.skipped, "not asked for"))
+                    skip("not asked for")
                 } else {
-                    outcomes.append(outcome(.skipped, "not in play: no alert within \(TimeFormatting.age(policy.lead)), not watched"))
+                    skip("not in play: no alert within \(TimeFormatting.age(policy.lead)), not watched")
                 }
-                continue
+            } else if selection == .inPlay, let tried = custom.triedAt, tried <= now, now.timeIntervalSince(tried) < policy.minimumInterval {
+                skip("asked \(TimeFormatting.age(now.timeIntervalSince(tried))) ago (min-interval \(TimeFormatting.age(policy.minimumInterval)))")
+            } else if (access.keys[custom.provider] ?? "").isEmpty {
+                skip(CustomFetchFailure.noKey(custom.provider).description, .noKey(custom.provider))
+            } else {
+                toAsk.append(index)
             }
-            if selection == .inPlay, let tried = custom.triedAt, now.timeIntervalSince(tried) < policy.minimumInterval, tried <= now {
-                outcomes.append(outcome(
-                    .skipped, "asked \(TimeFormatting.age(now.timeIntervalSince(tried))) ago (min-interval \(TimeFormatting.age(policy.minimumInterval)))"))
-                continue
+        }
+        // Each provider's first requests are counted together, in one write: as many as its budget
+        // allows, in cache order; the rest keep their data.
+        let day = budgetDay
+        let byProvider = Dictionary(grouping: toAsk) { routes[$0].custom?.provider ?? .tomtom }
+        let granted = try store.updateRefreshLog { log in
+            byProvider.mapValues { indices in
+                log.reserveRequests(indices.count, to: routes[indices[0]].custom?.provider ?? .tomtom, on: day,
+                    budget: policy.budgets[routes[indices[0]].custom?.provider ?? .tomtom] ?? 0)
             }
-            if let failure = stopped[custom.provider] {
-                outcomes.append(outcome(failure.isBudget ? .skipped : .failed, failure.description, failure))
-                continue
+        }
+        var work: [Int] = []
+        for (provider, indices) in byProvider {
+            let allowed = granted[provider] ?? 0
+            work += indices.prefix(allowed)
+            let failure = CustomFetchFailure.budgetSpent(provider, budget: policy.budgets[provider] ?? 0)
+            for index in indices.dropFirst(allowed) {
+                decided[index] = CustomRouteOutcome(
+                    routeID: routes[index].id, provider: provider, result: .skipped, reason: failure.description, failure: failure,
+                    route: routes[index])
             }
-            let budget = policy.budgets[custom.provider] ?? custom.provider.defaultBudget
-            switch try measure(custom, access: access, budget: budget, deadline: deadline) {
-            case .success(let measurement):
-                var fetched = outcome(.fetched, nil)
-                fetched.route = Self.measured(route, measurement, at: now)
-                outcomes.append(fetched)
-            case .failure(let failure):
-                if failure.isProviderWide { stopped[custom.provider] = failure }
-                if failure.isBudget {
-                    outcomes.append(outcome(.skipped, failure.description, failure))
-                } else {
-                    var failed = outcome(.failed, failure.description, failure)
-                    failed.route.custom?.triedAt = now
-                    outcomes.append(failed)
+        }
+        // A few at a time: each request is a helper process and a wait on the network.
+        let state = FetchState(work: work.sorted())
+        let commute = self
+        DispatchQueue.concurrentPerform(iterations: min(Self.parallelRequests, work.count)) { _ in
+            while let index = state.next() {
+                guard let custom = routes[index].custom else { continue }
+                if let failure = state.stopped(custom.provider) {
+                    state.record(index, .failure(failure), unsent: custom.provider)
+                    continue
+                }
+                do {
+                    let result = try commute.measure(
+                        custom, access: access, budget: policy.budgets[custom.provider] ?? 0, deadline: deadline, reserved: true)
+                    state.record(index, result, unsent: nil)
+                } catch {
+                    state.fail(error)
                 }
             }
         }
+        let unsent = state.unsentRequests
+        if unsent.values.contains(where: { $0 > 0 }) {
+            try store.updateRefreshLog { log in
+                for (provider, count) in unsent { log.releaseRequests(count, to: provider, on: day) }
+            }
+        }
+        if let error = state.error { throw error }
+        for (index, result) in state.results {
+            let route = routes[index]
+            guard let custom = route.custom else { continue }
+            switch result {
+            case .success(let measurement):
+                decided[index] = CustomRouteOutcome(
+                    routeID: route.id, provider: custom.provider, result: .fetched, reason: nil, failure: nil,
+                    route: Self.measured(route, measurement, at: now))
+            case .failure(let failure):
+                var tried = route
+                if !failure.isBudget { tried.custom?.triedAt = now }
+                decided[index] = CustomRouteOutcome(
+                    routeID: route.id, provider: custom.provider, result: failure.isBudget ? .skipped : .failed,
+                    reason: failure.description, failure: failure, route: tried)
+            }
+        }
+        let outcomes = routes.indices.compactMap { decided[$0] }
         // What was asked about is saved; a route edited or removed meanwhile is left as it now is.
         let asked = Dictionary(
             outcomes.filter { $0.result != .skipped }.map { ($0.routeID, $0.route) }, uniquingKeysWith: { first, _ in first })
@@ -151,4 +198,50 @@ extension Commute {
         if !result.fetched.isEmpty { result.reschedule = try reschedule() }
         return result
     }
+}
+
+extension Commute {
+    /// How many custom routes are asked about at once.
+    static let parallelRequests = 4
+}
+
+/// The shared state of a refresh's fetches: the next route to ask about, each answer, the
+/// providers that stopped (a rejected key, a spent budget), and the requests counted but not sent.
+private final class FetchState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var work: [Int]
+    private var position = 0
+    private var stoppedProviders: [RouteProvider: Commute.CustomFetchFailure] = [:]
+    private var unsent: [RouteProvider: Int] = [:]
+    private(set) var results: [Int: Result<RoutingAPI.Measurement, Commute.CustomFetchFailure>] = [:]
+    private(set) var error: (any Error)?
+
+    init(work: [Int]) { self.work = work }
+
+    func next() -> Int? {
+        lock.withLock {
+            guard error == nil, position < work.count else { return nil }
+            defer { position += 1 }
+            return work[position]
+        }
+    }
+
+    func stopped(_ provider: RouteProvider) -> Commute.CustomFetchFailure? { lock.withLock { stoppedProviders[provider] } }
+
+    func record(_ index: Int, _ result: Result<RoutingAPI.Measurement, Commute.CustomFetchFailure>, unsent provider: RouteProvider?) {
+        lock.withLock {
+            results[index] = result
+            if let provider { unsent[provider, default: 0] += 1 }
+            switch result {
+            case .failure(let failure) where failure.isProviderWide:
+                if case .keyRejected(let provider, _) = failure { stoppedProviders[provider] = failure }
+                if case .budgetSpent(let provider, _) = failure { stoppedProviders[provider] = failure }
+            default: break
+            }
+        }
+    }
+
+    func fail(_ error: any Error) { lock.withLock { if self.error == nil { self.error = error } } }
+
+    var unsentRequests: [RouteProvider: Int] { lock.withLock { unsent } }
 }

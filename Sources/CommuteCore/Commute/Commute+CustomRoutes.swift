@@ -85,8 +85,10 @@ extension Commute {
     /// (across processes) before it is sent; connection failures and 5xx are tried again after 1 s,
     /// 2 s, 4 s, and a 429 after its Retry-After, while `deadline` (on `access.clock`) allows.
     /// Throws only what no route could get past: a missing fetch helper, a store that cannot count.
+    /// `reserved`: the first attempt was counted already (a refresh counts its routes' first
+    /// requests together, in one write).
     public func measure(
-        _ custom: Route.Custom, access: ProviderAccess, budget: Int, deadline: TimeInterval
+        _ custom: Route.Custom, access: ProviderAccess, budget: Int, deadline: TimeInterval, reserved: Bool = false
     ) throws -> Result<RoutingAPI.Measurement, CustomFetchFailure> {
         let provider = custom.provider
         guard let key = access.keys[provider], !key.isEmpty else { return .failure(.noKey(provider)) }
@@ -100,8 +102,10 @@ extension Commute {
         while true {
             let remaining = deadline - access.clock()
             guard remaining > 0 else { return .failure(.gaveUp("no answer from \(provider.displayName) by the deadline (last: \(last))")) }
-            guard try store.updateRefreshLog({ $0.reserveRequest(to: provider, on: day, budget: budget) }) else {
-                return .failure(.budgetSpent(provider, budget: budget))
+            if !reserved || attempt > 0 {
+                guard try store.updateRefreshLog({ $0.reserveRequest(to: provider, on: day, budget: budget) }) else {
+                    return .failure(.budgetSpent(provider, budget: budget))
+                }
             }
             var pause = FeedFetcher.backoff[min(attempt, FeedFetcher.backoff.count - 1)]
             do {

@@ -297,6 +297,24 @@ public struct RefreshLog: VersionedDocument, Equatable {
         }
     }
 
+    /// Counts up to `count` requests to a provider on `day`, as many as the budget allows; how many.
+    public mutating func reserveRequests(_ count: Int, to provider: RouteProvider, on day: String, budget: Int) -> Int {
+        let used = requests(to: provider, on: day)
+        let granted = max(0, min(count, budget - used))
+        guard granted > 0 else { return 0 }
+        var requests = providerRequests?.day == day ? providerRequests ?? ProviderRequests(day: day) : ProviderRequests(day: day)
+        requests.counts[provider.rawValue] = used + granted
+        providerRequests = requests
+        return granted
+    }
+
+    /// Gives back requests counted and never sent.
+    public mutating func releaseRequests(_ count: Int, to provider: RouteProvider, on day: String) {
+        guard count > 0, var requests = providerRequests, requests.day == day else { return }
+        requests.counts[provider.rawValue] = max(0, (requests.counts[provider.rawValue] ?? 0) - count)
+        providerRequests = requests
+    }
+
     /// Marks a provider's spent budget as reported on `day`; whether it was news.
     public mutating func reportBudgetSpent(_ provider: RouteProvider, on day: String) -> Bool {
         var requests = providerRequests?.day == day ? providerRequests ?? ProviderRequests(day: day) : ProviderRequests(day: day)
