@@ -162,8 +162,8 @@ final class ProviderServer: @unchecked Sendable {
         #expect(custom.map { $0["result"] as? String } == ["skipped", "fetched", "skipped"])
         #expect(custom.map { $0["reason"] as? String } == ["not asked for", nil, "not asked for"])
         #expect(json["source"] is NSNull && json["routes"] is NSNull)
-        let unknown = try sandbox.run(["refresh", "--route", "1"])
-        #expect(unknown.status == 64 && unknown.stderr.contains("Route '1' comes from the feed"))
+        let unknown = try sandbox.run(["refresh", "--route", "no-such-route"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("Unknown route ID 'no-such-route'"))
 
         // The alert is composed from the custom route's time, as for any route.
         let pending = try sandbox.ok(["pending", "--now", day + "06:40:00"]).stdout
@@ -306,6 +306,7 @@ final class ProviderServer: @unchecked Sendable {
         let edited = try sandbox.ok(["route", "edit", "home-work", "--provider", "google", "--name", "Home to work"])
         #expect(edited.stdout == "Route home-work: Home to work; no time yet; it is fetched at the next refresh that needs it.\n")
         #expect(try sandbox.run(["route", "edit", "1", "--name", "x"]).stderr.contains("Route '1' comes from the feed"))
+        #expect(try sandbox.run(["refresh", "--route", "1"]).stderr.contains("Route '1' comes from the feed"))
 
         // Everything that takes a route takes it; removing it takes it out of all of them.
         try sandbox.ok(["favorites", "add", "home-work", "1"])

@@ -83,14 +83,17 @@ extension Commute {
         _ selection: CustomSelection, access: ProviderAccess, policy: CustomPolicy, timeout: TimeInterval
     ) throws -> CustomRefreshResult {
         let deadline = access.clock() + timeout
-        let routes = try store.routes().routes.filter { $0.custom != nil }
+        let all = try store.routes().routes
+        let routes = all.filter { $0.custom != nil }
         let wanted: Set<String>
         switch selection {
         case .inPlay: wanted = try customRoutesInPlay(routes, lead: policy.lead)
         case .all: wanted = Set(routes.map(\.id))
         case .routes(let ids):
             let known = Set(routes.map(\.id))
-            for id in ids where !known.contains(id) { throw CommuteError.notCustom(id) }
+            for id in ids where !known.contains(id) {
+                throw all.contains { $0.id == id } ? CommuteError.notCustom(id) as any Error : ModelError.unknownRoute(id)
+            }
             wanted = Set(ids)
         }
         // In cache order: what is not asked about, and why; then what is.
