@@ -24,6 +24,10 @@ extension Commands {
             return
         }
         io.out("\(report.requests.count) alerts scheduled (cap \(report.cap)); \(report.deferred.count) deferred.")
+        if !report.pauses.isEmpty {
+            let schedules = try commute.store.schedules().schedules
+            for pause in report.pauses { io.out("Paused: \(describe(pause, schedules, commute)).") }
+        }
         for item in report.requests {
             io.out("")
             io.out("\(TimeFormatting.dayAndTime(item.request.nextFire, calendar: commute.calendar))  \(item.content?.title ?? "")")
@@ -64,6 +68,8 @@ struct PendingJSON: Encodable {
     var requested: Int
     var requests: [Item]
     var deferred: [Item]
+    /// The pauses in force: the alerts they hold back are not in `requests` or `deferred`.
+    var pauses: [PauseJSON]
 
     init(_ report: Commute.PendingReport, calendar: ZonedCalendar) {
         func item(_ pending: Commute.PendingItem) -> Item {
@@ -78,5 +84,6 @@ struct PendingJSON: Encodable {
         requested = report.requested
         requests = report.requests.map(item)
         deferred = report.deferred.map(item)
+        pauses = report.pauses.map(PauseJSON.init)
     }
 }

@@ -28,6 +28,7 @@ extension Commands {
             StatusJSON.Moment(date: date, text: TimeFormatting.iso8601(date, calendar: calendar))
         }
 
+        var pauseLines: [String] = []
         var report = StatusJSON(store: store.directory, installed: StatusJSON.InstalledJSON(installed(invocation)))
         if let configuration {
             let (zone, source) = try invocation.timeZone(saved: configuration.timeZone)
@@ -57,8 +58,11 @@ extension Commands {
                 failuresInARow: log.failuresSinceSuccess)
         }
         report.favorites = read { try store.favorites().routeIDs.count }
-        if let schedules = read({ try store.schedules().schedules }) {
-            report.schedules = StatusJSON.Schedules(count: schedules.count, enabled: schedules.count(where: \.isEnabled))
+        if let book = read({ try store.schedules() }) {
+            report.schedules = StatusJSON.Schedules(count: book.schedules.count, enabled: book.schedules.count(where: \.isEnabled))
+            let pauses = Commute.activePauses(book, today: commute.today)
+            report.pauses = pauses.map(PauseJSON.init)
+            pauseLines = pauses.map { describe($0, book.schedules, commute) }
         }
         if let pending = read({ try store.pending() }) {
             report.pending = StatusJSON.Pending(
@@ -75,7 +79,7 @@ extension Commands {
         if invocation.wantsJSON {
             try invocation.printJSON(report)
         } else {
-            printStatus(report, configurationRead: configuration != nil, commute: commute, invocation: invocation)
+            printStatus(report, pauseLines: pauseLines, configurationRead: configuration != nil, commute: commute, invocation: invocation)
         }
         if let first = failures.first {
             for error in failures.dropFirst() { _ = CLI.fail(error, io: invocation.io) }
@@ -84,7 +88,9 @@ extension Commands {
     }
 
     /// `status` as text, one line a part.
-    private static func printStatus(_ report: StatusJSON, configurationRead: Bool, commute: Commute, invocation: Invocation) {
+    private static func printStatus(
+        _ report: StatusJSON, pauseLines: [String], configurationRead: Bool, commute: Commute, invocation: Invocation
+    ) {
         let io = invocation.io
         let calendar = commute.calendar
         func moment(_ moment: StatusJSON.Moment) -> String {
@@ -122,6 +128,7 @@ extension Commands {
         }
         if let favorites = report.favorites { io.out("Favorites:  \(favorites)") }
         if let schedules = report.schedules { io.out("Schedules:  \(schedules.count) (\(schedules.enabled) enabled)") }
+        for text in pauseLines { io.out("Paused:     \(text)") }
         if let pending = report.pending {
             var line = "Pending:    \(pending.scheduled) scheduled (cap \(pending.cap)), \(pending.deferred) deferred"
             if let planned = pending.plannedAt { line += "; planned \(moment(planned))" }
@@ -224,6 +231,8 @@ struct StatusJSON: EveryKeyEncodable {
     var lastAlert: LastAlert?
     /// Custom routes in the cache; null when it cannot be read.
     var customRoutes: Int?
+    /// The pauses in force or to come; null when the schedules cannot be read.
+    var pauses: [PauseJSON]?
     /// Each routing provider's requests today against its budget; null without custom routes or keys.
     var providers: [ProviderUsageJSON]?
     var installed: InstalledJSON

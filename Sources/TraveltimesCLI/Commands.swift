@@ -4,7 +4,7 @@ enum Commands {
         refresh, routes, route, routeAdd, routeEdit, routeRemove, brief,
         favoritesList, favoritesAdd, favoritesRemove, favoritesMove,
         scheduleAdd, scheduleList, scheduleShow, scheduleEdit, scheduleEnable, scheduleDisable, scheduleRemove,
-        groupAdd, groupList, groupEdit, groupRemove,
+        groupAdd, groupList, groupEdit, groupRemove, pause, pauseList, pauseRemove, pauseClear,
         pending, tick, test, deliveredList, deliveredClear, notifyAdd, notifyList, notifyRemove, notifyTest,
         watchAdd, watchList, watchRemove,
         status, doctor, configShow, configSet, configUnset, installSystemd, installCron, uninstallSystemd, uninstallCron,
@@ -13,6 +13,9 @@ enum Commands {
 
     /// Groups whose bare name runs their listing: `favorites` is `favorites list`.
     static let groups = ["favorites", "schedule", "group", "config", "notify", "delivered", "watch", "install", "uninstall"]
+
+    /// Commands that run by their own name and also have subcommands.
+    static let hybrids = ["route": routeSubcommands, "pause": pauseSubcommands]
 
     /// Finds the command the words name, and the words left for its options.
     static func resolve(_ words: [String]) -> Result<(Command, [String]), UsageError> {
@@ -36,10 +39,10 @@ enum Commands {
             message += " '\(first)' has: \(subs.joined(separator: ", "))."
             return .failure(UsageError(message: message, command: ""))
         }
-        // `route ID` shows a route; `route add|edit|remove` are commands of their own (no route ID
-        // is one of those words).
-        if first == "route", let sub = rest.first, routeSubcommands.contains(sub),
-            let command = all.first(where: { $0.name == "route \(sub)" })
+        // `route ID` shows a route and `pause --until DATE` adds one; their subcommands are
+        // commands of their own (no route ID is one of those words).
+        if let subs = hybrids[first], let sub = rest.first, subs.contains(sub),
+            let command = all.first(where: { $0.name == "\(first) \(sub)" })
         {
             return .success((command, Array(rest.dropFirst())))
         }

@@ -11,6 +11,8 @@ enum ValueKind: Sendable, Equatable {
     case watchedRouteID
     /// A custom route (`route add`).
     case customRouteID
+    /// A pause's number.
+    case pauseNumber
     case scheduleID
     case notifierNumber
     case groupName
@@ -75,14 +77,17 @@ enum Completion {
         if current.hasPrefix("-") {
             return matching(current, command.allOptions.map { "\($0.name)\t\($0.help)" })
         }
+        // `route ` and `pause ` offer their subcommands (beside the route IDs).
+        let subcommands = Commands.hybrids[command.name] != nil && positional == 0 && rest.isEmpty
+            ? matching(current, Commands.all.filter { $0.name.hasPrefix(command.name + " ") }.map {
+                "\($0.name.dropFirst(command.name.count + 1))\t\($0.summary)"
+            })
+            : []
         let kinds = command.argumentValues
         if !kinds.isEmpty, positional < command.positionals.upperBound {
-            // `route ` offers its subcommands beside the route IDs.
-            let subcommands = command.name == "route" && positional == 0
-                ? matching(current, Commands.all.filter { $0.name.hasPrefix("route ") }.map { "\($0.name.dropFirst(6))\t\($0.summary)" })
-                : []
             return subcommands + values(of: kinds[min(positional, kinds.count - 1)], current, store: store)
         }
+        if !subcommands.isEmpty { return subcommands + matching(current, command.allOptions.map { "\($0.name)\t\($0.help)" }) }
         return matching(current, command.allOptions.map { "\($0.name)\t\($0.help)" })
     }
 
@@ -95,8 +100,8 @@ enum Completion {
             guard words[1].hasPrefix("-"), case .success(let (command, _)) = Commands.resolve([first]) else { return nil }
             return (command, 1)
         }
-        if first == "route", words.count >= 2, Commands.routeSubcommands.contains(words[1]),
-            let command = Commands.all.first(where: { $0.name == "route \(words[1])" })
+        if let subs = Commands.hybrids[first], words.count >= 2, subs.contains(words[1]),
+            let command = Commands.all.first(where: { $0.name == "\(first) \(words[1])" })
         {
             return (command, 2)
         }
@@ -147,6 +152,8 @@ enum Completion {
             lines = ((try? store.configuration().notifiers) ?? []).map { "\($0.id)\t\($0.summary)" }
         case .groupName:
             lines = ((try? store.favorites().groups) ?? []).map(\.name)
+        case .pauseNumber:
+            lines = ((try? store.schedules())?.pauses ?? []).map { "\($0.number)\t\($0.from.iso) – \($0.until.iso)" }
         default: lines = []
         }
         return matching(current, lines)

@@ -29,7 +29,7 @@ extension CommuteError: ProcessError {
         switch self {
         case .noRouteData, .nothingToBrief: .failure
         case .unknownSchedule, .ambiguousSchedule, .notFavorite, .badPosition, .duplicateRoute, .unknownGroup,
-            .duplicateGroup, .badGroupName, .routeExists, .notCustom:
+            .duplicateGroup, .badGroupName, .routeExists, .notCustom, .unknownPause:
             .usage
         }
     }

@@ -36,6 +36,7 @@ import Testing
             ],
             "customRoutes": 0,
             "providers": NSNull(),
+            "pauses": [Any](),
             "errors": [String](),
         ]
         #expect(status == expected)

@@ -11,7 +11,7 @@ import Glibc
         let sandbox = try Sandbox().prepared()
         try sandbox.ok(["schedule", "add", "--preset", "evening", "--route", "96", "--now", Paths.capturedAt])
         let pending = try #require(try sandbox.json(["pending", "--json", "--now", Paths.capturedAt]) as? [String: Any])
-        #expect(Set(pending.keys) == ["cap", "requested", "requests", "deferred"])
+        #expect(Set(pending.keys) == ["cap", "requested", "requests", "deferred", "pauses"])
         #expect(pending["cap"] as? Int == 64 && pending["requested"] as? Int == 10)
         let requests = try #require(pending["requests"] as? [[String: Any]])
         #expect(requests.count == 10)

@@ -77,8 +77,7 @@ extension Commute {
 
     /// The local day the budgets count in: `2026-11-23`.
     public var budgetDay: String {
-        let date = calendar.local(now).date
-        return String(format: "%04d-%02d-%02d", date.year, date.month, date.day)
+        calendar.local(now).date.iso
     }
 
     /// Asks the provider for a route's time now: each attempt is counted against the daily budget

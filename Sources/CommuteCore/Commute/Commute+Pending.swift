@@ -19,6 +19,8 @@ extension Commute {
         public var plannedAt: Date?
         public var requests: [PendingItem]
         public var deferred: [PendingItem]
+        /// The pauses in force (those that have not ended).
+        public var pauses: [Pause] = []
     }
 
     public func pendingReport(deferredContent: Bool = true) throws -> PendingReport {
@@ -32,6 +34,10 @@ extension Commute {
             if sameZone, request.nextFire > now || now.timeIntervalSince(request.nextFire) <= grace { return request }
             request.nextFire = calendar.nextFire(
                 weekday: request.weekday, hour: request.hour, minute: request.minute, after: now)
+            // Past paused days, as the plan would have it.
+            while let pauses = book.pauses, pauses.contains(where: { $0.covers(request.scheduleID, dayNumber: calendar.local(request.nextFire).date.dayNumber) }) {
+                request.nextFire = calendar.nextFire(weekday: request.weekday, hour: request.hour, minute: request.minute, after: request.nextFire)
+            }
             return request
         }
         let requests = book.requests.map { entry in
@@ -54,8 +60,10 @@ extension Commute {
             }
         }
         let order: (PendingItem, PendingItem) -> Bool = { $0.request.nextFire < $1.request.nextFire }
+        let today = self.today
         return PendingReport(
             cap: book.cap, requested: book.requested, plannedAt: book.plannedAt,
-            requests: requests.sorted(by: order), deferred: deferred.sorted(by: order))
+            requests: requests.sorted(by: order), deferred: deferred.sorted(by: order),
+            pauses: (book.pauses ?? []).filter { !$0.hasEnded(before: today) })
     }
 }

@@ -80,6 +80,9 @@ extension Commute {
         let removed = try store.updateSchedules { book in
             let schedule = try Self.find(prefix, in: book.schedules)
             book.schedules.removeAll { $0.id == schedule.id }
+            // Its pauses go with it.
+            book.pauses?.removeAll { $0.scheduleID == schedule.id }
+            if book.pauses?.isEmpty == true { book.pauses = nil }
             return schedule
         }
         return (removed, try reschedule())

@@ -54,9 +54,11 @@ extension Commute {
         var report = TickReport()
         // Most minutes nothing new is due: the plan alone says so (its marks say what the ledger
         // had dealt with), read without the lock, and the ledger is not read at all.
-        guard try store.pending(includingDeferred: false).requests.contains(where: { entry in
+        let plan = try store.pending(includingDeferred: false)
+        guard plan.requests.contains(where: { entry in
             Self.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback).map { at in
                 at > (entry.handled ?? .distantPast) && at > (entry.since ?? .distantPast)
+                    && !Self.isPaused(entry, at: at, pauses: plan.pauses, calendar: lookback)
             } ?? false
         }) else { return report }
         var inputs = AlertInputs(store: store)
@@ -69,7 +71,8 @@ extension Commute {
             var deliveries: [Delivery] = []
             for entry in pending.requests {
                 guard let at = Self.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback),
-                    at > (entry.since ?? pending.plannedAt ?? .distantPast)
+                    at > (entry.since ?? pending.plannedAt ?? .distantPast),
+                    !Self.isPaused(entry, at: at, pauses: pending.pauses, calendar: lookback)
                 else { continue }
                 let occurrence = Occurrence(requestID: entry.id, at: at)
                 let index = histories ?? ledger.historiesOfRecentOccurrences(since: now.addingTimeInterval(-8 * 86_400))
@@ -173,6 +176,14 @@ extension Commute {
         }.map { "\($0.requestID)@\($0.occurrence.timeIntervalSince1970)" })
         if delivered.count >= cap { return "daily cap of \(cap) standard alerts reached" }
         return nil
+    }
+
+    /// Whether a pause the plan was made with holds back this occurrence: it is not delivered, and
+    /// not recorded as missed.
+    static func isPaused(_ entry: PendingBook.Entry, at occurrence: Date, pauses: [Pause]?, calendar: ZonedCalendar) -> Bool {
+        guard let pauses, !pauses.isEmpty else { return false }
+        let day = calendar.localDay(of: ZonedCalendar.seconds(occurrence))
+        return pauses.contains { $0.covers(entry.scheduleID, dayNumber: day) }
     }
 
     /// The latest fire of a weekly request at or before `now`.

@@ -55,8 +55,12 @@ public struct Commute: Sendable {
             }
             let (due, handled) = dueAndHandled(previous: previous, ledger: ledger)
             let plan = FanOut.plan(
-                schedules: book.schedules, routes: routesByID, now: now, calendar: calendar, cap: cap, due: due)
-            return PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier, previous: previous, handled: handled)
+                schedules: book.schedules, routes: routesByID, now: now, calendar: calendar, cap: cap, due: due,
+                pauses: Pauses(book.pauses ?? []))
+            var pending = PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier, previous: previous, handled: handled)
+            let pauses = Self.activePauses(book, today: calendar.local(now).date)
+            pending.pauses = pauses.isEmpty ? nil : pauses
+            return pending
         }
         return RescheduleSummary(
             requested: pending.new.requested, scheduled: pending.new.requests.count, deferred: pending.new.deferred.count,

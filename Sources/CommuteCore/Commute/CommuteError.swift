@@ -20,6 +20,8 @@ public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
     case badGroupName(String)
     /// `brief` with no favourites.
     case nothingToBrief
+    /// No pause has this number.
+    case unknownPause(String)
     /// `route add` named an ID a route already has.
     case routeExists(String)
     /// `route edit` or `route remove` named a route from the feed.
@@ -45,6 +47,8 @@ public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
             "A group named '\(name)' already exists; pick another name or use `traveltimes group edit`"
         case .nothingToBrief:
             "No favourites to brief: add routes with `traveltimes favorites add ID...`"
+        case .unknownPause(let number):
+            "No pause is numbered '\(number)'; see `traveltimes pause list`"
         case .routeExists(let id):
             "A route with ID '\(id)' already exists; pick another ID or use `traveltimes route edit \(id)`"
         case .notCustom(let id):

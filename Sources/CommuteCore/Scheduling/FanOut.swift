@@ -50,10 +50,12 @@ public enum FanOut {
     /// Plans every trigger. Ordering: soonest next fire; ties go to the older schedule (then its
     /// ID), then the lower weekday number. Content is rendered for the scheduled requests only;
     /// the deferred ones get theirs when they roll into the window. With `due`, a request whose
-    /// latest occurrence is due and not yet dealt with is planned at that occurrence instead.
+    /// latest occurrence is due and not yet dealt with is planned at that occurrence instead. An
+    /// occurrence on a paused day is passed over for the next one that is not: it takes no place
+    /// under the cap.
     public static func plan(
         schedules: [Schedule], routes: [String: Route], now: Date, calendar: ZonedCalendar, cap: Int,
-        due: DueOccurrences? = nil
+        due: DueOccurrences? = nil, pauses: Pauses = .none
     ) -> FanOutPlan {
         let ranked = schedules.filter(\.isEnabled).sorted {
             $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.precedes($1.id)
@@ -82,6 +84,14 @@ public enum FanOut {
                     fire = calendar.nextFire(weekday: weekday, minuteOfDay: minuteOfDay, after: nowSeconds, nowDay: nowDay)
                     nextFireByMinuteOfWeek[slot] = fire
                 }
+                // A week on at a time past paused days (a pause is at most two years: bounded).
+                if !pauses.pauses.isEmpty {
+                    var day = calendar.localDay(of: fire)
+                    while pauses.covers(schedule.id, dayNumber: day) {
+                        fire = calendar.nextFire(weekday: weekday, minuteOfDay: minuteOfDay, after: fire, nowDay: day)
+                        day = calendar.localDay(of: fire)
+                    }
+                }
                 // The latest occurrence is about a week before the next (give or take a
                 // daylight-saving shift of up to two hours): only a slot whose next fire is nearly
                 // a week away can have one inside the grace window.
@@ -94,7 +104,7 @@ public enum FanOut {
                         latest = nowSeconds - found <= grace ? found : nil
                         dueFireByMinuteOfWeek[slot] = latest
                     }
-                    if let latest {
+                    if let latest, !pauses.covers(schedule.id, dayNumber: calendar.localDay(of: latest)) {
                         let id = TriggerRequest.identifier(scheduleID: schedule.id, weekday: weekday)
                         let occurrence = Date(timeIntervalSince1970: TimeInterval(latest))
                         if let since = due.since[id], occurrence > since, due.finished[id]?.contains(occurrence) != true {

@@ -40,6 +40,18 @@ extension ScheduleBook {
                 try DocumentProblem.range(threshold, 1...ScheduleParsing.largestThreshold, "\(field).onlyWhenDelayedBy")
             }
         }
+        var numbers = Set<Int>()
+        for (index, pause) in (pauses ?? []).enumerated() {
+            let field = "pauses[\(index)]"
+            try DocumentProblem.range(pause.number, 1...Pause.largestNumber, "\(field).number")
+            try DocumentProblem.check(numbers.insert(pause.number).inserted, "\(field).number repeats another pause's")
+            try DocumentProblem.check(pause.from <= pause.until, "\(field) ends before it starts")
+            try DocumentProblem.check(
+                pause.until.dayNumber - pause.from.dayNumber < Pause.longestDays, "\(field) is longer than \(Pause.longestDays) days")
+            if let reason = pause.reason {
+                try DocumentProblem.check(reason.count <= Pause.longestReason && DisplayText.line(reason) == reason, "\(field).reason is not one short line")
+            }
+        }
     }
 }
 

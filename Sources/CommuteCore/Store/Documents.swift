@@ -86,6 +86,8 @@ public struct RouteGroup: Codable, Sendable, Equatable {
 public struct ScheduleBook: VersionedDocument, Equatable {
     public var version: Int
     public var schedules: [Schedule]
+    /// Days off, for every schedule or one (`pause`); nil when there are none.
+    public var pauses: [Pause]?
 
     public init(schedules: [Schedule]) {
         self.version = Self.currentVersion
@@ -160,6 +162,8 @@ public struct PendingBook: VersionedDocument, Equatable {
     public var requests: [Entry]
     /// Over the cap, soonest first; their content is rendered when they roll into the window.
     public var deferred: [Entry]
+    /// The pauses in force when the plan was made: what `pending` says is held back.
+    public var pauses: [Pause]?
 
     /// A new plan; each request keeps the `since` it had in `previous`, or starts now, and is
     /// marked with the latest occurrence `handled` names for it.

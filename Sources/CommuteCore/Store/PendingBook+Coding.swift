@@ -18,7 +18,7 @@ extension PendingBook {
             var requested: Int?
             var requests: [Entry]?
             var deferred: [Entry]?
-            try DocumentReading.object(&reader, field: "", keys: ["version", "plannedAt", "timeZone", "cap", "requested", "requests", "deferred"]) {
+            try DocumentReading.object(&reader, field: "", keys: ["version", "plannedAt", "timeZone", "cap", "requested", "requests", "deferred", "pauses"]) {
                 key, reader in
                 switch key {
                 case "version":
@@ -29,6 +29,7 @@ extension PendingBook {
                 case "cap": cap = try reader.readInt()
                 case "requested": requested = try reader.readInt()
                 case "requests": requests = try entries(&reader, "requests")
+                case "pauses": book.pauses = try pauses(&reader)
                 default:
                     if includingDeferred {
                         deferred = try entries(&reader, "deferred")
@@ -45,6 +46,35 @@ extension PendingBook {
             book.deferred = try DocumentReading.required(deferred, "deferred")
             return book
         }
+    }
+
+    /// The pauses the plan was made with (for `pending` to name), each as `JSONEncoder` writes one.
+    private static func pauses(_ reader: inout JSONReader) throws -> [Pause] {
+        var pauses: [Pause] = []
+        try DocumentReading.array(&reader, field: "pauses") { reader, index in
+            let field = "pauses[\(index)]"
+            var number: Int?
+            var from: String?
+            var until: String?
+            var scheduleID: UUID?
+            var reason: String?
+            try DocumentReading.object(&reader, field: field, keys: ["number", "from", "until", "scheduleID", "reason"]) { key, reader in
+                switch key {
+                case "number": number = try reader.readInt()
+                case "from": from = try reader.readString()
+                case "until": until = try reader.readString()
+                case "scheduleID": scheduleID = try reader.readNull() ? nil : try DocumentReading.uuid(&reader, field: "\(field).scheduleID")
+                default: reason = try reader.readOptionalString()
+                }
+            }
+            guard let first = CivilDate(iso: try DocumentReading.required(from, "\(field).from")),
+                let last = CivilDate(iso: try DocumentReading.required(until, "\(field).until"))
+            else { throw DocumentProblem("impossible value: \(field) has a date that is not YYYY-MM-DD") }
+            pauses.append(Pause(
+                number: try DocumentReading.required(number, "\(field).number"), from: first, until: last, scheduleID: scheduleID,
+                reason: reason))
+        }
+        return pauses
     }
 
     /// The entries of `requests` or `deferred`. The hottest loop of every per-minute command, so
@@ -112,6 +142,29 @@ extension PendingBook {
         writer.int(cap)
         writer.key("deferred")
         Self.write(deferred, &writer)
+        if let pauses, !pauses.isEmpty {
+            writer.key("pauses")
+            writer.beginArray()
+            for pause in pauses {
+                writer.beginObject()
+                writer.key("from")
+                writer.string(pause.from.iso)
+                writer.key("number")
+                writer.int(pause.number)
+                if let reason = pause.reason {
+                    writer.key("reason")
+                    writer.string(reason)
+                }
+                if let scheduleID = pause.scheduleID {
+                    writer.key("scheduleID")
+                    writer.string(scheduleID.uuidString)
+                }
+                writer.key("until")
+                writer.string(pause.until.iso)
+                writer.endObject()
+            }
+            writer.endArray()
+        }
         if let plannedAt {
             writer.key("plannedAt")
             writer.string(ISO8601.string(plannedAt))

@@ -41,5 +41,11 @@ public enum TimeFormatting {
         ISO8601.string(date, offset: calendar.offset(at: date))
     }
 
+    /// `Thu, Nov 26`, with the year when it is not `thisYear`'s.
+    public static func day(_ date: CivilDate, thisYear: Int) -> String {
+        let month = (1...12).contains(date.month) ? monthNames[date.month - 1] : "?"
+        return "\(date.weekday.shortName), \(month) \(date.day)" + (date.year == thisYear ? "" : ", \(date.year)")
+    }
+
     static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 }
