@@ -168,6 +168,13 @@ final class ProviderServer: @unchecked Sendable {
         // The alert is composed from the custom route's time, as for any route.
         let pending = try sandbox.ok(["pending", "--now", day + "06:40:00"]).stdout
         #expect(pending.contains("    47.6062,-122.3321 → 47.6101,-122.2015 (TomTom): 25 min (+3 min, SLOWING)\n"))
+        // And delivered from it by tick.
+        let delivered = try sandbox.ok(["tick", "--now", day + "07:00:00"]).stdout
+        #expect(delivered.contains("Commute at 7:00 AM (Every day)") && delivered.contains("(TomTom): 25 min (+3 min, SLOWING)"))
+        // A delay watch on a custom route fires from its refresh.
+        try sandbox.ok(["watch", "add", "gym", "--over", "5"])
+        let watched = try sandbox.ok(["refresh", "--route", "gym", "--now", day + "07:05:00"])
+        #expect(watched.stdout.contains("47.6062,-122.3321 → 47.6101,-122.2015 (HERE) is running +6 min (usually 20)"), "\(watched)")
     }
 
     @Test func noRequestIsSentPastTheDailyBudget() throws {
@@ -255,16 +262,19 @@ final class ProviderServer: @unchecked Sendable {
         #expect(retried.stdout.hasPrefix("Fetched 2 custom routes: busy 25 min (TomTom), flaky 26 min (HERE)"))
         #expect(Date().timeIntervalSince(started) >= 3, "1 s after the 429, 1 s and 2 s after the 503s")
         #expect(server.requests().filter { $0.query["origin"] == "3.5,1" }.count == 3)
-        // No route, an answer of the wrong shape, and a provider that does not answer in time.
+        // No route, an answer of the wrong shape, and a provider that does not answer in time;
+        // reported in cache order, whatever order the answers came in.
         try #require(try add(sandbox, "island", "here", from: "1.5,1", to: "1.6,1", ["--no-check"]).status == 0)
         try #require(try add(sandbox, "odd", "tomtom", from: "5.5,1", to: "5.6,1", ["--no-check"]).status == 0)
         try #require(try add(sandbox, "silent", "google", from: "6.5,1", to: "6.6,1", ["--no-check"]).status == 0)
-        let faults = try sandbox.run(["refresh", "--route", "island", "--route", "odd", "--route", "silent", "--timeout", "2"])
+        try #require(try add(sandbox, "lake", "google", from: "1.5,1", to: "1.6,1", ["--no-check"]).status == 0)
+        let faults = try sandbox.run(["refresh", "--route", "island", "--route", "odd", "--route", "lake", "--route", "silent", "--timeout", "2"])
         #expect(faults.status == 69)
         #expect(faults.stderr == """
             traveltimes: custom route island: no route: HERE: noRouteFound
             traveltimes: custom route odd: TomTom answered oddly: no routes in the answer
             traveltimes: custom route silent: no answer from Google by the deadline (last: no answer)
+            traveltimes: custom route lake: no route: Google returned no route
 
             """)
         let added = try add(sandbox, "nowhere", "tomtom", from: "1.5,1", to: "1.6,1")
