@@ -66,15 +66,24 @@ extension Commands {
             Setting it re-plans every alert. grace is a duration (10m); quiet-hours a window
             (22:00-06:00); daily-cap a count (20).
             tomtom-key, here-key and google-key are the routing providers' keys: secrets, stored only in
-            config.json (TOMTOM_API_KEY, HERE_API_KEY and GOOGLE_MAPS_API_KEY win over them). lead
+            config.json (TOMTOM_API_KEY, HERE_API_KEY and GOOGLE_MAPS_API_KEY win over them). For a
+            secret (these and access-code), a VALUE of - reads it from standard input instead, so it
+            stays out of the process list and the shell's history. lead
             (60m) is how long before an alert its custom routes are in play; min-interval (10m) the
             least time between two requests for one route; budget.tomtom, budget.here and
             budget.google (2500, 1000, 160) the requests each provider may be sent a day.
             """
     ) { invocation in
         let key = invocation.arguments.positionals[0]
-        let value = invocation.arguments.positionals[1]
+        var value = invocation.arguments.positionals[1]
         guard configKeys.contains(key) else { throw unknownKey(key, invocation) }
+        // A secret given as `-` is read from standard input: out of argv and shell history.
+        if value == "-", key == "access-code" || key.hasSuffix("-key") {
+            guard let line = StandardInput.line(maximumBytes: 4_096) else {
+                throw invocation.usage("No \(key) on standard input (one line, at most 4 KiB): `printf '%s\\n' \"$KEY\" | traveltimes config set \(key) -`.")
+            }
+            value = line
+        }
         guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw invocation.usage("The value for \(key) is empty; use `traveltimes config unset \(key)` to clear it.")
         }

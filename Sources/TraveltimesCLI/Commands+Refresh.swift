@@ -76,7 +76,9 @@ extension Commands {
         if let feed, !quiet, !invocation.wantsJSON { reportFeed(feed, display: display ?? "", io) }
 
         // The custom routes: the feed's refresh has them in hand; otherwise the cache is read.
-        let hasCustom = try feed.map { !$0.customRoutes.isEmpty } ?? commute.store.routes().routes.contains { $0.custom != nil }
+        // (After a failed feed, a cache that cannot be read has none: the feed's error is the one to tell.)
+        let hasCustom = try feed.map { !$0.customRoutes.isEmpty }
+            ?? (feedFailure == nil ? commute.store.routes() : (try? commute.store.routes()) ?? .empty).routes.contains { $0.custom != nil }
         if text == nil, !hasCustom {
             throw invocation.usage(
                 "No feed source and no custom routes: pass --source URL|FILE, set TRAVELTIMES_SOURCE, run "

@@ -56,3 +56,22 @@ public struct TerminalIO: Sendable {
     /// One warning line on stderr.
     func warn(_ line: String) { writeError("traveltimes: warning: \(DisplayText.line(line))\n") }
 }
+
+/// Standard input, read by hand where a secret is given on it.
+enum StandardInput {
+    /// The first line (without its line break), read a byte at a time up to `maximumBytes`; nil
+    /// when there is none, it is empty, or it is longer.
+    static func line(maximumBytes: Int) -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while bytes.count <= maximumBytes {
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1, byte != UInt8(ascii: "\n") else { break }
+            bytes.append(byte)
+        }
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        guard !bytes.isEmpty, bytes.count <= maximumBytes else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

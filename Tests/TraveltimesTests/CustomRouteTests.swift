@@ -58,7 +58,10 @@ final class ProviderServer: @unchecked Sendable {
     func sandbox(_ server: ProviderServer) throws -> Sandbox {
         let sandbox = Sandbox()
         sandbox.environment.merge(server.environment) { _, new in new }
-        try sandbox.ok(["config", "set", "tomtom-key", "tt-KEYSECRET-1"])
+        // A key on standard input stays out of argv.
+        let piped = try sandbox.run(["config", "set", "tomtom-key", "-"], stdin: "tt-KEYSECRET-1\n")
+        #expect(piped.status == 0 && piped.stdout == "tomtom-key set (stored only in config.json, mode 0600).\n")
+        #expect(try sandbox.store.configuration().key(for: .tomtom) == "tt-KEYSECRET-1")
         try sandbox.ok(["config", "set", "here-key", "here-KEYSECRET-2"])
         try sandbox.ok(["config", "set", "google-key", "goog-KEYSECRET-3"])
         return sandbox
@@ -285,6 +288,11 @@ final class ProviderServer: @unchecked Sendable {
     @Test func routeIDsAndEndsAreCheckedAndRemovalCascades() throws {
         let server = try ProviderServer()
         let sandbox = try sandbox(server)
+        let empty = try sandbox.run(["config", "set", "here-key", "-"], stdin: "")
+        #expect(empty.status == 64 && empty.stderr.contains("No here-key on standard input"))
+        let long = try sandbox.run(["config", "set", "here-key", "-"], stdin: String(repeating: "k", count: 5_000) + "\n")
+        let kept = try sandbox.store.configuration().key(for: .here)
+        #expect(long.status == 64 && kept == "here-KEYSECRET-2")
         for (arguments, message) in [
             (["route", "add", "Home", "--from", Self.home, "--to", Self.work, "--provider", "here"], "Invalid route ID 'Home'"),
             (["route", "add", "123", "--from", Self.home, "--to", Self.work, "--provider", "here"], "Invalid route ID '123'"),
