@@ -32,6 +32,35 @@ import Testing
         ])
     }
 
+    @Test func pausedDaysArePassedOverForTheNextOccurrenceAndTakeNoPlace() throws {
+        let morning = schedule(1, days: Weekday.weekdays, at: 7)
+        let evening = schedule(2, days: [.wednesday], at: 17, created: 1)
+        // Wednesday 5 and Thursday 6 November for every schedule; 7 to 21 November for the morning
+        // one: each weekday's next alert is the first day no pause covers (Mon 24 … Fri 28).
+        let pauses = Pauses([
+            Pause(number: 1, from: CivilDate(year: 2025, month: 11, day: 5), until: CivilDate(year: 2025, month: 11, day: 6)),
+            Pause(number: 2, from: CivilDate(year: 2025, month: 11, day: 7), until: CivilDate(year: 2025, month: 11, day: 21), scheduleID: morning.id),
+        ])
+        let plan = FanOut.plan(schedules: [morning, evening], routes: routes, now: now, calendar: calendar, cap: 4, pauses: pauses)
+        let fires = plan.scheduled.map { TimeFormatting.iso8601($0.request.nextFire, calendar: calendar) }
+        #expect(fires == ["2025-11-12T17:00:00-08:00", "2025-11-24T07:00:00-08:00", "2025-11-25T07:00:00-08:00", "2025-11-26T07:00:00-08:00"])
+        let deferred = plan.deferred.map { TimeFormatting.iso8601($0.nextFire, calendar: calendar) }
+        #expect(deferred == ["2025-11-27T07:00:00-08:00", "2025-11-28T07:00:00-08:00"])
+        // A due occurrence on a paused day is not kept for delivery.
+        let due = DueOccurrences(
+            grace: 600, since: [TriggerRequest.identifier(scheduleID: morning.id, weekday: .wednesday): now.addingTimeInterval(-86_400)],
+            finished: [:])
+        let atSeven = instant("2025-11-05T07:05:00-08:00")
+        let duePlan = FanOut.plan(
+            schedules: [morning], routes: routes, now: atSeven, calendar: ZonedCalendar(timeZone: zone(la), around: atSeven), cap: 64,
+            due: due, pauses: pauses)
+        #expect(!duePlan.scheduled.contains { $0.request.nextFire <= atSeven })
+        let unpaused = FanOut.plan(
+            schedules: [morning], routes: routes, now: atSeven, calendar: ZonedCalendar(timeZone: zone(la), around: atSeven), cap: 64,
+            due: due)
+        #expect(unpaused.scheduled.first?.request.nextFire == instant("2025-11-05T07:00:00-08:00"), "without the pause it is kept")
+    }
+
     @Test func disabledSchedulesRequestNothing() {
         var off = schedule(1, days: Weekday.weekdays, at: 7)
         off.isEnabled = false
