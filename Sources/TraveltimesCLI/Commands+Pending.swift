@@ -53,7 +53,7 @@ extension Commands {
 
 /// `pending --json`: a public contract.
 struct PendingJSON: Encodable {
-    struct Item: Encodable {
+    struct Item: EveryKeyEncodable {
         var id: String
         var scheduleID: String
         var weekday: Int
@@ -62,6 +62,8 @@ struct PendingJSON: Encodable {
         var nextFire: String
         var title: String
         var body: String
+        /// An arrive-by alert's arrival (`nextFire` is when to leave); null for a fixed time.
+        var arriveBy: String?
     }
 
     var cap: Int
@@ -78,7 +80,7 @@ struct PendingJSON: Encodable {
                 id: request.id, scheduleID: request.scheduleID.lowercasedString, weekday: request.weekday.rawValue,
                 hour: request.hour, minute: request.minute,
                 nextFire: TimeFormatting.iso8601(request.nextFire, calendar: calendar), title: pending.content?.title ?? "",
-                body: pending.content?.body ?? "")
+                body: pending.content?.body ?? "", arriveBy: request.arrival.map { TimeFormatting.iso8601($0, calendar: calendar) })
         }
         cap = report.cap
         requested = report.requested

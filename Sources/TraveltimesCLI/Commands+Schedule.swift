@@ -16,6 +16,7 @@ extension Commands {
         options: [
             OptionSpec(name: "--preset", value: "NAME", help: "morning (Mon-Fri 7:00 AM) or evening (Mon-Fri 4:30 PM)", values: .preset),
             OptionSpec(name: "--at", value: "TIME", help: "Time of day: \(timeHelp)"),
+            arriveByOption, bufferOption,
             OptionSpec(name: "--days", value: "DAYS", help: "Days: \(daysHelp)", values: .days),
             OptionSpec(name: "--route", value: "ID", help: "A favourite route; repeat or use commas (default: all favourites)", repeatable: true, values: .favoriteRouteID),
             OptionSpec(name: "--only-when-delayed", value: "MIN", help: "Smart alert: only when a route is MIN+ minutes over its usual time"),
@@ -25,6 +26,9 @@ extension Commands {
         discussion: """
             With no --route the schedule takes every favourite, in favourites order. --at and --days
             override the preset's; with neither a preset nor --at, --days, the morning preset applies.
+            --arrive-by TIME instead of --at: the alert fires when it is time to leave, that is the
+            arrival less the fastest route's current time (else its usual time; with neither, an hour
+            before) less --buffer (default 5m), computed again at every refresh and at delivery.
             """
     ) { invocation in
         var draft = try scheduleDraft(invocation.arguments)
@@ -133,18 +137,25 @@ extension Commands {
         positionals: 1...1,
         argumentValues: [.scheduleID],
         options: [
-            OptionSpec(name: "--at", value: "TIME", help: "New time of day: \(timeHelp)"),
+            OptionSpec(name: "--at", value: "TIME", help: "New time of day: \(timeHelp) (an arrive-by schedule becomes a fixed one)"),
+            arriveByOption, bufferOption,
             OptionSpec(name: "--days", value: "DAYS", help: "New days: \(daysHelp)", values: .days),
             OptionSpec(name: "--route", value: "ID", help: "New routes (favourites), replacing the old; repeat or use commas", repeatable: true, values: .favoriteRouteID),
             OptionSpec(name: "--only-when-delayed", value: "MIN|off", help: "Smart alert threshold in minutes, or off"),
             Options.now,
         ]
     ) { invocation in
-        let draft = try scheduleDraft(invocation.arguments)
+        var draft = try scheduleDraft(invocation.arguments)
         guard !draft.isEmpty else {
-            throw invocation.usage("Nothing to change: give --at, --days, --route or --only-when-delayed.")
+            throw invocation.usage("Nothing to change: give --at, --arrive-by, --buffer, --days, --route or --only-when-delayed.")
         }
         let commute = try invocation.commute()
+        if invocation.arguments.value("--buffer") != nil, invocation.arguments.value("--arrive-by") == nil {
+            // A buffer alone keeps the arrival: it must be an arrive-by schedule already.
+            let current = try commute.schedule(matching: invocation.arguments.positionals[0])
+            guard current.isArriveBy else { throw invocation.usage("--buffer is for arrive-by schedules: give --arrive-by TIME too.") }
+            draft.time = draft.time ?? current.time
+        }
         let (_, after, summary) = try commute.editSchedule(invocation.arguments.positionals[0], draft)
         invocation.io.out("Updated schedule \(shortID(after)): \(try describe(after, commute)).")
         invocation.report(summary)
@@ -204,10 +215,33 @@ extension Commands {
         invocation.report(summary)
     }
 
-    /// The --at, --days and --route values, read and checked; nil fields were not given.
+    static let arriveByOption = OptionSpec(
+        name: "--arrive-by", value: "TIME", help: "Arrive by this time instead: the alert fires when you must leave")
+    static let bufferOption = OptionSpec(name: "--buffer", value: "DURATION", help: "With --arrive-by: minutes to spare (default 5m)")
+
+    /// The --at, --arrive-by, --buffer, --days and --route values, read and checked; nil fields
+    /// were not given.
     static func scheduleDraft(_ arguments: ParsedArguments) throws -> Commute.ScheduleDraft {
         var draft = Commute.ScheduleDraft()
-        if let text = arguments.value("--at") { draft.time = try ScheduleParsing.time(text) }
+        if let text = arguments.value("--at") {
+            guard arguments.value("--arrive-by") == nil else {
+                throw UsageError(message: "Give --at or --arrive-by, not both.", command: "")
+            }
+            draft.time = try ScheduleParsing.time(text)
+            draft.arriveBy = .some(nil)
+        }
+        var buffer = Schedule.ArriveBy.defaultBufferMinutes
+        if let text = arguments.value("--buffer") {
+            guard let seconds = duration(text), seconds % 60 == 0, seconds / 60 <= Schedule.ArriveBy.largestBufferMinutes else {
+                throw UsageError(message: "Invalid --buffer '\(DisplayText.line(text))': use whole minutes such as 5m or 0 (at most 3h).", command: "")
+            }
+            buffer = seconds / 60
+            draft.arriveBy = .some(Schedule.ArriveBy(bufferMinutes: buffer))
+        }
+        if let text = arguments.value("--arrive-by") {
+            draft.time = try ScheduleParsing.time(text)
+            draft.arriveBy = .some(Schedule.ArriveBy(bufferMinutes: buffer))
+        }
         if let text = arguments.value("--days") { draft.days = try ScheduleParsing.days(text) }
         if let text = arguments.value("--only-when-delayed") { draft.onlyWhenDelayedBy = .some(try ScheduleParsing.threshold(text)) }
         let routes = arguments.all("--route")
@@ -224,11 +258,20 @@ extension Commands {
         let names = schedule.routeIDs.map { routes[$0]?.name ?? "Route \($0)" }.joined(separator: ", ")
         var text = "\(schedule.timeLabel) on \(schedule.daysLabel), \(routeCount(schedule.routeIDs.count)) (\(names))"
         if let threshold = schedule.onlyWhenDelayedBy { text += ", only when delayed \(threshold)+ min" }
+        if let arriveBy = schedule.arriveBy, arriveBy.bufferMinutes > 0 { text += ", \(arriveBy.bufferMinutes) min to spare" }
         guard schedule.isEnabled else { return text + ", disabled" }
         let next = schedule.days.map {
             commute.calendar.nextFire(weekday: $0, hour: schedule.hour, minute: schedule.minute, after: commute.now)
         }.min()
-        if let next { text += "; next alert \(TimeFormatting.dayAndTime(next, calendar: commute.calendar))" }
+        guard let next else { return text }
+        if schedule.isArriveBy {
+            let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: next)
+            text += "; next: leave \(TimeFormatting.dayAndTime(leave.leave, calendar: commute.calendar)) to arrive by "
+                + commute.calendar.local(next).time.label
+            if leave.basis != .current { text += leave.basis == .usual ? " (on usual times)" : " (no travel times yet)" }
+        } else {
+            text += "; next alert \(TimeFormatting.dayAndTime(next, calendar: commute.calendar))"
+        }
         return text
     }
 }
@@ -245,6 +288,11 @@ struct ScheduleJSON: EveryKeyEncodable {
     var onlyWhenDelayedBy: Int?
     var daysLabel: String
     var timeLabel: String
+    /// `at` or `arrive-by`.
+    var kind: String
+    /// `"09:00"` for an arrive-by schedule; null for a fixed time.
+    var arriveBy: String?
+    var bufferMinutes: Int?
 
     init(_ schedule: Schedule, calendar: ZonedCalendar) {
         id = schedule.id.lowercasedString
@@ -257,5 +305,8 @@ struct ScheduleJSON: EveryKeyEncodable {
         onlyWhenDelayedBy = schedule.onlyWhenDelayedBy
         daysLabel = schedule.daysLabel
         timeLabel = schedule.timeLabel
+        kind = schedule.isArriveBy ? "arrive-by" : "at"
+        arriveBy = schedule.isArriveBy ? String(format: "%02d:%02d", schedule.hour, schedule.minute) : nil
+        bufferMinutes = schedule.arriveBy?.bufferMinutes
     }
 }

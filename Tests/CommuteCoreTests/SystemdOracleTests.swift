@@ -85,3 +85,34 @@ enum SystemdOracle {
         }
     }
 }
+
+/// Arrive-by plans on the days the clocks change: the arrival is the product's (held against
+/// systemd's next elapse for that wall time), and the leave time is that instant less a duration,
+/// whatever the clock did in between.
+@Suite(.enabled(if: SystemdOracle.isAvailable, "systemd-analyze is not installed"))
+struct ArriveByOracleTests {
+    @Test(arguments: [
+        // Fall back in Los Angeles: 1:30 happens twice; 3:00 is an hour after the change.
+        ("America/Los_Angeles", "2026-10-31T12:00:00Z", Weekday.sunday, 1, 30),
+        ("America/Los_Angeles", "2026-10-31T12:00:00Z", Weekday.sunday, 3, 0),
+        // Spring forward in Los Angeles and in London: arrivals just after the gap.
+        ("America/Los_Angeles", "2026-03-07T12:00:00Z", Weekday.sunday, 3, 30),
+        ("Europe/London", "2026-03-28T12:00:00Z", Weekday.sunday, 2, 15),
+        ("Australia/Lord_Howe", "2026-04-04T00:00:00Z", Weekday.sunday, 2, 0),
+    ])
+    func theArrivalIsSystemdsAndTheLeaveTimeADuration(identifier: String, base: String, weekday: Weekday, hour: Int, minute: Int) throws {
+        let now = instant(base)
+        let arrival = try #require(try SystemdOracle.fires(weekday: weekday, hour: hour, minute: minute, zone: identifier, after: now, count: 1).first)
+        let schedule = Schedule(
+            routeIDs: ["1", "96"], days: [weekday], hour: hour, minute: minute, createdAt: Date(timeIntervalSince1970: 0),
+            arriveBy: Schedule.ArriveBy(bufferMinutes: 5))
+        let routes = ["1": route("1", "Long", current: 95, average: 80), "96": route("96", "Short", current: 70, average: 60)]
+        let plan = FanOut.plan(
+            schedules: [schedule], routes: routes, now: now, calendar: ZonedCalendar(timeZone: zone(identifier), around: now), cap: 64)
+        let request = try #require(plan.scheduled.first?.request)
+        #expect(request.arrival == arrival, "\(identifier) \(hour):\(minute)")
+        // The fastest route (70 min) and the buffer (5): 75 minutes of elapsed time.
+        #expect(request.nextFire == arrival.addingTimeInterval(-75 * 60))
+        #expect(plan.scheduled.first?.content.title == "Leave now to arrive by \(TimeOfDay(hour: hour, minute: minute).label)")
+    }
+}

@@ -16,8 +16,8 @@ import Glibc
         let requests = try #require(pending["requests"] as? [[String: Any]])
         #expect(requests.count == 10)
         #expect((pending["deferred"] as? [Any])?.isEmpty == true)
-        let keys: Set = ["id", "scheduleID", "weekday", "hour", "minute", "nextFire", "title", "body"]
-        #expect(requests.allSatisfy { Set($0.keys) == keys })
+        let keys: Set = ["id", "scheduleID", "weekday", "hour", "minute", "nextFire", "title", "body", "arriveBy"]
+        #expect(requests.allSatisfy { Set($0.keys) == keys && $0["arriveBy"] is NSNull })
         let fires = requests.compactMap { $0["nextFire"] as? String }
         #expect(fires.prefix(3) == ["2025-11-04T16:30:00-08:00", "2025-11-05T07:00:00-08:00", "2025-11-05T16:30:00-08:00"])
         let first = requests[0]

@@ -56,8 +56,11 @@ import Testing
         #expect(verbose.contains("    Everett-Seattle: 34 min (-11 min, CLEAR)"))
 
         let json = try #require(try sandbox.json(["schedule", "list", "--json"]) as? [[String: Any]])
-        let keys: Set = ["id", "routeIDs", "days", "hour", "minute", "enabled", "createdAt", "onlyWhenDelayedBy", "daysLabel", "timeLabel"]
-        #expect(json.count == 1 && Set(json[0].keys) == keys)
+        let keys: Set = [
+            "id", "routeIDs", "days", "hour", "minute", "enabled", "createdAt", "onlyWhenDelayedBy", "daysLabel", "timeLabel", "kind",
+            "arriveBy", "bufferMinutes",
+        ]
+        #expect(json.count == 1 && Set(json[0].keys) == keys && json[0]["kind"] as? String == "at")
         #expect(json[0]["id"] as? String == id)
         #expect(json[0]["routeIDs"] as? [String] == ["1", "96", "4"])
         #expect(json[0]["days"] as? [Int] == [2, 3, 4, 5, 6])

@@ -28,6 +28,15 @@ extension Commute {
         let sameZone = book.timeZone == timeZone.identifier
         func refreshed(_ entry: PendingBook.Entry) -> TriggerRequest {
             var request = entry.request
+            // Arrive-by: the leave time stands until its arrival; a plan older than that moves on
+            // to the next arrival, the leave time keeping its distance from it.
+            if let arrival = request.arrival {
+                guard arrival <= now else { return request }
+                let next = calendar.nextFire(weekday: request.weekday, hour: request.hour, minute: request.minute, after: now)
+                request.nextFire = next.addingTimeInterval(request.nextFire.timeIntervalSince(arrival))
+                request.arrival = next
+                return request
+            }
             // Planned in this zone and still ahead: nothing has fired since the plan, so it is
             // still the next fire. Just past, inside the grace window: due, and it stays until
             // tick deals with it.

@@ -9,6 +9,8 @@ extension Commute {
         public var isEnabled: Bool?
         /// `.some(nil)` clears the threshold.
         public var onlyWhenDelayedBy: Int??
+        /// `.some(nil)` makes it a fixed time; `.some(x)` an arrive-by schedule.
+        public var arriveBy: Schedule.ArriveBy??
 
         public init(
             routeIDs: [String]? = nil, days: Set<Weekday>? = nil, time: TimeOfDay? = nil, isEnabled: Bool? = nil,
@@ -41,7 +43,7 @@ extension Commute {
             let schedule = Schedule(
                 id: id, routeIDs: draft.routeIDs ?? favorites.routeIDs, days: draft.days ?? Schedule.Preset.morning.days,
                 hour: time.hour, minute: time.minute, isEnabled: draft.isEnabled ?? true, createdAt: now,
-                onlyWhenDelayedBy: draft.onlyWhenDelayedBy ?? nil)
+                onlyWhenDelayedBy: draft.onlyWhenDelayedBy ?? nil, arriveBy: draft.arriveBy ?? nil)
             try Self.check(schedule, favorites: favorites)
             book.schedules.append(schedule)
             return schedule
@@ -67,6 +69,7 @@ extension Commute {
             }
             if let isEnabled = draft.isEnabled { after.isEnabled = isEnabled }
             if let threshold = draft.onlyWhenDelayedBy { after.onlyWhenDelayedBy = threshold }
+            if let arriveBy = draft.arriveBy { after.arriveBy = arriveBy }
             // Routes a cascade could not have left behind are checked only when they change.
             try Self.check(after, favorites: favorites, checkRoutes: draft.routeIDs != nil)
             if let index = book.schedules.firstIndex(where: { $0.id == before.id }) { book.schedules[index] = after }

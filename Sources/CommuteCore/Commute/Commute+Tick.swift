@@ -56,7 +56,10 @@ extension Commute {
         // had dealt with), read without the lock, and the ledger is not read at all.
         let plan = try store.pending(includingDeferred: false)
         guard plan.requests.contains(where: { entry in
-            Self.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback).map { at in
+            // An arrive-by alert whose leave time has come (the plan's leave time is the cache's:
+            // every refresh re-plans).
+            if let arrival = entry.arrival, entry.nextFire <= now, arrival > now { return true }
+            return Self.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback).map { at in
                 at > (entry.handled ?? .distantPast) && at > (entry.since ?? .distantPast)
                     && !Self.isPaused(entry, at: at, pauses: plan.pauses, calendar: lookback)
             } ?? false
@@ -70,6 +73,58 @@ extension Commute {
             var histories: [Occurrence: [DeliveryLedger.Entry]]?
             var deliveries: [Delivery] = []
             for entry in pending.requests {
+                if entry.arrival != nil {
+                    // Arrive-by: the last arrival, if it went by unhandled, is missed; the next is
+                    // due once its leave time, computed again from the cache now, has come.
+                    if let previous = Self.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback),
+                        previous > (entry.since ?? pending.plannedAt ?? .distantPast),
+                        !Self.isPaused(entry, at: previous, pauses: pending.pauses, calendar: lookback)
+                    {
+                        let occurrence = Occurrence(requestID: entry.id, at: previous)
+                        let index = histories ?? ledger.historiesOfRecentOccurrences(since: now.addingTimeInterval(-8 * 86_400))
+                        histories = index
+                        if index[occurrence]?.isEmpty ?? true {
+                            ledger.decide(occurrence, .missed, reason: "past the arrival time", at: now)
+                            report.missed.append(occurrence)
+                        }
+                    }
+                    guard entry.nextFire <= now, let schedule = try inputs.schedule(entry.scheduleID), schedule.isEnabled,
+                        schedule.isArriveBy
+                    else { continue }
+                    let next = lookback.nextFire(weekday: entry.weekday, hour: entry.hour, minute: entry.minute, after: now)
+                    guard !Self.isPaused(entry, at: next, pauses: pending.pauses, calendar: lookback) else { continue }
+                    let routes = try inputs.routes()
+                    let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: next)
+                    guard leave.leave <= now else { continue }
+                    let occurrence = Occurrence(requestID: entry.id, at: next)
+                    let index = histories ?? ledger.historiesOfRecentOccurrences(since: now.addingTimeInterval(-8 * 86_400))
+                    histories = index
+                    let history = index[occurrence] ?? []
+                    let claims: [Claim]
+                    if history.isEmpty {
+                        if let reason = gate(quietHours: quietHours, cap: standardDailyCap, ledger: ledger) {
+                            ledger.decide(occurrence, .suppressed, reason: reason, at: now)
+                            report.suppressed.append(occurrence)
+                            continue
+                        }
+                        claims = notifiers.map { Claim(occurrence: occurrence, notifier: $0, attempt: 1, isResend: false) }
+                    } else {
+                        claims = retries(of: history, occurrence: occurrence, notifiers: notifiers)
+                    }
+                    guard !claims.isEmpty else { continue }
+                    switch composeLeave(schedule, id: entry.id, leave: leave, firstHandling: history.isEmpty, routes: routes) {
+                    case .suppress(let reason):
+                        ledger.decide(occurrence, .suppressed, reason: reason, at: now)
+                        report.suppressed.append(occurrence)
+                    case .send(let message):
+                        for claim in claims {
+                            ledger.claim(claim, at: now)
+                            deliveries.append(Delivery(
+                                claim: claim, message: message, note: claim.isResend ? "resent after an interrupted tick" : nil))
+                        }
+                    }
+                    continue
+                }
                 guard let at = Self.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback),
                     at > (entry.since ?? pending.plannedAt ?? .distantPast),
                     !Self.isPaused(entry, at: at, pauses: pending.pauses, calendar: lookback)
@@ -161,6 +216,20 @@ extension Commute {
             }
         }
         if late >= 60 { content.body += "\n(late by \(TimeFormatting.age(late)))" }
+        return .send(AlertMessage(id: id, title: content.title, body: content.body))
+    }
+
+    /// An arrive-by alert, composed now from the cache: a smart one with no route delayed enough is
+    /// suppressed when first handled, as for a fixed time.
+    private func composeLeave(
+        _ schedule: Schedule, id: String, leave: LeaveTime, firstHandling: Bool, routes: [String: Route]
+    ) -> Composition {
+        if let threshold = schedule.onlyWhenDelayedBy, firstHandling,
+            AlertComposer.smartContent(for: schedule, threshold: threshold, routes: routes) == nil
+        {
+            return .suppress("not delayed: no route is \(threshold) min or more over its usual time")
+        }
+        let content = AlertComposer.leaveContent(for: schedule, routes: routes, leave: leave, now: now, calendar: calendar)
         return .send(AlertMessage(id: id, title: content.title, body: content.body))
     }
 

@@ -2,8 +2,8 @@ extension Schedule {
     /// `Every day`, `Weekdays`, `Weekends`, or short names from Monday: `Mon, Wed, Fri`.
     public var daysLabel: String { Self.daysLabel(days) }
 
-    /// `7:00 AM`.
-    public var timeLabel: String { time.label }
+    /// `7:00 AM`, or `Arrive by 9:00 AM`.
+    public var timeLabel: String { isArriveBy ? "Arrive by \(time.label)" : time.label }
 
     /// `Enabled notification at 7:00 AM, Monday, Tuesday, Wednesday, Thursday, Friday, 3 routes` —
     /// the form a screen reader speaks.
@@ -11,7 +11,9 @@ extension Schedule {
         let state = isEnabled ? "Enabled" : "Disabled"
         let dayNames = Weekday.mondayFirst.filter(days.contains).map(\.name).joined(separator: ", ")
         let routes = routeIDs.count == 1 ? "1 route" : "\(routeIDs.count) routes"
-        var label = "\(state) notification at \(timeLabel), \(dayNames), \(routes)"
+        var label = isArriveBy
+            ? "\(state) leave-by notification, arrive by \(time.label), \(dayNames), \(routes)"
+            : "\(state) notification at \(timeLabel), \(dayNames), \(routes)"
         if let threshold = onlyWhenDelayedBy {
             label += ", only when delayed by \(threshold) minutes or more"
         }

@@ -17,10 +17,26 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
     public var createdAt: Date
     /// Smart alert: deliver only when a route is delayed by at least this many minutes (SPEC §6).
     public var onlyWhenDelayedBy: Int?
+    /// An arrive-by schedule: `hour:minute` is when to arrive, and the alert fires when it is time
+    /// to leave (arrival − the fastest route's time − `bufferMinutes`). Nil for a fixed time.
+    public var arriveBy: ArriveBy?
+
+    /// What an arrive-by schedule adds.
+    public struct ArriveBy: Codable, Sendable, Equatable {
+        /// Minutes to spare, taken off the leave time.
+        public var bufferMinutes: Int
+
+        public init(bufferMinutes: Int) { self.bufferMinutes = bufferMinutes }
+
+        /// The default buffer.
+        public static let defaultBufferMinutes = 5
+        /// The largest buffer: three hours.
+        public static let largestBufferMinutes = 180
+    }
 
     public init(
         id: UUID = UUID(), routeIDs: [String], days: Set<Weekday>, hour: Int, minute: Int,
-        isEnabled: Bool = true, createdAt: Date, onlyWhenDelayedBy: Int? = nil
+        isEnabled: Bool = true, createdAt: Date, onlyWhenDelayedBy: Int? = nil, arriveBy: ArriveBy? = nil
     ) {
         self.id = id
         self.routeIDs = routeIDs
@@ -30,9 +46,12 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
         self.isEnabled = isEnabled
         self.createdAt = createdAt
         self.onlyWhenDelayedBy = onlyWhenDelayedBy
+        self.arriveBy = arriveBy
     }
 
-    /// The wall-clock time of day the schedule fires at.
+    public var isArriveBy: Bool { arriveBy != nil }
+
+    /// The wall-clock time of day the schedule fires at (for arrive-by, the arrival).
     public var time: TimeOfDay { TimeOfDay(hour: hour, minute: minute) }
 
     /// Checks the rules a saved schedule must meet, routes and days first (the order a form reads).
@@ -45,10 +64,13 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
         if let threshold = onlyWhenDelayedBy, threshold < 1 {
             throw .badThreshold(String(threshold))
         }
+        if let arriveBy, !(0...ArriveBy.largestBufferMinutes).contains(arriveBy.bufferMinutes) {
+            throw .badTime("buffer \(arriveBy.bufferMinutes) min")
+        }
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, routeIDs, days, hour, minute, isEnabled, createdAt, onlyWhenDelayedBy
+        case id, routeIDs, days, hour, minute, isEnabled, createdAt, onlyWhenDelayedBy, arriveBy
     }
 
     public init(from decoder: any Decoder) throws {
@@ -61,6 +83,7 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
         isEnabled = try container.decode(Bool.self, forKey: .isEnabled)
         createdAt = try container.decode(Date.self, forKey: .createdAt)
         onlyWhenDelayedBy = try container.decodeIfPresent(Int.self, forKey: .onlyWhenDelayedBy)
+        arriveBy = try container.decodeIfPresent(ArriveBy.self, forKey: .arriveBy)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -73,6 +96,7 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
         try container.encode(isEnabled, forKey: .isEnabled)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encodeIfPresent(onlyWhenDelayedBy, forKey: .onlyWhenDelayedBy)
+        try container.encodeIfPresent(arriveBy, forKey: .arriveBy)
     }
 }
 

@@ -75,9 +75,28 @@ public enum FanOut {
         // weekday (bits 0…2).
         var keys: [UInt64] = []
         keys.reserveCapacity(ranked.count * 3)
+        // Arrive-by requests: the arrival each leave time is for, by rank and weekday.
+        var arrivals: [Int: Int] = [:]
         for (rank, schedule) in ranked.enumerated() {
             for weekday in schedule.days {
                 let minuteOfDay = schedule.hour * 60 + schedule.minute
+                if schedule.isArriveBy {
+                    let id = TriggerRequest.identifier(scheduleID: schedule.id, weekday: weekday)
+                    // The next arrival not yet dealt with and not paused; the alert is due from
+                    // its leave time until the arrival itself.
+                    var arrival = calendar.nextFire(weekday: weekday, minuteOfDay: minuteOfDay, after: nowSeconds, nowDay: nowDay)
+                    while pauses.covers(schedule.id, dayNumber: calendar.localDay(of: arrival))
+                        || due?.finished[id]?.contains(Date(timeIntervalSince1970: TimeInterval(arrival))) == true
+                    {
+                        arrival = calendar.nextFire(weekday: weekday, minuteOfDay: minuteOfDay, after: arrival, nowDay: calendar.localDay(of: arrival))
+                    }
+                    let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(arrival)))
+                    // A late plan is due now: it sorts first, like a due occurrence.
+                    let fire = max(ZonedCalendar.seconds(leave.leave), nowSeconds - grace)
+                    arrivals[rank << 3 | (weekday.rawValue - 1)] = arrival
+                    keys.append(UInt64(fire - nowSeconds + shift) << 40 | UInt64(rank) << 3 | UInt64(weekday.rawValue - 1))
+                    continue
+                }
                 let slot = (weekday.rawValue - 1) * 1_440 + minuteOfDay
                 var fire = nextFireByMinuteOfWeek[slot]
                 if fire == 0 {
@@ -122,18 +141,26 @@ public enum FanOut {
             let schedule = ranked[Int(key >> 3 & (1 << 37 - 1))]
             let weekday = Weekday(rawValue: Int(key & 7) + 1) ?? .sunday
             let fire = Date(timeIntervalSince1970: TimeInterval(nowSeconds + Int(key >> 40) - shift))
+            let arrival = arrivals[Int(key & (1 << 40 - 1))].map { Date(timeIntervalSince1970: TimeInterval($0)) }
             return (
                 TriggerRequest(
                     scheduleID: schedule.id, weekday: weekday, hour: schedule.hour, minute: schedule.minute,
-                    nextFire: fire),
+                    nextFire: arrival.map { _ in fire } ?? fire, arrival: arrival),
                 schedule
             )
         }
         let limit = max(0, min(cap, keys.count))
         let scheduled = keys[..<limit].map { key in
             let (request, schedule) = request(key)
-            let content = AlertComposer.content(
-                for: schedule, routes: routes, firesAt: request.nextFire, calendar: calendar)
+            guard let arrival = request.arrival else {
+                let content = AlertComposer.content(
+                    for: schedule, routes: routes, firesAt: request.nextFire, calendar: calendar)
+                return PendingAlert(request: request, content: content)
+            }
+            // What it will say when it fires: the leave time as planned, or now for a late plan.
+            let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: arrival)
+            let content = AlertComposer.leaveContent(
+                for: schedule, routes: routes, leave: leave, now: max(now, leave.leave), calendar: calendar)
             return PendingAlert(request: request, content: content)
         }
         let deferred = keys[limit...].map { request($0).0 }

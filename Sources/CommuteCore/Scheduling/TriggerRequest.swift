@@ -6,15 +6,20 @@ public struct TriggerRequest: Sendable, Equatable {
     public var weekday: Weekday
     public var hour: Int
     public var minute: Int
-    /// The next instant the trigger fires, strictly after the *now* it was planned at.
+    /// The next instant the trigger fires, strictly after the *now* it was planned at (for an
+    /// arrive-by schedule, the leave time, which may already have passed: a late plan).
     public var nextFire: Date
+    /// For an arrive-by schedule, the arrival this leave time is for (`hour:minute` that day): the
+    /// occurrence's identity in the ledger. Nil for a fixed time.
+    public var arrival: Date?
 
-    public init(scheduleID: UUID, weekday: Weekday, hour: Int, minute: Int, nextFire: Date) {
+    public init(scheduleID: UUID, weekday: Weekday, hour: Int, minute: Int, nextFire: Date, arrival: Date? = nil) {
         self.scheduleID = scheduleID
         self.weekday = weekday
         self.hour = hour
         self.minute = minute
         self.nextFire = nextFire
+        self.arrival = arrival
     }
 
     /// `schedule.<uuid>.weekday.<1-7>`: prefix-structured, so every cleanup scope is a prefix match.

@@ -39,6 +39,9 @@ extension ScheduleBook {
             if let threshold = schedule.onlyWhenDelayedBy {
                 try DocumentProblem.range(threshold, 1...ScheduleParsing.largestThreshold, "\(field).onlyWhenDelayedBy")
             }
+            if let arriveBy = schedule.arriveBy {
+                try DocumentProblem.range(arriveBy.bufferMinutes, 0...Schedule.ArriveBy.largestBufferMinutes, "\(field).arriveBy.bufferMinutes")
+            }
         }
         var numbers = Set<Int>()
         for (index, pause) in (pauses ?? []).enumerated() {

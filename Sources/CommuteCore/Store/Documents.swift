@@ -115,6 +115,8 @@ public struct PendingBook: VersionedDocument, Equatable {
         /// looks no further for it, and reads the ledger only for an occurrence after this. The
         /// ledger stays the authority; a missing or stale mark only means it is read.
         public var handled: Date?
+        /// An arrive-by request's arrival (`nextFire` is then its leave time); nil for a fixed time.
+        public var arrival: Date?
 
         public init(_ request: TriggerRequest, content: AlertContent?, since: Date? = nil) {
             scheduleID = request.scheduleID
@@ -122,6 +124,7 @@ public struct PendingBook: VersionedDocument, Equatable {
             hour = request.hour
             minute = request.minute
             nextFire = request.nextFire
+            arrival = request.arrival
             title = content?.title
             body = content?.body
             self.since = since
@@ -130,9 +133,10 @@ public struct PendingBook: VersionedDocument, Equatable {
         /// An entry as read from the file, every field given.
         init(
             scheduleID: UUID, weekday: Weekday, hour: Int, minute: Int, nextFire: Date, title: String?, body: String?, since: Date?,
-            handled: Date?
+            handled: Date?, arrival: Date? = nil
         ) {
             self.handled = handled
+            self.arrival = arrival
             self.scheduleID = scheduleID
             self.weekday = weekday
             self.hour = hour
@@ -148,7 +152,7 @@ public struct PendingBook: VersionedDocument, Equatable {
         public var id: String { TriggerRequest.identifier(scheduleID: scheduleID, weekday: weekday) }
 
         public var request: TriggerRequest {
-            TriggerRequest(scheduleID: scheduleID, weekday: weekday, hour: hour, minute: minute, nextFire: nextFire)
+            TriggerRequest(scheduleID: scheduleID, weekday: weekday, hour: hour, minute: minute, nextFire: nextFire, arrival: arrival)
         }
     }
 

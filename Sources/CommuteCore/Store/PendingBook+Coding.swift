@@ -94,6 +94,7 @@ extension PendingBook {
             var body: String?
             var since: Date?
             var handled: Date?
+            var arrival: Date?
             var seen: UInt16 = 0
             // A key given twice keeps its first value: the repeat is skipped (and checked). `id`
             // is skipped too: it is derived from the schedule and weekday.
@@ -114,6 +115,8 @@ extension PendingBook {
                     case "since" where first(256): since = try DocumentReading.optionalDate(&reader, field: "\(list)[\(index)].since")
                     case "handled" where first(512):
                         handled = try DocumentReading.optionalDate(&reader, field: "\(list)[\(index)].handled")
+                    case "arrival" where first(1024):
+                        arrival = try DocumentReading.optionalDate(&reader, field: "\(list)[\(index)].arrival")
                     default: try reader.skipValue()
                     }
                 } catch let error as JSONReadError where error.kind == .type {
@@ -130,7 +133,7 @@ extension PendingBook {
                 hour: try DocumentReading.required(hour, "\(field).hour"),
                 minute: try DocumentReading.required(minute, "\(field).minute"),
                 nextFire: try DocumentReading.required(nextFire, "\(field).nextFire"), title: title, body: body, since: since,
-                handled: handled))
+                handled: handled, arrival: arrival))
         }
         return entries
     }
@@ -189,6 +192,10 @@ extension PendingBook {
         writer.beginArray()
         for entry in entries {
             writer.beginObject()
+            if let arrival = entry.arrival {
+                writer.key("arrival")
+                writer.string(ISO8601.string(arrival))
+            }
             if let body = entry.body {
                 writer.key("body")
                 writer.string(body)

@@ -1,0 +1,78 @@
+import Foundation
+
+/// When to leave to arrive on time: the arrival, less the fastest of the schedule's routes as the
+/// cache has it now, less the buffer. A pure function of the routes: every plan and every
+/// delivery computes it again, so it moves with the traffic.
+public struct LeaveTime: Sendable, Equatable {
+    /// What the leave time rests on.
+    public enum Basis: String, Sendable, Equatable {
+        /// The fastest route's current time.
+        case current
+        /// No route has a current time: the fastest usual time.
+        case usual
+        /// No time at all: an hour before the arrival.
+        case noData
+    }
+
+    public var arrival: Date
+    public var leave: Date
+    public var basis: Basis
+    /// The route the leave time rests on; nil without data.
+    public var fastest: Route?
+    /// Its minutes (current or usual, as `basis` says).
+    public var minutes: Int?
+
+    /// How long before the arrival an alert goes out when no route has a time.
+    public static let withoutData: TimeInterval = 3_600
+
+    public static func compute(for schedule: Schedule, routes: [String: Route], arrival: Date) -> LeaveTime {
+        let buffer = TimeInterval((schedule.arriveBy?.bufferMinutes ?? 0) * 60)
+        let known = schedule.routeIDs.compactMap { routes[$0] }
+        func fastest(_ minutes: (Route) -> Int?) -> (Route, Int)? {
+            known.compactMap { route in minutes(route).map { (route, $0) } }.min { $0.1 < $1.1 }
+        }
+        if let (route, minutes) = fastest(\.currentMinutes) {
+            return LeaveTime(
+                arrival: arrival, leave: arrival.addingTimeInterval(-TimeInterval(minutes * 60) - buffer), basis: .current,
+                fastest: route, minutes: minutes)
+        }
+        if let (route, minutes) = fastest(\.averageMinutes) {
+            return LeaveTime(
+                arrival: arrival, leave: arrival.addingTimeInterval(-TimeInterval(minutes * 60) - buffer), basis: .usual,
+                fastest: route, minutes: minutes)
+        }
+        return LeaveTime(arrival: arrival, leave: arrival.addingTimeInterval(-withoutData), basis: .noData, fastest: nil, minutes: nil)
+    }
+}
+
+extension AlertComposer {
+    /// An arrive-by alert at `now`: "Leave now to arrive by 9:00 AM", or, when the plan is already
+    /// late, "Leave now: expected arrival 9:07 AM, 7 min late"; then the routes, fastest first,
+    /// and the expected arrival.
+    public static func leaveContent(
+        for schedule: Schedule, routes: [String: Route], leave: LeaveTime, now: Date, calendar: ZonedCalendar
+    ) -> AlertContent {
+        let arrive = calendar.local(leave.arrival).time.label
+        let ordered = schedule.routeIDs.enumerated().sorted { lhs, rhs in
+            let left = routes[lhs.element].flatMap { $0.currentMinutes ?? $0.averageMinutes } ?? Int.max
+            let right = routes[rhs.element].flatMap { $0.currentMinutes ?? $0.averageMinutes } ?? Int.max
+            return left != right ? left < right : lhs.offset < rhs.offset
+        }.map(\.element)
+        var lines = ordered.map { line(routeID: $0, route: routes[$0]) }
+        guard let minutes = leave.minutes, let fastest = leave.fastest else {
+            lines.append("No travel times right now: this is an hour before \(arrive).")
+            return AlertContent(title: "Arrive by \(arrive): no travel times", body: lines.joined(separator: "\n"))
+        }
+        let start = max(now, leave.leave)
+        let expected = start.addingTimeInterval(TimeInterval(minutes * 60))
+        let expectedLabel = calendar.local(expected).time.label
+        let lateBy = Int((expected.timeIntervalSince(leave.arrival) / 60).rounded(.up))
+        let title = lateBy > 0
+            ? "Leave now: expected arrival \(expectedLabel), \(lateBy) min late"
+            : "Leave now to arrive by \(arrive)"
+        var closing = "Expected arrival \(expectedLabel) by \(fastest.name)"
+        if leave.basis == .usual { closing += " (no current times: its usual time)" }
+        lines.append(closing)
+        return AlertContent(title: title, body: lines.joined(separator: "\n"))
+    }
+}
