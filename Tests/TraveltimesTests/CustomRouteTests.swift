@@ -180,6 +180,25 @@ final class ProviderServer: @unchecked Sendable {
         #expect(watched.stdout.contains("47.6062,-122.3321 → 47.6101,-122.2015 (HERE) is running +6 min (usually 20)"), "\(watched)")
     }
 
+    @Test func anArrivalPutsItsRoutesInPlayThreeHoursAhead() throws {
+        let server = try ProviderServer()
+        let sandbox = try sandbox(server)
+        let day = "2026-11-23T"
+        try #require(try add(sandbox, "home-work", "here", ["--now", day + "04:00:00"]).status == 0)
+        try sandbox.ok(["favorites", "add", "home-work"])
+        try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--days", "daily", "--route", "home-work", "--now", day + "04:00:00"])
+        // Four hours before the arrival: not in play (the leave time is 8:29, not within the lead).
+        #expect(try sandbox.ok(["refresh", "--now", day + "05:00:00"]).stdout == "Kept 1 custom route as it was (1 not in play).\n")
+        // Inside three hours it is, and again at every refresh past the minimum interval.
+        for time in ["06:01:00", "06:15:00", "06:30:00", "06:45:00", "07:00:00", "07:15:00"] {
+            try sandbox.ok(["refresh", "--quiet", "--now", day + time])
+        }
+        #expect(server.counts().here == 7)
+        let pending = try #require(try sandbox.json(["pending", "--json", "--now", day + "07:15:00"]) as? [String: Any])
+        let request = try #require((pending["requests"] as? [[String: Any]])?.first)
+        #expect(request["nextFire"] as? String == "2026-11-23T08:29:00-08:00" && request["arriveBy"] as? String == "2026-11-23T09:00:00-08:00")
+    }
+
     @Test func noRequestIsSentPastTheDailyBudget() throws {
         let server = try ProviderServer()
         let sandbox = try sandbox(server)

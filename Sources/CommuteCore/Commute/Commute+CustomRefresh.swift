@@ -58,7 +58,8 @@ extension Commute {
     }
 
     /// The custom routes in play now: used by an alert planned within `lead` (or due and not yet
-    /// past its grace), watched, or never fetched.
+    /// past its grace), or by an arrive-by alert whose arrival is within three hours (its leave
+    /// time moves with their times); watched; or never fetched.
     public func customRoutesInPlay(_ routes: [Route], lead: TimeInterval) throws -> Set<String> {
         let custom = Set(routes.filter { $0.custom != nil }.map(\.id))
         guard !custom.isEmpty else { return [] }
@@ -66,7 +67,10 @@ extension Commute {
         for watch in try store.configuration().watches ?? [] where custom.contains(watch.routeID) { inPlay.insert(watch.routeID) }
         let pending = try store.pending()
         let window = now.addingTimeInterval(-grace)...now.addingTimeInterval(lead)
-        let soon = Set((pending.requests + pending.deferred).filter { window.contains($0.nextFire) }.map(\.scheduleID))
+        let soon = Set((pending.requests + pending.deferred).filter { entry in
+            if let arrival = entry.arrival { return arrival > now && arrival.timeIntervalSince(now) <= Self.arriveByWindow }
+            return window.contains(entry.nextFire)
+        }.map(\.scheduleID))
         if !soon.isEmpty {
             for schedule in try store.schedules().schedules where schedule.isEnabled && soon.contains(schedule.id) {
                 inPlay.formUnion(schedule.routeIDs.filter(custom.contains))
@@ -204,6 +208,9 @@ extension Commute {
 }
 
 extension Commute {
+    /// How long before an arrival its routes are in play.
+    static let arriveByWindow: TimeInterval = 3 * 3_600
+
     /// How many custom routes are asked about at once.
     static let parallelRequests = 4
 }
