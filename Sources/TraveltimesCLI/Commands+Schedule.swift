@@ -16,7 +16,7 @@ extension Commands {
         options: [
             OptionSpec(name: "--preset", value: "NAME", help: "morning (Mon-Fri 7:00 AM) or evening (Mon-Fri 4:30 PM)", values: .preset),
             OptionSpec(name: "--at", value: "TIME", help: "Time of day: \(timeHelp)"),
-            arriveByOption, bufferOption,
+            arriveByOption, bufferOption, headsUpOption,
             OptionSpec(name: "--days", value: "DAYS", help: "Days: \(daysHelp)", values: .days),
             OptionSpec(name: "--route", value: "ID", help: "A favourite route; repeat or use commas (default: all favourites)", repeatable: true, values: .favoriteRouteID),
             OptionSpec(name: "--only-when-delayed", value: "MIN", help: "Smart alert: only when a route is MIN+ minutes over its usual time"),
@@ -32,6 +32,11 @@ extension Commands {
             """
     ) { invocation in
         var draft = try scheduleDraft(invocation.arguments)
+        if invocation.arguments.value("--arrive-by") == nil,
+            invocation.arguments.value("--buffer") != nil || invocation.arguments.value("--heads-up") != nil
+        {
+            throw invocation.usage("--buffer and --heads-up are for arrive-by schedules: give --arrive-by TIME too.")
+        }
         if let name = invocation.arguments.value("--preset") {
             guard let preset = Schedule.Preset(rawValue: name.lowercased()) else {
                 throw invocation.usage("Unknown preset '\(name)': use morning or evening.")
@@ -138,7 +143,7 @@ extension Commands {
         argumentValues: [.scheduleID],
         options: [
             OptionSpec(name: "--at", value: "TIME", help: "New time of day: \(timeHelp) (an arrive-by schedule becomes a fixed one)"),
-            arriveByOption, bufferOption,
+            arriveByOption, bufferOption, headsUpOption,
             OptionSpec(name: "--days", value: "DAYS", help: "New days: \(daysHelp)", values: .days),
             OptionSpec(name: "--route", value: "ID", help: "New routes (favourites), replacing the old; repeat or use commas", repeatable: true, values: .favoriteRouteID),
             OptionSpec(name: "--only-when-delayed", value: "MIN|off", help: "Smart alert threshold in minutes, or off"),
@@ -146,15 +151,21 @@ extension Commands {
         ]
     ) { invocation in
         var draft = try scheduleDraft(invocation.arguments)
-        guard !draft.isEmpty else {
-            throw invocation.usage("Nothing to change: give --at, --arrive-by, --buffer, --days, --route or --only-when-delayed.")
+        let tuning = invocation.arguments.value("--buffer") != nil || invocation.arguments.value("--heads-up") != nil
+        guard !draft.isEmpty || tuning else {
+            throw invocation.usage("Nothing to change: give --at, --arrive-by, --buffer, --heads-up, --days, --route or --only-when-delayed.")
         }
         let commute = try invocation.commute()
-        if invocation.arguments.value("--buffer") != nil, invocation.arguments.value("--arrive-by") == nil {
-            // A buffer alone keeps the arrival: it must be an arrive-by schedule already.
+        if tuning || invocation.arguments.value("--arrive-by") != nil {
+            // The buffer and heads-up not given are kept; alone, they keep the arrival too.
             let current = try commute.schedule(matching: invocation.arguments.positionals[0])
-            guard current.isArriveBy else { throw invocation.usage("--buffer is for arrive-by schedules: give --arrive-by TIME too.") }
-            draft.time = draft.time ?? current.time
+            if invocation.arguments.value("--arrive-by") == nil {
+                guard current.isArriveBy else {
+                    throw invocation.usage("--buffer and --heads-up are for arrive-by schedules: give --arrive-by TIME too.")
+                }
+                draft.time = draft.time ?? current.time
+            }
+            draft.arriveBy = .some(try arriveBy(invocation.arguments, over: current.arriveBy))
         }
         let (_, after, summary) = try commute.editSchedule(invocation.arguments.positionals[0], draft)
         invocation.io.out("Updated schedule \(shortID(after)): \(try describe(after, commute)).")
@@ -218,6 +229,32 @@ extension Commands {
     static let arriveByOption = OptionSpec(
         name: "--arrive-by", value: "TIME", help: "Arrive by this time instead: the alert fires when you must leave")
     static let bufferOption = OptionSpec(name: "--buffer", value: "DURATION", help: "With --arrive-by: minutes to spare (default 5m)")
+    static let headsUpOption = OptionSpec(
+        name: "--heads-up", value: "DURATION|off", help: "With --arrive-by: one more alert this long before the leave time (15m)")
+
+    /// An arrive-by schedule's settings from --buffer and --heads-up, over `current` (an edit keeps
+    /// what is not given); the defaults for a new one.
+    static func arriveBy(_ arguments: ParsedArguments, over current: Schedule.ArriveBy?) throws -> Schedule.ArriveBy {
+        var settings = current ?? Schedule.ArriveBy(bufferMinutes: Schedule.ArriveBy.defaultBufferMinutes)
+        let largest = Schedule.ArriveBy.largestBufferMinutes
+        if let text = arguments.value("--buffer") {
+            guard let seconds = duration(text), seconds % 60 == 0, seconds / 60 <= largest else {
+                throw UsageError(message: "Invalid --buffer '\(DisplayText.line(text))': use whole minutes such as 5m or 0 (at most 3h).", command: "")
+            }
+            settings.bufferMinutes = seconds / 60
+        }
+        if let text = arguments.value("--heads-up") {
+            if text.lowercased() == "off" {
+                settings.headsUpMinutes = nil
+            } else {
+                guard let seconds = duration(text), seconds % 60 == 0, (1...largest).contains(seconds / 60) else {
+                    throw UsageError(message: "Invalid --heads-up '\(DisplayText.line(text))': use whole minutes such as 15m (1m to 3h), or off.", command: "")
+                }
+                settings.headsUpMinutes = seconds / 60
+            }
+        }
+        return settings
+    }
 
     /// The --at, --arrive-by, --buffer, --days and --route values, read and checked; nil fields
     /// were not given.
@@ -227,20 +264,15 @@ extension Commands {
             guard arguments.value("--arrive-by") == nil else {
                 throw UsageError(message: "Give --at or --arrive-by, not both.", command: "")
             }
+            guard arguments.value("--buffer") == nil, arguments.value("--heads-up") == nil else {
+                throw UsageError(message: "--buffer and --heads-up are for arrive-by schedules, not --at.", command: "")
+            }
             draft.time = try ScheduleParsing.time(text)
             draft.arriveBy = .some(nil)
         }
-        var buffer = Schedule.ArriveBy.defaultBufferMinutes
-        if let text = arguments.value("--buffer") {
-            guard let seconds = duration(text), seconds % 60 == 0, seconds / 60 <= Schedule.ArriveBy.largestBufferMinutes else {
-                throw UsageError(message: "Invalid --buffer '\(DisplayText.line(text))': use whole minutes such as 5m or 0 (at most 3h).", command: "")
-            }
-            buffer = seconds / 60
-            draft.arriveBy = .some(Schedule.ArriveBy(bufferMinutes: buffer))
-        }
         if let text = arguments.value("--arrive-by") {
             draft.time = try ScheduleParsing.time(text)
-            draft.arriveBy = .some(Schedule.ArriveBy(bufferMinutes: buffer))
+            draft.arriveBy = .some(try arriveBy(arguments, over: nil))
         }
         if let text = arguments.value("--days") { draft.days = try ScheduleParsing.days(text) }
         if let text = arguments.value("--only-when-delayed") { draft.onlyWhenDelayedBy = .some(try ScheduleParsing.threshold(text)) }
@@ -259,6 +291,7 @@ extension Commands {
         var text = "\(schedule.timeLabel) on \(schedule.daysLabel), \(routeCount(schedule.routeIDs.count)) (\(names))"
         if let threshold = schedule.onlyWhenDelayedBy { text += ", only when delayed \(threshold)+ min" }
         if let arriveBy = schedule.arriveBy, arriveBy.bufferMinutes > 0 { text += ", \(arriveBy.bufferMinutes) min to spare" }
+        if let headsUp = schedule.arriveBy?.headsUpMinutes { text += ", a heads-up \(headsUp) min before" }
         guard schedule.isEnabled else { return text + ", disabled" }
         let next = schedule.days.map {
             commute.calendar.nextFire(weekday: $0, hour: schedule.hour, minute: schedule.minute, after: commute.now)
@@ -293,6 +326,7 @@ struct ScheduleJSON: EveryKeyEncodable {
     /// `"09:00"` for an arrive-by schedule; null for a fixed time.
     var arriveBy: String?
     var bufferMinutes: Int?
+    var headsUpMinutes: Int?
 
     init(_ schedule: Schedule, calendar: ZonedCalendar) {
         id = schedule.id.lowercasedString
@@ -308,5 +342,6 @@ struct ScheduleJSON: EveryKeyEncodable {
         kind = schedule.isArriveBy ? "arrive-by" : "at"
         arriveBy = schedule.isArriveBy ? String(format: "%02d:%02d", schedule.hour, schedule.minute) : nil
         bufferMinutes = schedule.arriveBy?.bufferMinutes
+        headsUpMinutes = schedule.arriveBy?.headsUpMinutes
     }
 }

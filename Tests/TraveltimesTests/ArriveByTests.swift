@@ -96,25 +96,52 @@ import Testing
         #expect((blind["body"] as? String)?.hasSuffix("No travel times right now: this is an hour before 9:00 AM.") == true)
     }
 
+    @Test func aHeadsUpComesBeforeTheLeaveTimeAndBothAreSentOnce() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", "2025-11-05T07:00:00"])
+        try sandbox.ok(["favorites", "add", "1", "4"])
+        try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--heads-up", "15m", "--days", "wed", "--route", "1,4", "--now", "2025-11-05T07:00:00"])
+        let pending = try #require(try sandbox.json(["pending", "--json", "--now", "2025-11-05T07:00:00"]) as? [String: Any])
+        let requests = try #require(pending["requests"] as? [[String: Any]])
+        #expect(requests.map { $0["nextFire"] as? String } == ["2025-11-05T08:06:00-08:00", "2025-11-05T08:21:00-08:00"])
+        #expect(requests.map { $0["title"] as? String } == ["Leave in 15 min (8:21 AM) to arrive by 9:00 AM", "Leave now to arrive by 9:00 AM"])
+        #expect((requests.first?["id"] as? String)?.hasSuffix(".weekday.4.heads-up") == true)
+        var sent: [String] = []
+        for minute in 4...22 {
+            let outcome = try sandbox.ok(["tick", "--now", String(format: "2025-11-05T08:%02d:00", minute)])
+            if let title = outcome.stdout.split(separator: "\n").first { sent.append("\(minute) \(title)") }
+        }
+        #expect(sent == ["6 Leave in 15 min (8:21 AM) to arrive by 9:00 AM", "21 Leave now to arrive by 9:00 AM"])
+        // Next week's pair is planned.
+        let next = try #require(try sandbox.json(["pending", "--json", "--now", "2025-11-05T08:30:00"]) as? [String: Any])
+        #expect((next["requests"] as? [[String: Any]])?.map { $0["arriveBy"] as? String } == ["2025-11-12T09:00:00-08:00", "2025-11-12T09:00:00-08:00"])
+    }
+
     @Test func aScheduleSwitchesBetweenAFixedTimeAndAnArrival() throws {
         let sandbox = try sandbox(at: "2025-11-05T07:00:00")
         let id = try #require(try sandbox.scheduleIDs().first)
         var listed = try #require((try sandbox.json(["schedule", "list", "--json"]) as? [[String: Any]])?.first)
         #expect(listed["kind"] as? String == "arrive-by" && listed["arriveBy"] as? String == "09:00" && listed["bufferMinutes"] as? Int == 5)
+        #expect(listed["headsUpMinutes"] is NSNull)
         #expect(listed["timeLabel"] as? String == "Arrive by 9:00 AM")
         #expect(try sandbox.ok(["schedule", "list", "--verbose"]).stdout.contains("Enabled leave-by notification, arrive by 9:00 AM,"))
         try sandbox.ok(["schedule", "edit", id, "--at", "7:15"])
         listed = try #require((try sandbox.json(["schedule", "list", "--json"]) as? [[String: Any]])?.first)
         #expect(listed["kind"] as? String == "at" && listed["arriveBy"] is NSNull && listed["bufferMinutes"] is NSNull)
         let refused = try sandbox.run(["schedule", "edit", id, "--buffer", "10m"])
-        #expect(refused.status == 64 && refused.stderr.contains("--buffer is for arrive-by schedules"))
+        #expect(refused.status == 64 && refused.stderr.contains("--buffer and --heads-up are for arrive-by schedules"))
         let both = try sandbox.run(["schedule", "edit", id, "--at", "7:00", "--arrive-by", "9:00"])
         #expect(both.status == 64 && both.stderr.contains("Give --at or --arrive-by, not both."))
         let edited = try sandbox.ok(["schedule", "edit", id, "--arrive-by", "8:30", "--buffer", "10m", "--now", "2025-11-05T07:00:00"])
         #expect(edited.stdout.contains("Arrive by 8:30 AM on Weekdays, 2 routes (Everett-Seattle, Seattle-Everett), 10 min to spare; next: leave Wed, Nov 5, 7:46 AM to arrive by 8:30 AM"), "\(edited)")
+        try sandbox.ok(["schedule", "edit", id, "--heads-up", "15m"])
         try sandbox.ok(["schedule", "edit", id, "--buffer", "0"])
         listed = try #require((try sandbox.json(["schedule", "list", "--json"]) as? [[String: Any]])?.first)
-        #expect(listed["arriveBy"] as? String == "08:30" && listed["bufferMinutes"] as? Int == 0)
+        #expect(listed["arriveBy"] as? String == "08:30" && listed["bufferMinutes"] as? Int == 0 && listed["headsUpMinutes"] as? Int == 15)
+        try sandbox.ok(["schedule", "edit", id, "--heads-up", "off"])
+        #expect((try sandbox.json(["schedule", "list", "--json"]) as? [[String: Any]])?.first?["headsUpMinutes"] is NSNull)
+        let atWithBuffer = try sandbox.run(["schedule", "edit", id, "--at", "7:00", "--buffer", "5m"])
+        #expect(atWithBuffer.status == 64 && atWithBuffer.stderr.contains("are for arrive-by schedules, not --at"))
         let bad = try sandbox.run(["schedule", "add", "--arrive-by", "9:00", "--buffer", "4h", "--route", "1"])
         #expect(bad.status == 64 && bad.stderr.contains("Invalid --buffer '4h'"))
     }

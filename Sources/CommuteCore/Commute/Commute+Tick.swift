@@ -76,7 +76,7 @@ extension Commute {
                 if entry.arrival != nil {
                     // Arrive-by: the last arrival, if it went by unhandled, is missed; the next is
                     // due once its leave time, computed again from the cache now, has come.
-                    if let previous = Self.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback),
+                    if !entry.isHeadsUp, let previous = Self.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback),
                         previous > (entry.since ?? pending.plannedAt ?? .distantPast),
                         !Self.isPaused(entry, at: previous, pauses: pending.pauses, calendar: lookback)
                     {
@@ -95,11 +95,23 @@ extension Commute {
                     guard !Self.isPaused(entry, at: next, pauses: pending.pauses, calendar: lookback) else { continue }
                     let routes = try inputs.routes()
                     let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: next)
-                    guard leave.leave <= now else { continue }
+                    let due = entry.isHeadsUp
+                        ? leave.leave.addingTimeInterval(-TimeInterval((schedule.arriveBy?.headsUpMinutes ?? 0) * 60))
+                        : leave.leave
+                    guard due <= now else { continue }
                     let occurrence = Occurrence(requestID: entry.id, at: next)
                     let index = histories ?? ledger.historiesOfRecentOccurrences(since: now.addingTimeInterval(-8 * 86_400))
                     histories = index
                     let history = index[occurrence] ?? []
+                    // A heads-up overtaken by the leave time itself (the traffic jumped) has nothing
+                    // left to say: the leave alert says it.
+                    if entry.isHeadsUp, leave.leave <= now {
+                        if history.isEmpty {
+                            ledger.decide(occurrence, .suppressed, reason: "the leave time came first", at: now)
+                            report.suppressed.append(occurrence)
+                        }
+                        continue
+                    }
                     let claims: [Claim]
                     if history.isEmpty {
                         if let reason = gate(quietHours: quietHours, cap: standardDailyCap, ledger: ledger) {
@@ -112,7 +124,9 @@ extension Commute {
                         claims = retries(of: history, occurrence: occurrence, notifiers: notifiers)
                     }
                     guard !claims.isEmpty else { continue }
-                    switch composeLeave(schedule, id: entry.id, leave: leave, firstHandling: history.isEmpty, routes: routes) {
+                    switch composeLeave(
+                        schedule, id: entry.id, leave: leave, headsUp: entry.isHeadsUp, firstHandling: history.isEmpty, routes: routes)
+                    {
                     case .suppress(let reason):
                         ledger.decide(occurrence, .suppressed, reason: reason, at: now)
                         report.suppressed.append(occurrence)
@@ -222,14 +236,16 @@ extension Commute {
     /// An arrive-by alert, composed now from the cache: a smart one with no route delayed enough is
     /// suppressed when first handled, as for a fixed time.
     private func composeLeave(
-        _ schedule: Schedule, id: String, leave: LeaveTime, firstHandling: Bool, routes: [String: Route]
+        _ schedule: Schedule, id: String, leave: LeaveTime, headsUp: Bool, firstHandling: Bool, routes: [String: Route]
     ) -> Composition {
         if let threshold = schedule.onlyWhenDelayedBy, firstHandling,
             AlertComposer.smartContent(for: schedule, threshold: threshold, routes: routes) == nil
         {
             return .suppress("not delayed: no route is \(threshold) min or more over its usual time")
         }
-        let content = AlertComposer.leaveContent(for: schedule, routes: routes, leave: leave, now: now, calendar: calendar)
+        let content = headsUp
+            ? AlertComposer.headsUpContent(for: schedule, routes: routes, leave: leave, now: now, calendar: calendar)
+            : AlertComposer.leaveContent(for: schedule, routes: routes, leave: leave, now: now, calendar: calendar)
         return .send(AlertMessage(id: id, title: content.title, body: content.body))
     }
 

@@ -25,8 +25,13 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
     public struct ArriveBy: Codable, Sendable, Equatable {
         /// Minutes to spare, taken off the leave time.
         public var bufferMinutes: Int
+        /// One more alert this many minutes before the leave time ("Leave in 15 min"); nil for none.
+        public var headsUpMinutes: Int?
 
-        public init(bufferMinutes: Int) { self.bufferMinutes = bufferMinutes }
+        public init(bufferMinutes: Int, headsUpMinutes: Int? = nil) {
+            self.bufferMinutes = bufferMinutes
+            self.headsUpMinutes = headsUpMinutes
+        }
 
         /// The default buffer.
         public static let defaultBufferMinutes = 5
@@ -66,6 +71,9 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
         }
         if let arriveBy, !(0...ArriveBy.largestBufferMinutes).contains(arriveBy.bufferMinutes) {
             throw .badTime("buffer \(arriveBy.bufferMinutes) min")
+        }
+        if let headsUp = arriveBy?.headsUpMinutes, !(1...ArriveBy.largestBufferMinutes).contains(headsUp) {
+            throw .badTime("heads-up \(headsUp) min")
         }
     }
 

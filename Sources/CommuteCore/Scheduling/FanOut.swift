@@ -71,8 +71,8 @@ public enum FanOut {
         var nextFireByMinuteOfWeek = [Int](repeating: 0, count: 7 * 1_440)
         var dueFireByMinuteOfWeek: [Int: Int?] = [:]
         // Each request is packed into one integer that sorts in the required order:
-        // seconds until it fires, plus the shift (bits 40…63), schedule rank (bits 3…39),
-        // weekday (bits 0…2).
+        // seconds until it fires, plus the shift (bits 40…63), schedule rank (bits 4…39), whether
+        // it is an arrive-by heads-up (bit 3), weekday (bits 0…2).
         var keys: [UInt64] = []
         keys.reserveCapacity(ranked.count * 3)
         // Arrive-by requests: the arrival each leave time is for, by rank and weekday.
@@ -93,8 +93,25 @@ public enum FanOut {
                     let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(arrival)))
                     // A late plan is due now: it sorts first, like a due occurrence.
                     let fire = max(ZonedCalendar.seconds(leave.leave), nowSeconds - grace)
-                    arrivals[rank << 3 | (weekday.rawValue - 1)] = arrival
-                    keys.append(UInt64(fire - nowSeconds + shift) << 40 | UInt64(rank) << 3 | UInt64(weekday.rawValue - 1))
+                    arrivals[rank << 4 | (weekday.rawValue - 1)] = arrival
+                    keys.append(UInt64(fire - nowSeconds + shift) << 40 | UInt64(rank) << 4 | UInt64(weekday.rawValue - 1))
+                    // The heads-up, for the first arrival whose leave time is still ahead and that
+                    // it has not dealt with.
+                    if let minutes = schedule.arriveBy?.headsUpMinutes {
+                        let headsUpID = id + TriggerRequest.headsUpSuffix
+                        var next = arrival
+                        var leaveSeconds = ZonedCalendar.seconds(leave.leave)
+                        while leaveSeconds <= nowSeconds || pauses.covers(schedule.id, dayNumber: calendar.localDay(of: next))
+                            || due?.finished[headsUpID]?.contains(Date(timeIntervalSince1970: TimeInterval(next))) == true
+                        {
+                            next = calendar.nextFire(weekday: weekday, minuteOfDay: minuteOfDay, after: next, nowDay: calendar.localDay(of: next))
+                            leaveSeconds = ZonedCalendar.seconds(
+                                LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(next))).leave)
+                        }
+                        let headsUpFire = max(leaveSeconds - minutes * 60, nowSeconds - grace)
+                        arrivals[rank << 4 | 8 | (weekday.rawValue - 1)] = next
+                        keys.append(UInt64(headsUpFire - nowSeconds + shift) << 40 | UInt64(rank) << 4 | 8 | UInt64(weekday.rawValue - 1))
+                    }
                     continue
                 }
                 let slot = (weekday.rawValue - 1) * 1_440 + minuteOfDay
@@ -132,20 +149,21 @@ public enum FanOut {
                     }
                 }
                 let delay = UInt64(fire - nowSeconds + shift)
-                keys.append(delay << 40 | UInt64(rank) << 3 | UInt64(weekday.rawValue - 1))
+                keys.append(delay << 40 | UInt64(rank) << 4 | UInt64(weekday.rawValue - 1))
             }
         }
         keys.sort()
 
         func request(_ key: UInt64) -> (TriggerRequest, Schedule) {
-            let schedule = ranked[Int(key >> 3 & (1 << 37 - 1))]
+            let schedule = ranked[Int(key >> 4 & (1 << 36 - 1))]
             let weekday = Weekday(rawValue: Int(key & 7) + 1) ?? .sunday
+            let isHeadsUp = key & 8 != 0
             let fire = Date(timeIntervalSince1970: TimeInterval(nowSeconds + Int(key >> 40) - shift))
             let arrival = arrivals[Int(key & (1 << 40 - 1))].map { Date(timeIntervalSince1970: TimeInterval($0)) }
             return (
                 TriggerRequest(
                     scheduleID: schedule.id, weekday: weekday, hour: schedule.hour, minute: schedule.minute,
-                    nextFire: arrival.map { _ in fire } ?? fire, arrival: arrival),
+                    nextFire: fire, arrival: arrival, isHeadsUp: isHeadsUp),
                 schedule
             )
         }
@@ -159,8 +177,9 @@ public enum FanOut {
             }
             // What it will say when it fires: the leave time as planned, or now for a late plan.
             let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: arrival)
-            let content = AlertComposer.leaveContent(
-                for: schedule, routes: routes, leave: leave, now: max(now, leave.leave), calendar: calendar)
+            let content = request.isHeadsUp
+                ? AlertComposer.headsUpContent(for: schedule, routes: routes, leave: leave, now: max(now, request.nextFire), calendar: calendar)
+                : AlertComposer.leaveContent(for: schedule, routes: routes, leave: leave, now: max(now, leave.leave), calendar: calendar)
             return PendingAlert(request: request, content: content)
         }
         let deferred = keys[limit...].map { request($0).0 }

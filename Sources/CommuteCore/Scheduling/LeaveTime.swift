@@ -46,6 +46,17 @@ public struct LeaveTime: Sendable, Equatable {
 }
 
 extension AlertComposer {
+    /// The heads-up before the leave time: "Leave in 15 min (8:21 AM) to arrive by 9:00 AM", then
+    /// the routes, fastest first.
+    public static func headsUpContent(
+        for schedule: Schedule, routes: [String: Route], leave: LeaveTime, now: Date, calendar: ZonedCalendar
+    ) -> AlertContent {
+        let minutes = max(0, Int((leave.leave.timeIntervalSince(now) / 60).rounded()))
+        let content = leaveContent(for: schedule, routes: routes, leave: leave, now: leave.leave, calendar: calendar)
+        let title = "Leave in \(minutes) min (\(calendar.local(leave.leave).time.label)) to arrive by \(calendar.local(leave.arrival).time.label)"
+        return AlertContent(title: title, body: content.body)
+    }
+
     /// An arrive-by alert at `now`: "Leave now to arrive by 9:00 AM", or, when the plan is already
     /// late, "Leave now: expected arrival 9:07 AM, 7 min late"; then the routes, fastest first,
     /// and the expected arrival.

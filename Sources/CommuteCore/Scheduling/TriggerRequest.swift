@@ -12,18 +12,26 @@ public struct TriggerRequest: Sendable, Equatable {
     /// For an arrive-by schedule, the arrival this leave time is for (`hour:minute` that day): the
     /// occurrence's identity in the ledger. Nil for a fixed time.
     public var arrival: Date?
+    /// An arrive-by schedule's heads-up: the alert before the leave time.
+    public var isHeadsUp: Bool
 
-    public init(scheduleID: UUID, weekday: Weekday, hour: Int, minute: Int, nextFire: Date, arrival: Date? = nil) {
+    public init(
+        scheduleID: UUID, weekday: Weekday, hour: Int, minute: Int, nextFire: Date, arrival: Date? = nil, isHeadsUp: Bool = false
+    ) {
         self.scheduleID = scheduleID
         self.weekday = weekday
         self.hour = hour
         self.minute = minute
         self.nextFire = nextFire
         self.arrival = arrival
+        self.isHeadsUp = isHeadsUp
     }
 
-    /// `schedule.<uuid>.weekday.<1-7>`: prefix-structured, so every cleanup scope is a prefix match.
-    public var id: String { Self.identifier(scheduleID: scheduleID, weekday: weekday) }
+    /// `schedule.<uuid>.weekday.<1-7>` (a heads-up adds `.heads-up`): prefix-structured, so every
+    /// cleanup scope is a prefix match.
+    public var id: String { Self.identifier(scheduleID: scheduleID, weekday: weekday) + (isHeadsUp ? Self.headsUpSuffix : "") }
+
+    public static let headsUpSuffix = ".heads-up"
 
     public static func identifier(scheduleID: UUID, weekday: Weekday) -> String {
         "\(identifierPrefix(scheduleID: scheduleID))weekday.\(weekday.rawValue)"

@@ -41,6 +41,9 @@ extension ScheduleBook {
             }
             if let arriveBy = schedule.arriveBy {
                 try DocumentProblem.range(arriveBy.bufferMinutes, 0...Schedule.ArriveBy.largestBufferMinutes, "\(field).arriveBy.bufferMinutes")
+                if let headsUp = arriveBy.headsUpMinutes {
+                    try DocumentProblem.range(headsUp, 1...Schedule.ArriveBy.largestBufferMinutes, "\(field).arriveBy.headsUpMinutes")
+                }
             }
         }
         var numbers = Set<Int>()

@@ -117,6 +117,11 @@ public struct PendingBook: VersionedDocument, Equatable {
         public var handled: Date?
         /// An arrive-by request's arrival (`nextFire` is then its leave time); nil for a fixed time.
         public var arrival: Date?
+        /// True for an arrive-by heads-up (`nextFire` is then that long before the leave time);
+        /// absent otherwise.
+        public var headsUp: Bool?
+
+        public var isHeadsUp: Bool { headsUp == true }
 
         public init(_ request: TriggerRequest, content: AlertContent?, since: Date? = nil) {
             scheduleID = request.scheduleID
@@ -125,6 +130,7 @@ public struct PendingBook: VersionedDocument, Equatable {
             minute = request.minute
             nextFire = request.nextFire
             arrival = request.arrival
+            headsUp = request.isHeadsUp ? true : nil
             title = content?.title
             body = content?.body
             self.since = since
@@ -133,10 +139,11 @@ public struct PendingBook: VersionedDocument, Equatable {
         /// An entry as read from the file, every field given.
         init(
             scheduleID: UUID, weekday: Weekday, hour: Int, minute: Int, nextFire: Date, title: String?, body: String?, since: Date?,
-            handled: Date?, arrival: Date? = nil
+            handled: Date?, arrival: Date? = nil, isHeadsUp: Bool = false
         ) {
             self.handled = handled
             self.arrival = arrival
+            headsUp = isHeadsUp ? true : nil
             self.scheduleID = scheduleID
             self.weekday = weekday
             self.hour = hour
@@ -149,10 +156,11 @@ public struct PendingBook: VersionedDocument, Equatable {
 
         /// `schedule.<uuid>.weekday.<1-7>`, derived from the schedule and weekday: the file writes
         /// it for readers that want it, and this never trusts a copy.
-        public var id: String { TriggerRequest.identifier(scheduleID: scheduleID, weekday: weekday) }
+        public var id: String { TriggerRequest.identifier(scheduleID: scheduleID, weekday: weekday) + (isHeadsUp ? TriggerRequest.headsUpSuffix : "") }
 
         public var request: TriggerRequest {
-            TriggerRequest(scheduleID: scheduleID, weekday: weekday, hour: hour, minute: minute, nextFire: nextFire, arrival: arrival)
+            TriggerRequest(
+                scheduleID: scheduleID, weekday: weekday, hour: hour, minute: minute, nextFire: nextFire, arrival: arrival, isHeadsUp: isHeadsUp)
         }
     }
 

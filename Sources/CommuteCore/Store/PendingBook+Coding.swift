@@ -95,6 +95,7 @@ extension PendingBook {
             var since: Date?
             var handled: Date?
             var arrival: Date?
+            var headsUp = false
             var seen: UInt16 = 0
             // A key given twice keeps its first value: the repeat is skipped (and checked). `id`
             // is skipped too: it is derived from the schedule and weekday.
@@ -117,6 +118,7 @@ extension PendingBook {
                         handled = try DocumentReading.optionalDate(&reader, field: "\(list)[\(index)].handled")
                     case "arrival" where first(1024):
                         arrival = try DocumentReading.optionalDate(&reader, field: "\(list)[\(index)].arrival")
+                    case "headsUp" where first(2048): headsUp = try reader.readBool()
                     default: try reader.skipValue()
                     }
                 } catch let error as JSONReadError where error.kind == .type {
@@ -133,7 +135,7 @@ extension PendingBook {
                 hour: try DocumentReading.required(hour, "\(field).hour"),
                 minute: try DocumentReading.required(minute, "\(field).minute"),
                 nextFire: try DocumentReading.required(nextFire, "\(field).nextFire"), title: title, body: body, since: since,
-                handled: handled, arrival: arrival))
+                handled: handled, arrival: arrival, isHeadsUp: headsUp))
         }
         return entries
     }
@@ -203,6 +205,10 @@ extension PendingBook {
             if let handled = entry.handled {
                 writer.key("handled")
                 writer.string(ISO8601.string(handled))
+            }
+            if entry.isHeadsUp {
+                writer.key("headsUp")
+                writer.bool(true)
             }
             writer.key("hour")
             writer.int(entry.hour)
