@@ -117,6 +117,21 @@ import Testing
         #expect((next["requests"] as? [[String: Any]])?.map { $0["arriveBy"] as? String } == ["2025-11-12T09:00:00-08:00", "2025-11-12T09:00:00-08:00"])
     }
 
+    @Test func smartAlertsAndQuietHoursApplyAsToAnyAlert() throws {
+        let sandbox = try sandbox(at: "2025-11-05T07:00:00")
+        let id = try #require(try sandbox.scheduleIDs().first)
+        // Neither route is 10 minutes over its usual time: the smart alert is held back.
+        try sandbox.ok(["schedule", "edit", id, "--only-when-delayed", "10", "--now", "2025-11-05T07:00:00"])
+        #expect(try sandbox.ok(["tick", "--now", "2025-11-05T08:21:00"]).stdout.isEmpty)
+        let suppressed = try sandbox.store.ledger().entries.filter { $0.outcome == .suppressed }
+        #expect(suppressed.count == 1 && suppressed.first?.reason?.hasPrefix("not delayed") == true)
+        // Thursday, in quiet hours: held back too.
+        try sandbox.ok(["schedule", "edit", id, "--only-when-delayed", "off", "--now", "2025-11-05T08:30:00"])
+        try sandbox.ok(["config", "set", "quiet-hours", "08:00-08:30"])
+        #expect(try sandbox.ok(["tick", "--now", "2025-11-06T08:21:00"]).stdout.isEmpty)
+        #expect(try sandbox.store.ledger().entries.contains { $0.outcome == .suppressed && $0.reason?.hasPrefix("quiet hours") == true })
+    }
+
     @Test func aScheduleSwitchesBetweenAFixedTimeAndAnArrival() throws {
         let sandbox = try sandbox(at: "2025-11-05T07:00:00")
         let id = try #require(try sandbox.scheduleIDs().first)
