@@ -112,31 +112,13 @@ extension Commute {
                         }
                         continue
                     }
-                    let claims: [Claim]
-                    if history.isEmpty {
-                        if let reason = gate(quietHours: quietHours, cap: standardDailyCap, ledger: ledger) {
-                            ledger.decide(occurrence, .suppressed, reason: reason, at: now)
-                            report.suppressed.append(occurrence)
-                            continue
-                        }
-                        claims = notifiers.map { Claim(occurrence: occurrence, notifier: $0, attempt: 1, isResend: false) }
-                    } else {
-                        claims = retries(of: history, occurrence: occurrence, notifiers: notifiers)
-                    }
+                    let claims = claims(
+                        for: occurrence, history: history, notifiers: notifiers, quietHours: quietHours, cap: standardDailyCap,
+                        ledger: &ledger, report: &report)
                     guard !claims.isEmpty else { continue }
-                    switch composeLeave(
+                    let composition = composeLeave(
                         schedule, id: entry.id, leave: leave, headsUp: entry.isHeadsUp, firstHandling: history.isEmpty, routes: routes)
-                    {
-                    case .suppress(let reason):
-                        ledger.decide(occurrence, .suppressed, reason: reason, at: now)
-                        report.suppressed.append(occurrence)
-                    case .send(let message):
-                        for claim in claims {
-                            ledger.claim(claim, at: now)
-                            deliveries.append(Delivery(
-                                claim: claim, message: message, note: claim.isResend ? "resent after an interrupted tick" : nil))
-                        }
-                    }
+                    record(composition, occurrence, claims: claims, late: 0, ledger: &ledger, report: &report, deliveries: &deliveries)
                     continue
                 }
                 guard let at = Self.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback),
@@ -148,41 +130,23 @@ extension Commute {
                 histories = index
                 let history = index[occurrence] ?? []
                 let late = now.timeIntervalSince(at)
-                let claims: [Claim]
-                if history.isEmpty {
-                    if late > grace {
+                if late > grace {
+                    if history.isEmpty {
                         ledger.decide(
                             occurrence, .missed, reason: "\(TimeFormatting.age(late)) late, past the \(TimeFormatting.age(grace)) grace window",
                             at: now)
                         report.missed.append(occurrence)
-                        continue
                     }
-                    // The gateway: scheduled alerts are the standard bucket.
-                    if let reason = gate(quietHours: quietHours, cap: standardDailyCap, ledger: ledger) {
-                        ledger.decide(occurrence, .suppressed, reason: reason, at: now)
-                        report.suppressed.append(occurrence)
-                        continue
-                    }
-                    claims = notifiers.map { Claim(occurrence: occurrence, notifier: $0, attempt: 1, isResend: false) }
-                } else {
-                    guard late <= grace else { continue }
-                    claims = retries(of: history, occurrence: occurrence, notifiers: notifiers)
+                    continue
                 }
+                let claims = claims(
+                    for: occurrence, history: history, notifiers: notifiers, quietHours: quietHours, cap: standardDailyCap,
+                    ledger: &ledger, report: &report)
                 guard !claims.isEmpty else { continue }
                 // A schedule removed or switched off since the plan was made sends nothing.
                 guard let schedule = try inputs.schedule(entry.scheduleID), schedule.isEnabled else { continue }
-                switch compose(schedule, id: entry.id, late: late, firstHandling: history.isEmpty, routes: try inputs.routes()) {
-                case .suppress(let reason):
-                    ledger.decide(occurrence, .suppressed, reason: reason, at: now)
-                    report.suppressed.append(occurrence)
-                case .send(let message):
-                    for claim in claims {
-                        ledger.claim(claim, at: now)
-                        let notes = [claim.isResend ? "resent after an interrupted tick" : nil, late >= 60 ? "late by \(TimeFormatting.age(late))" : nil]
-                        deliveries.append(Delivery(
-                            claim: claim, message: message, note: notes.compactMap { $0 }.joined(separator: "; ").nilIfEmpty))
-                    }
-                }
+                let composition = compose(schedule, id: entry.id, late: late, firstHandling: history.isEmpty, routes: try inputs.routes())
+                record(composition, occurrence, claims: claims, late: late, ledger: &ledger, report: &report, deliveries: &deliveries)
             }
             return deliveries
         }
@@ -190,6 +154,40 @@ extension Commute {
         // Handled occurrences leave the window, which may let deferred requests in.
         if !report.isEmpty { report.rescheduled = try reschedule() }
         return report
+    }
+
+    /// Who an occurrence goes to now. A first handling passes the gateway (scheduled alerts are the
+    /// standard bucket: quiet hours, the daily cap) and claims every notifier; a later one takes
+    /// what earlier attempts left. Empty when held back, which is recorded.
+    private func claims(
+        for occurrence: Occurrence, history: [DeliveryLedger.Entry], notifiers: [Notifier], quietHours: QuietHours?, cap: Int,
+        ledger: inout DeliveryLedger, report: inout TickReport
+    ) -> [Claim] {
+        guard history.isEmpty else { return retries(of: history, occurrence: occurrence, notifiers: notifiers) }
+        if let reason = gate(quietHours: quietHours, cap: cap, ledger: ledger) {
+            ledger.decide(occurrence, .suppressed, reason: reason, at: now)
+            report.suppressed.append(occurrence)
+            return []
+        }
+        return notifiers.map { Claim(occurrence: occurrence, notifier: $0, attempt: 1, isResend: false) }
+    }
+
+    /// Records what was composed: a suppression, or a claim and a delivery for each notifier.
+    private func record(
+        _ composition: Composition, _ occurrence: Occurrence, claims: [Claim], late: TimeInterval, ledger: inout DeliveryLedger,
+        report: inout TickReport, deliveries: inout [Delivery]
+    ) {
+        switch composition {
+        case .suppress(let reason):
+            ledger.decide(occurrence, .suppressed, reason: reason, at: now)
+            report.suppressed.append(occurrence)
+        case .send(let message):
+            for claim in claims {
+                ledger.claim(claim, at: now)
+                let notes = [claim.isResend ? "resent after an interrupted tick" : nil, late >= 60 ? "late by \(TimeFormatting.age(late))" : nil]
+                deliveries.append(Delivery(claim: claim, message: message, note: notes.compactMap { $0 }.joined(separator: "; ").nilIfEmpty))
+            }
+        }
     }
 
     /// What an occurrence's earlier attempts leave to do: notifiers whose last attempt failed, and
