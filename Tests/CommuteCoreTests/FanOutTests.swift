@@ -59,6 +59,12 @@ import Testing
             schedules: [morning], routes: routes, now: atSeven, calendar: ZonedCalendar(timeZone: zone(la), around: atSeven), cap: 64,
             due: due)
         #expect(unpaused.scheduled.first?.request.nextFire == instant("2025-11-05T07:00:00-08:00"), "without the pause it is kept")
+        // The longest pause puts the next fire two years off: still exact, still in order.
+        let long = Pauses([Pause(number: 1, from: CivilDate(year: 2025, month: 11, day: 4), until: CivilDate(year: 2027, month: 11, day: 3))])
+        let far = FanOut.plan(schedules: [morning, evening], routes: routes, now: now, calendar: calendar, cap: 64, pauses: long)
+        #expect(far.scheduled.map { TimeFormatting.iso8601($0.request.nextFire, calendar: calendar) }.prefix(3) == [
+            "2027-11-04T07:00:00-07:00", "2027-11-05T07:00:00-07:00", "2027-11-08T07:00:00-08:00",
+        ])
     }
 
     @Test func disabledSchedulesRequestNothing() {

@@ -71,8 +71,9 @@ public enum FanOut {
         var nextFireByMinuteOfWeek = [Int](repeating: 0, count: 7 * 1_440)
         var dueFireByMinuteOfWeek: [Int: Int?] = [:]
         // Each request is packed into one integer that sorts in the required order:
-        // seconds until it fires, plus the shift (bits 40…63), schedule rank (bits 4…39), whether
-        // it is an arrive-by heads-up (bit 3), weekday (bits 0…2).
+        // seconds until it fires, plus the shift (bits 28…63: a pause may put a fire two years
+        // off), schedule rank (bits 4…27: a 64 MiB schedules file holds far fewer than 2^24),
+        // whether it is an arrive-by heads-up (bit 3), weekday (bits 0…2).
         var keys: [UInt64] = []
         keys.reserveCapacity(ranked.count * 3)
         // Arrive-by requests: the arrival each leave time is for, by rank and weekday.
@@ -94,7 +95,7 @@ public enum FanOut {
                     // A late plan is due now: it sorts first, like a due occurrence.
                     let fire = max(ZonedCalendar.seconds(leave.leave), nowSeconds - grace)
                     arrivals[rank << 4 | (weekday.rawValue - 1)] = arrival
-                    keys.append(UInt64(fire - nowSeconds + shift) << 40 | UInt64(rank) << 4 | UInt64(weekday.rawValue - 1))
+                    keys.append(UInt64(fire - nowSeconds + shift) << 28 | UInt64(rank) << 4 | UInt64(weekday.rawValue - 1))
                     // The heads-up, for the first arrival whose leave time is still ahead and that
                     // it has not dealt with.
                     if let minutes = schedule.arriveBy?.headsUpMinutes {
@@ -110,7 +111,7 @@ public enum FanOut {
                         }
                         let headsUpFire = max(leaveSeconds - minutes * 60, nowSeconds - grace)
                         arrivals[rank << 4 | 8 | (weekday.rawValue - 1)] = next
-                        keys.append(UInt64(headsUpFire - nowSeconds + shift) << 40 | UInt64(rank) << 4 | 8 | UInt64(weekday.rawValue - 1))
+                        keys.append(UInt64(headsUpFire - nowSeconds + shift) << 28 | UInt64(rank) << 4 | 8 | UInt64(weekday.rawValue - 1))
                     }
                     continue
                 }
@@ -149,17 +150,17 @@ public enum FanOut {
                     }
                 }
                 let delay = UInt64(fire - nowSeconds + shift)
-                keys.append(delay << 40 | UInt64(rank) << 4 | UInt64(weekday.rawValue - 1))
+                keys.append(delay << 28 | UInt64(rank) << 4 | UInt64(weekday.rawValue - 1))
             }
         }
         keys.sort()
 
         func request(_ key: UInt64) -> (TriggerRequest, Schedule) {
-            let schedule = ranked[Int(key >> 4 & (1 << 36 - 1))]
+            let schedule = ranked[Int(key >> 4 & (1 << 24 - 1))]
             let weekday = Weekday(rawValue: Int(key & 7) + 1) ?? .sunday
             let isHeadsUp = key & 8 != 0
-            let fire = Date(timeIntervalSince1970: TimeInterval(nowSeconds + Int(key >> 40) - shift))
-            let arrival = arrivals[Int(key & (1 << 40 - 1))].map { Date(timeIntervalSince1970: TimeInterval($0)) }
+            let fire = Date(timeIntervalSince1970: TimeInterval(nowSeconds + Int(key >> 28) - shift))
+            let arrival = arrivals[Int(key & (1 << 28 - 1))].map { Date(timeIntervalSince1970: TimeInterval($0)) }
             return (
                 TriggerRequest(
                     scheduleID: schedule.id, weekday: weekday, hour: schedule.hour, minute: schedule.minute,
