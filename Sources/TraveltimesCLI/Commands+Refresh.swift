@@ -94,7 +94,7 @@ extension Commands {
                 defer { spinner.stop() }
                 result = try commute.refreshCustomRoutes(
                     selection, access: access, policy: Commute.CustomPolicy(configuration),
-                    timeout: max(0.1, timeout - (access.clock() - start)))
+                    timeout: max(0.1, timeout - (access.clock() - start)), custom: feed?.customRoutes)
             }
             custom = result
             reportCustom(result, quiet: quiet || invocation.wantsJSON, commute, io)

@@ -82,13 +82,13 @@ extension Commute {
     /// Asks the providers about the custom routes selected, saves what they answer (keeping every
     /// other route as it was), and re-plans the alerts when anything new came. A provider whose key
     /// is missing or rejected, or whose budget is spent, is not asked again in this refresh; its
-    /// routes keep their last data. `timeout` is the deadline for all of it.
+    /// routes keep their last data. `timeout` is the deadline for all of it. `custom`: the custom
+    /// routes as a feed refresh just carried them over (else the cache is read for them).
     public func refreshCustomRoutes(
-        _ selection: CustomSelection, access: ProviderAccess, policy: CustomPolicy, timeout: TimeInterval
+        _ selection: CustomSelection, access: ProviderAccess, policy: CustomPolicy, timeout: TimeInterval, custom: [Route]? = nil
     ) throws -> CustomRefreshResult {
         let deadline = access.clock() + timeout
-        let all = try store.routes().routes
-        let routes = all.filter { $0.custom != nil }
+        let routes = try custom ?? store.routes().routes.filter { $0.custom != nil }
         let wanted: Set<String>
         switch selection {
         case .inPlay: wanted = try customRoutesInPlay(routes, lead: policy.lead)
@@ -96,7 +96,7 @@ extension Commute {
         case .routes(let ids):
             let known = Set(routes.map(\.id))
             for id in ids where !known.contains(id) {
-                throw all.contains { $0.id == id } ? CommuteError.notCustom(id) as any Error : ModelError.unknownRoute(id)
+                throw try store.routes().byID[id] != nil ? CommuteError.notCustom(id) as any Error : ModelError.unknownRoute(id)
             }
             wanted = Set(ids)
         }

@@ -76,9 +76,7 @@ extension Commute {
     }
 
     /// The local day the budgets count in: `2026-11-23`.
-    public var budgetDay: String {
-        calendar.local(now).date.iso
-    }
+    public var budgetDay: String { today.iso }
 
     /// Asks the provider for a route's time now: each attempt is counted against the daily budget
     /// (across processes) before it is sent; connection failures and 5xx are tried again after 1 s,

@@ -71,6 +71,11 @@ extension Commute {
             // Each occurrence's history, gathered in one pass over the ledger when first needed:
             // in steady state every request that fired this week is looked up, every minute.
             var histories: [Occurrence: [DeliveryLedger.Entry]]?
+            func history(of occurrence: Occurrence) -> [DeliveryLedger.Entry] {
+                let index = histories ?? ledger.historiesOfRecentOccurrences(since: now.addingTimeInterval(-8 * 86_400))
+                histories = index
+                return index[occurrence] ?? []
+            }
             var deliveries: [Delivery] = []
             for entry in pending.requests {
                 if entry.arrival != nil {
@@ -81,9 +86,7 @@ extension Commute {
                         !Self.isPaused(entry, at: previous, pauses: pending.pauses, calendar: lookback)
                     {
                         let occurrence = Occurrence(requestID: entry.id, at: previous)
-                        let index = histories ?? ledger.historiesOfRecentOccurrences(since: now.addingTimeInterval(-8 * 86_400))
-                        histories = index
-                        if index[occurrence]?.isEmpty ?? true {
+                        if history(of: occurrence).isEmpty {
                             ledger.decide(occurrence, .missed, reason: "past the arrival time", at: now)
                             report.missed.append(occurrence)
                         }
@@ -100,9 +103,7 @@ extension Commute {
                         : leave.leave
                     guard due <= now else { continue }
                     let occurrence = Occurrence(requestID: entry.id, at: next)
-                    let index = histories ?? ledger.historiesOfRecentOccurrences(since: now.addingTimeInterval(-8 * 86_400))
-                    histories = index
-                    let history = index[occurrence] ?? []
+                    let history = history(of: occurrence)
                     // A heads-up overtaken by the leave time itself (the traffic jumped) has nothing
                     // left to say: the leave alert says it.
                     if entry.isHeadsUp, leave.leave <= now {
@@ -126,9 +127,7 @@ extension Commute {
                     !Self.isPaused(entry, at: at, pauses: pending.pauses, calendar: lookback)
                 else { continue }
                 let occurrence = Occurrence(requestID: entry.id, at: at)
-                let index = histories ?? ledger.historiesOfRecentOccurrences(since: now.addingTimeInterval(-8 * 86_400))
-                histories = index
-                let history = index[occurrence] ?? []
+                let history = history(of: occurrence)
                 let late = now.timeIntervalSince(at)
                 if late > grace {
                     if history.isEmpty {
