@@ -117,7 +117,7 @@ public enum CLI {
             Environment:
             \(environment)
 
-            Exit codes: 0 ok, 1 other failure, 64 bad usage, 65 bad data, 69 source unavailable, 75 try again later.
+            \(Reference.exitSummary)
             """
     }
 }

@@ -54,7 +54,20 @@ extension Commands {
             let code = CLI.run(step, environment: environment, io: io, clock: invocation.clock)
             guard code == .success else { throw DemoFailed(code: code) }
         }
+        io.out("")
+        io.out(nextSteps)
     }
+
+    /// What turns the demo into real alerts; the README's "Your first real alert" takes each in turn.
+    static let nextSteps = """
+        That was the sample; the demo store is thrown away now, and nothing else was touched.
+        Three steps make it real:
+          1. Live times: traveltimes config set source \(FeedSource.wsdotURL)
+             with traveltimes config set access-code - (a free code: wsdot.wa.gov/traffic/api),
+             or, anywhere: traveltimes config set here-key - and traveltimes route add (see route add --help)
+          2. Where alerts go: traveltimes notify add webhook https://ntfy.sh/YOUR-TOPIC (or notify add --help)
+          3. Run unattended: traveltimes install systemd --enable (or install cron), then traveltimes doctor
+        """
 
     private static func quoted(_ word: String) -> String {
         word.contains(" ") ? "'\(word)'" : word

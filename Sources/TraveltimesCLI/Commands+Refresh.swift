@@ -82,7 +82,7 @@ extension Commands {
         if text == nil, !hasCustom {
             throw invocation.usage(
                 "No feed source and no custom routes: pass --source URL|FILE, set TRAVELTIMES_SOURCE, run "
-                    + "`traveltimes config set source https://wsdot.wa.gov/Traffic/api/TravelTimes/TravelTimesREST.svc/GetTravelTimesAsJson`, "
+                    + "`traveltimes config set source \(FeedSource.wsdotURL)`, "
                     + "or add a route of your own with `traveltimes route add`.")
         }
         var custom: Commute.CustomRefreshResult?

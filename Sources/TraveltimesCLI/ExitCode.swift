@@ -1,5 +1,5 @@
 /// Process exit statuses, after `man sysexits`.
-public enum ExitCode: Int32, Sendable {
+public enum ExitCode: Int32, Sendable, CaseIterable {
     /// Done.
     case success = 0
     /// Anything not covered below, including a declined confirmation.

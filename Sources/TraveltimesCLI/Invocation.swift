@@ -48,11 +48,17 @@ struct Invocation {
         return TimeZone.current
     }
 
-    /// `--now` if given (an offset-less time is read in `zone`), else the clock.
+    /// `--now` if given, else `TRAVELTIMES_NOW` (an offset-less time is read in `zone`), else the
+    /// clock. The variable pins every command of a script or test run to one moment, as
+    /// `SOURCE_DATE_EPOCH` pins a build; `--now` still wins for one command.
     func now(in zone: TimeZone) throws -> Date {
-        guard let text = arguments.value("--now") else { return clock() }
+        let given: (text: String, origin: String)? =
+            if let text = arguments.value("--now") { (text, "--now") }
+            else if let text = environment["TRAVELTIMES_NOW"], !text.isEmpty { (text, "TRAVELTIMES_NOW") }
+            else { nil }
+        guard let (text, origin) = given else { return clock() }
         guard let parsed = ISO8601.parse(text) else {
-            throw usage("Invalid --now '\(text)': use ISO 8601, such as 2025-11-04T07:00:00-08:00.")
+            throw usage("Invalid \(origin) '\(text)': use ISO 8601, such as 2025-11-04T07:00:00-08:00.")
         }
         let instant: Date
         if let exact = parsed.instant {
@@ -65,7 +71,7 @@ struct Invocation {
         // Alerts are planned up to two weeks on, and every date written must read back (years up
         // to 9999).
         guard Self.nowRange.contains(instant) else {
-            throw usage("Invalid --now '\(text)': use a time from 1970 to 9999-11-30.")
+            throw usage("Invalid \(origin) '\(text)': use a time from 1970 to 9999-11-30.")
         }
         return instant
     }

@@ -1,3 +1,5 @@
+import CommuteCore
+
 /// `traveltimes manpage`: a roff man page from the command table that `--help` renders, so a new
 /// command or option is documented in both without being written twice.
 enum Manual {
@@ -35,6 +37,11 @@ enum Manual {
             }
             roff.append(".RE")
         }
+        roff.append(#".SH "JSON OUTPUT""#)
+        roff += paragraphs("Field names are a stable contract. Every key is always present, null when it has no value; times are ISO 8601 with the zone's offset.")
+        for (command, shape) in Reference.jsonShapes {
+            roff += [".TP", #".B "\#(text(command)) \-\-json""#, text(shape)]
+        }
         roff.append(".SH ENVIRONMENT")
         for variable in Reference.environment {
             roff += [".TP", ".B \(variable.name)", text(variable.meaning)]
@@ -69,7 +76,7 @@ enum Manual {
         Try the whole job on the bundled sample, in a throwaway store:
           traveltimes demo
         Set up, then let the timers run it:
-          traveltimes config set source https://wsdot.wa.gov/Traffic/api/TravelTimes/TravelTimesREST.svc/GetTravelTimesAsJson
+          traveltimes config set source \(FeedSource.wsdotURL)
           traveltimes refresh
           traveltimes favorites add 1 96
           traveltimes schedule add --preset morning

@@ -1,4 +1,5 @@
-/// What `--help` and the man page both list, written once.
+/// What `--help` and the man page both list, written once; the README links to the man page
+/// rather than copying any of it.
 enum Reference {
     /// The environment variables the program reads.
     static let environment: [(name: String, meaning: String)] = [
@@ -7,6 +8,7 @@ enum Reference {
         ("TZ", "Used only before a zone is saved: the first schedule saves it"),
         ("TRAVELTIMES_SOURCE", "Feed for refresh when --source is not given (else `config set source`)"),
         ("WSDOT_ACCESS_CODE", "WSDOT access code (else `config set access-code`); never printed"),
+        ("TRAVELTIMES_NOW", "Act as if it were this ISO 8601 time, as --now does, for every command (a script's or a test's fixed clock); --now wins"),
         ("TRAVELTIMES_CAP", "Most alerts pending at once (default 64)"),
         ("TRAVELTIMES_LOCK_TIMEOUT", "Seconds to wait for a store lock (default 10)"),
         ("TRAVELTIMES_FETCH_HELPER", "Path of traveltimes-fetch (default: beside traveltimes)"),
@@ -32,13 +34,62 @@ enum Reference {
         ("refresh.json", "the last refresh attempts"),
     ]
 
+    /// An exit status: `label` is its name in `--help`'s one line, `meaning` its causes.
+    struct ExitStatus {
+        var code: ExitCode
+        var label: String
+        var meaning: String
+    }
+
     /// The exit statuses, in order.
-    static let exitStatuses: [(code: ExitCode, meaning: String)] = [
-        (.success, "success"),
-        (.failure, "anything else: no route data yet, a declined confirmation, a failed delivery, a problem doctor found, a unit or crontab block traveltimes did not write (without --force)"),
-        (.usage, "bad usage: an unknown command or option, a bad value"),
-        (.dataError, "bad data: a corrupt or impossible store file, a malformed feed"),
-        (.unavailable, "unavailable: the feed or a server cannot be had, traveltimes-fetch is missing, no crontab command, crontab or systemctl failed, or a routing provider rejected its key or a request"),
-        (.temporaryFailure, "try again later: a deadline passed or a store lock was held too long"),
+    static let exitStatuses: [ExitStatus] = [
+        ExitStatus(code: .success, label: "ok", meaning: "success"),
+        ExitStatus(
+            code: .failure, label: "other failure",
+            meaning: "anything else: no route data yet, a declined confirmation, a failed delivery, route add found no route, "
+                + "a problem doctor found, a unit or crontab block traveltimes did not write (without --force)"),
+        ExitStatus(
+            code: .usage, label: "bad usage",
+            meaning: "bad usage: an unknown command or option, a bad value (also in TRAVELTIMES_NOW, TRAVELTIMES_CAP or "
+                + "TRAVELTIMES_TZ), a missing --yes without a terminal, no feed source, a routing provider with no key, "
+                + "an exec notifier whose program cannot run (without --force)"),
+        ExitStatus(
+            code: .dataError, label: "bad data",
+            meaning: "bad data: a corrupt, unknown-version, impossible-valued or non-regular store file; a malformed, truncated or empty feed"),
+        ExitStatus(
+            code: .unavailable, label: "unavailable",
+            meaning: "unavailable: the feed or a server cannot be had (an HTTP error, an HTML page, a body over 32 MiB), "
+                + "traveltimes-fetch is missing, no crontab command, crontab or systemctl failed, or a routing provider "
+                + "rejected its key or a request"),
+        ExitStatus(
+            code: .temporaryFailure, label: "try again later",
+            meaning: "try again later: a deadline passed, retries ran out, a store lock was held too long, or (route add) "
+                + "the provider's daily budget is spent"),
     ]
+
+    /// What each `--json` prints, in the order of the command table. Field names are a stable contract; every key is always present,
+    /// `null` when it has no value; times are ISO 8601 with the zone's offset.
+    static let jsonShapes: [(command: String, shape: String)] = [
+        ("refresh", "{source, refreshedAt, notModified, routes: {saved, withoutData, leftOut: [{id, reason}]}, feedError, missingFavorites, rescheduled: {requested, scheduled, deferred, cap}, custom: [{id, provider, result, reason, currentMinutes, usualMinutes, fetchedAt}], providers, warnings: [{message, isRepeat}], watchAlerts: [{routeID, direction, title, problem}], watchProblem}; the feed's parts are null when it was not read; warnings and the stdout notifier go to stderr, so stdout is the JSON alone"),
+        ("routes", "an array of {id, name, description, currentMinutes, averageMinutes, delayMinutes, status, distanceMiles, updatedAt, source, from, to}; minutes are null without data; source is wsdot, tomtom, here or google; from and to are a custom route's ends ({latitude, longitude}), null for the feed's"),
+        ("route", "the routes fields plus startPoint and endPoint ({description, direction, latitude, longitude, milePost, roadName} or null), estimatedArrival, favorite, scheduleIDs"),
+        ("brief", "{sentence, assessment, best, worst, delayed, noData, unavailable}; best and worst are route objects, the lists route IDs"),
+        ("favorites list", "an array of route IDs (strings), in order"),
+        ("schedule list", "an array of {id, routeIDs, days, hour, minute, enabled, createdAt, onlyWhenDelayedBy, daysLabel, timeLabel, kind, arriveBy, bufferMinutes, headsUpMinutes}; days are weekday numbers 1-7, 1 = Sunday; kind is at or arrive-by, and for arrive-by, hour and minute and arriveBy (\"09:00\") are the arrival"),
+        ("schedule show", "one schedule list item"),
+        ("group list", "an array of {name, routeIDs}"),
+        ("pause list", "an array of {number, from, until, scheduleID, reason}; dates are YYYY-MM-DD in the schedules' zone; scheduleID is null for every schedule"),
+        ("pending", "{cap, requested, requests, deferred, pauses}; requests (soonest first) and deferred are arrays of {id, scheduleID, weekday, hour, minute, nextFire, title, body, arriveBy}, arriveBy being an arrive-by alert's arrival (nextFire is when to leave); pauses as pause list"),
+        ("delivered", "an array of {at, occurrence, requestID, notifier, outcome, reason, attempts}, newest first; outcome is delivered, failed, missed, suppressed or claimed"),
+        ("notify list", "an array of {id, notifier}: the number and the summary notify list shows (secrets never)"),
+        ("watch list", "an array of {routeID, overMinutes, isOver}; isOver is null before the first check"),
+        ("status", "{store, timeZone: {name, from, saved}, source, routes: {count, withoutData, updatedAt, fetchedAt, from}, lastRefresh: {at, result, lastSuccessAt, failuresInARow}, favorites, schedules: {count, enabled}, pending: {scheduled, deferred, cap, plannedAt}, lastAlert: {at, outcome, lastDay}, pauses, customRoutes, providers: [{provider, requestsToday, budget, routes}], installed: {unitDirectory, units, enabledTimers, cronBlock, summary}, errors}; a part whose file cannot be read is null, with the reason in errors"),
+        ("doctor", "{store, alertsWillGoOut, checks: [{check, status, detail, fix}]}; status is ok, warning or problem"),
+        ("config show", "{source, accessCode, accessCodeFrom, timezone, graceSeconds, quietHours, dailyCap, notifiers, watches, providerKeys, providerKeysFrom, leadMinutes, minIntervalMinutes, budgets}; notifiers are {id, kind, summary, program, arguments, url, format, headers, click}; a secret is \"set\" or null, a URL its host with …, a header its name"),
+    ]
+
+    /// `--help`'s one line of exit statuses.
+    static var exitSummary: String {
+        "Exit codes: " + exitStatuses.map { "\($0.code.rawValue) \($0.label)" }.joined(separator: ", ") + " (man traveltimes: EXIT STATUS)."
+    }
 }

@@ -190,7 +190,7 @@ import Glibc
         let directory = TemporaryDirectory()
         try directory.write("routes.json", #"{"version": 1, "routes": [{"id": "5"}]}"#)
         let before = try directory.read("routes.json")
-        let commute = Commute(store: try Store(directory: directory.path), now: Date(), timeZone: zone("UTC"))
+        let commute = Commute(store: try Store(directory: directory.path), now: Date(timeIntervalSince1970: 1_762_300_800), timeZone: zone("UTC"))
         #expect(throws: StoreError.self) { try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture") }
         #expect(try directory.read("routes.json") == before)
     }
@@ -248,7 +248,7 @@ import Glibc
 
     @Test func endPointsAreReadOnlyWhenAskedFor() throws {
         let directory = TemporaryDirectory()
-        let commute = Commute(store: try Store(directory: directory.path), now: Date(), timeZone: zone("UTC"))
+        let commute = Commute(store: try Store(directory: directory.path), now: Date(timeIntervalSince1970: 1_762_300_800), timeZone: zone("UTC"))
         _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture")
         let summary = try commute.store.routes()
         let full = try commute.store.routes(includingEndPoints: true)
@@ -313,7 +313,7 @@ import Glibc
                             updatedAt: instant("2025-11-04T15:00:00-08:00")))
         routes.append(Route(id: "9003", name: "Île Route", description: "Brücke", currentMinutes: 5, averageMinutes: 5,
                             updatedAt: instant("2025-11-04T15:00:00-08:00")))
-        let commute = Commute(store: try Store(directory: directory.path), now: Date(), timeZone: zone("UTC"))
+        let commute = Commute(store: try Store(directory: directory.path), now: Date(timeIntervalSince1970: 1_762_300_800), timeZone: zone("UTC"))
         _ = try commute.refresh(feed: WSDOTFeed.encode(routes), source: "test")
         let all = try commute.store.routes().routes
         for text in ["everett", "EVERETT", "seattle-b", "HOV", "Tacoma", "\"everett\"", "", "zzz", "brücke", "île"] {

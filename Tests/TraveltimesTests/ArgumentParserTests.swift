@@ -22,16 +22,15 @@ import Testing
         #expect(try ArgumentParser.parse(["-h"], options: options, positionals: 1...1, command: "x").has("--help"))
     }
 
-    @Test func refusesWhatDoesNotFit() {
+    @Test func refusesWhatDoesNotFit() throws {
         #expect(throws: UsageError.self) { try ArgumentParser.parse(["--yes=1"], options: options, positionals: 0...0, command: "x") }
         #expect(throws: UsageError.self) { try ArgumentParser.parse(["--at"], options: options, positionals: 0...0, command: "x") }
         #expect(throws: UsageError.self) { try ArgumentParser.parse([], options: options, positionals: 1...1, command: "x") }
         #expect(throws: UsageError.self) { try ArgumentParser.parse(["a", "b"], options: options, positionals: 0...1, command: "x") }
-        do {
-            _ = try ArgumentParser.parse(["--rout", "1"], options: options, positionals: 0...0, command: "schedule add")
-        } catch {
-            #expect(error.message == "Unknown option '--rout' for 'schedule add'. Did you mean '--route'?")
+        let error = #expect(throws: UsageError.self) {
+            try ArgumentParser.parse(["--rout", "1"], options: options, positionals: 0...0, command: "schedule add")
         }
+        #expect(error?.message == "Unknown option '--rout' for 'schedule add'. Did you mean '--route'?")
     }
 
     @Test func suggestionsFindNearMissesOnly() {

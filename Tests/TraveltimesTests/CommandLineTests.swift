@@ -55,6 +55,27 @@ import Testing
     }
 
     /// Every command `--help` lists is run for real at least once, successfully.
+    /// `--now`, else `TRAVELTIMES_NOW`, else the real clock — which a test reaches only by asking.
+    @Test func theClockIsNowThenTheVariableThenTheRealOne() throws {
+        let sandbox = try Sandbox().prepared()
+        let evening = ["TRAVELTIMES_NOW": "2025-11-04T18:00:00-08:00"]
+        #expect(try sandbox.ok(["route", "1"], environment: evening).stdout.contains("\n  Updated:  4:00 PM (2 h ago)\n"))
+        #expect(try sandbox.ok(["route", "1", "--now", "2025-11-04T16:30:00-08:00"], environment: evening).stdout
+            .contains("\n  Updated:  4:00 PM (30 min ago)\n"))
+        let bad = try sandbox.run(["route", "1"], environment: ["TRAVELTIMES_NOW": "yesterday"])
+        #expect(bad.status == 64 && bad.stdout.isEmpty, "\(bad)")
+        #expect(bad.stderr.hasPrefix("traveltimes: Invalid TRAVELTIMES_NOW 'yesterday': use ISO 8601, such as 2025-11-04T07:00:00-08:00."))
+        let far = try sandbox.run(["route", "1"], environment: ["TRAVELTIMES_NOW": "10000-01-01T00:00:00Z"])
+        #expect(far.status == 64, "\(far)")
+        // This test needs the real clock, and says so.
+        sandbox.useTheRealClock()
+        let real = try sandbox.ok(["route", "1"]).stdout
+        let days = try #require(real.firstMatch(of: /\((\d+) days ago\)/).flatMap { Int($0.1) }, "\(real)")
+        let captured = try #require(ISO8601.parse(Paths.capturedAt)?.instant)
+        let expected = Int(Date().timeIntervalSince(captured) / 86_400)
+        #expect(abs(days - expected) <= 1, "\(days) days ago, expected about \(expected)")
+    }
+
     @Test func everyListedCommandRuns() throws {
         let sandbox = try Sandbox().prepared()
         let standIns = try StandInPrograms(sandbox)

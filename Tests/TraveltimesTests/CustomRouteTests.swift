@@ -215,7 +215,7 @@ final class ProviderServer: @unchecked Sendable {
         // Quiet, it is said once a day; nothing more is sent.
         let quiet = try sandbox.run(["refresh", "--all", "--quiet", "--now", day + "08:20:00"])
         #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty)
-        let check = try add(sandbox, "here-4", "here", from: "47.4,-122.3")
+        let check = try add(sandbox, "here-4", "here", from: "47.4,-122.3", ["--now", day + "08:25:00"])
         #expect(check.status == 75 && check.stderr.contains("HERE's daily budget of 2 requests is spent"))
         #expect(server.counts().here == 2)
         let status = try sandbox.ok(["status", "--json", "--now", day + "08:30:00"]).stdout

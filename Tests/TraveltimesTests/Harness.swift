@@ -1,6 +1,7 @@
 import CommuteCore
 import Foundation
 import Testing
+@testable import TraveltimesCLI
 
 #if canImport(Glibc)
 import Glibc
@@ -34,6 +35,10 @@ enum Paths {
 }
 
 /// A store directory of its own and a way to run the binary against it.
+///
+/// Every command it runs acts at a fixed moment, the sample feed's (`TRAVELTIMES_NOW`), unless
+/// the command passes `--now` or the test asks for the real clock by name (`useTheRealClock()`):
+/// no outcome depends on the day the tests run.
 final class Sandbox: @unchecked Sendable {
     let home: String
     var environment: [String: String]
@@ -45,8 +50,12 @@ final class Sandbox: @unchecked Sendable {
             "HOME": home + "-home",
             "TRAVELTIMES_HOME": home,
             "TRAVELTIMES_TZ": zone,
+            "TRAVELTIMES_NOW": Paths.capturedAt,
         ]
     }
+
+    /// From now on the commands this sandbox runs read the real clock (a test of the clock itself).
+    func useTheRealClock() { environment["TRAVELTIMES_NOW"] = nil }
 
     deinit {
         try? FileManager.default.removeItem(atPath: home)
@@ -164,15 +173,20 @@ struct Running {
     }
 }
 
-/// The commands `--help` lists, as a user reads them there.
-func listedCommands(_ sandbox: Sandbox) throws -> [String] {
+/// The commands `--help` lists, as a user reads them there. A help whose layout no longer has a
+/// "Commands:" block fails the calling test rather than giving it nothing to check.
+func listedCommands(_ sandbox: Sandbox, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
     let help = try sandbox.ok(["--help"]).stdout
-    guard let start = help.range(of: "Commands:\n"), let end = help.range(of: "\n\n", range: start.upperBound..<help.endIndex) else {
-        return []
-    }
-    return help[start.upperBound..<end.lowerBound].split(separator: "\n").map { line in
+    let start = try #require(help.range(of: "Commands:\n"), "--help has no 'Commands:' block:\n\(help)", sourceLocation: sourceLocation)
+    let end = try #require(
+        help.range(of: "\n\n", range: start.upperBound..<help.endIndex), "the command list never ends:\n\(help)",
+        sourceLocation: sourceLocation)
+    let names = help[start.upperBound..<end.lowerBound].split(separator: "\n").map { line in
         line.trimmingCharacters(in: .whitespaces).components(separatedBy: "  ")[0]
     }
+    // Every command of the table, once, in its order: a layout change that loses one shows here.
+    try #require(names == Commands.all.map(\.name), "--help lists \(names)", sourceLocation: sourceLocation)
+    return names
 }
 
 /// A directory of stand-in programs, first on PATH: `crontab` keeps its table in a file;

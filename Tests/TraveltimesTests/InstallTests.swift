@@ -18,7 +18,7 @@ import Testing
         return (process.terminationStatus, text)
     }
 
-    @Test func systemdUnitsVerifyAndInstallingIsIdempotentAndCareful() throws {
+    @Test(ExternalTool.systemdAnalyze.needed) func systemdUnitsVerifyAndInstallingIsIdempotentAndCareful() throws {
         let sandbox = try Sandbox().prepared()
         let standIns = try StandInPrograms(sandbox)
         let units = sandbox.home + "-units"

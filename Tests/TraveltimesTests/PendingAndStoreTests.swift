@@ -153,6 +153,20 @@ import Glibc
         #expect(demo.contains("$ traveltimes pending --now 2025-11-04T16:00:00-08:00"))
         #expect(demo.contains("Renton-Auburn: 35 min (+11 min, CONGESTED)"))
         #expect(!FileManager.default.fileExists(atPath: sandbox.home))
+        // It ends on what makes it real, and the store it names is gone.
+        #expect(demo.hasSuffix("""
+
+            That was the sample; the demo store is thrown away now, and nothing else was touched.
+            Three steps make it real:
+              1. Live times: traveltimes config set source https://wsdot.wa.gov/Traffic/api/TravelTimes/TravelTimesREST.svc/GetTravelTimesAsJson
+                 with traveltimes config set access-code - (a free code: wsdot.wa.gov/traffic/api),
+                 or, anywhere: traveltimes config set here-key - and traveltimes route add (see route add --help)
+              2. Where alerts go: traveltimes notify add webhook https://ntfy.sh/YOUR-TOPIC (or notify add --help)
+              3. Run unattended: traveltimes install systemd --enable (or install cron), then traveltimes doctor
+
+            """), "\(demo)")
+        let store = try #require(demo.firstMatch(of: /A throwaway store in (\S+),/).map { String($0.1) }, "\(demo)")
+        #expect(!FileManager.default.fileExists(atPath: store))
     }
 }
 

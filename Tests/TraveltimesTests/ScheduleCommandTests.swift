@@ -103,7 +103,7 @@ import Testing
 
     @Test func idPrefixesMustBeUniqueAndKnown() throws {
         let sandbox = Sandbox()
-        let commute = Commute(store: try sandbox.store, now: Date(), timeZone: zoneLA)
+        let commute = Commute(store: try sandbox.store, now: try #require(ISO8601.parse(Paths.capturedAt)?.instant), timeZone: zoneLA)
         _ = try commute.refresh(feed: Data(contentsOf: URL(fileURLWithPath: Paths.fixture)), source: "fixture")
         _ = try commute.addFavorites(["1"])
         for suffix in ["1", "2"] {

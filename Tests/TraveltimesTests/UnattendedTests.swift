@@ -85,7 +85,7 @@ import Glibc
         try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--now", Paths.capturedAt])
         // New routes saved, but the plan not remade (a refresh killed between its two writes).
         let slower = try sandbox.feed("slower.json") { $0[1]?["CurrentTime"] = 58 }
-        _ = try Store(directory: sandbox.home).replaceRoutes(fetchedAt: Date(), source: "test") { save in
+        _ = try Store(directory: sandbox.home).replaceRoutes(fetchedAt: try #require(ISO8601.parse(Paths.capturedAt)?.instant), source: "test") { save in
             _ = try WSDOTFeed.forEachRoute(in: .file(path: slower)) { try save($0) }
         }
         let tick = try sandbox.ok(["tick", "--now", "2025-11-04T16:30:00-08:00"])
@@ -270,7 +270,7 @@ import Glibc
 }
 
 @Suite struct FetchHelperOperationTests {
-    @Test func waitingOnASilentServerCostsNoCPUAndEndsAtTheDeadline() throws {
+    @Test(ExternalTool.gnuTime.needed) func waitingOnASilentServerCostsNoCPUAndEndsAtTheDeadline() throws {
         let server = try FeedServer()
         let sandbox = Sandbox()
         let timed = try sandbox.run(
@@ -294,7 +294,7 @@ import Glibc
             "the fetch helper traveltimes-fetch is missing: expected at /opt/nowhere/traveltimes-fetch, beside traveltimes"), "\(outcome)")
     }
 
-    @Test func hostileServersAreBoundedAndWhatCannotMendIsNotRetried() throws {
+    @Test(ExternalTool.gnuTime.needed) func hostileServersAreBoundedAndWhatCannotMendIsNotRetried() throws {
         let server = try FeedServer()
         let sandbox = Sandbox()
         // Decoded size is bounded as it arrives: 256 KiB of gzip that would be 64 MiB, and a body that never ends.

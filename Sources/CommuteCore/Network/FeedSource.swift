@@ -2,6 +2,9 @@ import Foundation
 
 /// Where a refresh reads the feed: an `http(s)://` URL or a local file.
 public enum FeedSource: Sendable, Equatable {
+    /// WSDOT's travel-times feed, the one a user in Washington sets as the source.
+    public static let wsdotURL = "https://wsdot.wa.gov/Traffic/api/TravelTimes/TravelTimesREST.svc/GetTravelTimesAsJson"
+
     case url(URL)
     case file(String)
 
