@@ -67,6 +67,9 @@ import Testing
         #expect(bad.stderr.hasPrefix("traveltimes: Invalid TRAVELTIMES_NOW 'yesterday': use ISO 8601, such as 2025-11-04T07:00:00-08:00."))
         let far = try sandbox.run(["route", "1"], environment: ["TRAVELTIMES_NOW": "10000-01-01T00:00:00Z"])
         #expect(far.status == 64, "\(far)")
+        // A hostile value is quoted without its control and format characters.
+        let hostile = try sandbox.run(["route", "1"], environment: ["TRAVELTIMES_NOW": "\u{1B}[31mX\u{202E}"])
+        #expect(hostile.status == 64 && hostile.stderr.hasPrefix("traveltimes: Invalid TRAVELTIMES_NOW '\u{FFFD}[31mX\u{FFFD}'"), "\(hostile)")
         // This test needs the real clock, and says so.
         sandbox.useTheRealClock()
         let real = try sandbox.ok(["route", "1"]).stdout
