@@ -59,6 +59,8 @@ public enum CLI {
                 command: command, arguments: parsed, environment: environment, io: io, clock: clock)
             try command.run(invocation)
             return .success
+        } catch let error as StoreError where !command.reportsPartialWork {
+            return fail(NothingChanged(error: error), io: io)
         } catch {
             return fail(error, io: io)
         }

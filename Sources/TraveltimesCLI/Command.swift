@@ -14,6 +14,10 @@ struct Command: Sendable {
     var discussion: String = ""
     /// Words after the first argument are taken as they are, flags included.
     var verbatimArguments = false
+    /// Whether the command may save part of its work before an unreadable store file stops it, and
+    /// says which part itself (`refresh`). Every other command reads all it needs before it writes,
+    /// so a store error means nothing was changed, and its message says so.
+    var reportsPartialWork = false
     var run: @Sendable (Invocation) throws -> Void
 
     /// The options as parsed: the command's own plus `--help`.

@@ -149,7 +149,13 @@ private struct Doctor {
             add("time zone", .problem, "none saved: timers and cron would use the host's zone",
                 fix: "traveltimes config set timezone Area/City (such as America/Los_Angeles)")
         }
-        let schedules = (try? store.schedules().schedules) ?? []
+        let schedules: [Schedule]
+        do {
+            schedules = try store.schedules().schedules
+        } catch {
+            add("schedules", .problem, "unreadable: \(error)", fix: "move schedules.json aside or restore it from a backup")
+            return
+        }
         let enabled = schedules.filter(\.isEnabled)
         let watches = configuration.watches?.count ?? 0
         guard !enabled.isEmpty || watches > 0 else {
@@ -171,6 +177,20 @@ private struct Doctor {
             add("schedules", .ok, detail + "; alerts only when a watched route is delayed")
         } else {
             add("schedules", .problem, detail + ", but no alert is planned", fix: "traveltimes refresh (it plans them again)")
+        }
+        for (schedule, warnings) in Commute.warnings(for: schedules, quietHours: configuration.quietHours) {
+            for warning in warnings {
+                switch warning {
+                case .duplicate(let copy):
+                    add("schedules", .warning,
+                        "\(Commands.shortID(schedule)) sends the same alerts as \(Commands.shortID(copy)) (\(copy.timeLabel) on \(copy.daysLabel)): each comes twice",
+                        fix: "traveltimes schedule remove \(Commands.shortID(schedule))")
+                case .insideQuietHours(let window):
+                    add("schedules", .warning,
+                        "\(Commands.shortID(schedule)) at \(schedule.latestAlertTime.label) is inside quiet hours (\(window)): none of its alerts will be sent",
+                        fix: "traveltimes schedule edit \(Commands.shortID(schedule)) --at TIME, or traveltimes config set quiet-hours")
+                }
+            }
         }
     }
 

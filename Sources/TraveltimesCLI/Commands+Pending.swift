@@ -28,10 +28,14 @@ extension Commands {
             let schedules = try commute.store.schedules().schedules
             for pause in report.pauses { io.out("Paused: \(describe(pause, schedules, commute)).") }
         }
+        let quietHours = try commute.store.configuration().quietHours
         for item in report.requests {
             io.out("")
             io.out("\(TimeFormatting.dayAndTime(item.request.nextFire, calendar: commute.calendar))  \(item.content?.title ?? "")")
             for line in (item.content?.body ?? "").split(separator: "\n") { io.out("    \(line)") }
+            if let quietHours, quietHours.contains(commute.calendar.local(item.request.nextFire).time) {
+                io.out("    held back: inside quiet hours (\(quietHours)); tick will not send it")
+            }
             io.out("    id \(item.request.id)")
         }
         guard !report.deferred.isEmpty else { return }

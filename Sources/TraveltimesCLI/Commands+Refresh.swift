@@ -34,7 +34,8 @@ extension Commands {
             skipped with the reason, and the warnings and delay-watch alerts, as one object
             (warnings still go to stderr as well).
             Run it every 15 minutes: `traveltimes install systemd` or `traveltimes install cron`.
-            """
+            """,
+        reportsPartialWork: true
     ) { invocation in
         let timeout = try invocation.timeout()
         let quiet = invocation.arguments.has("--quiet")

@@ -46,14 +46,32 @@ extension Commands {
         }
         if invocation.arguments.has("--disabled") { draft.isEnabled = false }
         let commute = try invocation.commute()
-        let (schedule, summary, savedZone) = try commute.addScheduleSavingZone(draft)
+        let added = try commute.addScheduleSavingZone(draft)
+        let schedule = added.schedule
         invocation.io.out("Added schedule \(shortID(schedule)): \(try describe(schedule, commute)).")
-        if savedZone {
+        warn(added.warnings, about: schedule, invocation)
+        if added.savedZone {
             invocation.io.out(
                 "Schedules are in \(commute.timeZone.identifier) from now on, whatever TZ cron runs with "
                     + "(change it with `traveltimes config set timezone ZONE`).")
         }
-        invocation.report(summary)
+        invocation.report(added.summary)
+    }
+
+    /// Says, as warnings, why a schedule just saved may not do what its owner expects.
+    static func warn(_ warnings: [Commute.ScheduleWarning], about schedule: Schedule, _ invocation: Invocation) {
+        for warning in warnings {
+            switch warning {
+            case .duplicate(let copy):
+                invocation.io.warn(
+                    "schedule \(shortID(copy)) already sends these alerts (\(copy.timeLabel) on \(copy.daysLabel)): each will come "
+                        + "twice — remove one with `traveltimes schedule remove ID`")
+            case .insideQuietHours(let window):
+                invocation.io.warn(
+                    "\(schedule.latestAlertTime.label) is inside quiet hours (\(window)): every alert of this schedule will be held "
+                        + "back — change its time, or the quiet hours with `traveltimes config set quiet-hours`")
+            }
+        }
     }
 
     static let scheduleList = Command(
@@ -169,6 +187,8 @@ extension Commands {
         }
         let (_, after, summary) = try commute.editSchedule(invocation.arguments.positionals[0], draft)
         invocation.io.out("Updated schedule \(shortID(after)): \(try describe(after, commute)).")
+        let others = try commute.store.schedules().schedules
+        warn(Commute.warnings(for: after, among: others, quietHours: try commute.store.configuration().quietHours), about: after, invocation)
         invocation.report(summary)
     }
 

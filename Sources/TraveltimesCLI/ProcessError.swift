@@ -55,6 +55,18 @@ extension StoreError: ProcessError {
     }
 }
 
+/// A store file a command met unreadable before it changed anything — every command but
+/// `refresh`, which says itself which part of its work it saved.
+struct NothingChanged: ProcessError {
+    var error: StoreError
+
+    var exitCode: ExitCode { error.exitCode }
+    var explanation: String {
+        guard case .unreadable(let path, let reason) = error else { return error.description }
+        return "\(path): \(reason); nothing was changed (the file was left untouched) — fix or move it aside, then try again"
+    }
+}
+
 extension FetchError: ProcessError {
     var exitCode: ExitCode {
         switch self {

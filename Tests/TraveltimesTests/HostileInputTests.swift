@@ -133,7 +133,7 @@ import Glibc
             let outcome = try sandbox.run(command)
             #expect(Date().timeIntervalSince(started) < 5, "\(command) hung")
             #expect(outcome.status == 65, "\(command): \(outcome)")
-            #expect(outcome.stderr == "traveltimes: \(path): \(reason); the file was left untouched — fix or move it aside, then try again\n", "\(outcome.stderr)")
+            #expect(outcome.stderr == "traveltimes: \(path): \(reason); nothing was changed (the file was left untouched) — fix or move it aside, then try again\n", "\(outcome.stderr)")
         }
         let info = try FileManager.default.attributesOfItem(atPath: pending)
         #expect((info[.size] as? Int) == 2 << 30)

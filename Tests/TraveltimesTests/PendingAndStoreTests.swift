@@ -82,7 +82,7 @@ import Glibc
         let pending = sandbox.bytes("pending.json")
         let outcome = try sandbox.run(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
         #expect(outcome.status == 65, "\(outcome)")
-        #expect(outcome.stderr.contains("\(sandbox.path("routes.json")): wrong shape: routes[100].id has the wrong type; the file was left untouched"), "\(outcome)")
+        #expect(outcome.stderr.contains("\(sandbox.path("routes.json")): wrong shape: routes[100].id has the wrong type; the file was left untouched — fix"), "\(outcome)")
         #expect(!outcome.stderr.contains("no routes are cached yet"), "\(outcome)")
         #expect(sandbox.bytes("routes.json") == corrupt)
         #expect(sandbox.bytes("pending.json") == pending)
@@ -97,7 +97,7 @@ import Glibc
         try Sandbox.write(sandbox.path("favorites.json"), future)
         let outcome = try sandbox.run(["favorites", "add", "70"])
         #expect(outcome.status == 65)
-        #expect(outcome.stderr.contains("favorites.json: unknown version 2 (this traveltimes reads version 1); the file was left untouched"))
+        #expect(outcome.stderr.contains("favorites.json: unknown version 2 (this traveltimes reads version 1); nothing was changed (the file was left untouched)"))
         #expect(sandbox.bytes("favorites.json") == future)
     }
 

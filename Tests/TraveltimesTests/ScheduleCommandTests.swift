@@ -156,3 +156,40 @@ extension Sandbox {
         return Outcome(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
     }
 }
+
+@Suite struct ScheduleWarningTests {
+    @Test func anExactCopyIsSavedWithAWarningNamingTheFirst() throws {
+        let sandbox = try Sandbox().prepared()
+        let first = String(try #require(try sandbox.scheduleIDs().first).prefix(8))
+        let copy = try sandbox.ok(["schedule", "add", "--route", "4,96,1", "--now", Paths.capturedAt])
+        #expect(
+            copy.stderr == "traveltimes: warning: schedule \(first) already sends these alerts (7:00 AM on Weekdays): each will come "
+                + "twice — remove one with `traveltimes schedule remove ID`\n", "\(copy)")
+        // Another day is not a copy.
+        #expect(try sandbox.ok(["schedule", "add", "--days", "sat", "--now", Paths.capturedAt]).stderr.isEmpty)
+        let doctor = try sandbox.run(["doctor", "--json", "--now", Paths.capturedAt])
+        let checks = try #require((try JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8)) as? [String: Any])?["checks"] as? [[String: Any]])
+        let second = String(try #require(try sandbox.scheduleIDs().dropFirst().first).prefix(8))
+        #expect(checks.contains {
+            $0["status"] as? String == "warning"
+                && $0["detail"] as? String == "\(second) sends the same alerts as \(first) (7:00 AM on Weekdays): each comes twice"
+        }, "\(doctor)")
+    }
+
+    @Test func aScheduleInsideQuietHoursIsWarnedAboutAndPendingSaysItIsHeldBack() throws {
+        let sandbox = try Sandbox().prepared()
+        try sandbox.ok(["config", "set", "quiet-hours", "22:00-07:30"])
+        let added = try sandbox.ok(["schedule", "add", "--at", "6:45", "--days", "wed", "--route", "1", "--now", Paths.capturedAt])
+        #expect(
+            added.stderr == "traveltimes: warning: 6:45 AM is inside quiet hours (10:00 PM–7:30 AM): every alert of this schedule "
+                + "will be held back — change its time, or the quiet hours with `traveltimes config set quiet-hours`\n", "\(added)")
+        let pending = try sandbox.ok(["pending", "--now", Paths.capturedAt]).stdout
+        #expect(pending.contains("Wed, Nov 5, 6:45 AM  Commute at 6:45 AM (Wed)\n    Everett-Seattle: 34 min (-11 min, CLEAR)\n    Data is 14 h old (updated Tue, Nov 4, 4:00 PM)\n    held back: inside quiet hours (10:00 PM–7:30 AM); tick will not send it\n"), "\(pending)")
+        // An arrive-by schedule whose every leave time is inside: arrival 7:30 less a 5-minute buffer.
+        let arrive = try sandbox.ok(["schedule", "add", "--arrive-by", "7:30", "--days", "thu", "--route", "1", "--now", Paths.capturedAt])
+        #expect(arrive.stderr.contains("warning: 7:25 AM is inside quiet hours"), "\(arrive)")
+        // Moved out, no warning.
+        let id = String(try #require(try sandbox.scheduleIDs().dropFirst().first).prefix(8))
+        #expect(try sandbox.ok(["schedule", "edit", id, "--at", "8:00", "--now", Paths.capturedAt]).stderr.isEmpty)
+    }
+}

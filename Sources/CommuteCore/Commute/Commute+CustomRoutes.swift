@@ -183,6 +183,7 @@ extension Commute {
     /// Changes a custom route's name, ends or provider. New ends or a new provider make it a new
     /// route: its old times are dropped, and it is fetched again when next in play.
     public func editCustomRoute(_ id: String, name: String??, from: Coordinate?, to: Coordinate?, provider: RouteProvider?) throws -> Route {
+        try store.checkPlanInputs()
         let route = try store.updateCustomRoutes { routes -> Route in
             guard let index = routes.firstIndex(where: { $0.id == id }), let old = routes[index].custom else {
                 throw ModelError.unknownRoute(id)
@@ -219,6 +220,9 @@ extension Commute {
     /// route that is gone.
     public func removeCustomRoute(_ id: String) throws -> (CustomRemoval, RescheduleSummary) {
         _ = try customRoute(id)
+        // Everything the re-plan reads is checked before the first write.
+        try store.checkPlanInputs()
+        _ = try store.configuration()
         var removal = CustomRemoval(cascade: nil, wasWatched: false)
         if try store.favorites().routeIDs.contains(id) {
             removal.cascade = try store.updateFavoritesAndSchedules { favorites, book in

@@ -69,10 +69,9 @@ extension Commute {
     /// Unfavourites routes: strips them from every schedule, deletes schedules left with no route,
     /// then re-plans every trigger.
     public func removeFavorites(_ ids: [String]) throws -> (Cascade, RescheduleSummary) {
-        let cascade = try store.updateFavoritesAndSchedules { favorites, book in
+        try changeSchedules(favoritesAccess: .exclusive) { favorites, book in
             try Self.cascade(removing: ids, favorites: &favorites, book: &book)
         }
-        return (cascade, try reschedule())
     }
 
     static func cascade(removing ids: [String], favorites: inout Favorites, book: inout ScheduleBook) throws -> Cascade {

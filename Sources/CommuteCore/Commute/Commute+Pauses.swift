@@ -16,7 +16,7 @@ extension Commute {
     /// Adds a pause (the schedule, if any, named by an ID prefix), prunes the ended ones, and
     /// re-plans: the paused occurrences leave the plan, and later ones take their places.
     public func addPause(from: CivilDate, until: CivilDate, schedule prefix: String?, reason: String?) throws -> (Pause, RescheduleSummary) {
-        let pause = try store.updateSchedules { book -> Pause in
+        try changeSchedules { _, book -> Pause in
             let schedule = try prefix.map { try Self.find($0, in: book.schedules) }
             var kept = Self.activePauses(book, today: today)
             let pause = Pause(
@@ -26,28 +26,25 @@ extension Commute {
             book.pauses = kept
             return pause
         }
-        return (pause, try reschedule())
     }
 
     /// Removes one pause by number; the occurrences it held back are planned again.
     public func removePause(_ number: Int) throws -> (Pause, RescheduleSummary) {
-        let removed = try store.updateSchedules { book -> Pause in
+        try changeSchedules { _, book -> Pause in
             var kept = Self.activePauses(book, today: today)
             guard let index = kept.firstIndex(where: { $0.number == number }) else { throw CommuteError.unknownPause(String(number)) }
             let pause = kept.remove(at: index)
             book.pauses = kept.isEmpty ? nil : kept
             return pause
         }
-        return (removed, try reschedule())
     }
 
     /// Removes every pause; how many were in force.
     public func clearPauses() throws -> (Int, RescheduleSummary) {
-        let count = try store.updateSchedules { book -> Int in
+        try changeSchedules { _, book -> Int in
             let count = Self.activePauses(book, today: today).count
             book.pauses = nil
             return count
         }
-        return (count, try reschedule())
     }
 }

@@ -24,7 +24,12 @@ extension Commute {
     }
 
     public func pendingReport(deferredContent: Bool = true) throws -> PendingReport {
-        let book = try store.pending()
+        var book = try store.pending()
+        // A plan older than the schedules (a command died in between) is made again first.
+        if !store.planIsCurrent(book) {
+            try reschedule()
+            book = try store.pending()
+        }
         let sameZone = book.timeZone == timeZone.identifier
         func refreshed(_ entry: PendingBook.Entry) -> TriggerRequest {
             var request = entry.request

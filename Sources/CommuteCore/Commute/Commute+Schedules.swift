@@ -30,35 +30,85 @@ extension Commute {
     /// days or time, Monday–Friday at 7:00 AM (the morning preset). When no zone is saved yet, the
     /// zone this runs in is saved: the schedules live in it from now on, whatever `TZ` cron has.
     public func addSchedule(_ draft: ScheduleDraft, id: UUID = UUID()) throws -> (Schedule, RescheduleSummary) {
-        let (schedule, summary, _) = try addScheduleSavingZone(draft, id: id)
-        return (schedule, summary)
+        let added = try addScheduleSavingZone(draft, id: id)
+        return (added.schedule, added.summary)
     }
 
-    /// The same, saying whether it saved the zone.
-    public func addScheduleSavingZone(
-        _ draft: ScheduleDraft, id: UUID = UUID()
-    ) throws -> (Schedule, RescheduleSummary, savedZone: Bool) {
-        let schedule = try store.updateSchedules(checkingFavorites: { favorites, book in
-            let time = draft.time ?? Schedule.Preset.morning.time
-            let schedule = Schedule(
-                id: id, routeIDs: draft.routeIDs ?? favorites.routeIDs, days: draft.days ?? Schedule.Preset.morning.days,
-                hour: time.hour, minute: time.minute, isEnabled: draft.isEnabled ?? true, createdAt: now,
-                onlyWhenDelayedBy: draft.onlyWhenDelayedBy ?? nil, arriveBy: draft.arriveBy ?? nil)
-            try Self.check(schedule, favorites: favorites)
-            book.schedules.append(schedule)
-            return schedule
-        })
-        let savedZone = try store.updateConfiguration { configuration -> Bool in
-            guard configuration.timeZone == nil else { return false }
+    /// What adding a schedule did.
+    public struct AddedSchedule: Sendable {
+        public var schedule: Schedule
+        public var summary: RescheduleSummary
+        /// Whether it saved the zone (the first schedule).
+        public var savedZone: Bool
+        /// Why it may not do what its owner expects: a copy of another, alerts inside quiet hours.
+        public var warnings: [ScheduleWarning]
+    }
+
+    /// The same, saying whether it saved the zone and what to warn about.
+    public func addScheduleSavingZone(_ draft: ScheduleDraft, id: UUID = UUID()) throws -> AddedSchedule {
+        // The zone is saved last, under the configuration lock taken first (the store's order):
+        // an unreadable configuration fails the command before anything is written.
+        try store.updateConfiguration { configuration in
+            var warnings: [ScheduleWarning] = []
+            let (schedule, summary) = try changeSchedules { favorites, book in
+                let time = draft.time ?? Schedule.Preset.morning.time
+                let schedule = Schedule(
+                    id: id, routeIDs: draft.routeIDs ?? favorites.routeIDs, days: draft.days ?? Schedule.Preset.morning.days,
+                    hour: time.hour, minute: time.minute, isEnabled: draft.isEnabled ?? true, createdAt: now,
+                    onlyWhenDelayedBy: draft.onlyWhenDelayedBy ?? nil, arriveBy: draft.arriveBy ?? nil)
+                try Self.check(schedule, favorites: favorites)
+                warnings = Self.warnings(for: schedule, among: book.schedules, quietHours: configuration.quietHours)
+                book.schedules.append(schedule)
+                return schedule
+            }
+            guard configuration.timeZone == nil else {
+                return AddedSchedule(schedule: schedule, summary: summary, savedZone: false, warnings: warnings)
+            }
             configuration.timeZone = timeZone.identifier
-            return true
+            return AddedSchedule(schedule: schedule, summary: summary, savedZone: true, warnings: warnings)
         }
-        return (schedule, try reschedule(), savedZone)
+    }
+
+    /// Why a schedule may not do what its owner expects.
+    public enum ScheduleWarning: Sendable, Equatable {
+        /// Another schedule sends the very same alerts: each would be sent twice.
+        case duplicate(of: Schedule)
+        /// Its alerts fall inside quiet hours every day, so `tick` holds every one of them back.
+        case insideQuietHours(QuietHours)
+    }
+
+    /// What to warn about `schedule` among the `others` (itself left out): an exact copy (same
+    /// routes in any order, days, time, kind, threshold), and a time inside quiet hours — for
+    /// arrive-by, the latest it can tell you to leave (the arrival less the buffer), so that every
+    /// leave alert falls inside.
+    public static func warnings(for schedule: Schedule, among others: [Schedule], quietHours: QuietHours?) -> [ScheduleWarning] {
+        var warnings: [ScheduleWarning] = []
+        if let copy = others.first(where: { $0.id != schedule.id && $0.isEnabled && $0.sendsTheSameAlerts(as: schedule) }) {
+            warnings.append(.duplicate(of: copy))
+        }
+        if let quietHours, schedule.isEnabled, quietHours.contains(schedule.latestAlertTime) {
+            warnings.append(.insideQuietHours(quietHours))
+        }
+        return warnings
+    }
+
+    /// The warnings for every schedule, in order: what `doctor` reports.
+    public static func warnings(for schedules: [Schedule], quietHours: QuietHours?) -> [(Schedule, [ScheduleWarning])] {
+        var seen: [Schedule] = []
+        var result: [(Schedule, [ScheduleWarning])] = []
+        for schedule in schedules {
+            // A copy is reported once, against the first of its kind.
+            var warnings = warnings(for: schedule, among: seen, quietHours: quietHours)
+            if !schedule.isEnabled { warnings = [] }
+            if !warnings.isEmpty { result.append((schedule, warnings)) }
+            seen.append(schedule)
+        }
+        return result
     }
 
     /// Changes the given fields of the schedule whose ID starts with `prefix`.
     public func editSchedule(_ prefix: String, _ draft: ScheduleDraft) throws -> (before: Schedule, after: Schedule, RescheduleSummary) {
-        let (before, after) = try store.updateSchedules(checkingFavorites: { favorites, book in
+        let ((before, after), summary) = try changeSchedules { favorites, book in
             let before = try Self.find(prefix, in: book.schedules)
             var after = before
             if let routeIDs = draft.routeIDs { after.routeIDs = routeIDs }
@@ -74,13 +124,13 @@ extension Commute {
             try Self.check(after, favorites: favorites, checkRoutes: draft.routeIDs != nil)
             if let index = book.schedules.firstIndex(where: { $0.id == before.id }) { book.schedules[index] = after }
             return (before, after)
-        })
-        return (before, after, try reschedule())
+        }
+        return (before, after, summary)
     }
 
     /// Deletes the schedule whose ID starts with `prefix`; its pending triggers go with it.
     public func removeSchedule(_ prefix: String) throws -> (Schedule, RescheduleSummary) {
-        let removed = try store.updateSchedules { book in
+        try changeSchedules { _, book in
             let schedule = try Self.find(prefix, in: book.schedules)
             book.schedules.removeAll { $0.id == schedule.id }
             // Its pauses go with it.
@@ -88,7 +138,6 @@ extension Commute {
             if book.pauses?.isEmpty == true { book.pauses = nil }
             return schedule
         }
-        return (removed, try reschedule())
     }
 
     static func check(_ schedule: Schedule, favorites: Favorites, checkRoutes: Bool = true) throws {

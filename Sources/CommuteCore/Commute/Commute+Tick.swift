@@ -54,7 +54,13 @@ extension Commute {
         var report = TickReport()
         // Most minutes nothing new is due: the plan alone says so (its marks say what the ledger
         // had dealt with), read without the lock, and the ledger is not read at all.
-        let plan = try store.pending(includingDeferred: false)
+        var plan = try store.pending(includingDeferred: false)
+        // A command that died between saving the schedules and planning them left a plan older
+        // than the schedules: it is made again before anything is judged due.
+        if !store.planIsCurrent(plan) {
+            report.rescheduled = try reschedule()
+            plan = try store.pending(includingDeferred: false)
+        }
         guard plan.requests.contains(where: { entry in
             // An arrive-by alert whose leave time has come (the plan's leave time is the cache's:
             // every refresh re-plans).

@@ -37,6 +37,14 @@ public struct Commute: Sendable {
         public var deferredChanged: Bool
 
         public var overflowed: Bool { deferred > 0 }
+
+        init(_ pending: (previous: PendingBook, new: PendingBook)) {
+            requested = pending.new.requested
+            scheduled = pending.new.requests.count
+            deferred = pending.new.deferred.count
+            cap = pending.new.cap
+            deferredChanged = Set(pending.new.deferred.map(\.id)) != Set(pending.previous.deferred.map(\.id))
+        }
     }
 
     /// Re-plans every trigger. `routes` are the routes a refresh just decoded, passed forward in
@@ -53,19 +61,55 @@ public struct Commute: Sendable {
             if routes != nil, savedNotKept {
                 routesByID = try store.routes().byID
             }
-            let (due, handled) = dueAndHandled(previous: previous, ledger: ledger)
-            let plan = FanOut.plan(
-                schedules: book.schedules, routes: routesByID, now: now, calendar: calendar, cap: cap, due: due,
-                pauses: Pauses(book.pauses ?? []))
-            var pending = PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier, previous: previous, handled: handled)
-            let pauses = Self.activePauses(book, today: calendar.local(now).date)
-            pending.pauses = pauses.isEmpty ? nil : pauses
-            return pending
+            return plan(book, previous: previous, ledger: ledger, routes: routesByID)
         }
-        return RescheduleSummary(
-            requested: pending.new.requested, scheduled: pending.new.requests.count, deferred: pending.new.deferred.count,
-            cap: pending.new.cap,
-            deferredChanged: Set(pending.new.deferred.map(\.id)) != Set(pending.previous.deferred.map(\.id)))
+        return RescheduleSummary(pending)
+    }
+
+    /// Changes the schedules (and the favourites, with `favoritesAccess` exclusive) and re-plans,
+    /// all or nothing: see `Store.changeSchedules`. An unreadable route cache, plan or schedules
+    /// file fails it before anything is written.
+    func changeSchedules<T>(
+        favoritesAccess: FileLock.Mode = .shared, _ change: (inout Favorites, inout ScheduleBook) throws -> T
+    ) throws -> (T, RescheduleSummary) {
+        let (result, previous, new) = try store.changeSchedules(favoritesAccess: favoritesAccess, change) { book, previous, ledger in
+            plan(book, previous: previous, ledger: ledger, routes: try store.routes().byID)
+        }
+        return (result, RescheduleSummary((previous, new)))
+    }
+
+    /// The plan for `book`, keeping what `previous` and the ledger say about each request.
+    private func plan(_ book: ScheduleBook, previous: PendingBook, ledger: DeliveryLedger?, routes: [String: Route]) -> PendingBook {
+        let (due, handled) = dueAndHandled(previous: previous, ledger: ledger)
+        let plan = FanOut.plan(
+            schedules: book.schedules, routes: routes, now: now, calendar: calendar, cap: cap, due: due,
+            pauses: Pauses(book.pauses ?? []))
+        var pending = PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier, previous: previous, handled: handled)
+        Self.backdate(&pending, previous: previous, schedules: book.schedules)
+        let pauses = Self.activePauses(book, today: calendar.local(now).date)
+        pending.pauses = pauses.isEmpty ? nil : pauses
+        return pending
+    }
+
+    /// A request new to the plan starts now (`since`): occurrences before it are not its business.
+    /// But a schedule added after the previous plan was made, and planned only now, was added by a
+    /// command that died before planning it: its requests start when it was added, so that an
+    /// occurrence in between is sent (inside the grace window) or recorded as missed, never lost.
+    static func backdate(_ pending: inout PendingBook, previous: PendingBook, schedules: [Schedule]) {
+        guard let previousPlan = previous.plannedAt, let plannedAt = pending.plannedAt else { return }
+        var added: [UUID: Date] = [:]
+        for schedule in schedules where schedule.createdAt >= previousPlan && schedule.createdAt < plannedAt {
+            added[schedule.id] = schedule.createdAt
+        }
+        guard !added.isEmpty else { return }
+        let known = Set((previous.requests + previous.deferred).map(\.id))
+        func backdate(_ entries: inout [PendingBook.Entry]) {
+            for index in entries.indices where !known.contains(entries[index].id) {
+                if let createdAt = added[entries[index].scheduleID] { entries[index].since = createdAt }
+            }
+        }
+        backdate(&pending.requests)
+        backdate(&pending.deferred)
     }
 
     /// What the ledger says for the plan: the occurrences inside the grace window it does not show

@@ -59,6 +59,21 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
     /// The wall-clock time of day the schedule fires at (for arrive-by, the arrival).
     public var time: TimeOfDay { TimeOfDay(hour: hour, minute: minute) }
 
+    /// Whether `other` sends exactly the alerts this one does: the same routes (in any order), days,
+    /// time, kind and threshold.
+    public func sendsTheSameAlerts(as other: Schedule) -> Bool {
+        Set(routeIDs) == Set(other.routeIDs) && days == other.days && hour == other.hour && minute == other.minute
+            && arriveBy == other.arriveBy && onlyWhenDelayedBy == other.onlyWhenDelayedBy
+    }
+
+    /// The latest time of day its alert can come: its time, or for arrive-by the arrival less the
+    /// buffer (the leave time when the road takes no time at all).
+    public var latestAlertTime: TimeOfDay {
+        guard let arriveBy else { return time }
+        let minutes = ((hour * 60 + minute - arriveBy.bufferMinutes) % 1_440 + 1_440) % 1_440
+        return TimeOfDay(hour: minutes / 60, minute: minutes % 60)
+    }
+
     /// Checks the rules a saved schedule must meet, routes and days first (the order a form reads).
     public func validate() throws(ModelError) {
         guard !routeIDs.isEmpty else { throw .noRoutes }

@@ -176,6 +176,10 @@ public struct PendingBook: VersionedDocument, Equatable {
     public var deferred: [Entry]
     /// The pauses in force when the plan was made: what `pending` says is held back.
     public var pauses: [Pause]?
+    /// Which `schedules.json` the plan was made from (`FileStamp`). A plan whose stamp is not the
+    /// file's is older than the schedules — a command died between saving them and planning — and
+    /// the next command that plans makes it again.
+    public var schedulesStamp: String?
 
     /// A new plan; each request keeps the `since` it had in `previous`, or starts now, and is
     /// marked with the latest occurrence `handled` names for it.

@@ -18,7 +18,7 @@ extension PendingBook {
             var requested: Int?
             var requests: [Entry]?
             var deferred: [Entry]?
-            try DocumentReading.object(&reader, field: "", keys: ["version", "plannedAt", "timeZone", "cap", "requested", "requests", "deferred", "pauses"]) {
+            try DocumentReading.object(&reader, field: "", keys: ["version", "plannedAt", "timeZone", "cap", "requested", "requests", "deferred", "pauses", "schedulesStamp"]) {
                 key, reader in
                 switch key {
                 case "version":
@@ -30,6 +30,7 @@ extension PendingBook {
                 case "requested": requested = try reader.readInt()
                 case "requests": requests = try entries(&reader, "requests")
                 case "pauses": book.pauses = try pauses(&reader)
+                case "schedulesStamp": book.schedulesStamp = try reader.readOptionalString()
                 default:
                     if includingDeferred {
                         deferred = try entries(&reader, "deferred")
@@ -178,6 +179,10 @@ extension PendingBook {
         writer.int(requested)
         writer.key("requests")
         Self.write(requests, &writer)
+        if let schedulesStamp {
+            writer.key("schedulesStamp")
+            writer.string(schedulesStamp)
+        }
         if let timeZone {
             writer.key("timeZone")
             writer.string(timeZone)

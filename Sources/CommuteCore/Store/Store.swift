@@ -221,16 +221,73 @@ public final class Store: Sendable {
     /// is taken, so whichever reschedule writes last has seen the latest schedules. `makePlan`
     /// receives them, the previous plan and the ledger (nil when it cannot be read: a plan never
     /// fails over it), and returns the new pending book. Returns the previous book and the new.
+    ///
+    /// The plan is stamped with the schedules file it was made from; the stamp is taken before the
+    /// file is read, so a change that lands in between leaves a stamp that no longer matches, and
+    /// the plan is made again — never a stale plan marked fresh.
     public func reschedule(
         _ makePlan: (ScheduleBook, PendingBook, DeliveryLedger?) throws -> PendingBook
     ) throws -> (previous: PendingBook, new: PendingBook) {
         try pendingLock.withLock {
             let previous = try pendingFile.load()
+            let stamp = FileStamp.of(schedulesFile.path)
             let book = try schedulesFile.load()
-            let pending = try makePlan(book, previous, try? ledgerFile.load())
+            var pending = try makePlan(book, previous, try? ledgerFile.load())
+            pending.schedulesStamp = stamp
             try pendingFile.save(pending)
             return (previous, pending)
         }
+    }
+
+    /// Whether the plan was made from the schedules as they are now; false when a command died
+    /// between saving the schedules and planning them. One `stat`, no read.
+    public func planIsCurrent(_ plan: PendingBook) -> Bool {
+        plan.schedulesStamp == FileStamp.of(schedulesFile.path)
+    }
+
+    /// Changes the schedules (with the favourites, when `favoritesAccess` is exclusive) and
+    /// re-plans, as one step that does all or nothing: every file the change and the plan need —
+    /// favourites, schedules, the plan, and whatever `makePlan` reads — is read before anything is
+    /// written, so an unreadable one fails the command with nothing changed. Then the schedules
+    /// are written, the favourites, and the plan last, stamped with the schedules just written. A
+    /// process killed between the writes leaves a plan whose stamp does not match, which the next
+    /// command that plans (`tick` included) makes again. Locks in the store's order: favourites
+    /// (shared unless they change), schedules, pending.
+    public func changeSchedules<T>(
+        favoritesAccess: FileLock.Mode = .shared,
+        _ change: (inout Favorites, inout ScheduleBook) throws -> T,
+        plan makePlan: (ScheduleBook, PendingBook, DeliveryLedger?) throws -> PendingBook
+    ) throws -> (result: T, previous: PendingBook, new: PendingBook) {
+        try favoritesLock.withLock(favoritesAccess) {
+            try schedulesLock.withLock {
+                try pendingLock.withLock {
+                    var favorites = try favoritesFile.load()
+                    var book = try schedulesFile.load()
+                    let previous = try pendingFile.load()
+                    let originalFavorites = favorites
+                    let originalBook = book
+                    let result = try change(&favorites, &book)
+                    guard favoritesAccess == .exclusive || favorites == originalFavorites else {
+                        preconditionFailure("changeSchedules: favourites changed under a shared lock")
+                    }
+                    var pending = try makePlan(book, previous, try? ledgerFile.load())
+                    if book != originalBook { try schedulesFile.save(book) }
+                    if favorites != originalFavorites { try favoritesFile.save(favorites) }
+                    pending.schedulesStamp = FileStamp.of(schedulesFile.path)
+                    try pendingFile.save(pending)
+                    return (result, previous, pending)
+                }
+            }
+        }
+    }
+
+    /// Throws unless every file a re-plan reads — the schedules, the plan, the route cache — is
+    /// absent or readable: what a change spanning other domains (a custom route's removal) checks
+    /// before it writes anything.
+    public func checkPlanInputs() throws(StoreError) {
+        _ = try schedulesFile.load()
+        _ = try pendingFile.load()
+        _ = try routes()
     }
 
     /// Read-modify-write of the ledger under the pending lock.

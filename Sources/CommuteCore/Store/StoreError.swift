@@ -1,7 +1,8 @@
 /// Why the store could not do what was asked. Nothing is written when any of these is thrown.
 public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A file that is not valid JSON, has the wrong shape, or has an unknown version. It is left
-    /// byte-for-byte as it was.
+    /// byte-for-byte as it was, and the command that met it changed nothing (a refresh that had
+    /// saved part of its work says which part, apart).
     case unreadable(path: String, reason: String)
     /// Another process held a lock for longer than the bounded wait.
     case lockTimeout(lock: String, path: String, seconds: Double)
