@@ -200,13 +200,13 @@ struct CustomRouteFailed: ProcessError, CustomStringConvertible {
 
 extension Commute.CustomFetchFailure {
     /// A setting to give: 64; a key refused or a provider's refusal: 69; no route: 1; the budget
-    /// spent, or no answer in time: 75.
+    /// spent, no answer in time, or no time left to ask: 75.
     var exitCode: ExitCode {
         switch self {
         case .noKey: .usage
         case .keyRejected, .refused: .unavailable
         case .noRoute: .failure
-        case .budgetSpent, .gaveUp: .temporaryFailure
+        case .budgetSpent, .gaveUp, .notAsked: .temporaryFailure
         }
     }
 }

@@ -170,7 +170,10 @@ extension Commands {
                 io.out(line + ".")
             }
             if !skipped.isEmpty {
-                let reasons = Dictionary(grouping: skipped, by: { $0.reason?.hasPrefix("not in play") == true ? "not in play" : "asked within min-interval" })
+                let reasons = Dictionary(grouping: skipped) { outcome in
+                    if case .notAsked = outcome.failure { return "not asked: the time ran out first" }
+                    return outcome.reason?.hasPrefix("not in play") == true ? "not in play" : "asked within min-interval"
+                }
                 let parts = reasons.keys.sorted().map { "\(reasons[$0]?.count ?? 0) \($0)" }
                 io.out("Kept \(skipped.count) custom route\(skipped.count == 1 ? "" : "s") as \(skipped.count == 1 ? "it was" : "they were") (\(parts.joined(separator: ", "))).")
             }

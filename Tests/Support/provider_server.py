@@ -13,7 +13,10 @@ back, as some services do, so the tests can check that it never reaches the user
 
 The origin's latitude picks the scenario: 1.x no route; 2.x a 429 with Retry-After: 1 on the first
 request for that origin; 3.x a 503 on the first two; 4.x a 200 that is not JSON; 5.x a 200 that
-is JSON of the wrong shape; 6.x no answer for 30 seconds; anything else, a route.
+is JSON of the wrong shape; 6.x no answer for 30 seconds; 7.x a 503 on every request; anything
+else, a route. For HERE, 8.x answers whose sections are hostile, by the first decimal: 8.1 sections
+of 1e308 and -1e308 s; 8.2 of 600 and -300 s; 8.3 one section whose "duration" is given twice (120,
+then 99999); 8.4 one section of 0 s; 8.5 a typicalDuration that is a string.
 """
 import http.server
 import os
@@ -87,6 +90,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if band == 6:
             import time
             time.sleep(30)
+        if band == 7:
+            return self.send(503, b"<html><title>Down</title></html>", content_type="text/html")
         return answer()
 
     def do_GET(self):
@@ -149,6 +154,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if int(lat) == 1:
             return self.send(200, {"routes": [], "notices": [{"title": "Route calculation failed: Couldn't find a route.",
                                                                "code": "noRouteFound", "severity": "critical"}]})
+
+        if int(lat) == 8:
+            variant = query.get("origin", "")[2:3]
+            def section(duration, typical=100):
+                return {"summary": {"duration": duration, "length": 1000, "typicalDuration": typical}}
+            if variant == "1":
+                return self.send(200, {"routes": [{"sections": [section(1e308), section(-1e308)]}]})
+            if variant == "2":
+                return self.send(200, {"routes": [{"sections": [section(600), section(-300)]}]})
+            if variant == "3":
+                return self.send(200, b'{"routes": [{"sections": [{"summary": {"duration": 120, "length": 1000, "duration": 99999}}]}]}')
+            if variant == "4":
+                return self.send(200, {"routes": [{"sections": [section(0, 0)]}]})
+            if variant == "5":
+                return self.send(200, {"routes": [{"sections": [section(600, "fast")]}]})
 
         def answer():
             sections = [

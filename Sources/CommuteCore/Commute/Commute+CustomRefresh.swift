@@ -107,7 +107,7 @@ extension Commute {
             guard let custom = route.custom else { continue }
             func skip(_ reason: String, _ failure: CustomFetchFailure? = nil) {
                 decided[index] = CustomRouteOutcome(
-                    routeID: route.id, provider: custom.provider, result: failure.map { $0.isBudget ? .skipped : .failed } ?? .skipped,
+                    routeID: route.id, provider: custom.provider, result: failure.map { $0.isSkip ? .skipped : .failed } ?? .skipped,
                     reason: reason, failure: failure, route: route)
             }
             if !wanted.contains(route.id) {
@@ -148,7 +148,18 @@ extension Commute {
         // A few at a time: each request is a helper process and a wait on the network.
         let state = FetchState(work: work.sorted())
         let commute = self
-        DispatchQueue.concurrentPerform(iterations: min(Self.parallelRequests, work.count)) { _ in
+        // Threads of their own, not `concurrentPerform`: these wait on the network, and on two
+        // cores `concurrentPerform` would run two at a time.
+        let group = DispatchGroup()
+        for _ in 0..<min(Self.parallelRequests, work.count) {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                fetch()
+            }.start()
+        }
+        group.wait()
+        @Sendable func fetch() {
             while let index = state.next() {
                 guard let custom = routes[index].custom else { continue }
                 if let failure = state.stopped(custom.provider) {
@@ -158,20 +169,27 @@ extension Commute {
                 do {
                     let result = try commute.measure(
                         custom, access: access, budget: policy.budgets[custom.provider] ?? 0, deadline: deadline, reserved: true)
-                    state.record(index, result, unsent: nil)
+                    // Its reserved first request was never sent: it is given back.
+                    let unsent: RouteProvider? = if case .failure(.notAsked) = result { custom.provider } else { nil }
+                    state.record(index, result, unsent: unsent)
                 } catch {
                     state.fail(error)
                 }
             }
         }
-        let unsent = state.unsentRequests
+        let results = state.results
+        var unsent = state.unsentRequests
+        // Work left undone after an error was reserved and never sent.
+        for index in work where results[index] == nil {
+            if let provider = routes[index].custom?.provider { unsent[provider, default: 0] += 1 }
+        }
         if unsent.values.contains(where: { $0 > 0 }) {
             try store.updateRefreshLog { log in
                 for (provider, count) in unsent { log.releaseRequests(count, to: provider, on: day) }
             }
         }
         if let error = state.error { throw error }
-        for (index, result) in state.results {
+        for (index, result) in results {
             let route = routes[index]
             guard let custom = route.custom else { continue }
             switch result {
@@ -181,9 +199,9 @@ extension Commute {
                     route: Self.measured(route, measurement, at: now))
             case .failure(let failure):
                 var tried = route
-                if !failure.isBudget { tried.custom?.triedAt = now }
+                if !failure.isSkip { tried.custom?.triedAt = now }
                 decided[index] = CustomRouteOutcome(
-                    routeID: route.id, provider: custom.provider, result: failure.isBudget ? .skipped : .failed,
+                    routeID: route.id, provider: custom.provider, result: failure.isSkip ? .skipped : .failed,
                     reason: failure.description, failure: failure, route: tried)
             }
         }
@@ -218,19 +236,21 @@ extension Commute {
 /// The shared state of a refresh's fetches: the next route to ask about, each answer, the
 /// providers that stopped (a rejected key, a spent budget), and the requests counted but not sent.
 private final class FetchState: @unchecked Sendable {
+    /// Guards every stored property below: the fetch threads and the refresh that joins them
+    /// read and write them only inside it (which is what makes the class `Sendable`).
     private let lock = NSLock()
     private var work: [Int]
     private var position = 0
     private var stoppedProviders: [RouteProvider: Commute.CustomFetchFailure] = [:]
     private var unsent: [RouteProvider: Int] = [:]
-    private(set) var results: [Int: Result<RoutingAPI.Measurement, Commute.CustomFetchFailure>] = [:]
-    private(set) var error: (any Error)?
+    private var answers: [Int: Result<RoutingAPI.Measurement, Commute.CustomFetchFailure>] = [:]
+    private var firstError: (any Error)?
 
     init(work: [Int]) { self.work = work }
 
     func next() -> Int? {
         lock.withLock {
-            guard error == nil, position < work.count else { return nil }
+            guard firstError == nil, position < work.count else { return nil }
             defer { position += 1 }
             return work[position]
         }
@@ -240,7 +260,7 @@ private final class FetchState: @unchecked Sendable {
 
     func record(_ index: Int, _ result: Result<RoutingAPI.Measurement, Commute.CustomFetchFailure>, unsent provider: RouteProvider?) {
         lock.withLock {
-            results[index] = result
+            answers[index] = result
             if let provider { unsent[provider, default: 0] += 1 }
             switch result {
             case .failure(let failure) where failure.isProviderWide:
@@ -251,7 +271,11 @@ private final class FetchState: @unchecked Sendable {
         }
     }
 
-    func fail(_ error: any Error) { lock.withLock { if self.error == nil { self.error = error } } }
+    func fail(_ error: any Error) { lock.withLock { if firstError == nil { firstError = error } } }
 
     var unsentRequests: [RouteProvider: Int] { lock.withLock { unsent } }
+    /// Each route's answer, by its index.
+    var results: [Int: Result<RoutingAPI.Measurement, Commute.CustomFetchFailure>] { lock.withLock { answers } }
+    /// The first error no route could get past.
+    var error: (any Error)? { lock.withLock { firstError } }
 }

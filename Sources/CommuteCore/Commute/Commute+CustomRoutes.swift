@@ -42,8 +42,10 @@ extension Commute {
         case noRoute(String)
         /// A refusal no retry would mend (a 400 with its reason, an answer of the wrong shape).
         case refused(String)
-        /// Retries ran out, or the deadline passed.
+        /// Retries ran out, or the deadline passed while waiting for an answer.
         case gaveUp(String)
+        /// The deadline passed before a request was sent: nothing was asked, and nothing charged.
+        case notAsked(RouteProvider)
 
         public var description: String {
             switch self {
@@ -57,6 +59,7 @@ extension Commute {
             case .noRoute(let message): "no route: \(message)"
             case .refused(let message): message
             case .gaveUp(let message): message
+            case .notAsked(let provider): "not asked: the refresh's time ran out before its turn (no \(provider.displayName) request was sent)"
             }
         }
 
@@ -64,6 +67,15 @@ extension Commute {
         public var isBudget: Bool {
             if case .budgetSpent = self { return true }
             return false
+        }
+
+        /// Nothing was sent for it — the budget is spent, or the time ran out first: a route
+        /// skipped, not failed, and no request charged.
+        public var isSkip: Bool {
+            switch self {
+            case .budgetSpent, .notAsked: true
+            default: false
+            }
         }
 
         /// A problem with the provider's setup (key, budget) rather than with this route.
@@ -98,10 +110,19 @@ extension Commute {
         let redact = { (text: String) in FeedSource.redact(text, secrets: access.secrets) }
         while true {
             let remaining = deadline - access.clock()
-            guard remaining > 0 else { return .failure(.gaveUp("no answer from \(provider.displayName) by the deadline (last: \(last))")) }
+            guard remaining > 0 else {
+                // The caller gives back a first request it reserved and this never sent.
+                guard attempt > 0 else { return .failure(.notAsked(provider)) }
+                return .failure(.gaveUp("no answer from \(provider.displayName) by the deadline (last: \(last))"))
+            }
             if !reserved || attempt > 0 {
                 guard try store.updateRefreshLog({ $0.reserveRequest(to: provider, on: day, budget: budget) }) else {
-                    return .failure(.budgetSpent(provider, budget: budget))
+                    guard attempt > 0 else { return .failure(.budgetSpent(provider, budget: budget)) }
+                    // Requests were sent and failed: that is the result, the budget only why no
+                    // more were tried.
+                    return .failure(.gaveUp(
+                        "\(provider.displayName) failed \(attempt) time\(attempt == 1 ? "" : "s") (last: \(last)); not tried again: "
+                            + "the daily budget of \(budget) requests is spent"))
                 }
             }
             var pause = FeedFetcher.backoff[min(attempt, FeedFetcher.backoff.count - 1)]

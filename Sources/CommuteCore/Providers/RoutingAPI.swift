@@ -100,40 +100,94 @@ public enum RoutingAPI {
             }
             return .failure(.refused("HTTP \(response.status)" + (message.map { ": \($0)" } ?? "")))
         }
-        guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] else {
+        guard let object = JSONReader.any(response.body) as? [String: Any] else {
             return .failure(.badAnswer("the answer is not a JSON object"))
         }
-        switch provider {
-        case .tomtom:
-            guard let routes = object["routes"] as? [Any] else { return .failure(.badAnswer("no routes in the answer")) }
-            guard let summary = (routes.first as? [String: Any])?["summary"] as? [String: Any] else {
-                return .failure(.noRoute("TomTom returned no route"))
-            }
-            return measurement(
-                now: number(summary["travelTimeInSeconds"]), usual: number(summary["historicTrafficTravelTimeInSeconds"]),
-                metres: number(summary["lengthInMeters"]))
-        case .here:
-            guard let routes = object["routes"] as? [Any] else { return .failure(.badAnswer("no routes in the answer")) }
-            guard let sections = (routes.first as? [String: Any])?["sections"] as? [Any], !sections.isEmpty else {
-                let notice = ((object["notices"] as? [Any])?.first as? [String: Any]).flatMap { $0["code"] as? String ?? $0["title"] as? String }
-                return .failure(.noRoute(notice.map { "HERE: \(DisplayText.line(String($0.prefix(120))))" } ?? "HERE returned no route"))
-            }
-            var now = 0.0
-            var usual: Double? = 0
-            var metres: Double? = 0
-            for case let section as [String: Any] in sections {
-                guard let summary = section["summary"] as? [String: Any], let duration = number(summary["duration"]) else {
-                    return .failure(.badAnswer("a section has no summary.duration"))
+        do {
+            switch provider {
+            case .tomtom:
+                guard let routes = object["routes"] as? [Any] else { return .failure(.badAnswer("no routes in the answer")) }
+                guard let summary = (routes.first as? [String: Any])?["summary"] as? [String: Any] else {
+                    return .failure(.noRoute("TomTom returned no route"))
                 }
-                now += duration
-                usual = usual.flatMap { total in number(summary["typicalDuration"]).map { total + $0 } }
-                metres = metres.flatMap { total in number(summary["length"]).map { total + $0 } }
+                return measurement(
+                    now: try Field.seconds(summary["travelTimeInSeconds"], "summary.travelTimeInSeconds", required: true),
+                    usual: try Field.seconds(summary["historicTrafficTravelTimeInSeconds"], "summary.historicTrafficTravelTimeInSeconds"),
+                    metres: try Field.metres(summary["lengthInMeters"], "summary.lengthInMeters"))
+            case .here:
+                guard let routes = object["routes"] as? [Any] else { return .failure(.badAnswer("no routes in the answer")) }
+                guard let sections = (routes.first as? [String: Any])?["sections"] as? [Any], !sections.isEmpty else {
+                    let notice = ((object["notices"] as? [Any])?.first as? [String: Any]).flatMap { $0["code"] as? String ?? $0["title"] as? String }
+                    return .failure(.noRoute(notice.map { "HERE: \(DisplayText.line(String($0.prefix(120))))" } ?? "HERE returned no route"))
+                }
+                // Each section is checked on its own: two absurd sections must not sum to a plausible route.
+                var now = 0.0
+                var usual: Double? = 0
+                var metres: Double? = 0
+                for (index, section) in sections.enumerated() {
+                    let name = "sections[\(index)].summary"
+                    guard let summary = (section as? [String: Any])?["summary"] as? [String: Any] else {
+                        throw Field.Problem("\(name) is missing")
+                    }
+                    now += try Field.seconds(summary["duration"], name + ".duration", required: true) ?? 0
+                    let typical = try Field.seconds(summary["typicalDuration"], name + ".typicalDuration")
+                    usual = usual.flatMap { total in typical.map { total + $0 } }
+                    let length = try Field.metres(summary["length"], name + ".length")
+                    metres = metres.flatMap { total in length.map { total + $0 } }
+                }
+                return measurement(now: now, usual: usual, metres: metres)
+            case .google:
+                guard let route = (object["routes"] as? [Any])?.first as? [String: Any] else { return .failure(.noRoute("Google returned no route")) }
+                return measurement(
+                    now: try Field.seconds(route["duration"], "routes[0].duration", required: true, text: true),
+                    usual: try Field.seconds(route["staticDuration"], "routes[0].staticDuration", text: true),
+                    metres: try Field.metres(route["distanceMeters"], "routes[0].distanceMeters"))
             }
-            return measurement(now: now, usual: usual, metres: metres)
-        case .google:
-            guard let route = (object["routes"] as? [Any])?.first as? [String: Any] else { return .failure(.noRoute("Google returned no route")) }
-            return measurement(
-                now: seconds(route["duration"]), usual: seconds(route["staticDuration"]), metres: number(route["distanceMeters"]))
+        } catch let problem as Field.Problem {
+            return .failure(.badAnswer(problem.reason))
+        } catch {
+            return .failure(.badAnswer("\(error)"))
+        }
+    }
+
+    /// The fields of an answer, each checked on its own: absent (or null) is nil; present, it must
+    /// be a plausible value, else the whole answer is refused naming the field.
+    enum Field {
+        struct Problem: Error { var reason: String; init(_ reason: String) { self.reason = reason } }
+
+        /// Seconds of travel: a number (or Google's `"1510s"`, with `text`) from 0 to a day.
+        static func seconds(_ value: Any?, _ name: String, required: Bool = false, text: Bool = false) throws -> Double? {
+            guard let value, !(value is NSNull) else {
+                if required { throw Problem("\(name) is missing") }
+                return nil
+            }
+            let seconds = text ? googleSeconds(value) : value as? Double
+            guard let seconds else { throw Problem("\(name) is not a number of seconds") }
+            guard seconds.isFinite, (0...Double(Route.longestTravelMinutes * 60)).contains(seconds) else {
+                throw Problem("\(name) of \(display(seconds)) s is not a travel time (0 to a day)")
+            }
+            return seconds
+        }
+
+        /// Metres of road: a number from 0 to `Route.longestDistanceMiles`.
+        static func metres(_ value: Any?, _ name: String) throws -> Double? {
+            guard let value, !(value is NSNull) else { return nil }
+            guard let metres = value as? Double else { throw Problem("\(name) is not a number of metres") }
+            guard metres.isFinite, (0...Route.longestDistanceMiles * 1_609.344).contains(metres) else {
+                throw Problem("\(name) of \(display(metres)) m is not a road's length")
+            }
+            return metres
+        }
+
+        /// `-300`, `1e+308`: short, whatever the value.
+        static func display(_ value: Double) -> String {
+            value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%g", value)
+        }
+
+        /// Google's durations: `"1510s"` (fractions allowed).
+        private static func googleSeconds(_ value: Any) -> Double? {
+            guard let text = value as? String, text.hasSuffix("s"), text.count <= 20 else { return nil }
+            return NumberParsing.decimal(String(text.dropLast()))
         }
     }
 
@@ -142,8 +196,12 @@ public enum RoutingAPI {
     static func measurement(now: Double?, usual: Double?, metres: Double?) -> Result<Measurement, Fault> {
         let longest = Double(Route.longestTravelMinutes * 60)
         guard let now, (0...longest).contains(now) else { return .failure(.badAnswer("no travel time of at most a day in the answer")) }
+        // No road between two different points takes no time: 0 s is an answer gone wrong, not
+        // "1 min". Under a minute otherwise shows as 1 min.
+        guard now > 0 else { return .failure(.badAnswer("a travel time of 0 s, which no route between two points takes")) }
         func minutes(_ seconds: Double) -> Int { max(1, Int((seconds / 60).rounded())) }
-        let usualMinutes = usual.flatMap { (0...longest).contains($0) ? minutes($0) : nil }
+        // A usual time of 0 s is no usual time.
+        let usualMinutes = usual.flatMap { (0...longest).contains($0) && $0 > 0 ? minutes($0) : nil }
         let miles = metres.flatMap { metres -> Double? in
             let miles = metres / 1_609.344
             return (0...Route.longestDistanceMiles).contains(miles) ? (miles * 100).rounded() / 100 : nil
@@ -151,23 +209,11 @@ public enum RoutingAPI {
         return .success(Measurement(currentMinutes: minutes(now), usualMinutes: usualMinutes, distanceMiles: miles))
     }
 
-    /// A JSON number, finite.
-    private static func number(_ value: Any?) -> Double? {
-        guard let double = (value as? NSNumber)?.doubleValue, double.isFinite else { return nil }
-        return double
-    }
-
-    /// Google's durations: `"1510s"` (fractions allowed).
-    private static func seconds(_ value: Any?) -> Double? {
-        guard let text = value as? String, text.hasSuffix("s"), text.count <= 20 else { return nil }
-        return NumberParsing.decimal(String(text.dropLast()))
-    }
-
     /// The message an error body carries, in any of the three shapes: TomTom's
     /// `detailedError.message`, HERE's `error_description`, `title` or `cause`, Google's
     /// `error.message`.
     static func providerMessage(_ body: Data) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: body.prefix(65_536)) as? [String: Any] else { return nil }
+        guard let object = JSONReader.any(body.prefix(65_536)) as? [String: Any] else { return nil }
         let candidates: [Any?] = [
             (object["detailedError"] as? [String: Any])?["message"], (object["error"] as? [String: Any])?["message"],
             object["error_description"], object["cause"], object["title"], object["error"] as? String,
@@ -178,7 +224,7 @@ public enum RoutingAPI {
 
     /// TomTom's `detailedError.code` or Google's `error.details[].reason`/`error.status`.
     private static func errorCode(_ body: Data) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: body.prefix(65_536)) as? [String: Any] else { return nil }
+        guard let object = JSONReader.any(body.prefix(65_536)) as? [String: Any] else { return nil }
         if let code = (object["detailedError"] as? [String: Any])?["code"] as? String { return code }
         if let error = object["error"] as? [String: Any] {
             for case let detail as [String: Any] in (error["details"] as? [Any]) ?? [] {
