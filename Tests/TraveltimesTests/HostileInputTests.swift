@@ -277,3 +277,56 @@ import Glibc
         #expect(stalled.stderr.hasPrefix("traveltimes: refresh failed: timed out after 1 s reading \(fifo); keeping routes updated at"), "\(stalled)")
     }
 }
+
+/// One rule for what is never shown as itself — Unicode's Cc, Cf, Zl, Zp and unassigned — at input
+/// and at output, text and JSON.
+@Suite struct InvisibleCharacterTests {
+    /// The characters the hostile run found accepted and printed raw, and the three it found refused.
+    static let hidden: [Unicode.Scalar] = [
+        "\u{061C}", "\u{200B}", "\u{200E}", "\u{200F}", "\u{FEFF}", "\u{2028}", "\u{2029}", "\u{00AD}", "\u{2060}", "\u{180E}",
+        "\u{E0001}", "\u{0600}", "\u{202E}", "\u{2066}", "\u{202A}", "\u{0378}",
+    ]
+
+    @Test func theRuleIsUnicodesCategories() {
+        for scalar in Self.hidden { #expect(DisplayText.isHidden(scalar), "U+\(String(scalar.value, radix: 16))") }
+        for visible: Unicode.Scalar in ["a", "é", "ß", "中", "😀", "\u{0301}", " ", "\u{00A0}"] {
+            #expect(!DisplayText.isHidden(visible), "U+\(String(visible.value, radix: 16))")
+        }
+        #expect(DisplayText.line("a\u{200B}b\u{FEFF}") == "a\u{FFFD}b\u{FFFD}")
+        #expect(DisplayText.line("Café 中 😀") == "Café 中 😀")
+    }
+
+    @Test func everyNameAndValueTheUserTypesIsRefused() throws {
+        let sandbox = try Sandbox().prepared()
+        for scalar in Self.hidden {
+            let text = "a\(Character(scalar))b"
+            let attempts: [[String]] = [
+                ["group", "add", text, "--route", "1"],
+                ["pause", "--from", "2025-11-05", "--until", "2025-11-05", "--reason", text, "--now", Paths.capturedAt],
+                ["notify", "add", "webhook", "https://ntfy.example/\(text)"],
+                ["notify", "add", "webhook", "https://ntfy.example/t", "--header", "X-Name: \(text)"],
+                ["route", "add", "r\(scalar.value)", "--from", "47.6,-122.3", "--to", "47.7,-122.2", "--provider", "here", "--no-check", "--name", text],
+            ]
+            for attempt in attempts {
+                let outcome = try sandbox.run(attempt)
+                #expect(outcome.status == 64, "U+\(String(scalar.value, radix: 16)) in \(attempt[0...1]): \(outcome)")
+            }
+        }
+        #expect(try sandbox.store.configuration().notifiers == nil)
+        #expect(try sandbox.store.routes().routes.allSatisfy { $0.custom == nil })
+    }
+
+    @Test func aFeedsNamesArePrintedWithoutThemInTextAndJSON() throws {
+        let sandbox = Sandbox()
+        let name = "Everett" + Self.hidden.map { String(Character($0)) }.joined() + "Seattle"
+        let feed = try sandbox.feed("invisible.json") { routes in routes[1]?["Name"] = name }
+        try sandbox.ok(["refresh", "--source", feed, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        for command in [["routes", "--search", "everett"], ["routes", "--json"], ["route", "1", "--json"], ["favorites"]] {
+            let outcome = try sandbox.ok(command)
+            let shown = outcome.stdout.unicodeScalars.filter { DisplayText.isHidden($0) && $0 != "\n" && $0 != "\t" }
+            #expect(shown.isEmpty, "\(command) printed \(shown.map { String($0.value, radix: 16) })")
+            #expect(outcome.stdout.contains("Everett" + String(repeating: "\u{FFFD}", count: Self.hidden.count) + "Seattle"), "\(command): \(outcome)")
+        }
+    }
+}

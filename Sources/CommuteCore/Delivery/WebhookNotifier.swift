@@ -25,7 +25,7 @@ public enum WebhookNotifier {
 
     /// Whether text is a URL a webhook can be posted to: http or https, with a host.
     public static func isWebhookURL(_ text: String) -> Bool {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host else { return false }
+        guard DisplayText.line(text) == text, let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host else { return false }
         return (scheme == "http" || scheme == "https") && !host.isEmpty
     }
 

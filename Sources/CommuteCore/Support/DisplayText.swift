@@ -7,9 +7,9 @@ public enum DisplayText {
     /// What stands in for a character that is not shown.
     public static let replacement: Unicode.Scalar = "\u{FFFD}"
 
-    /// For one line: a name, a quoted value, a message. Every control character (C0, line breaks
-    /// included, DEL and C1) and every bidirectional override or isolate becomes U+FFFD; a tab
-    /// becomes a space.
+    /// For one line: a name, a quoted value, a message. Every character that is not shown as
+    /// itself (`isHidden`: controls, line breaks included, format characters, separators,
+    /// unassigned code points) becomes U+FFFD; a tab becomes a space.
     public static func line(_ text: String) -> String {
         neutralised(text, keepingLayout: false)
     }
@@ -20,6 +20,19 @@ public enum DisplayText {
         neutralised(text, keepingLayout: true)
     }
 
+    /// The one rule, by Unicode general category, for input and output alike: control (Cc),
+    /// format (Cf: bidirectional controls, zero-width characters, the soft hyphen, the byte-order
+    /// mark, tags), line and paragraph separators (Zl, Zp) and unassigned code points (Cn). None of
+    /// them is seen as itself, and some reorder or hide what follows; text from the user that holds
+    /// one is refused, text from outside has each replaced.
+    public static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned: return true
+        default: return false
+        }
+    }
+
     private static func neutralised(_ text: String, keepingLayout: Bool) -> String {
         // Nearly all text is clean: look at its bytes once before building anything.
         guard needsWork(text, keepingLayout: keepingLayout) else { return text }
@@ -28,35 +41,37 @@ public enum DisplayText {
             switch scalar.value {
             case 0x0A where keepingLayout, 0x09 where keepingLayout: scalars.append(scalar)
             case 0x09: scalars.append(" ")
-            case 0x00..<0x20, 0x7F..<0xA0, 0x202A...0x202E, 0x2066...0x2069: scalars.append(replacement)
-            default: scalars.append(scalar)
+            default: scalars.append(isHidden(scalar) ? replacement : scalar)
             }
         }
         return String(scalars)
     }
 
-    /// Whether any byte starts something to replace. C1 controls are `C2 80`–`C2 9F` in UTF-8; the
-    /// bidirectional controls are `E2 80 AA`–`E2 80 AE` and `E2 81 A6`–`E2 81 A9`.
+    /// Whether anything is to be replaced. ASCII is judged by its bytes; text with any other
+    /// character is judged a character at a time (rare: names from a feed are nearly all ASCII).
     private static func needsWork(_ text: String, keepingLayout: Bool) -> Bool {
-        text.utf8.withContiguousStorageIfAvailable { bytes in scan(bytes, keepingLayout: keepingLayout) }
+        let verdict = text.utf8.withContiguousStorageIfAvailable { bytes in scan(bytes, keepingLayout: keepingLayout) }
             ?? scan(Array(text.utf8), keepingLayout: keepingLayout)
+        switch verdict {
+        case .clean: return false
+        case .hidden: return true
+        // Line feeds and tabs reach here only when they are kept.
+        case .notASCII: return text.unicodeScalars.contains { isHidden($0) && $0 != "\n" && $0 != "\t" }
+        }
     }
 
-    private static func scan(_ bytes: some RandomAccessCollection<UInt8>, keepingLayout: Bool) -> Bool {
-        var previous: UInt8 = 0
-        var beforePrevious: UInt8 = 0
+    private enum Verdict { case clean, hidden, notASCII }
+
+    private static func scan(_ bytes: some RandomAccessCollection<UInt8>, keepingLayout: Bool) -> Verdict {
+        var verdict = Verdict.clean
         for byte in bytes {
             switch byte {
-            case 0x0A, 0x09: if !keepingLayout { return true }
-            case 0x00..<0x20, 0x7F: return true
-            case 0x80...0x9F where previous == 0xC2: return true
-            case 0xAA...0xAE where previous == 0x80 && beforePrevious == 0xE2: return true
-            case 0xA6...0xA9 where previous == 0x81 && beforePrevious == 0xE2: return true
+            case 0x0A, 0x09: if !keepingLayout { return .hidden }
+            case 0x00..<0x20, 0x7F: return .hidden
+            case 0x80...: verdict = .notASCII
             default: break
             }
-            beforePrevious = previous
-            previous = byte
         }
-        return false
+        return verdict
     }
 }
