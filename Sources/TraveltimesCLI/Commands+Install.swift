@@ -27,7 +27,9 @@ extension Commands {
         let directory = try unitDirectory(invocation)
         let binary = executablePath()
         let store = try storeDirectory(invocation)
+        try checkPaths(binary: binary, store: store, forSystemd: true, invocation)
         let units = Installation.systemdUnits(binary: binary, store: store, refreshEvery: try interval(invocation))
+        guard Installation.unitsReadBack(units, binary: binary, store: store) else { throw UnwritablePaths(manager: "systemd") }
         let io = invocation.io
         var changes: [(path: String, text: String)] = []
         for (name, text) in units {
@@ -85,11 +87,15 @@ extension Commands {
             a crontab command it prints the lines to paste, and exits 69.
             """
     ) { invocation in
-        let block = Installation.cronBlock(binary: executablePath(), store: try storeDirectory(invocation), refreshEvery: try interval(invocation))
+        let binary = executablePath()
+        let store = try storeDirectory(invocation)
+        try checkPaths(binary: binary, store: store, forSystemd: false, invocation)
+        let block = Installation.cronBlock(binary: binary, store: store, refreshEvery: try interval(invocation))
+        guard Installation.cronBlockReadsBack(block, binary: binary, store: store) else { throw UnwritablePaths(manager: "cron") }
         let io = invocation.io
         guard let table = try readCrontab(invocation) else {
             io.err("traveltimes: there is no crontab command here; add these lines with your scheduler:")
-            for line in block { io.err("  " + line) }
+            for line in block { io.err("  " + Installation.text(ofByteString: line)) }
             throw NoCrontab()
         }
         guard let merged = Installation.merging(block, into: table, replacingForeign: invocation.arguments.has("--force")) else {
@@ -101,12 +107,12 @@ extension Commands {
         }
         if invocation.arguments.has("--dry-run") {
             io.out("Would write this crontab:")
-            io.writeOut(merged)
+            io.writeOut(DisplayText.terminal(Installation.text(ofByteString: merged)))
             return
         }
         try writeCrontab(merged, invocation)
         io.out("Added to your crontab:")
-        for line in block { io.out("  " + line) }
+        for line in block { io.out("  " + Installation.text(ofByteString: line)) }
     }
 
     static let uninstallSystemd = Command(
@@ -150,7 +156,8 @@ extension Commands {
             return
         }
         try invocation.confirm("This will remove the lines that run refresh and tick from your crontab.", question: "Remove them?")
-        try writeCrontab(removed, invocation)
+        // Nothing left: the table traveltimes made is removed, not left empty.
+        if removed.isEmpty { try removeCrontab(invocation) } else { try writeCrontab(removed, invocation) }
         invocation.io.out("Removed the traveltimes block from your crontab.")
     }
 
@@ -253,7 +260,19 @@ extension Commands {
         }
     }
 
-    /// The current crontab (empty when there is none yet), or nil when there is no crontab command.
+    /// Refuses (exit 64, naming the character) a binary or store path the service manager cannot
+    /// be given as it is.
+    private static func checkPaths(binary: String, store: String, forSystemd: Bool, _ invocation: Invocation) throws {
+        if let problem = Installation.problem(withPath: store, isExecutable: false, forSystemd: forSystemd) {
+            throw invocation.usage("Cannot install with the store at '\(store)': \(problem). Choose another with TRAVELTIMES_HOME.")
+        }
+        if let problem = Installation.problem(withPath: binary, isExecutable: true, forSystemd: forSystemd) {
+            throw invocation.usage("Cannot install traveltimes from '\(binary)': \(problem). Move the binary to a plainer path.")
+        }
+    }
+
+    /// The current crontab (empty when there is none yet), or nil when there is no crontab command:
+    /// as a byte string (`Installation.byteString`), so that every byte comes back as it was.
     static func readCrontab(_ invocation: Invocation) throws -> String? {
         guard SystemCommand.find("crontab", environment: invocation.environment) != nil else { return nil }
         let result: SystemCommand.Result
@@ -263,13 +282,23 @@ extension Commands {
             return nil
         }
         // `crontab -l` fails when the user has no crontab yet: that is an empty one.
-        return result.status == 0 ? result.text : ""
+        return result.status == 0 ? Installation.byteString(result.output) : ""
+    }
+
+    private static func removeCrontab(_ invocation: Invocation) throws {
+        let result: SystemCommand.Result
+        do {
+            result = try SystemCommand.run("crontab", ["-r"], environment: invocation.environment)
+        } catch {
+            throw CrontabFailed(reason: error.reason)
+        }
+        guard result.status == 0 else { throw CrontabFailed(reason: "`crontab -r` exited with status \(result.status); the table was not changed") }
     }
 
     private static func writeCrontab(_ table: String, _ invocation: Invocation) throws {
         let result: SystemCommand.Result
         do {
-            result = try SystemCommand.run("crontab", ["-"], input: Data(table.utf8), environment: invocation.environment)
+            result = try SystemCommand.run("crontab", ["-"], input: Installation.bytes(of: table), environment: invocation.environment)
         } catch {
             throw CrontabFailed(reason: error.reason)
         }
@@ -289,6 +318,13 @@ struct NotOurs: ProcessError, CustomStringConvertible {
 struct NoCrontab: ProcessError, CustomStringConvertible {
     var exitCode: ExitCode { .unavailable }
     var description: String { "no crontab command here: use `traveltimes install systemd`, or add the lines above by hand" }
+}
+
+/// The lines written would not read back as this binary and store: refused rather than installed.
+struct UnwritablePaths: ProcessError, CustomStringConvertible {
+    var manager: String
+    var exitCode: ExitCode { .usage }
+    var description: String { "what \(manager) would be given does not read back as this binary and store; nothing was written" }
 }
 
 struct CrontabFailed: ProcessError, CustomStringConvertible {

@@ -204,6 +204,7 @@ final class StandInPrograms: @unchecked Sendable {
             case "$1" in
               -l) if [ -f '\(crontab)' ]; then cat '\(crontab)'; else echo "no crontab for $(id -un)" >&2; exit 1; fi ;;
               -) cat > '\(crontab)' ;;
+              -r) rm -f '\(crontab)' ;;
               *) exit 2 ;;
             esac
             """)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `traveltimes install` writes: systemd user units or a crontab block that run `refresh`
 /// and `tick` unattended, with the store pinned and output quiet. Pure text in, text out: the CLI
 /// reads and writes the files and runs `systemctl` and `crontab`.
@@ -37,10 +39,41 @@ public enum Installation {
     public static let systemdMark = "# Written by `traveltimes install systemd`; `traveltimes uninstall systemd` removes it."
     public static let cronMark = "# Written by `traveltimes install cron`; `traveltimes uninstall cron` removes this block."
     public static let cronBegin = "# BEGIN traveltimes"
+    /// The begin line when the table did not end in a line break and install added one before the
+    /// block: uninstall takes that line break away again, leaving the table byte for byte.
+    public static let cronBeginAfterAddedBreak = "# BEGIN traveltimes (a line break was added before this block)"
     public static let cronEnd = "# END traveltimes"
 
     /// The two timers, the units they start, and their file names.
     public static let timers = ["traveltimes-tick.timer", "traveltimes-refresh.timer"]
+
+    // MARK: What a path may hold
+
+    /// Why a path cannot be written where a service manager will read it, naming the character;
+    /// nil when it can. No manager can be given a line break or another character that is not
+    /// shown (`DisplayText.isHidden`): cron reads a line per job, and systemd's values end at the
+    /// line. systemd also refuses to run an executable whose name holds a quote or a backslash
+    /// ("Executable name contains special characters"), however it is quoted.
+    public static func problem(withPath path: String, isExecutable: Bool, forSystemd: Bool) -> String? {
+        for scalar in path.unicodeScalars {
+            if DisplayText.isHidden(scalar) || scalar == "\t" {
+                return "it holds \(describe(scalar)), which no service manager can be given"
+            }
+            if forSystemd, isExecutable, scalar == "'" || scalar == "\"" || scalar == "\\" {
+                return "it holds \(describe(scalar)), and systemd will not run an executable whose name has one"
+            }
+        }
+        return nil
+    }
+
+    /// `a line feed (U+000A)`, `' (U+0027)`.
+    static func describe(_ scalar: Unicode.Scalar) -> String {
+        let code = String(format: "U+%04X", scalar.value)
+        let names: [UInt32: String] = [0x0A: "a line feed", 0x0D: "a carriage return", 0x09: "a tab", 0x00: "a NUL"]
+        if let name = names[scalar.value] { return "\(name) (\(code))" }
+        if DisplayText.isHidden(scalar) { return "an invisible character (\(code))" }
+        return "\(Character(scalar)) (\(code))"
+    }
 
     // MARK: systemd
 
@@ -84,6 +117,14 @@ public enum Installation {
         ]
     }
 
+    /// Whether the units read back as running `binary` with `store`, as systemd will read them:
+    /// what `install systemd` checks before it writes anything.
+    public static func unitsReadBack(_ units: [(name: String, text: String)], binary: String, store: String) -> Bool {
+        let services = units.filter { $0.name.hasSuffix(".service") }
+        return !services.isEmpty && services.allSatisfy { pinned(service: $0.text) == Pinned(binary: binary, store: store) }
+            && units.allSatisfy { unit in unit.text.split(separator: "\n").allSatisfy { !$0.contains("\r") } }
+    }
+
     /// Whether a unit file's text is this program's.
     public static func isOurs(unit text: String) -> Bool {
         text.split(separator: "\n", maxSplits: 1).first.map(String.init) == systemdMark
@@ -117,10 +158,11 @@ public enum Installation {
         return Pinned(binary: binary, store: store)
     }
 
-    /// The binary and store the tick line of this program's crontab block runs.
+    /// The binary and store the tick line of this program's crontab block (byte strings) runs.
     public static func pinned(cronBlock lines: [String]) -> Pinned? {
         let prefix = "* * * * * TRAVELTIMES_HOME="
-        guard let line = lines.first(where: { $0.hasPrefix(prefix) }) else { return nil }
+        guard let byteLine = lines.first(where: { $0.hasPrefix(prefix) }) else { return nil }
+        let line = String(decoding: bytes(of: byteLine), as: UTF8.self)
         var rest = Substring(line.dropFirst(prefix.count).replacingOccurrences(of: "\\%", with: "%"))
         guard let store = shellUnquoted(&rest), rest.first == " " else { return nil }
         rest = rest.dropFirst()
@@ -176,7 +218,8 @@ public enum Installation {
 
     // MARK: cron
 
-    /// The crontab block: the store pinned, the output quiet (cron mails every line).
+    /// The crontab block: the store pinned, the output quiet (cron mails every line). Its lines
+    /// are byte strings (`byteString`), as the table it goes into is.
     public static func cronBlock(binary: String, store: String, refreshEvery: Interval) -> [String] {
         let command = "TRAVELTIMES_HOME=\(shellQuoted(store)) \(shellQuoted(binary))"
         return [
@@ -184,7 +227,29 @@ public enum Installation {
             "\(refreshEvery.cronTimes) \(command) refresh --quiet",
             "* * * * * \(command) tick --quiet",
             cronEnd,
-        ].map { $0.replacingOccurrences(of: "%", with: "\\%") }
+        ].map { byteString(Data($0.replacingOccurrences(of: "%", with: "\\%").utf8)) }
+    }
+
+    /// Bytes as a string of one character per byte (ISO 8859-1): a crontab is whatever bytes its
+    /// owner wrote — Latin-1 comments, bytes that are no text at all — and each must come back as
+    /// it was, which decoding it as UTF-8 would not do.
+    public static func byteString(_ bytes: Data) -> String {
+        String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    }
+
+    /// A byte string as text to show: its bytes read as UTF-8.
+    public static func text(ofByteString byteString: String) -> String {
+        String(decoding: bytes(of: byteString), as: UTF8.self)
+    }
+
+    /// The bytes a `byteString` stands for.
+    public static func bytes(of byteString: String) -> Data {
+        Data(byteString.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) })
+    }
+
+    /// Whether the block reads back as running `binary` with `store`, one line per job.
+    public static func cronBlockReadsBack(_ block: [String], binary: String, store: String) -> Bool {
+        block.count == 5 && pinned(cronBlock: block) == Pinned(binary: binary, store: store)
     }
 
     /// What a crontab holds of this program's.
@@ -199,7 +264,7 @@ public enum Installation {
 
     public static func cronState(of table: String) -> CronState {
         let lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard let begin = lines.firstIndex(of: cronBegin) else { return .absent }
+        guard let begin = lines.firstIndex(where: isBegin) else { return .absent }
         guard let end = lines[begin...].firstIndex(of: cronEnd), begin + 1 < end, lines[begin + 1] == cronMark else {
             return .foreign
         }
@@ -214,30 +279,40 @@ public enum Installation {
         case .foreign:
             guard replacingForeign else { return nil }
             var lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            guard let begin = lines.firstIndex(of: cronBegin) else { return nil }
+            guard let begin = lines.firstIndex(where: isBegin) else { return nil }
             let end = lines[begin...].firstIndex(of: cronEnd) ?? begin
             lines.replaceSubrange(begin...end, with: block)
             return lines.joined(separator: "\n")
         case .absent:
-            if table.isEmpty { return block.joined(separator: "\n") + "\n" }
-            return table + (table.hasSuffix("\n") ? "" : "\n") + block.joined(separator: "\n") + "\n"
+            if table.isEmpty || table.hasSuffix("\n") { return table + block.joined(separator: "\n") + "\n" }
+            return table + "\n" + ([cronBeginAfterAddedBreak] + block.dropFirst()).joined(separator: "\n") + "\n"
         case .ours(let old):
-            return replacing(old, with: block, in: table)
+            // The begin line keeps saying whether a line break was added before the block.
+            return replacing(old, with: [old[0]] + block.dropFirst(), in: table)
         }
     }
+
+    private static func isBegin(_ line: String) -> Bool { line == cronBegin || line == cronBeginAfterAddedBreak }
 
     /// The table without this program's block. Nil when the block is not this program's.
     public static func removingBlock(from table: String) -> String? {
         switch cronState(of: table) {
         case .foreign: return nil
         case .absent: return table
-        case .ours(let old): return replacing(old, with: [], in: table)
+        case .ours(let old):
+            var removed = replacing(old, with: [], in: table)
+            // The block was the table's last lines, after a line break install added: the table
+            // had ended without one.
+            if old.first == cronBeginAfterAddedBreak, table.hasSuffix(old.joined(separator: "\n") + "\n"), removed.hasSuffix("\n") {
+                removed.removeLast()
+            }
+            return removed
         }
     }
 
     private static func replacing(_ old: [String], with new: [String], in table: String) -> String {
         var lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard let begin = lines.firstIndex(of: cronBegin) else { return table }
+        guard let begin = lines.firstIndex(where: isBegin) else { return table }
         lines.replaceSubrange(begin..<(begin + old.count), with: new)
         return lines.joined(separator: "\n")
     }
