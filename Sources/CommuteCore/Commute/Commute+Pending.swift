@@ -23,6 +23,19 @@ extension Commute {
         public var pauses: [Pause] = []
     }
 
+    /// An entry's words with its data's age as of `moment` (when it would fire), not as of the fire
+    /// the plan was made for: the age line the plan wrote is the last, and is recomputed.
+    func bodyAged(_ entry: PendingBook.Entry, firingAt moment: Date) -> String {
+        let body = entry.body ?? ""
+        guard moment != entry.nextFire, let dataAsOf = entry.dataAsOf else { return body }
+        var lines = body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let planned = AlertComposer.ageLine(dataAsOf, at: entry.nextFire, calendar: calendar), lines.last == planned {
+            lines.removeLast()
+        }
+        if let aged = AlertComposer.ageLine(dataAsOf, at: moment, calendar: calendar) { lines.append(aged) }
+        return lines.joined(separator: "\n")
+    }
+
     public func pendingReport(deferredContent: Bool = true) throws -> PendingReport {
         var book = try store.pending()
         // A plan older than the schedules (a command died in between) is made again first.
@@ -55,8 +68,10 @@ extension Commute {
             return request
         }
         let requests = book.requests.map { entry in
-            PendingItem(
-                request: refreshed(entry), content: AlertContent(title: entry.title ?? "", body: entry.body ?? ""))
+            let request = refreshed(entry)
+            return PendingItem(
+                request: request,
+                content: AlertContent(title: entry.title ?? "", body: bodyAged(entry, firingAt: request.nextFire), dataAsOf: entry.dataAsOf))
         }
         var deferred: [PendingItem] = []
         if !deferredContent {

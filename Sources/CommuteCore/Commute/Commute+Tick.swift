@@ -226,7 +226,7 @@ extension Commute {
     ) -> Composition {
         var content = AlertComposer.content(for: schedule, routes: routes, firesAt: now, calendar: calendar)
         if let threshold = schedule.onlyWhenDelayedBy {
-            if let smart = AlertComposer.smartContent(for: schedule, threshold: threshold, routes: routes) {
+            if let smart = AlertComposer.smartContent(for: schedule, threshold: threshold, routes: routes, at: now, calendar: calendar) {
                 content = smart
             } else if firstHandling {
                 return .suppress("not delayed: no route is \(threshold) min or more over its usual time")
@@ -242,7 +242,7 @@ extension Commute {
         _ schedule: Schedule, id: String, leave: LeaveTime, headsUp: Bool, firstHandling: Bool, routes: [String: Route]
     ) -> Composition {
         if let threshold = schedule.onlyWhenDelayedBy, firstHandling,
-            AlertComposer.smartContent(for: schedule, threshold: threshold, routes: routes) == nil
+            AlertComposer.smartContent(for: schedule, threshold: threshold, routes: routes, at: now, calendar: calendar) == nil
         {
             return .suppress("not delayed: no route is \(threshold) min or more over its usual time")
         }

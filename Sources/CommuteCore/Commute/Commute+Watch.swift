@@ -76,9 +76,10 @@ extension Commute {
         let title = direction == .over
             ? "\(route.name) is running \(TimeFormatting.delay(route.delayMinutes ?? 0))\(usual)"
             : "\(route.name) has cleared: \(route.currentMinutes.map { "\($0) min" } ?? "no data")\(usual)"
+        var body = AlertComposer.line(routeID: route.id, route: route)
+        if let age = AlertComposer.ageLine(route.updatedAt, at: now, calendar: calendar) { body += "\n" + age }
         return AlertMessage(
-            id: "watch.\(route.id).\(direction.rawValue)", title: title,
-            body: AlertComposer.line(routeID: route.id, route: route), urgency: direction == .over ? "critical" : "normal")
+            id: "watch.\(route.id).\(direction.rawValue)", title: title, body: body, urgency: direction == .over ? "critical" : "normal")
     }
 
     /// Why a watch alert may not go out now, or nil.

@@ -11,12 +11,22 @@ public enum AlertComposer {
     ) -> AlertContent {
         let title = "Commute at \(schedule.timeLabel) (\(schedule.daysLabel))"
         var lines = schedule.routeIDs.map { line(routeID: $0, route: routes[$0]) }
-        let updated = schedule.routeIDs.compactMap { routes[$0]?.updatedAt }
-        if let oldest = updated.min(), firesAt.timeIntervalSince(oldest) > staleAfter {
-            let age = TimeFormatting.age(firesAt.timeIntervalSince(oldest))
-            lines.append("Data is \(age) old (updated \(TimeFormatting.moment(oldest, relativeTo: firesAt, calendar: calendar)))")
-        }
-        return AlertContent(title: title, body: lines.joined(separator: "\n"))
+        let oldest = oldestUpdate(of: schedule.routeIDs, routes)
+        if let age = ageLine(oldest, at: firesAt, calendar: calendar) { lines.append(age) }
+        return AlertContent(title: title, body: lines.joined(separator: "\n"), dataAsOf: oldest)
+    }
+
+    /// When the oldest data among these routes was measured.
+    public static func oldestUpdate(of routeIDs: [String], _ routes: [String: Route]) -> Date? {
+        routeIDs.compactMap { routes[$0]?.updatedAt }.min()
+    }
+
+    /// The one rule every kind of alert follows: data over `staleAfter` old at the moment the alert
+    /// is read says so, `Data is 39 h old (updated Mon 4:00 PM)`; nil otherwise.
+    public static func ageLine(_ oldest: Date?, at moment: Date, calendar: ZonedCalendar) -> String? {
+        guard let oldest, moment.timeIntervalSince(oldest) > staleAfter else { return nil }
+        let age = TimeFormatting.age(moment.timeIntervalSince(oldest))
+        return "Data is \(age) old (updated \(TimeFormatting.moment(oldest, relativeTo: moment, calendar: calendar)))"
     }
 
     /// `Everett-Seattle: 49 min (+19 min, CONGESTED)`; a route without data or missing from the
@@ -37,16 +47,21 @@ public enum AlertComposer {
     /// A smart alert at fire time: nil when no route is delayed by `threshold` minutes or more;
     /// otherwise content that leads with the delayed routes, worst first
     /// (`Delay: Everett-Seattle +19 min`), then the others in schedule order.
-    public static func smartContent(for schedule: Schedule, threshold: Int, routes: [String: Route]) -> AlertContent? {
+    public static func smartContent(
+        for schedule: Schedule, threshold: Int, routes: [String: Route], at moment: Date, calendar: ZonedCalendar
+    ) -> AlertContent? {
         let delayed = schedule.routeIDs.compactMap { routes[$0] }
             .filter { ($0.delayMinutes ?? Int.min) >= threshold }
             .sorted { ($0.delayMinutes ?? 0) > ($1.delayMinutes ?? 0) }
         guard !delayed.isEmpty else { return nil }
         let names = delayed.map { "\($0.name) \(TimeFormatting.delay($0.delayMinutes ?? 0))" }
         let delayedIDs = Set(delayed.map(\.id))
-        let lines = delayed.map { line(routeID: $0.id, route: $0) }
+        var lines = delayed.map { line(routeID: $0.id, route: $0) }
             + schedule.routeIDs.filter { !delayedIDs.contains($0) }.map { line(routeID: $0, route: routes[$0]) }
+        let oldest = oldestUpdate(of: schedule.routeIDs, routes)
+        if let age = ageLine(oldest, at: moment, calendar: calendar) { lines.append(age) }
         return AlertContent(
-            title: "Delay: \(names.joined(separator: ", ")) (\(schedule.timeLabel) alert)", body: lines.joined(separator: "\n"))
+            title: "Delay: \(names.joined(separator: ", ")) (\(schedule.timeLabel) alert)", body: lines.joined(separator: "\n"),
+            dataAsOf: oldest)
     }
 }

@@ -178,9 +178,11 @@ public enum FanOut {
             }
             // What it will say when it fires: the leave time as planned, or now for a late plan.
             let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: arrival)
+            // Its data's age as of its fire time, as a fixed-time alert's (`pending` moves it on).
             let content = request.isHeadsUp
                 ? AlertComposer.headsUpContent(for: schedule, routes: routes, leave: leave, now: max(now, request.nextFire), calendar: calendar)
-                : AlertComposer.leaveContent(for: schedule, routes: routes, leave: leave, now: max(now, leave.leave), calendar: calendar)
+                : AlertComposer.leaveContent(
+                    for: schedule, routes: routes, leave: leave, now: max(now, leave.leave), ageAt: request.nextFire, calendar: calendar)
             return PendingAlert(request: request, content: content)
         }
         let deferred = keys[limit...].map { request($0).0 }

@@ -52,17 +52,19 @@ extension AlertComposer {
         for schedule: Schedule, routes: [String: Route], leave: LeaveTime, now: Date, calendar: ZonedCalendar
     ) -> AlertContent {
         let minutes = max(0, Int((leave.leave.timeIntervalSince(now) / 60).rounded()))
-        let content = leaveContent(for: schedule, routes: routes, leave: leave, now: leave.leave, calendar: calendar)
+        let content = leaveContent(for: schedule, routes: routes, leave: leave, now: leave.leave, ageAt: now, calendar: calendar)
         let title = "Leave in \(minutes) min (\(calendar.local(leave.leave).time.label)) to arrive by \(calendar.local(leave.arrival).time.label)"
-        return AlertContent(title: title, body: content.body)
+        return AlertContent(title: title, body: content.body, dataAsOf: content.dataAsOf)
     }
 
     /// An arrive-by alert at `now`: "Leave now to arrive by 9:00 AM", or, when the plan is already
     /// late, "Leave now: expected arrival 9:07 AM, 7 min late"; then the routes, fastest first,
     /// and the expected arrival.
     public static func leaveContent(
-        for schedule: Schedule, routes: [String: Route], leave: LeaveTime, now: Date, calendar: ZonedCalendar
+        for schedule: Schedule, routes: [String: Route], leave: LeaveTime, now: Date, ageAt: Date? = nil, calendar: ZonedCalendar
     ) -> AlertContent {
+        let oldest = oldestUpdate(of: schedule.routeIDs, routes)
+        let age = ageLine(oldest, at: ageAt ?? now, calendar: calendar)
         let arrive = calendar.local(leave.arrival).time.label
         let ordered = schedule.routeIDs.enumerated().sorted { lhs, rhs in
             let left = routes[lhs.element].flatMap { $0.currentMinutes ?? $0.averageMinutes } ?? Int.max
@@ -72,7 +74,8 @@ extension AlertComposer {
         var lines = ordered.map { line(routeID: $0, route: routes[$0]) }
         guard let minutes = leave.minutes, let fastest = leave.fastest else {
             lines.append("No travel times right now: this is an hour before \(arrive).")
-            return AlertContent(title: "Arrive by \(arrive): no travel times", body: lines.joined(separator: "\n"))
+            if let age { lines.append(age) }
+            return AlertContent(title: "Arrive by \(arrive): no travel times", body: lines.joined(separator: "\n"), dataAsOf: oldest)
         }
         let start = max(now, leave.leave)
         let expected = start.addingTimeInterval(TimeInterval(minutes * 60))
@@ -84,6 +87,7 @@ extension AlertComposer {
         var closing = "Expected arrival \(expectedLabel) by \(fastest.name)"
         if leave.basis == .usual { closing += " (no current times: its usual time)" }
         lines.append(closing)
-        return AlertContent(title: title, body: lines.joined(separator: "\n"))
+        if let age { lines.append(age) }
+        return AlertContent(title: title, body: lines.joined(separator: "\n"), dataAsOf: oldest)
     }
 }

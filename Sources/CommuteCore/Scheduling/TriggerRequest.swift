@@ -122,9 +122,12 @@ public struct PendingAlert: Sendable, Equatable {
 public struct AlertContent: Codable, Sendable, Equatable {
     public var title: String
     public var body: String
+    /// When the oldest of its routes' data was measured: what its "Data is … old" line is about.
+    public var dataAsOf: Date?
 
-    public init(title: String, body: String) {
+    public init(title: String, body: String, dataAsOf: Date? = nil) {
         self.title = title
         self.body = body
+        self.dataAsOf = dataAsOf
     }
 }

@@ -18,6 +18,9 @@ public struct ZonedCalendar: Sendable {
     private let windowEnd: Int
     private let offsetAtWindowStart: Int
     private let transitions: [Transition]
+    /// The local year at the moment the calendar was made around: a date in another year is
+    /// written with its year.
+    public private(set) var year = 0
 
     /// Reads the zone's offsets from `daysBefore` days before `now` to `daysAfter` days after it.
     public init(timeZone: TimeZone, around now: Date, daysBefore: Int = 2, daysAfter: Int = 10) {
@@ -50,6 +53,7 @@ public struct ZonedCalendar: Sendable {
             previousInstant = sample
         }
         transitions = found
+        year = local(now).date.year
     }
 
     /// The UTC offset in seconds at an instant (seconds since 1970).

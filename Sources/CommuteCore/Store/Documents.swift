@@ -120,6 +120,9 @@ public struct PendingBook: VersionedDocument, Equatable {
         /// True for an arrive-by heads-up (`nextFire` is then that long before the leave time);
         /// absent otherwise.
         public var headsUp: Bool?
+        /// When the oldest data its content shows was measured: `pending` states the data's age as
+        /// of the moment it would fire, however long after the plan that is.
+        public var dataAsOf: Date?
 
         public var isHeadsUp: Bool { headsUp == true }
 
@@ -133,6 +136,7 @@ public struct PendingBook: VersionedDocument, Equatable {
             headsUp = request.isHeadsUp ? true : nil
             title = content?.title
             body = content?.body
+            dataAsOf = content?.dataAsOf
             self.since = since
         }
 

@@ -97,6 +97,7 @@ extension PendingBook {
             var handled: Date?
             var arrival: Date?
             var headsUp = false
+            var dataAsOf: Date?
             var seen: UInt16 = 0
             // A key given twice keeps its first value: the repeat is skipped (and checked). `id`
             // is skipped too: it is derived from the schedule and weekday.
@@ -120,6 +121,8 @@ extension PendingBook {
                     case "arrival" where first(1024):
                         arrival = try DocumentReading.optionalDate(&reader, field: "\(list)[\(index)].arrival")
                     case "headsUp" where first(2048): headsUp = try reader.readBool()
+                    case "dataAsOf" where first(4096):
+                        dataAsOf = try DocumentReading.optionalDate(&reader, field: "\(list)[\(index)].dataAsOf")
                     default: try reader.skipValue()
                     }
                 } catch let error as JSONReadError where error.kind == .type {
@@ -131,12 +134,14 @@ extension PendingBook {
             guard let day = Weekday(rawValue: number) else {
                 throw DocumentProblem("impossible value: \(field).weekday is \(number), outside 1–7")
             }
-            entries.append(Entry(
+            var entry = Entry(
                 scheduleID: try DocumentReading.required(scheduleID, "\(field).scheduleID"), weekday: day,
                 hour: try DocumentReading.required(hour, "\(field).hour"),
                 minute: try DocumentReading.required(minute, "\(field).minute"),
                 nextFire: try DocumentReading.required(nextFire, "\(field).nextFire"), title: title, body: body, since: since,
-                handled: handled, arrival: arrival, isHeadsUp: headsUp))
+                handled: handled, arrival: arrival, isHeadsUp: headsUp)
+            entry.dataAsOf = dataAsOf
+            entries.append(entry)
         }
         return entries
     }
@@ -206,6 +211,10 @@ extension PendingBook {
             if let body = entry.body {
                 writer.key("body")
                 writer.string(body)
+            }
+            if let dataAsOf = entry.dataAsOf {
+                writer.key("dataAsOf")
+                writer.string(ISO8601.string(dataAsOf))
             }
             if let handled = entry.handled {
                 writer.key("handled")

@@ -30,10 +30,12 @@ public enum TimeFormatting {
         return text + ", \(local.time.label)"
     }
 
-    /// `Tue, Nov 4, 4:00 PM`, always with the day.
+    /// `Tue, Nov 4, 4:00 PM`, always with the day; with the year (`Mon, Jan 3, 2028, 7:00 AM`)
+    /// when it is not the year of the moment the calendar was made around.
     public static func dayAndTime(_ date: Date, calendar: ZonedCalendar) -> String {
         let local = calendar.local(date)
-        return "\(local.weekday.shortName), \(monthNames[local.date.month - 1]) \(local.date.day), \(local.time.label)"
+        let year = local.date.year == calendar.year ? "" : ", \(local.date.year)"
+        return "\(local.weekday.shortName), \(monthNames[local.date.month - 1]) \(local.date.day)\(year), \(local.time.label)"
     }
 
     /// An instant with the zone's offset at that instant: `2025-11-04T16:00:00-08:00`.
