@@ -38,6 +38,7 @@ import Testing
             Everett-Seattle: 34 min (-11 min, CLEAR)
             Seattle-Everett: 48 min (-9 min, CLEAR)
             Expected arrival 8:55 AM by Everett-Seattle
+            Data is 16 h old (updated Tue, Nov 4, 4:00 PM)
             """)
         // Traffic: route 1 slows to an hour, 4 to 50 min. The leave time moves, and 4 leads.
         let slower = try feed(sandbox, "slower", route1: 60, route4: 50)
@@ -82,7 +83,7 @@ import Testing
         let onUsual = try first(sandbox, "2025-11-05T07:00:00")
         // Route 1 usually takes 45 min: leave at 8:10.
         #expect(onUsual["nextFire"] as? String == "2025-11-05T08:10:00-08:00")
-        #expect((onUsual["body"] as? String)?.hasSuffix("Expected arrival 8:55 AM by Everett-Seattle (no current times: its usual time)") == true)
+        #expect((onUsual["body"] as? String)?.hasSuffix("Expected arrival 8:55 AM by Everett-Seattle (no current times: its usual time)\nData is 16 h old (updated Tue, Nov 4, 4:00 PM)") == true, "\(onUsual)")
         let none = try sandbox.feed("none") { routes in
             for id in [1, 4] {
                 routes[id]?["CurrentTime"] = 0
@@ -93,7 +94,7 @@ import Testing
         let blind = try first(sandbox, "2025-11-05T07:00:00")
         #expect(blind["nextFire"] as? String == "2025-11-05T08:00:00-08:00")
         #expect(blind["title"] as? String == "Arrive by 9:00 AM: no travel times")
-        #expect((blind["body"] as? String)?.hasSuffix("No travel times right now: this is an hour before 9:00 AM.") == true)
+        #expect((blind["body"] as? String)?.hasSuffix("No travel times right now: this is an hour before 9:00 AM.\nData is 16 h old (updated Tue, Nov 4, 4:00 PM)") == true, "\(blind)")
     }
 
     @Test func aHeadsUpComesBeforeTheLeaveTimeAndBothAreSentOnce() throws {
