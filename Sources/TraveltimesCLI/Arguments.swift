@@ -51,7 +51,9 @@ enum ArgumentParser {
         while index < words.count {
             let word = words[index]
             index += 1
-            guard !optionsEnded, word.hasPrefix("-"), word != "-" else {
+            // `-3` is a value (a negative number, refused by what reads it), not an option.
+            let isNumber = word.count > 1 && word.dropFirst().allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+            guard !optionsEnded, word.hasPrefix("-"), word != "-", !isNumber else {
                 parsed.positionals.append(word)
                 if verbatimAfterFirstPositional { optionsEnded = true }
                 continue

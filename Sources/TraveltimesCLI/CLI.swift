@@ -10,6 +10,7 @@ public enum CLI {
         _ arguments: [String], environment: [String: String], io: TerminalIO,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) -> ExitCode {
+        let arguments = Commands.spelledOneWay(arguments)
         guard let first = arguments.first else {
             io.out(shortUsage)
             return .success

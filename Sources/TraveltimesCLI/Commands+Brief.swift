@@ -6,7 +6,7 @@ extension Commands {
         name: "brief",
         summary: "The commute in one sentence: best and worst route and what is delayed",
         options: [
-            OptionSpec(name: "--group", value: "NAME", help: "Brief a group (default: all favourites)", values: .groupName),
+            OptionSpec(name: "--group", value: "NAME", help: "Brief a group (default: all favorites)", values: .groupName),
             Options.json, Options.now,
         ]
     ) { invocation in

@@ -26,7 +26,7 @@ extension Commands {
             prints its time now; a provider error or no route exits non-zero and saves nothing. The
             key comes from `config set tomtom-key|here-key|google-key` or TOMTOM_API_KEY,
             HERE_API_KEY, GOOGLE_MAPS_API_KEY. A custom route then works wherever a route does:
-            favourites, schedules, groups, watches, brief.
+            favorites, schedules, groups, watches, brief.
             """
     ) { invocation in
         let id = invocation.arguments.positionals[0]
@@ -88,7 +88,7 @@ extension Commands {
 
     static let routeRemove = Command(
         name: "route remove",
-        summary: "Remove a custom route, and take it out of favourites, schedules, groups and watches",
+        summary: "Remove a custom route, and take it out of favorites, schedules, groups and watches",
         arguments: "ID",
         positionals: 1...1,
         argumentValues: [.customRouteID],

@@ -42,7 +42,7 @@ extension Commands {
             OptionSpec(name: "--delay", value: "SECONDS", help: "Wait this long first (default 5; 0 to 300)"),
             Options.now,
         ],
-        discussion: "The alert is built from the first three favourites' current data."
+        discussion: "The alert is built from the first three favorites' current data."
     ) { invocation in try sendTest(invocation, defaultDelay: 5) }
 
     static let notifyTest = Command(
@@ -71,9 +71,14 @@ extension Commands {
         }
         let (message, sent) = try commute.sendTestAlert(notifiers: notifiers, sender: invocation.sender(invocation.io))
         let failures = sent.filter { $0.result != .delivered }
-        invocation.io.err("Sent \"\(message.title)\" to \(sent.count - failures.count) of \(notifiers.count) notifiers (\(notifiers.map(\.summary).joined(separator: "; "))).")
+        let delivered = sent.filter { $0.result == .delivered }.map(\.delivery.claim.notifier.summary)
+        // The ones it reached in the parentheses; each that failed on a line of its own, with why.
+        invocation.io.err(
+            "Sent \"\(message.title)\" to \(delivered.count) of \(notifiers.count) notifiers"
+                + (delivered.isEmpty ? "." : " (\(delivered.joined(separator: "; "))).")
+                + (failures.isEmpty ? "" : " Failed: \(failures.count)."))
         for failure in failures {
-            invocation.io.err("traveltimes: \(failure.delivery.claim.notifier.summary): \(failure.result.failure ?? "")")
+            invocation.io.err("traveltimes: failed: \(failure.delivery.claim.notifier.summary): \(failure.result.failure ?? "")")
         }
         if !failures.isEmpty { throw DeliveryFailed(count: failures.count) }
     }
@@ -98,7 +103,8 @@ extension Commands {
             }
             entries = entries.filter { $0.at >= since }
         }
-        entries.reverse()
+        // Newest first by when each alert was due; the later decision first within one.
+        entries.sort { ($0.occurrence, $0.at) > ($1.occurrence, $1.at) }
         let calendar = commute.calendar
         if invocation.wantsJSON {
             try invocation.printJSON(entries.map { entry in
@@ -118,11 +124,20 @@ extension Commands {
         for entry in entries {
             table.add([
                 TimeFormatting.dayAndTime(entry.occurrence, calendar: calendar), entry.outcome.rawValue,
-                String(entry.requestID.prefix(17)) + "…" + String(entry.requestID.suffix(9)),
+                shortRequestID(entry.requestID),
                 entry.notifier.map(String.init) ?? "-", entry.reason ?? "",
             ])
         }
         invocation.io.out(table.render().joined(separator: "\n"))
+    }
+
+    /// `schedule.81df22f2.weekday.4`: a schedule's UUID shortened as everywhere else, every other
+    /// part (and every other kind of ID, `watch.70.over`) as it is.
+    static func shortRequestID(_ id: String) -> String {
+        var parts = id.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts[0] == "schedule", parts[1].count == 36 else { return id }
+        parts[1] = parts[1].prefix(8)
+        return parts.joined(separator: ".")
     }
 
     static let deliveredClear = Command(

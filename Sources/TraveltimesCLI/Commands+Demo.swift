@@ -11,7 +11,7 @@ extension Commands {
         summary: "Try the whole main job on the bundled sample feed, in a throwaway store",
         options: [OptionSpec(name: "--source", value: "FILE", help: "Feed to use (default: the bundled sample)", values: .file)],
         discussion: """
-            Refreshes from the sample, favourites three routes, adds the morning and evening presets and
+            Refreshes from the sample, favorites three routes, adds the morning and evening presets and
             prints the pending alerts — as if it were \(sampleMoment) in \(sampleZone), when the
             sample was captured. The sample (WSDOT's feed, 163 routes) is inside the binary: the demo
             works from any copy, anywhere. Nothing outside the throwaway store is touched.

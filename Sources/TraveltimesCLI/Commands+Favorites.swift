@@ -4,7 +4,7 @@ import Foundation
 extension Commands {
     static let favoritesList = Command(
         name: "favorites list",
-        summary: "List favourite routes in order (also: traveltimes favorites)",
+        summary: "List favorite routes in order (also: traveltimes favorites)",
         options: [Options.json]
     ) { invocation in
         let store = try invocation.store()
@@ -14,7 +14,7 @@ extension Commands {
             return
         }
         guard !favorites.routeIDs.isEmpty else {
-            invocation.io.out("No favourites yet: add routes with `traveltimes favorites add ID...` (IDs from `traveltimes routes`).")
+            invocation.io.out("No favorites yet: add routes with `traveltimes favorites add ID...` (IDs from `traveltimes routes`).")
             return
         }
         let routes = try store.routes().byID
@@ -28,26 +28,28 @@ extension Commands {
 
     static let favoritesAdd = Command(
         name: "favorites add",
-        summary: "Add routes to the end of the favourites",
+        summary: "Add routes to the end of the favorites",
         arguments: "ID...",
         positionals: 1...Int.max,
         argumentValues: [.routeID]
     ) { invocation in
-        let ids = try invocation.arguments.positionals.map(ScheduleParsing.routeID)
+        var seen = Set<String>()
+        // An ID given twice is added (and named) once.
+        let ids = try invocation.arguments.positionals.map(ScheduleParsing.routeID).filter { seen.insert($0).inserted }
         let commute = try invocation.commute()
         let result = try commute.addFavorites(ids)
         let routes = try commute.store.routes().byID
         if !result.added.isEmpty {
-            invocation.io.out("Added to favourites: \(describe(result.added, routes)).")
+            invocation.io.out("Added to favorites: \(describe(result.added, routes)).")
         }
         if !result.alreadyFavorites.isEmpty {
-            invocation.io.out("Already favourites: \(describe(result.alreadyFavorites, routes)).")
+            invocation.io.out("Already favorites: \(describe(result.alreadyFavorites, routes)).")
         }
     }
 
     static let favoritesRemove = Command(
         name: "favorites remove",
-        summary: "Remove routes from the favourites and from every schedule that uses them",
+        summary: "Remove routes from the favorites and from every schedule that uses them",
         arguments: "ID...",
         positionals: 1...Int.max,
         argumentValues: [.favoriteRouteID],
@@ -62,14 +64,14 @@ extension Commands {
         let preview = try commute.previewRemovingFavorites(ids)
         try invocation.confirm(consequence(of: preview, routes), question: "Remove?")
         let (cascade, summary) = try commute.removeFavorites(ids)
-        invocation.io.out("Removed from favourites: \(describe(cascade.removedFavorites, routes)).")
+        invocation.io.out("Removed from favorites: \(describe(cascade.removedFavorites, routes)).")
         report(cascade, invocation)
         invocation.report(summary)
     }
 
     static let favoritesMove = Command(
         name: "favorites move",
-        summary: "Move a favourite to another position",
+        summary: "Move a favorite to another position",
         arguments: "ID --to POSITION",
         positionals: 1...1,
         argumentValues: [.favoriteRouteID],
@@ -84,12 +86,12 @@ extension Commands {
         guard let position = Int(text) else { throw CommuteError.badPosition(text, count: count) }
         let commute = try invocation.commute()
         let order = try commute.moveFavorite(id, to: position)
-        invocation.io.out("Favourites: \(order.joined(separator: ", ")).")
+        invocation.io.out("Favorites: \(order.joined(separator: ", ")).")
     }
 
     /// `This will remove …` — names everything the removal destroys.
     static func consequence(of cascade: Commute.Cascade, _ routes: [String: Route]) -> String {
-        var text = "This will remove \(describe(cascade.removedFavorites, routes)) from your favourites"
+        var text = "This will remove \(describe(cascade.removedFavorites, routes)) from your favorites"
         if !cascade.trimmed.isEmpty {
             let names = cascade.trimmed.map { "\($0.before.timeLabel) on \($0.before.daysLabel)" }
             text += ", and from the schedule\(cascade.trimmed.count == 1 ? "" : "s") at \(names.joined(separator: "; "))"

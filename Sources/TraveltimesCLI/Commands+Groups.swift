@@ -4,10 +4,10 @@ import Foundation
 extension Commands {
     static let groupAdd = Command(
         name: "group add",
-        summary: "Name a group of favourites (for `brief --group`)",
+        summary: "Name a group of favorites (for `brief --group`)",
         arguments: "NAME",
         positionals: 1...1,
-        options: [OptionSpec(name: "--route", value: "ID", help: "A favourite route; repeat or use commas", repeatable: true, values: .favoriteRouteID)]
+        options: [OptionSpec(name: "--route", value: "ID", help: "A favorite route; repeat or use commas", repeatable: true, values: .favoriteRouteID)]
     ) { invocation in
         let routeIDs = try groupRoutes(invocation)
         guard let routeIDs else { throw ModelError.noRoutes }
@@ -56,7 +56,7 @@ extension Commands {
 
     static let groupRemove = Command(
         name: "group remove",
-        summary: "Delete a group (its routes stay favourites)",
+        summary: "Delete a group (its routes stay favorites)",
         arguments: "NAME",
         positionals: 1...1,
         argumentValues: [.groupName],
@@ -66,7 +66,7 @@ extension Commands {
         let commute = try invocation.commute()
         let name = invocation.arguments.positionals[0]
         guard let group = try commute.store.favorites().group(named: name) else { throw CommuteError.unknownGroup(name) }
-        try invocation.confirm("This will delete the group '\(group.name)' (its routes stay favourites).", question: "Delete it?")
+        try invocation.confirm("This will delete the group '\(group.name)' (its routes stay favorites).", question: "Delete it?")
         let removed = try commute.removeGroup(group.name)
         invocation.io.out("Deleted group '\(removed.name)'.")
     }

@@ -7,17 +7,17 @@ extension Commands {
         summary: "List cached routes with current and average times and delay status",
         options: [
             OptionSpec(name: "--search", value: "TEXT", help: "Only routes whose name or description contains TEXT (any case)"),
-            OptionSpec(name: "--favorites", help: "Only favourites, in favourites order"),
+            OptionSpec(name: "--favorites", help: "Only favorites, in favorites order"),
             OptionSpec(name: "--sort", value: "ORDER", help: "delay: the worst delay first (default: feed order)", values: .words(["delay"])),
             Options.json, Options.now,
         ],
-        discussion: "Favourites are marked *. A line warns when the data is more than an hour old."
+        discussion: "Favorites are marked *. A line warns when the data is more than an hour old."
     ) { invocation in
         let commute = try invocation.commute()
         let favorites = try commute.store.favorites().routeIDs
         let search = invocation.arguments.value("--search")
         var routes: [Route]
-        // Favourites that have left the feed: still favourites, shown as unavailable.
+        // Favorites that have left the feed: still favorites, shown as unavailable.
         var unavailable: [String] = []
         let newestUpdate: Date?
         if let search, !invocation.arguments.has("--favorites") {
@@ -53,14 +53,14 @@ extension Commands {
             if let text = invocation.arguments.value("--search") {
                 io.out("No routes match '\(text)'.")
             } else {
-                io.out("No favourites yet: add routes with `traveltimes favorites add ID...`.")
+                io.out("No favorites yet: add routes with `traveltimes favorites add ID...`.")
             }
             return
         }
         let marked = Set(favorites)
         var table = Table([.left, .right, .left, .right, .right, .right, .left, .left, .left])
         table.add(["", "ID", "NAME", "NOW", "AVG", "DELAY", "STATUS", "SOURCE", "UPDATED"])
-        // Unavailable favourites keep their place in favourites order; sorted by delay, they come last.
+        // Unavailable favorites keep their place in favorites order; sorted by delay, they come last.
         let byID = Dictionary(routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let order = unavailable.isEmpty || invocation.arguments.value("--sort") != nil ? routes.map(\.id) + unavailable : favorites
         for id in order {
@@ -107,7 +107,7 @@ extension Commands {
         }
         let io = invocation.io
         let calendar = commute.calendar
-        io.out("\(route.name) (route \(route.id))\(isFavorite ? "  * favourite" : "")")
+        io.out("\(route.name) (route \(route.id))\(isFavorite ? "  * favorite" : "")")
         if let description = route.description.map(DisplayText.line), description != route.name { io.out("  \(description)") }
         if let start = route.startPoint { io.out("  From:     \(describe(start))") }
         if let end = route.endPoint { io.out("  To:       \(describe(end))") }

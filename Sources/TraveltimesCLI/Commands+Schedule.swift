@@ -18,13 +18,13 @@ extension Commands {
             OptionSpec(name: "--at", value: "TIME", help: "Time of day: \(timeHelp)"),
             arriveByOption, bufferOption, headsUpOption,
             OptionSpec(name: "--days", value: "DAYS", help: "Days: \(daysHelp)", values: .days),
-            OptionSpec(name: "--route", value: "ID", help: "A favourite route; repeat or use commas (default: all favourites)", repeatable: true, values: .favoriteRouteID),
+            OptionSpec(name: "--route", value: "ID", help: "A favorite route; repeat or use commas (default: all favorites)", repeatable: true, values: .favoriteRouteID),
             OptionSpec(name: "--only-when-delayed", value: "MIN", help: "Smart alert: only when a route is MIN+ minutes over its usual time"),
             OptionSpec(name: "--disabled", help: "Save it switched off"),
             Options.now,
         ],
         discussion: """
-            With no --route the schedule takes every favourite, in favourites order. --at and --days
+            With no --route the schedule takes every favorite, in favorites order. --at and --days
             override the preset's; with neither a preset nor --at, --days, the morning preset applies.
             --arrive-by TIME instead of --at: the alert fires when it is time to leave, that is the
             arrival less the fastest route's current time (else its usual time; with neither, an hour
@@ -46,7 +46,7 @@ extension Commands {
         }
         if invocation.arguments.has("--disabled") { draft.isEnabled = false }
         let commute = try invocation.commute()
-        let added = try commute.addScheduleSavingZone(draft)
+        let added = try unknownRoutesNamed(commute) { try commute.addScheduleSavingZone(draft) }
         let schedule = added.schedule
         invocation.io.out("Added schedule \(shortID(schedule)): \(try describe(schedule, commute)).")
         warn(added.warnings, about: schedule, invocation)
@@ -56,6 +56,17 @@ extension Commands {
                     + "(change it with `traveltimes config set timezone ZONE`).")
         }
         invocation.report(added.summary)
+    }
+
+    /// A route that is not a favorite because no such route exists is said to be unknown: the
+    /// advice to favorite it would only fail next.
+    static func unknownRoutesNamed<T>(_ commute: Commute, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch ModelError.notFavorite(let id) {
+            let known = ((try? commute.store.routes().byID[id]) ?? nil) != nil
+            throw known ? ModelError.notFavorite(id) : ModelError.unknownRoute(id)
+        }
     }
 
     /// Says, as warnings, why a schedule just saved may not do what its owner expects.
@@ -149,7 +160,13 @@ extension Commands {
         }.sorted()
         io.out("  Next alerts:")
         for fire in fires {
-            io.out("    \(TimeFormatting.dayAndTime(fire, calendar: commute.calendar))")
+            guard schedule.isArriveBy else {
+                io.out("    \(TimeFormatting.dayAndTime(fire, calendar: commute.calendar))")
+                continue
+            }
+            // An arrive-by alert comes at the leave time, as `pending` shows it; the arrival after it.
+            let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: fire)
+            io.out("    \(TimeFormatting.dayAndTime(leave.leave, calendar: commute.calendar))  leave, to arrive by \(commute.calendar.local(fire).time.label)")
         }
     }
 
@@ -163,7 +180,7 @@ extension Commands {
             OptionSpec(name: "--at", value: "TIME", help: "New time of day: \(timeHelp) (an arrive-by schedule becomes a fixed one)"),
             arriveByOption, bufferOption, headsUpOption,
             OptionSpec(name: "--days", value: "DAYS", help: "New days: \(daysHelp)", values: .days),
-            OptionSpec(name: "--route", value: "ID", help: "New routes (favourites), replacing the old; repeat or use commas", repeatable: true, values: .favoriteRouteID),
+            OptionSpec(name: "--route", value: "ID", help: "New routes (favorites), replacing the old; repeat or use commas", repeatable: true, values: .favoriteRouteID),
             OptionSpec(name: "--only-when-delayed", value: "MIN|off", help: "Smart alert threshold in minutes, or off"),
             Options.now,
         ]
@@ -185,7 +202,7 @@ extension Commands {
             }
             draft.arriveBy = .some(try arriveBy(invocation.arguments, over: current.arriveBy))
         }
-        let (_, after, summary) = try commute.editSchedule(invocation.arguments.positionals[0], draft)
+        let (_, after, summary) = try unknownRoutesNamed(commute) { try commute.editSchedule(invocation.arguments.positionals[0], draft) }
         invocation.io.out("Updated schedule \(shortID(after)): \(try describe(after, commute)).")
         let others = try commute.store.schedules().schedules
         warn(Commute.warnings(for: after, among: others, quietHours: try commute.store.configuration().quietHours), about: after, invocation)

@@ -18,6 +18,17 @@ enum Commands {
     static let hybrids = ["route": routeSubcommands, "pause": pauseSubcommands]
 
     /// Finds the command the words name, and the words left for its options.
+    /// Both spellings are accepted wherever a word names something: `favourites add`,
+    /// `routes --favourites`. Output says `favorites`, as the commands, files and JSON do. Only
+    /// the command word and option names are respelled, never a value.
+    static func spelledOneWay(_ words: [String]) -> [String] {
+        words.enumerated().map { index, word in
+            if index == 0, word == "favourites" { return "favorites" }
+            if word == "--favourites" { return "--favorites" }
+            return word
+        }
+    }
+
     static func resolve(_ words: [String]) -> Result<(Command, [String]), UsageError> {
         guard let first = words.first else { return .failure(UsageError(message: "No command.", command: "")) }
         let rest = Array(words.dropFirst())

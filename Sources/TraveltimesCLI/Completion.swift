@@ -5,7 +5,7 @@ import Foundation
 enum ValueKind: Sendable, Equatable {
     /// Any cached route.
     case routeID
-    /// A favourite route.
+    /// A favorite route.
     case favoriteRouteID
     /// A watched route.
     case watchedRouteID
@@ -40,10 +40,10 @@ enum Completion {
     /// cannot be read gives no candidates, never an error on a TAB.
     static func candidates(for words: [String], store: () throws -> Store) -> [String] {
         guard let current = words.last else { return [] }
-        let before = Array(words.dropLast())
+        let before = Commands.spelledOneWay(Array(words.dropLast()))
         guard let (command, used) = resolve(before) else {
-            // Still choosing the command.
-            guard let first = before.first else { return matching(current, topLevel()) }
+            // Still choosing the command (the other spelling of `favorites` completes too).
+            guard let first = before.first else { return matching(current, topLevel() + (current.hasPrefix("favou") ? ["favourites"] : [])) }
             guard before.count == 1, Commands.groups.contains(first) else { return [] }
             let subcommands = Commands.all.filter { $0.name.hasPrefix(first + " ") }
                 .map { "\($0.name.dropFirst(first.count + 1))\t\($0.summary)" }

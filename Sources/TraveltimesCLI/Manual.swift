@@ -61,7 +61,7 @@ enum Manual {
     }
 
     static let description = """
-        traveltimes keeps a cache of live travel times, your favourite routes, and notification
+        traveltimes keeps a cache of live travel times, your favorite routes, and notification
         schedules ("weekdays at 7:00 AM, these routes"). refresh, run from cron or a systemd timer,
         fetches fresh times and re-plans every alert with them; tick, run every minute, delivers the
         alerts that are due through your notifiers: stdout (cron mails it), a program such as

@@ -26,7 +26,7 @@ enum Reference {
     /// The store's files, in the store directory.
     static let files: [(name: String, meaning: String)] = [
         ("routes.json", "the route cache: travel times, and the validators its source sent"),
-        ("favorites.json", "favourite route IDs, in order, and groups"),
+        ("favorites.json", "favorite route IDs, in order, and groups"),
         ("schedules.json", "the schedules"),
         ("pending.json", "the planned alerts and their previews; deferred requests"),
         ("delivered.json", "the ledger: every delivery, suppression, miss and failure, for 30 days"),

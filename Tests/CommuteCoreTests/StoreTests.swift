@@ -235,7 +235,7 @@ final class TemporaryDirectory {
         #expect(throws: CommuteError.notFavorite("96")) { try commute.removeFavorites(["96"]) }
     }
 
-    @Test func schedulesMayOnlyUseFavourites() throws {
+    @Test func schedulesMayOnlyUseFavorites() throws {
         let directory = TemporaryDirectory()
         let commute = try commute(directory)
         _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture")

@@ -6,7 +6,7 @@ import Testing
 /// several routes, a late plan, a miss past the arrival, the fallbacks without data, and the
 /// schedule's own fields.
 @Suite struct ArriveByTests {
-    /// The fixture refreshed at `now`, favourites 1 (34 min now, usually 45) and 4 (48, usually 57),
+    /// The fixture refreshed at `now`, favorites 1 (34 min now, usually 45) and 4 (48, usually 57),
     /// and "arrive by 9:00 on weekdays" over both.
     func sandbox(at now: String) throws -> Sandbox {
         let sandbox = Sandbox()

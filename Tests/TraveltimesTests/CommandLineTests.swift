@@ -262,14 +262,14 @@ enum TraveltimesVersion {
         #expect(!pending.contains("34 min"))
     }
 
-    @Test func vanishedFavouritesStayAndShowAsUnavailable() throws {
+    @Test func vanishedFavoritesStayAndShowAsUnavailable() throws {
         let sandbox = try Sandbox().prepared()
         var routes = try WSDOTFeed.decode(Data(contentsOf: URL(fileURLWithPath: Paths.fixture)))
         routes.removeAll { $0.id == "96" }
         let feed = sandbox.path("without-96.json")
         try Sandbox.write(feed, try WSDOTFeed.encode(routes))
         let outcome = try sandbox.ok(["refresh", "--source", feed, "--now", Paths.capturedAt])
-        #expect(outcome.stderr.contains("favourite 96 is not in this feed: it stays a favourite and shows as unavailable"))
+        #expect(outcome.stderr.contains("favorite 96 is not in this feed: it stays a favorite and shows as unavailable"))
         let favorites = try sandbox.ok(["favorites"]).stdout
         #expect(favorites.contains("Route 96") && favorites.contains("unavailable (not in the latest feed)"))
         #expect(try sandbox.ok(["pending", "--now", Paths.capturedAt]).stdout.contains("Route 96: unavailable (not in the latest feed)"))
@@ -320,13 +320,13 @@ enum TraveltimesVersion {
     @Test func addListMoveAndJSON() throws {
         let sandbox = Sandbox()
         try sandbox.ok(["refresh", "--source", Paths.fixture])
-        #expect(try sandbox.ok(["favorites"]).stdout.contains("No favourites yet"))
+        #expect(try sandbox.ok(["favorites"]).stdout.contains("No favorites yet"))
         let added = try sandbox.ok(["favorites", "add", "1", "96"])
-        #expect(added.stdout == "Added to favourites: 1 (Everett-Seattle), 96 (Seattle-Bellevue via 90).\n")
-        #expect(try sandbox.ok(["favorites", "add", "96"]).stdout.contains("Already favourites: 96"))
+        #expect(added.stdout == "Added to favorites: 1 (Everett-Seattle), 96 (Seattle-Bellevue via 90).\n")
+        #expect(try sandbox.ok(["favorites", "add", "96"]).stdout.contains("Already favorites: 96"))
         let list = try sandbox.ok(["favorites", "list"]).stdout
         #expect(list == "1.   1  Everett-Seattle          34 min (-11 min, CLEAR)\n2.  96  Seattle-Bellevue via 90  14 min (-1 min, CLEAR)\n")
-        #expect(try sandbox.ok(["favorites", "move", "96", "--to", "1"]).stdout == "Favourites: 96, 1.\n")
+        #expect(try sandbox.ok(["favorites", "move", "96", "--to", "1"]).stdout == "Favorites: 96, 1.\n")
         #expect(try sandbox.json(["favorites", "--json"]) as? [String] == ["96", "1"])
     }
 
@@ -341,8 +341,8 @@ enum TraveltimesVersion {
         try sandbox.ok(["favorites", "add", "1"])
         let move = try sandbox.run(["favorites", "move", "1", "--to", "5"])
         #expect(move.status == 64 && move.stderr.contains("Invalid position '5': use a number from 1 to 1"))
-        let notFavourite = try sandbox.run(["favorites", "remove", "96", "--yes"])
-        #expect(notFavourite.status == 64 && notFavourite.stderr.contains("Route '96' is not a favourite"))
+        let notFavorite = try sandbox.run(["favorites", "remove", "96", "--yes"])
+        #expect(notFavorite.status == 64 && notFavorite.stderr.contains("Route '96' is not a favorite"))
         let noTo = try sandbox.run(["favorites", "move", "1"])
         #expect(noTo.status == 64 && noTo.stderr.contains("Missing --to POSITION"))
     }
@@ -355,13 +355,13 @@ enum TraveltimesVersion {
         let refused = try sandbox.run(["favorites", "remove", "96"])
         #expect(refused.status == 64)
         #expect(refused.stderr.contains(
-            "This will remove 96 (Seattle-Bellevue via 90) from your favourites, and from the schedule at 7:00 AM on Weekdays."))
+            "This will remove 96 (Seattle-Bellevue via 90) from your favorites, and from the schedule at 7:00 AM on Weekdays."))
         #expect(refused.stderr.contains("This will stop notifications at 4:45 PM on Mon, Wed, Fri"))
         #expect(refused.stderr.contains("Re-run with --yes to confirm."))
         #expect(try sandbox.store.schedules() == before)
 
         let done = try sandbox.ok(["favorites", "remove", "96", "--yes", "--now", Paths.capturedAt])
-        #expect(done.stdout.contains("Removed from favourites: 96 (Seattle-Bellevue via 90)."))
+        #expect(done.stdout.contains("Removed from favorites: 96 (Seattle-Bellevue via 90)."))
         #expect(done.stdout.contains("at 7:00 AM on Weekdays: now 2 routes (was 3)."))
         #expect(done.stdout.contains("at 4:45 PM on Mon, Wed, Fri: it had no routes left."))
         let schedules = try sandbox.store.schedules().schedules

@@ -5,7 +5,7 @@ import Testing
 
 /// Completions and the man page, both generated from the command table that `--help` renders.
 @Suite struct CompletionTests {
-    /// A store with the fixture, favourites 1, 96 and 4, the morning preset, a group and a notifier.
+    /// A store with the fixture, favorites 1, 96 and 4, the morning preset, a group and a notifier.
     func sandbox() throws -> Sandbox {
         let sandbox = try Sandbox().prepared()
         try sandbox.ok(["group", "add", "commute", "--route", "1,96"])

@@ -135,7 +135,7 @@ final class Sandbox: @unchecked Sendable {
         return outcome
     }
 
-    /// A store with the sample feed, favourites 1, 96 and 4, and the morning preset.
+    /// A store with the sample feed, favorites 1, 96 and 4, and the morning preset.
     func prepared() throws -> Sandbox {
         try ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
         try ok(["favorites", "add", "1", "96", "4"])

@@ -82,8 +82,8 @@ import Testing
             "rescheduled": ["requested": 5, "scheduled": 5, "deferred": 0, "cap": 64],
             "warnings": [
                 ["message": "route #89 (ID 1) was left out: its current time, 5000 min, is over a day: not a travel time", "isRepeat": false],
-                ["message": "favourite 1 is not in this feed: it stays a favourite and shows as unavailable", "isRepeat": false],
-                ["message": "favourite 4 is not in this feed: it stays a favourite and shows as unavailable", "isRepeat": false],
+                ["message": "favorite 1 is not in this feed: it stays a favorite and shows as unavailable", "isRepeat": false],
+                ["message": "favorite 4 is not in this feed: it stays a favorite and shows as unavailable", "isRepeat": false],
             ],
             "watchAlerts": [
                 ["routeID": "96", "direction": "over", "title": "Seattle-Bellevue via 90 is running +30 min (usually 15)", "problem": NSNull()],

@@ -5,7 +5,7 @@ import Testing
 /// Pauses through the binary: a week around a holiday, one schedule, the cap's window, ticks that
 /// send nothing on paused days, pruning, and a daylight-saving day.
 @Suite struct PauseTests {
-    /// The fixture, favourites 1 and 96, and the morning preset (weekdays at 7:00), planned on
+    /// The fixture, favorites 1 and 96, and the morning preset (weekdays at 7:00), planned on
     /// Monday 23 November 2026 at 6:00 in Los Angeles.
     func sandbox(_ environment: [String: String] = [:]) throws -> Sandbox {
         let sandbox = Sandbox()

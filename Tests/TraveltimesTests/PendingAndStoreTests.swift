@@ -110,7 +110,7 @@ import Glibc
             #expect(outcome.status == 75)
             #expect(outcome.stderr.contains("timed out after 0.5 s waiting for the schedules lock"))
             #expect(Date().timeIntervalSince(started) < 5)
-            // Favourites are another domain: no wait.
+            // Favorites are another domain: no wait.
             try sandbox.ok(["favorites", "add", "70"], environment: ["TRAVELTIMES_LOCK_TIMEOUT": "0.5"])
         }
         try sandbox.ok(["schedule", "add", "--at", "9:00"])
@@ -188,7 +188,7 @@ import Glibc
         #expect(pending.requested == 140 && pending.requests.count == 64 && pending.deferred.count == 76)
     }
 
-    @Test func concurrentFavouriteChangesLoseNothing() throws {
+    @Test func concurrentFavoriteChangesLoseNothing() throws {
         let sandbox = Sandbox()
         try sandbox.ok(["refresh", "--source", Paths.fixture])
         let ids = try WSDOTFeed.decode(Data(contentsOf: URL(fileURLWithPath: Paths.fixture))).prefix(16).map(\.id)

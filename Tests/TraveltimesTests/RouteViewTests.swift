@@ -12,7 +12,7 @@ import Testing
         return sandbox
     }
 
-    @Test func routesHasAHeaderMarksFavouritesAndSortsByDelay() throws {
+    @Test func routesHasAHeaderMarksFavoritesAndSortsByDelay() throws {
         let sandbox = try sandbox()
         let lines = try sandbox.ok(["routes", "--favorites", "--sort", "delay", "--now", now]).stdout.split(separator: "\n")
         #expect(lines[0] == "Updated at 4:00 PM")
@@ -22,7 +22,7 @@ import Testing
         let all = try sandbox.ok(["routes", "--now", now]).stdout.split(separator: "\n")
         let marks = Dictionary(all.dropFirst(2).map { ($0.split(separator: " ")[$0.hasPrefix("*") ? 1 : 0], $0.hasPrefix("*")) },
                                uniquingKeysWith: { first, _ in first })
-        #expect(marks["2"] == false && marks["1"] == true && marks["70"] == true, "only favourites are marked")
+        #expect(marks["2"] == false && marks["1"] == true && marks["70"] == true, "only favorites are marked")
         let wrongSort = try sandbox.run(["routes", "--sort", "name"])
         #expect(wrongSort.status == 64 && wrongSort.stderr.contains("Unknown --sort 'name': use delay."))
     }
@@ -44,7 +44,7 @@ import Testing
         let sandbox = try sandbox()
         try sandbox.ok(["schedule", "add", "--route", "70", "--now", now])
         let text = try sandbox.ok(["route", "70", "--now", now]).stdout
-        #expect(text.hasPrefix("Renton-Auburn (route 70)  * favourite\n  Renton to Auburn\n"))
+        #expect(text.hasPrefix("Renton-Auburn (route 70)  * favorite\n  Renton to Auburn\n"))
         #expect(text.contains("  From:     SR 167 @ I-405 in Renton, road 167, heading S, milepost 26.14"))
         #expect(text.contains("  Now:      35 min (usually 24 min)\n  Delay:    +11 min, CONGESTED\n  Arrive:   4:40 PM if you leave now"))
         #expect(text.contains("7:00 AM on Weekdays"))
@@ -65,7 +65,7 @@ import Testing
         #expect(try Sandbox().run(["route", "1"]).status == 1)
     }
 
-    @Test func theBriefFromFavouritesOrAGroup() throws {
+    @Test func theBriefFromFavoritesOrAGroup() throws {
         let sandbox = try sandbox()
         let brief = try sandbox.ok(["brief", "--now", "2025-11-05T07:30:00-08:00"]).stdout
         #expect(brief.hasPrefix(
@@ -82,10 +82,10 @@ import Testing
         let empty = Sandbox()
         try empty.ok(["refresh", "--source", Paths.fixture])
         let nothing = try empty.run(["brief"])
-        #expect(nothing.status == 1 && nothing.stderr.contains("No favourites to brief"))
+        #expect(nothing.status == 1 && nothing.stderr.contains("No favorites to brief"))
     }
 
-    @Test func groupsLiveWithFavouritesAndFollowTheirCascade() throws {
+    @Test func groupsLiveWithFavoritesAndFollowTheirCascade() throws {
         let sandbox = try sandbox()
         #expect(try sandbox.ok(["group"]).stdout.contains("No groups yet"))
         #expect(try sandbox.ok(["group", "add", "commute", "--route", "1,70"]).stdout == "Added group 'commute': 1, 70.\n")
@@ -94,14 +94,14 @@ import Testing
             == "commute: 1 (Everett-Seattle), 70 (Renton-Auburn)\nhome: 96 (Seattle-Bellevue via 90)\n")
         let duplicate = try sandbox.run(["group", "add", "Commute", "--route", "1"])
         #expect(duplicate.status == 64 && duplicate.stderr.contains("A group named 'Commute' already exists"))
-        let notFavourite = try sandbox.run(["group", "add", "far", "--route", "4"])
-        #expect(notFavourite.status == 64 && notFavourite.stderr.contains("Route '4' is not a favourite"))
+        let notFavorite = try sandbox.run(["group", "add", "far", "--route", "4"])
+        #expect(notFavorite.status == 64 && notFavorite.stderr.contains("Route '4' is not a favorite"))
         let noRoute = try sandbox.run(["group", "add", "empty"])
         #expect(noRoute.status == 64 && noRoute.stderr.contains("Please select at least one route"))
         #expect(try sandbox.ok(["group", "edit", "commute", "--route", "70", "--rename", "work"]).stdout == "Group 'work': 70.\n")
         let nothing = try sandbox.run(["group", "edit", "work"])
         #expect(nothing.status == 64 && nothing.stderr.contains("Nothing to change"))
-        // In favorites.json, under the favourites lock.
+        // In favorites.json, under the favorites lock.
         let favorites = try sandbox.store.favorites()
         #expect(favorites.groups == [RouteGroup(name: "work", routeIDs: ["70"]), RouteGroup(name: "home", routeIDs: ["96"])])
         // Unfavouriting cascades into groups as into schedules.
@@ -110,7 +110,7 @@ import Testing
         #expect(try sandbox.ok(["favorites", "remove", "96", "--yes"]).stdout.contains("Deleted group 'home': it had no routes left."))
         #expect(try sandbox.store.favorites().groups.map(\.name) == ["work"])
         let remove = try sandbox.run(["group", "remove", "work"])
-        #expect(remove.status == 64 && remove.stderr.contains("This will delete the group 'work' (its routes stay favourites)."))
+        #expect(remove.status == 64 && remove.stderr.contains("This will delete the group 'work' (its routes stay favorites)."))
         try sandbox.ok(["group", "remove", "WORK", "--yes"])
         #expect(try sandbox.store.favorites().groups.isEmpty)
         #expect(try sandbox.store.favorites().routeIDs == ["1", "70", "39"])
@@ -120,7 +120,7 @@ import Testing
 
 /// Views that tell the truth about what is there.
 @Suite struct TruthfulViewTests {
-    @Test func favouritesThatLeftTheFeedShowAsUnavailable() throws {
+    @Test func favoritesThatLeftTheFeedShowAsUnavailable() throws {
         let sandbox = Sandbox()
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
         try sandbox.ok(["favorites", "add", "96", "1"])

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 @Suite struct TickTests {
-    /// A store with the sample feed, favourite 1, and a schedule at 4:30 PM on Tuesdays and Wednesdays.
+    /// A store with the sample feed, favorite 1, and a schedule at 4:30 PM on Tuesdays and Wednesdays.
     func sandbox() throws -> (Sandbox, String) {
         let sandbox = Sandbox()
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])

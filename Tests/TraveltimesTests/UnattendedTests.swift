@@ -149,17 +149,17 @@ import Glibc
         #expect(refresh.stdout.isEmpty && refresh.stderr.isEmpty, "the same deferred set: no warning\n\(refresh)")
         let idle = try sandbox.ok(["tick", "--quiet", "--now", "2025-11-04T16:16:00-08:00"])
         #expect(idle.stdout.isEmpty && idle.stderr.isEmpty)
-        // A favourite leaves the feed: said once, then not again while it stays gone.
+        // A favorite leaves the feed: said once, then not again while it stays gone.
         let without96 = try sandbox.feed("no96.json") { $0[96] = nil }
         let first = try sandbox.ok(["refresh", "-q", "--source", without96, "--now", "2025-11-04T16:30:00-08:00"])
         #expect(first.stdout.isEmpty)
-        #expect(first.stderr == "traveltimes: warning: favourite 96 is not in this feed: it stays a favourite and shows as unavailable\n")
+        #expect(first.stderr == "traveltimes: warning: favorite 96 is not in this feed: it stays a favorite and shows as unavailable\n")
         let second = try sandbox.ok(["refresh", "-q", "--source", without96, "--now", "2025-11-04T16:45:00-08:00"])
         #expect(second.stdout.isEmpty && second.stderr.isEmpty, "\(second)")
         // Without --quiet, a person at the keyboard sees everything.
         let loud = try sandbox.ok(["refresh", "--source", without96, "--now", "2025-11-04T17:00:00-08:00"])
         #expect(loud.stdout.hasPrefix("Refreshed 162 routes"))
-        #expect(loud.stderr.contains("favourite 96 is not in this feed"))
+        #expect(loud.stderr.contains("favorite 96 is not in this feed"))
         // When an alert fires, the window rolls and the deferred set changes: one warning.
         let fired = try sandbox.ok(["tick", "--quiet", "--now", "2025-11-05T07:00:00-08:00"])
         #expect(fired.stdout.hasPrefix("Commute at 7:00 AM (Weekdays)\n"))
@@ -177,7 +177,7 @@ import Glibc
 }
 
 @Suite struct OnceAndTruthfulDeliveryTests {
-    /// The fixture, favourite 1, and a 4:30 PM Tuesday schedule.
+    /// The fixture, favorite 1, and a 4:30 PM Tuesday schedule.
     func sandbox() throws -> Sandbox {
         let sandbox = Sandbox()
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])

@@ -222,7 +222,7 @@ extension Commute {
         return route
     }
 
-    /// What removing a custom route would do, or did: the favourites cascade, and its watch.
+    /// What removing a custom route would do, or did: the favorites cascade, and its watch.
     public struct CustomRemoval: Sendable, Equatable {
         public var cascade: Cascade?
         public var wasWatched: Bool
@@ -236,7 +236,7 @@ extension Commute {
             wasWatched: try store.configuration().watches?.contains { $0.routeID == id } ?? false)
     }
 
-    /// Removes a custom route and everything that names it: first what refers to it (favourites,
+    /// Removes a custom route and everything that names it: first what refers to it (favorites,
     /// schedules, groups, its watch), then the route itself, so no moment leaves a reference to a
     /// route that is gone.
     public func removeCustomRoute(_ id: String) throws -> (CustomRemoval, RescheduleSummary) {

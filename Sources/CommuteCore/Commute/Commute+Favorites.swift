@@ -7,7 +7,7 @@ extension Commute {
         public var alreadyFavorites: [String]
     }
 
-    /// Appends routes to the favourites. Each must be in the route cache.
+    /// Appends routes to the favorites. Each must be in the route cache.
     public func addFavorites(_ ids: [String]) throws -> FavoritesAddResult {
         let known = try store.routes().byID
         guard !known.isEmpty else { throw CommuteError.noRouteData }
@@ -26,7 +26,7 @@ extension Commute {
         }
     }
 
-    /// Moves a favourite to a 1-based position.
+    /// Moves a favorite to a 1-based position.
     public func moveFavorite(_ id: String, to position: Int) throws -> [String] {
         try store.updateFavorites { favorites in
             guard let index = favorites.routeIDs.firstIndex(of: id) else { throw CommuteError.notFavorite(id) }
@@ -66,7 +66,7 @@ extension Commute {
         return try Self.cascade(removing: ids, favorites: &favorites, book: &book)
     }
 
-    /// Unfavourites routes: strips them from every schedule, deletes schedules left with no route,
+    /// Unfavorites routes: strips them from every schedule, deletes schedules left with no route,
     /// then re-plans every trigger.
     public func removeFavorites(_ ids: [String]) throws -> (Cascade, RescheduleSummary) {
         try changeSchedules(favoritesAccess: .exclusive) { favorites, book in

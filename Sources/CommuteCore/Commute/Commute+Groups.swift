@@ -1,7 +1,7 @@
 import Foundation
 
 extension Commute {
-    /// Adds a group of favourites. The name must be new (any case); every route a favourite.
+    /// Adds a group of favorites. The name must be new (any case); every route a favorite.
     public func addGroup(_ name: String, routeIDs: [String]) throws -> RouteGroup {
         try store.updateFavorites { favorites in
             let name = try Self.checkedGroupName(name)
@@ -34,7 +34,7 @@ extension Commute {
         }
     }
 
-    /// Deletes a group; its routes stay favourites.
+    /// Deletes a group; its routes stay favorites.
     public func removeGroup(_ name: String) throws -> RouteGroup {
         try store.updateFavorites { favorites in
             guard let group = favorites.group(named: name) else { throw CommuteError.unknownGroup(name) }

@@ -1,7 +1,7 @@
 import Foundation
 
 extension Commute {
-    /// Something a refresh reports without failing over it: a route left out, a favourite gone
+    /// Something a refresh reports without failing over it: a route left out, a favorite gone
     /// from the feed, a log that could not be written.
     public struct RefreshWarning: Sendable, Equatable, CustomStringConvertible {
         /// The same from one refresh to the next while the condition lasts: how a repeat is told
@@ -17,11 +17,11 @@ extension Commute {
         public var routeCount: Int
         public var noData: Int
         public var reschedule: RescheduleSummary
-        /// Favourites that are not in the new feed: they stay favourites and show as unavailable.
+        /// Favorites that are not in the new feed: they stay favorites and show as unavailable.
         public var missingFavorites: [String]
         /// The server said 304: the cached routes are current, and were rescheduled.
         public var notModified = false
-        /// The new routes that favourites, schedules and watches name, by ID, passed forward (to
+        /// The new routes that favorites, schedules and watches name, by ID, passed forward (to
         /// the delay watches).
         public var routesByID: [String: Route] = [:]
         /// Routes the feed sent that were left out, each holding an impossible value.
@@ -98,7 +98,7 @@ extension Commute {
     private func warnings(for result: RefreshResult, previous: Set<String>) -> [RefreshWarning] {
         let dropped = result.droppedRoutes.map { ("dropped:\($0.id):\($0.reason)", $0.description) }
         let missing = result.missingFavorites.map {
-            ("missing:\($0)", "favourite \($0) is not in this feed: it stays a favourite and shows as unavailable")
+            ("missing:\($0)", "favorite \($0) is not in this feed: it stays a favorite and shows as unavailable")
         }
         return (dropped + missing).map { RefreshWarning(key: $0.0, description: $0.1, isRepeat: previous.contains($0.0)) }
     }
@@ -112,7 +112,7 @@ extension Commute {
 
     /// The same, for a feed in a file or in memory. The feed is read a route at a time and each
     /// route written straight to the new cache, so a feed of any size is saved in a small window of
-    /// memory; only the routes that favourites, schedules and watches name are kept, for the
+    /// memory; only the routes that favorites, schedules and watches name are kept, for the
     /// reschedule and the watches. A file that sends nothing before `deadline` fails it.
     public func refresh(
         feed input: FeedInput, source: String, validators: FeedFetcher.Validators? = nil, deadline: FeedInput.Deadline? = nil

@@ -26,7 +26,7 @@ extension Commute {
         public var isEmpty: Bool { self == ScheduleDraft() }
     }
 
-    /// Adds a schedule. With no routes given, it takes every favourite, in favourites order; with no
+    /// Adds a schedule. With no routes given, it takes every favorite, in favorites order; with no
     /// days or time, Monday–Friday at 7:00 AM (the morning preset). When no zone is saved yet, the
     /// zone this runs in is saved: the schedules live in it from now on, whatever `TZ` cron has.
     public func addSchedule(_ draft: ScheduleDraft, id: UUID = UUID()) throws -> (Schedule, RescheduleSummary) {

@@ -108,7 +108,7 @@ extension Commute {
         return nil
     }
 
-    /// Sends a sample alert — the first three favourites as they are now — through every notifier
+    /// Sends a sample alert — the first three favorites as they are now — through every notifier
     /// the way every alert goes: claimed, sent, and its outcome ledgered.
     public func sendTestAlert(notifiers: [Notifier], sender: some AlertSender) throws -> (AlertMessage, [SentAlert]) {
         let favorites = try store.favorites().routeIDs

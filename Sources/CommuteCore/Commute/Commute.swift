@@ -1,6 +1,6 @@
 import Foundation
 
-/// The operations behind the commands: refresh, favourites, schedules and the pending triggers.
+/// The operations behind the commands: refresh, favorites, schedules and the pending triggers.
 ///
 /// Holds the store and the moment it acts at; every change that affects triggers re-plans them.
 /// Never prints: results come back as values for the CLI to format.
@@ -66,7 +66,7 @@ public struct Commute: Sendable {
         return RescheduleSummary(pending)
     }
 
-    /// Changes the schedules (and the favourites, with `favoritesAccess` exclusive) and re-plans,
+    /// Changes the schedules (and the favorites, with `favoritesAccess` exclusive) and re-plans,
     /// all or nothing: see `Store.changeSchedules`. An unreadable route cache, plan or schedules
     /// file fails it before anything is written.
     func changeSchedules<T>(

@@ -1,4 +1,4 @@
-/// Why an operation on favourites or schedules was refused. Messages quote the value and say what to do.
+/// Why an operation on favorites or schedules was refused. Messages quote the value and say what to do.
 public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No schedule ID starts with the text.
     case unknownSchedule(String)
@@ -6,7 +6,7 @@ public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
     case ambiguousSchedule(String, matches: [String])
     /// The route cache is empty: nothing has been refreshed yet.
     case noRouteData
-    /// `favorites remove` or `move` named a route that is not a favourite.
+    /// `favorites remove` or `move` named a route that is not a favorite.
     case notFavorite(String)
     /// `favorites move --to` named a position outside the list.
     case badPosition(String, count: Int)
@@ -18,7 +18,7 @@ public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
     case duplicateGroup(String)
     /// A group name that is empty, too long, or has a line break.
     case badGroupName(String)
-    /// `brief` with no favourites.
+    /// `brief` with no favorites.
     case nothingToBrief
     /// No pause has this number.
     case unknownPause(String)
@@ -36,7 +36,7 @@ public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noRouteData:
             "No route data yet: run `traveltimes refresh --source FILE-OR-URL` first"
         case .notFavorite(let id):
-            "Route '\(id)' is not a favourite; see `traveltimes favorites`"
+            "Route '\(id)' is not a favorite; see `traveltimes favorites`"
         case .badPosition(let text, let count):
             "Invalid position '\(text)': use a number from 1 to \(count)"
         case .duplicateRoute(let id):
@@ -46,7 +46,7 @@ public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
         case .duplicateGroup(let name):
             "A group named '\(name)' already exists; pick another name or use `traveltimes group edit`"
         case .nothingToBrief:
-            "No favourites to brief: add routes with `traveltimes favorites add ID...`"
+            "No favorites to brief: add routes with `traveltimes favorites add ID...`"
         case .unknownPause(let number):
             "No pause is numbered '\(number)'; see `traveltimes pause list`"
         case .routeExists(let id):

@@ -12,7 +12,7 @@ public enum ModelError: Error, Equatable, Sendable, CustomStringConvertible {
     case badRouteID(String)
     /// A route ID that the route cache does not have.
     case unknownRoute(String)
-    /// A route that is not a favourite, where only favourites may go.
+    /// A route that is not a favorite, where only favorites may go.
     case notFavorite(String)
     /// A delay threshold that is not a whole number of minutes ≥ 1.
     case badThreshold(String)
@@ -32,7 +32,7 @@ public enum ModelError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownRoute(let value):
             "Unknown route ID '\(value)': it is not in the route cache; see `traveltimes routes`"
         case .notFavorite(let value):
-            "Route '\(value)' is not a favourite: add it first with `traveltimes favorites add \(value)`"
+            "Route '\(value)' is not a favorite: add it first with `traveltimes favorites add \(value)`"
         case .badThreshold(let value):
             "Invalid delay threshold '\(value)': use a whole number of minutes, 1 or more, or 'off'"
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One corridor from the feed, or a custom route from a provider, as cached. The route cache is the one source of truth for times:
-/// favourites and schedules refer to routes by `id` only.
+/// favorites and schedules refer to routes by `id` only.
 public struct Route: Codable, Sendable, Equatable, Identifiable {
     /// One end of a route.
     public struct Point: Codable, Sendable, Equatable {

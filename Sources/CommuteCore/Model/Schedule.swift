@@ -5,7 +5,7 @@ import Foundation
 /// Exactly the fields of SPEC §2. Routes are referred to by ID, in the order the alert lists them.
 public struct Schedule: Codable, Sendable, Equatable, Identifiable {
     public var id: UUID
-    /// Ordered, at least one, each a favourite when saved.
+    /// Ordered, at least one, each a favorite when saved.
     public var routeIDs: [String]
     /// At least one.
     public var days: Set<Weekday>

@@ -29,6 +29,19 @@ public enum HTTPClientError: Error, Equatable, Sendable {
     case helperMissing(path: String)
 }
 
+extension HTTPClientError: CustomStringConvertible {
+    /// What went wrong, in words: never the Swift value (`connection("…")`).
+    public var description: String {
+        switch self {
+        case .connection(let reason): reason
+        case .timedOut: "no answer in time"
+        case .tooLarge(let limit): "the answer is over \(limit) bytes"
+        case .permanent(let reason): reason
+        case .helperMissing(let path): "the fetch helper is missing (\(path))"
+        }
+    }
+}
+
 /// A GET with a time limit. The network reaches the core only through this, so the retry policy is
 /// tested without one.
 public protocol HTTPClient: Sendable {

@@ -77,7 +77,10 @@ extension AlertComposer {
             if let age { lines.append(age) }
             return AlertContent(title: "Arrive by \(arrive): no travel times", body: lines.joined(separator: "\n"), dataAsOf: oldest)
         }
-        let start = max(now, leave.leave)
+        // A tick runs a moment after the minute (8:26:00.3): the minute is what the alert is for,
+        // so its seconds are not counted against the arrival.
+        let minute = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60)
+        let start = max(minute, leave.leave)
         let expected = start.addingTimeInterval(TimeInterval(minutes * 60))
         let expectedLabel = calendar.local(expected).time.label
         let lateBy = Int((expected.timeIntervalSince(leave.arrival) / 60).rounded(.up))

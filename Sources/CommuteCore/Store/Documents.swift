@@ -34,11 +34,11 @@ public struct RouteCache: VersionedDocument, Equatable {
     public var byID: [String: Route] { Dictionary(routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
 }
 
-/// `favorites.json`: the user's favourite routes, as ordered IDs only, and their named groups.
+/// `favorites.json`: the user's favorite routes, as ordered IDs only, and their named groups.
 public struct Favorites: VersionedDocument, Equatable {
     public var version: Int
     public var routeIDs: [String]
-    /// Named sets of favourites ("morning", "home"), for `brief --group`. Every ID is a favourite.
+    /// Named sets of favorites ("morning", "home"), for `brief --group`. Every ID is a favorite.
     public var groups: [RouteGroup]
 
     public init(routeIDs: [String], groups: [RouteGroup] = []) {
@@ -65,7 +65,7 @@ public struct Favorites: VersionedDocument, Equatable {
     }
 }
 
-/// A named, ordered set of favourite routes.
+/// A named, ordered set of favorite routes.
 public struct RouteGroup: Codable, Sendable, Equatable {
     public var name: String
     public var routeIDs: [String]

@@ -16,7 +16,7 @@ public final class Store: Sendable {
 
     /// Protects `routes.json`: the route cache.
     private let routesLock: FileLock
-    /// Protects `favorites.json`: the favourite route IDs and their order.
+    /// Protects `favorites.json`: the favorite route IDs and their order.
     private let favoritesLock: FileLock
     /// Protects `schedules.json`: every schedule.
     private let schedulesLock: FileLock
@@ -178,7 +178,7 @@ public final class Store: Sendable {
         try routesLock.withLock { try update(refreshLogFile, body) }
     }
 
-    /// Read-modify-write of the favourites, under their lock. Nothing is written if `body` throws
+    /// Read-modify-write of the favorites, under their lock. Nothing is written if `body` throws
     /// or leaves them unchanged.
     public func updateFavorites<T>(_ body: (inout Favorites) throws -> T) throws -> T {
         try favoritesLock.withLock { try update(favoritesFile, body) }
@@ -189,8 +189,8 @@ public final class Store: Sendable {
         try schedulesLock.withLock { try update(schedulesFile, body) }
     }
 
-    /// Read-modify-write of the schedules while the favourites are held still (shared lock), for
-    /// changes that must agree with the favourites: a new schedule's routes must be favourites.
+    /// Read-modify-write of the schedules while the favorites are held still (shared lock), for
+    /// changes that must agree with the favorites: a new schedule's routes must be favorites.
     public func updateSchedules<T>(checkingFavorites body: (Favorites, inout ScheduleBook) throws -> T) throws -> T {
         try favoritesLock.withLock(.shared) {
             let favorites = try favoritesFile.load()
@@ -198,7 +198,7 @@ public final class Store: Sendable {
         }
     }
 
-    /// Read-modify-write of favourites and schedules together (unfavouriting cascades into
+    /// Read-modify-write of favorites and schedules together (unfavouriting cascades into
     /// schedules), locks taken in the store's fixed order.
     public func updateFavoritesAndSchedules<T>(_ body: (inout Favorites, inout ScheduleBook) throws -> T) throws -> T {
         try favoritesLock.withLock {
@@ -208,8 +208,8 @@ public final class Store: Sendable {
                 let originalFavorites = favorites
                 let originalBook = book
                 let result = try body(&favorites, &book)
-                // Schedules first: a crash between the two writes leaves a favourite that no schedule
-                // uses, never a schedule that uses a route which is no longer a favourite.
+                // Schedules first: a crash between the two writes leaves a favorite that no schedule
+                // uses, never a schedule that uses a route which is no longer a favorite.
                 if book != originalBook { try schedulesFile.save(book) }
                 if favorites != originalFavorites { try favoritesFile.save(favorites) }
                 return result
@@ -245,13 +245,13 @@ public final class Store: Sendable {
         plan.schedulesStamp == FileStamp.of(schedulesFile.path)
     }
 
-    /// Changes the schedules (with the favourites, when `favoritesAccess` is exclusive) and
+    /// Changes the schedules (with the favorites, when `favoritesAccess` is exclusive) and
     /// re-plans, as one step that does all or nothing: every file the change and the plan need —
-    /// favourites, schedules, the plan, and whatever `makePlan` reads — is read before anything is
+    /// favorites, schedules, the plan, and whatever `makePlan` reads — is read before anything is
     /// written, so an unreadable one fails the command with nothing changed. Then the schedules
-    /// are written, the favourites, and the plan last, stamped with the schedules just written. A
+    /// are written, the favorites, and the plan last, stamped with the schedules just written. A
     /// process killed between the writes leaves a plan whose stamp does not match, which the next
-    /// command that plans (`tick` included) makes again. Locks in the store's order: favourites
+    /// command that plans (`tick` included) makes again. Locks in the store's order: favorites
     /// (shared unless they change), schedules, pending.
     public func changeSchedules<T>(
         favoritesAccess: FileLock.Mode = .shared,
@@ -268,7 +268,7 @@ public final class Store: Sendable {
                     let originalBook = book
                     let result = try change(&favorites, &book)
                     guard favoritesAccess == .exclusive || favorites == originalFavorites else {
-                        preconditionFailure("changeSchedules: favourites changed under a shared lock")
+                        preconditionFailure("changeSchedules: favorites changed under a shared lock")
                     }
                     var pending = try makePlan(book, previous, try? ledgerFile.load())
                     if book != originalBook { try schedulesFile.save(book) }

@@ -1,0 +1,90 @@
+import CommuteCore
+import Foundation
+import Testing
+
+/// The smaller faults a new user met (issue 17, items 16–26), each through the binary.
+@Suite struct SmallFaultTests {
+    @Test func aTickAMomentAfterTheMinuteIsNotLate() throws {
+        let sandbox = try Sandbox().prepared()
+        try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--buffer", "0", "--route", "1", "--days", "wed", "--now", Paths.capturedAt])
+        // Everett-Seattle takes 34 min: leave at 8:26, and the tick runs at 8:26:00.3.
+        let tick = try sandbox.ok(["tick", "--now", "2025-11-05T08:26:00.300-08:00"]).stdout
+        #expect(tick.hasPrefix("Leave now to arrive by 9:00 AM\n"), "\(tick)")
+        #expect(!tick.contains("late"), "\(tick)")
+    }
+
+    @Test func aTestNamesTheNotifiersItReachedApartFromThoseThatFailed() throws {
+        let sandbox = try Sandbox().prepared()
+        try sandbox.ok(["notify", "add", "stdout"])
+        try sandbox.ok(["notify", "add", "exec", "false"])
+        let test = try sandbox.run(["notify", "test", "--now", Paths.capturedAt])
+        #expect(test.status != 0, "\(test)")
+        let lines = test.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == #"Sent "Test: Commute at 4:00 PM (Tue)" to 1 of 2 notifiers (stdout). Failed: 1."#, "\(test)")
+        #expect(lines.dropFirst().first?.hasPrefix("traveltimes: failed: exec false: ") == true, "\(test)")
+    }
+
+    @Test func noSwiftValueReachesAMessage() throws {
+        let sandbox = Sandbox()
+        // Nothing listens on port 9 of the loopback: a connection failure.
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["notify", "add", "webhook", "http://127.0.0.1:9/topic"])
+        try sandbox.ok(["favorites", "add", "1"])
+        let test = try sandbox.run(["notify", "test", "--now", Paths.capturedAt])
+        #expect(test.status != 0)
+        #expect(!test.stderr.contains("connection(") && !test.stderr.contains("permanent("), "\(test)")
+        #expect(HTTPClientError.connection("Couldn't connect to server").description == "Couldn't connect to server")
+    }
+
+    @Test func scheduleShowGivesAnArriveBySchedulesLeaveTimes() throws {
+        let sandbox = try Sandbox().prepared()
+        try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--route", "1", "--days", "wed,thu", "--now", Paths.capturedAt])
+        let id = String(try #require(try sandbox.scheduleIDs().last).prefix(8))
+        let show = try sandbox.ok(["schedule", "show", id, "--now", Paths.capturedAt]).stdout
+        #expect(show.hasSuffix("""
+              Next alerts:
+                Wed, Nov 5, 8:21 AM  leave, to arrive by 9:00 AM
+                Thu, Nov 6, 8:21 AM  leave, to arrive by 9:00 AM
+
+            """), "\(show)")
+    }
+
+    @Test func deliveredIsNewestFirstByWhenDueWithReadableIDs() throws {
+        let sandbox = try Sandbox().prepared()
+        try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--route", "1", "--now", Paths.capturedAt])
+        // One tick handles both: the 7:00 AM alert of Wednesday is due after Tuesday's 4:30 PM.
+        try sandbox.ok(["tick", "--now", "2025-11-04T16:30:05-08:00"])
+        try sandbox.ok(["tick", "--now", "2025-11-05T07:00:05-08:00"])
+        let rows = try sandbox.ok(["delivered", "--now", "2025-11-05T07:01:00-08:00"]).stdout.split(separator: "\n").dropFirst()
+        #expect(rows.count == 2)
+        #expect(rows.first?.hasPrefix("Wed, Nov 5, 7:00 AM") == true && rows.last?.hasPrefix("Tue, Nov 4, 4:30 PM") == true, "\(rows)")
+        let ids = try sandbox.scheduleIDs().map { String($0.prefix(8)) }
+        #expect(rows.first?.contains("schedule.\(ids[0]).weekday.4") == true, "\(rows)")
+        #expect(rows.last?.contains("schedule.\(ids[1]).weekday.3") == true, "\(rows)")
+    }
+
+    @Test func duplicateIDsNegativeNumbersAndUnknownRoutesAreSaidRight() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        #expect(try sandbox.ok(["favorites", "add", "96", "96"]).stdout == "Added to favorites: 96 (Seattle-Bellevue via 90).\n")
+        let cap = try sandbox.run(["config", "set", "daily-cap", "-3"])
+        #expect(cap.status == 64 && cap.stderr.hasPrefix("traveltimes: Invalid daily-cap '-3'"), "\(cap)")
+        let unknown = try sandbox.run(["schedule", "add", "--route", "999", "--now", Paths.capturedAt])
+        #expect(unknown.status == 64 && unknown.stderr.contains("Unknown route ID '999'") && !unknown.stderr.contains("favorites add 999"), "\(unknown)")
+        let notYet = try sandbox.run(["schedule", "add", "--route", "1", "--now", Paths.capturedAt])
+        #expect(notYet.stderr.contains("add it first with `traveltimes favorites add 1`"), "\(notYet)")
+    }
+
+    @Test func bothSpellingsAreAcceptedAndOutputSaysFavorites() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        #expect(try sandbox.ok(["favourites", "add", "1"]).stdout == "Added to favorites: 1 (Everett-Seattle).\n")
+        #expect(try sandbox.ok(["favourites"]).stdout == (try sandbox.ok(["favorites"]).stdout))
+        #expect(try sandbox.ok(["routes", "--favourites", "--now", Paths.capturedAt]).stdout.contains("Everett-Seattle"))
+        #expect(try sandbox.ok(["completions", "candidates", "favou"]).stdout == "favourites\n")
+        #expect(try sandbox.ok(["completions", "candidates", "favourites", "mo"]).stdout.hasPrefix("move\t"))
+        for command in [["--help"], ["favorites", "--help"], ["schedule", "add", "--help"], ["manpage"]] {
+            #expect(!(try sandbox.ok(command).stdout.contains("favourite")), "\(command)")
+        }
+    }
+}
