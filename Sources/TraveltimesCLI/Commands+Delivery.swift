@@ -26,7 +26,7 @@ extension Commands {
             sender: invocation.sender(io))
         // Missed alerts and failures are news, quiet or not: each is said once, when it happens.
         for missed in report.missed {
-            io.err("traveltimes: missed \(missed.requestID) due \(TimeFormatting.dayAndTime(missed.at, calendar: commute.calendar)): past the grace window; not delivered")
+            io.err("traveltimes: missed \(missed.requestID) due \(TimeFormatting.dayAndTime(missed.at, calendar: commute.calendar)): \(report.missedReasons[missed] ?? "past its window"); not delivered")
         }
         for failure in report.failures {
             io.err("traveltimes: notifier \(failure.delivery.claim.notifier.id) failed for \(failure.delivery.message.id): \(failure.result.failure ?? ""); retrying while the grace window lasts")

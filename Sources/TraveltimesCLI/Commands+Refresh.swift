@@ -132,7 +132,10 @@ extension Commands {
             let usage = try? commute.store.refreshLog()
             let json = RefreshJSON(
                 feed, custom: custom, source: display, at: TimeFormatting.iso8601(commute.now, calendar: commute.calendar), events: events,
-                watchProblem: watchProblem, providers: ProviderUsageJSON.all(usage, configuration, day: commute.budgetDay),
+                watchProblem: watchProblem,
+                providers: ProviderUsageJSON.all(
+                    usage, configuration, day: commute.budgetDay,
+                    custom: custom?.outcomes.map(\.route) ?? ((try? commute.store.routes().routes.filter { $0.custom != nil }) ?? [])),
                 feedError: feedFailure.map { FeedSource.redact($0.description, secrets: secrets) }, calendar: commute.calendar)
             try invocation.printJSON(json, through: io)
         }
@@ -330,14 +333,14 @@ struct ProviderUsageJSON: EveryKeyEncodable {
     var provider: String
     var requestsToday: Int
     var budget: Int
-    /// Custom routes it serves (in `status`); null where not counted.
-    var routes: Int?
+    /// Custom routes it serves.
+    var routes: Int
 
-    static func all(_ log: RefreshLog?, _ configuration: Configuration, day: String) -> [ProviderUsageJSON] {
+    static func all(_ log: RefreshLog?, _ configuration: Configuration, day: String, custom: [Route]) -> [ProviderUsageJSON] {
         RouteProvider.allCases.map { provider in
             ProviderUsageJSON(
                 provider: provider.rawValue, requestsToday: log?.requests(to: provider, on: day) ?? 0,
-                budget: configuration.budget(for: provider))
+                budget: configuration.budget(for: provider), routes: custom.count { $0.custom?.provider == provider })
         }
     }
 }

@@ -42,11 +42,7 @@ extension Commands {
             report.customRoutes = custom.count
             if !custom.isEmpty || configuration?.providerKeys != nil {
                 let log = try? store.refreshLog()
-                report.providers = ProviderUsageJSON.all(log, configuration ?? .empty, day: commute.budgetDay).map { usage in
-                    var usage = usage
-                    usage.routes = custom.count { $0.custom?.provider.rawValue == usage.provider }
-                    return usage
-                }
+                report.providers = ProviderUsageJSON.all(log, configuration ?? .empty, day: commute.budgetDay, custom: custom)
             }
             report.routes = StatusJSON.Routes(
                 count: cache.routes.count, withoutData: cache.routes.count(where: { $0.status == .noData }),
@@ -122,8 +118,8 @@ extension Commands {
             io.out("Source:     \(report.source ?? none)")
         }
         if let providers = report.providers {
-            let used = providers.filter { $0.routes ?? 0 > 0 || $0.requestsToday > 0 }
-            let text = used.map { "\($0.provider) \($0.requestsToday) of \($0.budget) requests today (\($0.routes ?? 0) route\($0.routes == 1 ? "" : "s"))" }
+            let used = providers.filter { $0.routes > 0 || $0.requestsToday > 0 }
+            let text = used.map { "\($0.provider) \($0.requestsToday) of \($0.budget) requests today (\($0.routes) route\($0.routes == 1 ? "" : "s"))" }
             io.out("Providers:  \(text.isEmpty ? "no custom routes" : text.joined(separator: "; "))")
         }
         if let favorites = report.favorites { io.out("Favorites:  \(favorites)") }

@@ -68,9 +68,18 @@ import Testing
         // Uninstall removes those files, and nothing else under the prefix.
         try Sandbox.write(prefix + "/bin/mine", Data("keep".utf8))
         let uninstall = try execute([source + "/Scripts/install", "--prefix", prefix, "--uninstall"], environment: environment, in: home)
-        #expect(uninstall.status == 0 && uninstall.stdout == Self.installed.map { "Removed \(prefix)/\($0)\n" }.joined(), "\(uninstall)")
+        // The directories it made go too, once empty; bin holds another file and stays.
+        let directories = [
+            "share/man/man1", "share/man", "share/bash-completion/completions", "share/bash-completion", "share/zsh/site-functions",
+            "share/zsh", "share/fish/vendor_completions.d", "share/fish", "share",
+        ]
+        #expect(
+            uninstall.status == 0
+                && uninstall.stdout == Self.installed.map { "Removed \(prefix)/\($0)\n" }.joined() + directories.map { "Removed \(prefix)/\($0)/\n" }.joined(),
+            "\(uninstall)")
         #expect(Self.installed.allSatisfy { !FileManager.default.fileExists(atPath: "\(prefix)/\($0)") })
         #expect(FileManager.default.fileExists(atPath: prefix + "/bin/mine"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: prefix) == ["bin"])
         #expect(try execute([source + "/Scripts/install", "--prefix", prefix, "--uninstall"], environment: environment, in: home).stdout
             == "Nothing of traveltimes' under \(prefix): nothing to remove.\n")
         let bad = try execute([source + "/Scripts/install", "--prefx", prefix], environment: environment, in: home)

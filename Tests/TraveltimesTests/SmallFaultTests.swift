@@ -87,4 +87,49 @@ import Testing
             #expect(!(try sandbox.ok(command).stdout.contains("favourite")), "\(command)")
         }
     }
+
+    @Test func aMissedAlertGivesOneReasonAndAHeadsUpNeverSaysLeaveInZero() throws {
+        let sandbox = try Sandbox().prepared()
+        try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--heads-up", "15m", "--route", "1", "--days", "wed", "--now", Paths.capturedAt])
+        // Leave at 8:21; a tick 20 seconds before it says nothing of "Leave in 0 min".
+        let late = try sandbox.ok(["tick", "--now", "2025-11-05T08:20:40-08:00"])
+        #expect(!late.stdout.contains("Leave in"), "\(late)")
+        // The arrival goes by unsent: stderr and the ledger give the same reason.
+        let missed = try sandbox.ok(["tick", "--now", "2025-11-05T09:30:00-08:00"])
+        let reason = "its arrival time, 9:00 AM, went by before it was sent"
+        let id = try #require(try sandbox.scheduleIDs().last)
+        #expect(missed.stderr.contains("traveltimes: missed schedule.\(id).weekday.4 due Wed, Nov 5, 9:00 AM: \(reason); not delivered"), "\(missed)")
+        let ledger = try #require(try sandbox.json(["delivered", "--json", "--now", "2025-11-05T09:31:00-08:00"]) as? [[String: Any]])
+        #expect(ledger.contains { $0["outcome"] as? String == "missed" && $0["reason"] as? String == reason }, "\(ledger)")
+        // A fixed time says its grace window, in both places too.
+        let fixed = try sandbox.ok(["tick", "--now", "2025-11-06T07:30:00-08:00"])
+        #expect(fixed.stderr.contains("due Thu, Nov 6, 7:00 AM: 30 min late, past the 10 min grace window; not delivered"), "\(fixed)")
+    }
+
+    @Test func refreshJSONIsCheckedAndJSONOutputIsTidy() throws {
+        let sandbox = try Sandbox().prepared()
+        let bytes = try #require(sandbox.bytes("refresh.json"))
+        var log = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+        log["providerRequests"] = ["day": "x", "counts": ["here": 1]]
+        try Sandbox.write(sandbox.path("refresh.json"), try JSONSerialization.data(withJSONObject: log))
+        let day = try sandbox.run(["status"])
+        #expect(day.status == 65 && day.stderr.contains("refresh.json: impossible value: providerRequests.day is 'x', not a date (YYYY-MM-DD)"), "\(day)")
+        log["providerRequests"] = ["day": "2026-11-23", "counts": ["here": 1.5]]
+        try Sandbox.write(sandbox.path("refresh.json"), try JSONSerialization.data(withJSONObject: log))
+        let count = try sandbox.run(["status"])
+        #expect(count.stderr.contains("refresh.json: wrong shape: providerRequests.counts: here is 1.5, not a whole number of requests"), "\(count)")
+        try FileManager.default.removeItem(atPath: sandbox.path("refresh.json"))
+        let refresh = try sandbox.ok(["refresh", "--source", Paths.fixture, "--json", "--now", Paths.capturedAt]).stdout
+        #expect(refresh.contains(#""routes" : 0"#) && !refresh.contains(#""routes" : null"#), "\(refresh)")
+        #expect(try Sandbox().ok(["pending", "--json"]).stdout == """
+            {
+              "cap" : 64,
+              "deferred" : [],
+              "pauses" : [],
+              "requested" : 0,
+              "requests" : []
+            }
+
+            """)
+    }
 }

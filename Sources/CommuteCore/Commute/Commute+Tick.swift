@@ -5,8 +5,10 @@ extension Commute {
     public struct TickReport: Sendable, Equatable {
         /// Every alert sent, and how each went.
         public var sent: [SentAlert] = []
-        /// Occurrences past the grace window, recorded and not delivered.
+        /// Occurrences past their window, recorded and not delivered.
         public var missed: [Occurrence] = []
+        /// Why each was missed: the reason the ledger records too.
+        public var missedReasons: [Occurrence: String] = [:]
         /// Occurrences held back: quiet hours, the daily cap, a smart alert with no delay.
         public var suppressed: [Occurrence] = []
         public var rescheduled: RescheduleSummary?
@@ -37,6 +39,7 @@ extension Commute {
             let pass = try tickPass(notifiers: notifiers, quietHours: quietHours, standardDailyCap: standardDailyCap, sender: sender)
             report.sent += pass.sent
             report.missed += pass.missed
+            report.missedReasons.merge(pass.missedReasons) { first, _ in first }
             report.suppressed += pass.suppressed
             if let summary = pass.rescheduled { report.rescheduled = summary }
             // Another turn only when this one handled something and the new plan may have let a
@@ -93,8 +96,11 @@ extension Commute {
                     {
                         let occurrence = Occurrence(requestID: entry.id, at: previous)
                         if history(of: occurrence).isEmpty {
-                            ledger.decide(occurrence, .missed, reason: "past the arrival time", at: now)
+                            // A leave alert's window is until its arrival: after that, leaving is moot.
+                            let reason = "its arrival time, \(calendar.local(previous).time.label), went by before it was sent"
+                            ledger.decide(occurrence, .missed, reason: reason, at: now)
                             report.missed.append(occurrence)
+                            report.missedReasons[occurrence] = reason
                         }
                     }
                     guard entry.nextFire <= now, let schedule = try inputs.schedule(entry.scheduleID), schedule.isEnabled,
@@ -112,7 +118,9 @@ extension Commute {
                     let history = history(of: occurrence)
                     // A heads-up overtaken by the leave time itself (the traffic jumped) has nothing
                     // left to say: the leave alert says it.
-                    if entry.isHeadsUp, leave.leave <= now {
+                    // A heads-up's window closes a minute before the leave time: "Leave in 0 min"
+                    // would only repeat what the leave alert is about to say.
+                    if entry.isHeadsUp, leave.leave.timeIntervalSince(now) < 60 {
                         if history.isEmpty {
                             ledger.decide(occurrence, .suppressed, reason: "the leave time came first", at: now)
                             report.suppressed.append(occurrence)
@@ -137,10 +145,10 @@ extension Commute {
                 let late = now.timeIntervalSince(at)
                 if late > grace {
                     if history.isEmpty {
-                        ledger.decide(
-                            occurrence, .missed, reason: "\(TimeFormatting.age(late)) late, past the \(TimeFormatting.age(grace)) grace window",
-                            at: now)
+                        let reason = "\(TimeFormatting.age(late)) late, past the \(TimeFormatting.age(grace)) grace window"
+                        ledger.decide(occurrence, .missed, reason: reason, at: now)
                         report.missed.append(occurrence)
+                        report.missedReasons[occurrence] = reason
                     }
                     continue
                 }

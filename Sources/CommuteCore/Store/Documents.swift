@@ -319,6 +319,25 @@ public struct RefreshLog: VersionedDocument, Equatable {
             self.day = day
             self.counts = counts
         }
+
+        private enum CodingKeys: String, CodingKey { case day, counts, reported }
+
+        /// Each count must be a whole number: `1.5` is named, not reported as JSON that is not.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            day = try container.decode(String.self, forKey: .day)
+            reported = try container.decodeIfPresent([String].self, forKey: .reported)
+            var counts: [String: Int] = [:]
+            for (name, value) in try container.decode([String: Double].self, forKey: .counts) {
+                guard value.isFinite, value == value.rounded(), let whole = Int(exactly: value) else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .counts, in: container,
+                        debugDescription: "\(DisplayText.line(String(name.prefix(40)))) is \(value), not a whole number of requests")
+                }
+                counts[name] = whole
+            }
+            self.counts = counts
+        }
     }
 
     /// Counts up to `count` requests to a provider on `day`, as many as the budget allows; how many.
