@@ -73,7 +73,7 @@ import Testing
         #expect(after.status == 0 && after.stdout.isEmpty && after.stderr.contains("missed"), "\(after)")
         let missed = try sandbox.store.ledger().entries.filter { $0.outcome == .missed }
         #expect(missed.map(\.occurrence) == [try #require(ISO8601.parse("2025-11-07T09:00:00-08:00")?.instant)])
-        #expect(missed.first?.reason == "past the arrival time")
+        #expect(missed.first?.reason == "its arrival time, 9:00 AM, went by before it was sent")
     }
 
     @Test func withoutCurrentTimesTheUsualOnesAndWithoutThoseAnHourBefore() throws {

@@ -70,9 +70,9 @@ import Testing
             "feedError": NSNull(),
             "custom": [Any](),
             "providers": [
-                ["provider": "tomtom", "requestsToday": 0, "budget": 2_500, "routes": NSNull()],
-                ["provider": "here", "requestsToday": 0, "budget": 1_000, "routes": NSNull()],
-                ["provider": "google", "requestsToday": 0, "budget": 160, "routes": NSNull()],
+                ["provider": "tomtom", "requestsToday": 0, "budget": 2_500, "routes": 0],
+                ["provider": "here", "requestsToday": 0, "budget": 1_000, "routes": 0],
+                ["provider": "google", "requestsToday": 0, "budget": 160, "routes": 0],
             ],
             "routes": [
                 "saved": 161, "withoutData": 3,

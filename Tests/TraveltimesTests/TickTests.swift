@@ -43,7 +43,7 @@ import Testing
         let (sandbox, _) = try sandbox()
         let late = try sandbox.ok(["tick", "--now", "2025-11-04T16:41:00-08:00"])
         #expect(late.stdout.isEmpty)
-        #expect(late.stderr.contains("missed schedule.") && late.stderr.contains("past the grace window; not delivered"))
+        #expect(late.stderr.contains("missed schedule.") && late.stderr.contains("past the 10 min grace window; not delivered"))
         let json = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
         #expect(json.map { $0["outcome"] as? String } == ["missed"])
         #expect((json[0]["reason"] as? String)?.contains("11 min late, past the 10 min grace window") == true)
