@@ -82,14 +82,21 @@ private struct Doctor {
         var custom: [Route] = []
         if let store {
             configuration = try? store.configuration()
-            custom = ((try? store.routes().routes) ?? []).filter { $0.custom != nil }
-            if let configuration { try checkPlans(store, configuration) }
+            let routes = (try? store.routes().routes) ?? []
+            custom = routes.filter { $0.custom != nil }
+            // In the order a new user takes the steps: a source, then schedules, then refreshes.
             checkSource(configuration, customRoutes: custom.count)
+            if let configuration { try checkPlans(store, configuration) }
             checkRefresh(store, configuration: configuration ?? .empty)
+            checkDataAge(store, routes, configuration: configuration ?? .empty)
             if let configuration { checkProviders(store, configuration, custom) }
         }
         checkHelper(needed: configuration.map(needsHelper) ?? true || !custom.isEmpty)
-        for notifier in (configuration ?? .empty).effectiveNotifiers { checkNotifier(notifier, installed: installed) }
+        let ledger = try? store?.ledger()
+        for notifier in (configuration ?? .empty).effectiveNotifiers {
+            checkNotifier(notifier, installed: installed)
+            if let ledger { checkLastDelivery(notifier, ledger) }
+        }
         checkScheduler(installed, store: directory)
         return Checkup(store: directory, alertsWillGoOut: !findings.contains { $0.status == .problem }, checks: findings)
     }
@@ -104,7 +111,8 @@ private struct Doctor {
     private mutating func checkStore(_ directory: String) -> Store? {
         var status = stat()
         guard stat(directory, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
-            add("store", .problem, "\(directory) does not exist yet", fix: "traveltimes refresh, then traveltimes favorites add and schedule add")
+            add("store", .problem, "\(directory) does not exist yet",
+                fix: "traveltimes config set source URL (or try traveltimes demo), then traveltimes refresh, favorites add and schedule add")
             return nil
         }
         guard access(directory, R_OK | W_OK | X_OK) == 0 else {
@@ -269,7 +277,10 @@ private struct Doctor {
         let log = (try? store.refreshLog()) ?? .empty
         let failing = log.failuresSinceSuccess > 0 ? log.lastResult.map { "; the last try failed: \($0)" } ?? "" : ""
         guard let success = log.lastSuccessAt ?? (try? store.routeCacheHeader().fetchedAt) ?? nil else {
-            add("refresh", .problem, "never refreshed" + failing, fix: "traveltimes refresh (and see what it says)")
+            // The first missing step first: with no source, a refresh has nothing to read.
+            let hasSource = configuration.source != nil || !((try? store.routes().routes) ?? []).filter { $0.custom != nil }.isEmpty
+            add("refresh", .problem, "never refreshed" + failing,
+                fix: hasSource ? "traveltimes refresh (and see what it says)" : "first traveltimes config set source URL, then traveltimes refresh")
             return
         }
         let age = commute.now.timeIntervalSince(success)
@@ -282,6 +293,37 @@ private struct Doctor {
         } else {
             add("refresh", .ok, detail)
         }
+    }
+
+    /// How old the travel times the alerts would carry are: a refresh can succeed every 15
+    /// minutes and still save a feed that stopped updating a year ago.
+    private mutating func checkDataAge(_ store: Store, _ routes: [Route], configuration: Configuration) {
+        guard let commute = try? invocation.commute(store, configuration: configuration) else { return }
+        let schedules = ((try? store.schedules().schedules) ?? []).filter(\.isEnabled)
+        let used = Set(schedules.flatMap(\.routeIDs))
+        let relevant = used.isEmpty ? routes : routes.filter { used.contains($0.id) }
+        guard let newest = relevant.filter({ $0.currentMinutes != nil }).map(\.updatedAt).max() else { return }
+        let age = commute.now.timeIntervalSince(newest)
+        let detail = "the newest travel time the alerts would carry was measured "
+            + "\(TimeFormatting.moment(newest, relativeTo: commute.now, calendar: commute.calendar)) (\(TimeFormatting.age(max(0, age))) ago)"
+        if age > 86_400 {
+            add("data", .problem, detail + ": alerts would carry it as if current",
+                fix: "check the source (traveltimes config show): a feed that stopped updating, or a file, is read as it is")
+        } else if age > Self.staleAfter {
+            add("data", .warning, detail, fix: "traveltimes refresh; if it stays old, the source has stopped updating")
+        } else {
+            add("data", .ok, detail)
+        }
+    }
+
+    /// A notifier whose last delivery failed will fail the next alert too, most likely.
+    private mutating func checkLastDelivery(_ notifier: Notifier, _ ledger: DeliveryLedger) {
+        guard let last = ledger.entries.last(where: { $0.notifier == notifier.id && ($0.outcome == .delivered || $0.outcome == .failed) }),
+              last.outcome == .failed
+        else { return }
+        let check = notifier.id == 0 ? "notifier" : "notifier \(notifier.id)"
+        add(check, .problem, "\(notifier.summary): its last delivery failed (\(last.reason ?? "no reason given"))",
+            fix: "traveltimes notify test, and see what it says")
     }
 
     private func needsHelper(_ configuration: Configuration) -> Bool {

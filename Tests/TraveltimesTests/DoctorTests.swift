@@ -41,10 +41,11 @@ import Testing
         #expect(outcome.status == 0 && outcome.stderr.isEmpty, "\(outcome)")
         #expect(outcome.stdout == """
             ok       store         \(sandbox.home): readable and writable
+            ok       source        \(Paths.fixture) (a file)
             ok       time zone     America/Los_Angeles (saved)
             ok       schedules     1 enabled; 5 alerts pending, the next Wed, Nov 5, 7:00 AM
-            ok       source        \(Paths.fixture) (a file)
             ok       refresh       last success 4:00 PM (10 min ago)
+            ok       data          the newest travel time the alerts would carry was measured 4:00 PM (10 min ago)
             ok       fetch helper  \(helper): ready
             ok       notifier 1    webhook https://ntfy.example.invalid/… (ntfy, header Authorization): well formed; `traveltimes notify test` sends a sample
             ok       notifier 2    exec true {title}
@@ -54,7 +55,7 @@ import Testing
 
             """)
         let json = try checkup(sandbox)
-        #expect(json.status == 0 && json.goesOut && json.findings.count == 9)
+        #expect(json.status == 0 && json.goesOut && json.findings.count == 10)
         #expect(json.findings.values.allSatisfy { $0["status"] == "ok" && $0["fix"] == nil })
     }
 
@@ -127,7 +128,7 @@ import Testing
         #expect(outcome.status == 1)
         #expect(outcome.stdout.hasPrefix("""
             problem  store         \(sandbox.home) does not exist yet
-                                   → traveltimes refresh, then traveltimes favorites add and schedule add
+                                   → traveltimes config set source URL (or try traveltimes demo), then traveltimes refresh, favorites add and schedule add
 
             """))
         #expect(outcome.stdout.hasSuffix("\nAlerts will not go out until the problems above are fixed.\n"))
@@ -170,5 +171,28 @@ import Testing
         let gone = try checkup(sandbox)
         #expect(gone.findings["scheduler"]?["detail"]?.hasPrefix("the systemd units: runs /gone/") == true)
         #expect(gone.findings["scheduler"]?["fix"] == "run install again from the traveltimes you mean to keep")
+    }
+
+    @Test func oldDataAFailingNotifierAndAnUnreadableScheduleFileAreProblems() throws {
+        let sandbox = try Sandbox().prepared()
+        let standIns = try StandInPrograms(sandbox)
+        defer { withExtendedLifetime(standIns) {} }
+        try sandbox.ok(["config", "set", "source", Paths.fixture])
+        try sandbox.ok(["install", "cron"])
+        // A refresh a year on succeeds, and saves the same old feed.
+        let yearOn = "2026-11-24T08:00:00-08:00"
+        try sandbox.ok(["refresh", "--now", yearOn])
+        try sandbox.ok(["notify", "add", "exec", "false"])
+        let failed = try sandbox.run(["tick", "--now", "2026-11-25T07:00:05-08:00"])
+        #expect(failed.status != 0, "\(failed)")
+        let later = "2026-11-25T07:01:00-08:00"
+        let outcome = try sandbox.run(["doctor", "--now", later])
+        #expect(outcome.status == 1, "\(outcome)")
+        #expect(outcome.stdout.contains("problem  data          the newest travel time the alerts would carry was measured Tue, Nov 4, 2025, 4:00 PM (385 days ago)"), "\(outcome)")
+        #expect(outcome.stdout.contains("problem  notifier 1    exec false: its last delivery failed"), "\(outcome)")
+        try Sandbox.write(sandbox.path("schedules.json"), Data("{not json".utf8))
+        let broken = try sandbox.run(["doctor", "--now", later])
+        #expect(broken.stdout.contains("problem  schedules     unreadable: \(sandbox.path("schedules.json")): not valid JSON"), "\(broken)")
+        #expect(!broken.stdout.contains("schedules     none"), "\(broken)")
     }
 }
