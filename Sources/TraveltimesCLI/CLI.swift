@@ -70,6 +70,7 @@ public enum CLI {
     /// Prints an error as one line on stderr and returns its exit status, which the error itself
     /// states (`ProcessError`). The library never does this.
     static func fail(_ error: any Error, io: TerminalIO) -> ExitCode {
+        if let error = error as? any ProcessError, error.isQuietRepeat { return error.exitCode }
         let (code, message): (ExitCode, String) =
             if let error = error as? any ProcessError { (error.exitCode, error.explanation) }
             // Only a bug reaches here: every error a command throws is a ProcessError.

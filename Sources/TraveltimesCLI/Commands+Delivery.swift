@@ -28,11 +28,17 @@ extension Commands {
         for missed in report.missed {
             io.err("traveltimes: missed \(missed.requestID) due \(TimeFormatting.dayAndTime(missed.at, calendar: commute.calendar)): \(report.missedReasons[missed] ?? "past its window"); not delivered")
         }
+        // Under --quiet a notifier failing as it failed last time is not said again each minute:
+        // said when it starts failing, or fails otherwise (`status` and `doctor` show it meanwhile).
+        let ledger = invocation.arguments.has("--quiet") && !report.failures.isEmpty ? try? commute.store.ledger() : nil
+        var said = 0
         for failure in report.failures {
+            if let ledger, isRepeat(failure, in: ledger) { continue }
+            said += 1
             io.err("traveltimes: notifier \(failure.delivery.claim.notifier.id) failed for \(failure.delivery.message.id): \(failure.result.failure ?? ""); retrying while the grace window lasts")
         }
         if let summary = report.rescheduled { invocation.report(summary) }
-        if !report.failures.isEmpty { throw DeliveryFailed(count: report.failures.count) }
+        if !report.failures.isEmpty { throw DeliveryFailed(count: report.failures.count, isQuietRepeat: said == 0) }
     }
 
     static let test = Command(
@@ -138,6 +144,15 @@ extension Commands {
         guard parts.count >= 2, parts[0] == "schedule", parts[1].count == 36 else { return id }
         parts[1] = parts[1].prefix(8)
         return parts.joined(separator: ".")
+    }
+
+    /// Whether the notifier's attempt before this failure failed the same way.
+    private static func isRepeat(_ failure: SentAlert, in ledger: DeliveryLedger) -> Bool {
+        let id = failure.delivery.claim.notifier.id
+        let attempts = ledger.entries.filter { $0.notifier == id && ($0.outcome == .failed || $0.outcome == .delivered) }
+        guard attempts.count >= 2 else { return false }
+        let previous = attempts[attempts.count - 2]
+        return previous.outcome == .failed && previous.reason == attempts[attempts.count - 1].reason
     }
 
     static let deliveredClear = Command(
@@ -297,6 +312,7 @@ extension Commands {
 /// Some notifiers failed this tick; they were ledgered and will be retried. Exit 1.
 struct DeliveryFailed: ProcessError, CustomStringConvertible {
     var count: Int
+    var isQuietRepeat = false
     var exitCode: ExitCode { .failure }
     var description: String { "\(count) \(count == 1 ? "delivery" : "deliveries") failed; see `traveltimes delivered`" }
 }

@@ -52,6 +52,8 @@ extension Commands {
         let io = invocation.io.redacting(secrets)
         let start = access.clock()
 
+        // What the last refresh left: a failure said then is not said again under --quiet.
+        let before = try? commute.store.refreshLog()
         // The feed, when there is a source and not just some custom routes were asked for.
         var feed: Commute.RefreshResult?
         var feedFailure: RefreshFailed?
@@ -75,6 +77,16 @@ extension Commands {
             }
         }
         if let feed, !quiet, !invocation.wantsJSON { reportFeed(feed, display: display ?? "", io) }
+        // Calm under cron, loud once: a failure is said when it starts or changes, and its end.
+        if let before, before.failuresSinceSuccess > 0 {
+            let after = try? commute.store.refreshLog()
+            if feed != nil {
+                let since = before.failingSince.map { " since \(TimeFormatting.moment($0, relativeTo: commute.now, calendar: commute.calendar))" } ?? ""
+                io.err("traveltimes: refresh works again, after \(before.failuresSinceSuccess) failed \(before.failuresSinceSuccess == 1 ? "try" : "tries")\(since)")
+            } else if quiet, let after, after.failuresSinceSuccess > before.failuresSinceSuccess, after.lastResult == before.lastResult {
+                feedFailure?.isQuietRepeat = true
+            }
+        }
 
         // The custom routes: the feed's refresh has them in hand; otherwise the cache is read.
         // (After a failed feed, a cache that cannot be read has none: the feed's error is the one to tell.)
@@ -349,6 +361,7 @@ struct ProviderUsageJSON: EveryKeyEncodable {
 /// the routes it saved before the alerts could not be re-planned.
 struct RefreshFailed: ProcessError, CustomStringConvertible {
     var underlying: any Error
+    var isQuietRepeat = false
     var kept: String? = nil
     /// Routes saved to routes.json before the failure; nil when nothing was replaced.
     var saved: Int? = nil

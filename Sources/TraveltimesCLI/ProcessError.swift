@@ -7,6 +7,13 @@ protocol ProcessError: Error {
     var exitCode: ExitCode { get }
     /// One line for stderr, after `traveltimes: `.
     var explanation: String { get }
+    /// The same failure as the last run's, under `--quiet`: the exit status says it, and nothing
+    /// is printed, so cron does not mail it again every run (`status` and `doctor` still show it).
+    var isQuietRepeat: Bool { get }
+}
+
+extension ProcessError {
+    var isQuietRepeat: Bool { false }
 }
 
 extension ProcessError where Self: CustomStringConvertible {

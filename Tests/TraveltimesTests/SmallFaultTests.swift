@@ -133,3 +133,32 @@ import Testing
             """)
     }
 }
+
+/// Calm under cron, loud once: a failure is said when it starts or changes, and when it mends.
+@Suite struct CalmUnderCronTests {
+    @Test func aFailingRefreshIsSaidOnceAndItsEndToo() throws {
+        let sandbox = try Sandbox().prepared()
+        let missing = sandbox.home + "-no-such-feed.json"
+        let first = try sandbox.run(["refresh", "--quiet", "--source", missing, "--now", "2025-11-04T16:15:00-08:00"])
+        #expect(first.status != 0 && first.stderr.contains("refresh failed"), "\(first)")
+        let second = try sandbox.run(["refresh", "--quiet", "--source", missing, "--now", "2025-11-04T16:30:00-08:00"])
+        #expect(second.status == first.status && second.stderr.isEmpty && second.stdout.isEmpty, "\(second)")
+        // Loud without --quiet.
+        let loud = try sandbox.run(["refresh", "--source", missing, "--now", "2025-11-04T16:40:00-08:00"])
+        #expect(loud.stderr.contains("refresh failed"), "\(loud)")
+        let mended = try sandbox.ok(["refresh", "--quiet", "--source", Paths.fixture, "--now", "2025-11-04T16:45:00-08:00"])
+        #expect(mended.stderr == "traveltimes: refresh works again, after 3 failed tries since 4:15 PM\n", "\(mended)")
+        #expect(try sandbox.ok(["refresh", "--quiet", "--source", Paths.fixture, "--now", "2025-11-04T17:00:00-08:00"]).stderr.isEmpty)
+    }
+
+    @Test func aFailingNotifierIsSaidWhenItStartsFailing() throws {
+        let sandbox = try Sandbox().prepared()
+        try sandbox.ok(["notify", "add", "exec", "false"])
+        let first = try sandbox.run(["tick", "--quiet", "--now", "2025-11-05T07:00:05-08:00"])
+        #expect(first.status == 1 && first.stderr.contains("notifier 1 failed"), "\(first)")
+        let second = try sandbox.run(["tick", "--quiet", "--now", "2025-11-05T07:01:05-08:00"])
+        #expect(second.status == 1 && second.stderr.isEmpty, "\(second)")
+        let json = try #require(try sandbox.json(["delivered", "--json", "--now", "2025-11-05T07:02:00-08:00"]) as? [[String: Any]])
+        #expect(json.count { $0["outcome"] as? String == "failed" } == 2, "both attempts are in the ledger")
+    }
+}
