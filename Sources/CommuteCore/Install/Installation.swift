@@ -56,7 +56,7 @@ public enum Installation {
     /// ("Executable name contains special characters"), however it is quoted.
     public static func problem(withPath path: String, isExecutable: Bool, forSystemd: Bool) -> String? {
         for scalar in path.unicodeScalars {
-            if DisplayText.isHidden(scalar) || scalar == "\t" {
+            if DisplayText.isHidden(scalar) {
                 return "it holds \(describe(scalar)), which no service manager can be given"
             }
             if forSystemd, isExecutable, scalar == "'" || scalar == "\"" || scalar == "\\" {

@@ -189,15 +189,6 @@ public final class Store: Sendable {
         try schedulesLock.withLock { try update(schedulesFile, body) }
     }
 
-    /// Read-modify-write of the schedules while the favorites are held still (shared lock), for
-    /// changes that must agree with the favorites: a new schedule's routes must be favorites.
-    public func updateSchedules<T>(checkingFavorites body: (Favorites, inout ScheduleBook) throws -> T) throws -> T {
-        try favoritesLock.withLock(.shared) {
-            let favorites = try favoritesFile.load()
-            return try schedulesLock.withLock { try update(schedulesFile) { try body(favorites, &$0) } }
-        }
-    }
-
     /// Read-modify-write of favorites and schedules together (unfavouriting cascades into
     /// schedules), locks taken in the store's fixed order.
     public func updateFavoritesAndSchedules<T>(_ body: (inout Favorites, inout ScheduleBook) throws -> T) throws -> T {
