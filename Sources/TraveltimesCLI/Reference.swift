@@ -52,7 +52,8 @@ enum Reference {
             code: .usage, label: "bad usage",
             meaning: "bad usage: an unknown command or option, a bad value (also in TRAVELTIMES_NOW, TRAVELTIMES_CAP or "
                 + "TRAVELTIMES_TZ), a missing --yes without a terminal, no feed source, a routing provider with no key, "
-                + "an exec notifier whose program cannot run (without --force)"),
+                + "an exec notifier whose program cannot run (without --force), a store or binary path install cannot give "
+                + "systemd or cron"),
         ExitStatus(
             code: .dataError, label: "bad data",
             meaning: "bad data: a corrupt, unknown-version, impossible-valued or non-regular store file; a malformed, truncated or empty feed"),
