@@ -4,6 +4,7 @@ import Foundation
 extension Commands {
     static let configKeys = ["source", "access-code", "timezone", "grace", "quiet-hours", "daily-cap"]
         + RouteProvider.allCases.map(\.keySetting) + ["lead", "min-interval"] + RouteProvider.allCases.map(\.budgetSetting)
+        + ["stale-after"]
 
     static let configShow = Command(
         name: "config show",
@@ -36,6 +37,14 @@ extension Commands {
         invocation.io.out("min-interval: \(configuration.minIntervalMinutes ?? Configuration.defaultMinIntervalMinutes) min between requests for a route")
         invocation.io.out("budgets:      " + RouteProvider.allCases.map { "\($0.rawValue) \(configuration.budget(for: $0))" }.joined(separator: ", ")
             + " requests a day")
+        invocation.io.out("stale-after:  \(staleAfterLabel(configuration))")
+    }
+
+    /// `60 min: older data or failing refreshes send a health alert`, or `off`.
+    static func staleAfterLabel(_ configuration: Configuration) -> String {
+        let minutes = configuration.staleAfterMinutes ?? Configuration.defaultStaleAfterMinutes
+        guard minutes > 0 else { return "off (no health alerts)" }
+        return "\(TimeFormatting.age(TimeInterval(minutes * 60))): older data, or refreshes failing that long, send a health alert"
     }
 
     /// `set`, `set (from TOMTOM_API_KEY)` or `not set`: never the key.
@@ -55,7 +64,7 @@ extension Commands {
 
     static let configSet = Command(
         name: "config set",
-        summary: "Set source, access-code, timezone, grace, quiet-hours, daily-cap, provider keys, lead, min-interval or budgets",
+        summary: "Set source, access-code, timezone, grace, quiet-hours, daily-cap, provider keys, lead, min-interval, budgets or stale-after",
         arguments: "KEY VALUE",
         positionals: 2...2,
         argumentValues: [.configKey],
@@ -72,6 +81,9 @@ extension Commands {
             (60m) is how long before an alert its custom routes are in play; min-interval (10m) the
             least time between two requests for one route; budget.tomtom, budget.here and
             budget.google (2500, 1000, 160) the requests each provider may be sent a day.
+            stale-after (60m; off) is how old the data of an alert due within lead may be, and how
+            long refreshes may fail, before tick sends one health alert through the notifiers (and
+            one when it mends); off sends none.
             """
     ) { invocation in
         let key = invocation.arguments.positionals[0]
@@ -127,6 +139,20 @@ extension Commands {
                 if key == "lead" { configuration.leadMinutes = seconds / 60 } else { configuration.minIntervalMinutes = seconds / 60 }
             }
             invocation.io.out("\(key) set to \(TimeFormatting.age(TimeInterval(seconds))).")
+        case "stale-after":
+            let minutes: Int
+            if value.lowercased() == "off" {
+                minutes = 0
+            } else {
+                guard let seconds = duration(value), seconds % 60 == 0, (1...Configuration.longestStaleAfter).contains(seconds / 60) else {
+                    throw invocation.usage("Invalid stale-after '\(DisplayText.line(value))': use whole minutes such as 60m or 2h (at most 7 days), or off.")
+                }
+                minutes = seconds / 60
+            }
+            try store.updateConfiguration { $0.staleAfterMinutes = minutes }
+            invocation.io.out(minutes == 0
+                ? "stale-after set to off: no health alerts."
+                : "stale-after set to \(TimeFormatting.age(TimeInterval(minutes * 60))): tick sends a health alert when data is older, or refreshes fail that long.")
         case let key where key.hasPrefix("budget."):
             guard let provider = RouteProvider(rawValue: String(key.dropFirst(7))), value.count <= 7, value.allSatisfy(\.isASCIIDigit),
                 let budget = Int(value), budget <= Configuration.largestBudget
@@ -168,6 +194,7 @@ extension Commands {
             case "daily-cap": configuration.standardDailyCap = nil
             case "lead": configuration.leadMinutes = nil
             case "min-interval": configuration.minIntervalMinutes = nil
+            case "stale-after": configuration.staleAfterMinutes = nil
             case let key where key.hasPrefix("budget."): configuration.budgets?[String(key.dropFirst(7))] = nil
             case let key where key.hasSuffix("-key"): configuration.providerKeys?[String(key.dropLast(4))] = nil
             default: configuration.accessCode = nil
@@ -255,6 +282,9 @@ struct ConfigJSON: EveryKeyEncodable {
     var minIntervalMinutes: Int
     /// Requests a day, per provider.
     var budgets: [String: Int]
+    /// Data older than this in an alert's lead window, or refreshes failing this long, send a
+    /// health alert; 0 when health alerts are off.
+    var staleAfterMinutes: Int
 
     init(_ configuration: Configuration, source: String?, codeFromEnvironment: Bool, environment: [String: String] = [:]) {
         self.source = source
@@ -300,5 +330,6 @@ struct ConfigJSON: EveryKeyEncodable {
         leadMinutes = configuration.leadMinutes ?? Configuration.defaultLeadMinutes
         minIntervalMinutes = configuration.minIntervalMinutes ?? Configuration.defaultMinIntervalMinutes
         budgets = Dictionary(uniqueKeysWithValues: RouteProvider.allCases.map { ($0.rawValue, configuration.budget(for: $0)) })
+        staleAfterMinutes = configuration.staleAfterMinutes ?? Configuration.defaultStaleAfterMinutes
     }
 }

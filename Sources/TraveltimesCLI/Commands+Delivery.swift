@@ -14,6 +14,10 @@ extension Commands {
             later ticks while the grace window lasts. A tick killed while sending is recovered: two
             minutes on, a later tick sends that alert again — so across a crash an alert arrives at
             least once, perhaps twice, and the ledger says "resent after an interrupted tick".
+            Health: when an alert due within lead would carry data older than stale-after (60m), or
+            refreshes have failed that long, one health alert says what is wrong, since when, the
+            fix and the alerts it touches, and one more says when it mends (config set
+            stale-after; off for none). Quiet hours hold them; at most 4 a day.
             Install:  * * * * * traveltimes tick --quiet
             """
     ) { invocation in
@@ -23,7 +27,7 @@ extension Commands {
         let report = try commute.tick(
             notifiers: configuration.effectiveNotifiers, quietHours: configuration.quietHours,
             standardDailyCap: configuration.standardDailyCap ?? Configuration.defaultStandardDailyCap,
-            sender: invocation.sender(io))
+            health: Commute.HealthPolicy(configuration), sender: invocation.sender(io))
         // Missed alerts and failures are news, quiet or not: each is said once, when it happens.
         for missed in report.missed {
             io.err("traveltimes: missed \(missed.requestID) due \(TimeFormatting.dayAndTime(missed.at, calendar: commute.calendar)): \(report.missedReasons[missed] ?? "past its window"); not delivered")
@@ -37,8 +41,15 @@ extension Commands {
             said += 1
             io.err("traveltimes: notifier \(failure.delivery.claim.notifier.id) failed for \(failure.delivery.message.id): \(failure.result.failure ?? ""); retrying while the grace window lasts")
         }
+        // A health alert is sent once, not retried: a notifier that failed it is said now.
+        for failure in report.healthFailures {
+            said += 1
+            io.err("traveltimes: notifier \(failure.delivery.claim.notifier.id) failed for \(failure.delivery.message.id): \(failure.result.failure ?? ""); `traveltimes doctor` keeps showing the problem")
+        }
         if let summary = report.rescheduled { invocation.report(summary) }
-        if !report.failures.isEmpty { throw DeliveryFailed(count: report.failures.count, isQuietRepeat: said == 0) }
+        let failed = report.failures.count + report.healthFailures.count
+        if failed > 0 { throw DeliveryFailed(count: failed, isQuietRepeat: said == 0) }
+        if let error = report.healthError { throw HealthNotChecked(error: error) }
     }
 
     static let test = Command(

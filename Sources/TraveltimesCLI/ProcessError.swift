@@ -74,6 +74,18 @@ struct NothingChanged: ProcessError {
     }
 }
 
+/// `tick` handled the alerts due, then met a store file it could not read or write while checking
+/// the alerts' health.
+struct HealthNotChecked: ProcessError {
+    var error: StoreError
+
+    var exitCode: ExitCode { error.exitCode }
+    var explanation: String {
+        let problem = if case .unreadable(let path, let reason) = error { "\(path): \(reason)" } else { error.description }
+        return "\(problem); the alerts due were handled, but health alerts cannot be checked until it is fixed or moved aside"
+    }
+}
+
 extension FetchError: ProcessError {
     var exitCode: ExitCode {
         switch self {

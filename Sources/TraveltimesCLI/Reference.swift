@@ -31,7 +31,8 @@ enum Reference {
         ("pending.json", "the planned alerts and their previews; deferred requests"),
         ("delivered.json", "the ledger: every delivery, suppression, miss and failure, for 30 days"),
         ("config.json", "settings, notifiers and delay watches; the only file a secret is written to (mode 0600)"),
-        ("refresh.json", "the last refresh attempts"),
+        ("refresh.json", "the last refresh attempts, and each provider's failures and requests today"),
+        ("health.json", "the health problem tick has found and not yet seen mended (old data, failing refreshes)"),
     ]
 
     /// An exit status: `label` is its name in `--help`'s one line, `meaning` its causes.

@@ -80,6 +80,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send(500, b"busy", "text/plain") if count == 1 else self.send(200, FEED)
         elif path == "/fail":
             self.send(500, b"internal error", "text/plain")
+        elif path == "/unauthorized":  # what WSDOT answers a revoked access code with, here
+            self.send(401, b"unauthorized", "text/plain")
         elif path == "/notfound":
             self.send(404, b"not found", "text/plain")
         elif path == "/hang":

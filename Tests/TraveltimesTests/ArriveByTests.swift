@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func theLeaveTimeMovesWithTheTrafficAndIsSentOnce() throws {
-        let sandbox = try sandbox(at: "2025-11-05T07:00:00")
+        let sandbox = try sandbox(at: "2025-11-05T07:00:00").withoutHealthAlerts()
         let planned = try first(sandbox, "2025-11-05T07:00:00")
         #expect(planned["nextFire"] as? String == "2025-11-05T08:21:00-08:00")
         #expect(planned["arriveBy"] as? String == "2025-11-05T09:00:00-08:00")
@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func aHeadsUpComesBeforeTheLeaveTimeAndBothAreSentOnce() throws {
-        let sandbox = Sandbox()
+        let sandbox = try Sandbox().withoutHealthAlerts()
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", "2025-11-05T07:00:00"])
         try sandbox.ok(["favorites", "add", "1", "4"])
         try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--heads-up", "15m", "--days", "wed", "--route", "1,4", "--now", "2025-11-05T07:00:00"])

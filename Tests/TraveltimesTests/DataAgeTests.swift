@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func arriveByHeadsUpAndLeaveAlertsCarryTheAge() throws {
-        let sandbox = try Sandbox().prepared()
+        let sandbox = try Sandbox().prepared().withoutHealthAlerts()
         try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--heads-up", "10m", "--route", "1", "--days", "wed", "--now", Paths.capturedAt])
         let headsUp = try sandbox.ok(["tick", "--now", "2025-11-05T08:11:05-08:00"]).stdout
         #expect(headsUp == """

@@ -143,6 +143,14 @@ final class Sandbox: @unchecked Sendable {
         return self
     }
 
+    /// Health alerts off (`config set stale-after off`): for tests of other alerts that tick on
+    /// the sample feed's old data, where a health alert would rightly be sent too.
+    @discardableResult
+    func withoutHealthAlerts() throws -> Sandbox {
+        try ok(["config", "set", "stale-after", "off"])
+        return self
+    }
+
     /// The schedules' IDs in store order.
     func scheduleIDs() throws -> [String] {
         try store.schedules().schedules.map { $0.id.uuidString.lowercased() }

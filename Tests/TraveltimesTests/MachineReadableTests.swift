@@ -109,6 +109,7 @@ import Testing
             "providerKeys": ["tomtom": NSNull(), "here": NSNull(), "google": NSNull()],
             "providerKeysFrom": ["tomtom": NSNull(), "here": NSNull(), "google": NSNull()],
             "leadMinutes": 60, "minIntervalMinutes": 10, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 160],
+            "staleAfterMinutes": 60,
         ] as NSDictionary)
 
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
@@ -125,6 +126,7 @@ import Testing
         try sandbox.ok(["config", "set", "lead", "90m"])
         try sandbox.ok(["config", "set", "min-interval", "15"])
         try sandbox.ok(["config", "set", "budget.google", "100"])
+        try sandbox.ok(["config", "set", "stale-after", "2h"])
         let outcome = try sandbox.ok(["config", "show", "--json"], environment: ["TOMTOM_API_KEY": "ENVKEYSECRET"])
         #expect(!outcome.stdout.contains("SECRET"))
         let full = try object(outcome)
@@ -146,6 +148,7 @@ import Testing
             "providerKeys": ["tomtom": "set", "here": "set", "google": NSNull()],
             "providerKeysFrom": ["tomtom": "environment", "here": "config", "google": NSNull()],
             "leadMinutes": 90, "minIntervalMinutes": 15, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 100],
+            "staleAfterMinutes": 120,
         ] as NSDictionary)
         let fromShell = try object(try sandbox.ok(["config", "show", "--json"], environment: ["WSDOT_ACCESS_CODE": "SHELLSECRET"]))
         #expect(fromShell["accessCode"] as? String == "set" && fromShell["accessCodeFrom"] as? String == "environment")

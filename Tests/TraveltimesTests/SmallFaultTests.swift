@@ -152,7 +152,7 @@ import Testing
     }
 
     @Test func aFailingNotifierIsSaidWhenItStartsFailing() throws {
-        let sandbox = try Sandbox().prepared()
+        let sandbox = try Sandbox().prepared().withoutHealthAlerts()
         try sandbox.ok(["notify", "add", "exec", "false"])
         let first = try sandbox.run(["tick", "--quiet", "--now", "2025-11-05T07:00:05-08:00"])
         #expect(first.status == 1 && first.stderr.contains("notifier 1 failed"), "\(first)")

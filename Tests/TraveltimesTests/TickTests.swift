@@ -220,7 +220,7 @@ import Testing
 
 @Suite struct GatewayTests {
     @Test func quietHoursAndTheDailyCapHoldBackScheduledAlerts() throws {
-        let sandbox = Sandbox()
+        let sandbox = try Sandbox().withoutHealthAlerts()
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
         try sandbox.ok(["favorites", "add", "1"])
         for time in ["5:30", "6:30", "6:40", "6:50"] {
@@ -333,7 +333,7 @@ import Testing
 
 @Suite struct LedgerUpkeepTests {
     @Test func theLedgerPrunesItselfAndStatusReportsTheLastAlert() throws {
-        let sandbox = Sandbox()
+        let sandbox = try Sandbox().withoutHealthAlerts()
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
         try sandbox.ok(["favorites", "add", "1"])
         try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--now", Paths.capturedAt])

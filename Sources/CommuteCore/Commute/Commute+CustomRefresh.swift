@@ -220,8 +220,41 @@ extension Commute {
             }
         }
         var result = CustomRefreshResult(outcomes: outcomes, reschedule: nil)
+        try recordProviderHealth(outcomes)
         if !result.fetched.isEmpty { result.reschedule = try reschedule() }
         return result
+    }
+
+    /// Keeps `RefreshLog.failingProviders` for the health alerts: a provider that answered leaves
+    /// it; one whose every request failed joins it (keeping when it began). Skips (a spent budget,
+    /// time run out) say nothing either way. Written only when it changes.
+    private func recordProviderHealth(_ outcomes: [CustomRouteOutcome]) throws {
+        var changes: [RouteProvider: RefreshLog.ProviderFailure?] = [:]
+        for (provider, results) in Dictionary(grouping: outcomes, by: \.provider) {
+            if results.contains(where: { $0.result == .fetched }) {
+                changes[provider] = .some(nil)
+            } else if let failure = results.first(where: { $0.result == .failed })?.failure {
+                changes[provider] = RefreshLog.ProviderFailure(since: now, reason: failure.description)
+            }
+        }
+        let log = (try? store.refreshLog()) ?? .empty
+        let needed = changes.contains { provider, change in
+            let current = log.failingProviders?[provider.rawValue]
+            return change == nil ? current != nil : current?.reason != change?.reason
+        }
+        guard needed else { return }
+        try store.updateRefreshLog { log in
+            var failing = log.failingProviders ?? [:]
+            for (provider, change) in changes {
+                guard let change else {
+                    failing[provider.rawValue] = nil
+                    continue
+                }
+                // The same failure, or another: the spell began with the first.
+                failing[provider.rawValue] = RefreshLog.ProviderFailure(since: failing[provider.rawValue]?.since ?? change.since, reason: change.reason)
+            }
+            log.failingProviders = failing.isEmpty ? nil : failing
+        }
     }
 }
 

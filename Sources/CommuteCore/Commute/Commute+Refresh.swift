@@ -78,7 +78,8 @@ extension Commute {
             throw error
         } catch {
             let reason = FeedSource.redact(String(describing: error), secrets: secrets)
-            try? store.updateRefreshLog { $0.recordFailure(at: now, reason: reason) }
+            let fix = Self.fix(forRefreshFailure: error)
+            try? store.updateRefreshLog { $0.recordFailure(at: now, reason: reason, fix: fix) }
             throw error
         }
         result.warnings = warnings(for: result, previous: previousWarnings)

@@ -12,10 +12,17 @@ extension Commute {
         /// Occurrences held back: quiet hours, the daily cap, a smart alert with no delay.
         public var suppressed: [Occurrence] = []
         public var rescheduled: RescheduleSummary?
+        /// The alerts' health, and any health alert sent; nil when health alerts are off.
+        public var health: HealthReport?
+        /// A store file the health check could not read or write: the alerts due were handled all
+        /// the same.
+        public var healthError: StoreError?
 
         public var isEmpty: Bool { sent.isEmpty && missed.isEmpty && suppressed.isEmpty }
         /// The sends that failed (they are retried while the grace window lasts).
         public var failures: [SentAlert] { sent.filter { $0.result != .delivered } }
+        /// The health alert's sends that failed (not retried: `doctor` and `status` keep saying it).
+        public var healthFailures: [SentAlert] { (health?.sent ?? []).filter { $0.result != .delivered } }
     }
 
     /// A claim older than this is taken to be from a tick that died mid-send, and is sent again.
@@ -29,14 +36,17 @@ extension Commute {
     /// ledger under the pending lock, sent outside it, and the outcome recorded. Each alert's words
     /// are composed now, from the route cache as it is now. An occurrence more than `grace` late is
     /// recorded as missed, not delivered. A claim left by a tick that died mid-send is sent again
-    /// (at least once) once `claimLifetime` has passed, and the ledger says so.
+    /// (at least once) once `claimLifetime` has passed, and the ledger says so. Last, the alerts'
+    /// health is checked (`tickHealth`), unless `health` is nil or off.
     public func tick(
         notifiers: [Notifier], quietHours: QuietHours? = nil,
-        standardDailyCap: Int = Configuration.defaultStandardDailyCap, sender: some AlertSender
+        standardDailyCap: Int = Configuration.defaultStandardDailyCap, health: HealthPolicy? = nil, sender: some AlertSender
     ) throws -> TickReport {
         var report = TickReport()
+        var plan: PendingBook?
         for _ in 0..<Self.maximumTickPasses {
-            let pass = try tickPass(notifiers: notifiers, quietHours: quietHours, standardDailyCap: standardDailyCap, sender: sender)
+            let (pass, planRead) = try tickPass(notifiers: notifiers, quietHours: quietHours, standardDailyCap: standardDailyCap, sender: sender)
+            plan = planRead
             report.sent += pass.sent
             report.missed += pass.missed
             report.missedReasons.merge(pass.missedReasons) { first, _ in first }
@@ -46,12 +56,22 @@ extension Commute {
             // deferred occurrence that is due into the window.
             guard !pass.isEmpty, let summary = pass.rescheduled, summary.deferred > 0 else { break }
         }
+        if let health, !health.isOff {
+            // The plan as the last pass left it: re-read only when that pass re-planned.
+            let current = try report.rescheduled == nil ? plan ?? store.pending(includingDeferred: false) : store.pending(includingDeferred: false)
+            do {
+                report.health = try tickHealth(plan: current, policy: health, notifiers: notifiers, quietHours: quietHours, sender: sender)
+            } catch let error as StoreError {
+                report.healthError = error
+            }
+        }
         return report
     }
 
+    /// One turn at what is due; with the plan it read.
     private func tickPass(
         notifiers: [Notifier], quietHours: QuietHours?, standardDailyCap: Int, sender: some AlertSender
-    ) throws -> TickReport {
+    ) throws -> (TickReport, PendingBook) {
         // A week and a day back: the latest occurrence of any weekly trigger is in there.
         let lookback = ZonedCalendar(timeZone: timeZone, around: now, daysBefore: 9, daysAfter: 2)
         var report = TickReport()
@@ -72,7 +92,7 @@ extension Commute {
                 at > (entry.handled ?? .distantPast) && at > (entry.since ?? .distantPast)
                     && !Self.isPaused(entry, at: at, pauses: plan.pauses, calendar: lookback)
             } ?? false
-        }) else { return report }
+        }) else { return (report, plan) }
         var inputs = AlertInputs(store: store)
 
         let deliveries: [Delivery] = try store.updateLedgerWithPlan { pending, ledger in
@@ -166,7 +186,7 @@ extension Commute {
         report.sent = try deliver(deliveries, sender: sender)
         // Handled occurrences leave the window, which may let deferred requests in.
         if !report.isEmpty { report.rescheduled = try reschedule() }
-        return report
+        return (report, plan)
     }
 
     /// Who an occurrence goes to now. A first handling passes the gateway (scheduled alerts are the

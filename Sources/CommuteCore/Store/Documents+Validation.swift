@@ -109,6 +109,7 @@ extension Configuration {
         }
         if let leadMinutes { try DocumentProblem.range(leadMinutes, 0...Self.longestProviderInterval, "leadMinutes") }
         if let minIntervalMinutes { try DocumentProblem.range(minIntervalMinutes, 0...Self.longestProviderInterval, "minIntervalMinutes") }
+        if let staleAfterMinutes { try DocumentProblem.range(staleAfterMinutes, 0...Self.longestStaleAfter, "staleAfterMinutes") }
         for (index, watch) in (watches ?? []).enumerated() {
             try DocumentProblem.check(Route.isValidID(watch.routeID), "watches[\(index)].routeID is not a route ID")
             try DocumentProblem.range(watch.overMinutes, 1...ScheduleParsing.largestThreshold, "watches[\(index)].overMinutes")
@@ -137,6 +138,10 @@ extension RefreshLog {
             let isDate = day.utf8.count == 10 && numbers.count == 3
                 && CivilDate(year: numbers[0], month: numbers[1], day: numbers[2]).isValid
             try DocumentProblem.check(isDate, "providerRequests.day is '\(DisplayText.line(String(day.prefix(40))))', not a date (YYYY-MM-DD)")
+        }
+        for (name, failure) in failingProviders ?? [:] {
+            try DocumentProblem.check(RouteProvider(rawValue: name) != nil, "failingProviders has '\(DisplayText.line(name))', not a provider")
+            try DocumentProblem.date(failure.since, "failingProviders.\(name).since")
         }
         for (name, count) in providerRequests?.counts ?? [:] {
             try DocumentProblem.check(RouteProvider(rawValue: name) != nil, "providerRequests has '\(DisplayText.line(name))', not a provider")

@@ -249,9 +249,15 @@ public struct Configuration: VersionedDocument, Equatable {
     public var leadMinutes: Int?
     /// The least time between two requests for the same custom route, in minutes (default 10).
     public var minIntervalMinutes: Int?
+    /// How old the data an alert in its lead window may be, or how long refreshes may fail, before
+    /// a health alert says so, in minutes (default 60; 0 turns health alerts off).
+    public var staleAfterMinutes: Int?
 
     public static let defaultLeadMinutes = 60
     public static let defaultMinIntervalMinutes = 10
+    public static let defaultStaleAfterMinutes = 60
+    /// The longest stale-after: a week, in minutes.
+    public static let longestStaleAfter = 10_080
     /// The longest lead and minimum interval: a day, in minutes.
     public static let longestProviderInterval = 1_440
     /// The largest daily budget that may be configured.
@@ -307,6 +313,24 @@ public struct RefreshLog: VersionedDocument, Equatable {
     /// Requests sent to each routing provider on one local day: the budget's count, shared by
     /// every process (it is written under the routes lock before each request is sent).
     public var providerRequests: ProviderRequests?
+    /// What would mend the last failure (`set the access code with …`), when it is known; nil
+    /// after a success.
+    public var lastFix: String?
+    /// Routing providers whose requests all failed in the latest refresh that asked them, by
+    /// provider: since when, and why. A provider leaves it when it answers again.
+    public var failingProviders: [String: ProviderFailure]?
+
+    /// A routing provider failing since `since`.
+    public struct ProviderFailure: Codable, Sendable, Equatable {
+        public var since: Date
+        /// The failure, with its fix (`HERE rejected the key …: set a valid one with …`).
+        public var reason: String
+
+        public init(since: Date, reason: String) {
+            self.since = since
+            self.reason = reason
+        }
+    }
 
     /// Requests per provider on one local day (`2026-11-23`).
     public struct ProviderRequests: Codable, Sendable, Equatable {
@@ -396,11 +420,13 @@ public struct RefreshLog: VersionedDocument, Equatable {
         lastSuccessAt = date
         failuresSinceSuccess = 0
         failingSince = nil
+        lastFix = nil
     }
 
-    public mutating func recordFailure(at date: Date, reason: String) {
+    public mutating func recordFailure(at date: Date, reason: String, fix: String? = nil) {
         lastAttemptAt = date
         lastResult = reason
+        lastFix = fix
         if failuresSinceSuccess == 0 { failingSince = date }
         // Counted for a message, never past what a file may hold.
         failuresSinceSuccess = min(failuresSinceSuccess, Int(Int32.max) - 1) + 1

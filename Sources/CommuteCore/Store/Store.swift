@@ -20,8 +20,9 @@ public final class Store: Sendable {
     private let favoritesLock: FileLock
     /// Protects `schedules.json`: every schedule.
     private let schedulesLock: FileLock
-    /// Protects `pending.json` and `delivered.json`: the notification side — the planned triggers
-    /// (which only a reschedule writes) and the ledger of what `tick` did with them.
+    /// Protects `pending.json`, `delivered.json` and `health.json`: the notification side — the
+    /// planned triggers (which only a reschedule writes), the ledger of what `tick` did with them,
+    /// and the health problem `tick` has told the user about.
     private let pendingLock: FileLock
     /// Protects `config.json`: the source and the access code.
     private let configLock: FileLock
@@ -35,6 +36,8 @@ public final class Store: Sendable {
     private let ledgerFile: VersionedFile<DeliveryLedger>
     /// Belongs to the routes domain: written under `routesLock`.
     private let refreshLogFile: VersionedFile<RefreshLog>
+    /// Belongs to the notification side: written under `pendingLock`.
+    private let healthFile: VersionedFile<HealthRecord>
 
     public static let defaultLockTimeout: TimeInterval = 10
 
@@ -63,6 +66,7 @@ public final class Store: Sendable {
         configFile = VersionedFile(path: "\(directory)/config.json")
         ledgerFile = VersionedFile(path: "\(directory)/delivered.json")
         refreshLogFile = VersionedFile(path: "\(directory)/refresh.json")
+        healthFile = VersionedFile(path: "\(directory)/health.json")
     }
 
     // MARK: Reading
@@ -115,6 +119,8 @@ public final class Store: Sendable {
     public func configuration() throws(StoreError) -> Configuration { try configFile.load() }
     public func refreshLog() throws(StoreError) -> RefreshLog { try refreshLogFile.load() }
     public func ledger() throws(StoreError) -> DeliveryLedger { try ledgerFile.load() }
+    /// The health problem `tick` found and has not yet seen mended; absent most of the time.
+    public func health() throws(StoreError) -> HealthRecord { try healthFile.load() }
 
     // MARK: Writing, one domain at a time
 
@@ -284,6 +290,14 @@ public final class Store: Sendable {
     /// Read-modify-write of the ledger under the pending lock.
     public func updateLedger<T>(_ body: (inout DeliveryLedger) throws -> T) throws -> T {
         try pendingLock.withLock { try update(ledgerFile, body) }
+    }
+
+    /// Read-modify-write of the health record and the ledger under the pending lock: how `tick`
+    /// tells of a health problem, and of its end, once however many ticks run.
+    public func updateHealthAndLedger<T>(_ body: (inout HealthRecord, inout DeliveryLedger) throws -> T) throws -> T {
+        try pendingLock.withLock {
+            try update(healthFile) { record in try update(ledgerFile) { try body(&record, &$0) } }
+        }
     }
 
     /// Reads the scheduled requests (the deferred ones are left unread) and read-modify-writes

@@ -1,0 +1,249 @@
+import Foundation
+
+/// Why the alerts about to go out would be wrong: refreshes failing for `stale-after`, or an alert
+/// in its lead window that would carry data older than that. `tick` tells the user once, through
+/// the notifiers, and once more when it mends.
+public struct HealthProblem: Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable {
+        /// Refreshes (the feed's, or a routing provider's) have failed for `stale-after`.
+        case refresh
+        /// Refresh is not failing, yet an alert due soon would carry old data (refresh is not
+        /// running, or the source itself has not moved).
+        case data
+    }
+
+    /// An alert in its lead window that would carry old data.
+    public struct Affected: Sendable, Equatable {
+        public var title: String
+        public var firesAt: Date
+        public var dataAsOf: Date
+    }
+
+    public var kind: Kind
+    /// When it began: the first failed refresh, or when the oldest data was measured.
+    public var since: Date
+    /// What is wrong: `the feed has failed 14 times since 7:05 AM: the server answered HTTP 401`.
+    public var what: String
+    /// What mends it, when that is known: `set the access code with …`.
+    public var fix: String?
+    /// Soonest first.
+    public var affected: [Affected]
+
+    /// Every health alert's ID starts with it: `health.refresh`, `health.data.mended`.
+    public static let requestIDPrefix = "health."
+    /// Health alerts (problems and their ends) that may go out in one local day: a refresh that
+    /// fails and mends all day long does not make the phone buzz all day.
+    public static let dailyCap = 4
+}
+
+extension Commute {
+    /// How old data may grow, and how long refreshes may fail, before the user is told:
+    /// `config set stale-after` (0 turns health alerts off) and the lead window it looks in.
+    public struct HealthPolicy: Sendable, Equatable {
+        public var staleAfter: TimeInterval
+        public var lead: TimeInterval
+        /// Whether delay watches depend on refreshes (then a failing refresh matters with no
+        /// alert planned).
+        public var watching: Bool
+
+        public init(_ configuration: Configuration) {
+            staleAfter = TimeInterval((configuration.staleAfterMinutes ?? Configuration.defaultStaleAfterMinutes) * 60)
+            lead = TimeInterval((configuration.leadMinutes ?? Configuration.defaultLeadMinutes) * 60)
+            watching = !(configuration.watches ?? []).isEmpty
+        }
+
+        public var isOff: Bool { staleAfter <= 0 }
+    }
+
+    /// What `tick` did about the alerts' health.
+    public struct HealthReport: Sendable, Equatable {
+        /// The problem found now; nil when all is well.
+        public var problem: HealthProblem?
+        /// A health alert (a problem, or its end), and how each notifier took it.
+        public var sent: [SentAlert] = []
+        /// Why a health alert was held back this tick (quiet hours, the daily cap).
+        public var heldBecause: String?
+    }
+
+    /// The problem that makes alerts wrong now, if any: refreshes (the feed's, or a provider's)
+    /// failing for `staleAfter`, or else an alert firing within `lead` whose data is older than
+    /// that. A plan and a log as `tick` reads them; nothing is written.
+    public func healthProblem(plan: PendingBook, log: RefreshLog, policy: HealthPolicy) -> HealthProblem? {
+        guard !policy.isOff else { return nil }
+        let limit = now.addingTimeInterval(-policy.staleAfter)
+        let lookback = ZonedCalendar(timeZone: timeZone, around: now, daysBefore: 1, daysAfter: 2)
+        var titles: Set<String> = []
+        let affected: [HealthProblem.Affected] = plan.requests.compactMap { entry in
+            guard entry.nextFire >= now.addingTimeInterval(-60), entry.nextFire.timeIntervalSince(now) <= policy.lead,
+                let dataAsOf = entry.dataAsOf, dataAsOf < limit,
+                !Self.isPaused(entry, at: entry.arrival ?? entry.nextFire, pauses: plan.pauses, calendar: lookback)
+            else { return nil }
+            let title = entry.title ?? "Alert \(entry.id)"
+            // A heads-up and its leave alert are one alert to the user.
+            guard titles.insert(title).inserted else { return nil }
+            return HealthProblem.Affected(title: title, firesAt: entry.nextFire, dataAsOf: dataAsOf)
+        }.sorted { $0.firesAt < $1.firesAt }
+
+        // Failing refreshes matter when something depends on them.
+        var failures: [(since: Date, what: String, fix: String?)] = []
+        if !plan.requests.isEmpty || policy.watching {
+            if log.failuresSinceSuccess > 0, let since = log.failingSince, since <= limit {
+                let tries = log.failuresSinceSuccess == 1 ? "once" : "\(log.failuresSinceSuccess) times"
+                failures.append((
+                    since, "refresh has failed \(tries) since \(moment(since)): \(log.lastResult ?? "no reason recorded")", log.lastFix))
+            }
+            for provider in RouteProvider.allCases {
+                guard let failure = log.failingProviders?[provider.rawValue], failure.since <= limit else { continue }
+                failures.append((failure.since, "\(provider.displayName) has failed since \(moment(failure.since)): \(failure.reason)", nil))
+            }
+        }
+        if let first = failures.min(by: { $0.since < $1.since }) {
+            return HealthProblem(
+                kind: .refresh, since: first.since, what: failures.map(\.what).joined(separator: "; "),
+                fix: failures.compactMap(\.fix).first, affected: affected)
+        }
+        guard let oldest = affected.map(\.dataAsOf).min() else { return nil }
+        var what = "the travel times are \(TimeFormatting.age(now.timeIntervalSince(oldest))) old (measured \(moment(oldest)))"
+        let fix: String
+        if let attempt = log.lastAttemptAt, attempt > limit {
+            what += "; refresh runs, but its source has nothing newer"
+            fix = "`traveltimes status` shows the source and each route's age; a provider's budget may be spent"
+        } else {
+            what += log.lastAttemptAt.map { "; refresh has not run since \(moment($0))" } ?? "; refresh has never run"
+            fix = "run refresh every few minutes: `traveltimes install systemd` (or `install cron`)"
+        }
+        return HealthProblem(kind: .data, since: oldest, what: what, fix: fix, affected: affected)
+    }
+
+    /// Tells the user, once, when the alerts have a health problem — and once when it mends. The
+    /// health alert goes to every notifier through the gateway: quiet hours hold it (it goes out
+    /// when they end, if the problem lasts), as does the daily cap of `HealthProblem.dailyCap`; a
+    /// problem that mends before it could be told is not told, nor its end. Every decision is a
+    /// ledger line. A minute with nothing new reads the refresh log and the health record, and
+    /// takes no lock.
+    func tickHealth(
+        plan: PendingBook, policy: HealthPolicy, notifiers: [Notifier], quietHours: QuietHours?, sender: some AlertSender
+    ) throws -> HealthReport {
+        let log = (try? store.refreshLog()) ?? .empty
+        var report = HealthReport(problem: healthProblem(plan: plan, log: log, policy: policy))
+        let inQuietHours = quietHours?.contains(calendar.local(now).time) ?? false
+        switch (report.problem, try store.health().problem) {
+        case (nil, nil): return report
+        case (.some, .some(let open)) where open.alertedAt != nil: return report
+        case (.some, .some(let open)) where inQuietHours && open.heldBecause?.hasPrefix("quiet hours") == true: return report
+        case (nil, .some(let open)) where open.alertedAt != nil && inQuietHours: return report
+        default: break
+        }
+        let deliveries: [Delivery] = try store.updateHealthAndLedger { record, ledger in
+            if let problem = report.problem {
+                var open = record.problem ?? HealthRecord.OpenProblem(kind: problem.kind, since: problem.since, foundAt: now)
+                guard open.alertedAt == nil else { return [] }
+                let occurrence = Occurrence(requestID: open.requestID, at: open.since)
+                if let reason = healthGate(quietHours: quietHours, ledger: ledger) {
+                    report.heldBecause = reason
+                    if open.heldBecause != reason {
+                        ledger.decide(occurrence, .suppressed, reason: "\(reason); sent when it ends, if the problem lasts", at: now)
+                        open.heldBecause = reason
+                    }
+                    record.problem = open
+                    return []
+                }
+                open.alertedAt = now
+                record.problem = open
+                return claims(healthMessage(problem, id: open.requestID, lead: policy.lead), occurrence, notifiers: notifiers, ledger: &ledger)
+            }
+            guard let open = record.problem else { return [] }
+            guard open.alertedAt != nil else {
+                // Never told: its end is no news either.
+                ledger.decide(
+                    Occurrence(requestID: open.requestID, at: open.since), .suppressed, reason: "mended before it could be sent", at: now)
+                record.problem = nil
+                return []
+            }
+            if let reason = healthGate(quietHours: quietHours, ledger: ledger) {
+                report.heldBecause = reason
+                return []
+            }
+            record.problem = nil
+            let message = mendedMessage(open)
+            return claims(message, Occurrence(requestID: open.mendedRequestID, at: open.since), notifiers: notifiers, ledger: &ledger)
+        }
+        report.sent = try deliver(deliveries, sender: sender)
+        return report
+    }
+
+    /// Why a health alert may not go out now, or nil: quiet hours, or the day's health alerts.
+    private func healthGate(quietHours: QuietHours?, ledger: DeliveryLedger) -> String? {
+        let local = calendar.local(now)
+        if let quietHours, quietHours.contains(local.time) { return "quiet hours (\(quietHours))" }
+        let today = Set(ledger.entries.filter {
+            ($0.outcome == .delivered || $0.outcome == .claimed) && $0.requestID.hasPrefix(HealthProblem.requestIDPrefix)
+                && calendar.local($0.at).date == local.date
+        }.map { "\($0.requestID)@\($0.occurrence.timeIntervalSince1970)" })
+        if today.count >= HealthProblem.dailyCap { return "daily cap of \(HealthProblem.dailyCap) health alerts reached" }
+        return nil
+    }
+
+    private func claims(_ message: AlertMessage, _ occurrence: Occurrence, notifiers: [Notifier], ledger: inout DeliveryLedger) -> [Delivery] {
+        notifiers.map { notifier in
+            let claim = Claim(occurrence: occurrence, notifier: notifier, attempt: 1, isResend: false)
+            ledger.claim(claim, at: now)
+            return Delivery(claim: claim, message: message, note: nil)
+        }
+    }
+
+    /// `Alerts may be wrong: refresh has failed for 2 h`, with why, the fix, and the alerts it
+    /// touches.
+    func healthMessage(_ problem: HealthProblem, id: String, lead: TimeInterval) -> AlertMessage {
+        let title = switch problem.kind {
+        case .refresh: "Alerts may be wrong: refresh has failed for \(TimeFormatting.age(now.timeIntervalSince(problem.since)))"
+        case .data: "Alerts may be wrong: travel times are \(TimeFormatting.age(now.timeIntervalSince(problem.since))) old"
+        }
+        let what = DisplayText.line(problem.what)
+        var lines = [what.prefix(1).uppercased() + what.dropFirst() + "."]
+        if let fix = problem.fix { lines.append("Fix: \(fix).") }
+        let shown = problem.affected.prefix(3).map { "\($0.title), due \(moment($0.firesAt))" }
+        if shown.isEmpty {
+            lines.append("No alert in the next \(TimeFormatting.age(lead)) carries old data yet.")
+        } else {
+            let more = problem.affected.count > shown.count ? ", and \(problem.affected.count - shown.count) more" : ""
+            lines.append("Affected: " + shown.joined(separator: "; ") + more + ".")
+        }
+        return AlertMessage(id: id, title: title, body: lines.joined(separator: "\n"))
+    }
+
+    /// `Alerts are current again`, naming the problem that ended.
+    func mendedMessage(_ open: HealthRecord.OpenProblem) -> AlertMessage {
+        let what = switch open.kind {
+        case .refresh: "refresh works again"
+        case .data: "the travel times are current again"
+        }
+        return AlertMessage(
+            id: open.mendedRequestID, title: "Alerts are current again",
+            body: "The problem that began \(moment(open.since)) is over: \(what).")
+    }
+
+    private func moment(_ date: Date) -> String { TimeFormatting.moment(date, relativeTo: now, calendar: calendar) }
+}
+
+extension Commute {
+    /// What would mend a failed feed refresh, as an instruction; nil when nothing specific is known
+    /// (the failure itself says it).
+    static func fix(forRefreshFailure error: any Error) -> String? {
+        switch error {
+        case let error as FetchError:
+            switch error {
+            case .http(let status) where status == 401 || status == 403:
+                "set the access code with `traveltimes config set access-code -`"
+            case .html: "check the access code: `traveltimes config set access-code -`"
+            case .http(let status) where status == 404 || status == 410: "check the source: `traveltimes config set source URL`"
+            case .http, .notJSON, .tooLarge, .refused: "check the source with `traveltimes config show`; `traveltimes refresh` shows the whole answer"
+            case .timedOut, .gaveUp, .unreachable: "the source does not answer: check the network; alerts carry the last data until it does"
+            case .helperMissing: "install traveltimes-fetch beside traveltimes again"
+            }
+        case is FeedError: "the source sent something that is not the feed: check it with `traveltimes config show`"
+        case is StoreError: "a store file cannot be read: `traveltimes doctor` names it"
+        default: nil
+        }
+    }
+}

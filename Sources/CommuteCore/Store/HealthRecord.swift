@@ -1,0 +1,47 @@
+import Foundation
+
+/// `health.json`: the problem `tick` found that makes alerts wrong (old data, failing refreshes),
+/// from when it is found until its "mended" alert is sent. Belongs to the notification side:
+/// written under the pending lock, with the ledger that records each health alert.
+public struct HealthRecord: VersionedDocument, Equatable {
+    public var version: Int
+    /// Nil when all is well.
+    public var problem: OpenProblem?
+
+    /// A problem found and not yet seen mended.
+    public struct OpenProblem: Codable, Sendable, Equatable {
+        public var kind: HealthProblem.Kind
+        /// When it began: the first failed refresh, or when the oldest data was measured. With
+        /// `kind`, the key of its alerts in the ledger.
+        public var since: Date
+        /// When `tick` first found it.
+        public var foundAt: Date
+        /// When its alert went out; nil while it is held back.
+        public var alertedAt: Date?
+        /// Why it is held back (quiet hours, the daily cap), once ledgered: said once, not every
+        /// minute it lasts.
+        public var heldBecause: String?
+
+        /// `health.refresh` or `health.data`: its alert's ID and ledger key.
+        public var requestID: String { HealthProblem.requestIDPrefix + kind.rawValue }
+        /// Its "mended" alert's.
+        public var mendedRequestID: String { requestID + ".mended" }
+    }
+
+    public init(problem: OpenProblem? = nil) {
+        version = Self.currentVersion
+        self.problem = problem
+    }
+
+    public static var empty: HealthRecord { HealthRecord() }
+
+    public func validate() throws(DocumentProblem) {
+        guard let problem else { return }
+        try DocumentProblem.date(problem.since, "problem.since")
+        try DocumentProblem.date(problem.foundAt, "problem.foundAt")
+        if let alertedAt = problem.alertedAt { try DocumentProblem.date(alertedAt, "problem.alertedAt") }
+        if let held = problem.heldBecause {
+            try DocumentProblem.check(held.count <= 200 && DisplayText.line(held) == held, "problem.heldBecause is not one line of text")
+        }
+    }
+}
