@@ -122,12 +122,12 @@ public enum Installation {
     public static func unitsReadBack(_ units: [(name: String, text: String)], binary: String, store: String) -> Bool {
         let services = units.filter { $0.name.hasSuffix(".service") }
         return !services.isEmpty && services.allSatisfy { pinned(service: $0.text) == Pinned(binary: binary, store: store) }
-            && units.allSatisfy { unit in unit.text.split(separator: "\n").allSatisfy { !$0.contains("\r") } }
+            && units.allSatisfy { unit in !unit.text.unicodeScalars.contains("\r") }
     }
 
     /// Whether a unit file's text is this program's.
     public static func isOurs(unit text: String) -> Bool {
-        text.split(separator: "\n", maxSplits: 1).first.map(String.init) == systemdMark
+        lines(of: text).first == systemdMark
     }
 
     /// What an installed job runs: the binary and the store it pins.
@@ -146,7 +146,7 @@ public enum Installation {
         guard isOurs(unit: text) else { return nil }
         var binary: String?
         var store: String?
-        for line in text.split(separator: "\n") {
+        for line in lines(of: text) where !line.isEmpty {
             if line.hasPrefix("ExecStart=") {
                 binary = systemdUnquoted(line.dropFirst("ExecStart=".count))
             } else if line.hasPrefix("Environment="), let word = systemdUnquoted(line.dropFirst("Environment=".count)),
@@ -263,7 +263,7 @@ public enum Installation {
     }
 
     public static func cronState(of table: String) -> CronState {
-        let lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = Self.lines(of: table)
         guard let begin = lines.firstIndex(where: isBegin) else { return .absent }
         guard let end = lines[begin...].firstIndex(of: cronEnd), begin + 1 < end, lines[begin + 1] == cronMark else {
             return .foreign
@@ -278,13 +278,13 @@ public enum Installation {
         switch cronState(of: table) {
         case .foreign:
             guard replacingForeign else { return nil }
-            var lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            var lines = Self.lines(of: table)
             guard let begin = lines.firstIndex(where: isBegin) else { return nil }
             let end = lines[begin...].firstIndex(of: cronEnd) ?? begin
             lines.replaceSubrange(begin...end, with: block)
             return lines.joined(separator: "\n")
         case .absent:
-            if table.isEmpty || table.hasSuffix("\n") { return table + block.joined(separator: "\n") + "\n" }
+            if table.isEmpty || table.unicodeScalars.last == "\n" { return table + block.joined(separator: "\n") + "\n" }
             return table + "\n" + ([cronBeginAfterAddedBreak] + block.dropFirst()).joined(separator: "\n") + "\n"
         case .ours(let old):
             // The begin line keeps saying whether a line break was added before the block.
@@ -303,18 +303,26 @@ public enum Installation {
             var removed = replacing(old, with: [], in: table)
             // The block was the table's last lines, after a line break install added: the table
             // had ended without one.
-            if old.first == cronBeginAfterAddedBreak, table.hasSuffix(old.joined(separator: "\n") + "\n"), removed.hasSuffix("\n") {
-                removed.removeLast()
+            if old.first == cronBeginAfterAddedBreak, table.unicodeScalars.elementsEqual(
+                removed.unicodeScalars + (old.joined(separator: "\n") + "\n").unicodeScalars), removed.unicodeScalars.last == "\n" {
+                removed.unicodeScalars.removeLast()
             }
             return removed
         }
     }
 
     private static func replacing(_ old: [String], with new: [String], in table: String) -> String {
-        var lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = Self.lines(of: table)
         guard let begin = lines.firstIndex(where: isBegin) else { return table }
         lines.replaceSubrange(begin..<(begin + old.count), with: new)
         return lines.joined(separator: "\n")
+    }
+
+    /// A text's lines, split at each line feed and nowhere else: a carriage return before one
+    /// (which `Character` would join with it into one) stays at the end of its line, as the bytes
+    /// have it.
+    static func lines(of text: String) -> [String] {
+        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
     }
 
     /// A word as `sh` reads it: in single quotes, a quote written `'\''`.

@@ -1,0 +1,204 @@
+import CommuteCore
+import Foundation
+import Testing
+
+/// The input paths issue 17 opened, fuzzed with the fixed seed of `JSONFuzzTests` (the same cases
+/// on every run, in CI): install paths, crontab bytes, HERE's route sections and invisible
+/// characters in names. Each property is checked over thousands of cases in the core, and a
+/// sample goes through the real binary.
+@Suite struct HostileInputFuzzTests {
+    /// Scalars that a path, a name or a reason may hold: plain ones, and every kind that has ever
+    /// caused trouble — line breaks, quotes, backslashes, `%` (cron's newline), `$`, spaces, format
+    /// and bidirectional characters, separators, private use, unassigned.
+    static let scalars: [Unicode.Scalar] = [
+        "a", "b", "z", "0", "9", "-", "_", ".", "/", " ", "é", "ß", "漢", "😀",
+        "\n", "\r", "\t", "\u{0B}", "\u{0C}", "\u{1B}", "\u{7F}", "\u{85}", "\u{9B}", "'", "\"", "\\", "%", "$", "`", "*", "#", ";", "=",
+        "\u{061C}", "\u{200B}", "\u{200E}", "\u{200F}", "\u{202A}", "\u{202E}", "\u{2066}", "\u{2028}", "\u{2029}", "\u{FEFF}",
+        "\u{00AD}", "\u{2060}", "\u{180E}", "\u{E0001}", "\u{0600}", "\u{E000}", "\u{0378}", "\u{10FFFF}",
+    ]
+
+    static func text(_ random: inout SeededRandom, length: ClosedRange<Int>) -> String {
+        var scalars = String.UnicodeScalarView()
+        for _ in 0..<Int.random(in: length, using: &random) {
+            // Mostly plain letters, so that many cases are accepted and go on to the next check.
+            let plain = Int.random(in: 0..<3, using: &random) > 0
+            scalars.append(plain ? plainScalar(Int.random(in: 0..<3, using: &random)) : Self.scalars.randomElement(using: &random) ?? "a")
+        }
+        return String(scalars)
+    }
+
+    private static func plainScalar(_ index: Int) -> Unicode.Scalar { ["a", "x", "7"][index] }
+
+    // MARK: Install paths
+
+    /// Any store and binary path: refused with the character named, or written so that systemd's
+    /// units and the cron block read back as exactly those paths, one line per directive or job.
+    @Test func everyInstallPathIsRefusedOrReadsBack() {
+        var random = SeededRandom(seed: JSONFuzzTests.seed)
+        var accepted = (systemd: 0, cron: 0)
+        for _ in 0..<JSONFuzzTests.count {
+            let binary = "/" + Self.text(&random, length: 1...12) + "/traveltimes"
+            let store = "/" + Self.text(&random, length: 1...16)
+            for forSystemd in [true, false] {
+                let refusals = [
+                    Installation.problem(withPath: binary, isExecutable: true, forSystemd: forSystemd),
+                    Installation.problem(withPath: store, isExecutable: false, forSystemd: forSystemd),
+                ].compactMap { $0 }
+                for refusal in refusals {
+                    #expect(refusal.hasPrefix("it holds ") && refusal.contains("(U+"), "\(refusal)")
+                    #expect(DisplayText.line(refusal) == refusal, "a refusal shows no invisible character: \(refusal)")
+                }
+                guard refusals.isEmpty else { continue }
+                if forSystemd {
+                    accepted.systemd += 1
+                    let units = Installation.systemdUnits(binary: binary, store: store, refreshEvery: .standard)
+                    #expect(Installation.unitsReadBack(units, binary: binary, store: store), "\(binary.debugDescription) \(store.debugDescription)")
+                } else {
+                    accepted.cron += 1
+                    let block = Installation.cronBlock(binary: binary, store: store, refreshEvery: .standard)
+                    #expect(Installation.cronBlockReadsBack(block, binary: binary, store: store), "\(binary.debugDescription) \(store.debugDescription)")
+                    #expect(block.allSatisfy { !$0.unicodeScalars.contains("\n") && !$0.unicodeScalars.contains("\r") })
+                }
+            }
+        }
+        #expect(accepted.systemd > JSONFuzzTests.count / 20 && accepted.cron > JSONFuzzTests.count / 20, "\(accepted)")
+    }
+
+    /// A sample through the binary: `install cron` with a hostile store path exits 0 (and the
+    /// stand-in crontab then holds a block that names that store) or 64 naming the character.
+    @Test func installCronWithHostileStorePaths() throws {
+        var random = SeededRandom(seed: JSONFuzzTests.seed &+ 1)
+        let sandbox = Sandbox()
+        let programs = try StandInPrograms(sandbox)
+        func table() -> Data { FileManager.default.contents(atPath: programs.crontab) ?? Data() }
+        for _ in 0..<24 {
+            let store = sandbox.path("s-" + Self.text(&random, length: 1...10).replacingOccurrences(of: "/", with: "_"))
+            let outcome = try sandbox.run(["install", "cron"], environment: ["TRAVELTIMES_HOME": store])
+            #expect([0, 64].contains(outcome.status), "\(store.debugDescription): \(outcome)")
+            #expect(DisplayText.line(outcome.stderr.replacingOccurrences(of: "\n", with: " ")) == outcome.stderr.replacingOccurrences(of: "\n", with: " "),
+                "nothing invisible on the terminal: \(outcome.stderr.debugDescription)")
+            if outcome.status == 64 {
+                #expect(outcome.stderr.contains("(U+"), "\(outcome)")
+            } else {
+                #expect(Installation.cronState(of: Installation.byteString(table())) != .absent)
+                #expect(try sandbox.run(["uninstall", "cron", "--yes"], environment: ["TRAVELTIMES_HOME": store]).status == 0)
+            }
+            #expect(table().isEmpty, "every install was undone, or never made: \(String(decoding: table(), as: UTF8.self))")
+        }
+    }
+
+    // MARK: Crontab bytes
+
+    /// Any crontab, of any bytes: installing and then uninstalling gives back every byte, and
+    /// installing twice changes nothing the second time.
+    @Test func everyCrontabByteSurvivesInstallAndUninstall() {
+        var random = SeededRandom(seed: JSONFuzzTests.seed &+ 2)
+        let pieces: [[UInt8]] = [
+            Array("MAILTO=me@example.com".utf8), Array("0 5 * * * backup".utf8), Array("# caf".utf8) + [0xE9], [0xFF, 0xFE],
+            [0xC3, 0xA9], [0xED, 0xA0, 0x80], [0x0D], [0x0A], [0x0D, 0x0A], [0x00], [0x09], Array(" ".utf8), Array("%".utf8),
+            Array("# BEGIN traveltimes-other".utf8), Array("# END traveltimes".utf8), Array("# BEGIN".utf8), [0xE2, 0x80, 0xAE],
+        ]
+        let block = Installation.cronBlock(binary: "/usr/local/bin/traveltimes", store: "/home/me/.local/state/traveltimes", refreshEvery: .standard)
+        var checked = 0
+        for _ in 0..<JSONFuzzTests.count {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...8, using: &random) { bytes += pieces.randomElement(using: &random) ?? [] }
+            let table = Installation.byteString(Data(bytes))
+            guard let installed = Installation.merging(block, into: table) else {
+                #expect(Installation.cronState(of: table) == .foreign)
+                continue
+            }
+            checked += 1
+            #expect(Installation.merging(block, into: installed) == installed, "installing again changes nothing: \(bytes)")
+            guard Installation.cronState(of: table) == .absent else { continue }
+            let removed = Installation.removingBlock(from: installed)
+            #expect(removed.map { Installation.bytes(of: $0) } == Data(bytes), "\(Data(bytes) as NSData)")
+        }
+        #expect(checked > JSONFuzzTests.count / 2, "\(checked)")
+    }
+
+    // MARK: Provider sections
+
+    /// HERE's answers with any sections: a measurement only when every section's every field is a
+    /// plausible number (then the sums), otherwise a fault naming the field — never a huge or
+    /// negative sum made plausible by its neighbours.
+    @Test func everyHERESectionIsCheckedOnItsOwn() throws {
+        var random = SeededRandom(seed: JSONFuzzTests.seed &+ 3)
+        let values: [String] = ["900", "1", "0", "-300", "600", "1e308", "-1e308", "86400", "86401", "12.5", "\"900\"", "null", "true", "[]"]
+        let lengths: [String] = ["8000", "0", "-5", "1e308", "null", "\"8000\""]
+        // Each field as the providers document it: a number in bounds; `typicalDuration` and
+        // `length` may be absent (null).
+        func number(_ text: String, in range: ClosedRange<Double>, optional: Bool) -> (ok: Bool, value: Double) {
+            if text == "null" { return (optional, 0) }
+            guard !text.hasPrefix("\""), text != "true", text != "[]", let value = Double(text) else { return (false, 0) }
+            return (range.contains(value), value)
+        }
+        let day = Double(Route.longestTravelMinutes * 60)
+        var measured = 0
+        for _ in 0..<JSONFuzzTests.count {
+            var sections: [String] = []
+            var allValid = true
+            var total = 0.0
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                let seconds = values.randomElement(using: &random) ?? "1"
+                let typical = values.randomElement(using: &random) ?? "1"
+                let length = lengths.randomElement(using: &random) ?? "1"
+                sections.append(#"{"summary":{"duration":\#(seconds),"length":\#(length),"typicalDuration":\#(typical)}}"#)
+                let duration = number(seconds, in: 0...day, optional: false)
+                allValid = allValid && duration.ok && number(typical, in: 0...day, optional: true).ok
+                    && number(length, in: 0...(Route.longestDistanceMiles * 1_609.344), optional: true).ok
+                total += duration.value
+            }
+            let body = #"{"routes":[{"sections":[\#(sections.joined(separator: ","))]}]}"#
+            let expected = allValid && total > 0 && total <= day
+            switch RoutingAPI.interpret(HTTPResponse(status: 200, headers: [:], body: Data(body.utf8)), from: .here) {
+            case .success(let measurement):
+                measured += 1
+                #expect(expected, "a section out of bounds, or a total no road takes, was accepted: \(body)")
+                #expect(measurement.currentMinutes == max(1, Int((total / 60).rounded())), "\(body) → \(measurement)")
+            case .failure(.badAnswer(let reason)):
+                #expect(!expected, "a plausible answer was refused (\(reason)): \(body)")
+                #expect(DisplayText.line(reason) == reason && reason.count <= 260)
+            case .failure(let fault):
+                Issue.record("a 200 with sections is a measurement or a bad answer, not \(fault): \(body)")
+            }
+        }
+        #expect(measured > JSONFuzzTests.count / 50, "some answers are plausible: \(measured)")
+    }
+
+    // MARK: Invisible characters
+
+    /// Any text: `DisplayText.line` leaves nothing hidden, and leaves clean text as it was.
+    @Test func noHiddenCharacterSurvivesDisplay() {
+        var random = SeededRandom(seed: JSONFuzzTests.seed &+ 4)
+        for _ in 0..<JSONFuzzTests.count {
+            let text = Self.text(&random, length: 0...24)
+            let shown = DisplayText.line(text)
+            #expect(!shown.unicodeScalars.contains(where: DisplayText.isHidden), "\(text.debugDescription) → \(shown.debugDescription)")
+            if !text.unicodeScalars.contains(where: DisplayText.isHidden) { #expect(shown == text) }
+        }
+    }
+
+    /// A sample through the binary: group names and pause reasons with any characters are refused
+    /// (exit 64) or saved, and then every listing — text and JSON — shows no hidden character.
+    @Test func namesWithAnyCharacterAreRefusedOrShownClean() throws {
+        var random = SeededRandom(seed: JSONFuzzTests.seed &+ 5)
+        let sandbox = try Sandbox().prepared().withoutHealthAlerts()
+        var saved = 0
+        for index in 0..<20 {
+            let name = Self.text(&random, length: 1...12)
+            let group = try sandbox.run(["group", "add", name, "--route", "1"])
+            let pause = try sandbox.run(["pause", "--from", "2026-12-0\(index % 9 + 1)", "--reason", name, "--now", "2026-11-24T09:00:00"])
+            for outcome in [group, pause] {
+                #expect([0, 64].contains(outcome.status), "\(name.debugDescription): \(outcome)")
+                if outcome.status == 0 { saved += 1 }
+            }
+        }
+        #expect(saved > 0)
+        for command in [["group", "list"], ["pause", "list"], ["group", "list", "--json"], ["pause", "list", "--json"], ["status"]] {
+            let outcome = try sandbox.ok(command, environment: ["TRAVELTIMES_NOW": "2026-11-24T09:00:00"])
+            let hidden = outcome.stdout.unicodeScalars.filter { DisplayText.isHidden($0) && $0 != "\n" }
+            #expect(hidden.isEmpty, "\(command): \(hidden.map { String(format: "U+%04X", $0.value) })")
+        }
+    }
+}
