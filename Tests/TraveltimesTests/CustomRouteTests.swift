@@ -392,6 +392,31 @@ final class ProviderServer: @unchecked Sendable {
         #expect(try sandbox.store.refreshLog().requests(to: .tomtom, on: day) == 4, "charged what was sent")
     }
 
+    @Test func concurrentRefreshesAndRetriesAreChargedWhatWasSent() throws {
+        let server = try ProviderServer()
+        let sandbox = try routes.sandbox(server)
+        for index in 1...5 {
+            try #require(try routes.add(sandbox, "slow-\(index)", "tomtom", from: "6.\(index),-122.3", ["--no-check"]).status == 0)
+        }
+        let day = "2026-11-23"
+        // Three refreshes at once against a provider that never answers in time.
+        let running = try (0..<3).map { _ in
+            try sandbox.start(["refresh", "--all", "--timeout", "3", "--quiet", "--now", day + "T08:00:00"])
+        }
+        let outcomes = try running.map { try $0.wait() }
+        #expect(outcomes.allSatisfy { $0.status == 75 }, "\(outcomes)")
+        let sent = server.counts().tomtom
+        #expect(sent > 0 && sent <= 12, "at most four at a time each: \(sent)")
+        #expect(try sandbox.store.refreshLog().requests(to: .tomtom, on: day) == sent, "charged what was sent")
+        // A 429 on each route's first request, answered on the retry: two requests each, both charged.
+        for index in 1...3 {
+            try #require(try routes.add(sandbox, "busy-\(index)", "here", from: "2.\(index),-122.3", ["--no-check"]).status == 0)
+        }
+        try sandbox.ok(["refresh", "--route", "busy-1", "--route", "busy-2", "--route", "busy-3", "--quiet", "--now", day + "T08:10:00"])
+        #expect(server.counts().here == 6)
+        #expect(try sandbox.store.refreshLog().requests(to: .here, on: day) == 6)
+    }
+
     @Test func anOutageIsAFailureNotASpentBudget() throws {
         let server = try ProviderServer()
         let sandbox = try routes.sandbox(server)

@@ -54,6 +54,22 @@ import Testing
             """, "\(smart)")
     }
 
+    @Test func aWatchAlertCarriesTheAge() throws {
+        let sandbox = Sandbox()
+        let feed = try sandbox.feed("slow.json") { routes in routes[96]?["CurrentTime"] = 45 }
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["watch", "add", "96", "--over", "10"])
+        // The feed's readings are from 4:00 PM; refreshed at 6:30 PM, the delay is 2 h old news.
+        let refresh = try sandbox.ok(["refresh", "--source", feed, "--now", "2025-11-04T18:30:00-08:00"]).stdout
+        #expect(refresh.hasSuffix("""
+            Seattle-Bellevue via 90 is running +30 min (usually 15)
+            Seattle-Bellevue via 90: 45 min (+30 min, CONGESTED)
+            Data is 2 h old (updated 4:00 PM)
+
+
+            """), "\(refresh)")
+    }
+
     @Test func aDateInAnotherYearCarriesItsYear() throws {
         let sandbox = try Sandbox().prepared()
         let id = String(try #require(try sandbox.scheduleIDs().first).prefix(8))

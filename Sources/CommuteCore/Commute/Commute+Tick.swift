@@ -325,7 +325,8 @@ extension Commute {
 }
 
 /// The schedules and routes a tick composes alerts from, each read once and only when an alert
-/// is due: a tick with nothing due reads the pending file and the ledger, and nothing else.
+/// is due: a tick with nothing due reads the plan — and, for `tickHealth`, the refresh log and the
+/// health record — and nothing else.
 struct AlertInputs {
     let store: Store
     private var schedulesByID: [UUID: Schedule]?
