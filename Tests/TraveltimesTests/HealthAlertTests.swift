@@ -85,7 +85,7 @@ import Testing
             #expect(try sandbox.ok(["tick", "--now", "2025-11-05T\(minute)"]).stdout.isEmpty)
         }
         #expect(alerts(log).isEmpty)
-        let held = "health.data suppressed: quiet hours (10:00 PM–6:00 AM); sent when it ends, if the problem lasts"
+        let held = "health.data suppressed: quiet hours (10:00 PM–6:00 AM); sent when they end, if the problem lasts"
         #expect(try ledger(sandbox) == [held], "said once, not every minute")
         try sandbox.ok(["tick", "--now", "2025-11-05T06:00"])
         #expect(alerts(log).hasPrefix("health.data\nAlerts may be wrong: travel times are 14 h old\n"), "\(alerts(log))")
@@ -102,10 +102,25 @@ import Testing
         try sandbox.ok(["tick", "--now", "2025-11-04T18:45"])
         #expect(!alerts(log).contains("health."), "\(alerts(log))")
         #expect(try ledger(sandbox) == [
-            "health.data suppressed: quiet hours (5:00 PM–6:00 PM); sent when it ends, if the problem lasts",
+            "health.data suppressed: quiet hours (5:00 PM–6:00 PM); sent when they end, if the problem lasts",
             "health.data suppressed: mended before it could be sent",
         ])
         #expect(sandbox.bytes("health.json").map { String(decoding: $0, as: UTF8.self) } == "{\"version\":1}\n")
+    }
+
+    @Test func aProblemThatComesAndGoesIsToldAtMostFourTimesADay() throws {
+        let (sandbox, log) = try sandbox()
+        // The 6:30 PM alert's data (4:00 PM) is old whenever it is in the lead window: a lead of 0
+        // takes it out, and the problem mends; 60 min puts it back.
+        for (minute, lead) in [("17:40", "60m"), ("17:41", "0m"), ("17:42", "60m"), ("17:43", "0m"), ("17:44", "60m")] {
+            try sandbox.ok(["config", "set", "lead", lead])
+            try sandbox.ok(["tick", "--now", "2025-11-04T\(minute)"])
+        }
+        #expect(alerts(log).components(separatedBy: "\n--\n").count - 1 == 4, "\(alerts(log))")
+        #expect(try ledger(sandbox) == [
+            "health.data delivered", "health.data.mended delivered", "health.data delivered", "health.data.mended delivered",
+            "health.data suppressed: daily cap of 4 health alerts reached; sent tomorrow, if the problem lasts",
+        ])
     }
 
     @Test func aRejectedProviderKeyIsTold() throws {

@@ -138,11 +138,12 @@ extension Commute {
             if let problem = report.problem {
                 var open = record.problem ?? HealthRecord.OpenProblem(kind: problem.kind, since: problem.since, foundAt: now)
                 guard open.alertedAt == nil else { return [] }
-                let occurrence = Occurrence(requestID: open.requestID, at: open.since)
+                let occurrence = Occurrence(requestID: open.requestID, at: open.foundAt)
                 if let reason = healthGate(quietHours: quietHours, ledger: ledger) {
                     report.heldBecause = reason
                     if open.heldBecause != reason {
-                        ledger.decide(occurrence, .suppressed, reason: "\(reason); sent when it ends, if the problem lasts", at: now)
+                        let when = reason.hasPrefix("quiet hours") ? "when they end" : "tomorrow"
+                        ledger.decide(occurrence, .suppressed, reason: "\(reason); sent \(when), if the problem lasts", at: now)
                         open.heldBecause = reason
                     }
                     record.problem = open
@@ -156,7 +157,7 @@ extension Commute {
             guard open.alertedAt != nil else {
                 // Never told: its end is no news either.
                 ledger.decide(
-                    Occurrence(requestID: open.requestID, at: open.since), .suppressed, reason: "mended before it could be sent", at: now)
+                    Occurrence(requestID: open.requestID, at: open.foundAt), .suppressed, reason: "mended before it could be sent", at: now)
                 record.problem = nil
                 return []
             }
@@ -166,7 +167,7 @@ extension Commute {
             }
             record.problem = nil
             let message = mendedMessage(open)
-            return claims(message, Occurrence(requestID: open.mendedRequestID, at: open.since), notifiers: notifiers, ledger: &ledger)
+            return claims(message, Occurrence(requestID: open.mendedRequestID, at: open.foundAt), notifiers: notifiers, ledger: &ledger)
         }
         report.sent = try deliver(deliveries, sender: sender)
         return report
@@ -174,14 +175,7 @@ extension Commute {
 
     /// Why a health alert may not go out now, or nil: quiet hours, or the day's health alerts.
     private func healthGate(quietHours: QuietHours?, ledger: DeliveryLedger) -> String? {
-        let local = calendar.local(now)
-        if let quietHours, quietHours.contains(local.time) { return "quiet hours (\(quietHours))" }
-        let today = Set(ledger.entries.filter {
-            ($0.outcome == .delivered || $0.outcome == .claimed) && $0.requestID.hasPrefix(HealthProblem.requestIDPrefix)
-                && calendar.local($0.at).date == local.date
-        }.map { "\($0.requestID)@\($0.occurrence.timeIntervalSince1970)" })
-        if today.count >= HealthProblem.dailyCap { return "daily cap of \(HealthProblem.dailyCap) health alerts reached" }
-        return nil
+        gate(quietHours: quietHours, cap: HealthProblem.dailyCap, ledger: ledger, prefix: HealthProblem.requestIDPrefix, bucket: "health")
     }
 
     private func claims(_ message: AlertMessage, _ occurrence: Occurrence, notifiers: [Notifier], ledger: inout DeliveryLedger) -> [Delivery] {

@@ -280,17 +280,21 @@ extension Commute {
         return .send(AlertMessage(id: id, title: content.title, body: content.body))
     }
 
-    /// Why a standard alert may not go out now, or nil: quiet hours, or the day's cap reached
-    /// (alerts delivered, or being delivered, through at least one notifier since local midnight).
-    func gate(quietHours: QuietHours?, cap: Int, ledger: DeliveryLedger) -> String? {
+    /// Why an alert of a bucket (the IDs starting with `prefix`) may not go out now, or nil: quiet
+    /// hours, or the bucket's cap reached today (alerts delivered, or being delivered, through at
+    /// least one notifier since local midnight). Scheduled alerts are the `standard` bucket.
+    func gate(
+        quietHours: QuietHours?, cap: Int, ledger: DeliveryLedger, prefix: String = TriggerRequest.allSchedulesPrefix,
+        bucket: String = "standard"
+    ) -> String? {
         let local = calendar.local(now)
         if let quietHours, quietHours.contains(local.time) { return "quiet hours (\(quietHours))" }
         let delivered = Set(ledger.entries.filter {
             // Claims count too: two alerts due in the same tick must not both pass a cap of one.
-            ($0.outcome == .delivered || $0.outcome == .claimed) && $0.requestID.hasPrefix(TriggerRequest.allSchedulesPrefix)
+            ($0.outcome == .delivered || $0.outcome == .claimed) && $0.requestID.hasPrefix(prefix)
                 && calendar.local($0.at).date == local.date
         }.map { "\($0.requestID)@\($0.occurrence.timeIntervalSince1970)" })
-        if delivered.count >= cap { return "daily cap of \(cap) standard alerts reached" }
+        if delivered.count >= cap { return "daily cap of \(cap) \(bucket) alerts reached" }
         return nil
     }
 

@@ -11,10 +11,10 @@ public struct HealthRecord: VersionedDocument, Equatable {
     /// A problem found and not yet seen mended.
     public struct OpenProblem: Codable, Sendable, Equatable {
         public var kind: HealthProblem.Kind
-        /// When it began: the first failed refresh, or when the oldest data was measured. With
-        /// `kind`, the key of its alerts in the ledger.
+        /// When it began: the first failed refresh, or when the oldest data was measured.
         public var since: Date
-        /// When `tick` first found it.
+        /// When `tick` first found it: with `kind`, the key of its alerts in the ledger (a problem
+        /// that mends and comes back is another problem, told again).
         public var foundAt: Date
         /// When its alert went out; nil while it is held back.
         public var alertedAt: Date?
