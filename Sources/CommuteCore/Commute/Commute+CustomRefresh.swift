@@ -229,29 +229,21 @@ extension Commute {
     /// it; one whose every request failed joins it (keeping when it began). Skips (a spent budget,
     /// time run out) say nothing either way. Written only when it changes.
     private func recordProviderHealth(_ outcomes: [CustomRouteOutcome]) throws {
-        var changes: [RouteProvider: RefreshLog.ProviderFailure?] = [:]
-        for (provider, results) in Dictionary(grouping: outcomes, by: \.provider) {
-            if results.contains(where: { $0.result == .fetched }) {
-                changes[provider] = .some(nil)
-            } else if let failure = results.first(where: { $0.result == .failed })?.failure {
-                changes[provider] = RefreshLog.ProviderFailure(since: now, reason: failure.description)
-            }
+        let byProvider = Dictionary(grouping: outcomes, by: \.provider)
+        let answered = Set(byProvider.filter { $0.value.contains { $0.result == .fetched } }.keys)
+        let failed = byProvider.compactMapValues { results in
+            results.contains { $0.result == .fetched } ? nil : results.first { $0.result == .failed }?.failure?.description
         }
-        let log = (try? store.refreshLog()) ?? .empty
-        let needed = changes.contains { provider, change in
-            let current = log.failingProviders?[provider.rawValue]
-            return change == nil ? current != nil : current?.reason != change?.reason
-        }
-        guard needed else { return }
+        let current = ((try? store.refreshLog()) ?? .empty).failingProviders ?? [:]
+        guard answered.contains(where: { current[$0.rawValue] != nil })
+            || failed.contains(where: { current[$0.key.rawValue]?.reason != $0.value })
+        else { return }
         try store.updateRefreshLog { log in
             var failing = log.failingProviders ?? [:]
-            for (provider, change) in changes {
-                guard let change else {
-                    failing[provider.rawValue] = nil
-                    continue
-                }
+            for provider in answered { failing[provider.rawValue] = nil }
+            for (provider, reason) in failed {
                 // The same failure, or another: the spell began with the first.
-                failing[provider.rawValue] = RefreshLog.ProviderFailure(since: failing[provider.rawValue]?.since ?? change.since, reason: change.reason)
+                failing[provider.rawValue] = RefreshLog.ProviderFailure(since: failing[provider.rawValue]?.since ?? now, reason: reason)
             }
             log.failingProviders = failing.isEmpty ? nil : failing
         }

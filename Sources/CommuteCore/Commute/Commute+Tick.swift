@@ -21,7 +21,8 @@ extension Commute {
         public var isEmpty: Bool { sent.isEmpty && missed.isEmpty && suppressed.isEmpty }
         /// The sends that failed (they are retried while the grace window lasts).
         public var failures: [SentAlert] { sent.filter { $0.result != .delivered } }
-        /// The health alert's sends that failed (not retried: `doctor` and `status` keep saying it).
+        /// The health alert's sends that failed (not retried: the problem stays open, and its end is
+        /// still told).
         public var healthFailures: [SentAlert] { (health?.sent ?? []).filter { $0.result != .delivered } }
     }
 
@@ -46,7 +47,8 @@ extension Commute {
         var plan: PendingBook?
         for _ in 0..<Self.maximumTickPasses {
             let (pass, planRead) = try tickPass(notifiers: notifiers, quietHours: quietHours, standardDailyCap: standardDailyCap, sender: sender)
-            plan = planRead
+            // A pass that re-planned after handling alerts leaves its plan behind it.
+            plan = pass.rescheduled == nil ? planRead : nil
             report.sent += pass.sent
             report.missed += pass.missed
             report.missedReasons.merge(pass.missedReasons) { first, _ in first }
@@ -57,8 +59,7 @@ extension Commute {
             guard !pass.isEmpty, let summary = pass.rescheduled, summary.deferred > 0 else { break }
         }
         if let health, !health.isOff {
-            // The plan as the last pass left it: re-read only when that pass re-planned.
-            let current = try report.rescheduled == nil ? plan ?? store.pending(includingDeferred: false) : store.pending(includingDeferred: false)
+            let current = try plan ?? store.pending(includingDeferred: false)
             do {
                 report.health = try tickHealth(plan: current, policy: health, notifiers: notifiers, quietHours: quietHours, sender: sender)
             } catch let error as StoreError {
