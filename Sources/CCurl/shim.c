@@ -9,6 +9,7 @@ static void *library;
 static int (*global_init)(long);
 static CURL *(*easy_init)(void);
 static void (*easy_cleanup)(CURL *);
+static void (*easy_reset)(CURL *);
 static int (*easy_setopt)(CURL *, int, ...);
 static int (*easy_perform)(CURL *);
 static int (*easy_getinfo)(CURL *, int, ...);
@@ -25,13 +26,14 @@ int tt_curl_load(void) {
     global_init = (int (*)(long))dlsym(found, "curl_global_init");
     easy_init = (CURL * (*)(void)) dlsym(found, "curl_easy_init");
     easy_cleanup = (void (*)(CURL *))dlsym(found, "curl_easy_cleanup");
+    easy_reset = (void (*)(CURL *))dlsym(found, "curl_easy_reset");
     easy_setopt = (int (*)(CURL *, int, ...))dlsym(found, "curl_easy_setopt");
     easy_perform = (int (*)(CURL *))dlsym(found, "curl_easy_perform");
     easy_getinfo = (int (*)(CURL *, int, ...))dlsym(found, "curl_easy_getinfo");
     slist_append = (void *(*)(void *, const char *))dlsym(found, "curl_slist_append");
     slist_free_all = (void (*)(void *))dlsym(found, "curl_slist_free_all");
     easy_strerror = (const char *(*)(int))dlsym(found, "curl_easy_strerror");
-    if (!global_init || !easy_init || !easy_cleanup || !easy_setopt || !easy_perform || !easy_getinfo || !slist_append
+    if (!global_init || !easy_init || !easy_cleanup || !easy_reset || !easy_setopt || !easy_perform || !easy_getinfo || !slist_append
         || !slist_free_all || !easy_strerror)
         return -2;
     library = found;
@@ -41,6 +43,7 @@ int tt_curl_load(void) {
 
 void *tt_curl_easy_init(void) { return easy_init(); }
 void tt_curl_easy_cleanup(void *handle) { easy_cleanup(handle); }
+void tt_curl_easy_reset(void *handle) { easy_reset(handle); }
 int tt_curl_setopt_long(void *handle, int option, long value) { return easy_setopt(handle, option, value); }
 int tt_curl_setopt_pointer(void *handle, int option, const void *value) { return easy_setopt(handle, option, value); }
 

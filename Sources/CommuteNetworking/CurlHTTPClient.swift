@@ -44,6 +44,13 @@ public final class CurlHTTPClient: HTTPClient {
         if let problem = Self.loadProblem() { throw HTTPClientError.permanent(problem) }
         guard let handle = tt_curl_easy_init() else { throw HTTPClientError.connection("libcurl could not start a transfer") }
         defer { tt_curl_easy_cleanup(handle) }
+        return try transfer(on: handle, url, body: body, headers: headers, timeout: timeout)
+    }
+
+    /// One transfer on `handle`, whose options are all set here (a reused handle is reset first).
+    fileprivate func transfer(
+        on handle: UnsafeMutableRawPointer, _ url: URL, body: Data?, headers: [String: String], timeout: TimeInterval
+    ) throws -> HTTPResponse {
         let transfer = Transfer(bodyLimit: maximumBodyBytes, headerLimit: maximumHeaderBytes)
         var strings = CStrings()
         defer { strings.free() }
@@ -179,6 +186,31 @@ public final class CurlHTTPClient: HTTPClient {
             pointers.forEach { Foundation.free($0) }
             pointers = []
         }
+    }
+}
+
+/// One libcurl handle kept for many transfers, one at a time, on the thread that owns it: libcurl
+/// keeps the handle's connections open between them, so the requests of one refresh to one
+/// provider share a connection (and its TLS session) instead of opening one each.
+public final class CurlConnection {
+    private let handle: UnsafeMutableRawPointer?
+
+    public init() {
+        handle = CurlHTTPClient.loadProblem() == nil ? tt_curl_easy_init() : nil
+    }
+
+    deinit { if let handle { tt_curl_easy_cleanup(handle) } }
+
+    /// A GET (redirects followed) or, with `body`, a POST, as `CurlHTTPClient` makes them.
+    public func perform(
+        _ url: URL, method: String?, headers: [String: String], body: Data?, timeout: TimeInterval, maximumBodyBytes: Int
+    ) throws -> HTTPResponse {
+        if let problem = CurlHTTPClient.loadProblem() { throw HTTPClientError.permanent(problem) }
+        guard let handle else { throw HTTPClientError.connection("libcurl could not start a transfer") }
+        // Every option back to its default; the connections and caches stay.
+        tt_curl_easy_reset(handle)
+        let client = CurlHTTPClient(maximumBodyBytes: maximumBodyBytes)
+        return try client.transfer(on: handle, url, body: method == "POST" ? body ?? Data() : nil, headers: headers, timeout: timeout)
     }
 }
 

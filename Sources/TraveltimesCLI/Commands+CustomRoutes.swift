@@ -213,8 +213,9 @@ extension Commute.CustomFetchFailure {
 
 extension Invocation {
     /// The keys (the environment's over `config.json`), each provider's base URL (an environment
-    /// variable's over its own), and the fetch helper.
-    func providerAccess(_ configuration: Configuration) throws -> ProviderAccess {
+    /// variable's over its own), and the fetch helper: `session`'s when given (a refresh's one
+    /// helper for every request), else one helper run per request.
+    func providerAccess(_ configuration: Configuration, session: HelperSession? = nil) throws -> ProviderAccess {
         var keys: [RouteProvider: String] = [:]
         var bases: [RouteProvider: String] = [:]
         for provider in RouteProvider.allCases {
@@ -230,6 +231,7 @@ extension Invocation {
         }
         return ProviderAccess(
             keys: keys, baseURLs: bases,
-            client: HelperHTTPClient(helperPath: fetchHelperPath(), maximumBodyBytes: RoutingAPI.maximumAnswerBytes, environment: environment))
+            client: session.map { $0.limited(to: RoutingAPI.maximumAnswerBytes) }
+                ?? HelperHTTPClient(helperPath: fetchHelperPath(), maximumBodyBytes: RoutingAPI.maximumAnswerBytes, environment: environment))
     }
 }

@@ -43,7 +43,11 @@ extension Commands {
         let configuration = try commute.store.configuration()
         let only = try invocation.arguments.all("--route").map(ScheduleParsing.routeID)
         let everyCustom = invocation.arguments.has("--all")
-        let access = try invocation.providerAccess(configuration)
+        // One fetch helper for every request of this refresh, the feed's and the providers'.
+        let session = HelperSession(
+            helperPath: invocation.fetchHelperPath(), workers: Commute.parallelRequests, environment: invocation.environment)
+        defer { session.finish() }
+        let access = try invocation.providerAccess(configuration, session: session)
         let accessCode = invocation.environment["WSDOT_ACCESS_CODE"].flatMap { $0.isEmpty ? nil : $0 }
             ?? configuration.accessCode
         let text = (invocation.arguments.value("--source") ?? invocation.environment["TRAVELTIMES_SOURCE"] ?? configuration.source)
@@ -69,7 +73,7 @@ extension Commands {
                 defer { spinner.stop() }
                 feed = try commute.refresh(
                     from: source, display: shown, secrets: secrets, accessCode: accessCode,
-                    fetcher: FeedFetcher(client: HelperHTTPClient(helperPath: invocation.fetchHelperPath())), timeout: timeout)
+                    fetcher: FeedFetcher(client: session), timeout: timeout)
             } catch let error as Commute.SavedButNotPlanned {
                 feedFailure = RefreshFailed(underlying: error.underlying, saved: error.routeCount, secrets: secrets)
             } catch {

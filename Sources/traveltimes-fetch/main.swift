@@ -1,10 +1,16 @@
-// traveltimes-fetch: one HTTP request for `traveltimes` (a feed GET, a webhook POST). Reads a JSON
+// traveltimes-fetch: HTTP requests for `traveltimes` (a feed GET, a webhook POST). Reads a JSON
 // request line on stdin, writes a JSON reply line and the body on stdout. See CommuteCore's
 // FetchHelper. It ends by the request's deadline, holding at most its body limit. `--check` says
-// whether libcurl can be loaded.
+// whether libcurl can be loaded; `--serve N` answers numbered requests until its input ends, N at
+// a time (CommuteCore's HelperSession).
 import CommuteCore
 import CommuteNetworking
 import Foundation
+
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--serve" {
+    FetchService(workers: Int(CommandLine.arguments[2]) ?? 4).run()
+    _exit(0)
+}
 
 // `--check`: whether a request could be made at all (for `traveltimes doctor`).
 if CommandLine.arguments.dropFirst() == ["--check"] {

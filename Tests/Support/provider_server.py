@@ -14,7 +14,8 @@ back, as some services do, so the tests can check that it never reaches the user
 The origin's latitude picks the scenario: 1.x no route; 2.x a 429 with Retry-After: 1 on the first
 request for that origin; 3.x a 503 on the first two; 4.x a 200 that is not JSON; 5.x a 200 that
 is JSON of the wrong shape; 6.x no answer for 30 seconds; 7.x a 503 on every request; anything
-else, a route. For HERE, 8.x answers whose sections are hostile, by the first decimal: 8.1 sections
+else, a route; 9.x, a route after 0.4 seconds. Each log line also says how many requests were
+in flight when it arrived (itself included), and the client's port (a kept connection keeps its port). For HERE, 8.x answers whose sections are hostile, by the first decimal: 8.1 sections
 of 1e308 and -1e308 s; 8.2 of 600 and -300 s; 8.3 one section whose "duration" is given twice (120,
 then 99999); 8.4 one section of 0 s; 8.5 a typicalDuration that is a string.
 """
@@ -28,6 +29,7 @@ import urllib.parse
 LOG = sys.argv[1]
 LOCK = threading.Lock()
 SEEN = {}
+IN_FLIGHT = [0]
 
 
 def first_time(kind, origin):
@@ -63,12 +65,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.end_headers()
         self.wfile.write(data)
+        with LOCK:
+            IN_FLIGHT[0] -= 1
 
     def record(self, body=b""):
         parsed = urllib.parse.urlsplit(self.path)
         entry = {"method": self.command, "path": parsed.path, "query": urllib.parse.parse_qs(parsed.query),
-                 "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body.decode("utf-8", "replace")}
+                 "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body.decode("utf-8", "replace"),
+                 "port": self.client_address[1]}
         with LOCK:
+            IN_FLIGHT[0] += 1
+            entry["inflight"] = IN_FLIGHT[0]
             with open(LOG, "a") as log:
                 log.write(json.dumps(entry) + "\n")
         return parsed, entry
@@ -92,6 +99,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             time.sleep(30)
         if band == 7:
             return self.send(503, b"<html><title>Down</title></html>", content_type="text/html")
+        if band == 9:
+            import time
+            time.sleep(0.4)
         return answer()
 
     def do_GET(self):

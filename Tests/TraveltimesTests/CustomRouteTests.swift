@@ -27,6 +27,9 @@ final class ProviderServer: @unchecked Sendable {
         var query: [String: String]
         var headers: [String: String]
         var body: String
+        /// Requests in flight when it arrived, itself included; the client's port.
+        var inFlight: Int
+        var port: Int
     }
 
     func requests() -> [Request] {
@@ -36,7 +39,8 @@ final class ProviderServer: @unchecked Sendable {
             let query = (object["query"] as? [String: [String]] ?? [:]).compactMapValues(\.first)
             return Request(
                 method: object["method"] as? String ?? "", path: object["path"] as? String ?? "", query: query,
-                headers: object["headers"] as? [String: String] ?? [:], body: object["body"] as? String ?? "")
+                headers: object["headers"] as? [String: String] ?? [:], body: object["body"] as? String ?? "",
+                inFlight: object["inflight"] as? Int ?? 0, port: object["port"] as? Int ?? 0)
         }
     }
 
@@ -415,6 +419,33 @@ final class ProviderServer: @unchecked Sendable {
         try sandbox.ok(["refresh", "--route", "busy-1", "--route", "busy-2", "--route", "busy-3", "--quiet", "--now", day + "T08:10:00"])
         #expect(server.counts().here == 6)
         #expect(try sandbox.store.refreshLog().requests(to: .here, on: day) == 6)
+    }
+
+    /// One fetch helper serves a whole refresh: twelve routes, each answered after 0.4 s, go out
+    /// four at a time (on two cores as on many), over connections kept from one request to the next.
+    @Test func oneHelperServesARefreshFourAtATimeOverKeptConnections() throws {
+        let server = try ProviderServer()
+        let sandbox = try routes.sandbox(server)
+        for index in 1...12 {
+            try #require(try routes.add(sandbox, "slow-\(index)", "tomtom", from: "9.\(index),-122.3", ["--no-check"]).status == 0)
+        }
+        let starts = sandbox.path("helper-starts")
+        let wrapper = sandbox.path("counting-fetch")
+        let real = URL(fileURLWithPath: Paths.binary).deletingLastPathComponent().appendingPathComponent("traveltimes-fetch").path
+        try "#!/bin/sh\necho started >> '\(starts)'\nexec '\(real)' \"$@\"\n".write(toFile: wrapper, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper)
+        let started = Date()
+        let refresh = try sandbox.run(
+            ["refresh", "--all", "--quiet", "--now", "2026-11-23T08:00:00"], environment: ["TRAVELTIMES_FETCH_HELPER": wrapper])
+        #expect(refresh.status == 0 && refresh.stderr.isEmpty, "\(refresh)")
+        #expect(try String(contentsOfFile: starts, encoding: .utf8) == "started\n", "one helper for the whole refresh")
+        let requests = server.requests()
+        #expect(requests.count == 12)
+        #expect(requests.map(\.inFlight).max() == 4, "\(requests.map(\.inFlight))")
+        #expect(Set(requests.map(\.port)).count <= 4, "connections kept: \(requests.map(\.port))")
+        // Three waves of 0.4 s, not twelve (nor six, two at a time).
+        #expect(Date().timeIntervalSince(started) < 4.5)
+        #expect(try sandbox.store.routes().routes.allSatisfy { $0.currentMinutes == 25 })
     }
 
     @Test func anOutageIsAFailureNotASpentBudget() throws {

@@ -18,6 +18,7 @@ int tt_curl_load(void);
 
 void *tt_curl_easy_init(void);
 void tt_curl_easy_cleanup(void *handle);
+void tt_curl_easy_reset(void *handle);
 int tt_curl_setopt_long(void *handle, int option, long value);
 int tt_curl_setopt_pointer(void *handle, int option, const void *value);
 int tt_curl_setopt_offset(void *handle, int option, int64_t value);

@@ -145,7 +145,7 @@ extension Commute {
                     route: routes[index])
             }
         }
-        // A few at a time: each request is a helper process and a wait on the network.
+        // A few at a time, each a wait on the network (through one fetch helper, when the client is a session).
         let state = FetchState(work: work.sorted())
         let commute = self
         // Threads of their own, not `concurrentPerform`: these wait on the network, and on two
@@ -255,7 +255,7 @@ extension Commute {
     static let arriveByWindow: TimeInterval = 3 * 3_600
 
     /// How many custom routes are asked about at once.
-    static let parallelRequests = 4
+    public static let parallelRequests = 4
 }
 
 /// The shared state of a refresh's fetches: the next route to ask about, each answer, the

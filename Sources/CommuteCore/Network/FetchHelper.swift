@@ -20,8 +20,14 @@ public enum FetchHelper {
         /// `GET` when absent, else `POST` with `body`.
         public var method: String?
         public var body: Data?
+        /// In a session (`--serve`): the number its answer is tagged with.
+        public var id: Int?
 
-        public init(url: String, headers: [String: String], timeout: TimeInterval, maxBytes: Int, method: String? = nil, body: Data? = nil) {
+        public init(
+            url: String, headers: [String: String], timeout: TimeInterval, maxBytes: Int, method: String? = nil, body: Data? = nil,
+            id: Int? = nil
+        ) {
+            self.id = id
             self.url = url
             self.headers = headers
             self.timeout = timeout
@@ -38,8 +44,16 @@ public enum FetchHelper {
         /// `connection`, `timedOut`, `tooLarge` or `permanent`.
         public var error: String?
         public var message: String?
+        /// In a session: the request's number, and how many body bytes follow the line.
+        public var id: Int?
+        public var length: Int?
 
-        public init(status: Int? = nil, headers: [String: String]? = nil, error: String? = nil, message: String? = nil) {
+        public init(
+            status: Int? = nil, headers: [String: String]? = nil, error: String? = nil, message: String? = nil, id: Int? = nil,
+            length: Int? = nil
+        ) {
+            self.id = id
+            self.length = length
             self.status = status
             self.headers = headers
             self.error = error
@@ -55,14 +69,14 @@ public enum FetchHelper {
 
     /// Writes the answer to a descriptor (the helper's stdout) without joining its parts: a large
     /// body is written from where it lies, not copied first.
-    public static func writeAnswer(_ result: Result<HTTPResponse, HTTPClientError>, to descriptor: Int32) {
-        let (line, body) = answerParts(result)
+    public static func writeAnswer(_ result: Result<HTTPResponse, HTTPClientError>, to descriptor: Int32, id: Int? = nil) {
+        let (line, body) = answerParts(result, id: id)
         _ = line.withUnsafeBytes { writeAll(descriptor, $0) }
         _ = body.withUnsafeBytes { writeAll(descriptor, $0) }
     }
 
-    private static func answerParts(_ result: Result<HTTPResponse, HTTPClientError>) -> (line: Data, body: Data) {
-        let reply: Reply
+    private static func answerParts(_ result: Result<HTTPResponse, HTTPClientError>, id: Int? = nil) -> (line: Data, body: Data) {
+        var reply: Reply
         var body = Data()
         switch result {
         case .success(let response):
@@ -74,7 +88,12 @@ public enum FetchHelper {
         case .failure(.permanent(let message)): reply = Reply(error: "permanent", message: message)
         case .failure(.helperMissing(let path)): reply = Reply(error: "connection", message: "no helper at \(path)")
         }
-        let line = (try? JSONEncoder().encode(reply)) ?? Data(#"{"error":"connection","message":"cannot encode"}"#.utf8)
+        if let id {
+            reply.id = id
+            reply.length = body.count
+        }
+        let fallback = id.map { #"{"error":"connection","message":"cannot encode","length":0,"id":\#($0)}"# }
+        let line = (try? JSONEncoder().encode(reply)) ?? Data((fallback ?? #"{"error":"connection","message":"cannot encode"}"#).utf8)
         return (line + Data("\n".utf8), body)
     }
 
@@ -83,6 +102,11 @@ public enum FetchHelper {
         guard let newline = data.firstIndex(of: 0x0A),
             let reply = try? JSONDecoder().decode(Reply.self, from: data[data.startIndex..<newline])
         else { throw HTTPClientError.connection("the fetch helper gave no answer") }
+        return try response(reply, body: data[data.index(after: newline)...])
+    }
+
+    /// The response a reply line and its body stand for, or the client error.
+    static func response(_ reply: Reply, body: Data) throws(HTTPClientError) -> HTTPResponse {
         switch reply.error {
         case "timedOut": throw HTTPClientError.timedOut
         case "tooLarge": throw HTTPClientError.tooLarge(limit: reply.message.flatMap(Int.init) ?? 0)
@@ -92,7 +116,7 @@ public enum FetchHelper {
         }
         guard let status = reply.status else { throw HTTPClientError.connection("the fetch helper gave no status") }
         // The body is a slice of the answer, not a copy: a large feed is held once.
-        return HTTPResponse(status: status, headers: reply.headers ?? [:], body: data[data.index(after: newline)...])
+        return HTTPResponse(status: status, headers: reply.headers ?? [:], body: body)
     }
 }
 

@@ -90,6 +90,49 @@ enum Subprocess {
         return (output, status)
     }
 
+    /// Starts `path` with one end of a Unix socket pair as its stdin and stdout, and returns its
+    /// process ID and the other end (close-on-exec): a conversation of many requests, such as a
+    /// fetch helper session. Writing to a socket with `MSG_NOSIGNAL` fails with `EPIPE` where a
+    /// pipe would raise SIGPIPE, should the child have died.
+    static func startConversation(
+        _ path: String, arguments: [String], environment: [String: String]
+    ) throws(Failure) -> (pid: pid_t, socket: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else { throw .cannotStart(errnoText()) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 0)
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let spawned = spawn(path, arguments: arguments, environment: environment, actions: &actions, ownGroup: false)
+        close(ends[1])
+        switch spawned {
+        case .success(let pid): return (pid, ends[0])
+        case .failure(let failure):
+            close(ends[0])
+            throw failure
+        }
+    }
+
+    /// Waits up to `timeout` for a child to exit, then kills it; returns its status.
+    @discardableResult
+    static func reap(_ pid: pid_t, within timeout: TimeInterval) -> Int32 {
+        let deadline = Deadline(seconds: timeout)
+        var pause: UInt32 = 500
+        while deadline.remainingMilliseconds != nil {
+            var status: Int32 = 0
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { return exitStatus(status) }
+            if reaped < 0, errno != EINTR { return 127 }
+            usleep(pause)
+            pause = min(pause * 2, 20_000)
+        }
+        kill(pid, SIGKILL)
+        return waitForExit(pid)
+    }
+
     /// Runs a program for its exit status, with stdin and stdout on /dev/null. What matters is the
     /// process: the wait ends when it exits, not when its output closes, so a background child
     /// left holding stderr (`sleep 30 &`) or a flood of output cannot hold the caller up or turn a
