@@ -34,7 +34,7 @@ extension Commands {
         }
         // Under --quiet a notifier failing as it failed last time is not said again each minute:
         // said when it starts failing, or fails otherwise (`status` and `doctor` show it meanwhile).
-        let ledger = invocation.arguments.has("--quiet") && !report.failures.isEmpty ? try? commute.store.ledger() : nil
+        let ledger = invocation.arguments.has("--quiet") && !report.failures.isEmpty ? try? commute.store.ledger(keepingSince: commute.ledgerHorizon) : nil
         var said = 0
         for failure in report.failures {
             if let ledger, isRepeat(failure, in: ledger) { continue }
@@ -110,7 +110,7 @@ extension Commands {
         ]
     ) { invocation in
         let commute = try invocation.commute()
-        var entries = try commute.store.ledger().entries.filter { $0.outcome != .claimed }
+        var entries = try commute.store.ledger(keepingSince: commute.ledgerHorizon).entries.filter { $0.outcome != .claimed }
         if let prefix = invocation.arguments.value("--schedule") {
             entries = entries.filter { $0.requestID.hasPrefix("schedule.\(prefix.lowercased())") }
         }

@@ -1,5 +1,6 @@
 import CommuteCore
 import Foundation
+import Synchronization
 
 extension Commands {
     static let refresh = Command(
@@ -395,10 +396,9 @@ extension Invocation {
 /// Prints nothing when stderr is not a terminal (cron).
 final class Spinner: @unchecked Sendable {
     private let timer: DispatchSourceTimer?
-    /// Protects `frame` and `shown`, touched by the timer's queue and by `stop()`.
-    private let lock = NSLock()
-    private var frame = 0
-    private var shown = false
+    /// Guards the frame shown last and whether any was: the timer's queue writes them, `stop()`
+    /// reads them.
+    private let state = Mutex((frame: 0, shown: false))
     private let io: TerminalIO?
 
     /// Shows nothing when `io` is nil (quiet) or stderr is not a terminal.
@@ -414,10 +414,10 @@ final class Spinner: @unchecked Sendable {
         timer.schedule(deadline: .now() + 0.5, repeating: 0.1)
         timer.setEventHandler { [weak self] in
             guard let self else { return }
-            let text = self.lock.withLock { () -> String in
-                self.shown = true
-                self.frame += 1
-                return "\r\(frames[self.frame % frames.count]) \(message)…"
+            let text = self.state.withLock { state -> String in
+                state.shown = true
+                state.frame += 1
+                return "\r\(frames[state.frame % frames.count]) \(message)…"
             }
             io.writeError(text)
         }
@@ -426,6 +426,6 @@ final class Spinner: @unchecked Sendable {
 
     func stop() {
         timer?.cancel()
-        if lock.withLock({ shown }) { io?.writeError("\r\u{1B}[K") }
+        if state.withLock({ $0.shown }) { io?.writeError("\r\u{1B}[K") }
     }
 }

@@ -64,7 +64,7 @@ extension Commands {
             report.pending = StatusJSON.Pending(
                 scheduled: pending.requests.count, deferred: pending.deferred.count, cap: pending.cap, plannedAt: pending.plannedAt.map(moment))
         }
-        if let ledger = read({ try store.ledger().entries.filter { $0.outcome != .claimed } }), let last = ledger.last {
+        if let ledger = read({ try store.ledgerDecisions(since: commute.ledgerHorizon).filter { $0.outcome != .claimed } }), let last = ledger.last {
             let recent = ledger.filter { commute.now.timeIntervalSince($0.at) < 86_400 }
             report.lastAlert = StatusJSON.LastAlert(
                 at: moment(last.at), outcome: last.outcome.rawValue,

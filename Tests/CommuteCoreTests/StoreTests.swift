@@ -1,4 +1,4 @@
-import CommuteCore
+@testable import CommuteCore
 import Foundation
 import Testing
 
@@ -305,5 +305,42 @@ final class TemporaryDirectory {
         #expect(throws: DocumentProblem("unknown version 2 (this traveltimes reads version 1)")) {
             try PendingBook.decodeDocument(from: Data(#"{"version":2,"cap":"x"}"#.utf8))
         }
+    }
+
+    /// `deferred` is written last, and tick's read stops where it begins: the scheduled requests
+    /// are read whatever follows. A full read still checks it all, and an older file with
+    /// `deferred` first still reads both ways. The ledger read with a horizon leaves out, and
+    /// counts, what was decided before it.
+    @Test func tickReadsThePlanUpToTheDeferredAndTheLedgerFromItsHorizon() throws {
+        let now = instant("2025-11-04T16:00:00-08:00")
+        let calendar = ZonedCalendar(timeZone: zone("America/Los_Angeles"), around: now)
+        let schedules = (0..<20).map { index in
+            Schedule(routeIDs: ["1"], days: Weekday.weekdays, hour: 6 + index / 10, minute: index, createdAt: now)
+        }
+        let plan = FanOut.plan(schedules: schedules, routes: ["1": route("1", "A", current: 30, average: 20)], now: now, calendar: calendar, cap: 10)
+        let book = PendingBook(plan: plan, plannedAt: now, timeZone: "America/Los_Angeles")
+        #expect(book.deferred.count == 90)
+        let text = String(decoding: try book.encodeDocument(), as: UTF8.self)
+        let deferredAt = try #require(text.range(of: #""deferred":"#))
+        #expect(!text[deferredAt.upperBound...].contains(#""requests":"#) && !text[deferredAt.upperBound...].contains(#""version":"#))
+        // The deferred list cut off mid-way: tick's read has all it needs; a full read refuses it.
+        let cut = Data(text[..<text.index(deferredAt.upperBound, offsetBy: 200)].utf8)
+        let scheduled = try PendingBook.decodeDocument(from: cut, includingDeferred: false)
+        #expect(scheduled.requests == book.requests && scheduled.deferred.isEmpty && scheduled.cap == 10)
+        #expect(throws: DocumentProblem.self) { try PendingBook.decodeDocument(from: cut) }
+        // A file Foundation wrote (sorted keys: `deferred` first) reads both ways.
+        let sorted = try Self.encoder.encode(book)
+        #expect(try PendingBook.decodeDocument(from: sorted, includingDeferred: false).requests == book.requests)
+        #expect(try PendingBook.decodeDocument(from: sorted) == book)
+
+        let old = now.addingTimeInterval(-40 * 86_400)
+        let ledger = DeliveryLedger(entries: [
+            .init(requestID: "a", occurrence: old, notifier: 1, outcome: .delivered, at: old),
+            .init(requestID: "b", occurrence: now, notifier: 1, outcome: .delivered, at: now),
+        ])
+        var dropped = 0
+        let recent = try DeliveryLedger.decodeDocument(
+            from: Data(try ledger.encodeDocument()), keepingSince: now.addingTimeInterval(-DeliveryLedger.retention), dropped: &dropped)
+        #expect(recent.entries.map(\.requestID) == ["b"] && dropped == 1)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension Commute {
     /// Which custom routes a refresh asks about.
@@ -260,47 +261,50 @@ extension Commute {
 
 /// The shared state of a refresh's fetches: the next route to ask about, each answer, the
 /// providers that stopped (a rejected key, a spent budget), and the requests counted but not sent.
-private final class FetchState: @unchecked Sendable {
-    /// Guards every stored property below: the fetch threads and the refresh that joins them
-    /// read and write them only inside it (which is what makes the class `Sendable`).
-    private let lock = NSLock()
-    private var work: [Int]
-    private var position = 0
-    private var stoppedProviders: [RouteProvider: Commute.CustomFetchFailure] = [:]
-    private var unsent: [RouteProvider: Int] = [:]
-    private var answers: [Int: Result<RoutingAPI.Measurement, Commute.CustomFetchFailure>] = [:]
-    private var firstError: (any Error)?
+private final class FetchState: Sendable {
+    /// Guards all of it: the fetch threads, and the refresh that joins them, read and write it
+    /// only inside.
+    private let state: Mutex<State>
 
-    init(work: [Int]) { self.work = work }
+    private struct State {
+        var work: [Int]
+        var position = 0
+        var stoppedProviders: [RouteProvider: Commute.CustomFetchFailure] = [:]
+        var unsent: [RouteProvider: Int] = [:]
+        var answers: [Int: Result<RoutingAPI.Measurement, Commute.CustomFetchFailure>] = [:]
+        var firstError: (any Error)?
+    }
+
+    init(work: [Int]) { state = Mutex(State(work: work)) }
 
     func next() -> Int? {
-        lock.withLock {
-            guard firstError == nil, position < work.count else { return nil }
-            defer { position += 1 }
-            return work[position]
+        state.withLock { state in
+            guard state.firstError == nil, state.position < state.work.count else { return nil }
+            defer { state.position += 1 }
+            return state.work[state.position]
         }
     }
 
-    func stopped(_ provider: RouteProvider) -> Commute.CustomFetchFailure? { lock.withLock { stoppedProviders[provider] } }
+    func stopped(_ provider: RouteProvider) -> Commute.CustomFetchFailure? { state.withLock { $0.stoppedProviders[provider] } }
 
     func record(_ index: Int, _ result: Result<RoutingAPI.Measurement, Commute.CustomFetchFailure>, unsent provider: RouteProvider?) {
-        lock.withLock {
-            answers[index] = result
-            if let provider { unsent[provider, default: 0] += 1 }
+        state.withLock { state in
+            state.answers[index] = result
+            if let provider { state.unsent[provider, default: 0] += 1 }
             switch result {
             case .failure(let failure) where failure.isProviderWide:
-                if case .keyRejected(let provider, _) = failure { stoppedProviders[provider] = failure }
-                if case .budgetSpent(let provider, _) = failure { stoppedProviders[provider] = failure }
+                if case .keyRejected(let provider, _) = failure { state.stoppedProviders[provider] = failure }
+                if case .budgetSpent(let provider, _) = failure { state.stoppedProviders[provider] = failure }
             default: break
             }
         }
     }
 
-    func fail(_ error: any Error) { lock.withLock { if firstError == nil { firstError = error } } }
+    func fail(_ error: any Error) { state.withLock { if $0.firstError == nil { $0.firstError = error } } }
 
-    var unsentRequests: [RouteProvider: Int] { lock.withLock { unsent } }
+    var unsentRequests: [RouteProvider: Int] { state.withLock { $0.unsent } }
     /// Each route's answer, by its index.
-    var results: [Int: Result<RoutingAPI.Measurement, Commute.CustomFetchFailure>] { lock.withLock { answers } }
+    var results: [Int: Result<RoutingAPI.Measurement, Commute.CustomFetchFailure>] { state.withLock { $0.answers } }
     /// The first error no route could get past.
-    var error: (any Error)? { lock.withLock { firstError } }
+    var error: (any Error)? { state.withLock { $0.firstError } }
 }

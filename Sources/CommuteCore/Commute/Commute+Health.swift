@@ -134,7 +134,7 @@ extension Commute {
         case (nil, .some(let open)) where open.alertedAt != nil && inQuietHours: return report
         default: break
         }
-        let deliveries: [Delivery] = try store.updateHealthAndLedger { record, ledger in
+        let deliveries: [Delivery] = try store.updateHealthAndLedger(keepingSince: ledgerHorizon) { record, ledger in
             if let problem = report.problem {
                 var open = record.problem ?? HealthRecord.OpenProblem(kind: problem.kind, since: problem.since, foundAt: now)
                 guard open.alertedAt == nil else { return [] }

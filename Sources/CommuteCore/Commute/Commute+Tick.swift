@@ -96,8 +96,7 @@ extension Commute {
         }) else { return (report, plan) }
         var inputs = AlertInputs(store: store)
 
-        let deliveries: [Delivery] = try store.updateLedgerWithPlan { pending, ledger in
-            ledger.entries.removeAll { now.timeIntervalSince($0.at) > DeliveryLedger.retention }
+        let deliveries: [Delivery] = try store.updateLedgerWithPlan(keepingSince: ledgerHorizon) { pending, ledger in
             // Each occurrence's history, gathered in one pass over the ledger when first needed:
             // in steady state every request that fired this week is looked up, every minute.
             var histories: [Occurrence: [DeliveryLedger.Entry]]?
@@ -321,7 +320,7 @@ extension Commute {
 
     /// Removes ledger entries whose request identifier starts with `prefix` (one schedule, or all).
     public func clearLedger(prefix: String) throws -> Int {
-        try store.updateLedger { ledger in
+        try store.updateLedger(keepingSince: ledgerHorizon) { ledger in
             let before = ledger.entries.count
             ledger.entries.removeAll { $0.requestID.hasPrefix(prefix) }
             return before - ledger.entries.count

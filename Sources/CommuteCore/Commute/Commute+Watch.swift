@@ -41,7 +41,7 @@ extension Commute {
         guard !crossings.isEmpty else { return [] }
 
         var events: [WatchEvent] = []
-        let deliveries: [Delivery] = try store.updateLedger { ledger in
+        let deliveries: [Delivery] = try store.updateLedger(keepingSince: ledgerHorizon) { ledger in
             var deliveries: [Delivery] = []
             for (watch, route, direction) in crossings {
                 let message = watchMessage(route, direction)
@@ -122,7 +122,7 @@ extension Commute {
         let deliveries = notifiers.map {
             Delivery(claim: Claim(occurrence: occurrence, notifier: $0, attempt: 1, isResend: false), message: message, note: nil)
         }
-        try store.updateLedger { ledger in
+        try store.updateLedger(keepingSince: ledgerHorizon) { ledger in
             for delivery in deliveries { ledger.claim(delivery.claim, at: now) }
         }
         return (message, try deliver(deliveries, sender: sender))

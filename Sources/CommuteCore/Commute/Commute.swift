@@ -27,6 +27,10 @@ public struct Commute: Sendable {
         self.grace = grace
     }
 
+    /// The ledger keeps what was decided after this (`DeliveryLedger.retention` ago): every read
+    /// leaves older entries out and every write drops them.
+    public var ledgerHorizon: Date { now.addingTimeInterval(-DeliveryLedger.retention) }
+
     /// What a reschedule did, for the overflow warning.
     public struct RescheduleSummary: Sendable, Equatable {
         public var requested: Int
@@ -53,7 +57,7 @@ public struct Commute: Sendable {
     /// the schedules named when it began.
     @discardableResult
     public func reschedule(routes: [String: Route]? = nil, feedIDs: Set<String> = []) throws -> RescheduleSummary {
-        let pending = try store.reschedule { book, previous, ledger in
+        let pending = try store.reschedule(ledgerSince: ledgerHorizon) { book, previous, ledger in
             var routesByID = try routes ?? store.routes().byID
             // A schedule added while the feed was being read may name a saved route that was not
             // kept: then the cache just saved is read back, rather than show it without data.
@@ -72,7 +76,7 @@ public struct Commute: Sendable {
     func changeSchedules<T>(
         favoritesAccess: FileLock.Mode = .shared, _ change: (inout Favorites, inout ScheduleBook) throws -> T
     ) throws -> (T, RescheduleSummary) {
-        let (result, previous, new) = try store.changeSchedules(favoritesAccess: favoritesAccess, change) { book, previous, ledger in
+        let (result, previous, new) = try store.changeSchedules(favoritesAccess: favoritesAccess, ledgerSince: ledgerHorizon, change) { book, previous, ledger in
             plan(book, previous: previous, ledger: ledger, routes: try store.routes().byID)
         }
         return (result, RescheduleSummary((previous, new)))

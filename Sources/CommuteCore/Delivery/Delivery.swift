@@ -63,7 +63,7 @@ extension Commute {
     func deliver(_ deliveries: [Delivery], sender: some AlertSender) throws -> [SentAlert] {
         guard !deliveries.isEmpty else { return [] }
         let sent = deliveries.map { SentAlert(delivery: $0, result: sender.send($0.message, through: $0.claim.notifier)) }
-        try store.updateLedger { ledger in
+        try store.updateLedger(keepingSince: ledgerHorizon) { ledger in
             for alert in sent { ledger.record(alert, at: now) }
         }
         return sent

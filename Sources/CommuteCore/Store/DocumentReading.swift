@@ -69,12 +69,13 @@ struct DocumentReading {
     /// The document, read by `body`, with the reason a store error gives when it cannot be: a
     /// syntax error, else a wrong or missing version (the better reason when there is one), else
     /// the shape.
+    /// Not `wholly`: `body` may stop before the end, and what follows is not read.
     static func document<Document: VersionedDocument>(
-        _ data: Data, as type: Document.Type, _ body: (inout JSONReader) throws -> Document
+        _ data: Data, as type: Document.Type, wholly: Bool = true, _ body: (inout JSONReader) throws -> Document
     ) throws -> Document {
         let document: Document
         do {
-            document = try JSONReader.read(data, body)
+            document = try wholly ? JSONReader.read(data, body) : JSONReader.readPrefix(data, body)
         } catch let error as JSONReadError where error.kind == .syntax {
             throw DocumentProblem("not valid JSON (\(error.description))")
         } catch {

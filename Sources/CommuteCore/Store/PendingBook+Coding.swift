@@ -1,45 +1,54 @@
 import Foundation
 
 /// `pending.json` is read by every `tick` (every minute) and every `pending`, and holds a line for
-/// every weekly request — 1,500 for 300 schedules — so it is read and written with `JSONReader`
-/// and `JSONWriter`, in the format `JSONEncoder` writes.
+/// every weekly request — 15,000 for 3,000 schedules — so it is read and written with `JSONReader`
+/// and `JSONWriter`, as `JSONEncoder` writes it but for one thing: `deferred`, nearly all of the
+/// file at scale, is written last, so that `tick`, which needs only the scheduled requests, stops
+/// reading where it begins (and, the file being mapped, never touches its pages).
 extension PendingBook {
     public static func decodeDocument(from data: Data) throws -> PendingBook {
         try decodeDocument(from: data, includingDeferred: true)
     }
 
-    /// Without `includingDeferred`, the deferred requests are checked as JSON and left unbuilt:
-    /// `tick` needs only the scheduled ones.
+    /// Without `includingDeferred`, the deferred requests are left unread: `tick` needs only the
+    /// scheduled ones. Reading stops at `deferred` when it comes last (as this version writes it);
+    /// in a file that has it first, it is skipped as JSON.
     static func decodeDocument(from data: Data, includingDeferred: Bool) throws -> PendingBook {
-        try DocumentReading.document(data, as: PendingBook.self) { reader in
+        try DocumentReading.document(data, as: PendingBook.self, wholly: includingDeferred) { reader in
             var book = PendingBook(cap: 0)
             var version: Int?
             var cap: Int?
             var requested: Int?
             var requests: [Entry]?
             var deferred: [Entry]?
-            try DocumentReading.object(&reader, field: "", keys: ["version", "plannedAt", "timeZone", "cap", "requested", "requests", "deferred", "pauses", "schedulesStamp"]) {
-                key, reader in
-                switch key {
-                case "version":
-                    try DocumentReading.version(&reader, of: PendingBook.self)
-                    version = currentVersion
-                case "plannedAt": book.plannedAt = try DocumentReading.optionalDate(&reader, field: "plannedAt")
-                case "timeZone": book.timeZone = try reader.readOptionalString()
-                case "cap": cap = try reader.readInt()
-                case "requested": requested = try reader.readInt()
-                case "requests": requests = try entries(&reader, "requests")
-                case "pauses": book.pauses = try pauses(&reader)
-                case "schedulesStamp": book.schedulesStamp = try reader.readOptionalString()
-                default:
-                    if includingDeferred {
-                        deferred = try entries(&reader, "deferred")
-                    } else {
-                        try reader.skipValue()
-                        deferred = []
+            do {
+                let keys: [StaticString] = [
+                    "version", "plannedAt", "timeZone", "cap", "requested", "requests", "deferred", "pauses", "schedulesStamp",
+                ]
+                try DocumentReading.object(&reader, field: "", keys: keys) { key, reader in
+                    switch key {
+                    case "version":
+                        try DocumentReading.version(&reader, of: PendingBook.self)
+                        version = currentVersion
+                    case "plannedAt": book.plannedAt = try DocumentReading.optionalDate(&reader, field: "plannedAt")
+                    case "timeZone": book.timeZone = try reader.readOptionalString()
+                    case "cap": cap = try reader.readInt()
+                    case "requested": requested = try reader.readInt()
+                    case "requests": requests = try entries(&reader, "requests")
+                    case "pauses": book.pauses = try pauses(&reader)
+                    case "schedulesStamp": book.schedulesStamp = try reader.readOptionalString()
+                    default:
+                        if includingDeferred {
+                            deferred = try entries(&reader, "deferred")
+                        } else {
+                            deferred = []
+                            // Everything but `deferred` read: the rest is not tick's to read.
+                            if version != nil, cap != nil, requested != nil, requests != nil { throw StopAtDeferred() }
+                            try reader.skipValue()
+                        }
                     }
                 }
-            }
+            } catch is StopAtDeferred {}
             guard version != nil else { throw DocumentProblem("no \"version\" field") }
             book.cap = try DocumentReading.required(cap, "cap")
             book.requested = try DocumentReading.required(requested, "requested")
@@ -48,6 +57,9 @@ extension PendingBook {
             return book
         }
     }
+
+    /// Thrown to stop reading at `deferred`, with everything else read.
+    private struct StopAtDeferred: Error {}
 
     /// The pauses the plan was made with (for `pending` to name), each as `JSONEncoder` writes one.
     private static func pauses(_ reader: inout JSONReader) throws -> [Pause] {
@@ -151,8 +163,6 @@ extension PendingBook {
         writer.beginObject()
         writer.key("cap")
         writer.int(cap)
-        writer.key("deferred")
-        Self.write(deferred, &writer)
         if let pauses, !pauses.isEmpty {
             writer.key("pauses")
             writer.beginArray()
@@ -194,6 +204,9 @@ extension PendingBook {
         }
         writer.key("version")
         writer.int(version)
+        // Last, out of sorted order: see the top of this file.
+        writer.key("deferred")
+        Self.write(deferred, &writer)
         writer.endObject()
         writer.newline()
         return writer.bytes

@@ -62,9 +62,11 @@ public final class Store: Sendable {
             path: "\(directory)/routes.json", mapsFile: true, maximumSize: RegularFile.routeCacheMaximumSize)
         favoritesFile = VersionedFile(path: "\(directory)/favorites.json")
         schedulesFile = VersionedFile(path: "\(directory)/schedules.json")
-        pendingFile = VersionedFile(path: "\(directory)/pending.json")
+        // Mapped: tick reads the scheduled requests at its start and never touches the rest.
+        pendingFile = VersionedFile(path: "\(directory)/pending.json", mapsFile: true)
         configFile = VersionedFile(path: "\(directory)/config.json")
-        ledgerFile = VersionedFile(path: "\(directory)/delivered.json")
+        // Mapped: a ledger left to grow (by an older version) is read without a copy.
+        ledgerFile = VersionedFile(path: "\(directory)/delivered.json", mapsFile: true)
         refreshLogFile = VersionedFile(path: "\(directory)/refresh.json")
         healthFile = VersionedFile(path: "\(directory)/health.json")
     }
@@ -118,7 +120,26 @@ public final class Store: Sendable {
     }
     public func configuration() throws(StoreError) -> Configuration { try configFile.load() }
     public func refreshLog() throws(StoreError) -> RefreshLog { try refreshLogFile.load() }
-    public func ledger() throws(StoreError) -> DeliveryLedger { try ledgerFile.load() }
+    /// The ledger; with `horizon`, without the entries decided before it (read and left out).
+    public func ledger(keepingSince horizon: Date? = nil) throws(StoreError) -> DeliveryLedger {
+        var dropped = 0
+        return try ledger(keepingSince: horizon, dropped: &dropped)
+    }
+
+    /// When each decision in the ledger since `horizon` was made and what it was, newest last:
+    /// the ledger read for `status`, which shows no more.
+    public func ledgerDecisions(since horizon: Date?) throws(StoreError) -> [(at: Date, outcome: DeliveryLedger.Entry.Outcome)] {
+        var decisions: [(at: Date, outcome: DeliveryLedger.Entry.Outcome)] = []
+        _ = try ledgerFile.load { data in
+            decisions = try DeliveryLedger.decisions(from: data, since: horizon)
+            return DeliveryLedger.empty
+        }
+        return decisions
+    }
+
+    private func ledger(keepingSince horizon: Date?, dropped: inout Int) throws(StoreError) -> DeliveryLedger {
+        try ledgerFile.load { try DeliveryLedger.decodeDocument(from: $0, keepingSince: horizon, dropped: &dropped) }
+    }
     /// The health problem `tick` found and has not yet seen mended; absent most of the time.
     public func health() throws(StoreError) -> HealthRecord { try healthFile.load() }
 
@@ -223,13 +244,13 @@ public final class Store: Sendable {
     /// file is read, so a change that lands in between leaves a stamp that no longer matches, and
     /// the plan is made again — never a stale plan marked fresh.
     public func reschedule(
-        _ makePlan: (ScheduleBook, PendingBook, DeliveryLedger?) throws -> PendingBook
+        ledgerSince horizon: Date? = nil, _ makePlan: (ScheduleBook, PendingBook, DeliveryLedger?) throws -> PendingBook
     ) throws -> (previous: PendingBook, new: PendingBook) {
         try pendingLock.withLock {
             let previous = try pendingFile.load()
             let stamp = FileStamp.of(schedulesFile.path)
             let book = try schedulesFile.load()
-            var pending = try makePlan(book, previous, try? ledgerFile.load())
+            var pending = try makePlan(book, previous, try? ledger(keepingSince: horizon))
             pending.schedulesStamp = stamp
             try pendingFile.save(pending)
             return (previous, pending)
@@ -251,7 +272,7 @@ public final class Store: Sendable {
     /// command that plans (`tick` included) makes again. Locks in the store's order: favorites
     /// (shared unless they change), schedules, pending.
     public func changeSchedules<T>(
-        favoritesAccess: FileLock.Mode = .shared,
+        favoritesAccess: FileLock.Mode = .shared, ledgerSince horizon: Date? = nil,
         _ change: (inout Favorites, inout ScheduleBook) throws -> T,
         plan makePlan: (ScheduleBook, PendingBook, DeliveryLedger?) throws -> PendingBook
     ) throws -> (result: T, previous: PendingBook, new: PendingBook) {
@@ -267,7 +288,7 @@ public final class Store: Sendable {
                     guard favoritesAccess == .exclusive || favorites == originalFavorites else {
                         preconditionFailure("changeSchedules: favorites changed under a shared lock")
                     }
-                    var pending = try makePlan(book, previous, try? ledgerFile.load())
+                    var pending = try makePlan(book, previous, try? ledger(keepingSince: horizon))
                     if book != originalBook { try schedulesFile.save(book) }
                     if favorites != originalFavorites { try favoritesFile.save(favorites) }
                     pending.schedulesStamp = FileStamp.of(schedulesFile.path)
@@ -287,27 +308,42 @@ public final class Store: Sendable {
         _ = try routes()
     }
 
-    /// Read-modify-write of the ledger under the pending lock.
-    public func updateLedger<T>(_ body: (inout DeliveryLedger) throws -> T) throws -> T {
-        try pendingLock.withLock { try update(ledgerFile, body) }
+    /// Read-modify-write of the ledger under the pending lock. Every write of the ledger drops
+    /// the entries decided before `horizon` (the caller's moment less `DeliveryLedger.retention`),
+    /// so it stays a month long whichever command writes it.
+    public func updateLedger<T>(keepingSince horizon: Date?, _ body: (inout DeliveryLedger) throws -> T) throws -> T {
+        try pendingLock.withLock { try updateLedgerFile(horizon, body) }
     }
 
     /// Read-modify-write of the health record and the ledger under the pending lock: how `tick`
     /// tells of a health problem, and of its end, once however many ticks run.
-    public func updateHealthAndLedger<T>(_ body: (inout HealthRecord, inout DeliveryLedger) throws -> T) throws -> T {
+    public func updateHealthAndLedger<T>(
+        keepingSince horizon: Date?, _ body: (inout HealthRecord, inout DeliveryLedger) throws -> T
+    ) throws -> T {
         try pendingLock.withLock {
-            try update(healthFile) { record in try update(ledgerFile) { try body(&record, &$0) } }
+            try update(healthFile) { record in try updateLedgerFile(horizon) { try body(&record, &$0) } }
         }
     }
 
     /// Reads the scheduled requests (the deferred ones are left unread) and read-modify-writes
     /// the ledger under the pending lock: how `tick` claims occurrences so that two ticks never
     /// take the same one.
-    public func updateLedgerWithPlan<T>(_ body: (PendingBook, inout DeliveryLedger) throws -> T) throws -> T {
+    public func updateLedgerWithPlan<T>(keepingSince horizon: Date?, _ body: (PendingBook, inout DeliveryLedger) throws -> T) throws -> T {
         try pendingLock.withLock {
             let pending = try pendingFile.load { try PendingBook.decodeDocument(from: $0, includingDeferred: false) }
-            return try update(ledgerFile) { try body(pending, &$0) }
+            return try updateLedgerFile(horizon) { try body(pending, &$0) }
         }
+    }
+
+    /// Not thread-safe on its own: the caller holds the pending lock. Written when `body` changed
+    /// the ledger or the horizon left entries out.
+    private func updateLedgerFile<T>(_ horizon: Date?, _ body: (inout DeliveryLedger) throws -> T) throws -> T {
+        var dropped = 0
+        var ledger = try ledger(keepingSince: horizon, dropped: &dropped)
+        let original = ledger
+        let result = try body(&ledger)
+        if ledger != original || dropped > 0 { try ledgerFile.save(ledger) }
+        return result
     }
 
     /// Not thread-safe on its own: the caller holds the file's lock.

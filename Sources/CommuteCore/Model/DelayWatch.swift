@@ -1,0 +1,16 @@
+import Foundation
+
+/// A route watched for delays: one critical alert when its delay reaches `overMinutes`, one when
+/// it clears.
+public struct DelayWatch: Codable, Sendable, Equatable {
+    public var routeID: String
+    public var overMinutes: Int
+    /// Whether the route was over the threshold at the last refresh; nil before the first look.
+    public var isOver: Bool?
+
+    public init(routeID: String, overMinutes: Int, isOver: Bool? = nil) {
+        self.routeID = routeID
+        self.overMinutes = overMinutes
+        self.isOver = isOver
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// A named, ordered set of favorite routes.
+public struct RouteGroup: Codable, Sendable, Equatable {
+    public var name: String
+    public var routeIDs: [String]
+
+    /// Whether text can name a group: 1 to 40 characters, trimmed, without control characters.
+    public static func isValidName(_ name: String) -> Bool {
+        (1...40).contains(name.count) && name == name.trimmingCharacters(in: .whitespacesAndNewlines)
+            && DisplayText.line(name) == name
+    }
+
+    public init(name: String, routeIDs: [String]) {
+        self.name = name
+        self.routeIDs = routeIDs
+    }
+}
