@@ -51,8 +51,8 @@ extension Commands {
         let access = try invocation.providerAccess(configuration, session: session)
         let accessCode = invocation.environment["WSDOT_ACCESS_CODE"].flatMap { $0.isEmpty ? nil : $0 }
             ?? configuration.accessCode
-        let text = (invocation.arguments.value("--source") ?? invocation.environment["TRAVELTIMES_SOURCE"] ?? configuration.source)
-            .flatMap { $0.isEmpty ? nil : $0 }
+        let text = FeedSource.effective(
+            argument: invocation.arguments.value("--source"), environment: invocation.environment, saved: configuration.source)
         let secrets = (accessCode.map { [$0] } ?? []) + (text.map(FeedSource.secrets) ?? []) + access.secrets
         let io = invocation.io.redacting(secrets)
         let start = access.clock()
@@ -181,7 +181,7 @@ extension Commands {
     /// What was fetched and what was left as it was; a spent budget as a warning (once a day when
     /// quiet). Failures are the error the command ends with.
     private static func reportCustom(_ result: Commute.CustomRefreshResult, quiet: Bool, _ commute: Commute, _ io: TerminalIO) {
-        let skipped = result.outcomes.filter { $0.result == .skipped && !($0.failure?.isBudget ?? false) && $0.reason != "not asked for" }
+        let skipped = result.outcomes.filter { $0.result == .skipped && !($0.failure?.isBudget ?? false) && $0.skip != .notAskedFor }
         if !quiet {
             if !result.fetched.isEmpty {
                 let list = result.fetched.map { "\($0.routeID) \(minutes($0.route.currentMinutes)) (\($0.provider.displayName))" }
@@ -191,8 +191,13 @@ extension Commands {
             }
             if !skipped.isEmpty {
                 let reasons = Dictionary(grouping: skipped) { outcome in
-                    if case .notAsked = outcome.failure { return "not asked: the time ran out first" }
-                    return outcome.reason?.hasPrefix("not in play") == true ? "not in play" : "asked within min-interval"
+                    switch outcome.skip {
+                    case .notInPlay: "not in play"
+                    case .askedRecently: "asked within min-interval"
+                    // A skip that is a failure: the time ran out before its turn (a missing key
+                    // or a spent budget is said as a failure or a warning instead).
+                    case .notAskedFor, nil: "not asked: the time ran out first"
+                    }
                 }
                 let parts = reasons.keys.sorted().map { "\(reasons[$0]?.count ?? 0) \($0)" }
                 io.out("Kept \(skipped.count) custom route\(skipped.count == 1 ? "" : "s") as \(skipped.count == 1 ? "it was" : "they were") (\(parts.joined(separator: ", "))).")

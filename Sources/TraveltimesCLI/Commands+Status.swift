@@ -34,7 +34,7 @@ extension Commands {
             let (zone, source) = try invocation.timeZone(saved: configuration.timeZone)
             report.timeZone = StatusJSON.Zone(name: zone.identifier, from: source, saved: configuration.timeZone)
             let secrets = configuration.accessCode.map { [$0] } ?? []
-            report.source = (invocation.environment["TRAVELTIMES_SOURCE"] ?? configuration.source)
+            report.source = FeedSource.effective(argument: nil, environment: invocation.environment, saved: configuration.source)
                 .map { FeedSource.redact(FeedSource.display($0), secrets: secrets) }
         }
         if let cache = read({ try store.routes() }) {

@@ -169,6 +169,21 @@ enum TraveltimesVersion {
         try sandbox.ok(["refresh"], environment: ["TRAVELTIMES_SOURCE": Paths.fixture])
     }
 
+    /// The source is chosen one way for `refresh` and `status`: an empty TRAVELTIMES_SOURCE is no
+    /// source for both (status used to show it as an empty source).
+    @Test func refreshAndStatusChooseTheSourceAlike() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["config", "set", "source", Paths.fixture])
+        let saved = try #require(try sandbox.json(["status", "--json"]) as? [String: Any])
+        #expect(saved["source"] as? String == Paths.fixture)
+        let fromShell = try #require(try sandbox.json(["status", "--json"], environment: ["TRAVELTIMES_SOURCE": "/srv/feed.json"]) as? [String: Any])
+        #expect(fromShell["source"] as? String == "/srv/feed.json")
+        let empty = try #require(try sandbox.json(["status", "--json"], environment: ["TRAVELTIMES_SOURCE": ""]) as? [String: Any])
+        #expect(empty["source"] == nil || empty["source"] is NSNull, "\(empty)")
+        let refresh = try sandbox.run(["refresh"], environment: ["TRAVELTIMES_SOURCE": ""])
+        #expect(refresh.status == 64 && refresh.stderr.contains("No feed source"), "\(refresh)")
+    }
+
     @Test func withoutASourceItSaysHowToGiveOne() throws {
         let outcome = try Sandbox().run(["refresh"])
         #expect(outcome.status == 64)

@@ -34,11 +34,32 @@ extension Commute {
             case fetched, skipped, failed
         }
 
+        /// Why a route was not asked about, when that was the refresh's own choice.
+        public enum Skip: Sendable, Equatable, CustomStringConvertible {
+            /// `refresh --route` named others.
+            case notAskedFor
+            /// No alert within `lead`, not watched.
+            case notInPlay(lead: TimeInterval)
+            /// Asked `ago` seconds ago, within `min-interval`.
+            case askedRecently(ago: TimeInterval, minimumInterval: TimeInterval)
+
+            public var description: String {
+                switch self {
+                case .notAskedFor: "not asked for"
+                case .notInPlay(let lead): "not in play: no alert within \(TimeFormatting.age(lead)), not watched"
+                case .askedRecently(let ago, let minimumInterval):
+                    "asked \(TimeFormatting.age(ago)) ago (min-interval \(TimeFormatting.age(minimumInterval)))"
+                }
+            }
+        }
+
         public var routeID: String
         public var provider: RouteProvider
         public var result: Result
-        /// Why it was skipped or failed; nil when fetched.
+        /// Why it was skipped or failed, in words; nil when fetched.
         public var reason: String?
+        /// The refresh's own reason for leaving it, when it was that.
+        public var skip: Skip? = nil
         /// The failure, for the exit status and the provider-wide message.
         public var failure: CustomFetchFailure?
         /// The route as saved (fetched, or as it was).
@@ -106,21 +127,24 @@ extension Commute {
         var toAsk: [Int] = []
         for (index, route) in routes.enumerated() {
             guard let custom = route.custom else { continue }
-            func skip(_ reason: String, _ failure: CustomFetchFailure? = nil) {
+            func skip(_ skip: CustomRouteOutcome.Skip) {
                 decided[index] = CustomRouteOutcome(
-                    routeID: route.id, provider: custom.provider, result: failure.map { $0.isSkip ? .skipped : .failed } ?? .skipped,
-                    reason: reason, failure: failure, route: route)
+                    routeID: route.id, provider: custom.provider, result: .skipped, reason: skip.description, skip: skip, failure: nil,
+                    route: route)
             }
             if !wanted.contains(route.id) {
                 if case .routes = selection {
-                    skip("not asked for")
+                    skip(.notAskedFor)
                 } else {
-                    skip("not in play: no alert within \(TimeFormatting.age(policy.lead)), not watched")
+                    skip(.notInPlay(lead: policy.lead))
                 }
             } else if selection == .inPlay, let tried = custom.triedAt, tried <= now, now.timeIntervalSince(tried) < policy.minimumInterval {
-                skip("asked \(TimeFormatting.age(now.timeIntervalSince(tried))) ago (min-interval \(TimeFormatting.age(policy.minimumInterval)))")
+                skip(.askedRecently(ago: now.timeIntervalSince(tried), minimumInterval: policy.minimumInterval))
             } else if (access.keys[custom.provider] ?? "").isEmpty {
-                skip(CustomFetchFailure.noKey(custom.provider).description, .noKey(custom.provider))
+                let failure = CustomFetchFailure.noKey(custom.provider)
+                decided[index] = CustomRouteOutcome(
+                    routeID: route.id, provider: custom.provider, result: failure.isSkip ? .skipped : .failed, reason: failure.description,
+                    failure: failure, route: route)
             } else {
                 toAsk.append(index)
             }

@@ -28,6 +28,12 @@ public enum FeedSource: Sendable, Equatable {
     /// The source as it may be shown and stored: a file path as it is; a URL without its user,
     /// password and query values, which are credentials as often as not
     /// (`https://REDACTED@host/feed?token=REDACTED`).
+    /// The source `refresh` reads, as it is chosen everywhere it is shown: `--source`, else
+    /// `TRAVELTIMES_SOURCE`, else `config set source`; an empty one is none.
+    public static func effective(argument: String?, environment: [String: String], saved: String?) -> String? {
+        (argument ?? environment["TRAVELTIMES_SOURCE"] ?? saved).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     public static func display(_ text: String) -> String {
         guard looksLikeURL(text) else { return text }
         guard let components = URLComponents(string: text), let scheme = components.scheme, let host = components.percentEncodedHost
