@@ -56,9 +56,9 @@ struct FetchService {
                 }
             }.start()
         }
-        var input = LineInput()
+        var input = FrameReader(socket: STDIN_FILENO)
         // A request line is small (a POST body is a webhook's message): one past 4 MiB is not ours.
-        while let line = input.next(maximum: 4 << 20) {
+        while let line = input.line(maximum: 4 << 20) {
             guard let request = try? JSONDecoder().decode(FetchHelper.Request.self, from: line), request.id != nil else {
                 FileHandle.standardError.write(Data("traveltimes-fetch: expected numbered request lines (it is run by traveltimes)\n".utf8))
                 _exit(64)
@@ -80,31 +80,6 @@ struct FetchService {
             return .failure(error)
         } catch {
             return .failure(.connection(String(describing: error)))
-        }
-    }
-}
-
-/// Lines from stdin, through one buffer.
-private struct LineInput {
-    private var buffer = Data()
-    private var ended = false
-
-    /// The next line without its newline; nil at the end of input, or past `maximum` bytes.
-    mutating func next(maximum: Int) -> Data? {
-        while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = Data(buffer[buffer.startIndex..<newline])
-                buffer.removeSubrange(buffer.startIndex...newline)
-                return line
-            }
-            guard !ended, buffer.count <= maximum else { return nil }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = read(STDIN_FILENO, &chunk, chunk.count)
-            if count > 0 {
-                buffer.append(contentsOf: chunk[0..<count])
-            } else if count == 0 || errno != EINTR {
-                ended = true
-            }
         }
     }
 }

@@ -233,16 +233,17 @@ public final class HelperSession: HTTPClient {
     }
 }
 
-/// Lines and counted bodies from a descriptor, through one buffer.
-struct FrameReader {
+/// Lines and counted bodies from a descriptor, through one buffer: both ends of a fetch helper
+/// session read with it.
+public struct FrameReader {
     let socket: Int32
     private var buffer = Data()
     private var ended = false
 
-    init(socket: Int32) { self.socket = socket }
+    public init(socket: Int32) { self.socket = socket }
 
     /// The next line without its newline; nil at the end, or past `maximum` bytes.
-    mutating func line(maximum: Int) -> Data? {
+    public mutating func line(maximum: Int) -> Data? {
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 let line = Data(buffer[buffer.startIndex..<newline])
@@ -254,7 +255,7 @@ struct FrameReader {
     }
 
     /// The next `count` bytes; nil if the input ends first.
-    mutating func bytes(_ count: Int) -> Data? {
+    public mutating func bytes(_ count: Int) -> Data? {
         while buffer.count < count {
             guard fill() else { return nil }
         }
