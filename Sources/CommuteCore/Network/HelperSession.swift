@@ -114,33 +114,36 @@ public final class HelperSession: HTTPClient {
         func exchange(
             _ request: FetchHelper.Request, timeout: TimeInterval, start: () throws(Subprocess.Failure) -> (pid: pid_t, socket: Int32)
         ) -> Result<HTTPResponse, HTTPClientError> {
-            var request = request
             let waiter = Waiter()
-            let begun: Result<Int32, HTTPClientError> = state.withLock { state in
+            let begun: Result<(socket: Int32, id: Int), HTTPClientError> = state.withLock { state in
                 guard !state.finished else { return .failure(.connection("the fetch helper session has ended")) }
-                if state.helper == nil {
+                let helper: Helper
+                if let running = state.helper {
+                    helper = running
+                } else {
                     do {
                         let (pid, socket) = try start()
-                        let helper = Helper(pid: pid, socket: socket, readerDone: DispatchSemaphore(value: 0))
-                        state.helper = helper
-                        let shared = self
-                        Thread { shared.read(helper) }.start()
+                        helper = Helper(pid: pid, socket: socket, readerDone: DispatchSemaphore(value: 0))
                     } catch {
                         return .failure(.connection("cannot run the fetch helper: \(error)"))
                     }
+                    state.helper = helper
+                    let shared = self
+                    Thread { shared.read(helper) }.start()
                 }
-                guard let helper = state.helper else { return .failure(.connection("the fetch helper is not running")) }
-                request.id = state.nextID
-                state.waiting[state.nextID] = waiter
+                let id = state.nextID
+                state.waiting[id] = waiter
                 state.nextID += 1
-                return .success(helper.socket)
+                return .success((helper.socket, id))
             }
             let socket: Int32
+            let id: Int
             switch begun {
-            case .success(let value): socket = value
+            case .success(let value): (socket, id) = value
             case .failure(let error): return .failure(error)
             }
-            guard let id = request.id else { return .failure(.connection("the request has no number")) }
+            var request = request
+            request.id = id
             guard let line = try? JSONEncoder().encode(request) else {
                 _ = state.withLock { $0.waiting.removeValue(forKey: id) }
                 return .failure(.permanent("the request cannot be written"))
