@@ -105,26 +105,31 @@ extension Commands {
         summary: "What tick delivered, missed or failed, newest first",
         options: [
             OptionSpec(name: "--schedule", value: "ID", help: "Only this schedule's alerts (an ID prefix)", values: .scheduleID),
-            OptionSpec(name: "--since", value: "TIME", help: "Only decisions at or after this ISO 8601 time"),
+            OptionSpec(name: "--since", value: "TIME", help: "Decisions at or after this ISO 8601 time (default: since yesterday began)"),
+            OptionSpec(name: "--all", help: "Every decision the ledger keeps (\(Int(DeliveryLedger.retention / 86_400)) days)"),
             Options.json, Options.now,
-        ]
+        ],
+        discussion: """
+            Today's and yesterday's decisions, unless --since or --all says otherwise, in text and
+            --json alike; the text says how many older ones it left out.
+            """
     ) { invocation in
-        let commute = try invocation.commute()
-        var entries = try commute.store.ledger(keepingSince: commute.ledgerHorizon).entries.filter { $0.outcome != .claimed }
-        if let prefix = invocation.arguments.value("--schedule") {
-            entries = entries.filter { $0.requestID.hasPrefix("schedule.\(prefix.lowercased())") }
-        }
-        if let text = invocation.arguments.value("--since") {
-            guard let since = ISO8601.parse(text)?.instant else {
+        var since: Date?
+        switch (invocation.arguments.value("--since"), invocation.arguments.has("--all")) {
+        case (let text?, false):
+            guard let instant = ISO8601.parse(text)?.instant else {
                 throw invocation.usage("Invalid --since '\(text)': use ISO 8601 with an offset, such as 2025-11-04T07:00:00-08:00.")
             }
-            entries = entries.filter { $0.at >= since }
+            since = instant
+        case (nil, true): since = .distantPast
+        case (nil, false): since = nil
+        case (_?, true): throw invocation.usage("Give --since TIME or --all, not both.")
         }
-        // Newest first by when each alert was due; the later decision first within one.
-        entries.sort { ($0.occurrence, $0.at) > ($1.occurrence, $1.at) }
+        let commute = try invocation.commute()
+        let report = try commute.delivered(since: since, scheduleIDStart: invocation.arguments.value("--schedule"))
         let calendar = commute.calendar
         if invocation.wantsJSON {
-            try invocation.printJSON(entries.map { entry in
+            try invocation.printJSON(report.entries.map { entry in
                 LedgerJSON(
                     requestID: entry.requestID, occurrence: TimeFormatting.iso8601(entry.occurrence, calendar: calendar),
                     notifier: entry.notifier, outcome: entry.outcome.rawValue,
@@ -132,29 +137,42 @@ extension Commands {
             })
             return
         }
-        guard !entries.isEmpty else {
-            invocation.io.out("Nothing delivered yet.")
+        // Older decisions are counted, not read: with --schedule, the count would be everyone's.
+        let olderNote = invocation.arguments.value("--schedule") == nil
+            ? "\(report.older) older \(report.older == 1 ? "decision" : "decisions") not shown: `traveltimes delivered --all` lists every one kept."
+            : "Older decisions not shown: `--all` lists every one kept."
+        guard !report.entries.isEmpty else {
+            invocation.io.out(report.older > 0 ? "Nothing delivered since \(TimeFormatting.dayAndTime(report.since, calendar: calendar)); \(olderNote)" : "Nothing delivered yet.")
             return
         }
         var table = Table([.left, .left, .left, .left, .left])
         table.add(["DUE", "OUTCOME", "ALERT", "NOTIFIER", "NOTE"])
-        for entry in entries {
-            table.add([
-                TimeFormatting.dayAndTime(entry.occurrence, calendar: calendar), entry.outcome.rawValue,
-                shortRequestID(entry.requestID),
-                entry.notifier.map(String.init) ?? "-", entry.reason ?? "",
-            ])
+        // A week holds a few dozen alerts, each decided once per notifier: each time and name is
+        // written once.
+        var times: [Date: String] = [:]
+        var names: [String: String] = [:]
+        for entry in report.entries {
+            let time = times[entry.occurrence] ?? TimeFormatting.dayAndTime(entry.occurrence, calendar: calendar)
+            times[entry.occurrence] = time
+            let name = names[entry.requestID] ?? shortRequestID(entry.requestID)
+            names[entry.requestID] = name
+            table.add([time, entry.outcome.rawValue, name, entry.notifier.map(String.init) ?? "-", entry.reason ?? ""])
         }
-        invocation.io.out(table.render().joined(separator: "\n"))
+        var text = table.render().joined(separator: "\n")
+        if report.older > 0 { text += "\n" + olderNote }
+        invocation.io.out(text)
     }
 
     /// `schedule.81df22f2.weekday.4`: a schedule's UUID shortened as everywhere else, every other
     /// part (and every other kind of ID, `watch.70.over`) as it is.
     static func shortRequestID(_ id: String) -> String {
-        var parts = id.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts[0] == "schedule", parts[1].count == 36 else { return id }
-        parts[1] = parts[1].prefix(8)
-        return parts.joined(separator: ".")
+        // Byte by byte: a month of the ledger is thousands of rows.
+        let utf8 = id.utf8
+        guard id.hasPrefix(TriggerRequest.allSchedulesPrefix) else { return id }
+        let start = utf8.index(utf8.startIndex, offsetBy: TriggerRequest.allSchedulesPrefix.utf8.count)
+        let end = utf8[start...].firstIndex(of: UInt8(ascii: ".")) ?? utf8.endIndex
+        guard utf8.distance(from: start, to: end) == 36, utf8[start..<end].allSatisfy({ $0 < 0x80 }) else { return id }
+        return String(id[..<utf8.index(start, offsetBy: 8)]) + String(id[end...])
     }
 
     /// Whether the notifier's attempt before this failure failed the same way.
@@ -184,7 +202,7 @@ extension Commands {
             guard !id.isEmpty, id.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
                 throw invocation.usage("Invalid --schedule '\(id)': give the start of a schedule ID (from `traveltimes schedule list`), or --all.")
             }
-            prefix = "schedule.\(id.lowercased())"
+            prefix = TriggerRequest.identifierPrefix(scheduleIDStart: id)
             scope = "schedule \(id)"
         case (nil, true):
             prefix = ""

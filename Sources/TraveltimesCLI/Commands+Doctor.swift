@@ -172,7 +172,7 @@ private struct Doctor {
             return
         }
         guard let commute = try? invocation.commute(store, configuration: configuration),
-              let report = try? commute.pendingReport(deferredContent: false)
+              let report = try? commute.pendingReport(deferred: .soonest(0))
         else {
             add("schedules", .problem, "the pending alerts cannot be read", fix: "traveltimes refresh (it plans them again)")
             return

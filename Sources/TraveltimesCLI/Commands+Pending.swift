@@ -5,15 +5,21 @@ extension Commands {
     static let pending = Command(
         name: "pending",
         summary: "List the scheduled alerts, soonest first, with their content; and any the cap deferred",
-        options: [Options.json, Options.now],
+        options: [
+            OptionSpec(name: "--all", help: "List every deferred alert, not only the soonest \(deferredShown)"),
+            Options.json, Options.now,
+        ],
         discussion: """
             Each scheduled alert is shown with what it would say now; tick composes the words again
             at delivery, from the freshest routes saved. A deferred alert is one line: it is planned
-            as earlier ones fire. --json gives every field, deferred content included.
+            as earlier ones fire. The soonest \(deferredShown) are listed and the rest counted; --all
+            lists every one. --json gives every field, every deferred alert's content included.
             """
     ) { invocation in
         let commute = try invocation.commute()
-        let report = try commute.pendingReport(deferredContent: invocation.wantsJSON)
+        let detail: Commute.DeferredDetail = invocation.wantsJSON
+            ? .everyWithContent : .soonest(invocation.arguments.has("--all") ? .max : deferredShown)
+        let report = try commute.pendingReport(deferred: detail)
         if invocation.wantsJSON {
             try invocation.printJSON(PendingJSON(report, calendar: commute.calendar))
             return
@@ -23,7 +29,7 @@ extension Commands {
             io.out("No alerts pending: add a schedule with `traveltimes schedule add --preset morning`.")
             return
         }
-        io.out("\(report.requests.count) alerts scheduled (cap \(report.cap)); \(report.deferred.count) deferred.")
+        io.out("\(report.requests.count) alerts scheduled (cap \(report.cap)); \(report.deferredCount) deferred.")
         if !report.pauses.isEmpty {
             let schedules = try commute.store.schedules().schedules
             for pause in report.pauses { io.out("Paused: \(describe(pause, schedules, commute)).") }
@@ -38,7 +44,7 @@ extension Commands {
             }
             io.out("    id \(item.request.id)")
         }
-        guard !report.deferred.isEmpty else { return }
+        guard report.deferredCount > 0 else { return }
         io.out("")
         io.out("Deferred — over the cap of \(report.cap); scheduled as earlier alerts fire:")
         // One line each, written straight out: there may be thousands (our own text, nothing to
@@ -51,8 +57,13 @@ extension Commands {
             text += "  " + time + String(repeating: " ", count: width - time.count)
             text += "  schedule " + item.request.scheduleID.lowercasedString.prefix(8) + "\n"
         }
+        let unlisted = report.deferredCount - report.deferred.count
+        if unlisted > 0 { text += "  … and \(unlisted) more: `traveltimes pending --all` lists every one.\n" }
         io.writeOut(text)
     }
+
+    /// How many deferred alerts `pending` lists without --all: at scale there are thousands.
+    static let deferredShown = 20
 }
 
 /// `pending --json`: a public contract.

@@ -34,8 +34,8 @@ enum Commands {
         let rest = Array(words.dropFirst())
         if groups.contains(first) {
             let sub = rest.first.flatMap { $0.hasPrefix("-") ? nil : $0 }
-            let name = "\(first) \(sub ?? (first == "config" ? "show" : "list"))"
-                .replacingOccurrences(of: "delivered list", with: "delivered")
+            var name = "\(first) \(sub ?? (first == "config" ? "show" : "list"))"
+            if name == "delivered list" { name = "delivered" }
             if let command = all.first(where: { $0.name == name }) {
                 return .success((command, sub == nil ? rest : Array(rest.dropFirst())))
             }

@@ -17,17 +17,32 @@ struct Table {
         var widths = [Int](repeating: 0, count: alignments.count)
         for row in rows {
             for (column, cell) in row.enumerated() where column < widths.count {
-                widths[column] = max(widths[column], cell.count)
+                widths[column] = max(widths[column], Self.width(cell))
             }
         }
         return rows.map { row in
-            row.enumerated().map { column, cell in
-                guard column < row.count - 1 else {
-                    return alignments[column] == .right ? String(repeating: " ", count: widths[column] - cell.count) + cell : cell
+            var line = ""
+            line.reserveCapacity(widths.reduce(2 * widths.count, +))
+            for (column, cell) in row.enumerated() {
+                if column > 0 { line += "  " }
+                let padding = String(repeating: " ", count: max(0, (column < widths.count ? widths[column] : 0) - Self.width(cell)))
+                let isLast = column == row.count - 1
+                switch column < alignments.count ? alignments[column] : .left {
+                case .right:
+                    line += padding
+                    line += cell
+                case .left:
+                    line += cell
+                    if !isLast { line += padding }
                 }
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
-                return alignments[column] == .right ? padding + cell : cell + padding
-            }.joined(separator: "  ")
+            }
+            return line
         }
+    }
+
+    /// The columns a cell takes: its characters, counted byte by byte when it is ASCII (nearly
+    /// always: a listing may have thousands of rows).
+    private static func width(_ cell: String) -> Int {
+        cell.utf8.allSatisfy { $0 < 0x80 } ? cell.utf8.count : cell.count
     }
 }

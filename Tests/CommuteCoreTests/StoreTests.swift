@@ -325,12 +325,23 @@ final class TemporaryDirectory {
         #expect(!text[deferredAt.upperBound...].contains(#""requests":"#) && !text[deferredAt.upperBound...].contains(#""version":"#))
         // The deferred list cut off mid-way: tick's read has all it needs; a full read refuses it.
         let cut = Data(text[..<text.index(deferredAt.upperBound, offsetBy: 200)].utf8)
-        let scheduled = try PendingBook.decodeDocument(from: cut, includingDeferred: false)
+        let scheduled = try PendingBook.decodeDocument(from: cut, deferred: .none)
         #expect(scheduled.requests == book.requests && scheduled.deferred.isEmpty && scheduled.cap == 10)
         #expect(throws: DocumentProblem.self) { try PendingBook.decodeDocument(from: cut) }
+        // The listing's read: the soonest few deferred, the rest of the file untouched.
+        let second = try #require(text[deferredAt.upperBound...].ranges(of: "},{").dropFirst().first)
+        let cutLater = Data(text[..<text.index(second.upperBound, offsetBy: 20)].utf8)
+        let soonest = try PendingBook.decodeDocument(from: cutLater, deferred: .first(2))
+        #expect(soonest.requests == book.requests && soonest.deferred == Array(book.deferred.prefix(2)))
+        #expect(try PendingBook.decodeDocument(from: Data(text.utf8), deferred: .first(500)).deferred == book.deferred)
         // A file Foundation wrote (sorted keys: `deferred` first) reads both ways.
         let sorted = try Self.encoder.encode(book)
-        #expect(try PendingBook.decodeDocument(from: sorted, includingDeferred: false).requests == book.requests)
+        #expect(try PendingBook.decodeDocument(from: sorted, deferred: .none).requests == book.requests)
+        #expect(try PendingBook.decodeDocument(from: sorted, deferred: .first(3)) == {
+            var first = book
+            first.deferred = Array(book.deferred.prefix(3))
+            return first
+        }())
         #expect(try PendingBook.decodeDocument(from: sorted) == book)
 
         let old = now.addingTimeInterval(-40 * 86_400)
@@ -342,5 +353,28 @@ final class TemporaryDirectory {
         let recent = try DeliveryLedger.decodeDocument(
             from: Data(try ledger.encodeDocument()), keepingSince: now.addingTimeInterval(-DeliveryLedger.retention), dropped: &dropped)
         #expect(recent.entries.map(\.requestID) == ["b"] && dropped == 1)
+
+        // `delivered`'s read: entries before the window counted and passed over by their quotes
+        // and brackets — a reason full of them included — and the one after it read whole.
+        let week = now.addingTimeInterval(-7 * 86_400)
+        let windowed = DeliveryLedger(entries: [
+            .init(requestID: "a", occurrence: old, notifier: 1, outcome: .delivered, at: old),
+            .init(requestID: "c", occurrence: week, notifier: 1, outcome: .failed, at: week, reason: #"said "}]{[\" twice"#),
+            .init(requestID: "b", occurrence: now, notifier: 1, outcome: .failed, at: now, reason: #"}"{"#),
+        ])
+        let bytes = try windowed.encodeDocument()
+        var older = 0
+        dropped = 0
+        let shown = try DeliveryLedger.decodeDocument(
+            from: Data(bytes), keepingSince: now.addingTimeInterval(-DeliveryLedger.retention), showingSince: now.addingTimeInterval(-60),
+            dropped: &dropped, older: &older)
+        #expect(shown.entries == [windowed.entries[2]] && older == 1 && dropped == 1)
+        // Cut inside an entry that is passed over: refused, not read as fewer entries.
+        let ledgerText = String(decoding: bytes, as: UTF8.self)
+        let twice = try #require(ledgerText.range(of: "twice"))
+        let cutLedger = Data(ledgerText[..<twice.lowerBound].utf8)
+        #expect(throws: DocumentProblem.self) {
+            try DeliveryLedger.decodeDocument(from: cutLedger, keepingSince: nil, showingSince: now, dropped: &dropped, older: &older)
+        }
     }
 }

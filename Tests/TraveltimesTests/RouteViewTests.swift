@@ -158,7 +158,7 @@ import Testing
             }
         }
         try sandbox.ok(["refresh", "--quiet", "--source", Paths.fixture, "--now", Paths.capturedAt])
-        let pending = try sandbox.ok(["pending", "--now", Paths.capturedAt]).stdout
+        let pending = try sandbox.ok(["pending", "--all", "--now", Paths.capturedAt]).stdout
         let lines = pending.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first == "64 alerts scheduled (cap 64); 1436 deferred.")
         let heading = try #require(lines.firstIndex(of: "Deferred — over the cap of 64; scheduled as earlier alerts fire:"))
@@ -168,6 +168,21 @@ import Testing
         // The count; 64 alerts of six lines (a blank, time and title, two routes, the data's age, the
         // id); a blank and the heading; the deferred; the final newline.
         #expect(lines.count == 1 + 64 * 6 + 2 + 1_436 + 1, "\(lines.count) lines")
+        // Without --all: the soonest 20, the same as --all's first 20, and the rest counted.
+        let short = try sandbox.ok(["pending", "--now", Paths.capturedAt]).stdout
+        let shortLines = short.split(separator: "\n", omittingEmptySubsequences: false)
+        // (The times are padded to the longest listed, so spaces are compared as one.)
+        func squeezed(_ lines: ArraySlice<Substring>) -> [String] { lines.map { $0.replacingOccurrences(of: " +", with: " ", options: .regularExpression) } }
+        #expect(squeezed(shortLines.prefix(heading + 1 + 20)) == squeezed(lines.prefix(heading + 1 + 20)))
+        #expect(Array(shortLines.dropFirst(heading + 1 + 20)) == ["  … and 1416 more: `traveltimes pending --all` lists every one.", ""])
+        // Two days on with no tick since: the plan's soonest deferred have passed and move a week
+        // on, so the soonest now lie deeper in the file; the listing still finds them.
+        let later = "2025-11-06T09:00:00-08:00"
+        let allLater = try sandbox.ok(["pending", "--all", "--now", later]).stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let shortLater = try sandbox.ok(["pending", "--now", later]).stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let headingLater = try #require(allLater.firstIndex(of: "Deferred — over the cap of 64; scheduled as earlier alerts fire:"))
+        #expect(squeezed(shortLater.prefix(headingLater + 1 + 20)) == squeezed(allLater.prefix(headingLater + 1 + 20)))
+        #expect(allLater[headingLater + 1] != lines[heading + 1], "the soonest deferred changed")
         let json = try #require(try sandbox.json(["pending", "--json", "--now", Paths.capturedAt]) as? [String: Any])
         #expect((json["deferred"] as? [[String: Any]])?.count == 1_436)
         #expect(((json["deferred"] as? [[String: Any]])?.first?["body"] as? String)?.hasPrefix("Everett-Seattle: 34 min") == true)

@@ -362,6 +362,33 @@ import Testing
 }
 
 @Suite struct ListingOptionTests {
+    @Test func deliveredShowsTodayAndYesterdayUnlessToldAndCountsTheRest() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue,wed,thu", "--now", Paths.capturedAt])
+        for day in ["04", "05", "06"] { try sandbox.ok(["tick", "--now", "2025-11-\(day)T16:30:00-08:00"]) }
+        let thursday = "2025-11-06T17:00:00-08:00"
+        let id = String(try sandbox.scheduleIDs()[0].prefix(8))
+        #expect(try sandbox.ok(["delivered", "--now", thursday]).stdout == """
+            DUE                  OUTCOME    ALERT                        NOTIFIER  NOTE
+            Thu, Nov 6, 4:30 PM  delivered  schedule.\(id).weekday.5  0         
+            Wed, Nov 5, 4:30 PM  delivered  schedule.\(id).weekday.4  0         
+            1 older decision not shown: `traveltimes delivered --all` lists every one kept.
+
+            """)
+        let window = try #require(try sandbox.json(["delivered", "--json", "--now", thursday]) as? [[String: Any]])
+        #expect(window.compactMap { $0["occurrence"] as? String } == ["2025-11-06T16:30:00-08:00", "2025-11-05T16:30:00-08:00"])
+        let all = try #require(try sandbox.json(["delivered", "--json", "--all", "--now", thursday]) as? [[String: Any]])
+        #expect(all.count == 3)
+        #expect(!(try sandbox.ok(["delivered", "--all", "--now", thursday]).stdout.contains("not shown")))
+        // A week on, nothing is recent: said so, with the count of what is kept.
+        #expect(try sandbox.ok(["delivered", "--now", "2025-11-13T09:00:00-08:00"]).stdout
+            == "Nothing delivered since Wed, Nov 12, 12:00 AM; 3 older decisions not shown: `traveltimes delivered --all` lists every one kept.\n")
+        let both = try sandbox.run(["delivered", "--all", "--since", "2025-11-05T00:00:00-08:00", "--now", thursday])
+        #expect(both.status == 64 && both.stderr.contains("Give --since TIME or --all, not both."))
+    }
+
     @Test func deliveredSinceAndTheJSONListings() throws {
         let sandbox = Sandbox()
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])

@@ -11,14 +11,15 @@ extension Commute {
     /// The pending triggers as they are stored, soonest first, with each next fire recomputed for
     /// *now* (a weekly trigger that fired since the plan fires again a week on) — except a due
     /// occurrence inside the grace window, which stays at its time until `tick` deals with it.
-    /// With `deferredContent`, deferred requests come with the content they would have, rendered
-    /// from the cache; without, nothing but the pending file is read.
     public struct PendingReport: Sendable, Equatable {
         public var cap: Int
         public var requested: Int
         public var plannedAt: Date?
         public var requests: [PendingItem]
+        /// Every deferred request, or the soonest few (`DeferredDetail`).
         public var deferred: [PendingItem]
+        /// How many are deferred, listed or not.
+        public var deferredCount: Int
         /// The pauses in force (those that have not ended).
         public var pauses: [Pause] = []
     }
@@ -36,12 +37,26 @@ extension Commute {
         return lines.joined(separator: "\n")
     }
 
-    public func pendingReport(deferredContent: Bool = true) throws -> PendingReport {
-        var book = try store.pending()
+    /// How the deferred requests are reported.
+    public enum DeferredDetail: Sendable, Equatable {
+        /// Every one, with the content it would have, rendered from the cache.
+        case everyWithContent
+        /// The soonest `count`, without content: nothing but the pending file is read, and of its
+        /// deferred requests (nearly all of it at scale) no more than that when the plan is current.
+        case soonest(Int)
+    }
+
+    public func pendingReport(deferred detail: DeferredDetail = .everyWithContent) throws -> PendingReport {
+        let reading: PendingBook.DeferredReading
+        switch detail {
+        case .everyWithContent: reading = .all
+        case .soonest(let count): reading = .first(count)
+        }
+        var book = try store.pending(deferred: reading)
         // A plan older than the schedules (a command died in between) is made again first.
         if !store.planIsCurrent(book) {
             try reschedule()
-            book = try store.pending()
+            book = try store.pending(deferred: reading)
         }
         let sameZone = book.timeZone == timeZone.identifier
         func refreshed(_ entry: PendingBook.Entry) -> TriggerRequest {
@@ -73,10 +88,21 @@ extension Commute {
                 request: request,
                 content: AlertContent(title: entry.title ?? "", body: bodyAged(entry, firingAt: request.nextFire), dataAsOf: entry.dataAsOf))
         }
+        let order: (PendingItem, PendingItem) -> Bool = { $0.request.nextFire < $1.request.nextFire }
         var deferred: [PendingItem] = []
-        if !deferredContent {
+        switch detail {
+        case .soonest(let count):
             deferred = book.deferred.map { PendingItem(request: refreshed($0), content: nil) }
-        } else if !book.deferred.isEmpty {
+            // The file lists them soonest first, as planned. When none of those read has moved
+            // on since, none after them has either (they fire later still), and these are the
+            // soonest; otherwise the order may have changed, and every one is read to find them.
+            let moved = zip(book.deferred, deferred).contains { $0.request != $1.request }
+            if moved || (deferred.last.map { $0.request.nextFire <= now } ?? false) {
+                let all = try store.pending(deferred: .all).deferred
+                deferred = all.map { PendingItem(request: refreshed($0), content: nil) }
+            }
+            deferred = Array(deferred.sorted(by: order).prefix(count))
+        case .everyWithContent where !book.deferred.isEmpty:
             let schedules = Dictionary(
                 try store.schedules().schedules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let routes = try store.routes().byID
@@ -87,12 +113,17 @@ extension Commute {
                     for: schedule, routes: routes, firesAt: request.nextFire, calendar: calendar)
                 deferred.append(PendingItem(request: request, content: content))
             }
+            deferred.sort(by: order)
+        case .everyWithContent: break
         }
-        let order: (PendingItem, PendingItem) -> Bool = { $0.request.nextFire < $1.request.nextFire }
         let today = self.today
+        // `requested` is what was planned: the scheduled and the deferred (from a file, so never
+        // trusted to be arithmetic-safe).
+        let (unlisted, overflow) = book.requested.subtractingReportingOverflow(book.requests.count)
         return PendingReport(
             cap: book.cap, requested: book.requested, plannedAt: book.plannedAt,
-            requests: requests.sorted(by: order), deferred: deferred.sorted(by: order),
+            requests: requests.sorted(by: order), deferred: deferred,
+            deferredCount: max(book.deferred.count, overflow ? 0 : unlisted),
             pauses: (book.pauses ?? []).filter { !$0.hasEnded(before: today) })
     }
 }

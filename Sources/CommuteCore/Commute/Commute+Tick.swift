@@ -59,7 +59,7 @@ extension Commute {
             guard !pass.isEmpty, let summary = pass.rescheduled, summary.deferred > 0 else { break }
         }
         if let health, !health.isOff {
-            let current = try plan ?? store.pending(includingDeferred: false)
+            let current = try plan ?? store.pending(deferred: .none)
             do {
                 report.health = try tickHealth(plan: current, policy: health, notifiers: notifiers, quietHours: quietHours, sender: sender)
             } catch let error as StoreError {
@@ -78,12 +78,12 @@ extension Commute {
         var report = TickReport()
         // Most minutes nothing new is due: the plan alone says so (its marks say what the ledger
         // had dealt with), read without the lock, and the ledger is not read at all.
-        var plan = try store.pending(includingDeferred: false)
+        var plan = try store.pending(deferred: .none)
         // A command that died between saving the schedules and planning them left a plan older
         // than the schedules: it is made again before anything is judged due.
         if !store.planIsCurrent(plan) {
             report.rescheduled = try reschedule()
-            plan = try store.pending(includingDeferred: false)
+            plan = try store.pending(deferred: .none)
         }
         guard plan.requests.contains(where: { entry in
             // An arrive-by alert whose leave time has come (the plan's leave time is the cache's:

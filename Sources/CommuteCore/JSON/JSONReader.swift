@@ -512,6 +512,42 @@ public struct JSONReader {
         }
     }
 
+    /// Passes over the rest of the object being read, through its closing `}`, looking only at
+    /// quotes, escapes and brackets: for members a reader has decided to leave out (a ledger entry
+    /// older than what is shown), where the strict checks of `skipValue` would cost more than the
+    /// reading it saves. What it passes over is not checked; a whole read of the file still is.
+    public mutating func skipRestOfObject() throws {
+        guard depth > 0 else { throw syntaxError("not inside an object") }
+        var nesting = 0
+        var inString = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            if inString {
+                if byte == UInt8(ascii: "\\") {
+                    index += 1
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): nesting += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard nesting == 0 else {
+                    nesting -= 1
+                    continue
+                }
+                guard byte == UInt8(ascii: "}") else { throw syntaxError("expected '}'") }
+                depth -= 1
+                return
+            default: continue
+            }
+        }
+        throw syntaxError("unexpected end of data")
+    }
+
     // MARK: Helpers
 
     /// Checks the JSON number grammar and returns where its text is; `integral` when it has no

@@ -44,6 +44,12 @@ public struct TriggerRequest: Sendable, Equatable {
 
     /// Every schedule request starts with it.
     public static let allSchedulesPrefix = "schedule."
+
+    /// `schedule.<start>`: what every request of a schedule whose ID starts so begins with (an ID
+    /// prefix as `schedule list` shows it, in either case).
+    public static func identifierPrefix(scheduleIDStart start: String) -> String {
+        allSchedulesPrefix + start.lowercased()
+    }
 }
 
 extension UUID {

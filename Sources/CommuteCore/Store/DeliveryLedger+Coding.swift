@@ -12,7 +12,19 @@ extension DeliveryLedger {
     /// dropped, so a ledger that grew for a year costs its reading, not its keeping.
     /// `dropped` counts them.
     static func decodeDocument(from data: Data, keepingSince horizon: Date?, dropped: inout Int) throws -> DeliveryLedger {
-        try DocumentReading.document(data, as: DeliveryLedger.self) { reader in
+        var older = 0
+        return try decodeDocument(from: data, keepingSince: horizon, showingSince: nil, dropped: &dropped, older: &older)
+    }
+
+    /// The same, and without the entries decided before `start` either: those are kept, and
+    /// counted in `older`, but not built — once an entry's `at` (written first) is read, the rest
+    /// of it is skipped.
+    static func decodeDocument(
+        from data: Data, keepingSince horizon: Date?, showingSince start: Date?, dropped: inout Int, older: inout Int
+    ) throws -> DeliveryLedger {
+        let leaveOut = [horizon, start].compactMap { $0 }.max().map(Cutoff.init)
+        let dropBefore = horizon.map(Cutoff.init)
+        return try DocumentReading.document(data, as: DeliveryLedger.self) { reader in
             var version: Int?
             var entries: [Entry]?
             try DocumentReading.object(&reader, field: "", keys: ["version", "entries"]) { key, reader in
@@ -23,12 +35,11 @@ extension DeliveryLedger {
                 default:
                     var read: [Entry] = []
                     try DocumentReading.array(&reader, field: "entries") { reader, index in
-                        let entry = try entry(&reader, index)
-                        if let horizon, entry.at < horizon {
-                            dropped += 1
-                            return
+                        switch try entry(&reader, index, leavingOutBefore: leaveOut, horizon: dropBefore) {
+                        case .entry(let entry): read.append(entry)
+                        case .leftOut(let beforeHorizon):
+                            if beforeHorizon { dropped += 1 } else { older += 1 }
                         }
-                        read.append(entry)
                     }
                     entries = read
                 }
@@ -76,8 +87,42 @@ extension DeliveryLedger {
         return decisions
     }
 
-    private static func entry(_ reader: inout JSONReader, _ index: Int) throws -> Entry {
-        let field = "entries[\(index)]"
+    /// An instant entries are compared with, also as the text this ledger writes for a whole
+    /// second (`2025-11-04T16:30:00Z`): an entry's `at` in that form is compared as bytes, without
+    /// being parsed.
+    struct Cutoff {
+        let date: Date
+        private let text: [UInt8]
+
+        init(_ date: Date) {
+            self.date = date
+            text = Array(ISO8601.string(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))).utf8)
+        }
+
+        /// True when `bytes` (an `at` in the same form) is a second before the cutoff's second, so
+        /// before the cutoff; false when it is a later second; nil when it is the same second or
+        /// written otherwise (then it is parsed).
+        func precedes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+            guard text.count == 20, bytes.count == 20, bytes[19] == UInt8(ascii: "Z") else { return nil }
+            for (mine, theirs) in zip(text, bytes) where mine != theirs { return theirs < mine }
+            return nil
+        }
+    }
+
+    /// An entry's keys, in the order they are written (sorted).
+    private static let entryKeys: [StaticString] = ["at", "attempts", "notifier", "occurrence", "outcome", "reason", "requestID"]
+
+    /// An entry read whole, or left out (before the window) as soon as its `at` was read.
+    private enum Read {
+        case entry(Entry)
+        case leftOut(beforeHorizon: Bool)
+    }
+
+    /// An entry; one decided before `start` only as far as its `at`, the rest passed over
+    /// (`skipRestOfObject`).
+    private static func entry(_ reader: inout JSONReader, _ index: Int, leavingOutBefore start: Cutoff?, horizon: Cutoff?) throws -> Read {
+        // Named only when something is wrong: this runs for every decision of the month.
+        func field() -> String { "entries[\(index)]" }
         var requestID: String?
         var occurrence: Date?
         var notifier: Int?
@@ -85,29 +130,61 @@ extension DeliveryLedger {
         var at: Date?
         var attempts: Int?
         var reason: String?
-        try DocumentReading.object(
-            &reader, field: field, keys: ["requestID", "occurrence", "notifier", "outcome", "at", "attempts", "reason"]
-        ) { key, reader in
-            switch key {
-            case "requestID": requestID = try reader.readString()
-            case "occurrence": occurrence = try DocumentReading.date(&reader, field: "\(field).occurrence")
-            case "notifier": notifier = try reader.readOptionalInt()
-            case "outcome":
-                let text = try reader.readString()
-                guard let value = Entry.Outcome(rawValue: text) else {
-                    throw DocumentProblem("wrong shape: \(field).outcome '\(text)' is not an outcome")
+        guard try reader.peek() == .object else { throw DocumentProblem("wrong shape: \(field()) is not an object") }
+        try reader.beginObject()
+        // A direct loop, as for the pending file's entries: this runs for every decision of the
+        // month, and an entry left out is skipped from its `at` on without matching its keys.
+        var seen = JSONReader.FieldsSeen()
+        /// Left out, and whether before the horizon too.
+        var leftOut: Bool?
+        members: while let key = try reader.nextKey() {
+            guard seen.first(key, among: Self.entryKeys) else {
+                try reader.skipValue()
+                continue
+            }
+            do {
+                switch key {
+                case "at":
+                    // Most entries of a month are before the window: told so from their text.
+                    let position = reader.position
+                    let verdict = try reader.withStringBytes { (start?.precedes($0), horizon?.precedes($0)) }
+                    if verdict.0 == true, horizon == nil || verdict.1 != nil {
+                        leftOut = .some(verdict.1 == true)
+                        try reader.skipRestOfObject()
+                        break members
+                    }
+                    reader.restore(position)
+                    let decided = try DocumentReading.date(&reader, field: "\(field()).at")
+                    at = decided
+                    if let start, decided < start.date {
+                        leftOut = .some(horizon.map { decided < $0.date } ?? false)
+                        try reader.skipRestOfObject()
+                        break members
+                    }
+                case "attempts": attempts = try reader.readInt()
+                case "notifier": notifier = try reader.readOptionalInt()
+                case "occurrence": occurrence = try DocumentReading.date(&reader, field: "\(field()).occurrence")
+                case "outcome":
+                    let text = try reader.readString()
+                    guard let value = Entry.Outcome(rawValue: text) else {
+                        throw DocumentProblem("wrong shape: \(field()).outcome '\(text)' is not an outcome")
+                    }
+                    outcome = value
+                case "reason": reason = try reader.readOptionalString()
+                case "requestID": requestID = try reader.readString()
+                default: try reader.skipValue()
                 }
-                outcome = value
-            case "at": at = try DocumentReading.date(&reader, field: "\(field).at")
-            case "attempts": attempts = try reader.readInt()
-            default: reason = try reader.readOptionalString()
+            } catch let error as JSONReadError where error.kind == .type {
+                throw DocumentProblem("wrong shape: \(field()).\(key) has the wrong type")
             }
         }
-        return Entry(
-            requestID: try DocumentReading.required(requestID, "\(field).requestID"),
-            occurrence: try DocumentReading.required(occurrence, "\(field).occurrence"), notifier: notifier,
-            outcome: try DocumentReading.required(outcome, "\(field).outcome"), at: try DocumentReading.required(at, "\(field).at"),
-            attempts: try DocumentReading.required(attempts, "\(field).attempts"), reason: reason)
+        if let beforeHorizon = leftOut { return .leftOut(beforeHorizon: beforeHorizon) }
+        let decided = try DocumentReading.required(at, "\(field()).at")
+        return .entry(Entry(
+            requestID: try DocumentReading.required(requestID, "\(field()).requestID"),
+            occurrence: try DocumentReading.required(occurrence, "\(field()).occurrence"), notifier: notifier,
+            outcome: try DocumentReading.required(outcome, "\(field()).outcome"), at: decided,
+            attempts: try DocumentReading.required(attempts, "\(field()).attempts"), reason: reason))
     }
 
     public func encodeDocument() throws -> [UInt8] {

@@ -7,14 +7,23 @@ import Foundation
 /// reading where it begins (and, the file being mapped, never touches its pages).
 extension PendingBook {
     public static func decodeDocument(from data: Data) throws -> PendingBook {
-        try decodeDocument(from: data, includingDeferred: true)
+        try decodeDocument(from: data, deferred: .all)
     }
 
-    /// Without `includingDeferred`, the deferred requests are left unread: `tick` needs only the
-    /// scheduled ones. Reading stops at `deferred` when it comes last (as this version writes it);
-    /// in a file that has it first, it is skipped as JSON.
-    static func decodeDocument(from data: Data, includingDeferred: Bool) throws -> PendingBook {
-        try DocumentReading.document(data, as: PendingBook.self, wholly: includingDeferred) { reader in
+    /// How much of `deferred` a reader wants.
+    public enum DeferredReading: Sendable, Equatable {
+        case all
+        /// None: `tick` needs only the scheduled requests.
+        case none
+        /// The first `count`, soonest first as they are written: what the `pending` listing shows.
+        case first(Int)
+    }
+
+    /// Reading stops at `deferred`, or after as many of its entries as asked for, when it comes
+    /// last (as this version writes it). In a file that has it first, it is read whole or skipped
+    /// as JSON.
+    static func decodeDocument(from data: Data, deferred reading: DeferredReading) throws -> PendingBook {
+        try DocumentReading.document(data, as: PendingBook.self, wholly: reading == .all) { reader in
             var book = PendingBook(cap: 0)
             var version: Int?
             var cap: Int?
@@ -38,13 +47,22 @@ extension PendingBook {
                     case "pauses": book.pauses = try pauses(&reader)
                     case "schedulesStamp": book.schedulesStamp = try reader.readOptionalString()
                     default:
-                        if includingDeferred {
+                        // Everything but `deferred` read: the rest is read only as far as asked.
+                        let last = version != nil && cap != nil && requested != nil && requests != nil
+                        switch reading {
+                        case .all:
                             deferred = try entries(&reader, "deferred")
-                        } else {
+                        case .none:
                             deferred = []
-                            // Everything but `deferred` read: the rest is not tick's to read.
-                            if version != nil, cap != nil, requested != nil, requests != nil { throw StopAtDeferred() }
+                            if last { throw StopAtDeferred() }
                             try reader.skipValue()
+                        case .first(let count):
+                            guard last else {
+                                deferred = Array(try entries(&reader, "deferred").prefix(count))
+                                return
+                            }
+                            deferred = try entries(&reader, "deferred", limit: count)
+                            throw StopAtDeferred()
                         }
                     }
                 }
@@ -92,10 +110,20 @@ extension PendingBook {
 
     /// The entries of `requests` or `deferred`. The hottest loop of every per-minute command, so
     /// each entry's keys are matched by a switch rather than through `DocumentReading.object`.
-    private static func entries(_ reader: inout JSONReader, _ list: String) throws -> [Entry] {
+    /// With a `limit`, reading stops after that many entries, the reader left inside the array:
+    /// only the last list of the file is read so.
+    private static func entries(_ reader: inout JSONReader, _ list: String, limit: Int? = nil) throws -> [Entry] {
         var entries: [Entry] = []
-        entries.reserveCapacity(reader.remainingBytes / 200)
+        entries.reserveCapacity(min(limit ?? .max, reader.remainingBytes / 200))
+        do {
+            try readEntries(&reader, list, limit: limit, into: &entries)
+        } catch is StopAtDeferred {}
+        return entries
+    }
+
+    private static func readEntries(_ reader: inout JSONReader, _ list: String, limit: Int?, into entries: inout [Entry]) throws {
         try DocumentReading.array(&reader, field: list) { reader, index in
+            if let limit, entries.count >= limit { throw StopAtDeferred() }
             guard try reader.peek() == .object else { throw DocumentProblem("wrong shape: \(list)[\(index)] is not an object") }
             try reader.beginObject()
             var scheduleID: UUID?
@@ -141,21 +169,20 @@ extension PendingBook {
                     throw DocumentProblem("wrong shape: \(list)[\(index)].\(key) has the wrong type")
                 }
             }
-            let field = "\(list)[\(index)]"
-            let number = try DocumentReading.required(weekday, "\(field).weekday")
+            func field() -> String { "\(list)[\(index)]" }
+            let number = try DocumentReading.required(weekday, "\(field()).weekday")
             guard let day = Weekday(rawValue: number) else {
-                throw DocumentProblem("impossible value: \(field).weekday is \(number), outside 1–7")
+                throw DocumentProblem("impossible value: \(field()).weekday is \(number), outside 1–7")
             }
             var entry = Entry(
-                scheduleID: try DocumentReading.required(scheduleID, "\(field).scheduleID"), weekday: day,
-                hour: try DocumentReading.required(hour, "\(field).hour"),
-                minute: try DocumentReading.required(minute, "\(field).minute"),
-                nextFire: try DocumentReading.required(nextFire, "\(field).nextFire"), title: title, body: body, since: since,
+                scheduleID: try DocumentReading.required(scheduleID, "\(field()).scheduleID"), weekday: day,
+                hour: try DocumentReading.required(hour, "\(field()).hour"),
+                minute: try DocumentReading.required(minute, "\(field()).minute"),
+                nextFire: try DocumentReading.required(nextFire, "\(field()).nextFire"), title: title, body: body, since: since,
                 handled: handled, arrival: arrival, isHeadsUp: headsUp)
             entry.dataAsOf = dataAsOf
             entries.append(entry)
         }
-        return entries
     }
 
     public func encodeDocument() throws -> [UInt8] {

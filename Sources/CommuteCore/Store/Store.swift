@@ -114,9 +114,9 @@ public final class Store: Sendable {
     public func favorites() throws(StoreError) -> Favorites { try favoritesFile.load() }
     public func schedules() throws(StoreError) -> ScheduleBook { try schedulesFile.load() }
     public func pending() throws(StoreError) -> PendingBook { try pendingFile.load() }
-    /// The plan; without `includingDeferred`, the deferred requests are left unread.
-    public func pending(includingDeferred: Bool) throws(StoreError) -> PendingBook {
-        try pendingFile.load { try PendingBook.decodeDocument(from: $0, includingDeferred: includingDeferred) }
+    /// The plan, with as much of its deferred requests as `deferred` asks for.
+    public func pending(deferred: PendingBook.DeferredReading) throws(StoreError) -> PendingBook {
+        try pendingFile.load { try PendingBook.decodeDocument(from: $0, deferred: deferred) }
     }
     public func configuration() throws(StoreError) -> Configuration { try configFile.load() }
     public func refreshLog() throws(StoreError) -> RefreshLog { try refreshLogFile.load() }
@@ -124,6 +124,17 @@ public final class Store: Sendable {
     public func ledger(keepingSince horizon: Date? = nil) throws(StoreError) -> DeliveryLedger {
         var dropped = 0
         return try ledger(keepingSince: horizon, dropped: &dropped)
+    }
+
+    /// The ledger's decisions at or after `start`, and how many it keeps from before then (since
+    /// `horizon`) that were left unread: what `delivered` shows.
+    public func ledger(keepingSince horizon: Date?, showingSince start: Date) throws(StoreError) -> (ledger: DeliveryLedger, older: Int) {
+        var dropped = 0
+        var older = 0
+        let ledger = try ledgerFile.load {
+            try DeliveryLedger.decodeDocument(from: $0, keepingSince: horizon, showingSince: start, dropped: &dropped, older: &older)
+        }
+        return (ledger, older)
     }
 
     /// When each decision in the ledger since `horizon` was made and what it was, newest last:
@@ -330,7 +341,7 @@ public final class Store: Sendable {
     /// take the same one.
     public func updateLedgerWithPlan<T>(keepingSince horizon: Date?, _ body: (PendingBook, inout DeliveryLedger) throws -> T) throws -> T {
         try pendingLock.withLock {
-            let pending = try pendingFile.load { try PendingBook.decodeDocument(from: $0, includingDeferred: false) }
+            let pending = try pendingFile.load { try PendingBook.decodeDocument(from: $0, deferred: .none) }
             return try updateLedgerFile(horizon) { try body(pending, &$0) }
         }
     }
