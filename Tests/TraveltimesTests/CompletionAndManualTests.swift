@@ -138,12 +138,7 @@ import Testing
     /// (`TRAVELTIMES_RECORD_GOLDEN=1` writes them anew, for review with `git diff`).
     @Test(arguments: [("traveltimes.1", ["manpage"]), ("help.txt", ["--help"])])
     func theManualAndTheHelpAreTheRecordedOnes(file: String, arguments: [String]) throws {
-        let printed = try Sandbox().ok(arguments).stdout
-        let path = Paths.root.appendingPathComponent("Tests/Support/golden/\(file)").path
-        if ProcessInfo.processInfo.environment["TRAVELTIMES_RECORD_GOLDEN"] == "1" {
-            try Sandbox.write(path, Data(printed.utf8))
-        }
-        #expect(printed == (try String(contentsOfFile: path, encoding: .utf8)), "traveltimes \(arguments.joined(separator: " ")) differs from \(path)")
+        try GoldenOutputTests.check(file, try Sandbox().ok(arguments).stdout)
     }
 
     @Test(ExternalTool.groff.needed) func groffRendersTheManPageWithoutAWarning() throws {
