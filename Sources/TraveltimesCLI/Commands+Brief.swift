@@ -11,30 +11,13 @@ extension Commands {
         ]
     ) { invocation in
         let commute = try invocation.commute()
-        let favorites = try commute.store.favorites()
-        let routeIDs: [String]
-        if let name = invocation.arguments.value("--group") {
-            guard let group = favorites.group(named: name) else { throw CommuteError.unknownGroup(name) }
-            routeIDs = group.routeIDs
-        } else {
-            routeIDs = favorites.routeIDs
-        }
-        guard !routeIDs.isEmpty else {
-            throw CommuteError.nothingToBrief
-        }
-        let cache = try commute.store.routes()
-        guard !cache.routes.isEmpty else { throw CommuteError.noRouteData }
-        let brief = CommuteBrief(
-            routeIDs: routeIDs, routes: cache.byID,
-            partOfDay: CommuteBrief.partOfDay(hour: commute.calendar.local(commute.now).hour))
+        let briefing = try commute.brief(group: invocation.arguments.value("--group"))
         if invocation.wantsJSON {
-            try invocation.printJSON(BriefJSON(brief, calendar: commute.calendar))
+            try invocation.printJSON(BriefJSON(briefing.brief, calendar: commute.calendar))
             return
         }
-        invocation.io.out(brief.sentence)
-        if let newest = cache.routes.map(\.updatedAt).max(), let warning = try staleness(newest: newest, commute) {
-            invocation.io.out(warning)
-        }
+        invocation.io.out(briefing.brief.sentence)
+        if let staleness = briefing.staleness { invocation.io.out(describe(staleness, commute)) }
     }
 }
 

@@ -23,7 +23,7 @@ extension Commands {
         let words = invocation.arguments.positionals
         switch words[0] {
         case "candidates":
-            let lines = Completion.candidates(for: Array(words.dropFirst()), store: { try invocation.store() })
+            let lines = Completion.candidates(for: Array(words.dropFirst()), commute: { try invocation.commute(unreadableConfiguration: .readsAsDefaults) })
             if !lines.isEmpty { invocation.io.writeOut(lines.joined(separator: "\n") + "\n") }
         case let shell where words.count == 1 && ["bash", "zsh", "fish"].contains(shell):
             invocation.io.writeOut(CompletionScripts.script(for: shell))

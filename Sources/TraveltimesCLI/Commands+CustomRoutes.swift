@@ -43,7 +43,7 @@ extension Commands {
             invocation.io.out("Added route \(id): \(route.name), not checked; it is fetched at the next refresh that needs it.")
             return
         }
-        let configuration = try commute.store.configuration()
+        let configuration = commute.configuration
         let access = try invocation.providerAccess(configuration)
         let timeout = try invocation.timeout()
         let io = invocation.io.redacting(access.secrets)
@@ -97,7 +97,7 @@ extension Commands {
     ) { invocation in
         let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
         let commute = try invocation.commute()
-        let routes = try commute.store.routes().byID
+        let routes = try commute.routes().byID
         let preview = try commute.previewRemovingCustomRoute(id)
         var consequence = "This will remove the custom route \(describe([id], routes))."
         if let cascade = preview.cascade { consequence += " " + Commands.consequence(of: cascade, routes) }

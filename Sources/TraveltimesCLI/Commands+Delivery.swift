@@ -22,22 +22,18 @@ extension Commands {
             """
     ) { invocation in
         let commute = try invocation.commute()
-        let configuration = try commute.store.configuration()
         let io = invocation.io
-        let report = try commute.tick(
-            notifiers: configuration.effectiveNotifiers, quietHours: configuration.quietHours,
-            standardDailyCap: configuration.standardDailyCap ?? Configuration.defaultStandardDailyCap,
-            health: Commute.HealthPolicy(configuration), sender: invocation.sender(io))
+        let report = try commute.tick(sender: invocation.sender(io))
         // Missed alerts and failures are news, quiet or not: each is said once, when it happens.
         for missed in report.missed {
             io.err("traveltimes: missed \(missed.requestID) due \(TimeFormatting.dayAndTime(missed.at, calendar: commute.calendar)): \(report.missedReasons[missed] ?? "past its window"); not delivered")
         }
         // Under --quiet a notifier failing as it failed last time is not said again each minute:
         // said when it starts failing, or fails otherwise (`status` and `doctor` show it meanwhile).
-        let ledger = invocation.arguments.has("--quiet") && !report.failures.isEmpty ? try? commute.store.ledger(keepingSince: commute.ledgerHorizon) : nil
+        let repeats = invocation.arguments.has("--quiet") ? commute.repeatedFailures(report.failures) : []
         var said = 0
-        for failure in report.failures {
-            if let ledger, isRepeat(failure, in: ledger) { continue }
+        for (index, failure) in report.failures.enumerated() {
+            if repeats.contains(index) { continue }
             said += 1
             io.err("traveltimes: notifier \(failure.delivery.claim.notifier.id) failed for \(failure.delivery.message.id): \(failure.result.failure ?? ""); retrying while the grace window lasts")
         }
@@ -79,9 +75,9 @@ extension Commands {
             return seconds
         } ?? defaultDelay
         let commute = try invocation.commute()
-        let notifiers = try commute.store.configuration().effectiveNotifiers
+        let notifiers = commute.configuration.effectiveNotifiers
         // Said before the wait, not after it (sendTestAlert checks again, for its other callers).
-        guard try !commute.store.favorites().routeIDs.isEmpty else { throw CommuteError.nothingToBrief }
+        guard try !commute.favorites().routeIDs.isEmpty else { throw CommuteError.nothingToBrief }
         if delay > 0 {
             invocation.io.err("Sending a test alert in \(Int(delay)) s…")
             Thread.sleep(forTimeInterval: delay)
@@ -175,15 +171,6 @@ extension Commands {
         return String(id[..<utf8.index(start, offsetBy: 8)]) + String(id[end...])
     }
 
-    /// Whether the notifier's attempt before this failure failed the same way.
-    private static func isRepeat(_ failure: SentAlert, in ledger: DeliveryLedger) -> Bool {
-        let id = failure.delivery.claim.notifier.id
-        let attempts = ledger.entries.filter { $0.notifier == id && ($0.outcome == .failed || $0.outcome == .delivered) }
-        guard attempts.count >= 2 else { return false }
-        let previous = attempts[attempts.count - 2]
-        return previous.outcome == .failed && previous.reason == attempts[attempts.count - 1].reason
-    }
-
     static let deliveredClear = Command(
         name: "delivered clear",
         summary: "Remove ledger entries of one schedule, or all of them",
@@ -257,13 +244,7 @@ extension Commands {
             if let suggestion = Suggestions.closest(to: words[0], in: ["stdout", "exec", "webhook"]) { message += " Did you mean '\(suggestion)'?" }
             throw invocation.usage(message)
         }
-        let notifier = try invocation.store().updateConfiguration { configuration in
-            var notifiers = configuration.notifiers ?? []
-            let notifier = Notifier(id: (notifiers.map(\.id).max() ?? 0) + 1, kind: kind)
-            notifiers.append(notifier)
-            configuration.notifiers = notifiers
-            return notifier
-        }
+        let notifier = try invocation.commute().addNotifier(kind)
         invocation.io.out("Added notifier \(notifier.id): \(notifier.summary).")
     }
 
@@ -304,7 +285,7 @@ extension Commands {
         summary: "List notifiers (also: traveltimes notify)",
         options: [Options.json]
     ) { invocation in
-        let configuration = try invocation.store().configuration()
+        let configuration = try invocation.commute().configuration
         if invocation.wantsJSON {
             try invocation.printJSON(configuration.effectiveNotifiers.map { ["id": String($0.id), "notifier": $0.summary] })
             return
@@ -328,12 +309,12 @@ extension Commands {
     ) { invocation in
         let text = invocation.arguments.positionals[0]
         guard let id = Int(text) else { throw invocation.usage("Invalid notifier number '\(text)': see `traveltimes notify list`.") }
-        let store = try invocation.store()
-        guard let notifier = try store.configuration().notifiers?.first(where: { $0.id == id }) else {
+        let commute = try invocation.commute()
+        guard let notifier = commute.configuration.notifiers?.first(where: { $0.id == id }) else {
             throw invocation.usage("No notifier numbered \(id): see `traveltimes notify list`.")
         }
         try invocation.confirm("This will stop sending alerts to \(notifier.summary).", question: "Remove it?")
-        try store.updateConfiguration { $0.notifiers?.removeAll { $0.id == id } }
+        try commute.removeNotifier(id)
         invocation.io.out("Removed notifier \(id): \(notifier.summary).")
     }
 }

@@ -77,22 +77,22 @@ private struct Doctor {
     mutating func run() throws -> Checkup {
         let directory = try StoreLocation.directory(environment: invocation.environment)
         let installed = Commands.installed(invocation)
-        let store = checkStore(directory)
+        let commute = checkStore(directory)
         var configuration: Configuration?
         var custom: [Route] = []
-        if let store {
-            configuration = try? store.configuration()
-            let routes = (try? store.routes().routes) ?? []
-            custom = routes.filter { $0.custom != nil }
+        if let commute {
+            configuration = commute.configurationError == nil ? commute.configuration : nil
+            let cache = try? commute.routes()
+            custom = (cache?.routes ?? []).filter { $0.custom != nil }
             // In the order a new user takes the steps: a source, then schedules, then refreshes.
             checkSource(configuration, customRoutes: custom.count)
-            if let configuration { try checkPlans(store, configuration) }
-            checkRefresh(store, configuration: configuration ?? .empty)
-            checkDataAge(store, routes, configuration: configuration ?? .empty)
-            if let configuration { checkProviders(store, configuration, custom) }
+            if let configuration { checkPlans(commute, configuration) }
+            checkRefresh(commute, cache)
+            checkDataAge(commute, cache?.routes ?? [])
+            if let configuration { checkProviders(commute, configuration, custom) }
         }
         checkHelper(needed: configuration.map(needsHelper) ?? true || !custom.isEmpty)
-        let ledger = try? store?.ledger()
+        let ledger = try? commute?.ledger()
         for notifier in (configuration ?? .empty).effectiveNotifiers {
             checkNotifier(notifier, installed: installed)
             if let ledger { checkLastDelivery(notifier, ledger) }
@@ -108,7 +108,7 @@ private struct Doctor {
     // MARK: The store
 
     /// The store directory readable and writable, and every file in it readable.
-    private mutating func checkStore(_ directory: String) -> Store? {
+    private mutating func checkStore(_ directory: String) -> Commute? {
         var status = stat()
         guard stat(directory, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
             add("store", .problem, "\(directory) does not exist yet",
@@ -119,32 +119,29 @@ private struct Doctor {
             add("store", .problem, "\(directory) is not readable and writable by this user", fix: "chown or chmod it, or set TRAVELTIMES_HOME")
             return nil
         }
-        guard let store = try? invocation.store() else {
-            add("store", .problem, "\(directory) cannot be opened", fix: "check its permissions, or set TRAVELTIMES_HOME")
+        let commute: Commute
+        do {
+            commute = try invocation.commute(unreadableConfiguration: .readsAsDefaults)
+        } catch {
+            add("store", .problem, "\(directory) cannot be opened: \(DisplayText.line(String(describing: error)))",
+                fix: "check its permissions, or set TRAVELTIMES_HOME")
             return nil
         }
-        let reads: [() throws -> Void] = [
-            { _ = try store.configuration() }, { _ = try store.favorites() }, { _ = try store.schedules() },
-            { _ = try store.routeCacheHeader() }, { _ = try store.pending() }, { _ = try store.ledger() }, { _ = try store.refreshLog() },
-        ]
-        var unreadable: [String] = []
-        for read in reads {
-            do { try read() } catch { unreadable.append(String(describing: error)) }
-        }
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }) ?? []
-        let readOnly = files.filter { access("\(directory)/\($0)", R_OK | W_OK) != 0 }.sorted()
-        if let first = unreadable.first {
-            add("store", .problem, first, fix: "move the file aside or restore it from a backup (`traveltimes status` names every unreadable file)")
-        } else if !readOnly.isEmpty {
-            add("store", .problem, "\(readOnly.joined(separator: ", ")) in \(directory) cannot be written", fix: "chmod u+rw the files, or chown them to this user")
+        let check = commute.checkStore()
+        if let first = check.unreadable.first {
+            add("store", .problem, String(describing: first),
+                fix: "move the file aside or restore it from a backup (`traveltimes status` names every unreadable file)")
+        } else if !check.unwritable.isEmpty {
+            add("store", .problem, "\(check.unwritable.joined(separator: ", ")) in \(directory) cannot be written",
+                fix: "chmod u+rw the files, or chown them to this user")
         } else {
             add("store", .ok, "\(directory): readable and writable")
         }
-        return store
+        return commute
     }
 
     /// The saved zone, and schedules that will fire.
-    private mutating func checkPlans(_ store: Store, _ configuration: Configuration) throws {
+    private mutating func checkPlans(_ commute: Commute, _ configuration: Configuration) {
         if let saved = configuration.timeZone {
             let override = invocation.environment["TRAVELTIMES_TZ"].flatMap { $0.isEmpty ? nil : $0 }
             if let override, override != saved {
@@ -159,7 +156,7 @@ private struct Doctor {
         }
         let schedules: [Schedule]
         do {
-            schedules = try store.schedules().schedules
+            schedules = try commute.schedules().schedules
         } catch {
             add("schedules", .problem, "unreadable: \(error)", fix: "move schedules.json aside or restore it from a backup")
             return
@@ -171,9 +168,7 @@ private struct Doctor {
                 fix: schedules.isEmpty ? "traveltimes schedule add --preset morning" : "traveltimes schedule enable ID")
             return
         }
-        guard let commute = try? invocation.commute(store, configuration: configuration),
-              let report = try? commute.pendingReport(deferred: .soonest(0))
-        else {
+        guard let report = try? commute.pendingReport(deferred: .soonest(0)) else {
             add("schedules", .problem, "the pending alerts cannot be read", fix: "traveltimes refresh (it plans them again)")
             return
         }
@@ -245,9 +240,8 @@ private struct Doctor {
     }
 
     /// Each provider that serves a custom route: a key the timers will see, and its budget today.
-    private mutating func checkProviders(_ store: Store, _ configuration: Configuration, _ custom: [Route]) {
-        guard let commute = try? invocation.commute(store, configuration: configuration) else { return }
-        let log = (try? store.refreshLog()) ?? .empty
+    private mutating func checkProviders(_ commute: Commute, _ configuration: Configuration, _ custom: [Route]) {
+        let log = (try? commute.refreshLog()) ?? .empty
         for provider in RouteProvider.allCases {
             let routes = custom.count { $0.custom?.provider == provider }
             guard routes > 0 else { continue }
@@ -272,13 +266,13 @@ private struct Doctor {
     }
 
     /// When the routes were last refreshed.
-    private mutating func checkRefresh(_ store: Store, configuration: Configuration) {
-        guard let commute = try? invocation.commute(store, configuration: configuration) else { return }
-        let log = (try? store.refreshLog()) ?? .empty
+    private mutating func checkRefresh(_ commute: Commute, _ cache: RouteCache?) {
+        let configuration = commute.configuration
+        let log = (try? commute.refreshLog()) ?? .empty
         let failing = log.failuresSinceSuccess > 0 ? log.lastResult.map { "; the last try failed: \($0)" } ?? "" : ""
-        guard let success = log.lastSuccessAt ?? (try? store.routeCacheHeader().fetchedAt) ?? nil else {
+        guard let success = log.lastSuccessAt ?? cache?.fetchedAt else {
             // The first missing step first: with no source, a refresh has nothing to read.
-            let hasSource = configuration.source != nil || !((try? store.routes().routes) ?? []).filter { $0.custom != nil }.isEmpty
+            let hasSource = configuration.source != nil || (cache?.routes ?? []).contains { $0.custom != nil }
             add("refresh", .problem, "never refreshed" + failing,
                 fix: hasSource ? "traveltimes refresh (and see what it says)" : "first traveltimes config set source URL, then traveltimes refresh")
             return
@@ -297,9 +291,8 @@ private struct Doctor {
 
     /// How old the travel times the alerts would carry are: a refresh can succeed every 15
     /// minutes and still save a feed that stopped updating a year ago.
-    private mutating func checkDataAge(_ store: Store, _ routes: [Route], configuration: Configuration) {
-        guard let commute = try? invocation.commute(store, configuration: configuration) else { return }
-        let schedules = ((try? store.schedules().schedules) ?? []).filter(\.isEnabled)
+    private mutating func checkDataAge(_ commute: Commute, _ routes: [Route]) {
+        let schedules = ((try? commute.schedules().schedules) ?? []).filter(\.isEnabled)
         let used = Set(schedules.flatMap(\.routeIDs))
         let relevant = used.isEmpty ? routes : routes.filter { used.contains($0.id) }
         guard let newest = relevant.filter({ $0.currentMinutes != nil }).map(\.updatedAt).max() else { return }

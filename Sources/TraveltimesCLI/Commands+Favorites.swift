@@ -7,8 +7,8 @@ extension Commands {
         summary: "List favorite routes in order (also: traveltimes favorites)",
         options: [Options.json]
     ) { invocation in
-        let store = try invocation.store()
-        let favorites = try store.favorites()
+        let commute = try invocation.commute()
+        let favorites = try commute.favorites()
         if invocation.wantsJSON {
             try invocation.printJSON(favorites.routeIDs)
             return
@@ -17,7 +17,7 @@ extension Commands {
             invocation.io.out("No favorites yet: add routes with `traveltimes favorites add ID...` (IDs from `traveltimes routes`).")
             return
         }
-        let routes = try store.routes().byID
+        let routes = try commute.routes().byID
         var table = Table([.right, .right, .left, .left])
         for (index, id) in favorites.routeIDs.enumerated() {
             let route = routes[id]
@@ -38,7 +38,7 @@ extension Commands {
         let ids = try invocation.arguments.positionals.map(ScheduleParsing.routeID).filter { seen.insert($0).inserted }
         let commute = try invocation.commute()
         let result = try commute.addFavorites(ids)
-        let routes = try commute.store.routes().byID
+        let routes = try commute.routes().byID
         if !result.added.isEmpty {
             invocation.io.out("Added to favorites: \(describe(result.added, routes)).")
         }
@@ -60,7 +60,7 @@ extension Commands {
     ) { invocation in
         let ids = try invocation.arguments.positionals.map(ScheduleParsing.routeID)
         let commute = try invocation.commute()
-        let routes = try commute.store.routes().byID
+        let routes = try commute.routes().byID
         let preview = try commute.previewRemovingFavorites(ids)
         try invocation.confirm(consequence(of: preview, routes), question: "Remove?")
         let (cascade, summary) = try commute.removeFavorites(ids)
@@ -81,10 +81,8 @@ extension Commands {
         guard let text = invocation.arguments.value("--to") else {
             throw invocation.usage("Missing --to POSITION.")
         }
-        let store = try invocation.store()
-        let count = try store.favorites().routeIDs.count
-        guard let position = Int(text) else { throw CommuteError.badPosition(text, count: count) }
         let commute = try invocation.commute()
+        guard let position = Int(text) else { throw CommuteError.badPosition(text, count: try commute.favorites().routeIDs.count) }
         let order = try commute.moveFavorite(id, to: position)
         invocation.io.out("Favorites: \(order.joined(separator: ", ")).")
     }

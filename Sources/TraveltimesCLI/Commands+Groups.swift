@@ -20,8 +20,8 @@ extension Commands {
         summary: "List groups (also: traveltimes group)",
         options: [Options.json]
     ) { invocation in
-        let store = try invocation.store()
-        let groups = try store.favorites().groups
+        let commute = try invocation.commute()
+        let groups = try commute.favorites().groups
         if invocation.wantsJSON {
             try invocation.printJSON(groups)
             return
@@ -30,7 +30,7 @@ extension Commands {
             invocation.io.out("No groups yet: add one with `traveltimes group add NAME --route ID...`.")
             return
         }
-        let routes = try store.routes().byID
+        let routes = try commute.routes().byID
         for group in groups {
             invocation.io.out("\(group.name): \(describe(group.routeIDs, routes))")
         }
@@ -65,7 +65,7 @@ extension Commands {
     ) { invocation in
         let commute = try invocation.commute()
         let name = invocation.arguments.positionals[0]
-        guard let group = try commute.store.favorites().group(named: name) else { throw CommuteError.unknownGroup(name) }
+        guard let group = try commute.favorites().group(named: name) else { throw CommuteError.unknownGroup(name) }
         try invocation.confirm("This will delete the group '\(group.name)' (its routes stay favorites).", question: "Delete it?")
         let removed = try commute.removeGroup(group.name)
         invocation.io.out("Deleted group '\(removed.name)'.")

@@ -43,7 +43,7 @@ extension Commands {
             reason = text
         }
         let (pause, summary) = try commute.addPause(from: from, until: until, schedule: invocation.arguments.value("--schedule"), reason: reason)
-        let schedules = try commute.store.schedules().schedules
+        let schedules = try commute.schedules().schedules
         invocation.io.out("Pause \(pause.number): \(describe(pause, schedules, commute)).")
         invocation.io.out("\(summary.scheduled) alerts scheduled (cap \(summary.cap)); paused days take no place.")
         invocation.report(summary)
@@ -64,7 +64,7 @@ extension Commands {
             invocation.io.out("No pauses: `traveltimes pause --until DATE` holds alerts back for some days.")
             return
         }
-        let schedules = try commute.store.schedules().schedules
+        let schedules = try commute.schedules().schedules
         for pause in pauses { invocation.io.out("\(pause.number)  \(describe(pause, schedules, commute))") }
     }
 
@@ -79,7 +79,7 @@ extension Commands {
         let text = invocation.arguments.positionals[0]
         guard text.count <= 7, text.allSatisfy(\.isASCIIDigit), let number = Int(text) else { throw CommuteError.unknownPause(DisplayText.line(text)) }
         let commute = try invocation.commute()
-        let schedules = try commute.store.schedules().schedules
+        let schedules = try commute.schedules().schedules
         let (pause, summary) = try commute.removePause(number)
         invocation.io.out("Removed pause \(pause.number): \(describe(pause, schedules, commute)); \(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
         invocation.report(summary)

@@ -31,10 +31,10 @@ extension Commands {
         }
         io.out("\(report.requests.count) alerts scheduled (cap \(report.cap)); \(report.deferredCount) deferred.")
         if !report.pauses.isEmpty {
-            let schedules = try commute.store.schedules().schedules
+            let schedules = try commute.schedules().schedules
             for pause in report.pauses { io.out("Paused: \(describe(pause, schedules, commute)).") }
         }
-        let quietHours = try commute.store.configuration().quietHours
+        let quietHours = commute.configuration.quietHours
         for item in report.requests {
             io.out("")
             io.out("\(TimeFormatting.dayAndTime(item.request.nextFire, calendar: commute.calendar))  \(item.content?.title ?? "")")

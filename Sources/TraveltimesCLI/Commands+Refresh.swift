@@ -41,7 +41,7 @@ extension Commands {
         let timeout = try invocation.timeout()
         let quiet = invocation.arguments.has("--quiet")
         let commute = try invocation.commute()
-        let configuration = try commute.store.configuration()
+        let configuration = commute.configuration
         let only = try invocation.arguments.all("--route").map(ScheduleParsing.routeID)
         let everyCustom = invocation.arguments.has("--all")
         // One fetch helper for every request of this refresh, the feed's and the providers'.
@@ -58,7 +58,7 @@ extension Commands {
         let start = access.clock()
 
         // What the last refresh left: a failure said then is not said again under --quiet.
-        let before = try? commute.store.refreshLog()
+        let before = try? commute.refreshLog()
         // The feed, when there is a source and not just some custom routes were asked for.
         var feed: Commute.RefreshResult?
         var feedFailure: RefreshFailed?
@@ -84,7 +84,7 @@ extension Commands {
         if let feed, !quiet, !invocation.wantsJSON { reportFeed(feed, display: display ?? "", io) }
         // Calm under cron, loud once: a failure is said when it starts or changes, and its end.
         if let before, before.failuresSinceSuccess > 0 {
-            let after = try? commute.store.refreshLog()
+            let after = try? commute.refreshLog()
             if feed != nil {
                 let since = before.failingSince.map { " since \(TimeFormatting.moment($0, relativeTo: commute.now, calendar: commute.calendar))" } ?? ""
                 io.err("traveltimes: refresh works again, after \(before.failuresSinceSuccess) failed \(before.failuresSinceSuccess == 1 ? "try" : "tries")\(since)")
@@ -96,7 +96,7 @@ extension Commands {
         // The custom routes: the feed's refresh has them in hand; otherwise the cache is read.
         // (After a failed feed, a cache that cannot be read has none: the feed's error is the one to tell.)
         let hasCustom = try feed.map { !$0.customRoutes.isEmpty }
-            ?? (feedFailure == nil ? commute.store.routes() : (try? commute.store.routes()) ?? .empty).routes.contains { $0.custom != nil }
+            ?? (feedFailure == nil ? commute.routes() : (try? commute.routes()) ?? .empty).routes.contains { $0.custom != nil }
         if text == nil, !hasCustom {
             throw invocation.usage(
                 "No feed source and no custom routes: pass --source URL|FILE, set TRAVELTIMES_SOURCE, run "
@@ -146,13 +146,13 @@ extension Commands {
             }
         }
         if invocation.wantsJSON {
-            let usage = try? commute.store.refreshLog()
+            let usage = try? commute.refreshLog()
             let json = RefreshJSON(
                 feed, custom: custom, source: display, at: TimeFormatting.iso8601(commute.now, calendar: commute.calendar), events: events,
                 watchProblem: watchProblem,
                 providers: ProviderUsageJSON.all(
                     usage, configuration, day: commute.budgetDay,
-                    custom: custom?.outcomes.map(\.route) ?? ((try? commute.store.routes().routes.filter { $0.custom != nil }) ?? [])),
+                    custom: custom?.outcomes.map(\.route) ?? ((try? commute.routes().routes.filter { $0.custom != nil }) ?? [])),
                 feedError: feedFailure.map { FeedSource.redact($0.description, secrets: secrets) }, calendar: commute.calendar)
             try invocation.printJSON(json, through: io)
         }
@@ -206,7 +206,7 @@ extension Commands {
         let overBudget = Dictionary(grouping: result.outcomes.filter { $0.failure?.isBudget ?? false }, by: \.provider)
         for provider in overBudget.keys.sorted() {
             guard let outcomes = overBudget[provider], let failure = outcomes.first?.failure else { continue }
-            let isNews = (try? commute.store.updateRefreshLog { $0.reportBudgetSpent(provider, on: commute.budgetDay) }) ?? true
+            let isNews = (try? commute.noteBudgetSpent(provider)) ?? true
             guard !quiet || isNews else { continue }
             let kept = outcomes.map { outcome in
                 outcome.route.custom?.fetchedAt.map {

@@ -13,43 +13,22 @@ extension Commands {
         ],
         discussion: "Favorites are marked *. A line warns when the data is more than an hour old."
     ) { invocation in
+        var order = Commute.RouteOrder.feed
+        if let text = invocation.arguments.value("--sort") {
+            guard text == "delay" else { throw invocation.usage("Unknown --sort '\(text)': use delay.") }
+            order = .delay
+        }
         let commute = try invocation.commute()
-        let favorites = try commute.store.favorites().routeIDs
-        let search = invocation.arguments.value("--search")
-        var routes: [Route]
-        // Favorites that have left the feed: still favorites, shown as unavailable.
-        var unavailable: [String] = []
-        let newestUpdate: Date?
-        if let search, !invocation.arguments.has("--favorites") {
-            // Only the matches are built: the whole cache is never decoded.
-            (routes, newestUpdate) = try commute.store.searchRoutes(search)
-        } else {
-            let cache = try commute.store.routes()
-            routes = cache.routes
-            newestUpdate = cache.routes.map(\.updatedAt).max()
-            if invocation.arguments.has("--favorites") {
-                let byID = cache.byID
-                routes = favorites.compactMap { byID[$0] }
-                unavailable = favorites.filter { byID[$0] == nil }
-            }
-            if let search {
-                routes = routes.filter { $0.matches(search) }
-                unavailable = []
-            }
-        }
-        guard let newestUpdate else { throw CommuteError.noRouteData }
-        if let order = invocation.arguments.value("--sort") {
-            guard order == "delay" else { throw invocation.usage("Unknown --sort '\(order)': use delay.") }
-            routes = sortedByDelay(routes)
-        }
+        let listing = try commute.routeListing(
+            search: invocation.arguments.value("--search"), favoritesOnly: invocation.arguments.has("--favorites"), order: order)
         if invocation.wantsJSON {
-            try invocation.printJSON(routes.map { RouteJSON($0, calendar: commute.calendar) })
+            try invocation.printJSON(listing.routes.map { RouteJSON($0, calendar: commute.calendar) })
             return
         }
         let io = invocation.io
-        io.out("Updated at \(TimeFormatting.moment(newestUpdate, relativeTo: commute.now, calendar: commute.calendar))")
-        if let warning = try staleness(newest: newestUpdate, commute) { io.out(warning) }
-        guard !routes.isEmpty || !unavailable.isEmpty else {
+        io.out("Updated at \(TimeFormatting.moment(listing.newestUpdate, relativeTo: commute.now, calendar: commute.calendar))")
+        if let staleness = listing.staleness { io.out(describe(staleness, commute)) }
+        guard !listing.entries.isEmpty else {
             if let text = invocation.arguments.value("--search") {
                 io.out("No routes match '\(text)'.")
             } else {
@@ -57,29 +36,31 @@ extension Commands {
             }
             return
         }
-        let marked = Set(favorites)
-        var table = Table([.left, .right, .left, .right, .right, .right, .left, .left, .left])
-        table.add(["", "ID", "NAME", "NOW", "AVG", "DELAY", "STATUS", "SOURCE", "UPDATED"])
-        // Unavailable favorites keep their place in favorites order; sorted by delay, they come last.
-        let byID = Dictionary(routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let order = unavailable.isEmpty || invocation.arguments.value("--sort") != nil ? routes.map(\.id) + unavailable : favorites
-        for id in order {
-            guard let route = byID[id] else {
-                table.add(["*", id, "Route \(id)", "-", "-", "-", "UNAVAILABLE", "-", "not in the latest feed"])
-                continue
-            }
-            table.add([
-                marked.contains(route.id) ? "*" : "", route.id, route.name, minutes(route.currentMinutes),
-                minutes(route.averageMinutes) + (route.custom?.provider.usualIsFreeFlow == true ? "†" : ""),
-                route.delayMinutes.map(TimeFormatting.delay) ?? "-", route.status.rawValue, route.sourceName,
-                route.custom?.fetchedAt == nil && route.custom != nil
-                    ? "not fetched yet" : TimeFormatting.moment(route.updatedAt, relativeTo: commute.now, calendar: commute.calendar),
-            ])
-        }
-        io.out(table.render().joined(separator: "\n"))
-        if routes.contains(where: { $0.custom?.provider.usualIsFreeFlow == true }) {
+        io.out(routeTable(listing, commute))
+        if listing.routes.contains(where: { $0.custom?.provider.usualIsFreeFlow == true }) {
             io.out("† Google gives no usual time: its AVG is the time without traffic, so its delays run high.")
         }
+    }
+
+    /// The `routes` table: favorites marked *, unavailable favorites in their place.
+    private static func routeTable(_ listing: Commute.RouteListing, _ commute: Commute) -> String {
+        var table = Table([.left, .right, .left, .right, .right, .right, .left, .left, .left])
+        table.add(["", "ID", "NAME", "NOW", "AVG", "DELAY", "STATUS", "SOURCE", "UPDATED"])
+        for entry in listing.entries {
+            switch entry {
+            case .unavailable(let id):
+                table.add(["*", id, "Route \(id)", "-", "-", "-", "UNAVAILABLE", "-", "not in the latest feed"])
+            case .route(let route):
+                table.add([
+                    listing.favorites.contains(route.id) ? "*" : "", route.id, route.name, minutes(route.currentMinutes),
+                    minutes(route.averageMinutes) + (route.custom?.provider.usualIsFreeFlow == true ? "†" : ""),
+                    route.delayMinutes.map(TimeFormatting.delay) ?? "-", route.status.rawValue, route.sourceName,
+                    route.custom?.fetchedAt == nil && route.custom != nil
+                        ? "not fetched yet" : TimeFormatting.moment(route.updatedAt, relativeTo: commute.now, calendar: commute.calendar),
+                ])
+            }
+        }
+        return table.render().joined(separator: "\n")
     }
 
     static let route = Command(
@@ -92,22 +73,18 @@ extension Commands {
     ) { invocation in
         let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
         let commute = try invocation.commute()
-        let cache = try commute.store.routes(includingEndPoints: true)
-        guard !cache.routes.isEmpty else { throw CommuteError.noRouteData }
-        guard let route = cache.routes.first(where: { $0.id == id }) else { throw ModelError.unknownRoute(id) }
-        let isFavorite = try commute.store.favorites().routeIDs.contains(id)
-        let schedules = try commute.store.schedules().schedules.filter { $0.routeIDs.contains(id) }
-        let arrival = route.currentMinutes.map { commute.now.addingTimeInterval(TimeInterval($0 * 60)) }
+        let detail = try commute.routeDetail(id)
+        let (route, schedules, arrival) = (detail.route, detail.schedules, detail.estimatedArrival)
         if invocation.wantsJSON {
             try invocation.printJSON(RouteDetailJSON(
                 route: RouteJSON(route, calendar: commute.calendar), startPoint: route.startPoint, endPoint: route.endPoint,
                 estimatedArrival: arrival.map { TimeFormatting.iso8601($0, calendar: commute.calendar) },
-                favorite: isFavorite, scheduleIDs: schedules.map { $0.id.lowercasedString }))
+                favorite: detail.isFavorite, scheduleIDs: schedules.map { $0.id.lowercasedString }))
             return
         }
         let io = invocation.io
         let calendar = commute.calendar
-        io.out("\(route.name) (route \(route.id))\(isFavorite ? "  * favorite" : "")")
+        io.out("\(route.name) (route \(route.id))\(detail.isFavorite ? "  * favorite" : "")")
         if let description = route.description.map(DisplayText.line), description != route.name { io.out("  \(description)") }
         if let start = route.startPoint { io.out("  From:     \(describe(start))") }
         if let end = route.endPoint { io.out("  To:       \(describe(end))") }
@@ -139,30 +116,16 @@ extension Commands {
         }
     }
 
-    /// Worst delay first; routes without data last, in their old order.
-    static func sortedByDelay(_ routes: [Route]) -> [Route] {
-        routes.enumerated().sorted { lhs, rhs in
-            switch (lhs.element.delayMinutes, rhs.element.delayMinutes) {
-            case let (left?, right?): left != right ? left > right : lhs.offset < rhs.offset
-            case (.some, nil): true
-            case (nil, .some): false
-            case (nil, nil): lhs.offset < rhs.offset
-            }
-        }.map(\.element)
-    }
-
-    /// `Data is 3 h old.`, or why: `stale: refresh failed 3 times since 6:15 AM`. Nil when fresh.
-    static func staleness(newest: Date, _ commute: Commute) throws -> String? {
-        let age = commute.now.timeIntervalSince(newest)
-        guard age > AlertComposer.staleAfter else { return nil }
-        let log = try commute.store.refreshLog()
-        if log.failuresSinceSuccess > 0, let since = log.failingSince {
-            let times = log.failuresSinceSuccess == 1 ? "once" : "\(log.failuresSinceSuccess) times"
-            return "stale: refresh failed \(times) since "
+    /// `stale: refresh failed 3 times since 6:15 AM; the data is 3 h old`.
+    static func describe(_ staleness: Commute.Staleness, _ commute: Commute) -> String {
+        switch staleness {
+        case .failing(let times, let since, let age):
+            "stale: refresh failed \(times == 1 ? "once" : "\(times) times") since "
                 + "\(TimeFormatting.moment(since, relativeTo: commute.now, calendar: commute.calendar)); "
                 + "the data is \(TimeFormatting.age(age)) old"
+        case .notRefreshed(let age):
+            "stale: the data is \(TimeFormatting.age(age)) old; run `traveltimes refresh`"
         }
-        return "stale: the data is \(TimeFormatting.age(age)) old; run `traveltimes refresh`"
     }
 
     static func describe(_ point: Route.Point) -> String {
@@ -174,17 +137,6 @@ extension Commands {
     }
 
     static func minutes(_ value: Int?) -> String { value.map { "\($0) min" } ?? "-" }
-}
-
-extension Route {
-    /// Case-insensitive match on name and description.
-    func matches(_ text: String) -> Bool {
-        guard let search = TextSearch(text) else {
-            let needle = text.lowercased()
-            return name.lowercased().contains(needle) || (description?.lowercased().contains(needle) ?? false)
-        }
-        return search.matches(name) || (description.map(search.matches) ?? false)
-    }
 }
 
 /// `routes --json`: a public contract.

@@ -46,7 +46,7 @@ extension Commands {
         }
         if invocation.arguments.has("--disabled") { draft.isEnabled = false }
         let commute = try invocation.commute()
-        let added = try unknownRoutesNamed(commute) { try commute.addScheduleSavingZone(draft) }
+        let added = try commute.addScheduleSavingZone(draft)
         let schedule = added.schedule
         invocation.io.out("Added schedule \(shortID(schedule)): \(try describe(schedule, commute)).")
         warn(added.warnings, about: schedule, invocation)
@@ -56,17 +56,6 @@ extension Commands {
                     + "(change it with `traveltimes config set timezone ZONE`).")
         }
         invocation.report(added.summary)
-    }
-
-    /// A route that is not a favorite because no such route exists is said to be unknown: the
-    /// advice to favorite it would only fail next.
-    static func unknownRoutesNamed<T>(_ commute: Commute, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch ModelError.notFavorite(let id) {
-            let known = ((try? commute.store.routes().byID[id]) ?? nil) != nil
-            throw known ? ModelError.notFavorite(id) : ModelError.unknownRoute(id)
-        }
     }
 
     /// Says, as warnings, why a schedule just saved may not do what its owner expects.
@@ -94,7 +83,7 @@ extension Commands {
         ]
     ) { invocation in
         let commute = try invocation.commute()
-        let schedules = try commute.store.schedules().schedules
+        let schedules = try commute.schedules().schedules
         if invocation.wantsJSON {
             try invocation.printJSON(schedules.map { ScheduleJSON($0, calendar: commute.calendar) })
             return
@@ -104,7 +93,7 @@ extension Commands {
             return
         }
         if invocation.arguments.has("--verbose") {
-            let routes = try commute.store.routes().byID
+            let routes = try commute.routes().byID
             for schedule in schedules {
                 invocation.io.out("\(shortID(schedule))  \(schedule.spokenLabel)")
                 for id in schedule.routeIDs {
@@ -139,7 +128,7 @@ extension Commands {
             try invocation.printJSON(ScheduleJSON(schedule, calendar: commute.calendar))
             return
         }
-        let routes = try commute.store.routes().byID
+        let routes = try commute.routes().byID
         let io = invocation.io
         io.out("Schedule \(schedule.id.lowercasedString)")
         io.out("  \(schedule.spokenLabel)")
@@ -202,11 +191,10 @@ extension Commands {
             }
             draft.arriveBy = .some(try arriveBy(invocation.arguments, over: current.arriveBy))
         }
-        let (_, after, summary) = try unknownRoutesNamed(commute) { try commute.editSchedule(invocation.arguments.positionals[0], draft) }
-        invocation.io.out("Updated schedule \(shortID(after)): \(try describe(after, commute)).")
-        let others = try commute.store.schedules().schedules
-        warn(Commute.warnings(for: after, among: others, quietHours: try commute.store.configuration().quietHours), about: after, invocation)
-        invocation.report(summary)
+        let edited = try commute.editSchedule(invocation.arguments.positionals[0], draft)
+        invocation.io.out("Updated schedule \(shortID(edited.after)): \(try describe(edited.after, commute)).")
+        warn(edited.warnings, about: edited.after, invocation)
+        invocation.report(edited.summary)
     }
 
     static let scheduleEnable = Command(
@@ -251,8 +239,8 @@ extension Commands {
 
     private static func setEnabled(_ enabled: Bool, _ invocation: Invocation) throws {
         let commute = try invocation.commute()
-        let (before, after, summary) = try commute.editSchedule(
-            invocation.arguments.positionals[0], Commute.ScheduleDraft(isEnabled: enabled))
+        let edited = try commute.editSchedule(invocation.arguments.positionals[0], Commute.ScheduleDraft(isEnabled: enabled))
+        let (before, after, summary) = (edited.before, edited.after, edited.summary)
         let label = "\(after.timeLabel) on \(after.daysLabel)"
         switch (before.isEnabled, enabled) {
         case (true, true): invocation.io.out("Schedule \(shortID(after)) (\(label)) was already enabled.")
@@ -275,7 +263,7 @@ extension Commands {
         var settings = current ?? Schedule.ArriveBy(bufferMinutes: Schedule.ArriveBy.defaultBufferMinutes)
         let largest = Schedule.ArriveBy.largestBufferMinutes
         if let text = arguments.value("--buffer") {
-            guard let seconds = duration(text), seconds % 60 == 0, seconds / 60 <= largest else {
+            guard let seconds = ScheduleParsing.duration(text), seconds % 60 == 0, seconds / 60 <= largest else {
                 throw UsageError(message: "Invalid --buffer '\(DisplayText.line(text))': use whole minutes such as 5m or 0 (at most 3h).", command: "")
             }
             settings.bufferMinutes = seconds / 60
@@ -284,7 +272,7 @@ extension Commands {
             if text.lowercased() == "off" {
                 settings.headsUpMinutes = nil
             } else {
-                guard let seconds = duration(text), seconds % 60 == 0, (1...largest).contains(seconds / 60) else {
+                guard let seconds = ScheduleParsing.duration(text), seconds % 60 == 0, (1...largest).contains(seconds / 60) else {
                     throw UsageError(message: "Invalid --heads-up '\(DisplayText.line(text))': use whole minutes such as 15m (1m to 3h), or off.", command: "")
                 }
                 settings.headsUpMinutes = seconds / 60
@@ -323,24 +311,27 @@ extension Commands {
 
     /// `7:00 AM on Weekdays, 2 routes (Everett-Seattle, Seattle-Bellevue via 90), enabled; next alert Wed, Nov 5, 7:00 AM`.
     static func describe(_ schedule: Schedule, _ commute: Commute) throws -> String {
-        let routes = try commute.store.routes().byID
+        let routes = try commute.routes().byID
         let names = schedule.routeIDs.map { routes[$0]?.name ?? "Route \($0)" }.joined(separator: ", ")
         var text = "\(schedule.timeLabel) on \(schedule.daysLabel), \(routeCount(schedule.routeIDs.count)) (\(names))"
         if let threshold = schedule.onlyWhenDelayedBy { text += ", only when delayed \(threshold)+ min" }
         if let arriveBy = schedule.arriveBy, arriveBy.bufferMinutes > 0 { text += ", \(arriveBy.bufferMinutes) min to spare" }
         if let headsUp = schedule.arriveBy?.headsUpMinutes { text += ", a heads-up \(headsUp) min before" }
-        guard schedule.isEnabled else { return text + ", disabled" }
-        let next = schedule.days.map {
-            commute.calendar.nextFire(weekday: $0, hour: schedule.hour, minute: schedule.minute, after: commute.now)
-        }.min()
-        guard let next else { return text }
-        if schedule.isArriveBy {
-            let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: next)
-            text += "; next: leave \(TimeFormatting.dayAndTime(leave.leave, calendar: commute.calendar)) to arrive by "
-                + commute.calendar.local(next).time.label
-            if leave.basis != .current { text += leave.basis == .usual ? " (on usual times)" : " (no travel times yet)" }
-        } else {
+        switch try commute.nextAlert(for: schedule) {
+        case nil where !schedule.isEnabled:
+            text += ", disabled"
+        case nil:
+            break
+        case .at(let next):
             text += "; next alert \(TimeFormatting.dayAndTime(next, calendar: commute.calendar))"
+        case .leave(let leave):
+            text += "; next: leave \(TimeFormatting.dayAndTime(leave.leave, calendar: commute.calendar)) to arrive by "
+                + commute.calendar.local(leave.arrival).time.label
+            switch leave.basis {
+            case .current: break
+            case .usual: text += " (on usual times)"
+            case .noData: text += " (no travel times yet)"
+            }
         }
         return text
     }

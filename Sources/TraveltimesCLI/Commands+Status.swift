@@ -12,24 +12,15 @@ extension Commands {
             unreadable files under "errors". `traveltimes doctor` checks whether alerts will go out.
             """
     ) { invocation in
-        let store = try invocation.store()
-        // Each domain is read on its own, so one unreadable file does not hide the others.
-        var failures: [any Error] = []
-        func read<T>(_ body: () throws -> T) -> T? {
-            do { return try body() } catch {
-                failures.append(error)
-                return nil
-            }
-        }
-        let configuration = read { try store.configuration() }
-        let commute = try invocation.commute(store, configuration: configuration ?? .empty)
+        let commute = try invocation.commute(unreadableConfiguration: .readsAsDefaults)
+        let status = commute.storeStatus()
+        let configuration = commute.configurationError == nil ? commute.configuration : nil
         let calendar = commute.calendar
         func moment(_ date: Date) -> StatusJSON.Moment {
             StatusJSON.Moment(date: date, text: TimeFormatting.iso8601(date, calendar: calendar))
         }
 
-        var pauseLines: [String] = []
-        var report = StatusJSON(store: store.directory, installed: StatusJSON.InstalledJSON(installed(invocation)))
+        var report = StatusJSON(store: commute.storeDirectory, installed: StatusJSON.InstalledJSON(installed(invocation)))
         if let configuration {
             let (zone, source) = try invocation.timeZone(saved: configuration.timeZone)
             report.timeZone = StatusJSON.Zone(name: zone.identifier, from: source, saved: configuration.timeZone)
@@ -37,48 +28,47 @@ extension Commands {
             report.source = FeedSource.effective(argument: nil, environment: invocation.environment, saved: configuration.source)
                 .map { FeedSource.redact(FeedSource.display($0), secrets: secrets) }
         }
-        if let cache = read({ try store.routes() }) {
+        if let cache = status.routes {
             let custom = cache.routes.filter { $0.custom != nil }
             report.customRoutes = custom.count
             if !custom.isEmpty || configuration?.providerKeys != nil {
-                let log = try? store.refreshLog()
-                report.providers = ProviderUsageJSON.all(log, configuration ?? .empty, day: commute.budgetDay, custom: custom)
+                report.providers = ProviderUsageJSON.all(status.refreshLog, commute.configuration, day: commute.budgetDay, custom: custom)
             }
             report.routes = StatusJSON.Routes(
                 count: cache.routes.count, withoutData: cache.routes.count(where: { $0.status == .noData }),
                 updatedAt: cache.routes.map(\.updatedAt).max().map(moment), fetchedAt: cache.fetchedAt.map(moment), from: cache.source)
         }
-        if let log = read({ try store.refreshLog() }), let attempt = log.lastAttemptAt, let result = log.lastResult {
+        if let log = status.refreshLog, let attempt = log.lastAttemptAt, let result = log.lastResult {
             report.lastRefresh = StatusJSON.LastRefresh(
                 at: moment(attempt), result: DisplayText.line(result), lastSuccessAt: log.lastSuccessAt.map(moment),
                 failuresInARow: log.failuresSinceSuccess)
         }
-        report.favorites = read { try store.favorites().routeIDs.count }
-        if let book = read({ try store.schedules() }) {
+        report.favorites = status.favorites
+        var pauseLines: [String] = []
+        if let book = status.schedules, let pauses = status.pauses {
             report.schedules = StatusJSON.Schedules(count: book.schedules.count, enabled: book.schedules.count(where: \.isEnabled))
-            let pauses = Commute.activePauses(book, today: commute.today)
             report.pauses = pauses.map(PauseJSON.init)
             pauseLines = pauses.map { describe($0, book.schedules, commute) }
         }
-        if let pending = read({ try store.pending() }) {
+        if let pending = status.pending {
             report.pending = StatusJSON.Pending(
-                scheduled: pending.requests.count, deferred: pending.deferred.count, cap: pending.cap, plannedAt: pending.plannedAt.map(moment))
+                scheduled: pending.scheduled, deferred: pending.deferred, cap: pending.cap, plannedAt: pending.plannedAt.map(moment))
         }
-        if let ledger = read({ try store.ledgerDecisions(since: commute.ledgerHorizon).filter { $0.outcome != .claimed } }), let last = ledger.last {
-            let recent = ledger.filter { commute.now.timeIntervalSince($0.at) < 86_400 }
+        if let decisions = status.decisions, let last = decisions.last {
+            let recent = decisions.filter { commute.now.timeIntervalSince($0.at) < 86_400 }
             report.lastAlert = StatusJSON.LastAlert(
                 at: moment(last.at), outcome: last.outcome.rawValue,
                 lastDay: Dictionary(grouping: recent, by: \.outcome.rawValue).mapValues(\.count))
         }
-        report.errors = failures.map { DisplayText.line(String(describing: $0)) }
+        report.errors = status.errors.map { DisplayText.line(String(describing: $0)) }
 
         if invocation.wantsJSON {
             try invocation.printJSON(report)
         } else {
             printStatus(report, pauseLines: pauseLines, configurationRead: configuration != nil, commute: commute, invocation: invocation)
         }
-        if let first = failures.first {
-            for error in failures.dropFirst() { _ = CLI.fail(error, io: invocation.io) }
+        if let first = status.errors.first {
+            for error in status.errors.dropFirst() { _ = CLI.fail(error, io: invocation.io) }
             throw first
         }
     }

@@ -18,16 +18,7 @@ extension Commands {
         let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
         guard let text = invocation.arguments.value("--over") else { throw invocation.usage("Missing --over MIN.") }
         guard let minutes = try ScheduleParsing.threshold(text) else { throw ModelError.badThreshold(text) }
-        let store = try invocation.store()
-        let routes = try store.routes().byID
-        guard !routes.isEmpty else { throw CommuteError.noRouteData }
-        guard let route = routes[id] else { throw ModelError.unknownRoute(id) }
-        try store.updateConfiguration { configuration in
-            var watches = configuration.watches ?? []
-            watches.removeAll { $0.routeID == id }
-            watches.append(DelayWatch(routeID: id, overMinutes: minutes))
-            configuration.watches = watches
-        }
+        let route = try invocation.commute().watch(id, overMinutes: minutes)
         invocation.io.out("Watching \(route.name) (\(id)): an alert when it runs +\(minutes) min or more, and when it clears.")
     }
 
@@ -36,8 +27,8 @@ extension Commands {
         summary: "List watched routes (also: traveltimes watch)",
         options: [Options.json]
     ) { invocation in
-        let store = try invocation.store()
-        let watches = try store.configuration().watches ?? []
+        let commute = try invocation.commute()
+        let watches = commute.configuration.watches ?? []
         if invocation.wantsJSON {
             try invocation.printJSON(watches.map { WatchJSON(routeID: $0.routeID, overMinutes: $0.overMinutes, isOver: $0.isOver) })
             return
@@ -46,7 +37,7 @@ extension Commands {
             invocation.io.out("No routes watched: add one with `traveltimes watch add ROUTE --over MIN`.")
             return
         }
-        let routes = try store.routes().byID
+        let routes = try commute.routes().byID
         for watch in watches {
             let state = watch.isOver.map { $0 ? "over now" : "clear now" } ?? "not checked yet"
             invocation.io.out("\(watch.routeID)  \(routes[watch.routeID]?.name ?? "Route \(watch.routeID)")  over +\(watch.overMinutes) min  (\(state))")
@@ -62,12 +53,12 @@ extension Commands {
         options: [Options.yes]
     ) { invocation in
         let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
-        let store = try invocation.store()
-        guard try store.configuration().watches?.contains(where: { $0.routeID == id }) == true else {
+        let commute = try invocation.commute()
+        guard commute.configuration.watches?.contains(where: { $0.routeID == id }) == true else {
             throw invocation.usage("Route \(id) is not watched: see `traveltimes watch list`.")
         }
         try invocation.confirm("This will stop delay alerts for route \(id).", question: "Stop watching?")
-        try store.updateConfiguration { $0.watches?.removeAll { $0.routeID == id } }
+        try commute.unwatch(id)
         invocation.io.out("Stopped watching route \(id).")
     }
 }

@@ -38,7 +38,7 @@ enum Completion {
     /// one under the cursor (empty at a space) — each a line: the word, then a tab and what it is
     /// when there is something to say. Reads the store only for the values asked for; a store that
     /// cannot be read gives no candidates, never an error on a TAB.
-    static func candidates(for words: [String], store: () throws -> Store) -> [String] {
+    static func candidates(for words: [String], commute: () throws -> Commute) -> [String] {
         guard let current = words.last else { return [] }
         let before = Commands.spelledOneWay(Array(words.dropLast()))
         guard let (command, used) = resolve(before) else {
@@ -70,7 +70,7 @@ enum Completion {
             positional += 1
         }
         if let option = expecting {
-            return option.values.map { values(of: $0, current, store: store) } ?? []
+            return option.values.map { values(of: $0, current, commute: commute) } ?? []
         }
         // After a verbatim command's first argument (a program and its arguments), nothing is known.
         if command.verbatimArguments, positional > 0 { return [] }
@@ -85,7 +85,7 @@ enum Completion {
             : []
         let kinds = command.argumentValues
         if !kinds.isEmpty, positional < command.positionals.upperBound {
-            return subcommands + values(of: kinds[min(positional, kinds.count - 1)], current, store: store)
+            return subcommands + values(of: kinds[min(positional, kinds.count - 1)], current, commute: commute)
         }
         if !subcommands.isEmpty { return subcommands + matching(current, command.allOptions.map { "\($0.name)\t\($0.help)" }) }
         return matching(current, command.allOptions.map { "\($0.name)\t\($0.help)" })
@@ -120,7 +120,7 @@ enum Completion {
         return names + ["help", "--help", "--version"]
     }
 
-    private static func values(of kind: ValueKind, _ current: String, store: () throws -> Store) -> [String] {
+    private static func values(of kind: ValueKind, _ current: String, commute: () throws -> Commute) -> [String] {
         switch kind {
         case .file: return [files]
         case .words(let words): return matching(current, words)
@@ -133,27 +133,27 @@ enum Completion {
         case .configKey: return matching(current, Commands.configKeys)
         default: break
         }
-        guard let store = try? store() else { return [] }
+        guard let commute = try? commute() else { return [] }
         let lines: [String]
         switch kind {
         case .routeID, .customRouteID:
-            let routes = ((try? store.routes().routes) ?? []).filter { kind == .routeID || $0.custom != nil }
+            let routes = ((try? commute.routes().routes) ?? []).filter { kind == .routeID || $0.custom != nil }
             lines = routes.map { "\($0.id)\t\($0.name)" }
         case .favoriteRouteID, .watchedRouteID:
             let ids = kind == .favoriteRouteID
-                ? (try? store.favorites().routeIDs) ?? [] : ((try? store.configuration().watches) ?? []).map(\.routeID)
-            let names = (try? store.routes().byID) ?? [:]
+                ? (try? commute.favorites().routeIDs) ?? [] : (commute.configuration.watches ?? []).map(\.routeID)
+            let names = (try? commute.routes().byID) ?? [:]
             lines = ids.map { id in names[id].map { "\(id)\t\($0.name)" } ?? id }
         case .scheduleID:
-            lines = ((try? store.schedules().schedules) ?? []).map {
+            lines = ((try? commute.schedules().schedules) ?? []).map {
                 "\(Commands.shortID($0))\t\($0.timeLabel) on \($0.daysLabel)"
             }
         case .notifierNumber:
-            lines = ((try? store.configuration().notifiers) ?? []).map { "\($0.id)\t\($0.summary)" }
+            lines = (commute.configuration.notifiers ?? []).map { "\($0.id)\t\($0.summary)" }
         case .groupName:
-            lines = ((try? store.favorites().groups) ?? []).map(\.name)
+            lines = ((try? commute.favorites().groups) ?? []).map(\.name)
         case .pauseNumber:
-            lines = ((try? store.schedules())?.pauses ?? []).map { "\($0.number)\t\($0.from.iso) – \($0.until.iso)" }
+            lines = ((try? commute.schedules())?.pauses ?? []).map { "\($0.number)\t\($0.from.iso) – \($0.until.iso)" }
         default: lines = []
         }
         return matching(current, lines)

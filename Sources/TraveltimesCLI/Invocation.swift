@@ -88,7 +88,7 @@ struct Invocation {
         return cap
     }
 
-    func store() throws -> Store {
+    private func store() throws -> Store {
         var timeout = Store.defaultLockTimeout
         if let text = environment["TRAVELTIMES_LOCK_TIMEOUT"], !text.isEmpty {
             guard let seconds = NumberParsing.decimal(text), seconds <= 3_600 else {
@@ -99,18 +99,13 @@ struct Invocation {
         return try Store(directory: StoreLocation.directory(environment: environment), lockTimeout: timeout)
     }
 
-    /// The store, its configuration and zone, and the moment to act at: what most commands begin with.
-    func commute() throws -> Commute {
-        let store = try store()
-        return try commute(store, configuration: try store.configuration())
-    }
-
-    /// The same, from a store and configuration already read.
-    func commute(_ store: Store, configuration: Configuration) throws -> Commute {
-        let zone = try timeZone(saved: configuration.timeZone).zone
-        return Commute(
-            store: store, now: try now(in: zone), timeZone: zone, cap: try cap(),
-            grace: TimeInterval(configuration.graceSeconds ?? Configuration.defaultGrace))
+    /// The store, its configuration (read once) and zone, and the moment to act at: what every
+    /// command that touches the store begins with. `.readsAsDefaults` is doctor's: it reports an
+    /// unreadable `config.json` rather than stop at it.
+    func commute(unreadableConfiguration: Commute.UnreadableConfiguration = .fails) throws -> Commute {
+        try Commute.open(
+            try store(), unreadableConfiguration: unreadableConfiguration, cap: try cap(),
+            zone: { saved in try timeZone(saved: saved).zone }, now: { zone in try now(in: zone) })
     }
 
     /// The notifiers, as this command sends through them: the stdout notifier prints on this

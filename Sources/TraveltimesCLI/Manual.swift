@@ -113,17 +113,21 @@ enum Manual {
     private static func paragraphs(_ prose: String) -> [String] {
         var roff: [String] = []
         var literal = false
+        // A literal block is set in from its first line's indent; deeper lines keep the rest of theirs.
+        var base = 0
         for line in prose.split(separator: "\n", omittingEmptySubsequences: false) {
-            let indented = line.hasPrefix(" ")
+            let indent = line.prefix { $0 == " " }.count
+            let indented = indent > 0
             if indented != literal {
                 roff.append(indented ? ".nf\n.RS 4" : ".RE\n.fi")
                 literal = indented
+                base = indent
             }
             if line.trimmingCharacters(in: .whitespaces).isEmpty {
                 if !literal { roff.append(".PP") }
                 continue
             }
-            roff.append(text(indented ? String(line.drop { $0 == " " }) : String(line)))
+            roff.append(text(indented ? String(line.dropFirst(min(base, indent))) : String(line)))
         }
         if literal { roff.append(".RE\n.fi") }
         return roff

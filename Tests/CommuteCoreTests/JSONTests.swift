@@ -248,10 +248,11 @@ import Glibc
 
     @Test func endPointsAreReadOnlyWhenAskedFor() throws {
         let directory = TemporaryDirectory()
-        let commute = Commute(store: try Store(directory: directory.path), now: Date(timeIntervalSince1970: 1_762_300_800), timeZone: zone("UTC"))
+        let store = try Store(directory: directory.path)
+        let commute = Commute(store: store, now: Date(timeIntervalSince1970: 1_762_300_800), timeZone: zone("UTC"))
         _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture")
-        let summary = try commute.store.routes()
-        let full = try commute.store.routes(includingEndPoints: true)
+        let summary = try store.routes()
+        let full = try store.routes(includingEndPoints: true)
         #expect(summary.routes.allSatisfy { $0.startPoint == nil && $0.endPoint == nil })
         #expect(full.routes.first { $0.id == "1" }?.startPoint?.roadName == "005")
         var stripped = full
@@ -313,11 +314,12 @@ import Glibc
                             updatedAt: instant("2025-11-04T15:00:00-08:00")))
         routes.append(Route(id: "9003", name: "Île Route", description: "Brücke", currentMinutes: 5, averageMinutes: 5,
                             updatedAt: instant("2025-11-04T15:00:00-08:00")))
-        let commute = Commute(store: try Store(directory: directory.path), now: Date(timeIntervalSince1970: 1_762_300_800), timeZone: zone("UTC"))
+        let store = try Store(directory: directory.path)
+        let commute = Commute(store: store, now: Date(timeIntervalSince1970: 1_762_300_800), timeZone: zone("UTC"))
         _ = try commute.refresh(feed: WSDOTFeed.encode(routes), source: "test")
-        let all = try commute.store.routes().routes
+        let all = try store.routes().routes
         for text in ["everett", "EVERETT", "seattle-b", "HOV", "Tacoma", "\"everett\"", "", "zzz", "brücke", "île"] {
-            let found = try commute.store.searchRoutes(text)
+            let found = try store.searchRoutes(text)
             // An empty search is no filter (String.contains("") would say false).
             let expected = text.isEmpty ? all : all.filter {
                 $0.name.lowercased().contains(text.lowercased()) || ($0.description?.lowercased().contains(text.lowercased()) ?? false)

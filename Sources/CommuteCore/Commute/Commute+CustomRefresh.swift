@@ -332,3 +332,11 @@ private final class FetchState: Sendable {
     /// The first error no route could get past.
     var error: (any Error)? { state.withLock { $0.firstError } }
 }
+
+extension Commute {
+    /// Notes in the refresh log that `provider`'s budget is spent today; whether that is news (the
+    /// first time today), so that a quiet refresh says it once a day.
+    public func noteBudgetSpent(_ provider: RouteProvider) throws -> Bool {
+        try store.updateRefreshLog { $0.reportBudgetSpent(provider, on: budgetDay) }
+    }
+}

@@ -46,6 +46,10 @@ extension Commute {
 
     /// The same, saying whether it saved the zone and what to warn about.
     public func addScheduleSavingZone(_ draft: ScheduleDraft, id: UUID = UUID()) throws -> AddedSchedule {
+        try namingUnknownRoutes { try addAndSaveZone(draft, id: id) }
+    }
+
+    private func addAndSaveZone(_ draft: ScheduleDraft, id: UUID) throws -> AddedSchedule {
         // The zone is saved last, under the configuration lock taken first (the store's order):
         // an unreadable configuration fails the command before anything is written.
         try store.updateConfiguration { configuration in
@@ -106,26 +110,65 @@ extension Commute {
         return result
     }
 
+    /// What editing a schedule did.
+    public struct EditedSchedule: Sendable {
+        public var before: Schedule
+        public var after: Schedule
+        public var summary: RescheduleSummary
+        /// Why it may not do what its owner expects, now: see `AddedSchedule.warnings`.
+        public var warnings: [ScheduleWarning]
+    }
+
     /// Changes the given fields of the schedule whose ID starts with `prefix`.
-    public func editSchedule(_ prefix: String, _ draft: ScheduleDraft) throws -> (before: Schedule, after: Schedule, RescheduleSummary) {
-        let ((before, after), summary) = try changeSchedules { favorites, book in
-            let before = try Self.find(prefix, in: book.schedules)
-            var after = before
-            if let routeIDs = draft.routeIDs { after.routeIDs = routeIDs }
-            if let days = draft.days { after.days = days }
-            if let time = draft.time {
-                after.hour = time.hour
-                after.minute = time.minute
+    public func editSchedule(_ prefix: String, _ draft: ScheduleDraft) throws -> EditedSchedule {
+        let ((before, after, warnings), summary) = try namingUnknownRoutes {
+            try changeSchedules { favorites, book in
+                let before = try Self.find(prefix, in: book.schedules)
+                var after = before
+                if let routeIDs = draft.routeIDs { after.routeIDs = routeIDs }
+                if let days = draft.days { after.days = days }
+                if let time = draft.time {
+                    after.hour = time.hour
+                    after.minute = time.minute
+                }
+                if let isEnabled = draft.isEnabled { after.isEnabled = isEnabled }
+                if let threshold = draft.onlyWhenDelayedBy { after.onlyWhenDelayedBy = threshold }
+                if let arriveBy = draft.arriveBy { after.arriveBy = arriveBy }
+                // Routes a cascade could not have left behind are checked only when they change.
+                try Self.check(after, favorites: favorites, checkRoutes: draft.routeIDs != nil)
+                if let index = book.schedules.firstIndex(where: { $0.id == before.id }) { book.schedules[index] = after }
+                return (before, after, Self.warnings(for: after, among: book.schedules, quietHours: configuration.quietHours))
             }
-            if let isEnabled = draft.isEnabled { after.isEnabled = isEnabled }
-            if let threshold = draft.onlyWhenDelayedBy { after.onlyWhenDelayedBy = threshold }
-            if let arriveBy = draft.arriveBy { after.arriveBy = arriveBy }
-            // Routes a cascade could not have left behind are checked only when they change.
-            try Self.check(after, favorites: favorites, checkRoutes: draft.routeIDs != nil)
-            if let index = book.schedules.firstIndex(where: { $0.id == before.id }) { book.schedules[index] = after }
-            return (before, after)
         }
-        return (before, after, summary)
+        return EditedSchedule(before: before, after: after, summary: summary, warnings: warnings)
+    }
+
+    /// A route that is not a favorite because no such route exists is said to be unknown: the
+    /// advice to favorite it would only fail next.
+    private func namingUnknownRoutes<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch ModelError.notFavorite(let id) {
+            let known = ((try? store.routes().byID[id]) ?? nil) != nil
+            throw known ? ModelError.notFavorite(id) : ModelError.unknownRoute(id)
+        }
+    }
+
+    /// A schedule's next alert after now: nil when it is disabled.
+    public enum NextAlert: Sendable {
+        /// A fixed-time schedule's.
+        case at(Date)
+        /// An arrive-by schedule's: when to leave for its next arrival, on the routes' times now.
+        case leave(LeaveTime)
+    }
+
+    /// When `schedule` next alerts, on the route cache as it is.
+    public func nextAlert(for schedule: Schedule) throws -> NextAlert? {
+        guard schedule.isEnabled else { return nil }
+        let next = schedule.days.map { calendar.nextFire(weekday: $0, hour: schedule.hour, minute: schedule.minute, after: now) }.min()
+        guard let next else { return nil }
+        guard schedule.isArriveBy else { return .at(next) }
+        return .leave(LeaveTime.compute(for: schedule, routes: try store.routes().byID, arrival: next))
     }
 
     /// Deletes the schedule whose ID starts with `prefix`; its pending triggers go with it.

@@ -69,6 +69,31 @@ extension Commute {
         return report
     }
 
+    /// A tick through the configured notifiers, with the configured quiet hours, daily cap and
+    /// health policy: what `traveltimes tick` does.
+    public func tick(sender: some AlertSender) throws -> TickReport {
+        try tick(
+            notifiers: configuration.effectiveNotifiers, quietHours: configuration.quietHours,
+            standardDailyCap: configuration.standardDailyCap ?? Configuration.defaultStandardDailyCap,
+            health: HealthPolicy(configuration), sender: sender)
+    }
+
+    /// Which of `failures` (by index) repeat their notifier's failure before, for the same reason:
+    /// not news under `--quiet`, which says a failure when it starts or changes. An unreadable
+    /// ledger makes every failure news.
+    public func repeatedFailures(_ failures: [SentAlert]) -> Set<Int> {
+        guard !failures.isEmpty, let ledger = try? store.ledger(keepingSince: ledgerHorizon) else { return [] }
+        var repeats = Set<Int>()
+        for (index, failure) in failures.enumerated() {
+            let id = failure.delivery.claim.notifier.id
+            let attempts = ledger.entries.filter { $0.notifier == id && ($0.outcome == .failed || $0.outcome == .delivered) }
+            guard attempts.count >= 2 else { continue }
+            let previous = attempts[attempts.count - 2]
+            if previous.outcome == .failed, previous.reason == attempts[attempts.count - 1].reason { repeats.insert(index) }
+        }
+        return repeats
+    }
+
     /// One turn at what is due; with the plan it read.
     private func tickPass(
         notifiers: [Notifier], quietHours: QuietHours?, standardDailyCap: Int, sender: some AlertSender

@@ -2,10 +2,18 @@ import Foundation
 
 /// The operations behind the commands: refresh, favorites, schedules and the pending triggers.
 ///
-/// Holds the store and the moment it acts at; every change that affects triggers re-plans them.
-/// Never prints: results come back as values for the CLI to format.
+/// The one door into the domain: commands reach the store only through these operations. Holds
+/// the store, the configuration as it was read once when the command began, and the moment it
+/// acts at; every change that affects triggers re-plans them. Never prints: results come back as
+/// values for the CLI to format.
 public struct Commute: Sendable {
-    public let store: Store
+    /// Reached only through the operations: nothing outside the core reads or writes it.
+    let store: Store
+    /// `config.json` as this command read it, once, when it began.
+    public let configuration: Configuration
+    /// Why `configuration` is the defaults rather than the file: only when it was opened with
+    /// `.readsAsDefaults` (doctor) and `config.json` could not be read.
+    public let configurationError: StoreError?
     /// The instant the operation evaluates time at (the real clock, or `--now`).
     public let now: Date
     public let timeZone: TimeZone
@@ -15,17 +23,63 @@ public struct Commute: Sendable {
     /// How late an alert may still be delivered (`config set grace`); past it, it is missed.
     public let grace: TimeInterval
 
+    /// A commute over `store` with `configuration` as read; `grace`, when given, overrides the
+    /// configuration's.
     public init(
-        store: Store, now: Date, timeZone: TimeZone, cap: Int = FanOut.defaultCap,
-        grace: TimeInterval = TimeInterval(Configuration.defaultGrace)
+        store: Store, configuration: Configuration = .empty, now: Date, timeZone: TimeZone, cap: Int = FanOut.defaultCap,
+        grace: TimeInterval? = nil
+    ) {
+        self.init(store: store, configuration: configuration, configurationError: nil, now: now, timeZone: timeZone, cap: cap, grace: grace)
+    }
+
+    private init(
+        store: Store, configuration: Configuration, configurationError: StoreError?, now: Date, timeZone: TimeZone, cap: Int,
+        grace: TimeInterval?
     ) {
         self.store = store
+        self.configuration = configuration
+        self.configurationError = configurationError
         self.now = now
         self.timeZone = timeZone
         self.calendar = ZonedCalendar(timeZone: timeZone, around: now)
         self.cap = cap
-        self.grace = grace
+        self.grace = grace ?? TimeInterval(configuration.graceSeconds ?? Configuration.defaultGrace)
     }
+
+    /// What `open` does when `config.json` cannot be read.
+    public enum UnreadableConfiguration: Sendable {
+        /// The command fails with the file's error: what every command but doctor does.
+        case fails
+        /// The defaults stand in, and `configurationError` says why: doctor, which reports it.
+        case readsAsDefaults
+    }
+
+    /// Opens a commute over `store`, reading its configuration once. `zone` chooses the zone from
+    /// the saved one (or nil), and `now` the moment to act at in that zone.
+    public static func open(
+        _ store: Store, unreadableConfiguration: UnreadableConfiguration = .fails, cap: Int,
+        zone: (_ saved: String?) throws -> TimeZone, now: (TimeZone) throws -> Date
+    ) throws -> Commute {
+        let configuration: Configuration
+        var configurationError: StoreError?
+        do {
+            configuration = try store.configuration()
+        } catch {
+            switch unreadableConfiguration {
+            case .fails: throw error
+            case .readsAsDefaults:
+                configuration = .empty
+                configurationError = error
+            }
+        }
+        let timeZone = try zone(configuration.timeZone)
+        return Commute(
+            store: store, configuration: configuration, configurationError: configurationError, now: try now(timeZone),
+            timeZone: timeZone, cap: cap, grace: nil)
+    }
+
+    /// Where the store is.
+    public var storeDirectory: String { store.directory }
 
     /// The ledger keeps what was decided after this (`DeliveryLedger.retention` ago): every read
     /// leaves older entries out and every write drops them.

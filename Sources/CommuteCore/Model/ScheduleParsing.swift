@@ -88,6 +88,19 @@ public enum ScheduleParsing {
         names["thurs"] = .thursday
         return names
     }()
+
+    /// `10m`, `90s`, `1h`, or a bare number of minutes; in seconds. Nil for anything else, and for
+    /// more digits than any duration needs (no input can overflow).
+    public static func duration(_ text: String) -> Int? {
+        let trimmed = text.trimmingWhitespace().lowercased()
+        let units: [(String, Int)] = [("h", 3_600), ("min", 60), ("m", 60), ("s", 1), ("", 60)]
+        for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
+            let digits = trimmed.dropLast(suffix.count)
+            guard (1...9).contains(digits.count), digits.allSatisfy(\.isASCIIDigit), let number = Int(digits) else { continue }
+            return number * scale
+        }
+        return nil
+    }
 }
 
 extension Character {

@@ -88,13 +88,10 @@ public final class Store: Sendable {
                 return RouteCache.empty
             }
             // A nameless route was kept for a second look: match it as it is shown.
-            result.routes = result.routes.filter { search.matches($0.name) || ($0.description.map(search.matches) ?? false) }
+            result.routes = result.routes.filter { $0.matches(text) }
         } else {
             let cache = try routes()
-            let needle = text.lowercased()
-            result.routes = cache.routes.filter {
-                $0.name.lowercased().contains(needle) || ($0.description?.lowercased().contains(needle) ?? false)
-            }
+            result.routes = cache.routes.filter { $0.matches(text) }
             result.newest = cache.routes.map(\.updatedAt).max()
         }
         return result

@@ -1,0 +1,42 @@
+import Foundation
+
+/// What the commands read as it is saved: each returns one store file's document, read once.
+extension Commute {
+    /// The route cache, without the end points (`routeDetail` reads those).
+    public func routes() throws -> RouteCache { try store.routes() }
+    public func favorites() throws -> Favorites { try store.favorites() }
+    public func schedules() throws -> ScheduleBook { try store.schedules() }
+    /// When refreshes ran, what they reported, and each provider's requests today.
+    public func refreshLog() throws -> RefreshLog { try store.refreshLog() }
+}
+
+extension Commute {
+    /// The delivery ledger: what was decided in the last `DeliveryLedger.retention`.
+    public func ledger() throws -> DeliveryLedger { try store.ledger(keepingSince: ledgerHorizon) }
+
+    /// What `doctor` checks of the store itself.
+    public struct StoreCheck: Sendable {
+        /// Why each unreadable file cannot be read, the configuration's first.
+        public var unreadable: [any Error]
+        /// The files in the store this user cannot both read and write, by name.
+        public var unwritable: [String]
+    }
+
+    /// Reads every file of the store, and looks at whether each can be written.
+    public func checkStore() -> StoreCheck {
+        var unreadable: [any Error] = configurationError.map { [$0] } ?? []
+        func read<T>(_ body: () throws -> T) {
+            do { _ = try body() } catch { unreadable.append(error) }
+        }
+        read { try store.favorites() }
+        read { try store.schedules() }
+        read { try store.routeCacheHeader() }
+        read { try store.pending() }
+        read { try store.ledger() }
+        read { try store.refreshLog() }
+        let directory = store.directory
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }) ?? []
+        let unwritable = files.filter { access("\(directory)/\($0)", R_OK | W_OK) != 0 }.sorted()
+        return StoreCheck(unreadable: unreadable, unwritable: unwritable)
+    }
+}

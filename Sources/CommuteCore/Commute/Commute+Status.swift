@@ -1,0 +1,57 @@
+import Foundation
+
+extension Commute {
+    /// What `status` shows: each part read on its own, so that one unreadable file does not hide
+    /// the others. A part is nil when its file cannot be read, and `errors` says why, in the order
+    /// the parts are read (the configuration's first, when the commute was opened
+    /// `.readsAsDefaults`).
+    public struct StoreStatus: Sendable {
+        public var routes: RouteCache?
+        public var refreshLog: RefreshLog?
+        public var favorites: Int?
+        public var schedules: ScheduleBook?
+        /// The pauses in force or to come; nil when the schedules cannot be read.
+        public var pauses: [Pause]?
+        public var pending: PendingCounts?
+        /// The ledger's decisions (claims left out), oldest first.
+        public var decisions: [(at: Date, outcome: DeliveryLedger.Entry.Outcome)]?
+        public var errors: [any Error] = []
+    }
+
+    /// The plan in numbers.
+    public struct PendingCounts: Sendable, Equatable {
+        public var scheduled: Int
+        public var deferred: Int
+        public var cap: Int
+        public var plannedAt: Date?
+    }
+
+    /// Reads every part of the store `status` shows. The plan is read without its deferred
+    /// requests (counted from `requested`), and the ledger only for its decisions' times and
+    /// outcomes: the cost stays flat however many alerts are deferred or decided.
+    public func storeStatus() -> StoreStatus {
+        var status = StoreStatus()
+        if let error = configurationError { status.errors.append(error) }
+        func read<T>(_ body: () throws -> T) -> T? {
+            do { return try body() } catch {
+                status.errors.append(error)
+                return nil
+            }
+        }
+        status.routes = read { try store.routes() }
+        status.refreshLog = read { try store.refreshLog() }
+        status.favorites = read { try store.favorites().routeIDs.count }
+        status.schedules = read { try store.schedules() }
+        status.pauses = status.schedules.map { Self.activePauses($0, today: today) }
+        if let book = read({ try store.pending(deferred: .none) }) {
+            // `requested` is from a file: never trusted to be arithmetic-safe.
+            let (deferred, overflow) = book.requested.subtractingReportingOverflow(book.requests.count)
+            status.pending = PendingCounts(
+                scheduled: book.requests.count, deferred: overflow ? 0 : max(0, deferred), cap: book.cap, plannedAt: book.plannedAt)
+        }
+        status.decisions = read {
+            try store.ledgerDecisions(since: ledgerHorizon).filter { $0.outcome != .claimed }
+        }
+        return status
+    }
+}
