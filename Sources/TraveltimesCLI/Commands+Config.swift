@@ -20,22 +20,30 @@ extension Commands {
                 configuration, source: source, codeFromEnvironment: environmentCode, environment: invocation.environment))
             return
         }
-        invocation.io.out("source:       \(source ?? "not set")")
-        invocation.io.out("access-code:  \(codeState)")
-        invocation.io.out("timezone:     \(describe(zone, zoneSource, saved: configuration.timeZone))")
-        invocation.io.out("grace:        \(TimeFormatting.age(TimeInterval(configuration.graceSeconds ?? Configuration.defaultGrace)))")
-        invocation.io.out("notifiers:    \(configuration.effectiveNotifiers.map(\.summary).joined(separator: "; "))")
-        invocation.io.out("quiet-hours:  \(configuration.quietHours.map(\.description) ?? "none")")
-        invocation.io.out("daily-cap:    \(configuration.standardDailyCap ?? Configuration.defaultStandardDailyCap) scheduled alerts")
-        for provider in RouteProvider.allCases {
-            let label = (provider.keySetting + ":").padding(toLength: 14, withPad: " ", startingAt: 0)
-            invocation.io.out(label + keyState(provider, configuration, invocation.environment))
+        // Each name in a column as wide as the longest, then its value.
+        let width = (Setting.all.map(\.name.count).max() ?? 0) + 2
+        func line(_ name: String, _ value: String) {
+            invocation.io.out((name + ":").padding(toLength: width, withPad: " ", startingAt: 0) + value)
         }
-        invocation.io.out("lead:         \(configuration.leadMinutes ?? Configuration.defaultLeadMinutes) min before an alert, custom routes are in play")
-        invocation.io.out("min-interval: \(configuration.minIntervalMinutes ?? Configuration.defaultMinIntervalMinutes) min between requests for a route")
-        invocation.io.out("budgets:      " + RouteProvider.allCases.map { "\($0.rawValue) \(configuration.budget(for: $0))" }.joined(separator: ", ")
-            + " requests a day")
-        invocation.io.out("stale-after:  \(staleAfterLabel(configuration))")
+        for setting in Setting.all { line(setting.name, shown(setting)) }
+        line("notifiers", configuration.effectiveNotifiers.map(\.summary).joined(separator: "; "))
+
+        /// The setting's value as it is in force: a secret only as set or not, and where from.
+        func shown(_ setting: Setting) -> String {
+            switch setting {
+            case .source: source ?? "not set"
+            case .accessCode: codeState
+            case .timeZone: describe(zone, zoneSource, saved: configuration.timeZone)
+            case .grace: TimeFormatting.age(TimeInterval(configuration.graceSeconds ?? Configuration.defaultGrace))
+            case .quietHours: configuration.quietHours.map(\.description) ?? "none"
+            case .dailyCap: "\(configuration.standardDailyCap ?? Configuration.defaultStandardDailyCap) scheduled alerts"
+            case .providerKey(let provider): keyState(provider, configuration, invocation.environment)
+            case .lead: "\(configuration.leadMinutes ?? Configuration.defaultLeadMinutes) min before an alert, custom routes are in play"
+            case .minInterval: "\(configuration.minIntervalMinutes ?? Configuration.defaultMinIntervalMinutes) min between requests for a route"
+            case .budget(let provider): "\(configuration.budget(for: provider)) requests a day"
+            case .staleAfter: staleAfterLabel(configuration)
+            }
+        }
     }
 
     /// `60 min: older data or failing refreshes send a health alert`, or `off`.
