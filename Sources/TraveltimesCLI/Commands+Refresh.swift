@@ -38,135 +38,17 @@ extension Commands {
             """,
         reportsPartialWork: true
     ) { invocation in
-        let timeout = try invocation.timeout()
-        let quiet = invocation.arguments.has("--quiet")
-        let commute = try invocation.commute()
-        let configuration = commute.configuration
-        let only = try invocation.arguments.all("--route").map(ScheduleParsing.routeID)
-        let everyCustom = invocation.arguments.has("--all")
-        // One fetch helper for every request of this refresh, the feed's and the providers'.
-        let session = HelperSession(
-            helperPath: invocation.fetchHelperPath(), workers: Commute.parallelRequests, environment: invocation.environment)
-        defer { session.finish() }
-        let access = try invocation.providerAccess(configuration, session: session)
-        let accessCode = invocation.environment["WSDOT_ACCESS_CODE"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? configuration.accessCode
-        let text = FeedSource.effective(
-            argument: invocation.arguments.value("--source"), environment: invocation.environment, saved: configuration.source)
-        let secrets = (accessCode.map { [$0] } ?? []) + (text.map(FeedSource.secrets) ?? []) + access.secrets
-        let io = invocation.io.redacting(secrets)
-        let start = access.clock()
-
-        // What the last refresh left: a failure said then is not said again under --quiet.
-        let before = try? commute.refreshLog()
-        // The feed, when there is a source and not just some custom routes were asked for.
-        var feed: Commute.RefreshResult?
-        var feedFailure: RefreshFailed?
-        var display: String?
-        if let text, only.isEmpty {
-            let shown = FeedSource.display(text)
-            display = shown
-            guard let source = FeedSource(text) else {
-                throw invocation.usage("Invalid source '\(shown)': a URL needs a host, such as https://wsdot.wa.gov/….")
-            }
-            let spinner = Spinner(io: quiet || invocation.wantsJSON ? nil : io, message: "Fetching \(shown)")
-            do {
-                defer { spinner.stop() }
-                feed = try commute.refresh(
-                    from: source, display: shown, secrets: secrets, accessCode: accessCode,
-                    fetcher: FeedFetcher(client: session), timeout: timeout)
-            } catch let error as Commute.SavedButNotPlanned {
-                feedFailure = RefreshFailed(underlying: error.underlying, saved: error.routeCount, secrets: secrets)
-            } catch {
-                feedFailure = RefreshFailed(underlying: error, kept: commute.keptDataDescription(), secrets: secrets)
-            }
-        }
-        if let feed, !quiet, !invocation.wantsJSON { reportFeed(feed, display: display ?? "", io) }
-        // Calm under cron, loud once: a failure is said when it starts or changes, and its end.
-        if let before, before.failuresSinceSuccess > 0 {
-            let after = try? commute.refreshLog()
-            if feed != nil {
-                let since = before.failingSince.map { " since \(TimeFormatting.moment($0, relativeTo: commute.now, calendar: commute.calendar))" } ?? ""
-                io.err("traveltimes: refresh works again, after \(before.failuresSinceSuccess) failed \(before.failuresSinceSuccess == 1 ? "try" : "tries")\(since)")
-            } else if quiet, let after, after.failuresSinceSuccess > before.failuresSinceSuccess, after.lastResult == before.lastResult {
-                feedFailure?.isQuietRepeat = true
-            }
-        }
-
-        // The custom routes: the feed's refresh has them in hand; otherwise the cache is read.
-        // (After a failed feed, a cache that cannot be read has none: the feed's error is the one to tell.)
-        let hasCustom = try feed.map { !$0.customRoutes.isEmpty }
-            ?? (feedFailure == nil ? commute.routes() : (try? commute.routes()) ?? .empty).routes.contains { $0.custom != nil }
-        if text == nil, !hasCustom {
-            throw invocation.usage(
-                "No feed source and no custom routes: pass --source URL|FILE, set TRAVELTIMES_SOURCE, run "
-                    + "`traveltimes config set source \(FeedSource.wsdotURL)`, "
-                    + "or add a route of your own with `traveltimes route add`.")
-        }
-        var custom: Commute.CustomRefreshResult?
-        if hasCustom || !only.isEmpty {
-            let selection: Commute.CustomSelection = !only.isEmpty ? .routes(only) : everyCustom ? .all : .inPlay
-            let spinner = Spinner(io: quiet || invocation.wantsJSON ? nil : io, message: "Asking the routing providers")
-            let result: Commute.CustomRefreshResult
-            do {
-                defer { spinner.stop() }
-                result = try commute.refreshCustomRoutes(
-                    selection, access: access, policy: Commute.CustomPolicy(configuration),
-                    timeout: max(0.1, timeout - (access.clock() - start)), custom: feed?.customRoutes)
-            }
-            custom = result
-            reportCustom(result, quiet: quiet || invocation.wantsJSON, commute, io)
-        }
-
-        if let feed {
-            // Quiet, a warning is news only once: what the last refresh said is not said again.
-            for warning in feed.warnings where !quiet || !warning.isRepeat {
-                io.warn(warning.description)
-            }
-            invocation.report(feed.reschedule)
-        } else if let summary = custom?.reschedule {
-            invocation.report(summary)
-        }
-        // Delay watches look at the routes just refreshed, passed forward. The refresh itself is
-        // done: a watch that cannot be checked is a warning.
-        var events: [Commute.WatchEvent] = []
-        var watchProblem: String?
-        let refreshed = (feed?.routesByID ?? [:]).merging(custom?.fetched.map { ($0.routeID, $0.route) } ?? []) { _, new in new }
-        if !refreshed.isEmpty {
-            do {
-                events = try commute.checkWatches(
-                    routes: refreshed, notifiers: configuration.effectiveNotifiers, quietHours: configuration.quietHours,
-                    sender: invocation.sender(io))
-                for event in events {
-                    if let problem = event.problem { io.err("traveltimes: watch alert \"\(event.message.title)\": \(problem)") }
-                }
-            } catch {
-                watchProblem = DisplayText.line(String(describing: error))
-                io.warn("delay watches were not checked: \(watchProblem ?? "")")
-            }
-        }
-        if invocation.wantsJSON {
-            let usage = try? commute.refreshLog()
-            let json = RefreshJSON(
-                feed, custom: custom, source: display, at: TimeFormatting.iso8601(commute.now, calendar: commute.calendar), events: events,
-                watchProblem: watchProblem,
-                providers: ProviderUsageJSON.all(
-                    usage, configuration, day: commute.budgetDay,
-                    custom: custom?.outcomes.map(\.route) ?? ((try? commute.routes().routes.filter { $0.custom != nil }) ?? [])),
-                feedError: feedFailure.map { FeedSource.redact($0.description, secrets: secrets) }, calendar: commute.calendar)
-            try invocation.printJSON(json, through: io)
-        }
-        if let feedFailure { throw feedFailure }
-        if let custom, !custom.failed.isEmpty {
-            // A line each; the last is the error the command ends with.
-            let failure = CustomRoutesFailed(outcomes: custom.failed, secrets: secrets)
-            for line in failure.lines.dropLast() { io.err("traveltimes: \(DisplayText.line(line))") }
-            throw failure
-        }
+        var run = try RefreshRun(invocation)
+        defer { run.session.finish() }
+        try run.refreshFeed()
+        try run.refreshCustomRoutes()
+        run.reportPlans()
+        run.checkWatches()
+        try run.finish()
     }
 
     /// `Refreshed 163 routes from …; 12 alerts scheduled (cap 64).`
-    private static func reportFeed(_ result: Commute.RefreshResult, display: String, _ io: TerminalIO) {
+    static func reportFeed(_ result: Commute.RefreshResult, display: String, _ io: TerminalIO) {
         let summary = result.reschedule
         if result.notModified {
             io.out("Feed unchanged since the last refresh (HTTP 304); \(result.routeCount) routes kept; "
@@ -180,7 +62,7 @@ extension Commands {
 
     /// What was fetched and what was left as it was; a spent budget as a warning (once a day when
     /// quiet). Failures are the error the command ends with.
-    private static func reportCustom(_ result: Commute.CustomRefreshResult, quiet: Bool, _ commute: Commute, _ io: TerminalIO) {
+    static func reportCustom(_ result: Commute.CustomRefreshResult, quiet: Bool, _ commute: Commute, _ io: TerminalIO) {
         let skipped = result.outcomes.filter { $0.result == .skipped && !($0.failure?.isBudget ?? false) && $0.skip != .notAskedFor }
         if !quiet {
             if !result.fetched.isEmpty {
@@ -214,6 +96,165 @@ extension Commands {
                 } ?? "\(outcome.routeID) has no time yet"
             }
             io.warn("\(failure); \(kept.joined(separator: ", "))")
+        }
+    }
+}
+
+/// One `refresh`, step by step: the feed, then the custom routes, then the delay watches, then
+/// what to print and the error to end with. Every request goes through one fetch helper.
+private struct RefreshRun {
+    let invocation: Invocation
+    let commute: Commute
+    let session: HelperSession
+    let access: ProviderAccess
+    let accessCode: String?
+    /// The feed source in force (the flag's, the environment's, or the saved one).
+    let source: String?
+    let secrets: [String]
+    let io: TerminalIO
+    let quiet: Bool
+    let timeout: TimeInterval
+    let start: TimeInterval
+    /// The custom routes asked for by `--route`: then the feed is skipped.
+    let only: [String]
+    /// What the last refresh left: a failure said then is not said again under --quiet.
+    let before: RefreshLog?
+
+    var feed: Commute.RefreshResult?
+    var feedFailure: RefreshFailed?
+    var display: String?
+    var custom: Commute.CustomRefreshResult?
+    var events: [Commute.WatchEvent] = []
+    var watchProblem: String?
+
+    init(_ invocation: Invocation) throws {
+        self.invocation = invocation
+        timeout = try invocation.timeout()
+        quiet = invocation.arguments.has("--quiet")
+        commute = try invocation.commute()
+        only = try invocation.arguments.all("--route").map(ScheduleParsing.routeID)
+        session = HelperSession(helperPath: invocation.fetchHelperPath(), workers: Commute.parallelRequests, environment: invocation.environment)
+        do {
+            access = try invocation.providerAccess(commute.configuration, session: session)
+        } catch {
+            session.finish()
+            throw error
+        }
+        accessCode = invocation.environment["WSDOT_ACCESS_CODE"].flatMap { $0.isEmpty ? nil : $0 } ?? commute.configuration.accessCode
+        source = FeedSource.effective(
+            argument: invocation.arguments.value("--source"), environment: invocation.environment, saved: commute.configuration.source)
+        secrets = (accessCode.map { [$0] } ?? []) + (source.map(FeedSource.secrets) ?? []) + access.secrets
+        io = invocation.io.redacting(secrets)
+        start = access.clock()
+        before = try? commute.refreshLog()
+    }
+
+    /// The feed, when there is a source and not just some custom routes were asked for.
+    mutating func refreshFeed() throws {
+        guard let source, only.isEmpty else { return }
+        let shown = FeedSource.display(source)
+        display = shown
+        guard let feedSource = FeedSource(source) else {
+            throw invocation.usage("Invalid source '\(shown)': a URL needs a host, such as https://wsdot.wa.gov/….")
+        }
+        let spinner = Spinner(io: quiet || invocation.wantsJSON ? nil : io, message: "Fetching \(shown)")
+        do {
+            defer { spinner.stop() }
+            feed = try commute.refresh(
+                from: feedSource, display: shown, secrets: secrets, accessCode: accessCode,
+                fetcher: FeedFetcher(client: session), timeout: timeout)
+        } catch let error as Commute.SavedButNotPlanned {
+            feedFailure = RefreshFailed(underlying: error.underlying, saved: error.routeCount, secrets: secrets)
+        } catch {
+            feedFailure = RefreshFailed(underlying: error, kept: commute.keptDataDescription(), secrets: secrets)
+        }
+        if let feed, !quiet, !invocation.wantsJSON { Commands.reportFeed(feed, display: shown, io) }
+        // Calm under cron, loud once: a failure is said when it starts or changes, and its end.
+        guard let before, before.failuresSinceSuccess > 0 else { return }
+        if feed != nil {
+            let since = before.failingSince.map { " since \(TimeFormatting.moment($0, relativeTo: commute.now, calendar: commute.calendar))" } ?? ""
+            io.err("traveltimes: refresh works again, after \(before.failuresSinceSuccess) failed \(before.failuresSinceSuccess == 1 ? "try" : "tries")\(since)")
+        } else if quiet, let after = try? commute.refreshLog(), after.failuresSinceSuccess > before.failuresSinceSuccess,
+            after.lastResult == before.lastResult
+        {
+            feedFailure?.isQuietRepeat = true
+        }
+    }
+
+    /// The custom routes in play (or those asked for): the feed's refresh has them in hand;
+    /// otherwise the cache is read. (After a failed feed, a cache that cannot be read has none:
+    /// the feed's error is the one to tell.)
+    mutating func refreshCustomRoutes() throws {
+        let hasCustom = try feed.map { !$0.customRoutes.isEmpty }
+            ?? (feedFailure == nil ? commute.routes() : (try? commute.routes()) ?? .empty).routes.contains { $0.custom != nil }
+        if source == nil, !hasCustom {
+            throw invocation.usage(
+                "No feed source and no custom routes: pass --source URL|FILE, set TRAVELTIMES_SOURCE, run "
+                    + "`traveltimes config set source \(FeedSource.wsdotURL)`, "
+                    + "or add a route of your own with `traveltimes route add`.")
+        }
+        guard hasCustom || !only.isEmpty else { return }
+        let selection: Commute.CustomSelection = !only.isEmpty ? .routes(only) : invocation.arguments.has("--all") ? .all : .inPlay
+        let spinner = Spinner(io: quiet || invocation.wantsJSON ? nil : io, message: "Asking the routing providers")
+        let result: Commute.CustomRefreshResult
+        do {
+            defer { spinner.stop() }
+            result = try commute.refreshCustomRoutes(
+                selection, access: access, policy: Commute.CustomPolicy(commute.configuration),
+                timeout: max(0.1, timeout - (access.clock() - start)), custom: feed?.customRoutes)
+        }
+        custom = result
+        Commands.reportCustom(result, quiet: quiet || invocation.wantsJSON, commute, io)
+    }
+
+    /// The feed's warnings (quiet, a warning is news only once), and how the alerts were planned.
+    func reportPlans() {
+        if let feed {
+            for warning in feed.warnings where !quiet || !warning.isRepeat {
+                io.warn(warning.description)
+            }
+            invocation.report(feed.reschedule)
+        } else if let summary = custom?.reschedule {
+            invocation.report(summary)
+        }
+    }
+
+    /// Delay watches look at the routes just refreshed, passed forward. The refresh itself is
+    /// done: a watch that cannot be checked is a warning.
+    mutating func checkWatches() {
+        let refreshed = (feed?.routesByID ?? [:]).merging(custom?.fetched.map { ($0.routeID, $0.route) } ?? []) { _, new in new }
+        guard !refreshed.isEmpty else { return }
+        do {
+            events = try commute.checkWatches(
+                routes: refreshed, notifiers: commute.configuration.effectiveNotifiers, quietHours: commute.configuration.quietHours,
+                sender: invocation.sender(io))
+            for event in events {
+                if let problem = event.problem { io.err("traveltimes: watch alert \"\(event.message.title)\": \(problem)") }
+            }
+        } catch {
+            watchProblem = DisplayText.line(String(describing: error))
+            io.warn("delay watches were not checked: \(watchProblem ?? "")")
+        }
+    }
+
+    /// `--json`'s object, then the error to end with: the feed's, else the custom routes' (a
+    /// line each; the last is the error itself).
+    func finish() throws {
+        if invocation.wantsJSON {
+            let json = RefreshJSON(
+                feed, custom: custom, source: display, at: TimeFormatting.iso8601(commute.now, calendar: commute.calendar), events: events,
+                watchProblem: watchProblem,
+                providers: ProviderUsageJSON.all(
+                    try? commute.refreshLog(), commute.configuration, day: commute.budgetDay,
+                    custom: custom?.outcomes.map(\.route) ?? ((try? commute.routes().routes.filter { $0.custom != nil }) ?? [])),
+                feedError: feedFailure.map { FeedSource.redact($0.description, secrets: secrets) }, calendar: commute.calendar)
+            try invocation.printJSON(json, through: io)
+        }
+        if let feedFailure { throw feedFailure }
+        if let custom, !custom.failed.isEmpty {
+            let failure = CustomRoutesFailed(outcomes: custom.failed, secrets: secrets)
+            for line in failure.lines.dropLast() { io.err("traveltimes: \(DisplayText.line(line))") }
+            throw failure
         }
     }
 }

@@ -15,53 +15,8 @@ extension Commands {
         let commute = try invocation.commute(unreadableConfiguration: .readsAsDefaults)
         let status = commute.storeStatus()
         let configuration = commute.configurationError == nil ? commute.configuration : nil
-        let calendar = commute.calendar
-        func moment(_ date: Date) -> StatusJSON.Moment {
-            StatusJSON.Moment(date: date, text: TimeFormatting.iso8601(date, calendar: calendar))
-        }
-
-        var report = StatusJSON(store: commute.storeDirectory, installed: StatusJSON.InstalledJSON(installed(invocation)))
-        if let configuration {
-            let (zone, source) = try invocation.timeZone(saved: configuration.timeZone)
-            report.timeZone = StatusJSON.Zone(name: zone.identifier, from: source, saved: configuration.timeZone)
-            let secrets = configuration.accessCode.map { [$0] } ?? []
-            report.source = FeedSource.effective(argument: nil, environment: invocation.environment, saved: configuration.source)
-                .map { FeedSource.redact(FeedSource.display($0), secrets: secrets) }
-        }
-        if let cache = status.routes {
-            let custom = cache.routes.filter { $0.custom != nil }
-            report.customRoutes = custom.count
-            if !custom.isEmpty || configuration?.providerKeys != nil {
-                report.providers = ProviderUsageJSON.all(status.refreshLog, commute.configuration, day: commute.budgetDay, custom: custom)
-            }
-            report.routes = StatusJSON.Routes(
-                count: cache.routes.count, withoutData: cache.routes.count(where: { $0.status == .noData }),
-                updatedAt: cache.routes.map(\.updatedAt).max().map(moment), fetchedAt: cache.fetchedAt.map(moment), from: cache.source)
-        }
-        if let log = status.refreshLog, let attempt = log.lastAttemptAt, let result = log.lastResult {
-            report.lastRefresh = StatusJSON.LastRefresh(
-                at: moment(attempt), result: DisplayText.line(result), lastSuccessAt: log.lastSuccessAt.map(moment),
-                failuresInARow: log.failuresSinceSuccess)
-        }
-        report.favorites = status.favorites
-        var pauseLines: [String] = []
-        if let book = status.schedules, let pauses = status.pauses {
-            report.schedules = StatusJSON.Schedules(count: book.schedules.count, enabled: book.schedules.count(where: \.isEnabled))
-            report.pauses = pauses.map(PauseJSON.init)
-            pauseLines = pauses.map { describe($0, book.schedules, commute) }
-        }
-        if let pending = status.pending {
-            report.pending = StatusJSON.Pending(
-                scheduled: pending.scheduled, deferred: pending.deferred, cap: pending.cap, plannedAt: pending.plannedAt.map(moment))
-        }
-        if let decisions = status.decisions, let last = decisions.last {
-            let recent = decisions.filter { commute.now.timeIntervalSince($0.at) < 86_400 }
-            report.lastAlert = StatusJSON.LastAlert(
-                at: moment(last.at), outcome: last.outcome.rawValue,
-                lastDay: Dictionary(grouping: recent, by: \.outcome.rawValue).mapValues(\.count))
-        }
-        report.errors = status.errors.map { DisplayText.line(String(describing: $0)) }
-
+        let report = try StatusJSON(status, configuration: configuration, commute, invocation)
+        let pauseLines = status.schedules.map { book in (status.pauses ?? []).map { describe($0, book.schedules, commute) } } ?? []
         if invocation.wantsJSON {
             try invocation.printJSON(report)
         } else {
@@ -227,5 +182,51 @@ struct StatusJSON: EveryKeyEncodable {
     init(store: String, installed: InstalledJSON) {
         self.store = store
         self.installed = installed
+    }
+}
+
+extension StatusJSON {
+    /// The report from what `Commute.storeStatus` read; `configuration` is nil when it could not be.
+    init(_ status: Commute.StoreStatus, configuration: Configuration?, _ commute: Commute, _ invocation: Invocation) throws {
+        let calendar = commute.calendar
+        func moment(_ date: Date) -> Moment { Moment(date: date, text: TimeFormatting.iso8601(date, calendar: calendar)) }
+        self.init(store: commute.storeDirectory, installed: InstalledJSON(Commands.installed(invocation)))
+        if let configuration {
+            let (zone, source) = try invocation.timeZone(saved: configuration.timeZone)
+            timeZone = Zone(name: zone.identifier, from: source, saved: configuration.timeZone)
+            let secrets = configuration.accessCode.map { [$0] } ?? []
+            self.source = FeedSource.effective(argument: nil, environment: invocation.environment, saved: configuration.source)
+                .map { FeedSource.redact(FeedSource.display($0), secrets: secrets) }
+        }
+        if let cache = status.routes {
+            let custom = cache.routes.filter { $0.custom != nil }
+            customRoutes = custom.count
+            if !custom.isEmpty || configuration?.providerKeys != nil {
+                providers = ProviderUsageJSON.all(status.refreshLog, commute.configuration, day: commute.budgetDay, custom: custom)
+            }
+            routes = Routes(
+                count: cache.routes.count, withoutData: cache.routes.count(where: { $0.status == .noData }),
+                updatedAt: cache.routes.map(\.updatedAt).max().map(moment), fetchedAt: cache.fetchedAt.map(moment), from: cache.source)
+        }
+        if let log = status.refreshLog, let attempt = log.lastAttemptAt, let result = log.lastResult {
+            lastRefresh = LastRefresh(
+                at: moment(attempt), result: DisplayText.line(result), lastSuccessAt: log.lastSuccessAt.map(moment),
+                failuresInARow: log.failuresSinceSuccess)
+        }
+        favorites = status.favorites
+        if let book = status.schedules {
+            schedules = Schedules(count: book.schedules.count, enabled: book.schedules.count(where: \.isEnabled))
+        }
+        pauses = status.pauses?.map(PauseJSON.init)
+        if let plan = status.pending {
+            pending = Pending(scheduled: plan.scheduled, deferred: plan.deferred, cap: plan.cap, plannedAt: plan.plannedAt.map(moment))
+        }
+        if let decisions = status.decisions, let last = decisions.last {
+            let recent = decisions.filter { commute.now.timeIntervalSince($0.at) < 86_400 }
+            lastAlert = LastAlert(
+                at: moment(last.at), outcome: last.outcome.rawValue,
+                lastDay: Dictionary(grouping: recent, by: \.outcome.rawValue).mapValues(\.count))
+        }
+        errors = status.errors.map { DisplayText.line(String(describing: $0)) }
     }
 }
