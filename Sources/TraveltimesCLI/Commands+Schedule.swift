@@ -149,13 +149,14 @@ extension Commands {
         }.sorted()
         io.out("  Next alerts:")
         for fire in fires {
-            guard schedule.isArriveBy else {
+            switch schedule.timing {
+            case .at:
                 io.out("    \(TimeFormatting.dayAndTime(fire, calendar: commute.calendar))")
-                continue
+            case .arriveBy:
+                // An arrive-by alert comes at the leave time, as `pending` shows it; the arrival after it.
+                let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: fire)
+                io.out("    \(TimeFormatting.dayAndTime(leave.leave, calendar: commute.calendar))  leave, to arrive by \(commute.calendar.local(fire).time.label)")
             }
-            // An arrive-by alert comes at the leave time, as `pending` shows it; the arrival after it.
-            let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: fire)
-            io.out("    \(TimeFormatting.dayAndTime(leave.leave, calendar: commute.calendar))  leave, to arrive by \(commute.calendar.local(fire).time.label)")
         }
     }
 
@@ -184,12 +185,12 @@ extension Commands {
             // The buffer and heads-up not given are kept; alone, they keep the arrival too.
             let current = try commute.schedule(matching: invocation.arguments.positionals[0])
             if invocation.arguments.value("--arrive-by") == nil {
-                guard current.isArriveBy else {
+                guard case .arriveBy = current.timing else {
                     throw invocation.usage("--buffer and --heads-up are for arrive-by schedules: give --arrive-by TIME too.")
                 }
                 draft.time = draft.time ?? current.time
             }
-            draft.arriveBy = .some(try arriveBy(invocation.arguments, over: current.arriveBy))
+            draft.timing = try arriveBy(invocation.arguments, over: current.timing)
         }
         let edited = try commute.editSchedule(invocation.arguments.positionals[0], draft)
         invocation.io.out("Updated schedule \(shortID(edited.after)): \(try describe(edited.after, commute)).")
@@ -257,28 +258,31 @@ extension Commands {
     static let headsUpOption = OptionSpec(
         name: "--heads-up", value: "DURATION|off", help: "With --arrive-by: one more alert this long before the leave time (15m)")
 
-    /// An arrive-by schedule's settings from --buffer and --heads-up, over `current` (an edit keeps
-    /// what is not given); the defaults for a new one.
-    static func arriveBy(_ arguments: ParsedArguments, over current: Schedule.ArriveBy?) throws -> Schedule.ArriveBy {
-        var settings = current ?? Schedule.ArriveBy(bufferMinutes: Schedule.ArriveBy.defaultBufferMinutes)
-        let largest = Schedule.ArriveBy.largestBufferMinutes
+    /// An arrive-by schedule's timing from --buffer and --heads-up, over `current` (an edit keeps
+    /// what is not given); the defaults for a new one, or one that was at a fixed time.
+    static func arriveBy(_ arguments: ParsedArguments, over current: Schedule.Timing) throws -> Schedule.Timing {
+        var (buffer, headsUp) = switch current {
+        case .at: (Schedule.Timing.defaultBufferMinutes, Int?.none)
+        case .arriveBy(let buffer, let headsUp): (buffer, headsUp)
+        }
+        let largest = Schedule.Timing.largestBufferMinutes
         if let text = arguments.value("--buffer") {
             guard let seconds = ScheduleParsing.duration(text), seconds % 60 == 0, seconds / 60 <= largest else {
                 throw UsageError(message: "Invalid --buffer '\(DisplayText.line(text))': use whole minutes such as 5m or 0 (at most 3h).", command: "")
             }
-            settings.bufferMinutes = seconds / 60
+            buffer = seconds / 60
         }
         if let text = arguments.value("--heads-up") {
             if text.lowercased() == "off" {
-                settings.headsUpMinutes = nil
+                headsUp = nil
             } else {
                 guard let seconds = ScheduleParsing.duration(text), seconds % 60 == 0, (1...largest).contains(seconds / 60) else {
                     throw UsageError(message: "Invalid --heads-up '\(DisplayText.line(text))': use whole minutes such as 15m (1m to 3h), or off.", command: "")
                 }
-                settings.headsUpMinutes = seconds / 60
+                headsUp = seconds / 60
             }
         }
-        return settings
+        return .arriveBy(buffer: buffer, headsUp: headsUp)
     }
 
     /// The --at, --arrive-by, --buffer, --days and --route values, read and checked; nil fields
@@ -293,11 +297,11 @@ extension Commands {
                 throw UsageError(message: "--buffer and --heads-up are for arrive-by schedules, not --at.", command: "")
             }
             draft.time = try ScheduleParsing.time(text)
-            draft.arriveBy = .some(nil)
+            draft.timing = .at
         }
         if let text = arguments.value("--arrive-by") {
             draft.time = try ScheduleParsing.time(text)
-            draft.arriveBy = .some(try arriveBy(arguments, over: nil))
+            draft.timing = try arriveBy(arguments, over: .at)
         }
         if let text = arguments.value("--days") { draft.days = try ScheduleParsing.days(text) }
         if let text = arguments.value("--only-when-delayed") { draft.onlyWhenDelayedBy = .some(try ScheduleParsing.threshold(text)) }
@@ -315,8 +319,10 @@ extension Commands {
         let names = schedule.routeIDs.map { routes[$0]?.name ?? "Route \($0)" }.joined(separator: ", ")
         var text = "\(schedule.timeLabel) on \(schedule.daysLabel), \(routeCount(schedule.routeIDs.count)) (\(names))"
         if let threshold = schedule.onlyWhenDelayedBy { text += ", only when delayed \(threshold)+ min" }
-        if let arriveBy = schedule.arriveBy, arriveBy.bufferMinutes > 0 { text += ", \(arriveBy.bufferMinutes) min to spare" }
-        if let headsUp = schedule.arriveBy?.headsUpMinutes { text += ", a heads-up \(headsUp) min before" }
+        if case .arriveBy(let buffer, let headsUp) = schedule.timing {
+            if buffer > 0 { text += ", \(buffer) min to spare" }
+            if let headsUp { text += ", a heads-up \(headsUp) min before" }
+        }
         switch try commute.nextAlert(for: schedule) {
         case nil where !schedule.isEnabled:
             text += ", disabled"
@@ -367,9 +373,14 @@ struct ScheduleJSON: EveryKeyEncodable {
         onlyWhenDelayedBy = schedule.onlyWhenDelayedBy
         daysLabel = schedule.daysLabel
         timeLabel = schedule.timeLabel
-        kind = schedule.isArriveBy ? "arrive-by" : "at"
-        arriveBy = schedule.isArriveBy ? String(format: "%02d:%02d", schedule.hour, schedule.minute) : nil
-        bufferMinutes = schedule.arriveBy?.bufferMinutes
-        headsUpMinutes = schedule.arriveBy?.headsUpMinutes
+        switch schedule.timing {
+        case .at:
+            kind = "at"
+        case .arriveBy(let buffer, let headsUp):
+            kind = "arrive-by"
+            arriveBy = String(format: "%02d:%02d", schedule.hour, schedule.minute)
+            bufferMinutes = buffer
+            headsUpMinutes = headsUp
+        }
     }
 }

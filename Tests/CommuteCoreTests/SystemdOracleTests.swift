@@ -108,7 +108,7 @@ struct ArriveByOracleTests {
         let arrival = try #require(try SystemdOracle.fires(weekday: weekday, hour: hour, minute: minute, zone: identifier, after: now, count: 1).first)
         let schedule = Schedule(
             routeIDs: ["1", "96"], days: [weekday], hour: hour, minute: minute, createdAt: Date(timeIntervalSince1970: 0),
-            arriveBy: Schedule.ArriveBy(bufferMinutes: 5))
+            timing: .arriveBy(buffer: 5, headsUp: nil))
         let routes = ["1": route("1", "Long", current: 95, average: 80), "96": route("96", "Short", current: 70, average: 60)]
         let plan = FanOut.plan(
             schedules: [schedule], routes: routes, now: now, calendar: ZonedCalendar(timeZone: zone(identifier), around: now), cap: 64)

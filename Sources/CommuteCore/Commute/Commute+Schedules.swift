@@ -9,8 +9,8 @@ extension Commute {
         public var isEnabled: Bool?
         /// `.some(nil)` clears the threshold.
         public var onlyWhenDelayedBy: Int??
-        /// `.some(nil)` makes it a fixed time; `.some(x)` an arrive-by schedule.
-        public var arriveBy: Schedule.ArriveBy??
+        /// `.at` makes it a fixed time; `.arriveBy` an arrive-by schedule.
+        public var timing: Schedule.Timing?
 
         public init(
             routeIDs: [String]? = nil, days: Set<Weekday>? = nil, time: TimeOfDay? = nil, isEnabled: Bool? = nil,
@@ -59,7 +59,7 @@ extension Commute {
                 let schedule = Schedule(
                     id: id, routeIDs: draft.routeIDs ?? favorites.routeIDs, days: draft.days ?? Schedule.Preset.morning.days,
                     hour: time.hour, minute: time.minute, isEnabled: draft.isEnabled ?? true, createdAt: now,
-                    onlyWhenDelayedBy: draft.onlyWhenDelayedBy ?? nil, arriveBy: draft.arriveBy ?? nil)
+                    onlyWhenDelayedBy: draft.onlyWhenDelayedBy ?? nil, timing: draft.timing ?? .at)
                 try Self.check(schedule, favorites: favorites)
                 warnings = Self.warnings(for: schedule, among: book.schedules, quietHours: configuration.quietHours)
                 book.schedules.append(schedule)
@@ -133,7 +133,7 @@ extension Commute {
                 }
                 if let isEnabled = draft.isEnabled { after.isEnabled = isEnabled }
                 if let threshold = draft.onlyWhenDelayedBy { after.onlyWhenDelayedBy = threshold }
-                if let arriveBy = draft.arriveBy { after.arriveBy = arriveBy }
+                if let timing = draft.timing { after.timing = timing }
                 // Routes a cascade could not have left behind are checked only when they change.
                 try Self.check(after, favorites: favorites, checkRoutes: draft.routeIDs != nil)
                 if let index = book.schedules.firstIndex(where: { $0.id == before.id }) { book.schedules[index] = after }
@@ -167,8 +167,10 @@ extension Commute {
         guard schedule.isEnabled else { return nil }
         let next = schedule.days.map { calendar.nextFire(weekday: $0, hour: schedule.hour, minute: schedule.minute, after: now) }.min()
         guard let next else { return nil }
-        guard schedule.isArriveBy else { return .at(next) }
-        return .leave(LeaveTime.compute(for: schedule, routes: try store.routes().byID, arrival: next))
+        switch schedule.timing {
+        case .at: return .at(next)
+        case .arriveBy: return .leave(LeaveTime.compute(for: schedule, routes: try store.routes().byID, arrival: next))
+        }
     }
 
     /// Deletes the schedule whose ID starts with `prefix`; its pending triggers go with it.

@@ -149,14 +149,14 @@ extension Commute {
                         }
                     }
                     guard entry.nextFire <= now, let schedule = try inputs.schedule(entry.scheduleID), schedule.isEnabled,
-                        schedule.isArriveBy
+                        case .arriveBy(_, let headsUp) = schedule.timing
                     else { continue }
                     let next = lookback.nextFire(weekday: entry.weekday, hour: entry.hour, minute: entry.minute, after: now)
                     guard !Self.isPaused(entry, at: next, pauses: pending.pauses, calendar: lookback) else { continue }
                     let routes = try inputs.routes()
                     let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: next)
                     let due = entry.isHeadsUp
-                        ? leave.leave.addingTimeInterval(-TimeInterval((schedule.arriveBy?.headsUpMinutes ?? 0) * 60))
+                        ? leave.leave.addingTimeInterval(-TimeInterval((headsUp ?? 0) * 60))
                         : leave.leave
                     guard due <= now else { continue }
                     let occurrence = Occurrence(requestID: entry.id, at: next)

@@ -3,7 +3,12 @@ extension Schedule {
     public var daysLabel: String { Self.daysLabel(days) }
 
     /// `7:00 AM`, or `Arrive by 9:00 AM`.
-    public var timeLabel: String { isArriveBy ? "Arrive by \(time.label)" : time.label }
+    public var timeLabel: String {
+        switch timing {
+        case .at: time.label
+        case .arriveBy: "Arrive by \(time.label)"
+        }
+    }
 
     /// `Enabled notification at 7:00 AM, Monday, Tuesday, Wednesday, Thursday, Friday, 3 routes` —
     /// the form a screen reader speaks.
@@ -11,9 +16,10 @@ extension Schedule {
         let state = isEnabled ? "Enabled" : "Disabled"
         let dayNames = Weekday.mondayFirst.filter(days.contains).map(\.name).joined(separator: ", ")
         let routes = routeIDs.count == 1 ? "1 route" : "\(routeIDs.count) routes"
-        var label = isArriveBy
-            ? "\(state) leave-by notification, arrive by \(time.label), \(dayNames), \(routes)"
-            : "\(state) notification at \(timeLabel), \(dayNames), \(routes)"
+        var label = switch timing {
+        case .at: "\(state) notification at \(timeLabel), \(dayNames), \(routes)"
+        case .arriveBy: "\(state) leave-by notification, arrive by \(time.label), \(dayNames), \(routes)"
+        }
         if let threshold = onlyWhenDelayedBy {
             label += ", only when delayed by \(threshold) minutes or more"
         }

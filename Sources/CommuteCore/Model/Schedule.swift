@@ -17,31 +17,27 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
     public var createdAt: Date
     /// Smart alert: deliver only when a route is delayed by at least this many minutes (SPEC §6).
     public var onlyWhenDelayedBy: Int?
-    /// An arrive-by schedule: `hour:minute` is when to arrive, and the alert fires when it is time
-    /// to leave (arrival − the fastest route's time − `bufferMinutes`). Nil for a fixed time.
-    public var arriveBy: ArriveBy?
+    /// When it alerts: at `hour:minute`, or when it is time to leave to arrive by then.
+    public var timing: Timing
 
-    /// What an arrive-by schedule adds.
-    public struct ArriveBy: Codable, Sendable, Equatable {
-        /// Minutes to spare, taken off the leave time.
-        public var bufferMinutes: Int
-        /// One more alert this many minutes before the leave time ("Leave in 15 min"); nil for none.
-        public var headsUpMinutes: Int?
-
-        public init(bufferMinutes: Int, headsUpMinutes: Int? = nil) {
-            self.bufferMinutes = bufferMinutes
-            self.headsUpMinutes = headsUpMinutes
-        }
+    /// When a schedule alerts. Every place that treats the two kinds differently switches on this.
+    public enum Timing: Sendable, Equatable {
+        /// At `hour:minute`.
+        case at
+        /// `hour:minute` is when to arrive: the alert fires when it is time to leave (the arrival
+        /// less the fastest route's time less `buffer` minutes), with one more alert `headsUp`
+        /// minutes before that, if any ("Leave in 15 min").
+        case arriveBy(buffer: Int, headsUp: Int?)
 
         /// The default buffer.
         public static let defaultBufferMinutes = 5
-        /// The largest buffer: three hours.
+        /// The largest buffer and heads-up: three hours.
         public static let largestBufferMinutes = 180
     }
 
     public init(
         id: UUID = UUID(), routeIDs: [String], days: Set<Weekday>, hour: Int, minute: Int,
-        isEnabled: Bool = true, createdAt: Date, onlyWhenDelayedBy: Int? = nil, arriveBy: ArriveBy? = nil
+        isEnabled: Bool = true, createdAt: Date, onlyWhenDelayedBy: Int? = nil, timing: Timing = .at
     ) {
         self.id = id
         self.routeIDs = routeIDs
@@ -51,10 +47,9 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
         self.isEnabled = isEnabled
         self.createdAt = createdAt
         self.onlyWhenDelayedBy = onlyWhenDelayedBy
-        self.arriveBy = arriveBy
+        self.timing = timing
     }
 
-    public var isArriveBy: Bool { arriveBy != nil }
 
     /// The wall-clock time of day the schedule fires at (for arrive-by, the arrival).
     public var time: TimeOfDay { TimeOfDay(hour: hour, minute: minute) }
@@ -63,15 +58,19 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
     /// time, kind and threshold.
     public func sendsTheSameAlerts(as other: Schedule) -> Bool {
         Set(routeIDs) == Set(other.routeIDs) && days == other.days && hour == other.hour && minute == other.minute
-            && arriveBy == other.arriveBy && onlyWhenDelayedBy == other.onlyWhenDelayedBy
+            && timing == other.timing && onlyWhenDelayedBy == other.onlyWhenDelayedBy
     }
 
     /// The latest time of day its alert can come: its time, or for arrive-by the arrival less the
     /// buffer (the leave time when the road takes no time at all).
     public var latestAlertTime: TimeOfDay {
-        guard let arriveBy else { return time }
-        let minutes = ((hour * 60 + minute - arriveBy.bufferMinutes) % 1_440 + 1_440) % 1_440
-        return TimeOfDay(hour: minutes / 60, minute: minutes % 60)
+        switch timing {
+        case .at:
+            return time
+        case .arriveBy(let buffer, _):
+            let minutes = ((hour * 60 + minute - buffer) % 1_440 + 1_440) % 1_440
+            return TimeOfDay(hour: minutes / 60, minute: minutes % 60)
+        }
     }
 
     /// Checks the rules a saved schedule must meet, routes and days first (the order a form reads).
@@ -84,11 +83,15 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
         if let threshold = onlyWhenDelayedBy, threshold < 1 {
             throw .badThreshold(String(threshold))
         }
-        if let arriveBy, !(0...ArriveBy.largestBufferMinutes).contains(arriveBy.bufferMinutes) {
-            throw .badTime("buffer \(arriveBy.bufferMinutes) min")
-        }
-        if let headsUp = arriveBy?.headsUpMinutes, !(1...ArriveBy.largestBufferMinutes).contains(headsUp) {
+        switch timing {
+        case .at:
+            break
+        case .arriveBy(let buffer, _) where !(0...Timing.largestBufferMinutes).contains(buffer):
+            throw .badTime("buffer \(buffer) min")
+        case .arriveBy(_, let headsUp?) where !(1...Timing.largestBufferMinutes).contains(headsUp):
             throw .badTime("heads-up \(headsUp) min")
+        case .arriveBy:
+            break
         }
     }
 
@@ -106,7 +109,8 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
         isEnabled = try container.decode(Bool.self, forKey: .isEnabled)
         createdAt = try container.decode(Date.self, forKey: .createdAt)
         onlyWhenDelayedBy = try container.decodeIfPresent(Int.self, forKey: .onlyWhenDelayedBy)
-        arriveBy = try container.decodeIfPresent(ArriveBy.self, forKey: .arriveBy)
+        timing = try container.decodeIfPresent(ArriveByCoding.self, forKey: .arriveBy)
+            .map { .arriveBy(buffer: $0.bufferMinutes, headsUp: $0.headsUpMinutes) } ?? .at
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -119,7 +123,17 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
         try container.encode(isEnabled, forKey: .isEnabled)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encodeIfPresent(onlyWhenDelayedBy, forKey: .onlyWhenDelayedBy)
-        try container.encodeIfPresent(arriveBy, forKey: .arriveBy)
+        switch timing {
+        case .at: break
+        case .arriveBy(let buffer, let headsUp):
+            try container.encode(ArriveByCoding(bufferMinutes: buffer, headsUpMinutes: headsUp), forKey: .arriveBy)
+        }
+    }
+
+    /// How an arrive-by schedule's timing is written in `schedules.json`: `{"bufferMinutes": 5}`.
+    private struct ArriveByCoding: Codable {
+        var bufferMinutes: Int
+        var headsUpMinutes: Int?
     }
 }
 

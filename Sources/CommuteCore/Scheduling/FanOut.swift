@@ -81,7 +81,7 @@ public enum FanOut {
         for (rank, schedule) in ranked.enumerated() {
             for weekday in schedule.days {
                 let minuteOfDay = schedule.hour * 60 + schedule.minute
-                if schedule.isArriveBy {
+                if case .arriveBy(_, let headsUp) = schedule.timing {
                     let id = TriggerRequest.identifier(scheduleID: schedule.id, weekday: weekday)
                     // The next arrival not yet dealt with and not paused; the alert is due from
                     // its leave time until the arrival itself.
@@ -98,7 +98,7 @@ public enum FanOut {
                     keys.append(UInt64(fire - nowSeconds + shift) << 28 | UInt64(rank) << 4 | UInt64(weekday.rawValue - 1))
                     // The heads-up, for the first arrival whose leave time is still ahead and that
                     // it has not dealt with.
-                    if let minutes = schedule.arriveBy?.headsUpMinutes {
+                    if let minutes = headsUp {
                         let headsUpID = id + TriggerRequest.headsUpSuffix
                         var next = arrival
                         var leaveSeconds = ZonedCalendar.seconds(leave.leave)

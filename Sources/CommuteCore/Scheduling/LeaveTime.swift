@@ -26,7 +26,10 @@ public struct LeaveTime: Sendable, Equatable {
     public static let withoutData: TimeInterval = 3_600
 
     public static func compute(for schedule: Schedule, routes: [String: Route], arrival: Date) -> LeaveTime {
-        let buffer = TimeInterval((schedule.arriveBy?.bufferMinutes ?? 0) * 60)
+        let buffer: TimeInterval = switch schedule.timing {
+        case .at: 0
+        case .arriveBy(let minutes, _): TimeInterval(minutes * 60)
+        }
         let known = schedule.routeIDs.compactMap { routes[$0] }
         func fastest(_ minutes: (Route) -> Int?) -> (Route, Int)? {
             known.compactMap { route in minutes(route).map { (route, $0) } }.min { $0.1 < $1.1 }

@@ -39,10 +39,10 @@ extension ScheduleBook {
             if let threshold = schedule.onlyWhenDelayedBy {
                 try DocumentProblem.range(threshold, 1...ScheduleParsing.largestThreshold, "\(field).onlyWhenDelayedBy")
             }
-            if let arriveBy = schedule.arriveBy {
-                try DocumentProblem.range(arriveBy.bufferMinutes, 0...Schedule.ArriveBy.largestBufferMinutes, "\(field).arriveBy.bufferMinutes")
-                if let headsUp = arriveBy.headsUpMinutes {
-                    try DocumentProblem.range(headsUp, 1...Schedule.ArriveBy.largestBufferMinutes, "\(field).arriveBy.headsUpMinutes")
+            if case .arriveBy(let buffer, let headsUp) = schedule.timing {
+                try DocumentProblem.range(buffer, 0...Schedule.Timing.largestBufferMinutes, "\(field).arriveBy.bufferMinutes")
+                if let headsUp {
+                    try DocumentProblem.range(headsUp, 1...Schedule.Timing.largestBufferMinutes, "\(field).arriveBy.headsUpMinutes")
                 }
             }
         }
