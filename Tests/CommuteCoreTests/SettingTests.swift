@@ -60,3 +60,4 @@ import Testing
         for text in ["", "m", "1.5h", "-5m", "9999999999h", "10 m", "10d"] { #expect(ScheduleParsing.duration(text) == nil, "\(text)") }
     }
 }
+

@@ -8,8 +8,55 @@ extension Commute {
         public var routeID: String
         public var direction: Direction
         public var message: AlertMessage
-        /// Nil when sent through every notifier; otherwise why it was held back or failed.
-        public var problem: String?
+        public var outcome: Outcome
+
+        /// What became of the alert.
+        public enum Outcome: Sendable, Equatable {
+            /// Sent through every notifier.
+            case sent
+            /// Not sent, and why (it is in the ledger as suppressed).
+            case heldBack(Refusal)
+            /// Some notifiers failed: each one's reason.
+            case failed([String])
+        }
+
+        /// Why a watch alert is not sent.
+        public enum Refusal: Sendable, Equatable, CustomStringConvertible {
+            /// This very alert (this route, this direction) went out today already.
+            case alreadySentToday(Direction)
+            /// `Configuration.criticalDailyCap` delay alerts went out today.
+            case dailyCapReached
+            /// A clearing answers its delay alert only if that went out.
+            case nothingToClear
+            /// A clearing is not urgent: it waits out quiet hours.
+            case quietHours(QuietHours)
+
+            public var description: String {
+                switch self {
+                case .alreadySentToday(let direction): "already alerted today (\(direction.rawValue))"
+                case .dailyCapReached: "daily cap of \(Configuration.criticalDailyCap) critical alerts reached"
+                case .nothingToClear: "its delay alert was not delivered, so there is nothing to clear"
+                case .quietHours(let window): "quiet hours (\(window))"
+                }
+            }
+        }
+
+        /// Why it was held back or failed, as `refresh` says it; nil when sent.
+        public var problem: String? {
+            switch outcome {
+            case .sent: nil
+            case .heldBack(let refusal): refusal.description
+            case .failed(let reasons): reasons.joined(separator: "; ")
+            }
+        }
+
+        /// A watch alert's identifier: `watch.<route>.over` or `.clear`.
+        public static func identifier(routeID: String, _ direction: Direction) -> String {
+            prefix + "\(routeID).\(direction.rawValue)"
+        }
+
+        /// What every watch alert's identifier starts with.
+        public static let prefix = "watch."
     }
 
     /// After a successful refresh: compares each watched route with its threshold. A crossing over
@@ -47,8 +94,8 @@ extension Commute {
                 let message = watchMessage(route, direction)
                 let occurrence = Occurrence(requestID: message.id, at: now)
                 if let refusal = refusal(of: direction, routeID: watch.routeID, id: message.id, quietHours: quietHours, ledger: ledger) {
-                    ledger.decide(occurrence, .suppressed, reason: refusal, at: now)
-                    events.append(WatchEvent(routeID: watch.routeID, direction: direction, message: message, problem: refusal))
+                    ledger.decide(occurrence, .suppressed, reason: refusal.description, at: now)
+                    events.append(WatchEvent(routeID: watch.routeID, direction: direction, message: message, outcome: .heldBack(refusal)))
                     continue
                 }
                 for notifier in notifiers {
@@ -65,7 +112,7 @@ extension Commute {
             let failures = sent.filter { $0.delivery.message.id == message.id }.compactMap(\.result.failure)
             events.append(WatchEvent(
                 routeID: watch.routeID, direction: direction, message: message,
-                problem: failures.isEmpty ? nil : failures.joined(separator: "; ")))
+                outcome: failures.isEmpty ? .sent : .failed(failures)))
         }
         return events
     }
@@ -79,31 +126,29 @@ extension Commute {
         var body = AlertComposer.line(routeID: route.id, route: route)
         if let age = AlertComposer.ageLine(route.updatedAt, at: now, calendar: calendar) { body += "\n" + age }
         return AlertMessage(
-            id: "watch.\(route.id).\(direction.rawValue)", title: title, body: body, urgency: direction == .over ? "critical" : "normal")
+            id: WatchEvent.identifier(routeID: route.id, direction), title: title, body: body, urgency: direction == .over ? "critical" : "normal")
     }
 
     /// Why a watch alert may not go out now, or nil.
     private func refusal(
         of direction: WatchEvent.Direction, routeID: String, id: String, quietHours: QuietHours?, ledger: DeliveryLedger
-    ) -> String? {
+    ) -> WatchEvent.Refusal? {
         let today = calendar.local(now).date
         let sentToday = ledger.entries.filter {
-            $0.requestID.hasPrefix("watch.") && $0.outcome == .delivered && calendar.local($0.at).date == today
+            $0.requestID.hasPrefix(WatchEvent.prefix) && $0.outcome == .delivered && calendar.local($0.at).date == today
         }
-        if sentToday.contains(where: { $0.requestID == id }) { return "already alerted today (\(direction.rawValue))" }
+        if sentToday.contains(where: { $0.requestID == id }) { return .alreadySentToday(direction) }
         switch direction {
         case .over:
             let critical = Set(sentToday.map(\.requestID).filter { $0.hasSuffix(".over") })
-            if critical.count >= Configuration.criticalDailyCap {
-                return "daily cap of \(Configuration.criticalDailyCap) critical alerts reached"
-            }
+            if critical.count >= Configuration.criticalDailyCap { return .dailyCapReached }
         case .clear:
             // The latest "over" decision for this route: a clearing answers it only if it went out.
-            let overs = ledger.entries.filter { $0.requestID == "watch.\(routeID).over" }
+            let overs = ledger.entries.filter { $0.requestID == WatchEvent.identifier(routeID: routeID, .over) }
             let latest = overs.map(\.occurrence).max()
             let delivered = overs.contains { $0.occurrence == latest && $0.outcome == .delivered }
-            if !delivered { return "its delay alert was not delivered, so there is nothing to clear" }
-            if let quietHours, quietHours.contains(calendar.local(now).time) { return "quiet hours (\(quietHours))" }
+            if !delivered { return .nothingToClear }
+            if let quietHours, quietHours.contains(calendar.local(now).time) { return .quietHours(quietHours) }
         }
         return nil
     }

@@ -4,12 +4,75 @@ import Foundation
 /// HTTP 2xx from the final endpoint with the body delivered — nothing else.
 public enum DeliveryResult: Sendable, Equatable {
     case delivered
-    case failed(String)
+    case failed(DeliveryFailure)
 
-    /// Why it failed; nil when delivered.
+    /// Why it failed, as the ledger and the terminal say it; nil when delivered.
     public var failure: String? {
-        if case .failed(let reason) = self { return reason }
+        if case .failed(let reason) = self { return reason.description }
         return nil
+    }
+}
+
+/// Why a notifier did not deliver an alert. Its texts hold no secret: a URL is redacted to its
+/// scheme and host before it is put in one.
+public enum DeliveryFailure: Sendable, Equatable, CustomStringConvertible {
+    /// The program exited with a status other than 0; `errors` is the start of its stderr.
+    case exited(program: String, status: Int32, errors: String)
+    /// The program did not finish within the timeout.
+    case programTimedOut(program: String, seconds: Int)
+    /// The program could not be started.
+    case couldNotRun(program: String, reason: String)
+    /// The webhook's URL is not http(s).
+    case notWebhookURL(String)
+    /// The server answered with a status that is not success.
+    case answered(target: String, status: Int)
+    /// A 307 or 308 without an http(s) place to go.
+    case redirectWithoutLocation(target: String, status: Int)
+    /// A 301, 302 or 303: following it would turn the POST into a GET without the alert.
+    case redirectNotFollowed(target: String, status: Int)
+    /// The server did not answer within the timeout.
+    case noAnswer(target: String, seconds: Int)
+    /// Redirects past the limit.
+    case tooManyRedirects(target: String, limit: Int)
+    /// `traveltimes-fetch`, which sends webhooks, is not there.
+    case helperMissing(path: String)
+    /// The request failed on its way: no connection, a TLS error.
+    case transport(target: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .exited(let program, let status, let errors): "\(program) exited with status \(status)" + (errors.isEmpty ? "" : ": \(errors)")
+        case .programTimedOut(let program, let seconds): "\(program) did not finish within \(seconds) s"
+        case .couldNotRun(let program, let reason): "cannot run \(program): \(reason)"
+        case .notWebhookURL(let shown): "not an http(s) URL: \(shown)"
+        case .answered(let target, let status): "\(target) answered HTTP \(status)"
+        case .redirectWithoutLocation(let target, let status): "\(target) answered HTTP \(status) with no http(s) Location"
+        case .redirectNotFollowed(let target, let status):
+            "\(target) answered HTTP \(status), a redirect that would turn the POST into a GET without the alert; "
+                + "not followed — use the URL it redirects to"
+        case .noAnswer(let target, let seconds): "\(target) did not answer within \(seconds) s"
+        case .tooManyRedirects(let target, let limit): "\(target) redirected more than \(limit) times"
+        case .helperMissing(let path): FetchError.helperMissing(path: path).description
+        case .transport(let target, let reason): "\(target): \(reason)"
+        }
+    }
+
+    /// The same, with each of `secrets` taken out of every text in it.
+    public func redacting(_ secrets: [String]) -> DeliveryFailure {
+        let clean = { (text: String) in FeedSource.redact(text, secrets: secrets) }
+        return switch self {
+        case .exited(let program, let status, let errors): .exited(program: clean(program), status: status, errors: clean(errors))
+        case .programTimedOut(let program, let seconds): .programTimedOut(program: clean(program), seconds: seconds)
+        case .couldNotRun(let program, let reason): .couldNotRun(program: clean(program), reason: clean(reason))
+        case .notWebhookURL(let shown): .notWebhookURL(clean(shown))
+        case .answered(let target, let status): .answered(target: clean(target), status: status)
+        case .redirectWithoutLocation(let target, let status): .redirectWithoutLocation(target: clean(target), status: status)
+        case .redirectNotFollowed(let target, let status): .redirectNotFollowed(target: clean(target), status: status)
+        case .noAnswer(let target, let seconds): .noAnswer(target: clean(target), seconds: seconds)
+        case .tooManyRedirects(let target, let limit): .tooManyRedirects(target: clean(target), limit: limit)
+        case .helperMissing(let path): .helperMissing(path: path)
+        case .transport(let target, let reason): .transport(target: clean(target), reason: clean(reason))
+        }
     }
 }
 

@@ -41,11 +41,11 @@ public enum ExecNotifier {
             let (status, errors) = try Subprocess.runForStatus(
                 program, arguments: arguments.map { fill($0, message) }, environment: environment, timeout: timeout)
             guard status != 0 else { return .delivered }
-            return .failed("\(program) exited with status \(status)" + (errors.isEmpty ? "" : ": \(errors)"))
+            return .failed(.exited(program: program, status: status, errors: errors))
         } catch .timedOut {
-            return .failed("\(program) did not finish within \(Int(timeout)) s")
+            return .failed(.programTimedOut(program: program, seconds: Int(timeout)))
         } catch {
-            return .failed("cannot run \(program): \(error)")
+            return .failed(.couldNotRun(program: program, reason: String(describing: error)))
         }
     }
 

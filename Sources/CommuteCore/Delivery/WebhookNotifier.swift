@@ -41,13 +41,13 @@ public enum WebhookNotifier {
         _ message: AlertMessage, to url: String, format: Format, headers extra: [String] = [], click: String? = nil,
         client: any HTTPClient
     ) -> DeliveryResult {
-        guard var target = URL(string: url), isWebhookURL(url) else { return .failed("not an http(s) URL: \(redact(url))") }
+        guard var target = URL(string: url), isWebhookURL(url) else { return .failed(.notWebhookURL(redact(url))) }
         let (headers, body) = payload(message, format: format, click: click)
         let custom = Dictionary(extra.compactMap(header), uniquingKeysWith: { _, last in last })
         let result = deliver(to: &target, url: url, headers: headers, custom: custom, body: body, client: client)
         guard case .failed(let reason) = result else { return result }
         // Nothing quotes a header's value today; should anything, it is a secret all the same.
-        return .failed(FeedSource.redact(reason, secrets: Array(custom.values)))
+        return .failed(reason.redacting(Array(custom.values)))
     }
 
     /// Posts, following 307 and 308. The user's own headers (credentials, as a rule) go only to the
@@ -67,23 +67,22 @@ public enum WebhookNotifier {
                 case 307, 308:
                     guard let location = response.headers["location"], let next = URL(string: location, relativeTo: target)?.absoluteURL,
                         isWebhookURL(next.absoluteString)
-                    else { return .failed("\(redact(target.absoluteString)) answered HTTP \(response.status) with no http(s) Location") }
+                    else { return .failed(.redirectWithoutLocation(target: redact(target.absoluteString), status: response.status)) }
                     target = next
                 case 301, 302, 303:
-                    return .failed(
-                        "\(redact(target.absoluteString)) answered HTTP \(response.status), a redirect that would turn the POST into a GET "
-                            + "without the alert; not followed — use the URL it redirects to")
+                    return .failed(.redirectNotFollowed(target: redact(target.absoluteString), status: response.status))
                 default:
-                    return .failed("\(redact(target.absoluteString)) answered HTTP \(response.status)")
+                    return .failed(.answered(target: redact(target.absoluteString), status: response.status))
                 }
             }
-            return .failed("\(redact(url)) redirected more than \(maximumRedirects) times")
+            return .failed(.tooManyRedirects(target: redact(url), limit: maximumRedirects))
         } catch HTTPClientError.timedOut {
-            return .failed("\(redact(target.absoluteString)) did not answer within \(Int(timeout)) s")
+            return .failed(.noAnswer(target: redact(target.absoluteString), seconds: Int(timeout)))
         } catch HTTPClientError.helperMissing(let path) {
-            return .failed(FetchError.helperMissing(path: path).description)
+            return .failed(.helperMissing(path: path))
         } catch {
-            return .failed("\(redact(target.absoluteString)): \(FeedSource.redact(String(describing: error), secrets: [url, target.absoluteString]))")
+            return .failed(.transport(
+                target: redact(target.absoluteString), reason: FeedSource.redact(String(describing: error), secrets: [url, target.absoluteString])))
         }
     }
 
