@@ -7,7 +7,8 @@ extension Commands {
         summary: "List favorite routes in order (also: traveltimes favorites)",
         options: [Options.json]
     ) { invocation in
-        let commute = try invocation.commute()
+        // It needs nothing from config.json: a damaged one does not stop the listing.
+        let commute = try invocation.commute(unreadableConfiguration: .readsAsDefaults)
         let favorites = try commute.favorites()
         if invocation.wantsJSON {
             try invocation.printJSON(favorites.routeIDs)

@@ -20,7 +20,8 @@ extension Commands {
         summary: "List groups (also: traveltimes group)",
         options: [Options.json]
     ) { invocation in
-        let commute = try invocation.commute()
+        // It needs nothing from config.json: a damaged one does not stop the listing.
+        let commute = try invocation.commute(unreadableConfiguration: .readsAsDefaults)
         let groups = try commute.favorites().groups
         if invocation.wantsJSON {
             try invocation.printJSON(groups)

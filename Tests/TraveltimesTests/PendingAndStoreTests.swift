@@ -72,6 +72,22 @@ import Glibc
         #expect(sandbox.bytes("schedules.json") == corrupt)
     }
 
+    @Test func aCorruptConfigurationFailsWhatNeedsItAndNotWhatDoesNot() throws {
+        let sandbox = try Sandbox().prepared()
+        let corrupt = Data("{\"version\": 1, \"source\": ".utf8)
+        try Sandbox.write(sandbox.path("config.json"), corrupt)
+        for command in [["config", "show"], ["pending"], ["config", "set", "grace", "5m"], ["notify", "add", "stdout"]] {
+            let outcome = try sandbox.run(command)
+            #expect(outcome.status == 65 && outcome.stderr.contains("\(sandbox.path("config.json")): "), "\(command): \(outcome)")
+        }
+        // Listings that use nothing from it still list; status names it and shows the rest.
+        #expect(try sandbox.ok(["favorites", "list"]).stdout.contains("Everett-Seattle"))
+        #expect(try sandbox.ok(["group", "list"]).stdout.hasPrefix("No groups yet"))
+        let status = try sandbox.run(["status"])
+        #expect(status.status == 65 && status.stdout.contains("Time zone:  unknown: config.json cannot be read"), "\(status)")
+        #expect(sandbox.bytes("config.json") == corrupt)
+    }
+
     @Test func aCorruptRouteCacheIsNeverReplacedByARefresh() throws {
         let sandbox = try Sandbox().prepared()
         // Valid JSON to the last route, whose ID is a number: found only by reading to the end.
