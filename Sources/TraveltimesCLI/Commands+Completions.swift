@@ -12,7 +12,7 @@ extension Commands {
             The script completes commands, subcommands, options, and values from the store: route
             IDs, schedule IDs, notifier numbers, group names, presets and day words. At each TAB it
             runs `traveltimes completions candidates WORD...` with the words typed so far, which
-            answers from the same command table as --help and reads only the file it needs.
+            answers from the same command table as --help and reads config.json and the file it needs.
             Scripts/install puts them where each shell looks. By hand:
               traveltimes completions bash > ~/.local/share/bash-completion/completions/traveltimes
               traveltimes completions zsh > ~/.local/share/zsh/site-functions/_traveltimes

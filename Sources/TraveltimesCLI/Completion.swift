@@ -29,15 +29,15 @@ enum ValueKind: Sendable, Equatable {
 /// hand the command line to `traveltimes completions candidates` at each TAB, and print what it
 /// answers. So a new command or option completes without being written into three scripts, and
 /// values come from the store (route IDs, schedule IDs, notifier numbers, group names), reading
-/// only the file that holds them.
+/// `config.json` (as every command opens the store) and the file that holds them.
 enum Completion {
     /// The first line of an answer that asks the shell to complete file names.
     static let files = "@file"
 
     /// The candidates for the last of `words` — the words after `traveltimes`, the last being the
     /// one under the cursor (empty at a space) — each a line: the word, then a tab and what it is
-    /// when there is something to say. Reads the store only for the values asked for; a store that
-    /// cannot be read gives no candidates, never an error on a TAB.
+    /// when there is something to say. Opens the store (`commute`) only for the values asked for; a
+    /// store that cannot be read gives no candidates, never an error on a TAB.
     static func candidates(for words: [String], commute: () throws -> Commute) -> [String] {
         guard let current = words.last else { return [] }
         let before = Commands.spelledOneWay(Array(words.dropLast()))
