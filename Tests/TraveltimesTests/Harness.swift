@@ -34,7 +34,8 @@ enum Paths {
     }()
 }
 
-/// A store directory of its own and a way to run the binary against it.
+/// A store directory of its own and a way to run commands against it: in this process, or the
+/// built binary.
 ///
 /// Every command it runs acts at a fixed moment, the sample feed's (`TRAVELTIMES_NOW`), unless
 /// the command passes `--now` or the test asks for the real clock by name (`useTheRealClock()`):
@@ -42,8 +43,21 @@ enum Paths {
 final class Sandbox: @unchecked Sendable {
     let home: String
     var environment: [String: String]
+    let runner: Runner
 
-    init(zone: String = "America/Los_Angeles") {
+    /// How `run` runs a command.
+    enum Runner {
+        /// Through `CLI.run` in this process, with the sandbox's environment and collected output:
+        /// most tests, and the fastest.
+        case inProcess
+        /// The built binary, end to end: what needs a process of its own (cron's environment,
+        /// signals, locks held across processes, the binary's own path). `start`, standard input
+        /// and a wrapper always run the binary.
+        case binary
+    }
+
+    init(zone: String = "America/Los_Angeles", runner: Runner = .inProcess) {
+        self.runner = runner
         home = FileManager.default.temporaryDirectory.appendingPathComponent("traveltimes-e2e-\(UUID().uuidString)").path
         environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
@@ -105,7 +119,15 @@ final class Sandbox: @unchecked Sendable {
     func run(
         _ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil, wrapper: [String] = []
     ) throws -> Outcome {
-        try start(arguments, environment: extra, stdin: stdin, wrapper: wrapper).wait()
+        guard runner == .inProcess, stdin == nil, wrapper.isEmpty else {
+            return try start(arguments, environment: extra, stdin: stdin, wrapper: wrapper).wait()
+        }
+        let output = Collector()
+        let errors = Collector()
+        let code = CLI.run(
+            arguments, environment: environment.merging(extra) { _, new in new },
+            io: TerminalIO(writeOut: output.append, writeError: errors.append))
+        return Outcome(status: code.rawValue, stdout: output.text, stderr: errors.text)
     }
 
     /// The fixture with some routes changed by `edit` (keyed by TravelTimeID), written as a feed

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test(ExternalTool.systemdAnalyze.needed) func systemdUnitsVerifyAndInstallingIsIdempotentAndCareful() throws {
-        let sandbox = try Sandbox().prepared()
+        let sandbox = try Sandbox(runner: .binary).prepared()
         let standIns = try StandInPrograms(sandbox)
         let units = sandbox.home + "-units"
         defer { try? FileManager.default.removeItem(atPath: units) }
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func statusSaysWhatIsInstalledAndUninstallStopsTheTimers() throws {
-        let sandbox = try Sandbox().prepared()
+        let sandbox = try Sandbox(runner: .binary).prepared()
         let standIns = try StandInPrograms(sandbox)
         let units = sandbox.environment["HOME", default: ""] + "/.config/systemd/user"
         #expect(try sandbox.ok(["status"]).stdout.contains(
@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func aFailingSystemctlSaysWhereThingsStand() throws {
-        let sandbox = try Sandbox().prepared()
+        let sandbox = try Sandbox(runner: .binary).prepared()
         let standIns = try StandInPrograms(sandbox)
         try standIns.failSystemctl()
         let units = sandbox.home + "-units"
@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func theCrontabBlockIsMergedAndRemovedLeavingEveryOtherLineAsItWas() throws {
-        let sandbox = try Sandbox().prepared()
+        let sandbox = try Sandbox(runner: .binary).prepared()
         let standIns = try StandInPrograms(sandbox)
         let own = "MAILTO=me@example.com\nSHELL=/bin/sh\n# my backups, nightly\n0 3 * * * /usr/local/bin/backup --all  # keep\n\n@reboot echo up\n"
         try Sandbox.write(standIns.crontab, Data(own.utf8))
@@ -197,7 +197,7 @@ import Testing
     }
 
     @Test func aStorePathWithALineBreakIsRefusedAndNothingIsWritten() throws {
-        let sandbox = Sandbox()
+        let sandbox = Sandbox(runner: .binary)
         let standIns = try StandInPrograms(sandbox)
         sandbox.environment["TRAVELTIMES_HOME"] = sandbox.home + "/store\nsecond"
         let units = sandbox.home + "-units"
@@ -211,7 +211,7 @@ import Testing
     }
 
     @Test func aBinaryPathSystemdCannotRunIsRefusedWhileCronQuotesIt() throws {
-        let sandbox = Sandbox()
+        let sandbox = Sandbox(runner: .binary)
         let standIns = try StandInPrograms(sandbox)
         let directory = sandbox.home + "-bin it's \\ here"
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -241,7 +241,7 @@ import Testing
         Data(),
     ])
     func everyByteOfTheCrontabSurvivesInstallAndUninstall(_ original: Data) throws {
-        let sandbox = Sandbox()
+        let sandbox = Sandbox(runner: .binary)
         let standIns = try StandInPrograms(sandbox)
         if !original.isEmpty { try Sandbox.write(standIns.crontab, original) }
         try sandbox.ok(["install", "cron"])
@@ -257,7 +257,7 @@ import Testing
     }
 
     @Test(ExternalTool.systemdAnalyze.needed) func aStorePathWithQuotesAndPercentIsQuotedAsSystemdReadsIt() throws {
-        let sandbox = Sandbox()
+        let sandbox = Sandbox(runner: .binary)
         _ = try StandInPrograms(sandbox)
         let store = sandbox.home + "/it's \"100%\" \\ mine"
         sandbox.environment["TRAVELTIMES_HOME"] = store

@@ -9,7 +9,7 @@ import Glibc
 /// Run the way it is meant to run — from cron, on a server, unattended — through the binary.
 @Suite struct CronZoneTests {
     @Test func theSavedZoneRulesWhateverTZCronHas() throws {
-        let sandbox = Sandbox()  // TRAVELTIMES_TZ=America/Los_Angeles while setting up
+        let sandbox = Sandbox(runner: .binary)  // TRAVELTIMES_TZ=America/Los_Angeles while setting up
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
         try sandbox.ok(["favorites", "add", "1"])
         let added = try sandbox.ok(["schedule", "add", "--preset", "morning", "--now", Paths.capturedAt])
@@ -56,7 +56,7 @@ import Glibc
 
 @Suite struct FreshWordsTests {
     @Test func anAlertDueInARefreshMinuteDescribesNowNotNextWeek() throws {
-        let sandbox = Sandbox()
+        let sandbox = Sandbox(runner: .binary)
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
         try sandbox.ok(["favorites", "add", "1", "96"])
         try sandbox.ok(["schedule", "add", "--preset", "evening", "--now", Paths.capturedAt])
@@ -79,7 +79,7 @@ import Glibc
     }
 
     @Test func theWordsAreComposedAtDeliveryFromTheCacheAsItIsThen() throws {
-        let sandbox = Sandbox()
+        let sandbox = Sandbox(runner: .binary)
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
         try sandbox.ok(["favorites", "add", "1"])
         try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--now", Paths.capturedAt])
@@ -100,7 +100,7 @@ import Glibc
     }
 
     @Test func aTickReadsTheLedgerOnlyWhenSomethingNewIsDue() throws {
-        let sandbox = Sandbox()
+        let sandbox = Sandbox(runner: .binary)
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
         try sandbox.ok(["favorites", "add", "1"])
         try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue,wed", "--now", Paths.capturedAt])
@@ -122,7 +122,7 @@ import Glibc
     }
 
     @Test func aDueAlertIsNotLostBehindTheCap() throws {
-        let sandbox = Sandbox()
+        let sandbox = Sandbox(runner: .binary)
         sandbox.environment["TRAVELTIMES_CAP"] = "1"
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
         try sandbox.ok(["favorites", "add", "1"])
@@ -139,7 +139,7 @@ import Glibc
 
 @Suite struct CronQuietTests {
     @Test func quietPrintsNothingOnSuccessAndWarnsOnlyWhenSomethingChanged() throws {
-        let sandbox = Sandbox()
+        let sandbox = Sandbox(runner: .binary)
         sandbox.environment["TRAVELTIMES_CAP"] = "2"
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
         try sandbox.ok(["favorites", "add", "1", "96"])
@@ -168,7 +168,7 @@ import Glibc
     }
 
     @Test func helpTellsHowToRunFromCron() throws {
-        let sandbox = Sandbox()
+        let sandbox = Sandbox(runner: .binary)
         #expect(try sandbox.ok(["refresh", "--help"]).stdout.contains("-q, --quiet"))
         let tick = try sandbox.ok(["tick", "--help"]).stdout
         #expect(tick.contains("Install:  * * * * * traveltimes tick --quiet"))
@@ -179,7 +179,7 @@ import Glibc
 @Suite struct OnceAndTruthfulDeliveryTests {
     /// The fixture, favorite 1, and a 4:30 PM Tuesday schedule.
     func sandbox() throws -> Sandbox {
-        let sandbox = Sandbox()
+        let sandbox = Sandbox(runner: .binary)
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
         try sandbox.ok(["favorites", "add", "1"])
         try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--now", Paths.capturedAt])
@@ -272,7 +272,7 @@ import Glibc
 @Suite struct FetchHelperOperationTests {
     @Test(ExternalTool.gnuTime.needed) func waitingOnASilentServerCostsNoCPUAndEndsAtTheDeadline() throws {
         let server = try FeedServer()
-        let sandbox = Sandbox()
+        let sandbox = Sandbox(runner: .binary)
         let timed = try sandbox.run(
             ["refresh", "--source", server.url("/hang"), "--timeout", "3"], wrapper: ["/usr/bin/time", "-f", "cpu %U %S wall %e"])
         #expect(timed.status == 75, "\(timed)")
@@ -284,7 +284,7 @@ import Glibc
     }
 
     @Test func aMissingHelperFailsAtOnceNamingIt() throws {
-        let sandbox = Sandbox()
+        let sandbox = Sandbox(runner: .binary)
         let started = Date()
         let outcome = try sandbox.run(
             ["refresh", "--source", "https://wsdot.wa.gov/feed"], environment: ["TRAVELTIMES_FETCH_HELPER": "/opt/nowhere/traveltimes-fetch"])
@@ -296,7 +296,7 @@ import Glibc
 
     @Test(ExternalTool.gnuTime.needed) func hostileServersAreBoundedAndWhatCannotMendIsNotRetried() throws {
         let server = try FeedServer()
-        let sandbox = Sandbox()
+        let sandbox = Sandbox(runner: .binary)
         // Decoded size is bounded as it arrives: 256 KiB of gzip that would be 64 MiB, and a body that never ends.
         for path in ["/bomb", "/endless"] {
             let outcome = try sandbox.run(
@@ -325,7 +325,7 @@ import Glibc
 
     @Test func validatorsGoBackOnlyToTheSourceThatIssuedThem() throws {
         let server = try FeedServer()
-        let sandbox = Sandbox()
+        let sandbox = Sandbox(runner: .binary)
         try sandbox.ok(["refresh", "--source", server.url("/etag"), "--now", Paths.capturedAt])
         let other = try sandbox.feed("other.json") { $0[1]?["CurrentTime"] = 77 }
         try sandbox.ok(["refresh", "--source", other, "--now", Paths.capturedAt])

@@ -199,9 +199,9 @@ enum Subprocess {
         }
     }
 
-    /// Spawns `program` (a path, or a name looked up in PATH as a shell would, though no shell
-    /// runs) with exactly `environment`; with `ownGroup`, in a process group of its own. Signals the
-    /// parent ignores are reset for the child.
+    /// Spawns `program` (a path, or a name looked up in `environment`'s PATH as a shell would,
+    /// though no shell runs) with exactly `environment`; with `ownGroup`, in a process group of its
+    /// own. Signals the parent ignores are reset for the child.
     private static func spawn(
         _ program: String, arguments: [String], environment: [String: String],
         actions: inout posix_spawn_file_actions_t, ownGroup: Bool
@@ -219,6 +219,11 @@ enum Subprocess {
             flags |= Int16(POSIX_SPAWN_SETPGROUP)
         }
         posix_spawnattr_setflags(&attributes, flags)
+        // The child's PATH, not this process's: a caller that hands over an environment (a test, a
+        // library user) gets the programs that environment names.
+        guard let executable = resolve(program, path: environment["PATH"]) else {
+            return .failure(.cannotStart(String(cString: strerror(ENOENT))))
+        }
         closeInheritedDescriptorsOnExec()
         let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -227,11 +232,22 @@ enum Subprocess {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let code = program.contains("/")
-            ? posix_spawn(&pid, program, &actions, &attributes, argv, envp)
-            : posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
+        let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard code == 0 else { return .failure(.cannotStart(String(cString: strerror(code)))) }
         return .success(pid)
+    }
+
+    /// `program` itself when it names a path; else the first executable file of that name in the
+    /// absolute directories of `path` (default `/usr/bin:/bin`); nil when there is none.
+    static func resolve(_ program: String, path: String?) -> String? {
+        guard !program.contains("/") else { return program }
+        guard !program.isEmpty else { return nil }
+        for directory in (path ?? "/usr/bin:/bin").split(separator: ":") where directory.hasPrefix("/") {
+            let candidate = "\(directory)/\(program)"
+            var status = stat()
+            if stat(candidate, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
     }
 
     /// Marks every descriptor this process inherited (beyond 0–2) close-on-exec, so that no child
