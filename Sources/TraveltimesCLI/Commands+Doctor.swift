@@ -71,8 +71,6 @@ private struct Doctor {
 
     /// Cron runs jobs with this PATH, whatever the login shell has.
     static let cronPath = "/usr/bin:/bin"
-    /// Older than this, the alerts' times are a warning; older than a day, a problem.
-    static let staleAfter: TimeInterval = 2 * 3_600
 
     mutating func run() throws -> Checkup {
         let directory = try StoreLocation.directory(environment: invocation.environment)
@@ -82,20 +80,14 @@ private struct Doctor {
         var custom: [Route] = []
         if let commute {
             configuration = commute.configurationError == nil ? commute.configuration : nil
-            let cache = try? commute.routes()
-            custom = (cache?.routes ?? []).filter { $0.custom != nil }
-            // In the order a new user takes the steps: a source, then schedules, then refreshes.
-            checkSource(configuration, customRoutes: custom.count)
-            if let configuration { checkPlans(commute, configuration) }
-            checkRefresh(commute, cache)
-            checkDataAge(commute, cache?.routes ?? [])
-            if let configuration { checkProviders(commute, configuration, custom) }
+            custom = ((try? commute.routes())?.routes ?? []).filter { $0.custom != nil }
+            for finding in commute.checkup(environment: invocation.environment) { add(finding, commute) }
         }
         checkHelper(needed: configuration.map(needsHelper) ?? true || !custom.isEmpty)
         let ledger = try? commute?.ledger()
         for notifier in (configuration ?? .empty).effectiveNotifiers {
             checkNotifier(notifier, installed: installed)
-            if let ledger { checkLastDelivery(notifier, ledger) }
+            if let commute, let ledger, let failure = Commute.lastDeliveryFailure(of: notifier, in: ledger) { add(failure, commute) }
         }
         checkScheduler(installed, store: directory)
         return Checkup(store: directory, alertsWillGoOut: !findings.contains { $0.status == .problem }, checks: findings)
@@ -140,183 +132,111 @@ private struct Doctor {
         return commute
     }
 
-    /// The saved zone, and schedules that will fire.
-    private mutating func checkPlans(_ commute: Commute, _ configuration: Configuration) {
-        if let saved = configuration.timeZone {
-            let override = invocation.environment["TRAVELTIMES_TZ"].flatMap { $0.isEmpty ? nil : $0 }
-            if let override, override != saved {
-                add("time zone", .warning, "\(saved) (saved); TRAVELTIMES_TZ=\(override) in this shell changes it for these commands only",
-                    fix: "timers and cron use the saved zone; change it with traveltimes config set timezone")
-            } else {
-                add("time zone", .ok, "\(saved) (saved)")
+    /// A finding of the core's, in words: the check it belongs to, what was found, and what to do.
+    private mutating func add(_ finding: Commute.Finding, _ commute: Commute) {
+        let (check, detail, fix) = Self.words(finding, commute)
+        let status: Finding.Status = switch finding.severity {
+        case .ok: .ok
+        case .warning: .warning
+        case .problem: .problem
+        }
+        add(check, status, detail, fix: fix)
+    }
+
+    private static func words(_ finding: Commute.Finding, _ commute: Commute) -> (check: String, detail: String, fix: String?) {
+        func moment(_ date: Date) -> String { TimeFormatting.moment(date, relativeTo: commute.now, calendar: commute.calendar) }
+        func enabled(_ count: Int, _ watches: Int) -> String {
+            "\(count) enabled" + (watches > 0 ? ", \(watches) delay \(watches == 1 ? "watch" : "watches")" : "")
+        }
+        let keyFix = " (kept only in config.json, mode 0600)"
+        switch finding {
+        case .customRoutesOnly(let count):
+            return ("source", "none: \(count) custom route\(count == 1 ? "" : "s") only", nil)
+        case .noSource(let onlyInShell):
+            return ("source", onlyInShell ? "set only in TRAVELTIMES_SOURCE, which timers and cron do not see" : "not set",
+                    "traveltimes config set source URL (the WSDOT URL, or a file's full path)")
+        case .sourceNotUsable(let shown):
+            return ("source", "\(shown) is not a usable URL", "traveltimes config set source URL")
+        case .sourceIsRelativePath(let shown):
+            return ("source", "\(shown) is a relative path, and timers and cron run elsewhere", "traveltimes config set source /full/path/to/feed.json")
+        case .sourceFileUnreadable(let shown):
+            return ("source", "\(shown) cannot be read", "check the file, or traveltimes config set source URL")
+        case .sourceFile(let shown):
+            return ("source", "\(shown) (a file)", nil)
+        case .sourceNeedsAccessCode(let shown, let onlyInShell):
+            return ("source",
+                    "\(shown) needs an access code" + (onlyInShell ? ", and WSDOT_ACCESS_CODE is set only in this shell, which timers and cron do not see" : ""),
+                    "traveltimes config set access-code CODE" + keyFix)
+        case .sourceURL(let shown):
+            return ("source", shown, nil)
+        case .zoneSaved(let saved):
+            return ("time zone", "\(saved) (saved)", nil)
+        case .zoneOverridden(let saved, let override):
+            return ("time zone", "\(saved) (saved); TRAVELTIMES_TZ=\(override) in this shell changes it for these commands only",
+                    "timers and cron use the saved zone; change it with traveltimes config set timezone")
+        case .zoneNotSaved:
+            return ("time zone", "none saved: timers and cron would use the host's zone",
+                    "traveltimes config set timezone Area/City (such as America/Los_Angeles)")
+        case .schedulesUnreadable(let reason):
+            return ("schedules", "unreadable: \(reason)", "move schedules.json aside or restore it from a backup")
+        case .noSchedules:
+            return ("schedules", "none: nothing will be sent", "traveltimes schedule add --preset morning")
+        case .allSchedulesDisabled(let count):
+            return ("schedules", "all \(count) are disabled: nothing will be sent", "traveltimes schedule enable ID")
+        case .planUnreadable:
+            return ("schedules", "the pending alerts cannot be read", "traveltimes refresh (it plans them again)")
+        case .planned(let count, let watches, let pending, let next):
+            return ("schedules",
+                    enabled(count, watches) + "; \(pending) alerts pending, the next \(TimeFormatting.dayAndTime(next, calendar: commute.calendar))", nil)
+        case .onlyWatches(let watches):
+            return ("schedules", enabled(0, watches) + "; alerts only when a watched route is delayed", nil)
+        case .nothingPlanned(let count, let watches):
+            return ("schedules", enabled(count, watches) + ", but no alert is planned", "traveltimes refresh (it plans them again)")
+        case .duplicateSchedule(let schedule, let copy):
+            return ("schedules",
+                    "\(Commands.shortID(schedule)) sends the same alerts as \(Commands.shortID(copy)) (\(copy.timeLabel) on \(copy.daysLabel)): each comes twice",
+                    "traveltimes schedule remove \(Commands.shortID(schedule))")
+        case .scheduleInsideQuietHours(let schedule, let window):
+            return ("schedules",
+                    "\(Commands.shortID(schedule)) at \(schedule.latestAlertTime.label) is inside quiet hours (\(window)): none of its alerts will be sent",
+                    "traveltimes schedule edit \(Commands.shortID(schedule)) --at TIME, or traveltimes config set quiet-hours")
+        case .neverRefreshed(let lastFailure, let hasSource):
+            return ("refresh", "never refreshed" + (lastFailure.map { "; the last try failed: \($0)" } ?? ""),
+                    hasSource ? "traveltimes refresh (and see what it says)" : "first traveltimes config set source URL, then traveltimes refresh")
+        case .refreshed(let success, let age, let lastFailure):
+            let detail = "last success \(moment(success)) (\(TimeFormatting.age(age)) ago)" + (lastFailure.map { "; the last try failed: \($0)" } ?? "")
+            switch finding.severity {
+            case .problem: return ("refresh", detail + ": alerts would carry day-old times", "traveltimes refresh, and see that timers or cron run it")
+            case .warning: return ("refresh", detail, "traveltimes refresh; traveltimes status shows the last try")
+            case .ok: return ("refresh", detail, nil)
             }
-        } else {
-            add("time zone", .problem, "none saved: timers and cron would use the host's zone",
-                fix: "traveltimes config set timezone Area/City (such as America/Los_Angeles)")
-        }
-        let schedules: [Schedule]
-        do {
-            schedules = try commute.schedules().schedules
-        } catch {
-            add("schedules", .problem, "unreadable: \(error)", fix: "move schedules.json aside or restore it from a backup")
-            return
-        }
-        let enabled = schedules.filter(\.isEnabled)
-        let watches = configuration.watches?.count ?? 0
-        guard !enabled.isEmpty || watches > 0 else {
-            add("schedules", .problem, schedules.isEmpty ? "none: nothing will be sent" : "all \(schedules.count) are disabled: nothing will be sent",
-                fix: schedules.isEmpty ? "traveltimes schedule add --preset morning" : "traveltimes schedule enable ID")
-            return
-        }
-        guard let report = try? commute.pendingReport(deferred: .soonest(0)) else {
-            add("schedules", .problem, "the pending alerts cannot be read", fix: "traveltimes refresh (it plans them again)")
-            return
-        }
-        var detail = "\(enabled.count) enabled"
-        if watches > 0 { detail += ", \(watches) delay \(watches == 1 ? "watch" : "watches")" }
-        if let next = report.requests.map(\.request.nextFire).min() {
-            add("schedules", .ok, detail + "; \(report.requests.count) alerts pending, the next \(TimeFormatting.dayAndTime(next, calendar: commute.calendar))")
-        } else if enabled.isEmpty {
-            add("schedules", .ok, detail + "; alerts only when a watched route is delayed")
-        } else {
-            add("schedules", .problem, detail + ", but no alert is planned", fix: "traveltimes refresh (it plans them again)")
-        }
-        for (schedule, warnings) in Commute.warnings(for: schedules, quietHours: configuration.quietHours) {
-            for warning in warnings {
-                switch warning {
-                case .duplicate(let copy):
-                    add("schedules", .warning,
-                        "\(Commands.shortID(schedule)) sends the same alerts as \(Commands.shortID(copy)) (\(copy.timeLabel) on \(copy.daysLabel)): each comes twice",
-                        fix: "traveltimes schedule remove \(Commands.shortID(schedule))")
-                case .insideQuietHours(let window):
-                    add("schedules", .warning,
-                        "\(Commands.shortID(schedule)) at \(schedule.latestAlertTime.label) is inside quiet hours (\(window)): none of its alerts will be sent",
-                        fix: "traveltimes schedule edit \(Commands.shortID(schedule)) --at TIME, or traveltimes config set quiet-hours")
-                }
+        case .dataAge(let newest, let age):
+            let detail = "the newest travel time the alerts would carry was measured \(moment(newest)) (\(TimeFormatting.age(age)) ago)"
+            switch finding.severity {
+            case .problem:
+                return ("data", detail + ": alerts would carry it as if current",
+                        "check the source (traveltimes config show): a feed that stopped updating, or a file, is read as it is")
+            case .warning: return ("data", detail, "traveltimes refresh; if it stays old, the source has stopped updating")
+            case .ok: return ("data", detail, nil)
             }
+        case .providerWithoutKey(let provider, let usage, let keyOnlyInShell):
+            return ("provider " + provider.rawValue,
+                    usageText(usage) + (keyOnlyInShell ? "; the key is set only in \(provider.keyVariable), which timers and cron do not see" : "; no key"),
+                    "traveltimes config set \(provider.keySetting) KEY" + keyFix)
+        case .providerBudgetSpent(let provider, let usage):
+            return ("provider " + provider.rawValue, usageText(usage) + ": the budget is spent; its routes keep their last times until midnight",
+                    "traveltimes config set \(provider.budgetSetting) N, if your plan allows more")
+        case .providerReady(let provider, let usage):
+            return ("provider " + provider.rawValue, usageText(usage), nil)
+        case .lastDeliveryFailed(let notifier, let reason):
+            return (notifier.id == 0 ? "notifier" : "notifier \(notifier.id)", "\(notifier.summary): its last delivery failed (\(reason))",
+                    "traveltimes notify test, and see what it says")
         }
     }
 
-    // MARK: The feed
-
-    /// A source the timers will see (not only this shell's environment), with its access code.
-    private mutating func checkSource(_ configuration: Configuration?, customRoutes: Int) {
-        let environment = invocation.environment
-        guard let configuration else { return }
-        if configuration.source == nil, customRoutes > 0 {
-            add("source", .ok, "none: \(customRoutes) custom route\(customRoutes == 1 ? "" : "s") only")
-            return
-        }
-        guard let text = configuration.source else {
-            let fromShell = !(environment["TRAVELTIMES_SOURCE"] ?? "").isEmpty
-            add("source", .problem, fromShell ? "set only in TRAVELTIMES_SOURCE, which timers and cron do not see" : "not set",
-                fix: "traveltimes config set source URL (the WSDOT URL, or a file's full path)")
-            return
-        }
-        let shown = FeedSource.redact(FeedSource.display(text), secrets: configuration.accessCode.map { [$0] } ?? [])
-        switch FeedSource(text) {
-        case nil:
-            add("source", .problem, "\(shown) is not a usable URL", fix: "traveltimes config set source URL")
-        case .file(let path):
-            if !path.hasPrefix("/") {
-                add("source", .problem, "\(shown) is a relative path, and timers and cron run elsewhere", fix: "traveltimes config set source /full/path/to/feed.json")
-            } else if access(path, R_OK) != 0 {
-                add("source", .problem, "\(shown) cannot be read", fix: "check the file, or traveltimes config set source URL")
-            } else {
-                add("source", .ok, "\(shown) (a file)")
-            }
-        case .url(let url):
-            let needsCode = url.host?.lowercased().hasSuffix("wsdot.wa.gov") == true
-                && !(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).contains { $0.name.lowercased() == "accesscode" }
-            if needsCode, configuration.accessCode == nil {
-                let fromShell = !(environment["WSDOT_ACCESS_CODE"] ?? "").isEmpty
-                add("source", .problem,
-                    "\(shown) needs an access code" + (fromShell ? ", and WSDOT_ACCESS_CODE is set only in this shell, which timers and cron do not see" : ""),
-                    fix: "traveltimes config set access-code CODE (kept only in config.json, mode 0600)")
-            } else {
-                add("source", .ok, shown)
-            }
-        }
-    }
-
-    /// Each provider that serves a custom route: a key the timers will see, and its budget today.
-    private mutating func checkProviders(_ commute: Commute, _ configuration: Configuration, _ custom: [Route]) {
-        let log = (try? commute.refreshLog()) ?? .empty
-        for provider in RouteProvider.allCases {
-            let routes = custom.count { $0.custom?.provider == provider }
-            guard routes > 0 else { continue }
-            let check = "provider " + provider.rawValue
-            let used = log.requests(to: provider, on: commute.budgetDay)
-            let budget = configuration.budget(for: provider)
-            let detail = "\(routes) route\(routes == 1 ? "" : "s"); \(used) of \(budget) requests today"
-            guard configuration.key(for: provider) != nil else {
-                let fromShell = !(invocation.environment[provider.keyVariable] ?? "").isEmpty
-                add(check, .problem,
-                    detail + (fromShell ? "; the key is set only in \(provider.keyVariable), which timers and cron do not see" : "; no key"),
-                    fix: "traveltimes config set \(provider.keySetting) KEY (kept only in config.json, mode 0600)")
-                continue
-            }
-            if used >= budget {
-                add(check, .warning, detail + ": the budget is spent; its routes keep their last times until midnight",
-                    fix: "traveltimes config set \(provider.budgetSetting) N, if your plan allows more")
-            } else {
-                add(check, .ok, detail)
-            }
-        }
-    }
-
-    /// When the routes were last refreshed.
-    private mutating func checkRefresh(_ commute: Commute, _ cache: RouteCache?) {
-        let configuration = commute.configuration
-        let log = (try? commute.refreshLog()) ?? .empty
-        let failing = log.failuresSinceSuccess > 0 ? log.lastResult.map { "; the last try failed: \($0)" } ?? "" : ""
-        guard let success = log.lastSuccessAt ?? cache?.fetchedAt else {
-            // The first missing step first: with no source, a refresh has nothing to read.
-            let hasSource = configuration.source != nil || (cache?.routes ?? []).contains { $0.custom != nil }
-            add("refresh", .problem, "never refreshed" + failing,
-                fix: hasSource ? "traveltimes refresh (and see what it says)" : "first traveltimes config set source URL, then traveltimes refresh")
-            return
-        }
-        let age = commute.now.timeIntervalSince(success)
-        let detail = "last success \(TimeFormatting.moment(success, relativeTo: commute.now, calendar: commute.calendar))"
-            + " (\(TimeFormatting.age(max(0, age))) ago)" + failing
-        if age > 86_400 {
-            add("refresh", .problem, detail + ": alerts would carry day-old times", fix: "traveltimes refresh, and see that timers or cron run it")
-        } else if age > Self.staleAfter || !failing.isEmpty {
-            add("refresh", .warning, detail, fix: "traveltimes refresh; traveltimes status shows the last try")
-        } else {
-            add("refresh", .ok, detail)
-        }
-    }
-
-    /// How old the travel times the alerts would carry are: a refresh can succeed every 15
-    /// minutes and still save a feed that stopped updating a year ago.
-    private mutating func checkDataAge(_ commute: Commute, _ routes: [Route]) {
-        let schedules = ((try? commute.schedules().schedules) ?? []).filter(\.isEnabled)
-        let used = Set(schedules.flatMap(\.routeIDs))
-        let relevant = used.isEmpty ? routes : routes.filter { used.contains($0.id) }
-        guard let newest = relevant.filter({ $0.currentMinutes != nil }).map(\.updatedAt).max() else { return }
-        let age = commute.now.timeIntervalSince(newest)
-        let detail = "the newest travel time the alerts would carry was measured "
-            + "\(TimeFormatting.moment(newest, relativeTo: commute.now, calendar: commute.calendar)) (\(TimeFormatting.age(max(0, age))) ago)"
-        if age > 86_400 {
-            add("data", .problem, detail + ": alerts would carry it as if current",
-                fix: "check the source (traveltimes config show): a feed that stopped updating, or a file, is read as it is")
-        } else if age > Self.staleAfter {
-            add("data", .warning, detail, fix: "traveltimes refresh; if it stays old, the source has stopped updating")
-        } else {
-            add("data", .ok, detail)
-        }
-    }
-
-    /// A notifier whose last delivery failed will fail the next alert too, most likely.
-    private mutating func checkLastDelivery(_ notifier: Notifier, _ ledger: DeliveryLedger) {
-        guard let last = ledger.entries.last(where: { $0.notifier == notifier.id && ($0.outcome == .delivered || $0.outcome == .failed) }),
-              last.outcome == .failed
-        else { return }
-        let check = notifier.id == 0 ? "notifier" : "notifier \(notifier.id)"
-        add(check, .problem, "\(notifier.summary): its last delivery failed (\(last.reason ?? "no reason given"))",
-            fix: "traveltimes notify test, and see what it says")
+    /// `2 routes; 40 of 2500 requests today`.
+    private static func usageText(_ usage: Commute.ProviderUsage) -> String {
+        "\(usage.routes) route\(usage.routes == 1 ? "" : "s"); \(usage.used) of \(usage.budget) requests today"
     }
 
     private func needsHelper(_ configuration: Configuration) -> Bool {

@@ -1,0 +1,203 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Commute {
+    /// One thing `doctor` finds in the store: the source, the zone, the schedules and their plan,
+    /// the refreshes, the data's age, the providers and the notifiers' last deliveries. Typed, so
+    /// that the CLI words each and says how to fix it; `severity` says how much it matters.
+    public enum Finding: Sendable, Equatable {
+        public enum Severity: String, Sendable { case ok, warning, problem }
+
+        // The source
+        case customRoutesOnly(count: Int)
+        /// None saved; `onlyInShell` when `TRAVELTIMES_SOURCE` is set here but not for timers.
+        case noSource(onlyInShell: Bool)
+        case sourceNotUsable(shown: String)
+        case sourceIsRelativePath(shown: String)
+        case sourceFileUnreadable(shown: String)
+        case sourceFile(shown: String)
+        /// WSDOT's URL without a code; `onlyInShell` when `WSDOT_ACCESS_CODE` is set here only.
+        case sourceNeedsAccessCode(shown: String, onlyInShell: Bool)
+        case sourceURL(shown: String)
+
+        // The zone
+        case zoneSaved(String)
+        /// `TRAVELTIMES_TZ` in this shell differs from the saved zone the timers use.
+        case zoneOverridden(saved: String, override: String)
+        case zoneNotSaved
+
+        // The schedules and their plan
+        case schedulesUnreadable(reason: String)
+        case noSchedules
+        case allSchedulesDisabled(count: Int)
+        case planUnreadable
+        case planned(enabled: Int, watches: Int, pending: Int, next: Date)
+        case onlyWatches(watches: Int)
+        case nothingPlanned(enabled: Int, watches: Int)
+        case duplicateSchedule(Schedule, copy: Schedule)
+        case scheduleInsideQuietHours(Schedule, QuietHours)
+
+        // Refreshes and data
+        /// `lastFailure`: why the last try failed, when refreshes are failing.
+        case neverRefreshed(lastFailure: String?, hasSource: Bool)
+        case refreshed(lastSuccess: Date, age: TimeInterval, lastFailure: String?)
+        /// How old the newest travel time the alerts would carry is.
+        case dataAge(newest: Date, age: TimeInterval)
+
+        // Providers
+        case providerWithoutKey(RouteProvider, usage: ProviderUsage, keyOnlyInShell: Bool)
+        case providerBudgetSpent(RouteProvider, usage: ProviderUsage)
+        case providerReady(RouteProvider, usage: ProviderUsage)
+
+        // Deliveries
+        case lastDeliveryFailed(Notifier, reason: String)
+
+        /// Older than this, the alerts' times are a warning; older than a day, a problem.
+        public static let staleAfter: TimeInterval = 2 * 3_600
+
+        public var severity: Severity {
+            switch self {
+            case .customRoutesOnly, .sourceFile, .sourceURL, .zoneSaved, .planned, .onlyWatches, .providerReady: .ok
+            case .noSource, .sourceNotUsable, .sourceIsRelativePath, .sourceFileUnreadable, .sourceNeedsAccessCode, .zoneNotSaved,
+                .schedulesUnreadable, .noSchedules, .allSchedulesDisabled, .planUnreadable, .nothingPlanned, .neverRefreshed,
+                .providerWithoutKey, .lastDeliveryFailed:
+                .problem
+            case .zoneOverridden, .duplicateSchedule, .scheduleInsideQuietHours, .providerBudgetSpent: .warning
+            case .refreshed(_, let age, let lastFailure): age > 86_400 ? .problem : age > Self.staleAfter || lastFailure != nil ? .warning : .ok
+            case .dataAge(_, let age): age > 86_400 ? .problem : age > Self.staleAfter ? .warning : .ok
+            }
+        }
+    }
+
+    /// A provider's custom routes and its requests today against its budget.
+    public struct ProviderUsage: Sendable, Equatable {
+        public var routes: Int
+        public var used: Int
+        public var budget: Int
+    }
+
+    /// What `doctor` finds in the store, in the order a new user takes the steps: a source, then
+    /// schedules, then refreshes. `environment` is this shell's: a setting only there is one the
+    /// timers do not see. Reads only.
+    public func checkup(environment: [String: String]) -> [Finding] {
+        let configuration = configurationError == nil ? self.configuration : nil
+        let cache = try? store.routes()
+        let custom = (cache?.routes ?? []).filter { $0.custom != nil }
+        var findings: [Finding] = []
+        if let configuration {
+            findings += checkSource(configuration, customRoutes: custom.count, environment: environment)
+            findings += checkPlans(configuration, environment: environment)
+        }
+        findings += checkRefresh(cache)
+        findings += checkDataAge(cache?.routes ?? [])
+        if let configuration { findings += checkProviders(configuration, custom, environment: environment) }
+        return findings
+    }
+
+    /// A notifier whose last delivery failed will fail the next alert too, most likely.
+    public static func lastDeliveryFailure(of notifier: Notifier, in ledger: DeliveryLedger) -> Finding? {
+        guard let last = ledger.entries.last(where: { $0.notifier == notifier.id && ($0.outcome == .delivered || $0.outcome == .failed) }),
+            last.outcome == .failed
+        else { return nil }
+        return .lastDeliveryFailed(notifier, reason: last.reason ?? "no reason given")
+    }
+
+    private func checkSource(_ configuration: Configuration, customRoutes: Int, environment: [String: String]) -> [Finding] {
+        guard let text = configuration.source else {
+            if customRoutes > 0 { return [.customRoutesOnly(count: customRoutes)] }
+            return [.noSource(onlyInShell: !(environment["TRAVELTIMES_SOURCE"] ?? "").isEmpty)]
+        }
+        let shown = FeedSource.redact(FeedSource.display(text), secrets: configuration.accessCode.map { [$0] } ?? [])
+        switch FeedSource(text) {
+        case nil:
+            return [.sourceNotUsable(shown: shown)]
+        case .file(let path):
+            if !path.hasPrefix("/") { return [.sourceIsRelativePath(shown: shown)] }
+            return [access(path, R_OK) != 0 ? .sourceFileUnreadable(shown: shown) : .sourceFile(shown: shown)]
+        case .url(let url):
+            let needsCode = url.host?.lowercased().hasSuffix("wsdot.wa.gov") == true
+                && !(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).contains { $0.name.lowercased() == "accesscode" }
+            guard needsCode, configuration.accessCode == nil else { return [.sourceURL(shown: shown)] }
+            return [.sourceNeedsAccessCode(shown: shown, onlyInShell: !(environment["WSDOT_ACCESS_CODE"] ?? "").isEmpty)]
+        }
+    }
+
+    private func checkPlans(_ configuration: Configuration, environment: [String: String]) -> [Finding] {
+        var findings: [Finding] = []
+        if let saved = configuration.timeZone {
+            let override = environment["TRAVELTIMES_TZ"].flatMap { $0.isEmpty ? nil : $0 }
+            if let override, override != saved {
+                findings.append(.zoneOverridden(saved: saved, override: override))
+            } else {
+                findings.append(.zoneSaved(saved))
+            }
+        } else {
+            findings.append(.zoneNotSaved)
+        }
+        let schedules: [Schedule]
+        do {
+            schedules = try store.schedules().schedules
+        } catch {
+            return findings + [.schedulesUnreadable(reason: String(describing: error))]
+        }
+        let enabled = schedules.count(where: \.isEnabled)
+        let watches = configuration.watches?.count ?? 0
+        guard enabled > 0 || watches > 0 else {
+            return findings + [schedules.isEmpty ? .noSchedules : .allSchedulesDisabled(count: schedules.count)]
+        }
+        guard let report = try? pendingReport(deferred: .soonest(0)) else { return findings + [.planUnreadable] }
+        if let next = report.requests.map(\.request.nextFire).min() {
+            findings.append(.planned(enabled: enabled, watches: watches, pending: report.requests.count, next: next))
+        } else if enabled == 0 {
+            findings.append(.onlyWatches(watches: watches))
+        } else {
+            findings.append(.nothingPlanned(enabled: enabled, watches: watches))
+        }
+        for (schedule, warnings) in Self.warnings(for: schedules, quietHours: configuration.quietHours) {
+            for warning in warnings {
+                switch warning {
+                case .duplicate(let copy): findings.append(.duplicateSchedule(schedule, copy: copy))
+                case .insideQuietHours(let window): findings.append(.scheduleInsideQuietHours(schedule, window))
+                }
+            }
+        }
+        return findings
+    }
+
+    private func checkRefresh(_ cache: RouteCache?) -> [Finding] {
+        let log = (try? store.refreshLog()) ?? .empty
+        let failing = log.failuresSinceSuccess > 0 ? log.lastResult : nil
+        guard let success = log.lastSuccessAt ?? cache?.fetchedAt else {
+            // With no source, a refresh has nothing to read: the first missing step comes first.
+            let hasSource = configuration.source != nil || (cache?.routes ?? []).contains { $0.custom != nil }
+            return [.neverRefreshed(lastFailure: failing, hasSource: hasSource)]
+        }
+        return [.refreshed(lastSuccess: success, age: max(0, now.timeIntervalSince(success)), lastFailure: failing)]
+    }
+
+    /// How old the travel times the alerts would carry are: a refresh can succeed every 15
+    /// minutes and still save a feed that stopped updating a year ago.
+    private func checkDataAge(_ routes: [Route]) -> [Finding] {
+        let used = Set(((try? store.schedules().schedules) ?? []).filter(\.isEnabled).flatMap(\.routeIDs))
+        let relevant = used.isEmpty ? routes : routes.filter { used.contains($0.id) }
+        guard let newest = relevant.filter({ $0.currentMinutes != nil }).map(\.updatedAt).max() else { return [] }
+        return [.dataAge(newest: newest, age: max(0, now.timeIntervalSince(newest)))]
+    }
+
+    /// Each provider that serves a custom route: a key the timers will see, and its budget today.
+    private func checkProviders(_ configuration: Configuration, _ custom: [Route], environment: [String: String]) -> [Finding] {
+        let log = (try? store.refreshLog()) ?? .empty
+        return RouteProvider.allCases.compactMap { provider in
+            let routes = custom.count { $0.custom?.provider == provider }
+            guard routes > 0 else { return nil }
+            let usage = ProviderUsage(routes: routes, used: log.requests(to: provider, on: budgetDay), budget: configuration.budget(for: provider))
+            guard configuration.key(for: provider) != nil else {
+                return .providerWithoutKey(provider, usage: usage, keyOnlyInShell: !(environment[provider.keyVariable] ?? "").isEmpty)
+            }
+            return usage.used >= usage.budget ? .providerBudgetSpent(provider, usage: usage) : .providerReady(provider, usage: usage)
+        }
+    }
+}
