@@ -103,11 +103,11 @@ extension Commands {
         if let cascade = preview.cascade { consequence += " " + Commands.consequence(of: cascade, routes) }
         if preview.wasWatched { consequence += " Its delay watch will stop." }
         try invocation.confirm(consequence, question: "Remove?")
-        let (removal, summary) = try commute.removeCustomRoute(id)
-        if let cascade = removal.cascade { report(cascade, invocation) }
-        if removal.wasWatched { invocation.io.out("Stopped watching \(id).") }
+        let removed = try commute.removeCustomRoute(id)
+        if let cascade = removed.change.cascade { report(cascade, invocation) }
+        if removed.change.wasWatched { invocation.io.out("Stopped watching \(id).") }
         invocation.io.out("Removed route \(describe([id], routes)).")
-        invocation.report(summary)
+        invocation.report(removed.summary)
     }
 
     /// `24 min now (usually 21 min; +3 min, SLOWING), 8.4 mi`, or why there is no time yet.
@@ -170,10 +170,11 @@ extension Commands {
 
     /// What an unfavouriting cascade did, a line each.
     static func report(_ cascade: Commute.Cascade, _ invocation: Invocation) {
-        for (before, after) in cascade.trimmed {
+        for trimmed in cascade.trimmed {
+            let before = trimmed.before
             invocation.io.out(
                 "Schedule \(shortID(before)) at \(before.timeLabel) on \(before.daysLabel): "
-                    + "now \(routeCount(after.routeIDs.count)) (was \(before.routeIDs.count)).")
+                    + "now \(routeCount(trimmed.after.routeIDs.count)) (was \(before.routeIDs.count)).")
         }
         for schedule in cascade.deleted {
             invocation.io.out(

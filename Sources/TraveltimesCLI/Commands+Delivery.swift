@@ -26,7 +26,7 @@ extension Commands {
         let report = try commute.tick(sender: invocation.sender(io))
         // Missed alerts and failures are news, quiet or not: each is said once, when it happens.
         for missed in report.missed {
-            io.err("traveltimes: missed \(missed.requestID) due \(TimeFormatting.dayAndTime(missed.at, calendar: commute.calendar)): \(report.missedReasons[missed] ?? "past its window"); not delivered")
+            io.err("traveltimes: missed \(missed.requestID) due \(TimeFormatting.dayAndTime(missed.at, calendar: commute.calendar)): \(report.missedReasons[missed]?.description ?? "past its window"); not delivered")
         }
         // Under --quiet a notifier failing as it failed last time is not said again each minute:
         // said when it starts failing, or fails otherwise (`status` and `doctor` show it meanwhile).
@@ -82,16 +82,21 @@ extension Commands {
             invocation.io.err("Sending a test alert in \(Int(delay)) s…")
             Thread.sleep(forTimeInterval: delay)
         }
-        let (message, sent) = try commute.sendTestAlert(notifiers: notifiers, sender: invocation.sender(invocation.io))
-        let failures = sent.filter { $0.result != .delivered }
-        let delivered = sent.filter { $0.result == .delivered }.map(\.delivery.claim.notifier.summary)
-        // The ones it reached in the parentheses; each that failed on a line of its own, with why.
-        invocation.io.err(
-            "Sent \"\(message.title)\" to \(delivered.count) of \(notifiers.count) notifiers"
+        let test = try commute.sendTestAlert(notifiers: notifiers, sender: invocation.sender(invocation.io))
+        try report(test, of: notifiers.count, invocation.io)
+    }
+
+    /// Where the test alert went: the notifiers it reached in the parentheses, each that failed on
+    /// a line of its own, with why (then exit 1).
+    private static func report(_ test: Commute.TestAlert, of count: Int, _ io: TerminalIO) throws {
+        let failures = test.sent.filter { $0.result != .delivered }
+        let delivered = test.sent.filter { $0.result == .delivered }.map(\.delivery.claim.notifier.summary)
+        io.err(
+            "Sent \"\(test.message.title)\" to \(delivered.count) of \(count) notifiers"
                 + (delivered.isEmpty ? "." : " (\(delivered.joined(separator: "; "))).")
                 + (failures.isEmpty ? "" : " Failed: \(failures.count)."))
         for failure in failures {
-            invocation.io.err("traveltimes: failed: \(failure.delivery.claim.notifier.summary): \(failure.result.failure ?? "")")
+            io.err("traveltimes: failed: \(failure.delivery.claim.notifier.summary): \(failure.result.failure ?? "")")
         }
         if !failures.isEmpty { throw DeliveryFailed(count: failures.count) }
     }
@@ -110,17 +115,7 @@ extension Commands {
             --json alike; the text says how many older ones it left out.
             """
     ) { invocation in
-        var since: Date?
-        switch (invocation.arguments.value("--since"), invocation.arguments.has("--all")) {
-        case (let text?, false):
-            guard let instant = ISO8601.parse(text)?.instant else {
-                throw invocation.usage("Invalid --since '\(text)': use ISO 8601 with an offset, such as 2025-11-04T07:00:00-08:00.")
-            }
-            since = instant
-        case (nil, true): since = .distantPast
-        case (nil, false): since = nil
-        case (_?, true): throw invocation.usage("Give --since TIME or --all, not both.")
-        }
+        let since = try deliveredSince(invocation)
         let commute = try invocation.commute()
         let report = try commute.delivered(since: since, scheduleIDStart: invocation.arguments.value("--schedule"))
         let calendar = commute.calendar
@@ -141,22 +136,41 @@ extension Commands {
             invocation.io.out(report.older > 0 ? "Nothing delivered since \(TimeFormatting.dayAndTime(report.since, calendar: calendar)); \(olderNote)" : "Nothing delivered yet.")
             return
         }
+        var text = ledgerTable(report.entries, calendar: calendar)
+        if report.older > 0 { text += "\n" + olderNote }
+        invocation.io.out(text)
+    }
+
+    /// `--since TIME`, `--all` (the distant past), or neither (nil: the command's default).
+    private static func deliveredSince(_ invocation: Invocation) throws -> Date? {
+        switch (invocation.arguments.value("--since"), invocation.arguments.has("--all")) {
+        case (let text?, false):
+            guard let instant = ISO8601.parse(text)?.instant else {
+                throw invocation.usage("Invalid --since '\(text)': use ISO 8601 with an offset, such as 2025-11-04T07:00:00-08:00.")
+            }
+            return instant
+        case (nil, true): return .distantPast
+        case (nil, false): return nil
+        case (_?, true): throw invocation.usage("Give --since TIME or --all, not both.")
+        }
+    }
+
+    /// The ledger's entries as a table, a line each.
+    private static func ledgerTable(_ entries: [DeliveryLedger.Entry], calendar: ZonedCalendar) -> String {
         var table = Table([.left, .left, .left, .left, .left])
         table.add(["DUE", "OUTCOME", "ALERT", "NOTIFIER", "NOTE"])
         // A week holds a few dozen alerts, each decided once per notifier: each time and name is
         // written once.
         var times: [Date: String] = [:]
         var names: [String: String] = [:]
-        for entry in report.entries {
+        for entry in entries {
             let time = times[entry.occurrence] ?? TimeFormatting.dayAndTime(entry.occurrence, calendar: calendar)
             times[entry.occurrence] = time
             let name = names[entry.requestID] ?? shortRequestID(entry.requestID)
             names[entry.requestID] = name
             table.add([time, entry.outcome.rawValue, name, entry.notifier.map(String.init) ?? "-", entry.reason ?? ""])
         }
-        var text = table.render().joined(separator: "\n")
-        if report.older > 0 { text += "\n" + olderNote }
-        invocation.io.out(text)
+        return table.render().joined(separator: "\n")
     }
 
     /// `schedule.81df22f2.weekday.4`: a schedule's UUID shortened as everywhere else, every other

@@ -279,7 +279,7 @@ private struct Doctor {
 
     // MARK: Notifiers
 
-    private mutating func checkNotifier(_ notifier: Notifier, installed: Commands.Installed) {
+    private mutating func checkNotifier(_ notifier: Notifier, installed: Installation.Installed) {
         let check = notifier.id == 0 ? "notifier" : "notifier \(notifier.id)"
         let cron = installed.cronBlock == true
         let systemdOnly = !cron && !installed.units.isEmpty
@@ -321,7 +321,7 @@ private struct Doctor {
 
     // MARK: What runs the jobs
 
-    private mutating func checkScheduler(_ installed: Commands.Installed, store: String) {
+    private mutating func checkScheduler(_ installed: Installation.Installed, store: String) {
         let me = Commands.executablePath()
         var pins: [(what: String, pinned: Installation.Pinned)] = installed.servicePins.map { ("the systemd units", $0) }
         if let pin = installed.cronPin { pins.append(("the crontab block", pin)) }
@@ -329,7 +329,7 @@ private struct Doctor {
             add("scheduler", .problem, "nothing runs refresh and tick", fix: "traveltimes install systemd --enable (or traveltimes install cron)")
             return
         }
-        if !installed.units.isEmpty, installed.enabledTimers.count < Installation.timers.count, installed.cronBlock != true {
+        if installed.unitsNotEnabled {
             add("scheduler", .problem, "the systemd timers in \(installed.unitDirectory ?? "?") are not enabled",
                 fix: "systemctl --user daemon-reload && systemctl --user enable --now \(Installation.timers.joined(separator: " "))")
             return

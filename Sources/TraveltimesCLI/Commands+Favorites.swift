@@ -64,10 +64,10 @@ extension Commands {
         let routes = try commute.routes().byID
         let preview = try commute.previewRemovingFavorites(ids)
         try invocation.confirm(consequence(of: preview, routes), question: "Remove?")
-        let (cascade, summary) = try commute.removeFavorites(ids)
-        invocation.io.out("Removed from favorites: \(describe(cascade.removedFavorites, routes)).")
-        report(cascade, invocation)
-        invocation.report(summary)
+        let removed = try commute.removeFavorites(ids)
+        invocation.io.out("Removed from favorites: \(describe(removed.change.removedFavorites, routes)).")
+        report(removed.change, invocation)
+        invocation.report(removed.summary)
     }
 
     static let favoritesMove = Command(

@@ -25,52 +25,27 @@ extension Commands {
             """
     ) { invocation in
         let directory = try unitDirectory(invocation)
-        let binary = executablePath()
-        let store = try storeDirectory(invocation)
-        try checkPaths(binary: binary, store: store, forSystemd: true, invocation)
-        let units = Installation.systemdUnits(binary: binary, store: store, refreshEvery: try interval(invocation))
-        guard Installation.unitsReadBack(units, binary: binary, store: store) else { throw UnwritablePaths(manager: "systemd") }
-        let io = invocation.io
-        var changes: [(path: String, text: String)] = []
-        for (name, text) in units {
-            let path = "\(directory)/\(name)"
-            guard let existing = try? String(contentsOfFile: path, encoding: .utf8) else {
-                changes.append((path, text))
-                continue
-            }
-            guard existing != text else { continue }
-            guard Installation.isOurs(unit: existing) || invocation.arguments.has("--force") else {
-                throw NotOurs(what: path, remedy: "traveltimes did not write it: move it aside, or pass --force to replace it")
-            }
-            changes.append((path, text))
+        let plan = try planned(invocation) { binary, store, interval, force throws(InstallProblem) in
+            try Installation.systemdPlan(directory: directory, binary: binary, store: store, refreshEvery: interval, force: force)
         }
-        let commands = [["systemctl", "--user", "daemon-reload"], ["systemctl", "--user", "enable", "--now"] + Installation.timers]
+        let io = invocation.io
         if invocation.arguments.has("--dry-run") {
-            for (path, text) in changes {
-                io.out("Would write \(path):")
-                io.out(text)
+            for change in plan.changes {
+                io.out("Would write \(change.path):")
+                io.out(change.text)
             }
-            if changes.isEmpty { io.out("The units in \(directory) are already as they would be written.") }
+            if plan.changes.isEmpty { io.out("The units in \(plan.directory) are already as they would be written.") }
             io.out("Would then run:")
-            for command in commands { io.out("  " + command.joined(separator: " ")) }
+            for command in plan.commands { io.out("  " + command.joined(separator: " ")) }
             return
         }
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw StoreError.io(path: directory, reason: "cannot create it: \(error.localizedDescription)")
-        }
-        for (path, text) in changes {
-            try AtomicFile.write(Array(text.utf8), to: path, mode: 0o644)
-            io.out("Wrote \(path)")
-        }
-        if changes.isEmpty { io.out("The units in \(directory) are already installed as they should be.") }
+        try write(plan, io)
         if invocation.arguments.has("--enable") {
-            for command in commands { try runSystemctl(command, invocation, otherwise: "the units are written; run it by hand") }
+            for command in plan.commands { try runSystemctl(command, invocation, otherwise: "the units are written; run it by hand") }
             io.out("Started \(Installation.timers.joined(separator: " and ")).")
         } else {
             io.out("To start them:")
-            for command in commands { io.out("  " + command.joined(separator: " ")) }
+            for command in plan.commands { io.out("  " + command.joined(separator: " ")) }
         }
         io.out("On a server without a login session, also run: loginctl enable-linger \"$USER\"")
     }
@@ -87,19 +62,16 @@ extension Commands {
             a crontab command it prints the lines to paste, and exits 69.
             """
     ) { invocation in
-        let binary = executablePath()
-        let store = try storeDirectory(invocation)
-        try checkPaths(binary: binary, store: store, forSystemd: false, invocation)
-        let block = Installation.cronBlock(binary: binary, store: store, refreshEvery: try interval(invocation))
-        guard Installation.cronBlockReadsBack(block, binary: binary, store: store) else { throw UnwritablePaths(manager: "cron") }
         let io = invocation.io
-        guard let table = try readCrontab(invocation) else {
+        let table = try readCrontab(invocation)
+        let plan = try planned(invocation) { binary, store, interval, force throws(InstallProblem) in
+            try Installation.cronPlan(table: table, binary: binary, store: store, refreshEvery: interval, force: force)
+        }
+        let block = plan.block
+        guard let table, let merged = plan.table else {
             io.err("traveltimes: there is no crontab command here; add these lines with your scheduler:")
             for line in block { io.err("  " + Installation.text(ofByteString: line)) }
             throw NoCrontab()
-        }
-        guard let merged = Installation.merging(block, into: table, replacingForeign: invocation.arguments.has("--force")) else {
-            throw NotOurs(what: "your crontab's `# BEGIN traveltimes` block", remedy: "traveltimes did not write it: edit it with `crontab -e`, or pass --force to replace it")
         }
         if merged == table {
             io.out("Your crontab already has the traveltimes block, as it should be.")
@@ -122,14 +94,13 @@ extension Commands {
         discussion: "Removes only units traveltimes wrote. Asks first on a terminal; otherwise needs --yes."
     ) { invocation in
         let directory = try unitDirectory(invocation)
-        let ours = Installation.systemdUnits(binary: "", store: "", refreshEvery: .standard).map { "\(directory)/\($0.name)" }
-            .filter { (try? String(contentsOfFile: $0, encoding: .utf8)).map(Installation.isOurs) ?? false }
+        let ours = Installation.installedUnits(in: directory)
         guard !ours.isEmpty else {
             invocation.io.out("No traveltimes units in \(directory): nothing to remove.")
             return
         }
         try invocation.confirm("This will stop the timers that deliver your alerts and remove \(ours.count) units from \(directory).", question: "Remove them?")
-        if !enabledTimers(directory).isEmpty {
+        if !Installation.enabledTimers(in: directory).isEmpty {
             try runSystemctl(["systemctl", "--user", "disable", "--now"] + Installation.timers, invocation, otherwise: "nothing was removed; run it by hand, then uninstall again")
         }
         for path in ours {
@@ -161,56 +132,9 @@ extension Commands {
         invocation.io.out("Removed the traveltimes block from your crontab.")
     }
 
-    /// What runs refresh and tick unattended: the units traveltimes wrote and which timers are
-    /// enabled, and whether the crontab has its block (nil when there is no crontab command).
-    struct Installed {
-        var unitDirectory: String?
-        var units: [String]
-        var enabledTimers: [String]
-        var cronBlock: Bool?
-        /// What the installed services run, and the crontab block.
-        var servicePins: [Installation.Pinned] = []
-        var cronPin: Installation.Pinned?
-
-        var isScheduled: Bool { enabledTimers.count == Installation.timers.count || cronBlock == true }
-
-        /// One line for `status`.
-        var summary: String {
-            var parts: [String] = []
-            if let unitDirectory, !units.isEmpty {
-                let state = enabledTimers.count == Installation.timers.count ? "enabled"
-                    : enabledTimers.isEmpty ? "not enabled: systemctl --user enable --now \(Installation.timers.joined(separator: " "))"
-                    : "only \(enabledTimers.joined(separator: ", ")) enabled"
-                parts.append("systemd timers in \(unitDirectory) (\(state))")
-            }
-            if cronBlock == true { parts.append("the traveltimes block in your crontab") }
-            return parts.isEmpty
-                ? "nothing runs refresh and tick: `traveltimes install systemd` or `traveltimes install cron`"
-                : parts.joined(separator: "; ")
-        }
-    }
-
-    static func installed(_ invocation: Invocation) -> Installed {
-        let directory = try? unitDirectory(invocation)
-        var units: [String] = []
-        var servicePins: [Installation.Pinned] = []
-        if let directory {
-            for (name, _) in Installation.systemdUnits(binary: "", store: "", refreshEvery: .standard) {
-                guard let text = try? String(contentsOfFile: "\(directory)/\(name)", encoding: .utf8), Installation.isOurs(unit: text)
-                else { continue }
-                units.append(name)
-                if let pinned = Installation.pinned(service: text) { servicePins.append(pinned) }
-            }
-        }
-        var cronPin: Installation.Pinned?
-        let cron = (try? readCrontab(invocation)).flatMap { $0 }.map { table -> Bool in
-            guard case .ours(let block) = Installation.cronState(of: table) else { return false }
-            cronPin = Installation.pinned(cronBlock: block)
-            return true
-        }
-        return Installed(
-            unitDirectory: directory, units: units, enabledTimers: directory.map(enabledTimers) ?? [], cronBlock: cron,
-            servicePins: servicePins, cronPin: cronPin)
+    /// What runs refresh and tick unattended, as this invocation's environment finds it.
+    static func installed(_ invocation: Invocation) -> Installation.Installed {
+        Installation.Installed(unitDirectory: try? unitDirectory(invocation), crontab: (try? readCrontab(invocation)).flatMap { $0 })
     }
 
     // MARK: Helpers
@@ -242,11 +166,6 @@ extension Commands {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
-    /// Timers whose enabling link exists (what `systemctl enable` writes).
-    static func enabledTimers(_ directory: String) -> [String] {
-        Installation.timers.filter { FileManager.default.fileExists(atPath: "\(directory)/timers.target.wants/\($0)") }
-    }
-
     /// Runs a `systemctl` command; `otherwise` tells the user where things stand if it fails.
     private static func runSystemctl(_ command: [String], _ invocation: Invocation, otherwise: String) throws {
         let result: SystemCommand.Result
@@ -260,15 +179,44 @@ extension Commands {
         }
     }
 
-    /// Refuses (exit 64, naming the character) a binary or store path the service manager cannot
-    /// be given as it is.
-    private static func checkPaths(binary: String, store: String, forSystemd: Bool, _ invocation: Invocation) throws {
-        if let problem = Installation.problem(withPath: store, isExecutable: false, forSystemd: forSystemd) {
-            throw invocation.usage("Cannot install with the store at '\(store)': \(problem). Choose another with TRAVELTIMES_HOME.")
+    /// The plan `make` returns for this binary, the store and the options; its problems worded
+    /// for the user, each with the exit status that fits it.
+    private static func planned<Plan>(
+        _ invocation: Invocation, _ make: (String, String, Installation.Interval, Bool) throws(InstallProblem) -> Plan
+    ) throws -> Plan {
+        let binary = executablePath()
+        let store = try storeDirectory(invocation)
+        let interval = try interval(invocation)
+        do {
+            return try make(binary, store, interval, invocation.arguments.has("--force"))
+        } catch {
+            switch error {
+            case .storePath(let path, let problem):
+                throw invocation.usage("Cannot install with the store at '\(path)': \(problem). Choose another with TRAVELTIMES_HOME.")
+            case .binaryPath(let path, let problem):
+                throw invocation.usage("Cannot install traveltimes from '\(path)': \(problem). Move the binary to a plainer path.")
+            case .doesNotReadBack(let manager):
+                throw UnwritablePaths(manager: manager)
+            case .notOurs(let what) where what.hasPrefix("/"):
+                throw NotOurs(what: what, remedy: "traveltimes did not write it: move it aside, or pass --force to replace it")
+            case .notOurs(let what):
+                throw NotOurs(what: what, remedy: "traveltimes did not write it: edit it with `crontab -e`, or pass --force to replace it")
+            }
         }
-        if let problem = Installation.problem(withPath: binary, isExecutable: true, forSystemd: forSystemd) {
-            throw invocation.usage("Cannot install traveltimes from '\(binary)': \(problem). Move the binary to a plainer path.")
+    }
+
+    /// Writes the units that differ, each atomically, saying so.
+    private static func write(_ plan: Installation.SystemdPlan, _ io: TerminalIO) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: plan.directory, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError.io(path: plan.directory, reason: "cannot create it: \(error.localizedDescription)")
         }
+        for change in plan.changes {
+            try AtomicFile.write(Array(change.text.utf8), to: change.path, mode: 0o644)
+            io.out("Wrote \(change.path)")
+        }
+        if plan.changes.isEmpty { io.out("The units in \(plan.directory) are already installed as they should be.") }
     }
 
     /// The current crontab (empty when there is none yet), or nil when there is no crontab command:

@@ -42,11 +42,11 @@ extension Commands {
             }
             reason = text
         }
-        let (pause, summary) = try commute.addPause(from: from, until: until, schedule: invocation.arguments.value("--schedule"), reason: reason)
+        let added = try commute.addPause(from: from, until: until, schedule: invocation.arguments.value("--schedule"), reason: reason)
         let schedules = try commute.schedules().schedules
-        invocation.io.out("Pause \(pause.number): \(describe(pause, schedules, commute)).")
-        invocation.io.out("\(summary.scheduled) alerts scheduled (cap \(summary.cap)); paused days take no place.")
-        invocation.report(summary)
+        invocation.io.out("Pause \(added.change.number): \(describe(added.change, schedules, commute)).")
+        invocation.io.out("\(added.summary.scheduled) alerts scheduled (cap \(added.summary.cap)); paused days take no place.")
+        invocation.report(added.summary)
     }
 
     static let pauseList = Command(
@@ -80,8 +80,9 @@ extension Commands {
         guard text.count <= 7, text.allSatisfy(\.isASCIIDigit), let number = Int(text) else { throw CommuteError.unknownPause(DisplayText.line(text)) }
         let commute = try invocation.commute()
         let schedules = try commute.schedules().schedules
-        let (pause, summary) = try commute.removePause(number)
-        invocation.io.out("Removed pause \(pause.number): \(describe(pause, schedules, commute)); \(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
+        let removed = try commute.removePause(number)
+        let summary = removed.summary
+        invocation.io.out("Removed pause \(removed.change.number): \(describe(removed.change, schedules, commute)); \(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
         invocation.report(summary)
     }
 
@@ -91,7 +92,8 @@ extension Commands {
         options: [Options.now]
     ) { invocation in
         let commute = try invocation.commute()
-        let (count, summary) = try commute.clearPauses()
+        let cleared = try commute.clearPauses()
+        let (count, summary) = (cleared.change, cleared.summary)
         invocation.io.out(count == 0 ? "No pauses to remove." : "Removed \(count) pause\(count == 1 ? "" : "s"); \(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
         invocation.report(summary)
     }

@@ -34,8 +34,17 @@ extension Commands {
             let schedules = try commute.schedules().schedules
             for pause in report.pauses { io.out("Paused: \(describe(pause, schedules, commute)).") }
         }
+        printScheduled(report.requests, commute, io)
+        guard report.deferredCount > 0 else { return }
+        io.out("")
+        io.out("Deferred — over the cap of \(report.cap); scheduled as earlier alerts fire:")
+        io.writeOut(deferredLines(report, calendar: commute.calendar))
+    }
+
+    /// Each scheduled alert: when, what it would say now, whether quiet hours hold it back, its ID.
+    private static func printScheduled(_ requests: [Commute.PendingItem], _ commute: Commute, _ io: TerminalIO) {
         let quietHours = commute.configuration.quietHours
-        for item in report.requests {
+        for item in requests {
             io.out("")
             io.out("\(TimeFormatting.dayAndTime(item.request.nextFire, calendar: commute.calendar))  \(item.content?.title ?? "")")
             for line in (item.content?.body ?? "").split(separator: "\n") { io.out("    \(line)") }
@@ -44,12 +53,12 @@ extension Commands {
             }
             io.out("    id \(item.request.id)")
         }
-        guard report.deferredCount > 0 else { return }
-        io.out("")
-        io.out("Deferred — over the cap of \(report.cap); scheduled as earlier alerts fire:")
-        // One line each, written straight out: there may be thousands (our own text, nothing to
-        // neutralise).
-        let times = report.deferred.map { TimeFormatting.dayAndTime($0.request.nextFire, calendar: commute.calendar) }
+    }
+
+    /// The deferred alerts listed, a line each, and how many more there are: written straight out,
+    /// as there may be thousands (our own text, nothing to neutralise).
+    private static func deferredLines(_ report: Commute.PendingReport, calendar: ZonedCalendar) -> String {
+        let times = report.deferred.map { TimeFormatting.dayAndTime($0.request.nextFire, calendar: calendar) }
         let width = times.map(\.count).max() ?? 0
         var text = ""
         text.reserveCapacity(report.deferred.count * (width + 22))
@@ -59,7 +68,7 @@ extension Commands {
         }
         let unlisted = report.deferredCount - report.deferred.count
         if unlisted > 0 { text += "  … and \(unlisted) more: `traveltimes pending --all` lists every one.\n" }
-        io.writeOut(text)
+        return text
     }
 
     /// How many deferred alerts `pending` lists without --all: at scale there are thousands.

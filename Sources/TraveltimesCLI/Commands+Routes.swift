@@ -74,15 +74,20 @@ extension Commands {
         let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
         let commute = try invocation.commute()
         let detail = try commute.routeDetail(id)
-        let (route, schedules, arrival) = (detail.route, detail.schedules, detail.estimatedArrival)
         if invocation.wantsJSON {
+            let route = detail.route
             try invocation.printJSON(RouteDetailJSON(
                 route: RouteJSON(route, calendar: commute.calendar), startPoint: route.startPoint, endPoint: route.endPoint,
-                estimatedArrival: arrival.map { TimeFormatting.iso8601($0, calendar: commute.calendar) },
-                favorite: detail.isFavorite, scheduleIDs: schedules.map { $0.id.lowercasedString }))
+                estimatedArrival: detail.estimatedArrival.map { TimeFormatting.iso8601($0, calendar: commute.calendar) },
+                favorite: detail.isFavorite, scheduleIDs: detail.schedules.map { $0.id.lowercasedString }))
             return
         }
-        let io = invocation.io
+        printDetail(detail, commute, invocation.io)
+    }
+
+    /// A route's card: its name, ends, source, times, arrival, age, and the schedules using it.
+    private static func printDetail(_ detail: Commute.RouteDetail, _ commute: Commute, _ io: TerminalIO) {
+        let (route, schedules, arrival) = (detail.route, detail.schedules, detail.estimatedArrival)
         let calendar = commute.calendar
         io.out("\(route.name) (route \(route.id))\(detail.isFavorite ? "  * favorite" : "")")
         if let description = route.description.map(DisplayText.line), description != route.name { io.out("  \(description)") }

@@ -46,7 +46,7 @@ extension Commands {
         }
         if invocation.arguments.has("--disabled") { draft.isEnabled = false }
         let commute = try invocation.commute()
-        let added = try commute.addScheduleSavingZone(draft)
+        let added = try commute.addSchedule(draft)
         let schedule = added.schedule
         invocation.io.out("Added schedule \(shortID(schedule)): \(try describe(schedule, commute)).")
         warn(added.warnings, about: schedule, invocation)
@@ -233,9 +233,9 @@ extension Commands {
         let schedule = try commute.schedule(matching: invocation.arguments.positionals[0])
         try invocation.confirm(
             "This will stop notifications at \(schedule.timeLabel) on \(schedule.daysLabel).", question: "Remove it?")
-        let (removed, summary) = try commute.removeSchedule(schedule.id.uuidString)
-        invocation.io.out("Removed schedule \(shortID(removed)) (\(removed.timeLabel) on \(removed.daysLabel)).")
-        invocation.report(summary)
+        let removed = try commute.removeSchedule(schedule.id.uuidString)
+        invocation.io.out("Removed schedule \(shortID(removed.change)) (\(removed.change.timeLabel) on \(removed.change.daysLabel)).")
+        invocation.report(removed.summary)
     }
 
     private static func setEnabled(_ enabled: Bool, _ invocation: Invocation) throws {

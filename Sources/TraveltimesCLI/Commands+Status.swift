@@ -152,7 +152,7 @@ struct StatusJSON: EveryKeyEncodable {
         var cronBlock: Bool?
         var summary: String
 
-        init(_ installed: Commands.Installed) {
+        init(_ installed: Installation.Installed) {
             unitDirectory = installed.unitDirectory
             units = installed.units
             enabledTimers = installed.enabledTimers

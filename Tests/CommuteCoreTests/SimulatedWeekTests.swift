@@ -26,13 +26,13 @@ import Testing
         _ = try setup.refresh(feed: isDelayedDay(start) ? delayedFeed : clearFeed, source: "sim")
         _ = try setup.addFavorites(["1", "70"])
         let daily = Set(Weekday.allCases)
-        let (a, _) = try setup.addSchedule(.init(routeIDs: ["1"], days: daily, time: TimeOfDay(hour: 7, minute: 0)))
-        let (d, _) = try setup.addSchedule(.init(routeIDs: ["1"], days: daily, time: TimeOfDay(hour: 7, minute: 5)))
-        let (e, _) = try setup.addSchedule(.init(routeIDs: ["1"], days: daily, time: TimeOfDay(hour: 7, minute: 10)))
-        let (c, _) = try setup.addSchedule(.init(routeIDs: ["1"], days: daily, time: TimeOfDay(hour: 23, minute: 30)))
-        let (b, _) = try setup.addSchedule(.init(routeIDs: ["1"], days: [.sunday], time: TimeOfDay(hour: 1, minute: 30)))
-        let (f, _) = try setup.addSchedule(.init(
-            routeIDs: ["70"], days: daily, time: TimeOfDay(hour: 6, minute: 30), onlyWhenDelayedBy: 10))
+        let a = try setup.addSchedule(.init(routeIDs: ["1"], days: daily, time: TimeOfDay(hour: 7, minute: 0))).schedule
+        let d = try setup.addSchedule(.init(routeIDs: ["1"], days: daily, time: TimeOfDay(hour: 7, minute: 5))).schedule
+        let e = try setup.addSchedule(.init(routeIDs: ["1"], days: daily, time: TimeOfDay(hour: 7, minute: 10))).schedule
+        let c = try setup.addSchedule(.init(routeIDs: ["1"], days: daily, time: TimeOfDay(hour: 23, minute: 30))).schedule
+        let b = try setup.addSchedule(.init(routeIDs: ["1"], days: [.sunday], time: TimeOfDay(hour: 1, minute: 30))).schedule
+        let f = try setup.addSchedule(.init(
+            routeIDs: ["70"], days: daily, time: TimeOfDay(hour: 6, minute: 30), onlyWhenDelayedBy: 10)).schedule
         try store.updateConfiguration { $0.watches = [DelayWatch(routeID: "70", overMinutes: 10)] }
         let quiet = try QuietHours("23:00-06:00")
         let notifiers = [Notifier(id: 0, kind: .stdout)]

@@ -222,10 +222,10 @@ final class TemporaryDirectory {
         let commute = try commute(directory)
         _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture")
         _ = try commute.addFavorites(["1", "96", "4"])
-        let (both, _) = try commute.addSchedule(.init(routeIDs: ["1", "96"]))
-        let (only, _) = try commute.addSchedule(.init(routeIDs: ["96"], days: [.monday]))
-        let (other, _) = try commute.addSchedule(.init(routeIDs: ["4"]))
-        let (cascade, _) = try commute.removeFavorites(["96"])
+        let both = try commute.addSchedule(.init(routeIDs: ["1", "96"])).schedule
+        let only = try commute.addSchedule(.init(routeIDs: ["96"], days: [.monday])).schedule
+        let other = try commute.addSchedule(.init(routeIDs: ["4"])).schedule
+        let cascade = try commute.removeFavorites(["96"]).change
         #expect(cascade.trimmed.map(\.after.routeIDs) == [["1"]])
         #expect(cascade.trimmed.map(\.before.id) == [both.id])
         #expect(cascade.deleted.map(\.id) == [only.id])

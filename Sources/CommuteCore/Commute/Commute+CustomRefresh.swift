@@ -56,14 +56,15 @@ extension Commute {
         public var routeID: String
         public var provider: RouteProvider
         public var result: Result
-        /// Why it was skipped or failed, in words; nil when fetched.
-        public var reason: String?
         /// The refresh's own reason for leaving it, when it was that.
         public var skip: Skip? = nil
         /// The failure, for the exit status and the provider-wide message.
         public var failure: CustomFetchFailure?
         /// The route as saved (fetched, or as it was).
         public var route: Route
+
+        /// Why it was skipped or failed, in words; nil when fetched.
+        public var reason: String? { skip?.description ?? failure?.description }
     }
 
     /// What the custom part of a refresh did.
@@ -129,7 +130,7 @@ extension Commute {
             guard let custom = route.custom else { continue }
             func skip(_ skip: CustomRouteOutcome.Skip) {
                 decided[index] = CustomRouteOutcome(
-                    routeID: route.id, provider: custom.provider, result: .skipped, reason: skip.description, skip: skip, failure: nil,
+                    routeID: route.id, provider: custom.provider, result: .skipped, skip: skip, failure: nil,
                     route: route)
             }
             if !wanted.contains(route.id) {
@@ -143,8 +144,7 @@ extension Commute {
             } else if (access.keys[custom.provider] ?? "").isEmpty {
                 let failure = CustomFetchFailure.noKey(custom.provider)
                 decided[index] = CustomRouteOutcome(
-                    routeID: route.id, provider: custom.provider, result: failure.isSkip ? .skipped : .failed, reason: failure.description,
-                    failure: failure, route: route)
+                    routeID: route.id, provider: custom.provider, result: failure.isSkip ? .skipped : .failed, failure: failure, route: route)
             } else {
                 toAsk.append(index)
             }
@@ -166,7 +166,7 @@ extension Commute {
             let failure = CustomFetchFailure.budgetSpent(provider, budget: policy.budgets[provider] ?? 0)
             for index in indices.dropFirst(allowed) {
                 decided[index] = CustomRouteOutcome(
-                    routeID: routes[index].id, provider: provider, result: .skipped, reason: failure.description, failure: failure,
+                    routeID: routes[index].id, provider: provider, result: .skipped, failure: failure,
                     route: routes[index])
             }
         }
@@ -220,14 +220,13 @@ extension Commute {
             switch result {
             case .success(let measurement):
                 decided[index] = CustomRouteOutcome(
-                    routeID: route.id, provider: custom.provider, result: .fetched, reason: nil, failure: nil,
+                    routeID: route.id, provider: custom.provider, result: .fetched, failure: nil,
                     route: Self.measured(route, measurement, at: now))
             case .failure(let failure):
                 var tried = route
                 if !failure.isSkip { tried.custom?.triedAt = now }
                 decided[index] = CustomRouteOutcome(
-                    routeID: route.id, provider: custom.provider, result: failure.isSkip ? .skipped : .failed,
-                    reason: failure.description, failure: failure, route: tried)
+                    routeID: route.id, provider: custom.provider, result: failure.isSkip ? .skipped : .failed, failure: failure, route: tried)
             }
         }
         let outcomes = routes.indices.compactMap { decided[$0] }

@@ -239,7 +239,7 @@ extension Commute {
     /// Removes a custom route and everything that names it: first what refers to it (favorites,
     /// schedules, groups, its watch), then the route itself, so no moment leaves a reference to a
     /// route that is gone.
-    public func removeCustomRoute(_ id: String) throws -> (CustomRemoval, RescheduleSummary) {
+    public func removeCustomRoute(_ id: String) throws -> Replanned<CustomRemoval> {
         _ = try customRoute(id)
         // Everything the re-plan reads is checked before the first write.
         try store.checkPlanInputs()
@@ -256,6 +256,6 @@ extension Commute {
             return true
         }
         try store.updateCustomRoutes { routes in routes.removeAll { $0.id == id } }
-        return (removal, try reschedule())
+        return Replanned(change: removal, summary: try reschedule())
     }
 }

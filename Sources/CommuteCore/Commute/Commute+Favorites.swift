@@ -43,20 +43,27 @@ extension Commute {
     public struct Cascade: Sendable, Equatable {
         public var removedFavorites: [String]
         /// Schedules that keep at least one route: as they were, and as they are.
-        public var trimmed: [(before: Schedule, after: Schedule)]
+        public var trimmed: [Trimmed<Schedule>]
         /// Schedules left with no route, deleted.
         public var deleted: [Schedule]
         /// Groups that keep at least one route, as they are now.
         public var trimmedGroups: [RouteGroup] = []
         /// Groups left with no route, deleted.
         public var deletedGroups: [RouteGroup] = []
+    }
 
-        public static func == (lhs: Cascade, rhs: Cascade) -> Bool {
-            lhs.removedFavorites == rhs.removedFavorites && lhs.deleted == rhs.deleted
-                && lhs.trimmedGroups == rhs.trimmedGroups && lhs.deletedGroups == rhs.deletedGroups
-                && lhs.trimmed.map(\.before) == rhs.trimmed.map(\.before)
-                && lhs.trimmed.map(\.after) == rhs.trimmed.map(\.after)
-        }
+    /// An item (a schedule, a group) that kept some of its routes: as it was, and as it is.
+    public struct Trimmed<Item: Sendable & Equatable>: Sendable, Equatable {
+        public var before: Item
+        public var after: Item
+    }
+
+    /// What taking routes out of items left: the items kept (trimmed or untouched), the trimmed
+    /// ones, and those left with no route.
+    struct Stripped<Item: Sendable & Equatable> {
+        var kept: [Item] = []
+        var trimmed: [Trimmed<Item>] = []
+        var deleted: [Item] = []
     }
 
     /// The cascade of unfavouriting `ids`, computed without changing anything (for the confirmation).
@@ -68,7 +75,7 @@ extension Commute {
 
     /// Unfavorites routes: strips them from every schedule, deletes schedules left with no route,
     /// then re-plans every trigger.
-    public func removeFavorites(_ ids: [String]) throws -> (Cascade, RescheduleSummary) {
+    public func removeFavorites(_ ids: [String]) throws -> Replanned<Cascade> {
         try changeSchedules(favoritesAccess: .exclusive) { favorites, book in
             try Self.cascade(removing: ids, favorites: &favorites, book: &book)
         }
@@ -90,26 +97,24 @@ extension Commute {
 
     /// Takes the routes out of each item (a schedule, a group): items that keep a route are kept,
     /// trimmed; items left with none are deleted. Order is preserved.
-    static func strip<Item>(
+    static func strip<Item: Sendable & Equatable>(
         _ removing: Set<String>, from items: [Item], routes: WritableKeyPath<Item, [String]>
-    ) -> (kept: [Item], trimmed: [(before: Item, after: Item)], deleted: [Item]) {
-        var kept: [Item] = []
-        var trimmed: [(before: Item, after: Item)] = []
-        var deleted: [Item] = []
+    ) -> Stripped<Item> {
+        var stripped = Stripped<Item>()
         for item in items {
             guard item[keyPath: routes].contains(where: removing.contains) else {
-                kept.append(item)
+                stripped.kept.append(item)
                 continue
             }
             var after = item
             after[keyPath: routes].removeAll(where: removing.contains)
             if after[keyPath: routes].isEmpty {
-                deleted.append(item)
+                stripped.deleted.append(item)
             } else {
-                trimmed.append((item, after))
-                kept.append(after)
+                stripped.trimmed.append(Trimmed(before: item, after: after))
+                stripped.kept.append(after)
             }
         }
-        return (kept, trimmed, deleted)
+        return stripped
     }
 }

@@ -15,7 +15,7 @@ extension Commute {
 
     /// Adds a pause (the schedule, if any, named by an ID prefix), prunes the ended ones, and
     /// re-plans: the paused occurrences leave the plan, and later ones take their places.
-    public func addPause(from: CivilDate, until: CivilDate, schedule prefix: String?, reason: String?) throws -> (Pause, RescheduleSummary) {
+    public func addPause(from: CivilDate, until: CivilDate, schedule prefix: String?, reason: String?) throws -> Replanned<Pause> {
         try changeSchedules { _, book -> Pause in
             let schedule = try prefix.map { try Self.find($0, in: book.schedules) }
             var kept = Self.activePauses(book, today: today)
@@ -29,7 +29,7 @@ extension Commute {
     }
 
     /// Removes one pause by number; the occurrences it held back are planned again.
-    public func removePause(_ number: Int) throws -> (Pause, RescheduleSummary) {
+    public func removePause(_ number: Int) throws -> Replanned<Pause> {
         try changeSchedules { _, book -> Pause in
             var kept = Self.activePauses(book, today: today)
             guard let index = kept.firstIndex(where: { $0.number == number }) else { throw CommuteError.unknownPause(String(number)) }
@@ -40,7 +40,7 @@ extension Commute {
     }
 
     /// Removes every pause; how many were in force.
-    public func clearPauses() throws -> (Int, RescheduleSummary) {
+    public func clearPauses() throws -> Replanned<Int> {
         try changeSchedules { _, book -> Int in
             let count = Self.activePauses(book, today: today).count
             book.pauses = nil

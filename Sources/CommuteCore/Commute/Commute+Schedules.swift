@@ -29,9 +29,8 @@ extension Commute {
     /// Adds a schedule. With no routes given, it takes every favorite, in favorites order; with no
     /// days or time, Monday–Friday at 7:00 AM (the morning preset). When no zone is saved yet, the
     /// zone this runs in is saved: the schedules live in it from now on, whatever `TZ` cron has.
-    public func addSchedule(_ draft: ScheduleDraft, id: UUID = UUID()) throws -> (Schedule, RescheduleSummary) {
-        let added = try addScheduleSavingZone(draft, id: id)
-        return (added.schedule, added.summary)
+    public func addSchedule(_ draft: ScheduleDraft, id: UUID = UUID()) throws -> AddedSchedule {
+        try namingUnknownRoutes { try addAndSaveZone(draft, id: id) }
     }
 
     /// What adding a schedule did.
@@ -44,17 +43,12 @@ extension Commute {
         public var warnings: [ScheduleWarning]
     }
 
-    /// The same, saying whether it saved the zone and what to warn about.
-    public func addScheduleSavingZone(_ draft: ScheduleDraft, id: UUID = UUID()) throws -> AddedSchedule {
-        try namingUnknownRoutes { try addAndSaveZone(draft, id: id) }
-    }
-
     private func addAndSaveZone(_ draft: ScheduleDraft, id: UUID) throws -> AddedSchedule {
         // The zone is saved last, under the configuration lock taken first (the store's order):
         // an unreadable configuration fails the command before anything is written.
         try store.updateConfiguration { configuration in
             var warnings: [ScheduleWarning] = []
-            let (schedule, summary) = try changeSchedules { favorites, book in
+            let added = try changeSchedules { favorites, book in
                 let time = draft.time ?? Schedule.Preset.morning.time
                 let schedule = Schedule(
                     id: id, routeIDs: draft.routeIDs ?? favorites.routeIDs, days: draft.days ?? Schedule.Preset.morning.days,
@@ -66,10 +60,10 @@ extension Commute {
                 return schedule
             }
             guard configuration.timeZone == nil else {
-                return AddedSchedule(schedule: schedule, summary: summary, savedZone: false, warnings: warnings)
+                return AddedSchedule(schedule: added.change, summary: added.summary, savedZone: false, warnings: warnings)
             }
             configuration.timeZone = timeZone.identifier
-            return AddedSchedule(schedule: schedule, summary: summary, savedZone: true, warnings: warnings)
+            return AddedSchedule(schedule: added.change, summary: added.summary, savedZone: true, warnings: warnings)
         }
     }
 
@@ -121,8 +115,8 @@ extension Commute {
 
     /// Changes the given fields of the schedule whose ID starts with `prefix`.
     public func editSchedule(_ prefix: String, _ draft: ScheduleDraft) throws -> EditedSchedule {
-        let ((before, after, warnings), summary) = try namingUnknownRoutes {
-            try changeSchedules { favorites, book in
+        let edit = try namingUnknownRoutes {
+            try changeSchedules { favorites, book -> Edit in
                 let before = try Self.find(prefix, in: book.schedules)
                 var after = before
                 if let routeIDs = draft.routeIDs { after.routeIDs = routeIDs }
@@ -137,10 +131,17 @@ extension Commute {
                 // Routes a cascade could not have left behind are checked only when they change.
                 try Self.check(after, favorites: favorites, checkRoutes: draft.routeIDs != nil)
                 if let index = book.schedules.firstIndex(where: { $0.id == before.id }) { book.schedules[index] = after }
-                return (before, after, Self.warnings(for: after, among: book.schedules, quietHours: configuration.quietHours))
+                let warnings = Self.warnings(for: after, among: book.schedules, quietHours: configuration.quietHours)
+                return Edit(before: before, after: after, warnings: warnings)
             }
         }
-        return EditedSchedule(before: before, after: after, summary: summary, warnings: warnings)
+        return EditedSchedule(before: edit.change.before, after: edit.change.after, summary: edit.summary, warnings: edit.change.warnings)
+    }
+
+    private struct Edit: Sendable {
+        var before: Schedule
+        var after: Schedule
+        var warnings: [ScheduleWarning]
     }
 
     /// A route that is not a favorite because no such route exists is said to be unknown: the
@@ -174,7 +175,7 @@ extension Commute {
     }
 
     /// Deletes the schedule whose ID starts with `prefix`; its pending triggers go with it.
-    public func removeSchedule(_ prefix: String) throws -> (Schedule, RescheduleSummary) {
+    public func removeSchedule(_ prefix: String) throws -> Replanned<Schedule> {
         try changeSchedules { _, book in
             let schedule = try Self.find(prefix, in: book.schedules)
             book.schedules.removeAll { $0.id == schedule.id }

@@ -7,8 +7,8 @@ extension Commute {
         public var sent: [SentAlert] = []
         /// Occurrences past their window, recorded and not delivered.
         public var missed: [Occurrence] = []
-        /// Why each was missed: the reason the ledger records too.
-        public var missedReasons: [Occurrence: String] = [:]
+        /// Why each was missed: its description is the reason the ledger records.
+        public var missedReasons: [Occurrence: Miss] = [:]
         /// Occurrences held back: quiet hours, the daily cap, a smart alert with no delay.
         public var suppressed: [Occurrence] = []
         public var rescheduled: RescheduleSummary?
@@ -24,6 +24,21 @@ extension Commute {
         /// The health alert's sends that failed (not retried: the problem stays open, and its end is
         /// still told).
         public var healthFailures: [SentAlert] { (health?.sent ?? []).filter { $0.result != .delivered } }
+    }
+
+    /// Why an occurrence was recorded as missed rather than sent.
+    public enum Miss: Sendable, Equatable, CustomStringConvertible {
+        /// An arrive-by alert whose arrival time (local) went by before it was sent.
+        case arrivalWentBy(TimeOfDay)
+        /// Later than the grace window allows.
+        case late(TimeInterval, grace: TimeInterval)
+
+        public var description: String {
+            switch self {
+            case .arrivalWentBy(let arrival): "its arrival time, \(arrival.label), went by before it was sent"
+            case .late(let late, let grace): "\(TimeFormatting.age(late)) late, past the \(TimeFormatting.age(grace)) grace window"
+            }
+        }
     }
 
     /// A claim older than this is taken to be from a tick that died mid-send, and is sent again.
@@ -142,10 +157,10 @@ extension Commute {
                         let occurrence = Occurrence(requestID: entry.id, at: previous)
                         if history(of: occurrence).isEmpty {
                             // A leave alert's window is until its arrival: after that, leaving is moot.
-                            let reason = "its arrival time, \(calendar.local(previous).time.label), went by before it was sent"
-                            ledger.decide(occurrence, .missed, reason: reason, at: now)
+                            let miss = Miss.arrivalWentBy(calendar.local(previous).time)
+                            ledger.decide(occurrence, .missed, reason: miss.description, at: now)
                             report.missed.append(occurrence)
-                            report.missedReasons[occurrence] = reason
+                            report.missedReasons[occurrence] = miss
                         }
                     }
                     guard entry.nextFire <= now, let schedule = try inputs.schedule(entry.scheduleID), schedule.isEnabled,
@@ -190,10 +205,10 @@ extension Commute {
                 let late = now.timeIntervalSince(at)
                 if late > grace {
                     if history.isEmpty {
-                        let reason = "\(TimeFormatting.age(late)) late, past the \(TimeFormatting.age(grace)) grace window"
-                        ledger.decide(occurrence, .missed, reason: reason, at: now)
+                        let miss = Miss.late(late, grace: grace)
+                        ledger.decide(occurrence, .missed, reason: miss.description, at: now)
                         report.missed.append(occurrence)
-                        report.missedReasons[occurrence] = reason
+                        report.missedReasons[occurrence] = miss
                     }
                     continue
                 }

@@ -155,7 +155,7 @@ extension Commute {
 
     /// Sends a sample alert — the first three favorites as they are now — through every notifier
     /// the way every alert goes: claimed, sent, and its outcome ledgered.
-    public func sendTestAlert(notifiers: [Notifier], sender: some AlertSender) throws -> (AlertMessage, [SentAlert]) {
+    public func sendTestAlert(notifiers: [Notifier], sender: some AlertSender) throws -> TestAlert {
         let favorites = try store.favorites().routeIDs
         guard !favorites.isEmpty else { throw CommuteError.nothingToBrief }
         let local = calendar.local(now)
@@ -170,6 +170,12 @@ extension Commute {
         try store.updateLedger(keepingSince: ledgerHorizon) { ledger in
             for delivery in deliveries { ledger.claim(delivery.claim, at: now) }
         }
-        return (message, try deliver(deliveries, sender: sender))
+        return TestAlert(message: message, sent: try deliver(deliveries, sender: sender))
+    }
+
+    /// The sample alert `test` sent, and how each notifier took it.
+    public struct TestAlert: Sendable {
+        public var message: AlertMessage
+        public var sent: [SentAlert]
     }
 }

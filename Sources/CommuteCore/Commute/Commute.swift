@@ -124,16 +124,23 @@ public struct Commute: Sendable {
         return RescheduleSummary(pending)
     }
 
+    /// A change to the schedules (what it removed, added or counted) and what re-planning after it
+    /// did.
+    public struct Replanned<Change: Sendable>: Sendable {
+        public var change: Change
+        public var summary: RescheduleSummary
+    }
+
     /// Changes the schedules (and the favorites, with `favoritesAccess` exclusive) and re-plans,
     /// all or nothing: see `Store.changeSchedules`. An unreadable route cache, plan or schedules
     /// file fails it before anything is written.
     func changeSchedules<T>(
         favoritesAccess: FileLock.Mode = .shared, _ change: (inout Favorites, inout ScheduleBook) throws -> T
-    ) throws -> (T, RescheduleSummary) {
+    ) throws -> Replanned<T> {
         let (result, previous, new) = try store.changeSchedules(favoritesAccess: favoritesAccess, ledgerSince: ledgerHorizon, change) { book, previous, ledger in
             plan(book, previous: previous, ledger: ledger, routes: try store.routes().byID)
         }
-        return (result, RescheduleSummary((previous, new)))
+        return Replanned(change: result, summary: RescheduleSummary((previous, new)))
     }
 
     /// The plan for `book`, keeping what `previous` and the ledger say about each request.
