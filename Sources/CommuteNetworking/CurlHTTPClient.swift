@@ -30,6 +30,16 @@ public final class CurlHTTPClient: HTTPClient {
         try perform(url, body: body, headers: headers, timeout: timeout)
     }
 
+    /// `PUT`, `PATCH`, `DELETE`…: like a POST, never following a redirect.
+    public func send(_ method: String, _ url: URL, headers: [String: String], body: Data?, timeout: TimeInterval) throws -> HTTPResponse {
+        switch method {
+        case "GET": return try get(url, headers: headers, timeout: timeout)
+        case "POST": return try post(url, headers: headers, body: body ?? Data(), timeout: timeout)
+        case _ where Self.otherMethods.contains(method): return try perform(url, method: method, body: body, headers: headers, timeout: timeout)
+        default: throw HTTPClientError.permanent("no such method: \(DisplayText.line(method))")
+        }
+    }
+
     /// Why no request can be made (libcurl missing or unusable), or nil when one can: what
     /// `traveltimes-fetch --check` reports for `traveltimes doctor`.
     public static func loadProblem() -> String? {
@@ -40,17 +50,23 @@ public final class CurlHTTPClient: HTTPClient {
         }
     }
 
-    private func perform(_ url: URL, body: Data?, headers: [String: String], timeout: TimeInterval) throws -> HTTPResponse {
+    private func perform(_ url: URL, method: String? = nil, body: Data?, headers: [String: String], timeout: TimeInterval) throws -> HTTPResponse {
         if let problem = Self.loadProblem() { throw HTTPClientError.permanent(problem) }
         guard let handle = tt_curl_easy_init() else { throw HTTPClientError.connection("libcurl could not start a transfer") }
         defer { tt_curl_easy_cleanup(handle) }
-        return try transfer(on: handle, url, body: body, headers: headers, timeout: timeout)
+        return try transfer(on: handle, url, method: method, body: body, headers: headers, timeout: timeout)
     }
+
+    /// The methods a request may name besides GET and POST.
+    static let otherMethods: Set<String> = ["PUT", "PATCH", "DELETE"]
 
     /// One transfer on `handle`, whose options are all set here (a reused handle is reset first).
     fileprivate func transfer(
-        on handle: UnsafeMutableRawPointer, _ url: URL, body: Data?, headers: [String: String], timeout: TimeInterval
+        on handle: UnsafeMutableRawPointer, _ url: URL, method: String? = nil, body: Data?, headers: [String: String],
+        timeout: TimeInterval
     ) throws -> HTTPResponse {
+        // A method other than GET or POST never follows a redirect, as a POST does not.
+        let custom = method.flatMap { Self.otherMethods.contains($0) ? $0 : nil }
         let transfer = Transfer(bodyLimit: maximumBodyBytes, headerLimit: maximumHeaderBytes)
         var strings = CStrings()
         defer { strings.free() }
@@ -65,8 +81,10 @@ public final class CurlHTTPClient: HTTPClient {
             (Curl.noSignal, 1), (Curl.noProgress, 1), (Curl.timeoutMilliseconds, milliseconds),
             (Curl.connectTimeoutMilliseconds, milliseconds),
         ]
-        options += body == nil ? [(Curl.followLocation, 1), (Curl.maximumRedirects, 5)] : [(Curl.followLocation, 0), (Curl.post, 1)]
+        options += body != nil ? [(Curl.followLocation, 0), (Curl.post, 1)]
+            : custom != nil ? [(Curl.followLocation, 0)] : [(Curl.followLocation, 1), (Curl.maximumRedirects, 5)]
         for (option, value) in options { tt_curl_setopt_long(handle, option, value) }
+        if let custom { tt_curl_setopt_pointer(handle, Curl.customRequest, strings.keep(custom)) }
         tt_curl_setopt_pointer(handle, Curl.url, strings.keep(url.absoluteString))
         tt_curl_setopt_pointer(handle, Curl.protocols, strings.keep("http,https"))
         tt_curl_setopt_pointer(handle, Curl.redirectProtocols, strings.keep("http,https"))
@@ -210,7 +228,12 @@ public final class CurlConnection {
         // Every option back to its default; the connections and caches stay.
         tt_curl_easy_reset(handle)
         let client = CurlHTTPClient(maximumBodyBytes: maximumBodyBytes)
-        return try client.transfer(on: handle, url, body: method == "POST" ? body ?? Data() : nil, headers: headers, timeout: timeout)
+        if let method, method != "GET", method != "POST", !CurlHTTPClient.otherMethods.contains(method) {
+            throw HTTPClientError.permanent("no such method: \(DisplayText.line(method))")
+        }
+        let sendsBody = method == "POST" || (method.map(CurlHTTPClient.otherMethods.contains) ?? false) && body != nil
+        return try client.transfer(
+            on: handle, url, method: method, body: sendsBody ? body ?? Data() : nil, headers: headers, timeout: timeout)
     }
 }
 
@@ -221,6 +244,7 @@ private enum Curl {
     static let url: Int32 = 10_002
     static let writeFunction: Int32 = 20_011
     static let postFields: Int32 = 10_015
+    static let customRequest: Int32 = 10_036
     static let userAgent: Int32 = 10_018
     static let httpHeader: Int32 = 10_023
     static let headerData: Int32 = 10_029

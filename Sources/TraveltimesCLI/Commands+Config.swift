@@ -42,6 +42,8 @@ extension Commands {
             case .minInterval: "\(configuration.minIntervalMinutes ?? Configuration.defaultMinIntervalMinutes) min between requests for a route"
             case .budget(let provider): "\(configuration.budget(for: provider)) requests a day"
             case .staleAfter: staleAfterLabel(configuration)
+            case .alertLifetime:
+                "\(TimeFormatting.age(TimeInterval(configuration.alertLifetime))) after it fires, an alert is cleared where the channel can"
             }
         }
     }
@@ -70,7 +72,7 @@ extension Commands {
 
     static let configSet = Command(
         name: "config set",
-        summary: "Set source, access-code, timezone, grace, quiet-hours, daily-cap, provider keys, lead, min-interval, budgets or stale-after",
+        summary: "Set source, access-code, timezone, grace, quiet-hours, daily-cap, provider keys, lead, min-interval, budgets, stale-after or alert-lifetime",
         arguments: "KEY VALUE",
         positionals: 2...2,
         argumentValues: [.configKey],
@@ -160,7 +162,9 @@ extension Commands {
 struct ConfigJSON: EveryKeyEncodable {
     struct NotifierJSON: EveryKeyEncodable {
         var id: Int
-        /// stdout, exec or webhook.
+        /// What `schedule add --notify` and the like call it.
+        var name: String?
+        /// stdout, exec, webhook, channel (a URL: ntfy://, tgram://…) or desktop.
         var kind: String
         /// As `notify list` shows it.
         var summary: String
@@ -203,6 +207,8 @@ struct ConfigJSON: EveryKeyEncodable {
     /// Data older than this in an alert's lead window, or refreshes failing this long, send a
     /// health alert; 0 when health alerts are off.
     var staleAfterMinutes: Int
+    /// How long after it fires an alert is cleared from the channels that can clear.
+    var alertLifetimeMinutes: Int
 
     init(_ configuration: Configuration, source: String?, codeFromEnvironment: Bool, environment: [String: String] = [:]) {
         self.source = source
@@ -216,9 +222,14 @@ struct ConfigJSON: EveryKeyEncodable {
         }
         dailyCap = configuration.standardDailyCap ?? Configuration.defaultStandardDailyCap
         notifiers = (configuration.notifiers ?? []).map { notifier in
-            var json = NotifierJSON(id: notifier.id, kind: "stdout", summary: notifier.summary)
+            var json = NotifierJSON(id: notifier.id, name: notifier.name, kind: "stdout", summary: notifier.summary)
             switch notifier.kind {
             case .stdout: break
+            case .desktop: json.kind = "desktop"
+            case .channel(let url):
+                json.kind = "channel"
+                // The scheme alone: everything after it may be a credential.
+                json.url = (url.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? "") + ":…"
             case .exec(let program, let arguments):
                 json.kind = "exec"
                 json.program = program
@@ -249,5 +260,6 @@ struct ConfigJSON: EveryKeyEncodable {
         minIntervalMinutes = configuration.minIntervalMinutes ?? Configuration.defaultMinIntervalMinutes
         budgets = Dictionary(uniqueKeysWithValues: RouteProvider.allCases.map { ($0.rawValue, configuration.budget(for: $0)) })
         staleAfterMinutes = configuration.staleAfterMinutes ?? Configuration.defaultStaleAfterMinutes
+        alertLifetimeMinutes = configuration.alertLifetimeMinutes ?? Configuration.defaultAlertLifetimeMinutes
     }
 }

@@ -18,6 +18,12 @@ extension Commands {
             refreshes have failed that long, one health alert says what is wrong, since when, the
             fix and the alerts it touches, and one more says when it mends (config set
             stale-after; off for none). Quiet hours hold them; at most 4 a day.
+            One notification per occurrence: where the channel can change one (ntfy, Telegram,
+            Matrix, Discord, the desktop), the leave alert replaces its heads-up, a watch's
+            "cleared" its "over", a health alert's "mended" the problem; a heads-up is revised when
+            the leave time moves 3 minutes or more (on the other channels that is a new message,
+            held in quiet hours); and where the channel can clear (ntfy, the desktop), an alert is
+            dismissed once over: at its arrival, or alert-lifetime after it fired (default 2h).
             Install:  * * * * * traveltimes tick --quiet
             """
     ) { invocation in
@@ -41,6 +47,12 @@ extension Commands {
         for failure in report.healthFailures {
             said += 1
             io.err("traveltimes: notifier \(failure.delivery.claim.notifier.id) failed for \(failure.delivery.message.id): \(failure.result.failure ?? ""); `traveltimes doctor` keeps showing the problem")
+        }
+        // A revision is tried once; a clear is tried again each tick, a few times, so under
+        // --quiet only the revisions are said.
+        for change in report.tending.failures where change.message != nil || !invocation.arguments.has("--quiet") {
+            let what = change.message == nil ? "clear" : "revise"
+            io.err("traveltimes: notifier \(change.notifier.id) could not \(what) \(change.key): \(change.result.failure ?? "")")
         }
         if let summary = report.rescheduled { invocation.report(summary) }
         let failed = report.failures.count + report.healthFailures.count
@@ -124,7 +136,9 @@ extension Commands {
                 LedgerJSON(
                     requestID: entry.requestID, occurrence: TimeFormatting.iso8601(entry.occurrence, calendar: calendar),
                     notifier: entry.notifier, outcome: entry.outcome.rawValue,
-                    at: TimeFormatting.iso8601(entry.at, calendar: calendar), attempts: entry.attempts, reason: entry.reason)
+                    at: TimeFormatting.iso8601(entry.at, calendar: calendar), attempts: entry.attempts, reason: entry.reason,
+                    key: entry.key, handle: entry.handle, action: entry.lastAction,
+                    leave: entry.leave.map { TimeFormatting.iso8601($0, calendar: calendar) })
             })
             return
         }
@@ -168,7 +182,9 @@ extension Commands {
             times[entry.occurrence] = time
             let name = names[entry.requestID] ?? shortRequestID(entry.requestID)
             names[entry.requestID] = name
-            table.add([time, entry.outcome.rawValue, name, entry.notifier.map(String.init) ?? "-", entry.reason ?? ""])
+            // A change to a notification already out there says what it was: updated, cleared.
+            let outcome = entry.action.map { entry.outcome == .failed ? "\($0.rawValue) failed" : $0.rawValue } ?? entry.outcome.rawValue
+            table.add([time, outcome, name, entry.notifier.map(String.init) ?? "-", entry.reason ?? ""])
         }
         return table.render().joined(separator: "\n")
     }
@@ -187,13 +203,18 @@ extension Commands {
 
     static let deliveredClear = Command(
         name: "delivered clear",
-        summary: "Remove ledger entries of one schedule, or all of them",
+        summary: "Dismiss the delivered alerts of one schedule, or all, where the channel can, and forget them",
         options: [
             OptionSpec(name: "--schedule", value: "ID", help: "This schedule's entries (an ID prefix; removed schedules too)", values: .scheduleID),
             OptionSpec(name: "--all", help: "Every entry (schedules and delay watches)"),
             Options.yes,
         ],
-        discussion: "Asks first on a terminal; otherwise needs --yes."
+        discussion: """
+            Dismisses the matching alerts still showing on every notifier that can (ntfy, the
+            desktop), by the prefix of their keys, as each is recorded; then removes the matching
+            ledger entries, so their alerts may be sent again. Asks first on a terminal; otherwise
+            needs --yes.
+            """
     ) { invocation in
         let prefix: String
         let scope: String
@@ -212,19 +233,41 @@ extension Commands {
             throw invocation.usage("Give exactly one of --schedule ID or --all.")
         }
         let commute = try invocation.commute()
-        try invocation.confirm("This will forget what was delivered for \(scope).", question: "Clear?")
+        try invocation.confirm("This will dismiss and forget what was delivered for \(scope).", question: "Clear?")
+        let dismissed = try commute.dismissOpenAlerts(prefix: prefix, sender: invocation.sender(invocation.io))
+        for change in dismissed {
+            if let failure = change.result.failure {
+                invocation.io.err("traveltimes: cannot dismiss on \(change.notifier.summary): \(failure)")
+            }
+        }
+        let cleared = dismissed.filter { $0.result == .delivered }.count
+        if !dismissed.isEmpty { invocation.io.out("Dismissed \(cleared) of \(dismissed.count) alerts still showing.") }
         let removed = try commute.clearLedger(prefix: prefix)
         invocation.io.out("Removed \(removed) ledger \(removed == 1 ? "entry" : "entries") for \(scope).")
     }
 
     static let notifyAdd = Command(
         name: "notify add",
-        summary: "Send alerts to stdout, a program, or a webhook (ntfy, Slack, Discord, JSON)",
-        arguments: "stdout | exec PROGRAM [ARG...] | webhook URL [--format F] [--header 'Name: value']... [--click URL]",
+        summary: "Send alerts to a phone or chat (ntfy, Gotify, Pushover, Telegram, Matrix, Discord, Slack, email), the desktop, stdout, a program or a webhook",
+        arguments: "URL | - | desktop | stdout | exec PROGRAM [ARG...] | webhook URL [--format F] [--header 'Name: value']... [--click URL]",
         positionals: 1...Int.max,
-        argumentValues: [.words(["stdout", "exec", "webhook"])],
-        options: [OptionSpec(name: "--force", help: "Add an exec notifier even if its program is not found here")],
+        argumentValues: [.words(["desktop", "stdout", "exec", "webhook"])],
+        options: [
+            OptionSpec(name: "--name", value: "NAME", help: "What schedules call it: schedule add --notify NAME"),
+            OptionSpec(name: "--force", help: "Add an exec notifier even if its program is not found here"),
+        ],
         discussion: """
+            A URL in Apprise's form, pasted as it works there:
+              ntfy://HOST/TOPIC, ntfys://ntfy.sh/TOPIC (user:pass@ or tk_TOKEN@ for a protected topic)
+              gotifys://HOST/APP_TOKEN   pover://USER_KEY@APP_TOKEN   tgram://BOT_TOKEN/CHAT_ID
+              matrixs://ACCESS_TOKEN@HOST/#ROOM   discord://WEBHOOK_ID/WEBHOOK_TOKEN
+              slack://T…/B…/X…   json://HOST/PATH, jsons://…   mailto:ADDRESS (this machine's sendmail)
+            Its tokens and passwords are secrets, kept only in config.json (mode 0600) and shown as
+            `…`: give the URL as - to read it from standard input, out of argv and shell history.
+            ntfy (2.16 and later), Telegram, Matrix, Discord and the desktop change an alert in place
+            when it changes, and ntfy and the desktop clear it when it is over; the others get a new
+            message only when the change matters (see the README's channel table).
+            desktop shows alerts with notify-send, changed in place and closed when over.
             exec runs the program directly (no shell) with {title}, {body}, {urgency} and {id} in its
             arguments replaced, and TRAVELTIMES_TITLE, TRAVELTIMES_BODY, TRAVELTIMES_URGENCY and
             TRAVELTIMES_ID in its environment; it must exit 0 within 10 s. A program that is not
@@ -236,30 +279,65 @@ extension Commands {
             'Authorization: Bearer tk_…' for a protected ntfy topic; --click URL is what ntfy opens
             when the alert is tapped. A webhook URL is shown only as its host, and a header only by
             its name: they are secrets, kept only in config.json.
+            --name NAME (before the notifier, or after a URL) names it, for schedule add --notify.
             With no notifier configured, alerts go to stdout (cron mails them).
             """,
         verbatimArguments: true
     ) { invocation in
-        let words = invocation.arguments.positionals
-        let kind: Notifier.Kind
+        var words = invocation.arguments.positionals
+        var name = invocation.arguments.value("--name")
+        // `--name NAME` after a URL, desktop or stdout (an exec's arguments are its own).
+        if words.first != "exec", words.first != "webhook", let index = words.firstIndex(of: "--name"), index + 1 < words.count {
+            name = words[index + 1]
+            words.removeSubrange(index...(index + 1))
+        }
+        if let name, !Notifier.isName(name) {
+            throw invocation.usage("Invalid --name '\(DisplayText.line(String(name.prefix(40))))': use a letter, then letters, digits, - or _ (32 at most).")
+        }
+        let kind = try notifierKind(words, invocation)
+        let notifier = try invocation.commute().addNotifier(kind, name: name)
+        invocation.io.out("Added notifier \(notifier.id): \(notifier.summary).")
+    }
+
+    /// The notifier the words name. No message repeats a URL's credentials.
+    private static func notifierKind(_ words: [String], _ invocation: Invocation) throws -> Notifier.Kind {
         switch words[0] {
-        case "stdout" where words.count == 1: kind = .stdout
+        case "stdout" where words.count == 1: return .stdout
+        case "desktop" where words.count == 1: return .desktop
         case "exec" where words.count >= 2:
             let program = words[1]
             if !invocation.arguments.has("--force"), let problem = ExecNotifier.problem(program: program, path: invocation.environment["PATH"]) {
                 throw invocation.usage("Cannot add exec \(DisplayText.line(program)): \(problem). Give the program's full path, or pass --force before exec to add it anyway.")
             }
-            kind = .exec(program: program, arguments: Array(words.dropFirst(2)))
+            return .exec(program: program, arguments: Array(words.dropFirst(2)))
         case "exec": throw invocation.usage("exec needs a program: notify add exec PROGRAM [ARG...].")
-        case "webhook": kind = try webhook(Array(words.dropFirst()), invocation)
-        case "stdout": throw invocation.usage("stdout takes no arguments.")
+        case "webhook": return try webhook(Array(words.dropFirst()), invocation)
+        case "stdout", "desktop": throw invocation.usage("\(words[0]) takes no arguments.")
+        case "-" where words.count == 1:
+            guard let line = StandardInput.line(maximumBytes: 4_096) else {
+                throw invocation.usage("No URL on standard input (one line, at most 4 KiB): `printf '%s\\n' \"$URL\" | traveltimes notify add -`.")
+            }
+            return try channel(line, invocation)
+        case let url where words.count == 1 && Channel.looksLikeChannel(url):
+            return try channel(url, invocation)
         default:
-            var message = "Unknown notifier '\(words[0])': use stdout, exec or webhook."
-            if let suggestion = Suggestions.closest(to: words[0], in: ["stdout", "exec", "webhook"]) { message += " Did you mean '\(suggestion)'?" }
+            if Channel.looksLikeChannel(words[0]) { throw invocation.usage("A notifier URL takes nothing after it but --name NAME.") }
+            // A URL of another kind may hold a credential: it is not repeated.
+            let shown = words[0].contains(":") || words[0].contains("@") ? "that URL" : "'\(DisplayText.line(String(words[0].prefix(40))))'"
+            var message = "Unknown notifier \(shown): use a URL (ntfys://, tgram://, mailto:…), desktop, stdout, exec or webhook."
+            if let suggestion = Suggestions.closest(to: words[0], in: ["desktop", "stdout", "exec", "webhook"]) { message += " Did you mean '\(suggestion)'?" }
             throw invocation.usage(message)
         }
-        let notifier = try invocation.commute().addNotifier(kind)
-        invocation.io.out("Added notifier \(notifier.id): \(notifier.summary).")
+    }
+
+    /// A notifier URL, parsed as Apprise parses it; why not, without repeating it.
+    private static func channel(_ url: String, _ invocation: Invocation) throws -> Notifier.Kind {
+        do {
+            _ = try Channel(url: url)
+        } catch {
+            throw invocation.usage("Cannot add that URL: \(error.description).")
+        }
+        return .channel(url: url)
     }
 
     /// `webhook URL [--format F] [--header 'Name: value']... [--click URL]`, read with the same
@@ -350,4 +428,12 @@ struct LedgerJSON: EveryKeyEncodable {
     var at: String
     var attempts: Int
     var reason: String?
+    /// The alert's key: one per occurrence, shared by the alerts that replace one another.
+    var key: String?
+    /// The channel's handle for the notification (ntfy's message ID, Telegram's message_id…).
+    var handle: String?
+    /// sent, updated, cleared, unchanged or failed; null for a decision that sent nothing.
+    var action: String?
+    /// An arrive-by alert's leave time as it said it.
+    var leave: String?
 }

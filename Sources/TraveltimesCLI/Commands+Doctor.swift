@@ -310,6 +310,18 @@ private struct Doctor {
                 return
             }
             add(check, .ok, notifier.summary)
+        case .desktop:
+            if ExecNotifier.problem(program: "notify-send", path: invocation.environment["PATH"]) != nil {
+                add(check, .problem, "desktop: notify-send is not installed", fix: "install libnotify-bin (Debian, Ubuntu) or libnotify")
+            } else {
+                add(check, .ok, "desktop: notify-send is here; under cron the session bus is found at /run/user/\(getuid())/bus")
+            }
+        case .channel(let url):
+            if (try? Channel(url: url)) != nil {
+                add(check, .ok, notifier.summary + ": well formed; `traveltimes notify test` sends a sample")
+            } else {
+                add(check, .problem, "\(notifier.summary)", fix: "traveltimes notify remove \(notifier.id), then add it again")
+            }
         case .webhook(let url, _, _, _):
             if WebhookNotifier.isWebhookURL(url) {
                 add(check, .ok, notifier.summary + ": well formed; `traveltimes notify test` sends a sample")

@@ -36,7 +36,7 @@ extension CommuteError: ProcessError {
         switch self {
         case .noRouteData, .nothingToBrief: .failure
         case .unknownSchedule, .ambiguousSchedule, .notFavorite, .badPosition, .duplicateRoute, .unknownGroup,
-            .duplicateGroup, .badGroupName, .routeExists, .notCustom, .unknownPause:
+            .duplicateGroup, .badGroupName, .routeExists, .notCustom, .unknownPause, .notifierNameTaken, .unknownNotifier:
             .usage
         }
     }

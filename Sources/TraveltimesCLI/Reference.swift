@@ -21,6 +21,10 @@ enum Reference {
         ("TRAVELTIMES_TOMTOM_URL", "Replaces https://api.tomtom.com (scheme and host: a proxy, a test server)"),
         ("TRAVELTIMES_HERE_URL", "Replaces https://router.hereapi.com"),
         ("TRAVELTIMES_GOOGLE_URL", "Replaces https://routes.googleapis.com"),
+        ("TRAVELTIMES_PUSHOVER_URL", "Replaces https://api.pushover.net for pover:// notifiers"),
+        ("TRAVELTIMES_TELEGRAM_URL", "Replaces https://api.telegram.org for tgram:// notifiers"),
+        ("TRAVELTIMES_DISCORD_URL", "Replaces https://discord.com for discord:// notifiers"),
+        ("TRAVELTIMES_SLACK_URL", "Replaces https://hooks.slack.com for slack:// notifiers"),
     ]
 
     /// The store's files, in the store directory.

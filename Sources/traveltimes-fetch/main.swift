@@ -30,10 +30,7 @@ else {
 let result: Result<HTTPResponse, HTTPClientError>
 do {
     let client = CurlHTTPClient(maximumBodyBytes: request.maxBytes)
-    result = .success(
-        request.method == "POST"
-            ? try client.post(url, headers: request.headers, body: request.body ?? Data(), timeout: request.timeout)
-            : try client.get(url, headers: request.headers, timeout: request.timeout))
+    result = .success(try client.send(request.method ?? "GET", url, headers: request.headers, body: request.body, timeout: request.timeout))
 } catch let error as HTTPClientError {
     result = .failure(error)
 } catch {

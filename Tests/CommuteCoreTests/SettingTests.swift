@@ -16,6 +16,7 @@ import Testing
         case .lead, .minInterval: ("30m", "90s")
         case .budget: ("500", "-1")
         case .staleAfter: ("2h", "8d")
+        case .alertLifetime: ("90m", "0m")
         }
     }
 

@@ -86,7 +86,7 @@ import Testing
         #expect(try complete("zsh", ["refresh", "--source", ""], in: sandbox) == ["@files"])
         let fish = try complete("fish", ["watch", "add", "7"], in: sandbox)
         #expect(fish.prefix(2) == ["7\tIssaquah-Bellevue HOV", "70\tRenton-Auburn"], "\(fish)")
-        #expect(try complete("fish", ["delivered", "cl"], in: sandbox) == ["clear\tRemove ledger entries of one schedule, or all of them"])
+        #expect(try complete("fish", ["delivered", "cl"], in: sandbox) == ["clear\tDismiss the delivered alerts of one schedule, or all, where the channel can, and forget them"])
     }
 
     @Test func aTabNeverFailsAndReadsOnlyWhatItNeeds() throws {

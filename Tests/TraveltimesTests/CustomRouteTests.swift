@@ -124,7 +124,7 @@ final class ProviderServer: @unchecked Sendable {
             #expect(!String(decoding: sandbox.bytes(name) ?? Data(), as: UTF8.self).contains("KEYSECRET"), "\(name)")
         }
         let shown = try sandbox.ok(["config", "show"]).stdout + (try sandbox.ok(["status"]).stdout)
-        #expect(!shown.contains("KEYSECRET") && shown.contains("tomtom-key:    set\n"))
+        #expect(!shown.contains("KEYSECRET") && shown.contains("tomtom-key:     set\n"))
         #expect(shown.contains("Providers:  tomtom 1 of 2500 requests today (1 route); here 1 of 1000 requests today (1 route); google 1 of 160 requests today (1 route)\n"))
     }
 

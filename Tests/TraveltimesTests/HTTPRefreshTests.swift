@@ -152,7 +152,7 @@ final class FeedServer: @unchecked Sendable {
         for outcome in outputs {
             #expect(!outcome.stdout.contains(code) && !outcome.stderr.contains(code), "\(outcome)")
         }
-        #expect(outputs[6].stdout.contains("access-code:   set"))
+        #expect(outputs[6].stdout.contains("access-code:    set"))
         // Sent on every request that had none of its own.
         #expect(server.requests().allSatisfy { $0.path.contains("AccessCode=\(code)") })
         // In no file but the configuration, which is 0600.
@@ -172,7 +172,7 @@ final class FeedServer: @unchecked Sendable {
         #expect(none.status == 64)
         #expect(none.stderr.contains("No feed source and no custom routes: pass --source URL|FILE, set TRAVELTIMES_SOURCE, run `traveltimes config set source"))
         try sandbox.ok(["config", "set", "source", server.url("/feed")])
-        #expect(try sandbox.ok(["config"]).stdout.contains("source:        \(server.url("/feed"))"))
+        #expect(try sandbox.ok(["config"]).stdout.contains("source:         \(server.url("/feed"))"))
         try sandbox.ok(["refresh"])
         try sandbox.ok(["refresh"], environment: ["TRAVELTIMES_SOURCE": Paths.fixture])
         #expect(server.requests().count == 1, "the environment beats the configuration")

@@ -155,7 +155,7 @@ import Testing
     @Test func staleAfterIsASettingAndOffMeansNone() throws {
         let (sandbox, log) = try sandbox()
         #expect(try sandbox.ok(["config", "show"]).stdout.contains(
-            "\nstale-after:   1 h: older data, or refreshes failing that long, send a health alert\n"))
+            "\nstale-after:    1 h: older data, or refreshes failing that long, send a health alert\n"))
         for bad in ["0m", "30s", "8days", "eight", "10081"] {
             let outcome = try sandbox.run(["config", "set", "stale-after", bad])
             #expect(outcome.status == 64 && outcome.stderr.contains("Invalid stale-after"), "\(bad): \(outcome)")

@@ -109,7 +109,7 @@ import Testing
             "providerKeys": ["tomtom": NSNull(), "here": NSNull(), "google": NSNull()],
             "providerKeysFrom": ["tomtom": NSNull(), "here": NSNull(), "google": NSNull()],
             "leadMinutes": 60, "minIntervalMinutes": 10, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 160],
-            "staleAfterMinutes": 60,
+            "staleAfterMinutes": 60, "alertLifetimeMinutes": 120,
         ] as NSDictionary)
 
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
@@ -127,6 +127,8 @@ import Testing
         try sandbox.ok(["config", "set", "min-interval", "15"])
         try sandbox.ok(["config", "set", "budget.google", "100"])
         try sandbox.ok(["config", "set", "stale-after", "2h"])
+        try sandbox.ok(["config", "set", "alert-lifetime", "90m"])
+        try sandbox.ok(["notify", "add", "ntfys://tk_TOKENSECRET@ntfy.example/TOPICSECRET", "--name", "phone"])
         let outcome = try sandbox.ok(["config", "show", "--json"], environment: ["TOMTOM_API_KEY": "ENVKEYSECRET"])
         #expect(!outcome.stdout.contains("SECRET"))
         let full = try object(outcome)
@@ -135,20 +137,24 @@ import Testing
             "timezone": "Europe/London", "graceSeconds": 1_800, "quietHours": "22:00-06:00", "dailyCap": 5,
             "notifiers": [
                 [
-                    "id": 1, "kind": "webhook", "summary": "webhook https://ntfy.example/… (ntfy, header Authorization, click)",
+                    "id": 1, "name": NSNull(), "kind": "webhook", "summary": "webhook https://ntfy.example/… (ntfy, header Authorization, click)",
                     "program": NSNull(), "arguments": NSNull(), "url": "https://ntfy.example/…", "format": "ntfy",
                     "headers": ["Authorization": "set"], "click": "https://maps.example/",
                 ],
                 [
-                    "id": 2, "kind": "exec", "summary": "exec true {title}", "program": "true", "arguments": ["{title}"],
+                    "id": 2, "name": NSNull(), "kind": "exec", "summary": "exec true {title}", "program": "true", "arguments": ["{title}"],
                     "url": NSNull(), "format": NSNull(), "headers": NSNull(), "click": NSNull(),
+                ],
+                [
+                    "id": 3, "name": "phone", "kind": "channel", "summary": "phone: ntfy https://ntfy.example/… (with credentials)",
+                    "program": NSNull(), "arguments": NSNull(), "url": "ntfys:…", "format": NSNull(), "headers": NSNull(), "click": NSNull(),
                 ],
             ],
             "watches": [["routeID": "96", "overMinutes": 10]],
             "providerKeys": ["tomtom": "set", "here": "set", "google": NSNull()],
             "providerKeysFrom": ["tomtom": "environment", "here": "config", "google": NSNull()],
             "leadMinutes": 90, "minIntervalMinutes": 15, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 100],
-            "staleAfterMinutes": 120,
+            "staleAfterMinutes": 120, "alertLifetimeMinutes": 90,
         ] as NSDictionary)
         let fromShell = try object(try sandbox.ok(["config", "show", "--json"], environment: ["WSDOT_ACCESS_CODE": "SHELLSECRET"]))
         #expect(fromShell["accessCode"] as? String == "set" && fromShell["accessCodeFrom"] as? String == "environment")

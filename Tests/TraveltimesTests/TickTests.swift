@@ -102,7 +102,7 @@ import Testing
         try sandbox.ok(["schedule", "remove", String(second.prefix(8)), "--yes"])
         #expect((try sandbox.json(["delivered", "--json", "--schedule", String(second.prefix(6))]) as? [Any])?.count == 1)
         let refused = try sandbox.run(["delivered", "clear", "--schedule", String(second.prefix(8))])
-        #expect(refused.status == 64 && refused.stderr.contains("This will forget what was delivered for schedule"))
+        #expect(refused.status == 64 && refused.stderr.contains("This will dismiss and forget what was delivered for schedule"))
         #expect(try sandbox.ok(["delivered", "clear", "--schedule", String(second.prefix(8)), "--yes"]).stdout
             == "Removed 1 ledger entry for schedule \(second.prefix(8)).\n")
         let left = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
@@ -239,11 +239,11 @@ import Testing
         #expect(ledger.first?["reason"] as? String == "daily cap of 2 standard alerts reached")
         #expect(ledger.last?["reason"] as? String == "quiet hours (10:00 PM–6:00 AM)")
         let config = try sandbox.ok(["config"]).stdout
-        #expect(config.contains("quiet-hours:   10:00 PM–6:00 AM") && config.contains("daily-cap:     2 scheduled alerts"))
+        #expect(config.contains("quiet-hours:    10:00 PM–6:00 AM") && config.contains("daily-cap:      2 scheduled alerts"))
         let bad = try sandbox.run(["config", "set", "quiet-hours", "22:00"])
         #expect(bad.status == 64 && bad.stderr.contains("Invalid quiet-hours '22:00': use START-END, such as 22:00-06:00"))
         try sandbox.ok(["config", "unset", "quiet-hours"])
-        #expect(try sandbox.ok(["config"]).stdout.contains("quiet-hours:   none"))
+        #expect(try sandbox.ok(["config"]).stdout.contains("quiet-hours:    none"))
     }
 }
 

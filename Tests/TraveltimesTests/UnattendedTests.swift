@@ -29,7 +29,7 @@ import Glibc
         #expect(ledger.map { $0["outcome"] as? String } == ["delivered"])
         #expect(ledger.first?["occurrence"] as? String == "2025-11-05T07:00:00-08:00")
         #expect(try sandbox.run(["status"], environment: cron).stdout.contains("Time zone:  America/Los_Angeles (saved)\n"))
-        #expect(try sandbox.run(["config", "show"], environment: cron).stdout.contains("timezone:      America/Los_Angeles (saved)\n"))
+        #expect(try sandbox.run(["config", "show"], environment: cron).stdout.contains("timezone:       America/Los_Angeles (saved)\n"))
         // A second schedule does not save it again.
         let evening = try sandbox.run(["schedule", "add", "--preset", "evening", "--now", "2025-11-05T08:00:00-08:00"], environment: cron)
         #expect(evening.status == 0 && !evening.stdout.contains("Schedules are in"), "\(evening)")
@@ -41,7 +41,7 @@ import Glibc
         let fires = (london["requests"] as? [[String: Any]] ?? []).compactMap { $0["nextFire"] as? String }
         #expect(fires.first == "2025-11-05T16:30:00Z", "\(fires)")
         #expect(try sandbox.run(["config", "show"], environment: ["TRAVELTIMES_TZ": "Europe/London"]).stdout
-            .contains("timezone:      Europe/London (from TRAVELTIMES_TZ, for this command; saved: America/Los_Angeles)\n"))
+            .contains("timezone:       Europe/London (from TRAVELTIMES_TZ, for this command; saved: America/Los_Angeles)\n"))
 
         // config set timezone re-plans in the new zone.
         let tokyo = try sandbox.run(["config", "set", "timezone", "Asia/Tokyo", "--now", "2025-11-05T08:00:00Z"], environment: cron)

@@ -3,11 +3,14 @@ import Foundation
 /// The notifiers and delay watches, kept in `config.json`: each change is read, made and saved
 /// under the configuration lock, so that two commands at once both land.
 extension Commute {
-    /// Adds a notifier, numbered one past the highest so far.
-    public func addNotifier(_ kind: Notifier.Kind) throws -> Notifier {
+    /// Adds a notifier, numbered one past the highest so far; its name, if any, is its own.
+    public func addNotifier(_ kind: Notifier.Kind, name: String? = nil) throws -> Notifier {
         try store.updateConfiguration { configuration in
             var notifiers = configuration.notifiers ?? []
-            let notifier = Notifier(id: (notifiers.map(\.id).max() ?? 0) + 1, kind: kind)
+            if let name, notifiers.contains(where: { $0.name?.lowercased() == name.lowercased() }) {
+                throw CommuteError.notifierNameTaken(name)
+            }
+            let notifier = Notifier(id: (notifiers.map(\.id).max() ?? 0) + 1, kind: kind, name: name)
             notifiers.append(notifier)
             configuration.notifiers = notifiers
             return notifier

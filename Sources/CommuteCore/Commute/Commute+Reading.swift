@@ -34,6 +34,8 @@ extension Commute {
         read { try store.pending() }
         read { try store.ledger() }
         read { try store.refreshLog() }
+        read { try store.health() }
+        read { try store.openAlerts() }
         let directory = store.directory
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }) ?? []
         let unwritable = files.filter { access("\(directory)/\($0)", R_OK | W_OK) != 0 }.sorted()

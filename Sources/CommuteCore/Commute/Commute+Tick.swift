@@ -17,6 +17,8 @@ extension Commute {
         /// A store file the health check could not read or write: the alerts due were handled all
         /// the same.
         public var healthError: StoreError?
+        /// The notifications cleared and revised this tick.
+        public var tending = AlertTending()
 
         public var isEmpty: Bool { sent.isEmpty && missed.isEmpty && suppressed.isEmpty }
         /// The sends that failed (they are retried while the grace window lasts).
@@ -73,6 +75,7 @@ extension Commute {
             // deferred occurrence that is due into the window.
             guard !pass.isEmpty, let summary = pass.rescheduled, summary.deferred > 0 else { break }
         }
+        report.tending = try tendOpenAlerts(notifiers: notifiers, quietHours: quietHours, sender: sender)
         if let health, !health.isOff {
             let current = try plan ?? store.pending(deferred: .none)
             do {
@@ -254,11 +257,13 @@ extension Commute {
         case .suppress(let reason):
             ledger.decide(occurrence, .suppressed, reason: reason, at: now)
             report.suppressed.append(occurrence)
-        case .send(let message):
+        case .send(let message, let leave, let isHeadsUp):
             for claim in claims {
                 ledger.claim(claim, at: now)
                 let notes = [claim.isResend ? "resent after an interrupted tick" : nil, late >= 60 ? "late by \(TimeFormatting.age(late))" : nil]
-                deliveries.append(Delivery(claim: claim, message: message, note: notes.compactMap { $0 }.joined(separator: "; ").nilIfEmpty))
+                deliveries.append(Delivery(
+                    claim: claim, message: message, note: notes.compactMap { $0 }.joined(separator: "; ").nilIfEmpty, leave: leave,
+                    isHeadsUp: isHeadsUp))
             }
         }
     }
@@ -282,7 +287,8 @@ extension Commute {
     }
 
     private enum Composition {
-        case send(AlertMessage)
+        /// The message; an arrive-by alert's leave time, and whether it is the heads-up.
+        case send(AlertMessage, leave: Date? = nil, headsUp: Bool = false)
         case suppress(String)
     }
 
@@ -317,7 +323,7 @@ extension Commute {
         let content = headsUp
             ? AlertComposer.headsUpContent(for: schedule, routes: routes, leave: leave, now: now, calendar: calendar)
             : AlertComposer.leaveContent(for: schedule, routes: routes, leave: leave, now: now, calendar: calendar)
-        return .send(AlertMessage(id: id, title: content.title, body: content.body))
+        return .send(AlertMessage(id: id, title: content.title, body: content.body), leave: leave.leave, headsUp: headsUp)
     }
 
     /// Why an alert of a bucket (the IDs starting with `prefix`) may not go out now, or nil: quiet
@@ -331,7 +337,8 @@ extension Commute {
         if let quietHours, quietHours.contains(local.time) { return "quiet hours (\(quietHours))" }
         let delivered = Set(ledger.entries.filter {
             // Claims count too: two alerts due in the same tick must not both pass a cap of one.
-            ($0.outcome == .delivered || $0.outcome == .claimed) && $0.requestID.hasPrefix(prefix)
+            // Sends count; a revision or a clear of one already sent does not.
+            ($0.outcome == .delivered || $0.outcome == .claimed) && $0.action == nil && $0.requestID.hasPrefix(prefix)
                 && calendar.local($0.at).date == local.date
         }.map { "\($0.requestID)@\($0.occurrence.timeIntervalSince1970)" })
         if delivered.count >= cap { return "daily cap of \(cap) \(bucket) alerts reached" }

@@ -26,6 +26,10 @@ public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
     case routeExists(String)
     /// `route edit` or `route remove` named a route from the feed.
     case notCustom(String)
+    /// `notify add --name` gave a name another notifier has.
+    case notifierNameTaken(String)
+    /// `--notify` named a notifier there is not.
+    case unknownNotifier(String)
 
     public var description: String {
         switch self {
@@ -53,6 +57,10 @@ public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
             "A route with ID '\(id)' already exists; pick another ID or use `traveltimes route edit \(id)`"
         case .notCustom(let id):
             "Route '\(id)' comes from the feed; only custom routes (`traveltimes route add`) can be edited or removed"
+        case .notifierNameTaken(let name):
+            "A notifier named '\(name)' already exists; pick another name or remove it with `traveltimes notify remove`"
+        case .unknownNotifier(let name):
+            "No notifier is named '\(name)'; see `traveltimes notify list`"
         case .badGroupName(let name):
             "Invalid group name '\(name)': use 1 to 40 characters on one line, without control characters"
         }

@@ -38,6 +38,12 @@ public enum DeliveryFailure: Sendable, Equatable, CustomStringConvertible {
     case helperMissing(path: String)
     /// The request failed on its way: no connection, a TLS error.
     case transport(target: String, reason: String)
+    /// A notification service answered no, in its own words: `Telegram: chat not found (400)`.
+    case refused(service: String, reason: String, status: Int)
+    /// The service asked to wait (429) longer than a tick can.
+    case rateLimited(service: String, retryAfter: Int?)
+    /// The channel cannot do what was asked (clear a Pushover message): not retried.
+    case unsupported(String)
 
     public var description: String {
         switch self {
@@ -54,6 +60,9 @@ public enum DeliveryFailure: Sendable, Equatable, CustomStringConvertible {
         case .tooManyRedirects(let target, let limit): "\(target) redirected more than \(limit) times"
         case .helperMissing(let path): FetchError.helperMissing(path: path).description
         case .transport(let target, let reason): "\(target): \(reason)"
+        case .refused(let service, let reason, let status): "\(service): \(reason) (\(status))"
+        case .rateLimited(let service, let seconds): "\(service): rate limited (429)" + (seconds.map { "; retry after \($0) s" } ?? "")
+        case .unsupported(let reason): reason
         }
     }
 
@@ -72,6 +81,9 @@ public enum DeliveryFailure: Sendable, Equatable, CustomStringConvertible {
         case .tooManyRedirects(let target, let limit): .tooManyRedirects(target: clean(target), limit: limit)
         case .helperMissing(let path): .helperMissing(path: path)
         case .transport(let target, let reason): .transport(target: clean(target), reason: clean(reason))
+        case .refused(let service, let reason, let status): .refused(service: service, reason: clean(reason), status: status)
+        case .rateLimited(let service, let seconds): .rateLimited(service: service, retryAfter: seconds)
+        case .unsupported(let reason): .unsupported(clean(reason))
         }
     }
 }
@@ -79,6 +91,16 @@ public enum DeliveryFailure: Sendable, Equatable, CustomStringConvertible {
 /// Sends an alert through one notifier. `NotifierSender` is the real one; tests pass their own.
 public protocol AlertSender {
     func send(_ message: AlertMessage, through notifier: Notifier) -> DeliveryResult
+    /// Sends, updates or clears, returning the channel's handle for the notification.
+    func perform(_ operation: AlertOperation, through notifier: Notifier) -> AlertReceipt
+}
+
+extension AlertSender {
+    /// A sender that only sends (a test's): an update is sent as a new message, a clear refused.
+    public func perform(_ operation: AlertOperation, through notifier: Notifier) -> AlertReceipt {
+        guard let message = operation.message else { return .cannot("this sender cannot clear") }
+        return AlertReceipt(result: send(message, through: notifier))
+    }
 }
 
 /// One occurrence of an alert: a request identifier and the instant it was due.
@@ -111,26 +133,29 @@ public struct Delivery: Sendable, Equatable {
     /// What the ledger says of it when it is delivered: `late by 3 min`, `resent after an
     /// interrupted tick`.
     public var note: String?
+    /// An arrive-by alert's leave time, as it says it.
+    public var leave: Date?
+    /// Whether it is an arrive-by heads-up: revised when the leave time moves, replaced by the
+    /// leave alert.
+    public var isHeadsUp = false
+
+    public init(claim: Claim, message: AlertMessage, note: String?, leave: Date? = nil, isHeadsUp: Bool = false) {
+        self.claim = claim
+        self.message = message
+        self.note = note
+        self.leave = leave
+        self.isHeadsUp = isHeadsUp
+    }
 }
 
 /// A delivery and how it ended.
 public struct SentAlert: Sendable, Equatable {
     public var delivery: Delivery
     public var result: DeliveryResult
-}
-
-extension Commute {
-    /// Sends each claimed delivery through its notifier — outside any lock, so a slow notifier
-    /// never holds up a refresh or another tick — then records every result in the ledger under
-    /// the pending lock. The one path every alert takes: scheduled, watch and test.
-    func deliver(_ deliveries: [Delivery], sender: some AlertSender) throws -> [SentAlert] {
-        guard !deliveries.isEmpty else { return [] }
-        let sent = deliveries.map { SentAlert(delivery: $0, result: sender.send($0.message, through: $0.claim.notifier)) }
-        try store.updateLedger(keepingSince: ledgerHorizon) { ledger in
-            for alert in sent { ledger.record(alert, at: now) }
-        }
-        return sent
-    }
+    /// The channel's handle for the notification, when it gave one.
+    public var handle: String? = nil
+    /// Whether it changed a notification already out there rather than send a new one.
+    public var replaced = false
 }
 
 extension DeliveryLedger {
@@ -151,9 +176,9 @@ extension DeliveryLedger {
 
     /// Turns a claim into its outcome. A claim that has gone (`delivered clear` ran meanwhile) is
     /// written afresh: what happened is recorded either way.
-    mutating func record(_ sent: SentAlert, at now: Date) {
+    mutating func record(_ sent: SentAlert, key: String, at now: Date) {
         let claim = sent.delivery.claim
-        let reason = sent.result.failure ?? sent.delivery.note
+        let reason = sent.result.failure ?? sent.delivery.note ?? (sent.replaced ? "in place of the alert before it" : nil)
         let outcome: Entry.Outcome = sent.result == .delivered ? .delivered : .failed
         if let index = entries.lastIndex(where: {
             $0.isFor(claim.occurrence.requestID, claim.occurrence.at, notifier: claim.notifier.id) && $0.outcome == .claimed
@@ -161,10 +186,14 @@ extension DeliveryLedger {
             entries[index].outcome = outcome
             entries[index].reason = reason
             entries[index].at = now
+            entries[index].key = key
+            entries[index].handle = sent.handle
+            entries[index].leave = sent.delivery.leave
         } else {
             entries.append(Entry(
                 requestID: claim.occurrence.requestID, occurrence: claim.occurrence.at, notifier: claim.notifier.id,
-                outcome: outcome, at: now, attempts: claim.attempt, reason: reason))
+                outcome: outcome, at: now, attempts: claim.attempt, reason: reason, key: key, handle: sent.handle,
+                leave: sent.delivery.leave))
         }
     }
 
@@ -178,7 +207,8 @@ extension DeliveryLedger {
     /// The entries of every scheduled occurrence since `date`, oldest first, by occurrence.
     func historiesOfRecentOccurrences(since date: Date) -> [Occurrence: [Entry]] {
         var histories: [Occurrence: [Entry]] = [:]
-        for entry in entries where entry.occurrence >= date && entry.requestID.hasPrefix(TriggerRequest.allSchedulesPrefix) {
+        // Revisions and clears of a notification are not the occurrence's delivery.
+        for entry in entries where entry.action == nil && entry.occurrence >= date && entry.requestID.hasPrefix(TriggerRequest.allSchedulesPrefix) {
             histories[Occurrence(requestID: entry.requestID, at: entry.occurrence), default: []].append(entry)
         }
         return histories

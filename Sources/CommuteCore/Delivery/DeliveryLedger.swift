@@ -25,8 +25,30 @@ public struct DeliveryLedger: VersionedDocument, Equatable {
         public var at: Date
         public var attempts: Int
         public var reason: String?
+        /// The alert's key (`AlertKey`): one per occurrence, shared by the alerts that replace
+        /// one another.
+        public var key: String?
+        /// The channel's handle for the notification, once it gave one.
+        public var handle: String?
+        /// What was done to a notification already out there; nil for a send.
+        public var action: Action?
+        /// The leave time an arrive-by alert said.
+        public var leave: Date?
 
-        public init(requestID: String, occurrence: Date, notifier: Int?, outcome: Outcome, at: Date, attempts: Int = 0, reason: String? = nil) {
+        /// A change to a notification already sent.
+        public enum Action: String, Codable, Sendable {
+            /// Changed in place (or, where the channel cannot, sent anew because it mattered).
+            case updated
+            /// Dismissed.
+            case cleared
+            /// Left as it is: held back (quiet hours), or given up.
+            case unchanged
+        }
+
+        public init(
+            requestID: String, occurrence: Date, notifier: Int?, outcome: Outcome, at: Date, attempts: Int = 0, reason: String? = nil,
+            key: String? = nil, handle: String? = nil, action: Action? = nil, leave: Date? = nil
+        ) {
             self.requestID = requestID
             self.occurrence = occurrence
             self.notifier = notifier
@@ -34,6 +56,19 @@ public struct DeliveryLedger: VersionedDocument, Equatable {
             self.at = at
             self.attempts = attempts
             self.reason = reason
+            self.key = key
+            self.handle = handle
+            self.action = action
+            self.leave = leave
+        }
+
+        /// `sent`, `updated`, `cleared`, `unchanged` or `failed`: the last thing done, as
+        /// `delivered --json` says it; nil for decisions that are not a send (missed, suppressed,
+        /// claimed).
+        public var lastAction: String? {
+            if outcome == .failed { return "failed" }
+            if let action { return action.rawValue }
+            return outcome == .delivered ? "sent" : nil
         }
 
         public func isFor(_ requestID: String, _ occurrence: Date, notifier: Int?) -> Bool {

@@ -13,6 +13,11 @@ public struct Notifier: Codable, Sendable, Equatable {
         /// sent with it (`Authorization: Bearer …` for a protected ntfy topic): secrets, never
         /// shown. `click` is the URL ntfy opens when the alert is tapped.
         case webhook(url: String, format: WebhookNotifier.Format, headers: [String]? = nil, click: String? = nil)
+        /// A notification service by its Apprise-style URL (`ntfys://ntfy.sh/topic`,
+        /// `tgram://TOKEN/CHAT`): see `Channel`. The URL holds its credentials: a secret.
+        case channel(url: String)
+        /// The desktop's notifications, through `notify-send`: updated in place and closed.
+        case desktop
     }
 
     /// Stable across removals of others: `notify remove 2` means the same notifier tomorrow.
@@ -20,15 +25,54 @@ public struct Notifier: Codable, Sendable, Equatable {
     /// The largest notifier number.
     public static let largestID = 1_000_000
     public var kind: Kind
+    /// What the user calls it (`phone`, `desk`): how schedules, watches and health alerts name
+    /// the notifiers they go to.
+    public var name: String?
 
-    public init(id: Int, kind: Kind) {
+    public init(id: Int, kind: Kind, name: String? = nil) {
         self.id = id
         self.kind = kind
+        self.name = name
+    }
+
+    /// Whether `text` may name a notifier: a letter, then letters, digits, - or _, 32 at most.
+    public static func isName(_ text: String) -> Bool {
+        guard let first = text.first, first.isASCII, first.isLetter, text.count <= 32 else { return false }
+        return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+    }
+
+    /// Whether it can change a notification it sent (ntfy 2.16, Telegram, Matrix, Discord, the
+    /// desktop): the others get a new message only when the change matters.
+    public var canUpdate: Bool {
+        switch kind {
+        case .desktop: true
+        case .channel(let url):
+            switch try? Channel(url: url) {
+            case .ntfy, .telegram, .matrix, .discord: true
+            default: false
+            }
+        case .stdout, .exec, .webhook: false
+        }
+    }
+
+    /// Whether it can dismiss a notification it sent (ntfy 2.16, the desktop).
+    public var canClear: Bool {
+        switch kind {
+        case .desktop: true
+        case .channel(let url): if case .ntfy = try? Channel(url: url) { true } else { false }
+        case .stdout, .exec, .webhook: false
+        }
     }
 
     /// `stdout`, `exec notify-send -u {urgency} {title} {body}`: one line, whatever was typed.
     public var summary: String {
+        (name.map { "\($0): " } ?? "") + kindSummary
+    }
+
+    private var kindSummary: String {
         switch kind {
+        case .desktop: "desktop"
+        case .channel(let url): (try? Channel(url: url))?.summary ?? "a notifier URL that no longer reads"
         case .stdout: "stdout"
         case .exec(let program, let arguments): DisplayText.line((["exec", program] + arguments).joined(separator: " "))
         case .webhook(let url, let format, let headers, let click):

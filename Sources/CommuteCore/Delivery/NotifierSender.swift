@@ -17,6 +17,30 @@ public struct NotifierSender: AlertSender {
     }
 
     public func send(_ message: AlertMessage, through notifier: Notifier) -> DeliveryResult {
+        perform(.send(message), through: notifier).result
+    }
+
+    /// Sends, updates or clears. A notifier that cannot update sends the new words as a new
+    /// message; one that cannot clear is not asked to (the caller checks `canClear`).
+    public func perform(_ operation: AlertOperation, through notifier: Notifier) -> AlertReceipt {
+        switch notifier.kind {
+        case .desktop:
+            return DesktopNotifier.perform(operation, environment: environment)
+        case .channel(let url):
+            do {
+                let channel = try Channel(url: url)
+                return ChannelSender(client: HelperHTTPClient(helperPath: helperPath, environment: environment), environment: environment)
+                    .perform(operation, on: channel)
+            } catch {
+                return AlertReceipt(result: .failed(.unsupported("the notifier's URL no longer reads: \(error.description)")))
+            }
+        case .stdout, .exec, .webhook:
+            guard let message = operation.message else { return .cannot("\(notifier.summary) cannot take back what it sent") }
+            return AlertReceipt(result: plainSend(message, through: notifier))
+        }
+    }
+
+    private func plainSend(_ message: AlertMessage, through notifier: Notifier) -> DeliveryResult {
         switch notifier.kind {
         case .stdout:
             print("\(message.title)\n\(message.body)\n")
@@ -27,6 +51,8 @@ public struct NotifierSender: AlertSender {
             return WebhookNotifier.send(
                 message, to: url, format: format, headers: headers ?? [], click: click,
                 client: HelperHTTPClient(helperPath: helperPath, environment: environment))
+        case .channel, .desktop:
+            return perform(.send(message), through: notifier).result
         }
     }
 }

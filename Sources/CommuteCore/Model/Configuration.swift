@@ -32,10 +32,15 @@ public struct Configuration: VersionedDocument, Equatable {
     /// How old the data an alert in its lead window may be, or how long refreshes may fail, before
     /// a health alert says so, in minutes (default 60; 0 turns health alerts off).
     public var staleAfterMinutes: Int?
+    /// How long after it fires a fixed-time alert (and a watch or health alert) is cleared from
+    /// the channels that can clear, in minutes (default 120). Arrive-by alerts are cleared at
+    /// their arrival.
+    public var alertLifetimeMinutes: Int?
 
     public static let defaultLeadMinutes = 60
     public static let defaultMinIntervalMinutes = 10
     public static let defaultStaleAfterMinutes = 60
+    public static let defaultAlertLifetimeMinutes = 120
     /// The longest stale-after: a week, in minutes.
     public static let longestStaleAfter = 10_080
     /// The longest lead and minimum interval: a day, in minutes.
@@ -64,6 +69,9 @@ public struct Configuration: VersionedDocument, Equatable {
         self.source = source
         self.accessCode = accessCode
     }
+
+    /// How long after it fires an alert is cleared, in seconds.
+    public var alertLifetime: Int { (alertLifetimeMinutes ?? Self.defaultAlertLifetimeMinutes) * 60 }
 
     /// The configured notifiers, or stdout alone.
     public var effectiveNotifiers: [Notifier] {

@@ -17,11 +17,12 @@ public enum Setting: Hashable, Sendable {
     case minInterval
     case budget(RouteProvider)
     case staleAfter
+    case alertLifetime
 
     /// Every setting, in the order `config set` lists them.
     public static let all: [Setting] =
         [.source, .accessCode, .timeZone, .grace, .quietHours, .dailyCap] + RouteProvider.allCases.map(Setting.providerKey)
-        + [.lead, .minInterval] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter]
+        + [.lead, .minInterval] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter, .alertLifetime]
 
     /// The setting called `name`, as `config set` takes it.
     public init?(name: String) {
@@ -43,6 +44,7 @@ public enum Setting: Hashable, Sendable {
         case .minInterval: "min-interval"
         case .budget(let provider): provider.budgetSetting
         case .staleAfter: "stale-after"
+        case .alertLifetime: "alert-lifetime"
         }
     }
 
@@ -51,7 +53,7 @@ public enum Setting: Hashable, Sendable {
     public var isSecret: Bool {
         switch self {
         case .accessCode, .providerKey: true
-        case .source, .timeZone, .grace, .quietHours, .dailyCap, .lead, .minInterval, .budget, .staleAfter: false
+        case .source, .timeZone, .grace, .quietHours, .dailyCap, .lead, .minInterval, .budget, .staleAfter, .alertLifetime: false
         }
     }
 
@@ -73,6 +75,8 @@ public enum Setting: Hashable, Sendable {
         case .budget(let provider): "the requests \(provider.displayName) may be sent a day (default \(provider.defaultBudget))"
         case .staleAfter:
             "data this old, or refreshes failing this long, send a health alert (default \(Configuration.defaultStaleAfterMinutes)m)"
+        case .alertLifetime:
+            "how long a fixed-time alert stays before it is cleared where the channel can (default \(Configuration.defaultAlertLifetimeMinutes / 60)h)"
         }
     }
 
@@ -89,6 +93,7 @@ public enum Setting: Hashable, Sendable {
         case .lead, .minInterval: "whole minutes such as 60m, 10m or 2h (at most 24h)"
         case .budget: "a whole number of requests a day, 0 to \(Configuration.largestBudget)"
         case .staleAfter: "whole minutes such as 60m or 2h (at most 7 days), or off"
+        case .alertLifetime: "whole minutes such as 30m or 2h (at least 1m, at most 24h)"
         }
     }
 
@@ -145,6 +150,11 @@ public enum Setting: Hashable, Sendable {
                 "stale-after set to \(TimeFormatting.age(TimeInterval(minutes * 60))): tick sends a health alert when data is older, "
                     + "or refreshes fail that long."
             ) { $0.staleAfterMinutes = minutes }
+        case .alertLifetime:
+            guard let minutes = Self.minutes(text, in: 1...Configuration.longestProviderInterval) else { throw invalid }
+            return SettingChange(
+                self, "alert-lifetime set to \(TimeFormatting.age(TimeInterval(minutes * 60))): alerts are cleared that long after they fire."
+            ) { $0.alertLifetimeMinutes = minutes }
         }
     }
 
@@ -172,6 +182,7 @@ public enum Setting: Hashable, Sendable {
             configuration.budgets?[provider.rawValue] = nil
             if configuration.budgets?.isEmpty == true { configuration.budgets = nil }
         case .staleAfter: configuration.staleAfterMinutes = nil
+        case .alertLifetime: configuration.alertLifetimeMinutes = nil
         }
     }
 }

@@ -17,7 +17,7 @@ public enum FetchHelper {
         public var headers: [String: String]
         public var timeout: TimeInterval
         public var maxBytes: Int
-        /// `GET` when absent, else `POST` with `body`.
+        /// `GET` when absent; else `POST`, `PUT`, `PATCH` or `DELETE`, with `body` when there is one.
         public var method: String?
         public var body: Data?
         /// In a session (`--serve`): the number its answer is tagged with.
@@ -149,6 +149,10 @@ public struct HelperHTTPClient: HTTPClient {
 
     public func post(_ url: URL, headers: [String: String], body: Data, timeout: TimeInterval) throws -> HTTPResponse {
         try perform(url, method: "POST", headers: headers, body: body, timeout: timeout)
+    }
+
+    public func send(_ method: String, _ url: URL, headers: [String: String], body: Data?, timeout: TimeInterval) throws -> HTTPResponse {
+        try perform(url, method: method, headers: headers, body: body, timeout: timeout)
     }
 
     private func perform(_ url: URL, method: String?, headers: [String: String], body: Data?, timeout: TimeInterval) throws -> HTTPResponse {

@@ -47,10 +47,18 @@ extension HTTPClientError: CustomStringConvertible {
 public protocol HTTPClient: Sendable {
     func get(_ url: URL, headers: [String: String], timeout: TimeInterval) throws -> HTTPResponse
     func post(_ url: URL, headers: [String: String], body: Data, timeout: TimeInterval) throws -> HTTPResponse
+    /// Any other method a notification channel needs (`PUT`, `PATCH`, `DELETE`), with or without
+    /// a body; never follows a redirect.
+    func send(_ method: String, _ url: URL, headers: [String: String], body: Data?, timeout: TimeInterval) throws -> HTTPResponse
 }
 
 extension HTTPClient {
     public func post(_ url: URL, headers: [String: String], body: Data, timeout: TimeInterval) throws -> HTTPResponse {
         throw HTTPClientError.connection("this client cannot post")
+    }
+
+    public func send(_ method: String, _ url: URL, headers: [String: String], body: Data?, timeout: TimeInterval) throws -> HTTPResponse {
+        if method == "POST" { return try post(url, headers: headers, body: body ?? Data(), timeout: timeout) }
+        throw HTTPClientError.permanent("this client cannot send \(method)")
     }
 }

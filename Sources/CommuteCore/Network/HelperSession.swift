@@ -47,6 +47,10 @@ public final class HelperSession: HTTPClient {
         try perform(url, method: "POST", headers: headers, body: body, timeout: timeout, limit: maximumBodyBytes)
     }
 
+    public func send(_ method: String, _ url: URL, headers: [String: String], body: Data?, timeout: TimeInterval) throws -> HTTPResponse {
+        try perform(url, method: method, headers: headers, body: body, timeout: timeout, limit: maximumBodyBytes)
+    }
+
     /// The same session, its answers held to a smaller size (a routing provider's, not a feed's).
     public func limited(to bytes: Int) -> Limited { Limited(session: self, limit: min(bytes, maximumBodyBytes)) }
 
@@ -224,7 +228,7 @@ public final class HelperSession: HTTPClient {
         private static func sendAll(_ socket: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
             var offset = 0
             while offset < bytes.count {
-                let sent = send(socket, bytes.baseAddress?.advanced(by: offset), bytes.count - offset, Int32(MSG_NOSIGNAL))
+                let sent = Glibc.send(socket, bytes.baseAddress?.advanced(by: offset), bytes.count - offset, Int32(MSG_NOSIGNAL))
                 if sent < 0 {
                     guard errno == EINTR else { return errno }
                 } else {

@@ -45,6 +45,13 @@ public struct TriggerRequest: Sendable, Equatable {
     /// Every schedule request starts with it.
     public static let allSchedulesPrefix = "schedule."
 
+    /// The schedule a request identifier names: `schedule.<uuid>.…`; nil for any other.
+    public static func scheduleID(inIdentifier identifier: String) -> UUID? {
+        guard identifier.hasPrefix(allSchedulesPrefix) else { return nil }
+        let start = identifier.dropFirst(allSchedulesPrefix.count).prefix(36)
+        return UUID(uuidString: String(start))
+    }
+
     /// `schedule.<start>`: what every request of a schedule whose ID starts so begins with (an ID
     /// prefix as `schedule list` shows it, in either case).
     public static func identifierPrefix(scheduleIDStart start: String) -> String {

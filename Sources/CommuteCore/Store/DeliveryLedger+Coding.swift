@@ -110,7 +110,9 @@ extension DeliveryLedger {
     }
 
     /// An entry's keys, in the order they are written (sorted).
-    private static let entryKeys: [StaticString] = ["at", "attempts", "notifier", "occurrence", "outcome", "reason", "requestID"]
+    private static let entryKeys: [StaticString] = [
+        "action", "at", "attempts", "handle", "key", "leave", "notifier", "occurrence", "outcome", "reason", "requestID",
+    ]
 
     /// An entry read whole, or left out (before the window) as soon as its `at` was read.
     private enum Read {
@@ -130,6 +132,10 @@ extension DeliveryLedger {
         var at: Date?
         var attempts: Int?
         var reason: String?
+        var alertKey: String?
+        var handle: String?
+        var action: Entry.Action?
+        var leave: Date?
         guard try reader.peek() == .object else { throw DocumentProblem("wrong shape: \(field()) is not an object") }
         try reader.beginObject()
         // A direct loop, as for the pending file's entries: this runs for every decision of the
@@ -172,6 +178,15 @@ extension DeliveryLedger {
                     outcome = value
                 case "reason": reason = try reader.readOptionalString()
                 case "requestID": requestID = try reader.readString()
+                case "key": alertKey = try reader.readOptionalString()
+                case "handle": handle = try reader.readOptionalString()
+                case "leave": if try !reader.readNull() { leave = try DocumentReading.date(&reader, field: "\(field()).leave") }
+                case "action":
+                    guard let text = try reader.readOptionalString() else { break }
+                    guard let value = Entry.Action(rawValue: text) else {
+                        throw DocumentProblem("wrong shape: \(field()).action '\(text)' is not an action")
+                    }
+                    action = value
                 default: try reader.skipValue()
                 }
             } catch let error as JSONReadError where error.kind == .type {
@@ -184,7 +199,8 @@ extension DeliveryLedger {
             requestID: try DocumentReading.required(requestID, "\(field()).requestID"),
             occurrence: try DocumentReading.required(occurrence, "\(field()).occurrence"), notifier: notifier,
             outcome: try DocumentReading.required(outcome, "\(field()).outcome"), at: decided,
-            attempts: try DocumentReading.required(attempts, "\(field()).attempts"), reason: reason))
+            attempts: try DocumentReading.required(attempts, "\(field()).attempts"), reason: reason, key: alertKey, handle: handle,
+            action: action, leave: leave))
     }
 
     public func encodeDocument() throws -> [UInt8] {
@@ -195,10 +211,26 @@ extension DeliveryLedger {
         // Keys in sorted order and absent optionals left out, as `JSONEncoder` writes them.
         for entry in entries {
             writer.beginObject()
+            if let action = entry.action {
+                writer.key("action")
+                writer.string(action.rawValue)
+            }
             writer.key("at")
             writer.string(ISO8601.string(entry.at))
             writer.key("attempts")
             writer.int(entry.attempts)
+            if let handle = entry.handle {
+                writer.key("handle")
+                writer.string(handle)
+            }
+            if let key = entry.key {
+                writer.key("key")
+                writer.string(key)
+            }
+            if let leave = entry.leave {
+                writer.key("leave")
+                writer.string(ISO8601.string(leave))
+            }
             if let notifier = entry.notifier {
                 writer.key("notifier")
                 writer.int(notifier)

@@ -84,6 +84,7 @@ extension Configuration {
             try DocumentProblem.check(TimeZone(identifier: timeZone) != nil, "timeZone '\(timeZone)' is not a time zone")
         }
         var ids = Set<Int>()
+        var names = Set<String>()
         for (index, notifier) in (notifiers ?? []).enumerated() {
             let field = "notifiers[\(index)]"
             try DocumentProblem.range(notifier.id, 1...Notifier.largestID, "\(field).id")
@@ -98,6 +99,17 @@ extension Configuration {
                     try DocumentProblem.check(WebhookNotifier.isHeader(header), "\(field) has a header that is not `Name: value`")
                 }
                 if let click { try DocumentProblem.check(WebhookNotifier.isWebhookURL(click), "\(field) has a click URL that is not http(s)") }
+            case .channel(let url):
+                do {
+                    _ = try Channel(url: url)
+                } catch {
+                    throw DocumentProblem("impossible value: \(field) has a URL that is not a notifier: \(error.description)")
+                }
+            case .desktop: break
+            }
+            if let name = notifier.name {
+                try DocumentProblem.check(Notifier.isName(name), "\(field).name is not a name (letters, digits, - and _)")
+                try DocumentProblem.check(names.insert(name.lowercased()).inserted, "\(field).name repeats another notifier's")
             }
         }
         for name in (providerKeys ?? [:]).keys {
@@ -110,6 +122,7 @@ extension Configuration {
         if let leadMinutes { try DocumentProblem.range(leadMinutes, 0...Self.longestProviderInterval, "leadMinutes") }
         if let minIntervalMinutes { try DocumentProblem.range(minIntervalMinutes, 0...Self.longestProviderInterval, "minIntervalMinutes") }
         if let staleAfterMinutes { try DocumentProblem.range(staleAfterMinutes, 0...Self.longestStaleAfter, "staleAfterMinutes") }
+        if let alertLifetimeMinutes { try DocumentProblem.range(alertLifetimeMinutes, 1...Self.longestProviderInterval, "alertLifetimeMinutes") }
         for (index, watch) in (watches ?? []).enumerated() {
             try DocumentProblem.check(Route.isValidID(watch.routeID), "watches[\(index)].routeID is not a route ID")
             try DocumentProblem.range(watch.overMinutes, 1...ScheduleParsing.largestThreshold, "watches[\(index)].overMinutes")
@@ -123,6 +136,11 @@ extension DeliveryLedger {
             try DocumentProblem.range(entry.attempts, 0...1_000_000, "entries[\(index)].attempts")
             if let notifier = entry.notifier {
                 try DocumentProblem.range(notifier, 0...Notifier.largestID, "entries[\(index)].notifier")
+            }
+            // Shown by `delivered` and read back to change a notification: one short line each.
+            for (name, text) in [("key", entry.key), ("handle", entry.handle)] {
+                guard let text else { continue }
+                try DocumentProblem.check(text.count <= 1_000 && DisplayText.line(text) == text, "entries[\(index)].\(name) is not one short line")
             }
         }
     }

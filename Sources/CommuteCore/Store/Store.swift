@@ -20,9 +20,10 @@ public final class Store: Sendable {
     private let favoritesLock: FileLock
     /// Protects `schedules.json`: every schedule.
     private let schedulesLock: FileLock
-    /// Protects `pending.json`, `delivered.json` and `health.json`: the notification side — the
-    /// planned triggers (which only a reschedule writes), the ledger of what `tick` did with them,
-    /// and the health problem `tick` has told the user about.
+    /// Protects `pending.json`, `delivered.json`, `alerts.json` and `health.json`: the
+    /// notification side — the planned triggers (which only a reschedule writes), the ledger of
+    /// what `tick` did with them, the notifications still open, and the health problem `tick` has
+    /// told the user about.
     private let pendingLock: FileLock
     /// Protects `config.json`: the source and the access code.
     private let configLock: FileLock
@@ -38,6 +39,8 @@ public final class Store: Sendable {
     private let refreshLogFile: VersionedFile<RefreshLog>
     /// Belongs to the notification side: written under `pendingLock`.
     private let healthFile: VersionedFile<HealthRecord>
+    /// Belongs to the notification side: written under `pendingLock`.
+    private let alertsFile: VersionedFile<OpenAlerts>
 
     public static let defaultLockTimeout: TimeInterval = 10
 
@@ -69,6 +72,7 @@ public final class Store: Sendable {
         ledgerFile = VersionedFile(path: "\(directory)/delivered.json", mapsFile: true)
         refreshLogFile = VersionedFile(path: "\(directory)/refresh.json")
         healthFile = VersionedFile(path: "\(directory)/health.json")
+        alertsFile = VersionedFile(path: "\(directory)/alerts.json")
     }
 
     // MARK: Reading
@@ -150,6 +154,9 @@ public final class Store: Sendable {
     }
     /// The health problem `tick` found and has not yet seen mended; absent most of the time.
     public func health() throws(StoreError) -> HealthRecord { try healthFile.load() }
+
+    /// The notifications that may still change; empty (no file) most of the time.
+    public func openAlerts() throws(StoreError) -> OpenAlerts { try alertsFile.load() }
 
     // MARK: Writing, one domain at a time
 
@@ -321,6 +328,16 @@ public final class Store: Sendable {
     /// so it stays a month long whichever command writes it.
     public func updateLedger<T>(keepingSince horizon: Date?, _ body: (inout DeliveryLedger) throws -> T) throws -> T {
         try pendingLock.withLock { try updateLedgerFile(horizon, body) }
+    }
+
+    /// Read-modify-write of the ledger and the open alerts under the pending lock: how every
+    /// send, update and clear is recorded, with the handle a later process needs.
+    public func updateLedgerAndAlerts<T>(
+        keepingSince horizon: Date?, _ body: (inout DeliveryLedger, inout OpenAlerts) throws -> T
+    ) throws -> T {
+        try pendingLock.withLock {
+            try update(alertsFile) { alerts in try updateLedgerFile(horizon) { try body(&$0, &alerts) } }
+        }
     }
 
     /// Read-modify-write of the health record and the ledger under the pending lock: how `tick`

@@ -1,0 +1,222 @@
+import Foundation
+
+/// The life of an alert after it is sent: one notification per occurrence (`AlertKey`), changed in
+/// place when a later alert of the same occurrence goes out (the leave alert after its heads-up, a
+/// watch's "cleared" after its "over", a health alert's "mended"), revised when the leave time
+/// moves, and cleared once the occurrence is over — on the channels that can; the others are told
+/// only what matters. Every send, revision and clear is a ledger line, and `alerts.json` keeps the
+/// handles a later process needs.
+extension Commute {
+    /// Sends each claimed delivery through its notifier — outside any lock, so a slow notifier
+    /// never holds up a refresh or another tick — then records every result in the ledger under
+    /// the pending lock. The one path every alert takes: scheduled, watch, health and test. An
+    /// alert whose occurrence already has a notification out there on that notifier changes it in
+    /// place, where the channel can.
+    func deliver(_ deliveries: [Delivery], sender: some AlertSender) throws -> [SentAlert] {
+        guard !deliveries.isEmpty else { return [] }
+        let open = (try? store.openAlerts()) ?? .empty
+        let sent = deliveries.map { delivery -> SentAlert in
+            let notifier = delivery.claim.notifier
+            let key = key(of: delivery)
+            if notifier.canUpdate, let handle = open.alert(key, notifier: notifier.id)?.handle {
+                let receipt = sender.perform(.update(delivery.message, handle: handle), through: notifier)
+                return SentAlert(delivery: delivery, result: receipt.result, handle: receipt.handle ?? handle, replaced: true)
+            }
+            let receipt = sender.perform(.send(delivery.message), through: notifier)
+            return SentAlert(delivery: delivery, result: receipt.result, handle: receipt.handle)
+        }
+        try store.updateLedgerAndAlerts(keepingSince: ledgerHorizon) { ledger, alerts in
+            for alert in sent {
+                let key = key(of: alert.delivery)
+                ledger.record(alert, key: key, at: now)
+                guard alert.result == .delivered else { continue }
+                keepOpen(alert, key: key, in: &alerts)
+            }
+        }
+        return sent
+    }
+
+    /// The key of a delivery's occurrence.
+    func key(of delivery: Delivery) -> String {
+        AlertKey.key(requestID: delivery.claim.occurrence.requestID, occurrence: delivery.claim.occurrence.at, calendar: calendar)
+    }
+
+    /// Keeps a sent alert where a later process finds it: on a notifier that can change or clear
+    /// it, and, on any notifier, a heads-up whose leave time may move.
+    private func keepOpen(_ sent: SentAlert, key: String, in alerts: inout OpenAlerts) {
+        let delivery = sent.delivery
+        let notifier = delivery.claim.notifier
+        guard notifier.canUpdate || notifier.canClear || delivery.isHeadsUp else {
+            alerts.alerts.removeAll { $0.key == key && $0.notifier == notifier.id }
+            return
+        }
+        let occurrence = delivery.claim.occurrence
+        let clearAt: Date? = if delivery.leave != nil {
+            // An arrive-by alert is over at its arrival.
+            occurrence.at
+        } else if occurrence.requestID.hasPrefix(HealthProblem.requestIDPrefix), !occurrence.requestID.hasSuffix(".mended") {
+            // A health problem stays until its "mended" replaces it.
+            nil
+        } else {
+            max(occurrence.at, now).addingTimeInterval(TimeInterval(configuration.alertLifetime))
+        }
+        alerts.put(OpenAlerts.Alert(
+            key: key, notifier: notifier.id, handle: sent.handle, requestID: occurrence.requestID, occurrence: occurrence.at,
+            clearAt: clearAt, leave: delivery.leave, isHeadsUp: delivery.isHeadsUp))
+    }
+
+    /// What tending the open alerts did this tick.
+    public struct AlertTending: Sendable, Equatable {
+        /// Clears, and their results.
+        public var cleared: [Change] = []
+        /// Heads-ups revised (updated in place, or sent anew where the channel cannot update).
+        public var revised: [Change] = []
+
+        public var isEmpty: Bool { cleared.isEmpty && revised.isEmpty }
+        public var failures: [Change] { (cleared + revised).filter { $0.result != .delivered } }
+
+        /// One notification changed on one notifier.
+        public struct Change: Sendable, Equatable {
+            public var key: String
+            public var notifier: Notifier
+            public var result: DeliveryResult
+            /// The revision's words; nil for a clear.
+            public var message: AlertMessage?
+        }
+    }
+
+    /// Clears the alerts whose occurrence is over, and revises each heads-up whose leave time the
+    /// traffic moved by `AlertKey.materialMove` or more: "Leave at 8:05 — traffic got worse; was
+    /// 8:21". A revision waits out quiet hours (said once in the ledger) and goes when they end,
+    /// if the heads-up is still open. Reads `alerts.json` only, when nothing is open.
+    func tendOpenAlerts(notifiers: [Notifier], quietHours: QuietHours?, sender: some AlertSender) throws -> AlertTending {
+        let open = try store.openAlerts()
+        guard !open.alerts.isEmpty else { return AlertTending() }
+        let byID = Dictionary(notifiers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var tending = AlertTending()
+        var done: [(OpenAlerts.Alert, AlertTending.Change, action: DeliveryLedger.Entry.Action, handle: String?)] = []
+        var heldNow: [OpenAlerts.Alert] = []
+        var forgotten: [OpenAlerts.Alert] = []
+
+        // Over: cleared where the channel can, else forgotten (nothing to tell: it said its piece).
+        for alert in open.alerts {
+            guard let clearAt = alert.clearAt, clearAt <= now else { continue }
+            guard let notifier = byID[alert.notifier], notifier.canClear, let handle = alert.handle else {
+                forgotten.append(alert)
+                continue
+            }
+            let receipt = sender.perform(.clear(handle: handle), through: notifier)
+            let change = AlertTending.Change(key: alert.key, notifier: notifier, result: receipt.result, message: nil)
+            tending.cleared.append(change)
+            done.append((alert, change, .cleared, handle))
+        }
+
+        // Heads-ups whose leave time moved.
+        let revisable = open.alerts.filter { $0.isHeadsUp && $0.occurrence > now && ($0.clearAt.map { $0 > now } ?? true) && $0.leave != nil }
+        if !revisable.isEmpty {
+            var inputs = AlertInputs(store: store)
+            let inQuietHours = quietHours?.contains(calendar.local(now).time) ?? false
+            for alert in revisable {
+                guard let announced = alert.leave, let notifier = byID[alert.notifier],
+                    let scheduleID = TriggerRequest.scheduleID(inIdentifier: alert.requestID),
+                    let schedule = try inputs.schedule(scheduleID), schedule.isEnabled, case .arriveBy(_, _) = schedule.timing
+                else { continue }
+                let routes = try inputs.routes()
+                let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: alert.occurrence)
+                let moved = leave.leave.timeIntervalSince(announced)
+                // Past the leave time, the leave alert says it; a small move is no news.
+                guard abs(moved) >= AlertKey.materialMove, leave.leave.timeIntervalSince(now) >= 60 else { continue }
+                if inQuietHours {
+                    if alert.held == nil { heldNow.append(alert) }
+                    continue
+                }
+                let message = revisedHeadsUp(schedule, id: alert.requestID, leave: leave, was: announced, routes: routes)
+                let operation: AlertOperation = notifier.canUpdate
+                    ? alert.handle.map { .update(message, handle: $0) } ?? .send(message)
+                    : .send(message)
+                let receipt = sender.perform(operation, through: notifier)
+                let change = AlertTending.Change(key: alert.key, notifier: notifier, result: receipt.result, message: message)
+                tending.revised.append(change)
+                var revised = alert
+                if receipt.result == .delivered {
+                    revised.leave = leave.leave
+                    revised.held = nil
+                    revised.handle = receipt.handle ?? alert.handle
+                }
+                done.append((revised, change, .updated, revised.handle))
+            }
+        }
+        guard !done.isEmpty || !heldNow.isEmpty || !forgotten.isEmpty else { return tending }
+
+        try store.updateLedgerAndAlerts(keepingSince: ledgerHorizon) { ledger, alerts in
+            for alert in forgotten {
+                alerts.alerts.removeAll { $0.key == alert.key && $0.notifier == alert.notifier }
+            }
+            for alert in heldNow {
+                guard var current = alerts.alert(alert.key, notifier: alert.notifier) else { continue }
+                let reason = "the leave time moved, in quiet hours (\(quietHours.map(\.description) ?? "")); revised when they end, if still relevant"
+                ledger.entries.append(DeliveryLedger.Entry(
+                    requestID: alert.requestID, occurrence: alert.occurrence, notifier: alert.notifier, outcome: .suppressed, at: now,
+                    reason: reason, key: alert.key, handle: alert.handle, action: .unchanged))
+                current.held = "quiet hours"
+                alerts.put(current)
+            }
+            for (alert, change, action, handle) in done {
+                ledger.entries.append(DeliveryLedger.Entry(
+                    requestID: alert.requestID, occurrence: alert.occurrence, notifier: alert.notifier,
+                    outcome: change.result == .delivered ? .delivered : .failed, at: now, attempts: 1, reason: change.result.failure,
+                    key: alert.key, handle: handle, action: action, leave: action == .updated ? alert.leave : nil))
+                switch (action, change.result) {
+                case (.cleared, .delivered):
+                    alerts.alerts.removeAll { $0.key == alert.key && $0.notifier == alert.notifier }
+                case (.cleared, .failed):
+                    // Tried again next tick, a few times, then given up: said so in the ledger.
+                    guard var current = alerts.alert(alert.key, notifier: alert.notifier) else { continue }
+                    current.clearFailures = (current.clearFailures ?? 0) + 1
+                    if (current.clearFailures ?? 0) >= OpenAlerts.clearAttempts {
+                        alerts.alerts.removeAll { $0.key == alert.key && $0.notifier == alert.notifier }
+                    } else {
+                        alerts.put(current)
+                    }
+                default:
+                    if alerts.alert(alert.key, notifier: alert.notifier) != nil { alerts.put(alert) }
+                }
+            }
+        }
+        return tending
+    }
+
+    /// "Leave at 8:05 AM — traffic got worse; was 8:21 AM", then the heads-up's lines.
+    private func revisedHeadsUp(_ schedule: Schedule, id: String, leave: LeaveTime, was: Date, routes: [String: Route]) -> AlertMessage {
+        let content = AlertComposer.headsUpContent(for: schedule, routes: routes, leave: leave, now: now, calendar: calendar)
+        let change = leave.leave < was ? "traffic got worse" : "traffic eased"
+        let title = "Leave at \(calendar.local(leave.leave).time.label) — \(change); was \(calendar.local(was).time.label)"
+        return AlertMessage(id: id, title: title, body: content.title + "\n" + content.body)
+    }
+
+    /// Dismisses, on every notifier that can, the notifications whose key starts with `prefix`
+    /// (`schedule.<id>`, or all with ""), as the Sequence app clears delivered notifications by
+    /// prefix. Each is a ledger line; the others are forgotten (nothing to take back).
+    public func dismissOpenAlerts(prefix: String, sender: some AlertSender) throws -> [AlertTending.Change] {
+        let open = try store.openAlerts()
+        let byID = Dictionary(configuration.effectiveNotifiers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let matching = open.alerts.filter { $0.key.hasPrefix(prefix) }
+        guard !matching.isEmpty else { return [] }
+        var changes: [(OpenAlerts.Alert, AlertTending.Change)] = []
+        for alert in matching {
+            guard let notifier = byID[alert.notifier], notifier.canClear, let handle = alert.handle else { continue }
+            let receipt = sender.perform(.clear(handle: handle), through: notifier)
+            changes.append((alert, AlertTending.Change(key: alert.key, notifier: notifier, result: receipt.result, message: nil)))
+        }
+        try store.updateLedgerAndAlerts(keepingSince: ledgerHorizon) { ledger, alerts in
+            alerts.alerts.removeAll { $0.key.hasPrefix(prefix) }
+            for (alert, change) in changes {
+                ledger.entries.append(DeliveryLedger.Entry(
+                    requestID: alert.requestID, occurrence: alert.occurrence, notifier: alert.notifier,
+                    outcome: change.result == .delivered ? .delivered : .failed, at: now, attempts: 1,
+                    reason: change.result.failure ?? "dismissed by `delivered clear`", key: alert.key, handle: alert.handle, action: .cleared))
+            }
+        }
+        return changes.map(\.1)
+    }
+}

@@ -1,0 +1,377 @@
+import Foundation
+
+/// A notification service, read from an Apprise-style URL (`ntfys://ntfy.sh/commute`,
+/// `tgram://123456:ABC/4242`): where alerts go and the credentials they need. The URL is stored
+/// as it was given, in the 0600 configuration; every credential in it is a secret, shown by
+/// `summary` as `…`. Parsing follows Apprise's, so a URL that works there works here.
+public enum Channel: Sendable, Equatable {
+    case ntfy(Ntfy)
+    case gotify(Gotify)
+    case pushover(Pushover)
+    case telegram(Telegram)
+    case matrix(Matrix)
+    case discord(Discord)
+    case slack(Slack)
+    case json(JSONPost)
+    case sendmail(Sendmail)
+
+    public struct Ntfy: Sendable, Equatable {
+        /// `https://ntfy.sh`, `http://127.0.0.1:8080`.
+        public var server: String
+        public var topic: String
+        /// `Bearer tk_…` or `Basic …`: a secret.
+        public var authorization: String?
+        /// 1…5.
+        public var priority: Int?
+        public var tags: [String]
+        public var click: String?
+    }
+
+    public struct Gotify: Sendable, Equatable {
+        /// `https://host[:port][/subpath]`.
+        public var server: String
+        /// The application token: a secret.
+        public var token: String
+        /// 0…10.
+        public var priority: Int
+    }
+
+    public struct Pushover: Sendable, Equatable {
+        public var user: String
+        public var token: String
+        public var devices: [String]
+        /// −2…2; 2 (emergency) repeats every `retry` seconds until acknowledged or `expire` passes.
+        public var priority: Int?
+        public var sound: String?
+        public var retry: Int
+        public var expire: Int
+    }
+
+    public struct Telegram: Sendable, Equatable {
+        /// `123456:ABC…`: a secret.
+        public var token: String
+        public var chats: [String]
+        public var silent: Bool
+    }
+
+    public struct Matrix: Sendable, Equatable {
+        public var server: String
+        /// The access token: a secret.
+        public var token: String
+        /// `!id:server` or `#alias:server`.
+        public var room: String
+        /// `m.text` or `m.notice`.
+        public var messageType: String
+    }
+
+    public struct Discord: Sendable, Equatable {
+        public var webhookID: String
+        /// A secret.
+        public var token: String
+        public var botname: String?
+    }
+
+    public struct Slack: Sendable, Equatable {
+        /// `T…/B…/X…`: the incoming webhook's path, a secret.
+        public var path: String
+    }
+
+    public struct JSONPost: Sendable, Equatable {
+        /// `http(s)://[user:pass@]host[:port]/path`: its credentials and path are secrets.
+        public var url: String
+    }
+
+    public struct Sendmail: Sendable, Equatable {
+        public var recipients: [String]
+    }
+
+    /// Why a URL is not a channel, in words that say what to write instead.
+    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        public var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The schemes `notify add URL` takes.
+    public static let schemes = [
+        "ntfy", "ntfys", "gotify", "gotifys", "pover", "tgram", "matrix", "matrixs", "discord", "slack", "json", "jsons", "mailto", "mailtos",
+    ]
+
+    /// Whether `text` starts with a scheme this reads (it may still not parse).
+    public static func looksLikeChannel(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":") else { return false }
+        return schemes.contains(text[..<colon].lowercased())
+    }
+
+    /// Reads an Apprise-style URL.
+    public init(url text: String) throws(ParseError) {
+        guard DisplayText.line(text) == text, !text.contains(" ") else { throw ParseError("a notifier URL is one line with no spaces") }
+        guard let colon = text.firstIndex(of: ":") else { throw ParseError("not a URL: expected SCHEME://…") }
+        let scheme = text[..<colon].lowercased()
+        if scheme == "mailto" || scheme == "mailtos" {
+            self = .sendmail(try Self.mailto(String(text[text.index(after: colon)...])))
+            return
+        }
+        guard let parts = URLParts(text) else { throw ParseError("not a URL: expected \(scheme)://…") }
+        switch scheme {
+        case "ntfy", "ntfys": self = .ntfy(try Self.ntfy(parts, secure: scheme == "ntfys"))
+        case "gotify", "gotifys": self = .gotify(try Self.gotify(parts, secure: scheme == "gotifys"))
+        case "pover": self = .pushover(try Self.pushover(parts))
+        case "tgram": self = .telegram(try Self.telegram(parts))
+        case "matrix", "matrixs": self = .matrix(try Self.matrix(parts, secure: scheme == "matrixs"))
+        case "discord": self = .discord(try Self.discord(parts))
+        case "slack": self = .slack(try Self.slack(parts))
+        case "json", "jsons": self = .json(try Self.json(parts, secure: scheme == "jsons"))
+        default:
+            throw ParseError("unknown scheme \(DisplayText.line(String(scheme.prefix(20)))): use one of " + Self.schemes.map { "\($0)://" }.joined(separator: ", "))
+        }
+    }
+
+    // MARK: Each scheme
+
+    private static func ntfy(_ parts: URLParts, secure: Bool) throws(ParseError) -> Ntfy {
+        guard parts.hasValidPort else { throw ParseError("the port is not a number from 1 to 65535") }
+        let scheme = secure ? "https" : "http"
+        var topics = parts.path
+        var server: String
+        // Apprise: a host with no topic in the path is itself the topic, on ntfy.sh.
+        let mode = parts.query["mode"]?.lowercased()
+        if topics.isEmpty || mode == "cloud" {
+            if parts.host.lowercased() != "ntfy.sh" { topics.insert(parts.host, at: 0) }
+            server = "https://ntfy.sh"
+        } else {
+            server = "\(scheme)://\(parts.hostAndPort)"
+        }
+        if mode == "private" { server = "\(scheme)://\(parts.hostAndPort)" }
+        guard topics.count == 1, let topic = topics.first else {
+            throw ParseError(topics.isEmpty ? "name the topic: ntfys://ntfy.sh/TOPIC" : "one topic per notifier: add one notifier for each topic")
+        }
+        guard (1...64).contains(topic.count), topic.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
+            throw ParseError("an ntfy topic is 1 to 64 letters, digits, - or _")
+        }
+        var authorization: String?
+        if let token = parts.query["token"] ?? (parts.user?.hasPrefix("tk_") == true && parts.password == nil ? parts.user : nil) {
+            authorization = "Bearer \(token)"
+        } else if let user = parts.user, let password = parts.password {
+            authorization = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+        } else if parts.user != nil {
+            throw ParseError("ntfy credentials are user:password@ or an access token (tk_…@)")
+        }
+        let priority = try parts.query["priority"].map { text throws(ParseError) -> Int in
+            let names = ["min": 1, "low": 2, "default": 3, "high": 4, "max": 5, "urgent": 5]
+            guard let value = names[text.lowercased()] ?? Int(text), (1...5).contains(value) else {
+                throw ParseError("ntfy priority is min, low, default, high, max or 1 to 5")
+            }
+            return value
+        }
+        let tags = parts.query["tags"].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+        return Ntfy(server: server, topic: topic, authorization: authorization, priority: priority, tags: tags, click: parts.query["click"])
+    }
+
+    private static func gotify(_ parts: URLParts, secure: Bool) throws(ParseError) -> Gotify {
+        guard parts.hasValidPort else { throw ParseError("the port is not a number from 1 to 65535") }
+        guard let token = parts.path.last, !token.isEmpty else { throw ParseError("the application token is the last part: gotifys://HOST/TOKEN") }
+        let subpath = parts.path.dropLast().map { "/" + $0 }.joined()
+        var priority = 5
+        if let text = parts.query["priority"] {
+            let names = ["low": 0, "moderate": 3, "normal": 5, "high": 8, "emergency": 10]
+            guard let value = names[text.lowercased()] ?? Int(text), (0...10).contains(value) else {
+                throw ParseError("gotify priority is low, moderate, normal, high, emergency or 0 to 10")
+            }
+            priority = value
+        }
+        return Gotify(server: "\(secure ? "https" : "http")://\(parts.hostAndPort)\(subpath)", token: token, priority: priority)
+    }
+
+    private static func pushover(_ parts: URLParts) throws(ParseError) -> Pushover {
+        guard let user = parts.user, !user.isEmpty, !parts.host.isEmpty else {
+            throw ParseError("a Pushover URL is pover://USER_KEY@APP_TOKEN[/DEVICE…]")
+        }
+        var priority: Int?
+        if let text = parts.query["priority"] {
+            let names = ["low": -2, "moderate": -1, "normal": 0, "high": 1, "emergency": 2]
+            guard let value = names[text.lowercased()] ?? Int(text), (-2...2).contains(value) else {
+                throw ParseError("pushover priority is low, moderate, normal, high, emergency or -2 to 2")
+            }
+            priority = value
+        }
+        // Apprise's defaults and bounds: an emergency repeats every `interval` s (at least 30)
+        // until acknowledged or `expire` s (at most 10,800) have passed.
+        let retry = try number(parts.query["interval"] ?? parts.query["retry"], default: 900, in: 30...10_800, "interval")
+        let expire = try number(parts.query["expire"], default: 3_600, in: 30...10_800, "expire")
+        return Pushover(
+            user: user, token: parts.host, devices: parts.path.filter { !$0.hasPrefix("#") }, priority: priority,
+            sound: parts.query["sound"], retry: retry, expire: expire)
+    }
+
+    private static func telegram(_ parts: URLParts) throws(ParseError) -> Telegram {
+        // `123456:ABC` reads as a host and a port: Apprise puts them together again.
+        let token = parts.rawAuthority
+        guard let colon = token.firstIndex(of: ":"), token[..<colon].allSatisfy(\.isASCIIDigit), !token[..<colon].isEmpty,
+            token[token.index(after: colon)...].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
+        else { throw ParseError("a Telegram URL is tgram://BOT_TOKEN/CHAT_ID (the token looks like 123456:ABC…)") }
+        guard !parts.path.isEmpty else { throw ParseError("name the chat: tgram://BOT_TOKEN/CHAT_ID") }
+        let silent = ["yes", "true", "1"].contains(parts.query["silent"]?.lowercased() ?? "")
+        return Telegram(token: token, chats: parts.path, silent: silent)
+    }
+
+    private static func matrix(_ parts: URLParts, secure: Bool) throws(ParseError) -> Matrix {
+        guard parts.hasValidPort else { throw ParseError("the port is not a number from 1 to 65535") }
+        let token = parts.query["token"] ?? (parts.password == nil ? parts.user : nil)
+        guard let token, !token.isEmpty else {
+            throw ParseError(parts.password != nil
+                ? "matrix log-in with a password is not supported: use an access token, matrixs://TOKEN@HOST/#ROOM"
+                : "a Matrix URL is matrixs://ACCESS_TOKEN@HOST/#ROOM")
+        }
+        var room = parts.fragment.map { "#" + $0 } ?? parts.path.first ?? ""
+        guard room.count > 1, room.hasPrefix("#") || room.hasPrefix("!") else { throw ParseError("name the room: matrixs://TOKEN@HOST/#ROOM or /!ROOM_ID:SERVER") }
+        if !room.contains(":") { room += ":" + parts.host }
+        let type = parts.query["msgtype"]?.lowercased() ?? "text"
+        guard type == "text" || type == "notice" else { throw ParseError("matrix msgtype is text or notice") }
+        return Matrix(server: "\(secure ? "https" : "http")://\(parts.hostAndPort)", token: token, room: room, messageType: "m." + type)
+    }
+
+    private static func discord(_ parts: URLParts) throws(ParseError) -> Discord {
+        guard parts.host.allSatisfy(\.isASCIIDigit), !parts.host.isEmpty, let token = parts.path.first, parts.path.count == 1 else {
+            throw ParseError("a Discord URL is discord://WEBHOOK_ID/WEBHOOK_TOKEN")
+        }
+        return Discord(webhookID: parts.host, token: token, botname: parts.query["botname"] ?? parts.user)
+    }
+
+    private static func slack(_ parts: URLParts) throws(ParseError) -> Slack {
+        if parts.host.lowercased().hasPrefix("xox") {
+            throw ParseError("Slack bot tokens are not supported: use an incoming webhook, slack://T…/B…/X…")
+        }
+        let tokens = [parts.host] + parts.path.filter { !$0.hasPrefix("#") }
+        guard tokens.count == 3, tokens.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }) else {
+            throw ParseError("a Slack URL is slack://T…/B…/X… (the three parts of the incoming webhook's address)")
+        }
+        return Slack(path: tokens.joined(separator: "/"))
+    }
+
+    private static func json(_ parts: URLParts, secure: Bool) throws(ParseError) -> JSONPost {
+        guard parts.hasValidPort else { throw ParseError("the port is not a number from 1 to 65535") }
+        let credentials = parts.user.map { user in parts.password.map { "\(user):\($0)@" } ?? "\(user)@" } ?? ""
+        let path = "/" + parts.path.joined(separator: "/")
+        let query = parts.rawQuery.map { "?" + $0 } ?? ""
+        let url = "\(secure ? "https" : "http")://\(credentials)\(parts.hostAndPort)\(path)\(query)"
+        guard WebhookNotifier.isWebhookURL(url) else { throw ParseError("not a URL a message can be posted to") }
+        return JSONPost(url: url)
+    }
+
+    private static func mailto(_ rest: String) throws(ParseError) -> Sendmail {
+        if rest.hasPrefix("//") {
+            throw ParseError("SMTP (mailto://, mailtos://) is not supported: write mailto:ADDRESS to send through this machine's sendmail, as cron does")
+        }
+        let recipients = rest.split(separator: "?", maxSplits: 1).first.map { $0.split(separator: ",").map(String.init) } ?? []
+        let address = /^[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+$/
+        guard !recipients.isEmpty, recipients.allSatisfy({ $0.wholeMatch(of: address) != nil }) else {
+            throw ParseError("expected mailto:ADDRESS[,ADDRESS…], such as mailto:ada@example.com")
+        }
+        return Sendmail(recipients: recipients)
+    }
+
+    private static func number(_ text: String?, default value: Int, in range: ClosedRange<Int>, _ name: String) throws(ParseError) -> Int {
+        guard let text else { return value }
+        guard let number = Int(text), range.contains(number) else { throw ParseError("\(name) is a number of seconds from \(range.lowerBound) to \(range.upperBound)") }
+        return number
+    }
+
+    // MARK: Showing
+
+    /// One line with no secret in it: `ntfy https://ntfy.sh/…`, `telegram (2 chats)`.
+    public var summary: String {
+        switch self {
+        case .ntfy(let ntfy): "ntfy \(ntfy.server)/…" + (ntfy.authorization == nil ? "" : " (with credentials)")
+        case .gotify(let gotify): "gotify \(WebhookNotifier.redact(gotify.server))"
+        case .pushover(let pushover): "pushover" + (pushover.devices.isEmpty ? "" : " (\(pushover.devices.count) device\(pushover.devices.count == 1 ? "" : "s"))")
+        case .telegram(let telegram): "telegram (\(telegram.chats.count) chat\(telegram.chats.count == 1 ? "" : "s"))"
+        case .matrix(let matrix): "matrix \(matrix.server)"
+        case .discord: "discord webhook"
+        case .slack: "slack webhook"
+        case .json(let post): "json \(WebhookNotifier.redact(post.url))"
+        case .sendmail(let mail): "mailto:" + mail.recipients.joined(separator: ",")
+        }
+    }
+
+    /// Every credential in it, to be taken out of any text that might quote one.
+    public var secrets: [String] {
+        switch self {
+        case .ntfy(let ntfy): [ntfy.topic] + (ntfy.authorization.map { [$0, String($0.drop { $0 != " " }.dropFirst())] } ?? [])
+        case .gotify(let gotify): [gotify.token]
+        case .pushover(let pushover): [pushover.user, pushover.token]
+        case .telegram(let telegram): [telegram.token]
+        case .matrix(let matrix): [matrix.token]
+        case .discord(let discord): [discord.token]
+        case .slack(let slack): [slack.path] + slack.path.split(separator: "/").map(String.init)
+        case .json(let post): [post.url] + (URLComponents(string: post.url).map { [$0.password, $0.percentEncodedPath].compactMap { $0 } } ?? [])
+        case .sendmail: []
+        }
+    }
+}
+
+/// The parts of `scheme://user:pass@host:port/a/b?x=y#frag`, each percent-decoded, read the way
+/// Apprise reads them: forgiving of ports that are not numbers (a Telegram token) and of `#` in
+/// the path (a Matrix room).
+struct URLParts {
+    var user: String?
+    var password: String?
+    var host: String
+    var port: String?
+    /// `user:pass@host:port` as written.
+    var rawAuthority: String
+    var path: [String]
+    var query: [String: String]
+    var rawQuery: String?
+    var fragment: String?
+
+    var hostAndPort: String { port.map { "\(host):\($0)" } ?? host }
+
+    init?(_ text: String) {
+        guard let separator = text.range(of: "://") else { return nil }
+        var rest = Substring(text[separator.upperBound...])
+        var pairs: [String: String] = [:]
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = String(rest[rest.index(after: hash)...]).removingPercentEncoding
+            rest = rest[..<hash]
+        }
+        if let question = rest.firstIndex(of: "?") {
+            let query = String(rest[rest.index(after: question)...])
+            rawQuery = query
+            for pair in query.split(separator: "&") {
+                let halves = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0) }
+                if let name = halves.first { pairs[name.lowercased()] = halves.count > 1 ? halves[1] : "" }
+            }
+            rest = rest[..<question]
+        }
+        query = pairs
+        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+        let authority = rest[..<slash]
+        rawAuthority = String(authority.split(separator: "@").last ?? "")
+        path = rest[slash...].split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
+        var hostPart = authority
+        if let at = authority.lastIndex(of: "@") {
+            let credentials = authority[..<at]
+            hostPart = authority[authority.index(after: at)...]
+            if let colon = credentials.firstIndex(of: ":") {
+                user = String(credentials[..<colon]).removingPercentEncoding
+                password = String(credentials[credentials.index(after: colon)...]).removingPercentEncoding
+            } else {
+                user = String(credentials).removingPercentEncoding
+            }
+        }
+        if hostPart.hasPrefix("["), let close = hostPart.firstIndex(of: "]") {
+            host = String(hostPart[...close])
+            let after = hostPart[hostPart.index(after: close)...]
+            port = after.hasPrefix(":") ? String(after.dropFirst()) : nil
+        } else if let colon = hostPart.lastIndex(of: ":") {
+            host = String(hostPart[..<colon])
+            port = String(hostPart[hostPart.index(after: colon)...])
+        } else {
+            host = String(hostPart)
+        }
+        guard !host.isEmpty, host.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else { return nil }
+    }
+
+    /// Whether the port, if any, is a port number: every scheme but Telegram's needs it to be.
+    var hasValidPort: Bool { port.map { Int($0).map { (1...65_535).contains($0) } ?? false } ?? true }
+}

@@ -1,0 +1,76 @@
+@testable import CommuteCore
+import Foundation
+import Synchronization
+import Testing
+
+/// Apprise-style URLs read as Apprise reads them, and the channels' limits.
+@Suite struct ChannelURLTests {
+    @Test func appriseURLsReadAsAppriseReadsThem() throws {
+        #expect(try Channel(url: "ntfys://commute") == .ntfy(.init(server: "https://ntfy.sh", topic: "commute", authorization: nil, priority: nil, tags: [], click: nil)))
+        #expect(try Channel(url: "ntfys://ntfy.sh/commute?priority=high&tags=car,warning") == .ntfy(.init(
+            server: "https://ntfy.sh", topic: "commute", authorization: nil, priority: 4, tags: ["car", "warning"], click: nil)))
+        #expect(try Channel(url: "ntfy://tk_abc@10.0.0.2:8080/commute") == .ntfy(.init(
+            server: "http://10.0.0.2:8080", topic: "commute", authorization: "Bearer tk_abc", priority: nil, tags: [], click: nil)))
+        #expect(try Channel(url: "ntfy://ada:pw@host/t") == .ntfy(.init(
+            server: "http://host", topic: "t", authorization: "Basic " + Data("ada:pw".utf8).base64EncodedString(), priority: nil, tags: [], click: nil)))
+        #expect(try Channel(url: "gotifys://push.example.com/sub/path/APPTOKEN?priority=high") == .gotify(.init(
+            server: "https://push.example.com/sub/path", token: "APPTOKEN", priority: 8)))
+        #expect(try Channel(url: "pover://USERKEY@APPTOKEN/phone/tablet?priority=emergency&interval=60&expire=600") == .pushover(.init(
+            user: "USERKEY", token: "APPTOKEN", devices: ["phone", "tablet"], priority: 2, sound: nil, retry: 60, expire: 600)))
+        #expect(try Channel(url: "tgram://123456:ABC-def_1/42/-100200300?silent=yes") == .telegram(.init(
+            token: "123456:ABC-def_1", chats: ["42", "-100200300"], silent: true)))
+        #expect(try Channel(url: "matrixs://syt_token@matrix.example.org/#commute") == .matrix(.init(
+            server: "https://matrix.example.org", token: "syt_token", room: "#commute:matrix.example.org", messageType: "m.text")))
+        #expect(try Channel(url: "discord://bot@111/tok") == .discord(.init(webhookID: "111", token: "tok", botname: "bot")))
+        #expect(try Channel(url: "slack://T1/B2/X3") == .slack(.init(path: "T1/B2/X3")))
+        #expect(try Channel(url: "jsons://user:pw@example.com/in?x=1") == .json(.init(url: "https://user:pw@example.com/in?x=1")))
+        #expect(try Channel(url: "mailto:ada@example.com,bob@example.org") == .sendmail(.init(recipients: ["ada@example.com", "bob@example.org"])))
+        for bad in ["ntfy://host/Bad Topic", "ntfy://host:notaport/t", "gotify://host", "discord://abc/tok", "slack://T1/B2", "mailto:nobody",
+                    "sms://123", "ntfy://host/a\nb", "tgram://abc:def/1", "pover://@x"] {
+            #expect(throws: Channel.ParseError.self, "\(bad)") { try Channel(url: bad) }
+        }
+    }
+
+    @Test func textPastAChannelsLimitIsCutWithAMark() {
+        #expect(Limits.cut("abcdef", to: 4) == "abc…")
+        #expect(Limits.cut("abc", to: 4) == "abc")
+        let cut = Limits.cutBytes(String(repeating: "é", count: 3_000), to: 4_096)
+        #expect(cut.utf8.count <= 4_096 && cut.hasSuffix("…") && cut.dropLast().allSatisfy { $0 == "é" })
+    }
+
+    /// Records each request and answers from a script.
+    final class Recorder: HTTPClient, @unchecked Sendable {
+        let lock = Mutex<[(String, URL, [String: String], Data?)]>([])
+        let answers: @Sendable (String, URL) -> HTTPResponse
+        init(_ answers: @escaping @Sendable (String, URL) -> HTTPResponse) { self.answers = answers }
+        func get(_ url: URL, headers: [String: String], timeout: TimeInterval) throws -> HTTPResponse {
+            try send("GET", url, headers: headers, body: nil, timeout: timeout)
+        }
+        func post(_ url: URL, headers: [String: String], body: Data, timeout: TimeInterval) throws -> HTTPResponse {
+            try send("POST", url, headers: headers, body: body, timeout: timeout)
+        }
+        func send(_ method: String, _ url: URL, headers: [String: String], body: Data?, timeout: TimeInterval) throws -> HTTPResponse {
+            lock.withLock { $0.append((method, url, headers, body)) }
+            return answers(method, url)
+        }
+        var requests: [(String, URL, [String: String], Data?)] { lock.withLock { $0 } }
+    }
+
+    @Test func anOldNtfyServerGetsANewMessageForAnUpdateAndALongBodyIsCut() {
+        let recorder = Recorder { method, url in
+            url.path.hasSuffix("/m1") ? HTTPResponse(status: 404, body: Data(#"{"code":40401,"http":404,"error":"page not found"}"#.utf8))
+                : HTTPResponse(status: 200, body: Data(#"{"id":"m2","event":"message"}"#.utf8))
+        }
+        let sender = ChannelSender(client: recorder, environment: [:])
+        let channel = Channel.ntfy(.init(server: "http://127.0.0.1:9", topic: "t", authorization: nil, priority: nil, tags: [], click: nil))
+        let long = AlertMessage(id: "x", title: "Title", body: String(repeating: "a", count: 5_000))
+        let receipt = sender.perform(.update(long, handle: "m1"), on: channel)
+        #expect(receipt == AlertReceipt(result: .delivered, handle: "m2"))
+        #expect(recorder.requests.map { "\($0.0) \($0.1.path)" } == ["POST /t/m1", "POST /t"])
+        #expect(recorder.requests.last?.3?.count == 4_096)
+        // Pushover cannot clear: said so, not tried.
+        let pushover = Channel.pushover(.init(user: "u", token: "t", devices: [], priority: nil, sound: nil, retry: 900, expire: 3_600))
+        #expect(sender.perform(.clear(handle: "r"), on: pushover).result == .failed(.unsupported("Pushover cannot clear a message")))
+        #expect(recorder.requests.count == 2)
+    }
+}
