@@ -44,6 +44,7 @@ extension Commands {
             case .staleAfter: staleAfterLabel(configuration)
             case .alertLifetime:
                 "\(TimeFormatting.age(TimeInterval(configuration.alertLifetime))) after it fires, an alert is cleared where the channel can"
+            case .healthNotify: configuration.healthNotify.map { $0.joined(separator: ", ") } ?? "every notifier"
             }
         }
     }
@@ -72,7 +73,7 @@ extension Commands {
 
     static let configSet = Command(
         name: "config set",
-        summary: "Set source, access-code, timezone, grace, quiet-hours, daily-cap, provider keys, lead, min-interval, budgets, stale-after or alert-lifetime",
+        summary: "Set source, access-code, timezone, grace, quiet-hours, daily-cap, provider keys, lead, min-interval, budgets, stale-after, alert-lifetime or health-notify",
         arguments: "KEY VALUE",
         positionals: 2...2,
         argumentValues: [.configKey],
@@ -209,6 +210,8 @@ struct ConfigJSON: EveryKeyEncodable {
     var staleAfterMinutes: Int
     /// How long after it fires an alert is cleared from the channels that can clear.
     var alertLifetimeMinutes: Int
+    /// The notifiers health alerts go to, by name; null for every one.
+    var healthNotify: [String]?
 
     init(_ configuration: Configuration, source: String?, codeFromEnvironment: Bool, environment: [String: String] = [:]) {
         self.source = source
@@ -261,5 +264,6 @@ struct ConfigJSON: EveryKeyEncodable {
         budgets = Dictionary(uniqueKeysWithValues: RouteProvider.allCases.map { ($0.rawValue, configuration.budget(for: $0)) })
         staleAfterMinutes = configuration.staleAfterMinutes ?? Configuration.defaultStaleAfterMinutes
         alertLifetimeMinutes = configuration.alertLifetimeMinutes ?? Configuration.defaultAlertLifetimeMinutes
+        healthNotify = configuration.healthNotify
     }
 }

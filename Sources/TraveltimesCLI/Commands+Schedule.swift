@@ -20,6 +20,7 @@ extension Commands {
             OptionSpec(name: "--days", value: "DAYS", help: "Days: \(daysHelp)", values: .days),
             OptionSpec(name: "--route", value: "ID", help: "A favorite route; repeat or use commas (default: all favorites)", repeatable: true, values: .favoriteRouteID),
             OptionSpec(name: "--only-when-delayed", value: "MIN", help: "Smart alert: only when a route is MIN+ minutes over its usual time"),
+            notifyOption,
             OptionSpec(name: "--disabled", help: "Save it switched off"),
             Options.now,
         ],
@@ -172,13 +173,14 @@ extension Commands {
             OptionSpec(name: "--days", value: "DAYS", help: "New days: \(daysHelp)", values: .days),
             OptionSpec(name: "--route", value: "ID", help: "New routes (favorites), replacing the old; repeat or use commas", repeatable: true, values: .favoriteRouteID),
             OptionSpec(name: "--only-when-delayed", value: "MIN|off", help: "Smart alert threshold in minutes, or off"),
+            OptionSpec(name: "--notify", value: "NAMES|all", help: "Send to these notifiers (by name, comma-separated), or all again"),
             Options.now,
         ]
     ) { invocation in
         var draft = try scheduleDraft(invocation.arguments)
         let tuning = invocation.arguments.value("--buffer") != nil || invocation.arguments.value("--heads-up") != nil
         guard !draft.isEmpty || tuning else {
-            throw invocation.usage("Nothing to change: give --at, --arrive-by, --buffer, --heads-up, --days, --route or --only-when-delayed.")
+            throw invocation.usage("Nothing to change: give --at, --arrive-by, --buffer, --heads-up, --days, --route, --only-when-delayed or --notify.")
         }
         let commute = try invocation.commute()
         if tuning || invocation.arguments.value("--arrive-by") != nil {
@@ -254,6 +256,8 @@ extension Commands {
 
     static let arriveByOption = OptionSpec(
         name: "--arrive-by", value: "TIME", help: "Arrive by this time instead: the alert fires when you must leave")
+    static let notifyOption = OptionSpec(
+        name: "--notify", value: "NAMES", help: "Send only to these notifiers, by name (notify add --name), comma-separated (default: all)")
     static let bufferOption = OptionSpec(name: "--buffer", value: "DURATION", help: "With --arrive-by: minutes to spare (default 5m)")
     static let headsUpOption = OptionSpec(
         name: "--heads-up", value: "DURATION|off", help: "With --arrive-by: one more alert this long before the leave time (15m)")
@@ -305,6 +309,17 @@ extension Commands {
         }
         if let text = arguments.value("--days") { draft.days = try ScheduleParsing.days(text) }
         if let text = arguments.value("--only-when-delayed") { draft.onlyWhenDelayedBy = .some(try ScheduleParsing.threshold(text)) }
+        if let text = arguments.value("--notify") {
+            let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            if names == ["all"] {
+                draft.notify = .some(nil)
+            } else {
+                guard !names.isEmpty, names.count <= 20, names.allSatisfy(Notifier.isName) else {
+                    throw UsageError(message: "Invalid --notify '\(DisplayText.line(String(text.prefix(60))))': give notifier names (notify add --name), comma-separated, or all.", command: "")
+                }
+                draft.notify = .some(names)
+            }
+        }
         let routes = arguments.all("--route")
         if !routes.isEmpty {
             draft.routeIDs = try routes.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
@@ -319,6 +334,7 @@ extension Commands {
         let names = schedule.routeIDs.map { routes[$0]?.name ?? "Route \($0)" }.joined(separator: ", ")
         var text = "\(schedule.timeLabel) on \(schedule.daysLabel), \(routeCount(schedule.routeIDs.count)) (\(names))"
         if let threshold = schedule.onlyWhenDelayedBy { text += ", only when delayed \(threshold)+ min" }
+        if let names = schedule.notify { text += ", to \(names.joined(separator: ", "))" }
         if case .arriveBy(let buffer, let headsUp) = schedule.timing {
             if buffer > 0 { text += ", \(buffer) min to spare" }
             if let headsUp { text += ", a heads-up \(headsUp) min before" }
@@ -361,6 +377,8 @@ struct ScheduleJSON: EveryKeyEncodable {
     var arriveBy: String?
     var bufferMinutes: Int?
     var headsUpMinutes: Int?
+    /// The notifiers it sends to, by name; null for every one.
+    var notify: [String]?
 
     init(_ schedule: Schedule, calendar: ZonedCalendar) {
         id = schedule.id.lowercasedString
@@ -373,6 +391,7 @@ struct ScheduleJSON: EveryKeyEncodable {
         onlyWhenDelayedBy = schedule.onlyWhenDelayedBy
         daysLabel = schedule.daysLabel
         timeLabel = schedule.timeLabel
+        notify = schedule.notify
         switch schedule.timing {
         case .at:
             kind = "at"

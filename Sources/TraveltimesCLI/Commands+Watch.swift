@@ -8,7 +8,10 @@ extension Commands {
         arguments: "ROUTE --over MIN",
         positionals: 1...1,
         argumentValues: [.routeID],
-        options: [OptionSpec(name: "--over", value: "MIN", help: "Delay in minutes over the usual time")],
+        options: [
+            OptionSpec(name: "--over", value: "MIN", help: "Delay in minutes over the usual time"),
+            OptionSpec(name: "--notify", value: "NAMES", help: "Send only to these notifiers, by name, comma-separated (default: all)"),
+        ],
         discussion: """
             Checked after every successful refresh: one alert when the delay reaches MIN, one when it
             falls back below — at most once per route per direction per local day, and at most 3
@@ -18,7 +21,15 @@ extension Commands {
         let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
         guard let text = invocation.arguments.value("--over") else { throw invocation.usage("Missing --over MIN.") }
         guard let minutes = try ScheduleParsing.threshold(text) else { throw ModelError.badThreshold(text) }
-        let route = try invocation.commute().watch(id, overMinutes: minutes)
+        var names: [String]?
+        if let text = invocation.arguments.value("--notify") {
+            let list = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !list.isEmpty, list.count <= 20, list.allSatisfy(Notifier.isName) else {
+                throw invocation.usage("Invalid --notify '\(DisplayText.line(String(text.prefix(60))))': give notifier names (notify add --name), comma-separated.")
+            }
+            names = list
+        }
+        let route = try invocation.commute().watch(id, overMinutes: minutes, notify: names)
         invocation.io.out("Watching \(route.name) (\(id)): an alert when it runs +\(minutes) min or more, and when it clears.")
     }
 

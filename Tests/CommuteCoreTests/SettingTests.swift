@@ -17,6 +17,7 @@ import Testing
         case .budget: ("500", "-1")
         case .staleAfter: ("2h", "8d")
         case .alertLifetime: ("90m", "0m")
+        case .healthNotify: ("phone,desk", "phone desk")
         }
     }
 

@@ -290,3 +290,33 @@ func decodeTitle(_ header: String?) -> String? {
     guard let header, header.hasPrefix("=?UTF-8?B?"), header.hasSuffix("?=") else { return header }
     return Data(base64Encoded: String(header.dropFirst(10).dropLast(2))).map { String(decoding: $0, as: UTF8.self) }
 }
+
+@Suite struct NamedNotifierTests {
+    @Test func aScheduleAndAWatchSendOnlyToTheNotifiersTheyNameAndCleardReplacesOver() throws {
+        let server = try ChannelServer()
+        let sandbox = try Sandbox().withoutHealthAlerts()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", "2025-11-05T06:00:00"])
+        try sandbox.ok(["favorites", "add", "1"])
+        try sandbox.ok(["notify", "add", "ntfy://\(server.host)/phone", "--name", "phone"])
+        try sandbox.ok(["notify", "add", "ntfy://\(server.host)/desk", "--name", "desk"])
+        let unknown = try sandbox.run(["schedule", "add", "--at", "7:00", "--notify", "pager"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("No notifier is named 'pager'"), "\(unknown)")
+        let added = try sandbox.ok(["schedule", "add", "--at", "7:00", "--days", "weekdays", "--notify", "desk", "--now", "2025-11-05T06:00:00"])
+        #expect(added.stdout.contains(", to desk"), "\(added)")
+        try sandbox.ok(["tick", "--now", "2025-11-05T07:00:00"])
+        var state = try #require(try server.state()["ntfy"] as? [String: [[String: Any]]])
+        #expect(state["desk"]?.count == 1 && state["phone"] == nil, "\(state)")
+
+        // A watch to the phone alone: its "cleared" takes the place of its "over".
+        try sandbox.ok(["watch", "add", "1", "--over", "10", "--notify", "phone"])
+        let jammed = try sandbox.feed("jammed") { $0[1]?["CurrentTime"] = 70 }
+        try sandbox.ok(["refresh", "--source", jammed, "--now", "2025-11-05T07:30:00"])
+        let clear = try sandbox.feed("clear") { $0[1]?["CurrentTime"] = 40 }
+        try sandbox.ok(["refresh", "--source", clear, "--now", "2025-11-05T08:00:00"])
+        state = try #require(try server.state()["ntfy"] as? [String: [[String: Any]]])
+        let phone = try #require(state["phone"])
+        #expect(phone.count == 1 && state["desk"]?.count == 1, "\(state)")
+        #expect((phone.first?["title"] as? String)?.hasPrefix("Everett-Seattle has cleared: 40 min") == true, "\(phone)")
+        #expect(phone.first?["versions"] as? Int == 2)
+    }
+}

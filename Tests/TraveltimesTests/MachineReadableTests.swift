@@ -109,7 +109,7 @@ import Testing
             "providerKeys": ["tomtom": NSNull(), "here": NSNull(), "google": NSNull()],
             "providerKeysFrom": ["tomtom": NSNull(), "here": NSNull(), "google": NSNull()],
             "leadMinutes": 60, "minIntervalMinutes": 10, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 160],
-            "staleAfterMinutes": 60, "alertLifetimeMinutes": 120,
+            "staleAfterMinutes": 60, "alertLifetimeMinutes": 120, "healthNotify": NSNull(),
         ] as NSDictionary)
 
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
@@ -129,6 +129,7 @@ import Testing
         try sandbox.ok(["config", "set", "stale-after", "2h"])
         try sandbox.ok(["config", "set", "alert-lifetime", "90m"])
         try sandbox.ok(["notify", "add", "ntfys://tk_TOKENSECRET@ntfy.example/TOPICSECRET", "--name", "phone"])
+        try sandbox.ok(["config", "set", "health-notify", "phone"])
         let outcome = try sandbox.ok(["config", "show", "--json"], environment: ["TOMTOM_API_KEY": "ENVKEYSECRET"])
         #expect(!outcome.stdout.contains("SECRET"))
         let full = try object(outcome)
@@ -154,7 +155,7 @@ import Testing
             "providerKeys": ["tomtom": "set", "here": "set", "google": NSNull()],
             "providerKeysFrom": ["tomtom": "environment", "here": "config", "google": NSNull()],
             "leadMinutes": 90, "minIntervalMinutes": 15, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 100],
-            "staleAfterMinutes": 120, "alertLifetimeMinutes": 90,
+            "staleAfterMinutes": 120, "alertLifetimeMinutes": 90, "healthNotify": ["phone"],
         ] as NSDictionary)
         let fromShell = try object(try sandbox.ok(["config", "show", "--json"], environment: ["WSDOT_ACCESS_CODE": "SHELLSECRET"]))
         #expect(fromShell["accessCode"] as? String == "set" && fromShell["accessCodeFrom"] as? String == "environment")

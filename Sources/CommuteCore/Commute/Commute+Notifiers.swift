@@ -28,14 +28,15 @@ extension Commute {
 
     /// Watches the route `id` for delays of `minutes` or more, replacing its watch if it had one.
     /// Returns the route, as the cache has it.
-    public func watch(_ id: String, overMinutes minutes: Int) throws -> Route {
+    public func watch(_ id: String, overMinutes minutes: Int, notify names: [String]? = nil) throws -> Route {
         let routes = try store.routes().byID
         guard !routes.isEmpty else { throw CommuteError.noRouteData }
         guard let route = routes[id] else { throw ModelError.unknownRoute(id) }
         try store.updateConfiguration { configuration in
+            try Self.checkNotifierNames(names, in: configuration)
             var watches = configuration.watches ?? []
             watches.removeAll { $0.routeID == id }
-            watches.append(DelayWatch(routeID: id, overMinutes: minutes))
+            watches.append(DelayWatch(routeID: id, overMinutes: minutes, notify: names))
             configuration.watches = watches
         }
         return route

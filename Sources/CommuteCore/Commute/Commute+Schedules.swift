@@ -11,6 +11,8 @@ extension Commute {
         public var onlyWhenDelayedBy: Int??
         /// `.at` makes it a fixed time; `.arriveBy` an arrive-by schedule.
         public var timing: Schedule.Timing?
+        /// The notifiers it sends to, by name; `.some(nil)` sends to every one again.
+        public var notify: [String]??
 
         public init(
             routeIDs: [String]? = nil, days: Set<Weekday>? = nil, time: TimeOfDay? = nil, isEnabled: Bool? = nil,
@@ -53,8 +55,9 @@ extension Commute {
                 let schedule = Schedule(
                     id: id, routeIDs: draft.routeIDs ?? favorites.routeIDs, days: draft.days ?? Schedule.Preset.morning.days,
                     hour: time.hour, minute: time.minute, isEnabled: draft.isEnabled ?? true, createdAt: now,
-                    onlyWhenDelayedBy: draft.onlyWhenDelayedBy ?? nil, timing: draft.timing ?? .at)
+                    onlyWhenDelayedBy: draft.onlyWhenDelayedBy ?? nil, timing: draft.timing ?? .at, notify: draft.notify ?? nil)
                 try Self.check(schedule, favorites: favorites)
+                try Self.checkNotifierNames(schedule.notify, in: configuration)
                 warnings = Self.warnings(for: schedule, among: book.schedules, quietHours: configuration.quietHours)
                 book.schedules.append(schedule)
                 return schedule
@@ -128,6 +131,10 @@ extension Commute {
                 if let isEnabled = draft.isEnabled { after.isEnabled = isEnabled }
                 if let threshold = draft.onlyWhenDelayedBy { after.onlyWhenDelayedBy = threshold }
                 if let timing = draft.timing { after.timing = timing }
+                if let notify = draft.notify {
+                    try Self.checkNotifierNames(notify, in: configuration)
+                    after.notify = notify
+                }
                 // Routes a cascade could not have left behind are checked only when they change.
                 try Self.check(after, favorites: favorites, checkRoutes: draft.routeIDs != nil)
                 if let index = book.schedules.firstIndex(where: { $0.id == before.id }) { book.schedules[index] = after }
@@ -184,6 +191,12 @@ extension Commute {
             if book.pauses?.isEmpty == true { book.pauses = nil }
             return schedule
         }
+    }
+
+    /// Each name is a notifier's.
+    static func checkNotifierNames(_ names: [String]?, in configuration: Configuration) throws {
+        let known = Set((configuration.notifiers ?? []).compactMap { $0.name?.lowercased() })
+        for name in names ?? [] where !known.contains(name.lowercased()) { throw CommuteError.unknownNotifier(name) }
     }
 
     static func check(_ schedule: Schedule, favorites: Favorites, checkRoutes: Bool = true) throws {

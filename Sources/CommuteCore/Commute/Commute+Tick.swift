@@ -79,7 +79,9 @@ extension Commute {
         if let health, !health.isOff {
             let current = try plan ?? store.pending(deferred: .none)
             do {
-                report.health = try tickHealth(plan: current, policy: health, notifiers: notifiers, quietHours: quietHours, sender: sender)
+                report.health = try tickHealth(
+                    plan: current, policy: health, notifiers: Notifier.chosen(configuration.healthNotify, from: notifiers),
+                    quietHours: quietHours, sender: sender)
             } catch let error as StoreError {
                 report.healthError = error
             }
@@ -191,8 +193,8 @@ extension Commute {
                         continue
                     }
                     let claims = claims(
-                        for: occurrence, history: history, notifiers: notifiers, quietHours: quietHours, cap: standardDailyCap,
-                        ledger: &ledger, report: &report)
+                        for: occurrence, history: history, notifiers: Notifier.chosen(schedule.notify, from: notifiers),
+                        quietHours: quietHours, cap: standardDailyCap, ledger: &ledger, report: &report)
                     guard !claims.isEmpty else { continue }
                     let composition = composeLeave(
                         schedule, id: entry.id, leave: leave, headsUp: entry.isHeadsUp, firstHandling: history.isEmpty, routes: routes)
@@ -219,10 +221,13 @@ extension Commute {
                     for: occurrence, history: history, notifiers: notifiers, quietHours: quietHours, cap: standardDailyCap,
                     ledger: &ledger, report: &report)
                 guard !claims.isEmpty else { continue }
-                // A schedule removed or switched off since the plan was made sends nothing.
+                // A schedule removed or switched off since the plan was made sends nothing; one
+                // that names its notifiers sends to those.
                 guard let schedule = try inputs.schedule(entry.scheduleID), schedule.isEnabled else { continue }
+                let chosen = Set(Notifier.chosen(schedule.notify, from: notifiers).map(\.id))
+                let chosenClaims = claims.filter { chosen.contains($0.notifier.id) }
                 let composition = compose(schedule, id: entry.id, late: late, firstHandling: history.isEmpty, routes: try inputs.routes())
-                record(composition, occurrence, claims: claims, late: late, ledger: &ledger, report: &report, deliveries: &deliveries)
+                record(composition, occurrence, claims: chosenClaims, late: late, ledger: &ledger, report: &report, deliveries: &deliveries)
             }
             return deliveries
         }

@@ -98,7 +98,7 @@ extension Commute {
                     events.append(WatchEvent(routeID: watch.routeID, direction: direction, message: message, outcome: .heldBack(refusal)))
                     continue
                 }
-                for notifier in notifiers {
+                for notifier in Notifier.chosen(watch.notify, from: notifiers) {
                     let claim = Claim(occurrence: occurrence, notifier: notifier, attempt: 1, isResend: false)
                     ledger.claim(claim, at: now)
                     deliveries.append(Delivery(claim: claim, message: message, note: nil))

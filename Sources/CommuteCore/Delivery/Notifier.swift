@@ -35,6 +35,16 @@ public struct Notifier: Codable, Sendable, Equatable {
         self.name = name
     }
 
+    /// The notifiers of `all` that `names` picks: all of them when `names` is nil — and when none
+    /// of the names is a notifier any more (one was removed), so that an alert is never sent
+    /// nowhere.
+    public static func chosen(_ names: [String]?, from all: [Notifier]) -> [Notifier] {
+        guard let names, !names.isEmpty else { return all }
+        let wanted = Set(names.map { $0.lowercased() })
+        let picked = all.filter { $0.name.map { wanted.contains($0.lowercased()) } ?? false }
+        return picked.isEmpty ? all : picked
+    }
+
     /// Whether `text` may name a notifier: a letter, then letters, digits, - or _, 32 at most.
     public static func isName(_ text: String) -> Bool {
         guard let first = text.first, first.isASCII, first.isLetter, text.count <= 32 else { return false }

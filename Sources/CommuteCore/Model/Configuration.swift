@@ -36,6 +36,8 @@ public struct Configuration: VersionedDocument, Equatable {
     /// the channels that can clear, in minutes (default 120). Arrive-by alerts are cleared at
     /// their arrival.
     public var alertLifetimeMinutes: Int?
+    /// The notifiers health alerts go to, by name; nil for every one.
+    public var healthNotify: [String]?
 
     public static let defaultLeadMinutes = 60
     public static let defaultMinIntervalMinutes = 10

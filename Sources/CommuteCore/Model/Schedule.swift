@@ -19,6 +19,8 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
     public var onlyWhenDelayedBy: Int?
     /// When it alerts: at `hour:minute`, or when it is time to leave to arrive by then.
     public var timing: Timing
+    /// The notifiers its alerts go to, by name; nil for every one.
+    public var notify: [String]?
 
     /// When a schedule alerts. Every place that treats the two kinds differently switches on this.
     public enum Timing: Sendable, Equatable {
@@ -37,8 +39,9 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
 
     public init(
         id: UUID = UUID(), routeIDs: [String], days: Set<Weekday>, hour: Int, minute: Int,
-        isEnabled: Bool = true, createdAt: Date, onlyWhenDelayedBy: Int? = nil, timing: Timing = .at
+        isEnabled: Bool = true, createdAt: Date, onlyWhenDelayedBy: Int? = nil, timing: Timing = .at, notify: [String]? = nil
     ) {
+        self.notify = notify
         self.id = id
         self.routeIDs = routeIDs
         self.days = days
@@ -96,7 +99,7 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, routeIDs, days, hour, minute, isEnabled, createdAt, onlyWhenDelayedBy, arriveBy
+        case id, routeIDs, days, hour, minute, isEnabled, createdAt, onlyWhenDelayedBy, arriveBy, notify
     }
 
     public init(from decoder: any Decoder) throws {
@@ -111,6 +114,7 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
         onlyWhenDelayedBy = try container.decodeIfPresent(Int.self, forKey: .onlyWhenDelayedBy)
         timing = try container.decodeIfPresent(ArriveByCoding.self, forKey: .arriveBy)
             .map { .arriveBy(buffer: $0.bufferMinutes, headsUp: $0.headsUpMinutes) } ?? .at
+        notify = try container.decodeIfPresent([String].self, forKey: .notify)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -128,6 +132,7 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
         case .arriveBy(let buffer, let headsUp):
             try container.encode(ArriveByCoding(bufferMinutes: buffer, headsUpMinutes: headsUp), forKey: .arriveBy)
         }
+        try container.encodeIfPresent(notify, forKey: .notify)
     }
 
     /// How an arrive-by schedule's timing is written in `schedules.json`: `{"bufferMinutes": 5}`.

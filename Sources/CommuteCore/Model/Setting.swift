@@ -18,11 +18,12 @@ public enum Setting: Hashable, Sendable {
     case budget(RouteProvider)
     case staleAfter
     case alertLifetime
+    case healthNotify
 
     /// Every setting, in the order `config set` lists them.
     public static let all: [Setting] =
         [.source, .accessCode, .timeZone, .grace, .quietHours, .dailyCap] + RouteProvider.allCases.map(Setting.providerKey)
-        + [.lead, .minInterval] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter, .alertLifetime]
+        + [.lead, .minInterval] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter, .alertLifetime, .healthNotify]
 
     /// The setting called `name`, as `config set` takes it.
     public init?(name: String) {
@@ -45,6 +46,7 @@ public enum Setting: Hashable, Sendable {
         case .budget(let provider): provider.budgetSetting
         case .staleAfter: "stale-after"
         case .alertLifetime: "alert-lifetime"
+        case .healthNotify: "health-notify"
         }
     }
 
@@ -53,7 +55,7 @@ public enum Setting: Hashable, Sendable {
     public var isSecret: Bool {
         switch self {
         case .accessCode, .providerKey: true
-        case .source, .timeZone, .grace, .quietHours, .dailyCap, .lead, .minInterval, .budget, .staleAfter, .alertLifetime: false
+        case .source, .timeZone, .grace, .quietHours, .dailyCap, .lead, .minInterval, .budget, .staleAfter, .alertLifetime, .healthNotify: false
         }
     }
 
@@ -77,6 +79,7 @@ public enum Setting: Hashable, Sendable {
             "data this old, or refreshes failing this long, send a health alert (default \(Configuration.defaultStaleAfterMinutes)m)"
         case .alertLifetime:
             "how long a fixed-time alert stays before it is cleared where the channel can (default \(Configuration.defaultAlertLifetimeMinutes / 60)h)"
+        case .healthNotify: "the notifiers health alerts go to, by name (default: all)"
         }
     }
 
@@ -94,6 +97,7 @@ public enum Setting: Hashable, Sendable {
         case .budget: "a whole number of requests a day, 0 to \(Configuration.largestBudget)"
         case .staleAfter: "whole minutes such as 60m or 2h (at most 7 days), or off"
         case .alertLifetime: "whole minutes such as 30m or 2h (at least 1m, at most 24h)"
+        case .healthNotify: "notifier names, comma-separated, such as phone,desk (see notify list)"
         }
     }
 
@@ -155,6 +159,10 @@ public enum Setting: Hashable, Sendable {
             return SettingChange(
                 self, "alert-lifetime set to \(TimeFormatting.age(TimeInterval(minutes * 60))): alerts are cleared that long after they fire."
             ) { $0.alertLifetimeMinutes = minutes }
+        case .healthNotify:
+            let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !names.isEmpty, names.count <= 20, names.allSatisfy(Notifier.isName) else { throw invalid }
+            return SettingChange(self, "health-notify set to \(names.joined(separator: ", ")).") { $0.healthNotify = names }
         }
     }
 
@@ -183,6 +191,7 @@ public enum Setting: Hashable, Sendable {
             if configuration.budgets?.isEmpty == true { configuration.budgets = nil }
         case .staleAfter: configuration.staleAfterMinutes = nil
         case .alertLifetime: configuration.alertLifetimeMinutes = nil
+        case .healthNotify: configuration.healthNotify = nil
         }
     }
 }

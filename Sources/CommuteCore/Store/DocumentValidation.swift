@@ -39,6 +39,9 @@ extension ScheduleBook {
             if let threshold = schedule.onlyWhenDelayedBy {
                 try DocumentProblem.range(threshold, 1...ScheduleParsing.largestThreshold, "\(field).onlyWhenDelayedBy")
             }
+            for name in schedule.notify ?? [] {
+                try DocumentProblem.check(Notifier.isName(name), "\(field).notify has '\(DisplayText.line(String(name.prefix(40))))', not a notifier name")
+            }
             if case .arriveBy(let buffer, let headsUp) = schedule.timing {
                 try DocumentProblem.range(buffer, 0...Schedule.Timing.largestBufferMinutes, "\(field).arriveBy.bufferMinutes")
                 if let headsUp {
@@ -122,10 +125,16 @@ extension Configuration {
         if let leadMinutes { try DocumentProblem.range(leadMinutes, 0...Self.longestProviderInterval, "leadMinutes") }
         if let minIntervalMinutes { try DocumentProblem.range(minIntervalMinutes, 0...Self.longestProviderInterval, "minIntervalMinutes") }
         if let staleAfterMinutes { try DocumentProblem.range(staleAfterMinutes, 0...Self.longestStaleAfter, "staleAfterMinutes") }
+        for name in healthNotify ?? [] {
+            try DocumentProblem.check(Notifier.isName(name), "healthNotify has a name that is not a notifier name")
+        }
         if let alertLifetimeMinutes { try DocumentProblem.range(alertLifetimeMinutes, 1...Self.longestProviderInterval, "alertLifetimeMinutes") }
         for (index, watch) in (watches ?? []).enumerated() {
             try DocumentProblem.check(Route.isValidID(watch.routeID), "watches[\(index)].routeID is not a route ID")
             try DocumentProblem.range(watch.overMinutes, 1...ScheduleParsing.largestThreshold, "watches[\(index)].overMinutes")
+            for name in watch.notify ?? [] {
+                try DocumentProblem.check(Notifier.isName(name), "watches[\(index)].notify has a name that is not a notifier name")
+            }
         }
     }
 }
