@@ -254,6 +254,28 @@ final class DesktopAndMail {
         #expect(open.isEmpty)
     }
 
+    @Test(arguments: ["telegram", "discord", "matrix"])
+    func theSameMorningOnAChatChannelEditsOneMessageAndLeavesItInTheChat(channel: String) throws {
+        let server = try ChannelServer()
+        let sandbox = try sandbox(server)
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", "2025-11-05T07:00:00"])
+        let url = ["telegram": "tgram://123456:GOOD/42", "discord": "discord://111/goodtoken", "matrix": "matrix://goodtoken@\(server.host)/#commute"]
+        try sandbox.ok(["notify", "add", try #require(url[channel])])
+        _ = try morning(sandbox)
+        let state = try server.state()
+        let held: [[String: Any]] = switch channel {
+        case "telegram": (state["telegram"] as? [String: [[String: Any]]])?["42"] ?? []
+        default: state[channel] as? [[String: Any]] ?? []
+        }
+        #expect(held.count == 1, "\(held)")
+        let text = (held.first?["text"] ?? held.first?["content"] ?? held.first?["body"]) as? String
+        #expect(text?.contains("Leave now to arrive by 9:00 AM") == true, "\(String(describing: text))")
+        #expect(held.first?["edits"] as? Int == 2, "\(held)")
+        // Nothing is taken out of the chat: the ledger says what was done, and no clear was tried.
+        let actions = try sandbox.store.ledger().entries.filter { $0.notifier == 1 }.compactMap(\.lastAction)
+        #expect(actions == ["sent", "updated", "sent"], "\(actions)")
+    }
+
     @Test func theSameMorningOnStdoutSendsOnlyWhatMatters() throws {
         let sandbox = try Sandbox().withoutHealthAlerts()
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", "2025-11-05T07:00:00"])
@@ -265,6 +287,18 @@ final class DesktopAndMail {
         // The minute's move, the minutes between, the arrival: nothing.
         let quiet = said.filter { !["08:06", "08:08", "08:13"].contains($0.key) }
         #expect(quiet.values.allSatisfy { $0.isEmpty }, "\(quiet)")
+    }
+
+    @Test func aRevisionInQuietHoursWaitsForThemToEnd() throws {
+        let sandbox = try Sandbox().withoutHealthAlerts()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", "2025-11-05T07:00:00"])
+        try sandbox.ok(["favorites", "add", "1"])
+        try sandbox.ok(["config", "set", "quiet-hours", "08:07-08:10"])
+        let said = try morning(sandbox)
+        #expect(said["08:08"]?.isEmpty == true && said["08:09"]?.isEmpty == true, "\(said)")
+        #expect(said["08:10"]?.hasPrefix("Leave at 8:13 AM — traffic got worse; was 8:21 AM\n") == true, "\(said)")
+        let held = try sandbox.store.ledger().entries.filter { $0.action == .unchanged }
+        #expect(held.count == 1 && held.first?.reason?.hasPrefix("the leave time moved, in quiet hours (") == true, "\(held)")
     }
 
     @Test func theDesktopChangesItsNotificationInPlaceAndDeliveredClearClosesIt() throws {
@@ -318,5 +352,23 @@ func decodeTitle(_ header: String?) -> String? {
         #expect(phone.count == 1 && state["desk"]?.count == 1, "\(state)")
         #expect((phone.first?["title"] as? String)?.hasPrefix("Everett-Seattle has cleared: 40 min") == true, "\(phone)")
         #expect(phone.first?["versions"] as? Int == 2)
+    }
+
+    @Test func aHealthAlertsMendedTakesItsPlace() throws {
+        let feed = try FeedServer()
+        let server = try ChannelServer()
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        try sandbox.ok(["schedule", "add", "--at", "18:30", "--days", "tue", "--now", Paths.capturedAt])
+        try sandbox.ok(["notify", "add", "ntfy://\(server.host)/health"])
+        for minute in ["16:10", "16:40", "17:10"] {
+            _ = try sandbox.run(["refresh", "--quiet", "--source", feed.url("/unauthorized"), "--now", "2025-11-04T" + minute])
+            try sandbox.ok(["tick", "--now", "2025-11-04T" + minute])
+        }
+        try sandbox.ok(["refresh", "--quiet", "--source", Paths.fixture, "--now", "2025-11-04T17:25"])
+        try sandbox.ok(["tick", "--now", "2025-11-04T17:26"])
+        let held = try #require((try server.state()["ntfy"] as? [String: [[String: Any]]])?["health"])
+        #expect(held.count == 1 && held.first?["title"] as? String == "Alerts are current again" && held.first?["versions"] as? Int == 2, "\(held)")
     }
 }
