@@ -158,9 +158,15 @@ final class DesktopAndMail {
                            try sandbox.run(["doctor"]).stdout, json2] {
                 #expect(!output.contains(secret), "\(secret) shown")
             }
-            // Not in the environment of a program it runs either.
+            // Not in the environment of a program it runs either, nor in any store file but the 0600 configuration.
             #expect(!tools.read("sendmail.env").contains(secret), "\(secret) in sendmail's environment")
+            for file in try FileManager.default.contentsOfDirectory(atPath: sandbox.home) where file != "config.json" {
+                let text = String(decoding: sandbox.bytes(file) ?? Data(), as: UTF8.self)
+                #expect(!text.contains(secret), "\(secret) in \(file)")
+            }
         }
+        let mode = try FileManager.default.attributesOfItem(atPath: sandbox.path("config.json"))[.posixPermissions] as? Int
+        #expect(mode == 0o600)
     }
 
     @Test func eachChannelsRefusalIsOneLineInItsOwnWordsAndShortWaitsAreWaitedOut() throws {
