@@ -310,11 +310,10 @@ extension Commands {
         if let text = arguments.value("--days") { draft.days = try ScheduleParsing.days(text) }
         if let text = arguments.value("--only-when-delayed") { draft.onlyWhenDelayedBy = .some(try ScheduleParsing.threshold(text)) }
         if let text = arguments.value("--notify") {
-            let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            if names == ["all"] {
+            if text.trimmingCharacters(in: .whitespaces) == "all" {
                 draft.notify = .some(nil)
             } else {
-                guard !names.isEmpty, names.count <= 20, names.allSatisfy(Notifier.isName) else {
+                guard let names = ScheduleParsing.notifierNames(text) else {
                     throw UsageError(message: "Invalid --notify '\(DisplayText.line(String(text.prefix(60))))': give notifier names (notify add --name), comma-separated, or all.", command: "")
                 }
                 draft.notify = .some(names)

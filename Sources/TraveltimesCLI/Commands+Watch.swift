@@ -23,8 +23,7 @@ extension Commands {
         guard let minutes = try ScheduleParsing.threshold(text) else { throw ModelError.badThreshold(text) }
         var names: [String]?
         if let text = invocation.arguments.value("--notify") {
-            let list = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard !list.isEmpty, list.count <= 20, list.allSatisfy(Notifier.isName) else {
+            guard let list = ScheduleParsing.notifierNames(text) else {
                 throw invocation.usage("Invalid --notify '\(DisplayText.line(String(text.prefix(60))))': give notifier names (notify add --name), comma-separated.")
             }
             names = list

@@ -62,6 +62,14 @@ public enum ScheduleParsing {
     /// The largest delay threshold, in minutes (four digits).
     public static let largestThreshold = 9_999
 
+    /// Reads notifier names, comma-separated (`phone,desk`): nil when any is not a name, or there
+    /// are none, or more than 20.
+    public static func notifierNames(_ text: String) -> [String]? {
+        let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !names.isEmpty, names.count <= 20, names.allSatisfy(Notifier.isName) else { return nil }
+        return names
+    }
+
     /// Reads a smart-alert threshold in minutes (`10`, `10m`, `10min`), or `off` for none.
     public static func threshold(_ text: String) throws(ModelError) -> Int? {
         var trimmed = Substring(text.trimmingWhitespace().lowercased())

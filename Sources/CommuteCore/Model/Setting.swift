@@ -160,8 +160,7 @@ public enum Setting: Hashable, Sendable {
                 self, "alert-lifetime set to \(TimeFormatting.age(TimeInterval(minutes * 60))): alerts are cleared that long after they fire."
             ) { $0.alertLifetimeMinutes = minutes }
         case .healthNotify:
-            let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard !names.isEmpty, names.count <= 20, names.allSatisfy(Notifier.isName) else { throw invalid }
+            guard let names = ScheduleParsing.notifierNames(text) else { throw invalid }
             return SettingChange(self, "health-notify set to \(names.joined(separator: ", ")).") { $0.healthNotify = names }
         }
     }
