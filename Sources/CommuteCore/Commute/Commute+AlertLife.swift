@@ -47,7 +47,7 @@ extension Commute {
         let delivery = sent.delivery
         let notifier = delivery.claim.notifier
         guard notifier.canUpdate || notifier.canClear || delivery.isHeadsUp else {
-            alerts.alerts.removeAll { $0.key == key && $0.notifier == notifier.id }
+            alerts.remove(key, notifier: notifier.id)
             return
         }
         let occurrence = delivery.claim.occurrence
@@ -150,31 +150,26 @@ extension Commute {
 
         try store.updateLedgerAndAlerts(keepingSince: ledgerHorizon) { ledger, alerts in
             for alert in forgotten {
-                alerts.alerts.removeAll { $0.key == alert.key && $0.notifier == alert.notifier }
+                alerts.remove(alert.key, notifier: alert.notifier)
             }
             for alert in heldNow {
                 guard var current = alerts.alert(alert.key, notifier: alert.notifier) else { continue }
                 let reason = "the leave time moved, in quiet hours (\(quietHours.map(\.description) ?? "")); revised when they end, if still relevant"
-                ledger.entries.append(DeliveryLedger.Entry(
-                    requestID: alert.requestID, occurrence: alert.occurrence, notifier: alert.notifier, outcome: .suppressed, at: now,
-                    reason: reason, key: alert.key, handle: alert.handle, action: .unchanged))
+                ledger.note(.unchanged, to: alert, outcome: .suppressed, reason: reason, at: now)
                 current.held = "quiet hours"
                 alerts.put(current)
             }
             for (alert, change, action, handle) in done {
-                ledger.entries.append(DeliveryLedger.Entry(
-                    requestID: alert.requestID, occurrence: alert.occurrence, notifier: alert.notifier,
-                    outcome: change.result == .delivered ? .delivered : .failed, at: now, attempts: 1, reason: change.result.failure,
-                    key: alert.key, handle: handle, action: action, leave: action == .updated ? alert.leave : nil))
+                ledger.note(action, to: alert, result: change.result, handle: handle, at: now)
                 switch (action, change.result) {
                 case (.cleared, .delivered):
-                    alerts.alerts.removeAll { $0.key == alert.key && $0.notifier == alert.notifier }
+                    alerts.remove(alert.key, notifier: alert.notifier)
                 case (.cleared, .failed):
                     // Tried again next tick, a few times, then given up: said so in the ledger.
                     guard var current = alerts.alert(alert.key, notifier: alert.notifier) else { continue }
                     current.clearFailures = (current.clearFailures ?? 0) + 1
                     if (current.clearFailures ?? 0) >= OpenAlerts.clearAttempts {
-                        alerts.alerts.removeAll { $0.key == alert.key && $0.notifier == alert.notifier }
+                        alerts.remove(alert.key, notifier: alert.notifier)
                     } else {
                         alerts.put(current)
                     }
@@ -211,12 +206,24 @@ extension Commute {
         try store.updateLedgerAndAlerts(keepingSince: ledgerHorizon) { ledger, alerts in
             alerts.alerts.removeAll { $0.key.hasPrefix(prefix) }
             for (alert, change) in changes {
-                ledger.entries.append(DeliveryLedger.Entry(
-                    requestID: alert.requestID, occurrence: alert.occurrence, notifier: alert.notifier,
-                    outcome: change.result == .delivered ? .delivered : .failed, at: now, attempts: 1,
-                    reason: change.result.failure ?? "dismissed by `delivered clear`", key: alert.key, handle: alert.handle, action: .cleared))
+                ledger.note(.cleared, to: alert, result: change.result, reason: "dismissed by `delivered clear`", at: now)
             }
         }
         return changes.map(\.1)
+    }
+}
+
+extension DeliveryLedger {
+    /// Records what was done to a notification already out there: its outcome (from `result`, or
+    /// given), the channel's reason when it failed, else `reason`; the handle it has now.
+    mutating func note(
+        _ action: Entry.Action, to alert: OpenAlerts.Alert, result: DeliveryResult? = nil, outcome given: Entry.Outcome? = nil,
+        handle: String? = nil, reason: String? = nil, at now: Date
+    ) {
+        let outcome = given ?? (result == .delivered ? .delivered : .failed)
+        entries.append(Entry(
+            requestID: alert.requestID, occurrence: alert.occurrence, notifier: alert.notifier, outcome: outcome, at: now,
+            attempts: result == nil ? 0 : 1, reason: result?.failure ?? reason, key: alert.key, handle: handle ?? alert.handle,
+            action: action, leave: action == .updated ? alert.leave : nil))
     }
 }

@@ -64,9 +64,14 @@ public struct OpenAlerts: VersionedDocument, Equatable {
         alerts.last { $0.key == key && $0.notifier == notifier }
     }
 
+    /// Takes out the alert with this key on this notifier.
+    public mutating func remove(_ key: String, notifier: Int) {
+        alerts.removeAll { $0.key == key && $0.notifier == notifier }
+    }
+
     /// Puts `alert` in place of the one with its key and notifier.
     public mutating func put(_ alert: Alert) {
-        alerts.removeAll { $0.key == alert.key && $0.notifier == alert.notifier }
+        remove(alert.key, notifier: alert.notifier)
         alerts.append(alert)
         if alerts.count > Self.largest { alerts.removeFirst(alerts.count - Self.largest) }
     }
