@@ -205,10 +205,11 @@ final class DesktopAndMail {
             ("slack://xoxb-SECRETTOKEN/#general", "Slack bot tokens are not supported"),
             ("ntfys://ntfy.sh/a/b", "one topic per notifier"),
             ("pover://SECRETTOKEN", "pover://USER_KEY@APP_TOKEN"),
+            ("ntfy://host/SECRET\u{1B}[2J", "a notifier URL is one line with no spaces"),
         ] {
             let outcome = try sandbox.run(["notify", "add", url])
             #expect(outcome.status == 64 && outcome.stderr.contains(reason), "\(url): \(outcome)")
-            #expect(!outcome.stderr.contains("SECRET"), "\(outcome.stderr)")
+            #expect(!outcome.stderr.contains("SECRET") && !outcome.stderr.contains("\u{1B}"), "\(outcome.stderr)")
         }
         // From standard input: out of argv.
         let added = try sandbox.run(["notify", "add", "-", "--name", "phone"], stdin: "ntfys://tk_SECRETTOKEN@ntfy.example.com/commute\n")
@@ -346,6 +347,15 @@ func decodeTitle(_ header: String?) -> String? {
         try sandbox.ok(["tick", "--now", "2025-11-05T07:00:00"])
         var state = try #require(try server.state()["ntfy"] as? [String: [[String: Any]]])
         #expect(state["desk"]?.count == 1 && state["phone"] == nil, "\(state)")
+        // `all` sends to every notifier again.
+        let listed = try #require(try sandbox.json(["schedule", "list", "--json"]) as? [[String: Any]])
+        #expect(listed.first?["notify"] as? [String] == ["desk"])
+        let id = try #require(listed.first?["id"] as? String)
+        try sandbox.ok(["schedule", "edit", String(id.prefix(8)), "--notify", "all"])
+        let edited = try #require(try sandbox.json(["schedule", "list", "--json"]) as? [[String: Any]])
+        #expect(edited.first?["notify"] is NSNull)
+        let bad = try sandbox.run(["schedule", "edit", String(id.prefix(8)), "--notify", "desk,\u{1B}[2J"])
+        #expect(bad.status == 64 && bad.stderr.contains("Invalid --notify") && !bad.stderr.contains("\u{1B}"), "\(bad)")
 
         // A watch to the phone alone: its "cleared" takes the place of its "over".
         try sandbox.ok(["watch", "add", "1", "--over", "10", "--notify", "phone"])
