@@ -45,6 +45,10 @@ extension Commands {
             case .alertLifetime:
                 "\(TimeFormatting.age(TimeInterval(configuration.alertLifetime))) after it fires, an alert is cleared where the channel can"
             case .healthNotify: configuration.healthNotify.map { $0.joined(separator: ", ") } ?? "every notifier"
+            case .historyDays:
+                configuration.historyRetentionDays == 0
+                    ? "off (no travel times are recorded)" : "\(configuration.historyRetentionDays) days of travel times are kept"
+            case .typicalWeeks: "typical times look back \(configuration.typicalTimeWeeks) weeks"
             }
         }
     }
@@ -182,6 +186,7 @@ struct ConfigJSON: EveryKeyEncodable {
     struct WatchJSON: EveryKeyEncodable {
         var routeID: String
         var overMinutes: Int
+        var overUsual: Bool
     }
 
     var source: String?
@@ -212,6 +217,10 @@ struct ConfigJSON: EveryKeyEncodable {
     var alertLifetimeMinutes: Int
     /// The notifiers health alerts go to, by name; null for every one.
     var healthNotify: [String]?
+    /// Days of travel times kept; 0 when none are recorded.
+    var historyDays: Int
+    /// Weeks typical times look back.
+    var typicalWeeks: Int
 
     init(_ configuration: Configuration, source: String?, codeFromEnvironment: Bool, environment: [String: String] = [:]) {
         self.source = source
@@ -248,7 +257,7 @@ struct ConfigJSON: EveryKeyEncodable {
             }
             return json
         }
-        watches = (configuration.watches ?? []).map { WatchJSON(routeID: $0.routeID, overMinutes: $0.overMinutes) }
+        watches = (configuration.watches ?? []).map { WatchJSON(routeID: $0.routeID, overMinutes: $0.overMinutes, overUsual: $0.overUsual ?? false) }
         var keys: [String: String?] = [:]
         var keysFrom: [String: String?] = [:]
         for provider in RouteProvider.allCases {
@@ -265,5 +274,7 @@ struct ConfigJSON: EveryKeyEncodable {
         staleAfterMinutes = configuration.staleAfterMinutes ?? Configuration.defaultStaleAfterMinutes
         alertLifetimeMinutes = configuration.alertLifetimeMinutes ?? Configuration.defaultAlertLifetimeMinutes
         healthNotify = configuration.healthNotify
+        historyDays = configuration.historyRetentionDays
+        typicalWeeks = configuration.typicalTimeWeeks
     }
 }

@@ -205,6 +205,7 @@ private struct RefreshRun {
         }
         custom = result
         Commands.reportCustom(result, quiet: quiet || invocation.wantsJSON, commute, io)
+        if !invocation.wantsJSON { for warning in result.warnings { io.warn(warning.description) } }
     }
 
     /// The feed's warnings (quiet, a warning is news only once), and how the alerts were planned.

@@ -37,6 +37,9 @@ extension Commands {
             return
         }
         io.out(routeTable(listing, commute))
+        if listing.routes.contains(where: { $0.suspiciousMinutes != nil }) {
+            io.out("? Outside what the route can be: ignored until a second reading confirms it.")
+        }
         if listing.routes.contains(where: { $0.custom?.provider.usualIsFreeFlow == true }) {
             io.out("† Google gives no usual time: its AVG is the time without traffic, so its delays run high.")
         }
@@ -52,9 +55,11 @@ extension Commands {
                 table.add(["*", id, "Route \(id)", "-", "-", "-", "UNAVAILABLE", "-", "not in the latest feed"])
             case .route(let route):
                 table.add([
-                    listing.favorites.contains(route.id) ? "*" : "", route.id, route.name, minutes(route.currentMinutes),
+                    listing.favorites.contains(route.id) ? "*" : "", route.id, route.name,
+                    route.suspiciousMinutes.map { "\($0)?" } ?? minutes(route.currentMinutes),
                     minutes(route.averageMinutes) + (route.custom?.provider.usualIsFreeFlow == true ? "†" : ""),
-                    route.delayMinutes.map(TimeFormatting.delay) ?? "-", route.status.rawValue, route.sourceName,
+                    route.delayMinutes.map(TimeFormatting.delay) ?? "-", route.suspiciousMinutes == nil ? route.status.rawValue : "SUSPICIOUS",
+                    route.sourceName,
                     route.custom?.fetchedAt == nil && route.custom != nil
                         ? "not fetched yet" : TimeFormatting.moment(route.updatedAt, relativeTo: commute.now, calendar: commute.calendar),
                 ])
@@ -101,6 +106,7 @@ extension Commands {
         if let distance = route.distanceMiles { io.out("  Distance: \(distance) mi") }
         let usual = route.custom?.provider.usualIsFreeFlow == true ? "without traffic" : "usually"
         io.out("  Now:      \(minutes(route.currentMinutes)) (\(usual) \(minutes(route.averageMinutes)))")
+        if route.suspiciousMinutes != nil { io.out("  Held back: \(Commute.suspicionText(route)); ignored until confirmed") }
         io.out("  Delay:    \(route.delayMinutes.map(TimeFormatting.delay) ?? "-"), \(route.status.rawValue)")
         if let arrival {
             io.out("  Arrive:   \(TimeFormatting.moment(arrival, relativeTo: commute.now, calendar: calendar)) if you leave now")
@@ -160,6 +166,10 @@ struct RouteJSON: EveryKeyEncodable {
     /// A custom route's ends; null for the feed's.
     var from: Coordinate?
     var to: Coordinate?
+    /// The source's latest reading lies outside what the route can be: it is held back (in
+    /// `suspiciousMinutes`, not `currentMinutes`) until a second reading confirms it.
+    var suspicious: Bool
+    var suspiciousMinutes: Int?
 
     init(_ route: Route, calendar: ZonedCalendar) {
         id = route.id
@@ -174,6 +184,8 @@ struct RouteJSON: EveryKeyEncodable {
         source = route.sourceName
         from = route.custom?.from
         to = route.custom?.to
+        suspicious = route.suspiciousMinutes != nil
+        suspiciousMinutes = route.suspiciousMinutes
     }
 }
 

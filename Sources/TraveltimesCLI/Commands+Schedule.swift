@@ -19,7 +19,9 @@ extension Commands {
             arriveByOption, bufferOption, headsUpOption,
             OptionSpec(name: "--days", value: "DAYS", help: "Days: \(daysHelp)", values: .days),
             OptionSpec(name: "--route", value: "ID", help: "A favorite route; repeat or use commas (default: all favorites)", repeatable: true, values: .favoriteRouteID),
-            OptionSpec(name: "--only-when-delayed", value: "MIN", help: "Smart alert: only when a route is MIN+ minutes over its usual time"),
+            OptionSpec(
+                name: "--only-when-delayed", value: "MIN|auto",
+                help: "Smart alert: only when a route is MIN+ minutes over its usual time, or (auto) slower than its history's 9 times in 10"),
             notifyOption,
             OptionSpec(name: "--disabled", help: "Save it switched off"),
             Options.now,
@@ -104,13 +106,13 @@ extension Commands {
             return
         }
         // The smart-alert column appears only when some schedule has a threshold.
-        let smart = schedules.contains { $0.onlyWhenDelayedBy != nil }
+        let smart = schedules.contains { $0.smartLabel != nil }
         var table = Table([.left, .right, .left, .left, .left] + (smart ? [.left] : []))
         for schedule in schedules {
             table.add([
                 shortID(schedule), schedule.timeLabel, schedule.daysLabel, routeCount(schedule.routeIDs.count),
                 schedule.isEnabled ? "enabled" : "disabled",
-            ] + (smart ? [schedule.onlyWhenDelayedBy.map { "only when +\($0) min" } ?? "always"] : []))
+            ] + (smart ? [schedule.smartLabel ?? "always"] : []))
         }
         invocation.io.out(table.render().joined(separator: "\n"))
     }
@@ -136,7 +138,9 @@ extension Commands {
         io.out("  Time:    \(schedule.timeLabel)")
         io.out("  Days:    \(schedule.daysLabel)")
         io.out("  State:   \(schedule.isEnabled ? "enabled" : "disabled")")
-        if let threshold = schedule.onlyWhenDelayedBy {
+        if schedule.onlyWhenAboveUsual == true, let threshold = schedule.onlyWhenDelayedBy {
+            io.out("  Smart:   only when a route is slower than 9 times in 10 at that hour (+\(threshold) min where history is thin)")
+        } else if let threshold = schedule.onlyWhenDelayedBy {
             io.out("  Smart:   only when a route is \(threshold)+ min over its usual time")
         }
         io.out("  Created: \(TimeFormatting.dayAndTime(schedule.createdAt, calendar: commute.calendar))")
@@ -155,7 +159,7 @@ extension Commands {
                 io.out("    \(TimeFormatting.dayAndTime(fire, calendar: commute.calendar))")
             case .arriveBy:
                 // An arrive-by alert comes at the leave time, as `pending` shows it; the arrival after it.
-                let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: fire)
+                let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: fire, typical: commute.typicalLookup)
                 io.out("    \(TimeFormatting.dayAndTime(leave.leave, calendar: commute.calendar))  leave, to arrive by \(commute.calendar.local(fire).time.label)")
             }
         }
@@ -172,7 +176,7 @@ extension Commands {
             arriveByOption, bufferOption, headsUpOption,
             OptionSpec(name: "--days", value: "DAYS", help: "New days: \(daysHelp)", values: .days),
             OptionSpec(name: "--route", value: "ID", help: "New routes (favorites), replacing the old; repeat or use commas", repeatable: true, values: .favoriteRouteID),
-            OptionSpec(name: "--only-when-delayed", value: "MIN|off", help: "Smart alert threshold in minutes, or off"),
+            OptionSpec(name: "--only-when-delayed", value: "MIN|auto|off", help: "Smart alert threshold in minutes, auto (from history), or off"),
             OptionSpec(name: "--notify", value: "NAMES|all", help: "Send to these notifiers (by name, comma-separated), or all again"),
             Options.now,
         ]
@@ -308,7 +312,11 @@ extension Commands {
             draft.timing = try arriveBy(arguments, over: .at)
         }
         if let text = arguments.value("--days") { draft.days = try ScheduleParsing.days(text) }
-        if let text = arguments.value("--only-when-delayed") { draft.onlyWhenDelayedBy = .some(try ScheduleParsing.threshold(text)) }
+        if let text = arguments.value("--only-when-delayed") {
+            let threshold = try ScheduleParsing.delayThreshold(text)
+            draft.onlyWhenDelayedBy = .some(threshold.minutes)
+            draft.onlyWhenAboveUsual = threshold.aboveUsual
+        }
         if let text = arguments.value("--notify") {
             if text.trimmingCharacters(in: .whitespaces) == "all" {
                 draft.notify = .some(nil)
@@ -332,7 +340,11 @@ extension Commands {
         let routes = try commute.routes().byID
         let names = schedule.routeIDs.map { routes[$0]?.name ?? "Route \($0)" }.joined(separator: ", ")
         var text = "\(schedule.timeLabel) on \(schedule.daysLabel), \(routeCount(schedule.routeIDs.count)) (\(names))"
-        if let threshold = schedule.onlyWhenDelayedBy { text += ", only when delayed \(threshold)+ min" }
+        if schedule.onlyWhenAboveUsual == true {
+            text += ", only when slower than usual"
+        } else if let threshold = schedule.onlyWhenDelayedBy {
+            text += ", only when delayed \(threshold)+ min"
+        }
         if let names = schedule.notify { text += ", to \(names.joined(separator: ", "))" }
         if case .arriveBy(let buffer, let headsUp) = schedule.timing {
             if buffer > 0 { text += ", \(buffer) min to spare" }
@@ -351,6 +363,7 @@ extension Commands {
             switch leave.basis {
             case .current: break
             case .usual: text += " (on usual times)"
+            case .typical: text += " (on its history: on time 9 times in 10)"
             case .noData: text += " (no travel times yet)"
             }
         }
@@ -368,6 +381,8 @@ struct ScheduleJSON: EveryKeyEncodable {
     var enabled: Bool
     var createdAt: String
     var onlyWhenDelayedBy: Int?
+    /// `--only-when-delayed auto`: onlyWhenDelayedBy stands in where history is thin.
+    var onlyWhenAboveUsual: Bool
     var daysLabel: String
     var timeLabel: String
     /// `at` or `arrive-by`.
@@ -388,6 +403,7 @@ struct ScheduleJSON: EveryKeyEncodable {
         enabled = schedule.isEnabled
         createdAt = TimeFormatting.iso8601(schedule.createdAt, calendar: calendar)
         onlyWhenDelayedBy = schedule.onlyWhenDelayedBy
+        onlyWhenAboveUsual = schedule.onlyWhenAboveUsual ?? false
         daysLabel = schedule.daysLabel
         timeLabel = schedule.timeLabel
         notify = schedule.notify

@@ -4,23 +4,26 @@ import Foundation
 extension Commands {
     static let watchAdd = Command(
         name: "watch add",
-        summary: "Alert (critical) when a route's delay reaches MIN minutes, and when it clears",
-        arguments: "ROUTE --over MIN",
+        summary: "Alert (critical) when a route's delay reaches MIN minutes (or, auto, passes its usual), and when it clears",
+        arguments: "ROUTE --over MIN|auto",
         positionals: 1...1,
         argumentValues: [.routeID],
         options: [
-            OptionSpec(name: "--over", value: "MIN", help: "Delay in minutes over the usual time"),
+            OptionSpec(name: "--over", value: "MIN|auto", help: "Delay in minutes over the usual time, or auto: slower than 9 times in 10 at that hour"),
             OptionSpec(name: "--notify", value: "NAMES", help: "Send only to these notifiers, by name, comma-separated (default: all)"),
         ],
         discussion: """
             Checked after every successful refresh: one alert when the delay reaches MIN, one when it
             falls back below — at most once per route per direction per local day, and at most 3
-            such critical alerts a day. Critical alerts are sent in quiet hours too.
+            such critical alerts a day. Critical alerts are sent in quiet hours too. With auto, the
+            line is the 90th percentile of the route's history for the weekday and quarter hour
+            (see history); where there are too few readings, \(ScheduleParsing.usualFallbackMinutes) min over the usual time stands in.
             """
     ) { invocation in
         let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
         guard let text = invocation.arguments.value("--over") else { throw invocation.usage("Missing --over MIN.") }
-        guard let minutes = try ScheduleParsing.threshold(text) else { throw ModelError.badThreshold(text) }
+        let threshold = try ScheduleParsing.delayThreshold(text)
+        guard let minutes = threshold.minutes else { throw ModelError.badThreshold(text) }
         var names: [String]?
         if let text = invocation.arguments.value("--notify") {
             guard let list = ScheduleParsing.notifierNames(text) else {
@@ -28,8 +31,9 @@ extension Commands {
             }
             names = list
         }
-        let route = try invocation.commute().watch(id, overMinutes: minutes, notify: names)
-        invocation.io.out("Watching \(route.name) (\(id)): an alert when it runs +\(minutes) min or more, and when it clears.")
+        let route = try invocation.commute().watch(id, overMinutes: minutes, overUsual: threshold.aboveUsual, notify: names)
+        let line = threshold.aboveUsual ? "slower than 9 times in 10 at that hour" : "+\(minutes) min or more"
+        invocation.io.out("Watching \(route.name) (\(id)): an alert when it runs \(line), and when it clears.")
     }
 
     static let watchList = Command(
@@ -40,7 +44,9 @@ extension Commands {
         let commute = try invocation.commute()
         let watches = commute.configuration.watches ?? []
         if invocation.wantsJSON {
-            try invocation.printJSON(watches.map { WatchJSON(routeID: $0.routeID, overMinutes: $0.overMinutes, isOver: $0.isOver) })
+            try invocation.printJSON(watches.map {
+                WatchJSON(routeID: $0.routeID, overMinutes: $0.overMinutes, overUsual: $0.overUsual ?? false, isOver: $0.isOver)
+            })
             return
         }
         guard !watches.isEmpty else {
@@ -50,7 +56,8 @@ extension Commands {
         let routes = try commute.routes().byID
         for watch in watches {
             let state = watch.isOver.map { $0 ? "over now" : "clear now" } ?? "not checked yet"
-            invocation.io.out("\(watch.routeID)  \(routes[watch.routeID]?.name ?? "Route \(watch.routeID)")  over +\(watch.overMinutes) min  (\(state))")
+            let line = watch.overUsual == true ? "slower than usual" : "over +\(watch.overMinutes) min"
+            invocation.io.out("\(watch.routeID)  \(routes[watch.routeID]?.name ?? "Route \(watch.routeID)")  \(line)  (\(state))")
         }
     }
 
@@ -77,14 +84,17 @@ extension Commands {
 struct WatchJSON: Encodable {
     var routeID: String
     var overMinutes: Int
+    /// `--over auto`: overMinutes stands in where history is thin.
+    var overUsual: Bool
     var isOver: Bool?
 
-    private enum CodingKeys: String, CodingKey { case routeID, overMinutes, isOver }
+    private enum CodingKeys: String, CodingKey { case routeID, overMinutes, overUsual, isOver }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(routeID, forKey: .routeID)
         try container.encode(overMinutes, forKey: .overMinutes)
+        try container.encode(overUsual, forKey: .overUsual)
         try container.encode(isOver, forKey: .isOver)
     }
 }

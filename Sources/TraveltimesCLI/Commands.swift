@@ -6,7 +6,7 @@ enum Commands {
         scheduleAdd, scheduleList, scheduleShow, scheduleEdit, scheduleEnable, scheduleDisable, scheduleRemove,
         groupAdd, groupList, groupEdit, groupRemove, pause, pauseList, pauseRemove, pauseClear,
         pending, tick, test, deliveredList, deliveredClear, notifyAdd, notifyList, notifyRemove, notifyTest,
-        watchAdd, watchList, watchRemove,
+        watchAdd, watchList, watchRemove, history, historyExport, historyImport, bestTime,
         status, doctor, configShow, configSet, configUnset, installSystemd, installCron, uninstallSystemd, uninstallCron,
         completions, manpage, demo,
     ]
@@ -15,7 +15,7 @@ enum Commands {
     static let groups = ["favorites", "schedule", "group", "config", "notify", "delivered", "watch", "install", "uninstall"]
 
     /// Commands that run by their own name and also have subcommands.
-    static let hybrids = ["route": routeSubcommands, "pause": pauseSubcommands]
+    static let hybrids = ["route": routeSubcommands, "pause": pauseSubcommands, "history": historySubcommands]
 
     /// Finds the command the words name, and the words left for its options.
     /// Both spellings are accepted wherever a word names something: `favourites add`,

@@ -12,6 +12,11 @@ struct Invocation {
 
     func usage(_ message: String) -> UsageError { UsageError(message: message, command: command.name) }
 
+    /// Colour: only on a terminal, never with `NO_COLOR` set (https://no-color.org) or `TERM=dumb`.
+    var usesColor: Bool {
+        io.outputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+
     /// Where the zone a command uses came from.
     enum ZoneSource: String, Equatable, Encodable {
         /// `TRAVELTIMES_TZ`, for this command only; it overrides the saved zone.

@@ -16,17 +16,20 @@ public struct TerminalIO: Sendable {
     public var isInteractive: Bool
     /// Whether standard error is a terminal (progress display).
     public var errorIsTerminal: Bool
+    /// Whether standard output is a terminal (colour, where a command has any).
+    public var outputIsTerminal: Bool
 
     public init(
         writeOut: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
         readLine: @escaping @Sendable () -> String? = { nil }, isInteractive: Bool = false,
-        errorIsTerminal: Bool = false
+        errorIsTerminal: Bool = false, outputIsTerminal: Bool = false
     ) {
         self.writeOut = writeOut
         self.writeError = writeError
         self.readLine = readLine
         self.isInteractive = isInteractive
         self.errorIsTerminal = errorIsTerminal
+        self.outputIsTerminal = outputIsTerminal
     }
 
     /// The process's own standard streams.
@@ -36,7 +39,7 @@ public struct TerminalIO: Sendable {
             writeError: { text in FileHandle.standardError.write(Data(text.utf8)) },
             readLine: { Swift.readLine() },
             isInteractive: isatty(STDIN_FILENO) == 1,
-            errorIsTerminal: isatty(STDERR_FILENO) == 1)
+            errorIsTerminal: isatty(STDERR_FILENO) == 1, outputIsTerminal: isatty(STDOUT_FILENO) == 1)
     }
 
     /// The same streams with every secret removed from what is written.

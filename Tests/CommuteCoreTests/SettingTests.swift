@@ -18,6 +18,8 @@ import Testing
         case .staleAfter: ("2h", "8d")
         case .alertLifetime: ("90m", "0m")
         case .healthNotify: ("phone,desk", "phone desk")
+        case .historyDays: ("90", "6")
+        case .typicalWeeks: ("12", "53")
         }
     }
 

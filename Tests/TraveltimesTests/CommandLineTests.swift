@@ -123,6 +123,10 @@ import Testing
             "watch add": ["watch", "add", "70", "--over", "10"],
             "watch list": ["watch", "list"],
             "watch remove": ["watch", "remove", "70", "--yes"],
+            "history import": ["history", "import", HistoryTests.sampleHistory],
+            "history": ["history", "1"],
+            "history export": ["history", "export", "--csv"],
+            "best-time": ["best-time", "1", "96", "--arrive-by", "9:00"],
             "status": ["status", "--now", now],
             "doctor": ["doctor", "--now", now],
             "config show": ["config", "show"],
@@ -312,9 +316,10 @@ enum TraveltimesVersion {
         #expect(routes.count == 163)
         let keys: Set = [
             "id", "name", "description", "currentMinutes", "averageMinutes", "delayMinutes", "status", "distanceMiles", "updatedAt", "source",
-            "from", "to",
+            "from", "to", "suspicious", "suspiciousMinutes",
         ]
         #expect(routes.allSatisfy { Set($0.keys) == keys && $0["source"] as? String == "wsdot" && $0["from"] is NSNull })
+        #expect(routes.allSatisfy { $0["suspicious"] as? Bool == false && $0["suspiciousMinutes"] is NSNull })
         let everett = try #require(routes.first { $0["id"] as? String == "1" })
         #expect(everett["currentMinutes"] as? Int == 34 && everett["delayMinutes"] as? Int == -11)
         #expect(everett["status"] as? String == "CLEAR")

@@ -201,4 +201,49 @@ import Testing
             #expect(hidden.isEmpty, "\(command): \(hidden.map { String(format: "U+%04X", $0.value) })")
         }
     }
+
+    // MARK: History files and imports
+
+    /// History files with bytes flipped, cut short, lengthened or replaced, and CSV lines of any
+    /// characters: every command that reads them answers (0, or 65 naming the file, or 65 for the
+    /// CSV line) — never a crash — and what it prints holds no hidden character.
+    @Test func damagedHistoryFilesAndHostileImportsNeverCrash() throws {
+        var random = SeededRandom(seed: JSONFuzzTests.seed &+ 20)
+        let sandbox = try Sandbox().prepared().withoutHealthAlerts()
+        try sandbox.ok(["history", "import", HistoryTests.sampleHistory])
+        let path = sandbox.path("history/1.tth")
+        let intact = try #require(sandbox.bytes("history/1.tth"))
+        for round in 0..<24 {
+            var bytes = intact
+            switch round % 4 {
+            case 0:
+                for _ in 0..<Int.random(in: 1...40, using: &random) {
+                    bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+                }
+            case 1: bytes = bytes.prefix(Int.random(in: 0..<bytes.count, using: &random))
+            case 2: bytes += Data((0..<Int.random(in: 1...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+            default: bytes = Data((0..<Int.random(in: 0...400, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+            }
+            try Sandbox.write(path, bytes)
+            for command in [
+                ["history", "1", "--now", "2025-11-04T16:05:00-08:00"], ["history", "1", "--json"], ["history", "export", "--csv"],
+                ["best-time", "1", "--arrive-by", "9:00"], ["refresh", "--source", Paths.fixture, "--now", "2025-11-04T16:05:00-08:00"],
+                ["tick", "--now", "2025-11-05T07:00:30-08:00"],
+            ] {
+                let outcome = try sandbox.run(command)
+                #expect([0, 65].contains(outcome.status), "round \(round) \(command): \(outcome)")
+                if outcome.status == 65 { #expect(outcome.stderr.contains(path), "\(outcome)") }
+                let hidden = (outcome.stdout + outcome.stderr).unicodeScalars.filter { DisplayText.isHidden($0) && $0 != "\n" }
+                #expect(hidden.isEmpty, "round \(round) \(command)")
+            }
+        }
+        for _ in 0..<40 {
+            let line = Self.text(&random, length: 0...60)
+            let file = sandbox.home + "-fuzz.csv"
+            try Sandbox.write(file, Data(("route,at,minutes,source,suspicious\n" + line + "\n").utf8))
+            let outcome = try sandbox.run(["history", "import", file])
+            #expect([0, 65].contains(outcome.status), "\(line.debugDescription): \(outcome)")
+            #expect(!outcome.stderr.unicodeScalars.contains { DisplayText.isHidden($0) && $0 != "\n" }, "\(line.debugDescription)")
+        }
+    }
 }

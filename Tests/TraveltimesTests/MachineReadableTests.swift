@@ -109,7 +109,7 @@ import Testing
             "providerKeys": ["tomtom": NSNull(), "here": NSNull(), "google": NSNull()],
             "providerKeysFrom": ["tomtom": NSNull(), "here": NSNull(), "google": NSNull()],
             "leadMinutes": 60, "minIntervalMinutes": 10, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 160],
-            "staleAfterMinutes": 60, "alertLifetimeMinutes": 120, "healthNotify": NSNull(),
+            "staleAfterMinutes": 60, "alertLifetimeMinutes": 120, "healthNotify": NSNull(), "historyDays": 400, "typicalWeeks": 8,
         ] as NSDictionary)
 
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
@@ -130,6 +130,8 @@ import Testing
         try sandbox.ok(["config", "set", "alert-lifetime", "90m"])
         try sandbox.ok(["notify", "add", "ntfys://tk_TOKENSECRET@ntfy.example/TOPICSECRET", "--name", "phone"])
         try sandbox.ok(["config", "set", "health-notify", "phone"])
+        try sandbox.ok(["config", "set", "history-days", "off"])
+        try sandbox.ok(["config", "set", "typical-weeks", "12"])
         let outcome = try sandbox.ok(["config", "show", "--json"], environment: ["TOMTOM_API_KEY": "ENVKEYSECRET"])
         #expect(!outcome.stdout.contains("SECRET"))
         let full = try object(outcome)
@@ -151,11 +153,11 @@ import Testing
                     "program": NSNull(), "arguments": NSNull(), "url": "ntfys:…", "format": NSNull(), "headers": NSNull(), "click": NSNull(),
                 ],
             ],
-            "watches": [["routeID": "96", "overMinutes": 10]],
+            "watches": [["routeID": "96", "overMinutes": 10, "overUsual": false]],
             "providerKeys": ["tomtom": "set", "here": "set", "google": NSNull()],
             "providerKeysFrom": ["tomtom": "environment", "here": "config", "google": NSNull()],
             "leadMinutes": 90, "minIntervalMinutes": 15, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 100],
-            "staleAfterMinutes": 120, "alertLifetimeMinutes": 90, "healthNotify": ["phone"],
+            "staleAfterMinutes": 120, "alertLifetimeMinutes": 90, "healthNotify": ["phone"], "historyDays": 0, "typicalWeeks": 12,
         ] as NSDictionary)
         let fromShell = try object(try sandbox.ok(["config", "show", "--json"], environment: ["WSDOT_ACCESS_CODE": "SHELLSECRET"]))
         #expect(fromShell["accessCode"] as? String == "set" && fromShell["accessCodeFrom"] as? String == "environment")

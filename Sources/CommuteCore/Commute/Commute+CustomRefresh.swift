@@ -73,6 +73,8 @@ extension Commute {
         public var outcomes: [CustomRouteOutcome]
         /// Nil when nothing new was fetched (the alerts were not re-planned for it).
         public var reschedule: RescheduleSummary?
+        /// Readings held back as outside what the route can be, and what could not be recorded.
+        public var warnings: [RefreshWarning] = []
 
         public var fetched: [CustomRouteOutcome] { outcomes.filter { $0.result == .fetched } }
         public var failed: [CustomRouteOutcome] { outcomes.filter { $0.result == .failed } }
@@ -203,6 +205,8 @@ extension Commute {
             }
         }
         let results = state.results
+        var readings: [(routeID: String, record: HistoryRecord)] = []
+        var warnings: [RefreshWarning] = []
         var unsent = state.unsentRequests
         // Work left undone after an error was reserved and never sent.
         for index in work where results[index] == nil {
@@ -219,9 +223,17 @@ extension Commute {
             guard let custom = route.custom else { continue }
             switch result {
             case .success(let measurement):
+                // Judged against its history, and recorded (when history is on).
+                let (judged, record) = judge(
+                    Self.measured(route, measurement, at: now), history: recordsHistory ? (try? store.history.contents(of: route.id)) : nil)
+                if recordsHistory, let record { readings.append((route.id, record)) }
+                if judged.suspiciousMinutes != nil {
+                    warnings.append(RefreshWarning(
+                        key: "suspicious:\(route.id)", description: Self.suspicionText(judged) + " (held back until a second reading confirms it)",
+                        isRepeat: false))
+                }
                 decided[index] = CustomRouteOutcome(
-                    routeID: route.id, provider: custom.provider, result: .fetched, failure: nil,
-                    route: Self.measured(route, measurement, at: now))
+                    routeID: route.id, provider: custom.provider, result: .fetched, failure: nil, route: judged)
             case .failure(let failure):
                 var tried = route
                 if !failure.isSkip { tried.custom?.triedAt = now }
@@ -243,7 +255,7 @@ extension Commute {
                 }
             }
         }
-        var result = CustomRefreshResult(outcomes: outcomes, reschedule: nil)
+        var result = CustomRefreshResult(outcomes: outcomes, reschedule: nil, warnings: warnings + record(readings))
         try recordProviderHealth(outcomes)
         if !result.fetched.isEmpty { result.reschedule = try reschedule() }
         return result

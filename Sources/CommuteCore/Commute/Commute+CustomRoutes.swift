@@ -205,6 +205,7 @@ extension Commute {
     /// route: its old times are dropped, and it is fetched again when next in play.
     public func editCustomRoute(_ id: String, name: String??, from: Coordinate?, to: Coordinate?, provider: RouteProvider?) throws -> Route {
         try store.checkPlanInputs()
+        var movedEnds = false
         let route = try store.updateCustomRoutes { routes -> Route in
             guard let index = routes.firstIndex(where: { $0.id == id }), let old = routes[index].custom else {
                 throw ModelError.unknownRoute(id)
@@ -213,11 +214,15 @@ extension Commute {
             var route = routes[index]
             if !custom.isSameRoute(as: old) {
                 route = Self.customRoute(id: id, name: route.feedName, custom: custom, at: now)
+                movedEnds = true
             }
             if let name { route.feedName = name }
             routes[index] = route
             return route
         }
+        // Its history timed other ends: it starts afresh. Failing to remove it leaves readings of
+        // the old ends to age out, never a failed edit.
+        if movedEnds { try? store.history.remove(id) }
         try reschedule()
         return route
     }
@@ -256,6 +261,9 @@ extension Commute {
             return true
         }
         try store.updateCustomRoutes { routes in routes.removeAll { $0.id == id } }
+        // A route added again under this ID may time other ends: its history goes with it. One
+        // that cannot be removed is left to age out, never a failed removal.
+        try? store.history.remove(id)
         return Replanned(change: removal, summary: try reschedule())
     }
 }

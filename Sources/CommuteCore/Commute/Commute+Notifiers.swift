@@ -26,9 +26,10 @@ extension Commute {
         }
     }
 
-    /// Watches the route `id` for delays of `minutes` or more, replacing its watch if it had one.
-    /// Returns the route, as the cache has it.
-    public func watch(_ id: String, overMinutes minutes: Int, notify names: [String]? = nil) throws -> Route {
+    /// Watches the route `id` for delays of `minutes` or more (with `overUsual`, for times over
+    /// its usual 90th percentile, `minutes` standing in where history is thin), replacing its
+    /// watch if it had one. Returns the route, as the cache has it.
+    public func watch(_ id: String, overMinutes minutes: Int, overUsual: Bool = false, notify names: [String]? = nil) throws -> Route {
         let routes = try store.routes().byID
         guard !routes.isEmpty else { throw CommuteError.noRouteData }
         guard let route = routes[id] else { throw ModelError.unknownRoute(id) }
@@ -36,7 +37,7 @@ extension Commute {
             try Self.checkNotifierNames(names, in: configuration)
             var watches = configuration.watches ?? []
             watches.removeAll { $0.routeID == id }
-            watches.append(DelayWatch(routeID: id, overMinutes: minutes, notify: names))
+            watches.append(DelayWatch(routeID: id, overMinutes: minutes, overUsual: overUsual ? true : nil, notify: names))
             configuration.watches = watches
         }
         return route

@@ -30,6 +30,10 @@ extension Commute {
         public var warnings: [RefreshWarning] = []
         /// The custom routes, carried over as they were (the feed does not touch them).
         public var customRoutes: [Route] = []
+        /// What could not be recorded in the history: warnings, never the refresh's failure.
+        var historyWarnings: [RefreshWarning] = []
+        /// Routes whose new reading was held back as outside what the route can be.
+        public var suspicious: [Route] = []
     }
 
     /// A refresh that replaced the route cache and then could not re-plan the alerts: the routes
@@ -101,7 +105,13 @@ extension Commute {
         let missing = result.missingFavorites.map {
             ("missing:\($0)", "favorite \($0) is not in this feed: it stays a favorite and shows as unavailable")
         }
-        return (dropped + missing).map { RefreshWarning(key: $0.0, description: $0.1, isRepeat: previous.contains($0.0)) }
+        let suspicious = result.suspicious.map { route in
+            ("suspicious:\(route.id)", Self.suspicionText(route) + " (held back until a second reading confirms it)")
+        }
+        let history = result.historyWarnings.map { ($0.key, $0.description) }
+        return (dropped + missing + suspicious + history).map {
+            RefreshWarning(key: $0.0, description: $0.1, isRepeat: previous.contains($0.0))
+        }
     }
 
     /// Decodes a feed, saves it as the route cache, then re-plans every trigger with the routes just
@@ -127,10 +137,18 @@ extension Commute {
         var kept: [String: Route] = [:]
         var noData = 0
         var dropped: [WSDOTFeed.DroppedRoute] = []
+        var readings: [(routeID: String, record: HistoryRecord)] = []
+        var suspicious: [Route] = []
         let (feedIDs, custom) = try store.replaceRoutes(fetchedAt: now, source: source, validators: validators) { save in
-            try WSDOTFeed.forEachRoute(in: input, deadline: deadline, dropped: { dropped.append($0) }) { route in
+            try WSDOTFeed.forEachRoute(in: input, deadline: deadline, dropped: { dropped.append($0) }) { fed in
+                // The routes in use are judged against their history and recorded; every other
+                // route only against its distance.
+                let recorded = recordsHistory && wanted.contains(fed.id)
+                let (route, record) = judge(fed, history: recorded ? (try? store.history.contents(of: fed.id)) : nil)
+                if recorded, let record { readings.append((fed.id, record)) }
+                if route.suspiciousMinutes != nil, wanted.contains(route.id) { suspicious.append(route) }
                 try save(route)
-                if route.status == .noData { noData += 1 }
+                if route.status == .noData, route.suspiciousMinutes == nil { noData += 1 }
                 if wanted.contains(route.id) { kept[route.id] = route }
             }
         }
@@ -142,10 +160,13 @@ extension Commute {
         } catch {
             throw SavedButNotPlanned(routeCount: feedIDs.count, underlying: error)
         }
-        return RefreshResult(
+        var result = RefreshResult(
             routeCount: feedIDs.count, noData: noData, reschedule: summary,
             missingFavorites: favorites.filter { !feedIDs.contains($0) && !Route.isValidCustomID($0) }, routesByID: kept,
             droppedRoutes: dropped, customRoutes: custom)
+        result.historyWarnings = record(readings)
+        result.suspicious = suspicious
+        return result
     }
 
     /// After a 304: the cached routes are current; the alerts are re-planned with them.

@@ -9,6 +9,8 @@ extension Commute {
         public var isEnabled: Bool?
         /// `.some(nil)` clears the threshold.
         public var onlyWhenDelayedBy: Int??
+        /// With `onlyWhenDelayedBy`: whether it is `auto` (see `Schedule.onlyWhenAboveUsual`).
+        public var onlyWhenAboveUsual: Bool?
         /// `.at` makes it a fixed time; `.arriveBy` an arrive-by schedule.
         public var timing: Schedule.Timing?
         /// The notifiers it sends to, by name; `.some(nil)` sends to every one again.
@@ -55,7 +57,8 @@ extension Commute {
                 let schedule = Schedule(
                     id: id, routeIDs: draft.routeIDs ?? favorites.routeIDs, days: draft.days ?? Schedule.Preset.morning.days,
                     hour: time.hour, minute: time.minute, isEnabled: draft.isEnabled ?? true, createdAt: now,
-                    onlyWhenDelayedBy: draft.onlyWhenDelayedBy ?? nil, timing: draft.timing ?? .at, notify: draft.notify ?? nil)
+                    onlyWhenDelayedBy: draft.onlyWhenDelayedBy ?? nil, onlyWhenAboveUsual: draft.onlyWhenAboveUsual == true ? true : nil,
+                    timing: draft.timing ?? .at, notify: draft.notify ?? nil)
                 try Self.check(schedule, favorites: favorites)
                 try Self.checkNotifierNames(schedule.notify, in: configuration)
                 warnings = Self.warnings(for: schedule, among: book.schedules, quietHours: configuration.quietHours)
@@ -129,7 +132,10 @@ extension Commute {
                     after.minute = time.minute
                 }
                 if let isEnabled = draft.isEnabled { after.isEnabled = isEnabled }
-                if let threshold = draft.onlyWhenDelayedBy { after.onlyWhenDelayedBy = threshold }
+                if let threshold = draft.onlyWhenDelayedBy {
+                    after.onlyWhenDelayedBy = threshold
+                    after.onlyWhenAboveUsual = draft.onlyWhenAboveUsual == true && threshold != nil ? true : nil
+                }
                 if let timing = draft.timing { after.timing = timing }
                 if let notify = draft.notify {
                     try Self.checkNotifierNames(notify, in: configuration)
@@ -177,7 +183,7 @@ extension Commute {
         guard let next else { return nil }
         switch schedule.timing {
         case .at: return .at(next)
-        case .arriveBy: return .leave(LeaveTime.compute(for: schedule, routes: try store.routes().byID, arrival: next))
+        case .arriveBy: return .leave(LeaveTime.compute(for: schedule, routes: try store.routes().byID, arrival: next, typical: typicalLookup))
         }
     }
 

@@ -174,7 +174,7 @@ extension Commute {
                     let next = lookback.nextFire(weekday: entry.weekday, hour: entry.hour, minute: entry.minute, after: now)
                     guard !Self.isPaused(entry, at: next, pauses: pending.pauses, calendar: lookback) else { continue }
                     let routes = try inputs.routes()
-                    let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: next)
+                    let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: next, typical: typicalLookup)
                     let due = entry.isHeadsUp
                         ? leave.leave.addingTimeInterval(-TimeInterval((headsUp ?? 0) * 60))
                         : leave.leave
@@ -303,12 +303,15 @@ extension Commute {
     private func compose(
         _ schedule: Schedule, id: String, late: TimeInterval, firstHandling: Bool, routes: [String: Route]
     ) -> Composition {
-        var content = AlertComposer.content(for: schedule, routes: routes, firesAt: now, calendar: calendar)
+        let usual = usual(of: schedule, at: now)
+        var content = AlertComposer.content(for: schedule, routes: routes, firesAt: now, calendar: calendar, usual: usual)
         if let threshold = schedule.onlyWhenDelayedBy {
-            if let smart = AlertComposer.smartContent(for: schedule, threshold: threshold, routes: routes, at: now, calendar: calendar) {
+            if let smart = AlertComposer.smartContent(
+                for: schedule, isDelayed: isDelayed(schedule, threshold), routes: routes, at: now, calendar: calendar, usual: usual)
+            {
                 content = smart
             } else if firstHandling {
-                return .suppress("not delayed: no route is \(threshold) min or more over its usual time")
+                return .suppress(notDelayed(schedule, threshold))
             }
         }
         if late >= 60 { content.body += "\n(late by \(TimeFormatting.age(late)))" }
@@ -321,14 +324,35 @@ extension Commute {
         _ schedule: Schedule, id: String, leave: LeaveTime, headsUp: Bool, firstHandling: Bool, routes: [String: Route]
     ) -> Composition {
         if let threshold = schedule.onlyWhenDelayedBy, firstHandling,
-            AlertComposer.smartContent(for: schedule, threshold: threshold, routes: routes, at: now, calendar: calendar) == nil
+            AlertComposer.smartContent(for: schedule, isDelayed: isDelayed(schedule, threshold), routes: routes, at: now, calendar: calendar)
+                == nil
         {
-            return .suppress("not delayed: no route is \(threshold) min or more over its usual time")
+            return .suppress(notDelayed(schedule, threshold))
         }
+        let usual = usual(of: schedule, at: leave.leave)
         let content = headsUp
-            ? AlertComposer.headsUpContent(for: schedule, routes: routes, leave: leave, now: now, calendar: calendar)
-            : AlertComposer.leaveContent(for: schedule, routes: routes, leave: leave, now: now, calendar: calendar)
+            ? AlertComposer.headsUpContent(for: schedule, routes: routes, leave: leave, now: now, calendar: calendar, usual: usual)
+            : AlertComposer.leaveContent(for: schedule, routes: routes, leave: leave, now: now, calendar: calendar, usual: usual)
         return .send(AlertMessage(id: id, title: content.title, body: content.body), leave: leave.leave, headsUp: headsUp)
+    }
+
+    /// What the schedule's routes usually take in `moment`'s quarter hour: each route's history
+    /// read for that slot alone, and only now that an alert is being composed.
+    private func usual(of schedule: Schedule, at moment: Date) -> AlertComposer.Usual? {
+        let byRoute = usualTimes(of: schedule.routeIDs, at: moment)
+        return byRoute.isEmpty ? nil : AlertComposer.Usual(slot: TimeSlot(calendar.local(moment)), byRoute: byRoute)
+    }
+
+    /// A smart alert's test for one route: its threshold, or (auto) its usual 90th percentile now.
+    private func isDelayed(_ schedule: Schedule, _ threshold: Int) -> (Route) -> Bool {
+        let aboveUsual = schedule.onlyWhenAboveUsual == true
+        return { route in self.isDelayed(route, minutes: threshold, aboveUsual: aboveUsual, at: self.now) }
+    }
+
+    private func notDelayed(_ schedule: Schedule, _ threshold: Int) -> String {
+        schedule.onlyWhenAboveUsual == true
+            ? "not delayed: no route is slower than 9 times in 10 at this hour (or \(threshold) min over its usual time where history is thin)"
+            : "not delayed: no route is \(threshold) min or more over its usual time"
     }
 
     /// Why an alert of a bucket (the IDs starting with `prefix`) may not go out now, or nil: quiet

@@ -73,8 +73,8 @@ extension Commute {
             guard var watches = configuration.watches else { return }
             for index in watches.indices {
                 let watch = watches[index]
-                guard let route = routes[watch.routeID], let delay = route.delayMinutes else { continue }
-                let over = delay >= watch.overMinutes
+                guard let route = routes[watch.routeID], route.delayMinutes != nil else { continue }
+                let over = isDelayed(route, minutes: watch.overMinutes, aboveUsual: watch.overUsual == true, at: route.updatedAt)
                 watches[index].isOver = over
                 // A first look that finds the route already over is news; a first clear is not.
                 switch (watch.isOver, over) {

@@ -148,7 +148,7 @@ public struct Commute: Sendable {
         let (due, handled) = dueAndHandled(previous: previous, ledger: ledger)
         let plan = FanOut.plan(
             schedules: book.schedules, routes: routes, now: now, calendar: calendar, cap: cap, due: due,
-            pauses: Pauses(book.pauses ?? []))
+            pauses: Pauses(book.pauses ?? []), typical: typicalLookup)
         var pending = PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier, previous: previous, handled: handled)
         Self.backdate(&pending, previous: previous, schedules: book.schedules)
         let pauses = Self.activePauses(book, today: calendar.local(now).date)

@@ -38,11 +38,20 @@ public struct Configuration: VersionedDocument, Equatable {
     public var alertLifetimeMinutes: Int?
     /// The notifiers health alerts go to, by name; nil for every one.
     public var healthNotify: [String]?
+    /// How many days of measured travel times are kept (default 400); 0 records none.
+    public var historyDays: Int?
+    /// How many weeks back typical times look (default 8).
+    public var typicalWeeks: Int?
 
     public static let defaultLeadMinutes = 60
     public static let defaultMinIntervalMinutes = 10
     public static let defaultStaleAfterMinutes = 60
     public static let defaultAlertLifetimeMinutes = 120
+    public static let defaultHistoryDays = 400
+    /// The longest retention: ten years.
+    public static let longestHistoryDays = 3_650
+    /// The most weeks typical times look back: a year.
+    public static let longestTypicalWeeks = 52
     /// The longest stale-after: a week, in minutes.
     public static let longestStaleAfter = 10_080
     /// The longest lead and minimum interval: a day, in minutes.
@@ -74,6 +83,11 @@ public struct Configuration: VersionedDocument, Equatable {
 
     /// How long after it fires an alert is cleared, in seconds.
     public var alertLifetime: Int { (alertLifetimeMinutes ?? Self.defaultAlertLifetimeMinutes) * 60 }
+
+    /// Days of history kept; 0 when none is recorded.
+    public var historyRetentionDays: Int { historyDays ?? Self.defaultHistoryDays }
+    /// Weeks typical times look back.
+    public var typicalTimeWeeks: Int { typicalWeeks ?? TypicalTime.defaultWeeks }
 
     /// The configured notifiers, or stdout alone.
     public var effectiveNotifiers: [Notifier] {

@@ -27,7 +27,7 @@ extension Route {
     /// Why this cannot be a real route, or nil when every value is possible.
     public var implausibility: String? {
         guard Self.isValidID(id) else { return "'\(id)' is not a route ID" }
-        for (label, minutes) in [("current time", currentMinutes), ("usual time", averageMinutes)] {
+        for (label, minutes) in [("current time", currentMinutes), ("usual time", averageMinutes), ("suspicious time", suspiciousMinutes)] {
             if let minutes, minutes > Self.longestTravelMinutes {
                 return "its \(label), \(minutes) min, is over a day: not a travel time"
             }

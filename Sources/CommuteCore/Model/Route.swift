@@ -40,6 +40,10 @@ public struct Route: Codable, Sendable, Equatable, Identifiable {
     public var endPoint: Point?
     /// Set for a custom route (origin → destination through a provider); nil for the feed's.
     public var custom: Custom?
+    /// A time the source reported that lies outside what the route can be (see `HistoryRecord`),
+    /// held here and not in `currentMinutes` until a second reading confirms it: nothing plans or
+    /// alerts with it.
+    public var suspiciousMinutes: Int?
 
     /// Builds a route; times of 0 or less mean "no data" and are stored as nil.
     public init(
@@ -76,6 +80,6 @@ public struct Route: Codable, Sendable, Equatable, Identifiable {
 
     private enum CodingKeys: String, CodingKey {
         case id, feedName = "name", description, currentMinutes, averageMinutes, distanceMiles
-        case updatedAt, startPoint, endPoint, custom
+        case updatedAt, startPoint, endPoint, custom, suspiciousMinutes
     }
 }

@@ -20,10 +20,18 @@ extension Schedule {
         case .at: "\(state) notification at \(timeLabel), \(dayNames), \(routes)"
         case .arriveBy: "\(state) leave-by notification, arrive by \(time.label), \(dayNames), \(routes)"
         }
-        if let threshold = onlyWhenDelayedBy {
+        if onlyWhenAboveUsual == true {
+            label += ", only when slower than usual"
+        } else if let threshold = onlyWhenDelayedBy {
             label += ", only when delayed by \(threshold) minutes or more"
         }
         return label
+    }
+
+    /// `only when +10 min`, `only when slower than usual`; nil for an alert that always goes out.
+    public var smartLabel: String? {
+        if onlyWhenAboveUsual == true { return "only when slower than usual" }
+        return onlyWhenDelayedBy.map { "only when +\($0) min" }
     }
 
     /// The label for any set of days.

@@ -17,6 +17,9 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
     public var createdAt: Date
     /// Smart alert: deliver only when a route is delayed by at least this many minutes (SPEC §6).
     public var onlyWhenDelayedBy: Int?
+    /// `--only-when-delayed auto`: deliver only when a route is above the 90th percentile of its
+    /// history for the day and quarter hour; `onlyWhenDelayedBy` stands in where history is thin.
+    public var onlyWhenAboveUsual: Bool?
     /// When it alerts: at `hour:minute`, or when it is time to leave to arrive by then.
     public var timing: Timing
     /// The notifiers its alerts go to, by name; nil for every one.
@@ -39,8 +42,10 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
 
     public init(
         id: UUID = UUID(), routeIDs: [String], days: Set<Weekday>, hour: Int, minute: Int,
-        isEnabled: Bool = true, createdAt: Date, onlyWhenDelayedBy: Int? = nil, timing: Timing = .at, notify: [String]? = nil
+        isEnabled: Bool = true, createdAt: Date, onlyWhenDelayedBy: Int? = nil, onlyWhenAboveUsual: Bool? = nil, timing: Timing = .at,
+        notify: [String]? = nil
     ) {
+        self.onlyWhenAboveUsual = onlyWhenAboveUsual
         self.notify = notify
         self.id = id
         self.routeIDs = routeIDs
@@ -62,6 +67,7 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
     public func sendsTheSameAlerts(as other: Schedule) -> Bool {
         Set(routeIDs) == Set(other.routeIDs) && days == other.days && hour == other.hour && minute == other.minute
             && timing == other.timing && onlyWhenDelayedBy == other.onlyWhenDelayedBy
+            && (onlyWhenAboveUsual ?? false) == (other.onlyWhenAboveUsual ?? false)
     }
 
     /// The latest time of day its alert can come: its time, or for arrive-by the arrival less the
@@ -99,7 +105,7 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, routeIDs, days, hour, minute, isEnabled, createdAt, onlyWhenDelayedBy, arriveBy, notify
+        case id, routeIDs, days, hour, minute, isEnabled, createdAt, onlyWhenDelayedBy, onlyWhenAboveUsual, arriveBy, notify
     }
 
     public init(from decoder: any Decoder) throws {
@@ -112,6 +118,7 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
         isEnabled = try container.decode(Bool.self, forKey: .isEnabled)
         createdAt = try container.decode(Date.self, forKey: .createdAt)
         onlyWhenDelayedBy = try container.decodeIfPresent(Int.self, forKey: .onlyWhenDelayedBy)
+        onlyWhenAboveUsual = try container.decodeIfPresent(Bool.self, forKey: .onlyWhenAboveUsual)
         timing = try container.decodeIfPresent(ArriveByCoding.self, forKey: .arriveBy)
             .map { .arriveBy(buffer: $0.bufferMinutes, headsUp: $0.headsUpMinutes) } ?? .at
         notify = try container.decodeIfPresent([String].self, forKey: .notify)
@@ -127,6 +134,7 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
         try container.encode(isEnabled, forKey: .isEnabled)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encodeIfPresent(onlyWhenDelayedBy, forKey: .onlyWhenDelayedBy)
+        if onlyWhenAboveUsual == true { try container.encode(true, forKey: .onlyWhenAboveUsual) }
         switch timing {
         case .at: break
         case .arriveBy(let buffer, let headsUp):

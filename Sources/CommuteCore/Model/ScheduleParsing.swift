@@ -70,6 +70,16 @@ public enum ScheduleParsing {
         return names
     }
 
+    /// The threshold `auto` stands in with where a route's history is too thin to know its usual.
+    public static let usualFallbackMinutes = 10
+
+    /// Reads a smart-alert or watch threshold: minutes, `off` (nil), or `auto` — above the
+    /// route's usual 90th percentile, with `usualFallbackMinutes` standing in where history is thin.
+    public static func delayThreshold(_ text: String) throws(ModelError) -> (minutes: Int?, aboveUsual: Bool) {
+        if text.trimmingWhitespace().lowercased() == "auto" { return (usualFallbackMinutes, true) }
+        return (try threshold(text), false)
+    }
+
     /// Reads a smart-alert threshold in minutes (`10`, `10m`, `10min`), or `off` for none.
     public static func threshold(_ text: String) throws(ModelError) -> Int? {
         var trimmed = Substring(text.trimmingWhitespace().lowercased())

@@ -19,11 +19,13 @@ public enum Setting: Hashable, Sendable {
     case staleAfter
     case alertLifetime
     case healthNotify
+    case historyDays
+    case typicalWeeks
 
     /// Every setting, in the order `config set` lists them.
     public static let all: [Setting] =
         [.source, .accessCode, .timeZone, .grace, .quietHours, .dailyCap] + RouteProvider.allCases.map(Setting.providerKey)
-        + [.lead, .minInterval] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter, .alertLifetime, .healthNotify]
+        + [.lead, .minInterval] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter, .alertLifetime, .healthNotify, .historyDays, .typicalWeeks]
 
     /// The setting called `name`, as `config set` takes it.
     public init?(name: String) {
@@ -47,6 +49,8 @@ public enum Setting: Hashable, Sendable {
         case .staleAfter: "stale-after"
         case .alertLifetime: "alert-lifetime"
         case .healthNotify: "health-notify"
+        case .historyDays: "history-days"
+        case .typicalWeeks: "typical-weeks"
         }
     }
 
@@ -55,7 +59,8 @@ public enum Setting: Hashable, Sendable {
     public var isSecret: Bool {
         switch self {
         case .accessCode, .providerKey: true
-        case .source, .timeZone, .grace, .quietHours, .dailyCap, .lead, .minInterval, .budget, .staleAfter, .alertLifetime, .healthNotify: false
+        case .source, .timeZone, .grace, .quietHours, .dailyCap, .lead, .minInterval, .budget, .staleAfter, .alertLifetime, .healthNotify, .historyDays,
+            .typicalWeeks: false
         }
     }
 
@@ -80,6 +85,8 @@ public enum Setting: Hashable, Sendable {
         case .alertLifetime:
             "how long a fixed-time alert stays before it is cleared where the channel can (default \(Configuration.defaultAlertLifetimeMinutes / 60)h)"
         case .healthNotify: "the notifiers health alerts go to, by name (default: all)"
+        case .historyDays: "how many days of measured travel times are kept (default \(Configuration.defaultHistoryDays)); off records none"
+        case .typicalWeeks: "how many weeks back typical times look (default \(TypicalTime.defaultWeeks))"
         }
     }
 
@@ -98,6 +105,8 @@ public enum Setting: Hashable, Sendable {
         case .staleAfter: "whole minutes such as 60m or 2h (at most 7 days), or off"
         case .alertLifetime: "whole minutes such as 30m or 2h (at least 1m, at most 24h)"
         case .healthNotify: "notifier names, comma-separated, such as phone,desk (see notify list)"
+        case .historyDays: "a whole number of days from 7 to \(Configuration.longestHistoryDays), or off"
+        case .typicalWeeks: "a whole number of weeks from 1 to \(Configuration.longestTypicalWeeks)"
         }
     }
 
@@ -162,6 +171,17 @@ public enum Setting: Hashable, Sendable {
         case .healthNotify:
             guard let names = ScheduleParsing.notifierNames(text) else { throw invalid }
             return SettingChange(self, "health-notify set to \(names.joined(separator: ", ")).") { $0.healthNotify = names }
+        case .historyDays:
+            if text.lowercased() == "off" {
+                return SettingChange(self, "history-days set to off: no travel times are recorded; those kept stay.") { $0.historyDays = 0 }
+            }
+            guard text.count <= 4, text.allSatisfy(\.isASCIIDigit), let days = Int(text), (7...Configuration.longestHistoryDays).contains(days)
+            else { throw invalid }
+            return SettingChange(self, "history-days set to \(days): older travel times are dropped.") { $0.historyDays = days }
+        case .typicalWeeks:
+            guard text.count <= 2, text.allSatisfy(\.isASCIIDigit), let weeks = Int(text), (1...Configuration.longestTypicalWeeks).contains(weeks)
+            else { throw invalid }
+            return SettingChange(self, "typical-weeks set to \(weeks): typical times look back \(weeks) weeks.") { $0.typicalWeeks = weeks }
         }
     }
 
@@ -191,6 +211,8 @@ public enum Setting: Hashable, Sendable {
         case .staleAfter: configuration.staleAfterMinutes = nil
         case .alertLifetime: configuration.alertLifetimeMinutes = nil
         case .healthNotify: configuration.healthNotify = nil
+        case .historyDays: configuration.historyDays = nil
+        case .typicalWeeks: configuration.typicalWeeks = nil
         }
     }
 }

@@ -6,11 +6,22 @@ public enum AlertComposer {
     /// Data older than this at fire time gets an age line.
     public static let staleAfter: TimeInterval = 3_600
 
+    /// What the routes of an alert usually take in its quarter hour, where their history knows.
+    public struct Usual: Sendable, Equatable {
+        public var slot: TimeSlot
+        public var byRoute: [String: TypicalTime]
+
+        public init(slot: TimeSlot, byRoute: [String: TypicalTime]) {
+            self.slot = slot
+            self.byRoute = byRoute
+        }
+    }
+
     public static func content(
-        for schedule: Schedule, routes: [String: Route], firesAt: Date, calendar: ZonedCalendar
+        for schedule: Schedule, routes: [String: Route], firesAt: Date, calendar: ZonedCalendar, usual: Usual? = nil
     ) -> AlertContent {
         let title = "Commute at \(schedule.timeLabel) (\(schedule.daysLabel))"
-        var lines = schedule.routeIDs.map { line(routeID: $0, route: routes[$0]) }
+        var lines = schedule.routeIDs.map { line(routeID: $0, route: routes[$0], usual: usual) }
         let oldest = oldestUpdate(of: schedule.routeIDs, routes)
         if let age = ageLine(oldest, at: firesAt, calendar: calendar) { lines.append(age) }
         return AlertContent(title: title, body: lines.joined(separator: "\n"), dataAsOf: oldest)
@@ -29,10 +40,19 @@ public enum AlertComposer {
         return "Data is \(age) old (updated \(TimeFormatting.moment(oldest, relativeTo: moment, calendar: calendar)))"
     }
 
-    /// `Everett-Seattle: 49 min (+19 min, CONGESTED)`; a route without data or missing from the
-    /// cache says so rather than being dropped.
-    public static func line(routeID: String, route: Route?) -> String {
-        "\(route?.name ?? "Route \(routeID)"): \(summary(of: route))"
+    /// `Everett-Seattle: 49 min (+19 min, CONGESTED)`, then, where its history knows the quarter
+    /// hour, `, +14 vs a usual Tuesday at 7:00 AM`; a route without data or missing from the cache
+    /// says so rather than being dropped, and a reading held back says what was reported.
+    public static func line(routeID: String, route: Route?, usual: Usual? = nil) -> String {
+        let typical = usual?.byRoute[routeID]
+        if let route, route.suspiciousMinutes != nil {
+            return Commute.suspicionText(route, usual: typical?.median) + "; ignored until confirmed"
+        }
+        let line = "\(route?.name ?? "Route \(routeID)"): \(summary(of: route))"
+        guard let usual, let typical, let current = route?.currentMinutes else { return line }
+        let difference = current - TypicalTime.whole(typical.median)
+        let versus = difference == 0 ? "as on" : "\(difference > 0 ? "+" : "")\(difference) vs"
+        return line + ", \(versus) a usual \(usual.slot.weekday.name) at \(usual.slot.start.label)"
     }
 
     /// `49 min (+19 min, CONGESTED)`, `no data (NO DATA)`, or `unavailable (not in the latest feed)`.
@@ -48,16 +68,17 @@ public enum AlertComposer {
     /// otherwise content that leads with the delayed routes, worst first
     /// (`Delay: Everett-Seattle +19 min`), then the others in schedule order.
     public static func smartContent(
-        for schedule: Schedule, threshold: Int, routes: [String: Route], at moment: Date, calendar: ZonedCalendar
+        for schedule: Schedule, isDelayed: (Route) -> Bool, routes: [String: Route], at moment: Date, calendar: ZonedCalendar,
+        usual: Usual? = nil
     ) -> AlertContent? {
         let delayed = schedule.routeIDs.compactMap { routes[$0] }
-            .filter { ($0.delayMinutes ?? Int.min) >= threshold }
+            .filter(isDelayed)
             .sorted { ($0.delayMinutes ?? 0) > ($1.delayMinutes ?? 0) }
         guard !delayed.isEmpty else { return nil }
         let names = delayed.map { "\($0.name) \(TimeFormatting.delay($0.delayMinutes ?? 0))" }
         let delayedIDs = Set(delayed.map(\.id))
-        var lines = delayed.map { line(routeID: $0.id, route: $0) }
-            + schedule.routeIDs.filter { !delayedIDs.contains($0) }.map { line(routeID: $0, route: routes[$0]) }
+        var lines = delayed.map { line(routeID: $0.id, route: $0, usual: usual) }
+            + schedule.routeIDs.filter { !delayedIDs.contains($0) }.map { line(routeID: $0, route: routes[$0], usual: usual) }
         let oldest = oldestUpdate(of: schedule.routeIDs, routes)
         if let age = ageLine(oldest, at: moment, calendar: calendar) { lines.append(age) }
         return AlertContent(

@@ -55,7 +55,7 @@ public enum FanOut {
     /// under the cap.
     public static func plan(
         schedules: [Schedule], routes: [String: Route], now: Date, calendar: ZonedCalendar, cap: Int,
-        due: DueOccurrences? = nil, pauses: Pauses = .none
+        due: DueOccurrences? = nil, pauses: Pauses = .none, typical: LeaveTime.Typical? = nil
     ) -> FanOutPlan {
         let ranked = schedules.filter(\.isEnabled).sorted {
             $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.precedes($1.id)
@@ -91,7 +91,7 @@ public enum FanOut {
                     {
                         arrival = calendar.nextFire(weekday: weekday, minuteOfDay: minuteOfDay, after: arrival, nowDay: calendar.localDay(of: arrival))
                     }
-                    let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(arrival)))
+                    let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(arrival)), typical: typical)
                     // A late plan is due now: it sorts first, like a due occurrence.
                     let fire = max(ZonedCalendar.seconds(leave.leave), nowSeconds - grace)
                     arrivals[rank << 4 | (weekday.rawValue - 1)] = arrival
@@ -107,7 +107,7 @@ public enum FanOut {
                         {
                             next = calendar.nextFire(weekday: weekday, minuteOfDay: minuteOfDay, after: next, nowDay: calendar.localDay(of: next))
                             leaveSeconds = ZonedCalendar.seconds(
-                                LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(next))).leave)
+                                LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(next)), typical: typical).leave)
                         }
                         let headsUpFire = max(leaveSeconds - minutes * 60, nowSeconds - grace)
                         arrivals[rank << 4 | 8 | (weekday.rawValue - 1)] = next
@@ -177,7 +177,7 @@ public enum FanOut {
                 return PendingAlert(request: request, content: content)
             }
             // What it will say when it fires: the leave time as planned, or now for a late plan.
-            let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: arrival)
+            let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: arrival, typical: typical)
             // Its data's age as of its fire time, as a fixed-time alert's (`pending` moves it on).
             let content = request.isHeadsUp
                 ? AlertComposer.headsUpContent(for: schedule, routes: routes, leave: leave, now: max(now, request.nextFire), calendar: calendar)

@@ -8,6 +8,9 @@ public struct LeaveTime: Sendable, Equatable {
     public enum Basis: String, Sendable, Equatable {
         /// The fastest route's current time.
         case current
+        /// No route has a current time: the least 90th percentile of their histories at the
+        /// departure's quarter hour.
+        case typical
         /// No route has a current time: the fastest usual time.
         case usual
         /// No time at all: an hour before the arrival.
@@ -25,7 +28,11 @@ public struct LeaveTime: Sendable, Equatable {
     /// How long before the arrival an alert goes out when no route has a time.
     public static let withoutData: TimeInterval = 3_600
 
-    public static func compute(for schedule: Schedule, routes: [String: Route], arrival: Date) -> LeaveTime {
+    /// A route's usual time at a departure, from its history, where it knows: what a leave time
+    /// with no current reading rests on before the feed's single average.
+    public typealias Typical = (_ routeID: String, _ departure: Date) -> TypicalTime?
+
+    public static func compute(for schedule: Schedule, routes: [String: Route], arrival: Date, typical: Typical? = nil) -> LeaveTime {
         let buffer: TimeInterval = switch schedule.timing {
         case .at: 0
         case .arriveBy(let minutes, _): TimeInterval(minutes * 60)
@@ -37,6 +44,15 @@ public struct LeaveTime: Sendable, Equatable {
         if let (route, minutes) = fastest(\.currentMinutes) {
             return LeaveTime(
                 arrival: arrival, leave: arrival.addingTimeInterval(-TimeInterval(minutes * 60) - buffer), basis: .current,
+                fastest: route, minutes: minutes)
+        }
+        if let typical, let (route, minutes) = fastest({ route in
+            // The quarter hour it would leave in, on its usual time (an hour when it has none).
+            let departure = arrival.addingTimeInterval(-TimeInterval((route.averageMinutes ?? 60) * 60) - buffer)
+            return typical(route.id, departure).map { Int($0.p90.rounded(.up)) }
+        }) {
+            return LeaveTime(
+                arrival: arrival, leave: arrival.addingTimeInterval(-TimeInterval(minutes * 60) - buffer), basis: .typical,
                 fastest: route, minutes: minutes)
         }
         if let (route, minutes) = fastest(\.averageMinutes) {
@@ -52,10 +68,12 @@ extension AlertComposer {
     /// The heads-up before the leave time: "Leave in 15 min (8:21 AM) to arrive by 9:00 AM", then
     /// the routes, fastest first.
     public static func headsUpContent(
-        for schedule: Schedule, routes: [String: Route], leave: LeaveTime, now: Date, calendar: ZonedCalendar
+        for schedule: Schedule, routes: [String: Route], leave: LeaveTime, now: Date, calendar: ZonedCalendar,
+        usual: Usual? = nil
     ) -> AlertContent {
         let minutes = max(0, Int((leave.leave.timeIntervalSince(now) / 60).rounded()))
-        let content = leaveContent(for: schedule, routes: routes, leave: leave, now: leave.leave, ageAt: now, calendar: calendar)
+        let content = leaveContent(
+            for: schedule, routes: routes, leave: leave, now: leave.leave, ageAt: now, calendar: calendar, usual: usual)
         let title = "Leave in \(minutes) min (\(calendar.local(leave.leave).time.label)) to arrive by \(calendar.local(leave.arrival).time.label)"
         return AlertContent(title: title, body: content.body, dataAsOf: content.dataAsOf)
     }
@@ -64,7 +82,8 @@ extension AlertComposer {
     /// late, "Leave now: expected arrival 9:07 AM, 7 min late"; then the routes, fastest first,
     /// and the expected arrival.
     public static func leaveContent(
-        for schedule: Schedule, routes: [String: Route], leave: LeaveTime, now: Date, ageAt: Date? = nil, calendar: ZonedCalendar
+        for schedule: Schedule, routes: [String: Route], leave: LeaveTime, now: Date, ageAt: Date? = nil, calendar: ZonedCalendar,
+        usual: Usual? = nil
     ) -> AlertContent {
         let oldest = oldestUpdate(of: schedule.routeIDs, routes)
         let age = ageLine(oldest, at: ageAt ?? now, calendar: calendar)
@@ -74,7 +93,7 @@ extension AlertComposer {
             let right = routes[rhs.element].flatMap { $0.currentMinutes ?? $0.averageMinutes } ?? Int.max
             return left != right ? left < right : lhs.offset < rhs.offset
         }.map(\.element)
-        var lines = ordered.map { line(routeID: $0, route: routes[$0]) }
+        var lines = ordered.map { line(routeID: $0, route: routes[$0], usual: usual) }
         guard let minutes = leave.minutes, let fastest = leave.fastest else {
             lines.append("No travel times right now: this is an hour before \(arrive).")
             if let age { lines.append(age) }
@@ -91,7 +110,11 @@ extension AlertComposer {
             ? "Leave now: expected arrival \(expectedLabel), \(lateBy) min late"
             : "Leave now to arrive by \(arrive)"
         var closing = "Expected arrival \(expectedLabel) by \(fastest.name)"
-        if leave.basis == .usual { closing += " (no current times: its usual time)" }
+        switch leave.basis {
+        case .usual: closing += " (no current times: its usual time)"
+        case .typical: closing += " (no current times: 9 times in 10 it takes no longer)"
+        case .current, .noData: break
+        }
         lines.append(closing)
         if let age { lines.append(age) }
         return AlertContent(title: title, body: lines.joined(separator: "\n"), dataAsOf: oldest)

@@ -39,6 +39,9 @@ extension ScheduleBook {
             if let threshold = schedule.onlyWhenDelayedBy {
                 try DocumentProblem.range(threshold, 1...ScheduleParsing.largestThreshold, "\(field).onlyWhenDelayedBy")
             }
+            if schedule.onlyWhenAboveUsual == true {
+                try DocumentProblem.check(schedule.onlyWhenDelayedBy != nil, "\(field).onlyWhenAboveUsual has no onlyWhenDelayedBy to stand in")
+            }
             for name in schedule.notify ?? [] {
                 try DocumentProblem.check(Notifier.isName(name), "\(field).notify has '\(DisplayText.line(String(name.prefix(40))))', not a notifier name")
             }
@@ -129,6 +132,8 @@ extension Configuration {
             try DocumentProblem.check(Notifier.isName(name), "healthNotify has a name that is not a notifier name")
         }
         if let alertLifetimeMinutes { try DocumentProblem.range(alertLifetimeMinutes, 1...Self.longestProviderInterval, "alertLifetimeMinutes") }
+        if let historyDays { try DocumentProblem.range(historyDays, 0...Self.longestHistoryDays, "historyDays") }
+        if let typicalWeeks { try DocumentProblem.range(typicalWeeks, 1...Self.longestTypicalWeeks, "typicalWeeks") }
         for (index, watch) in (watches ?? []).enumerated() {
             try DocumentProblem.check(Route.isValidID(watch.routeID), "watches[\(index)].routeID is not a route ID")
             try DocumentProblem.range(watch.overMinutes, 1...ScheduleParsing.largestThreshold, "watches[\(index)].overMinutes")

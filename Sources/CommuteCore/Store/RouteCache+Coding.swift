@@ -98,6 +98,11 @@ extension RouteCache {
                 writer.key("custom")
                 RouteCache.write(custom, &writer)
             }
+            // Only a route with a reading held back carries it.
+            if let suspicious = route.suspiciousMinutes {
+                writer.key("suspiciousMinutes")
+                writer.int(suspicious)
+            }
             writer.endObject()
         }
 
@@ -272,7 +277,7 @@ extension RouteCache {
     private static let topLevelFields: [StaticString] = ["version", "fetchedAt", "source", "validators", "routes"]
     private static let routeFields: [StaticString] = [
         "id", "name", "description", "currentMinutes", "averageMinutes", "distanceMiles", "updatedAt", "startPoint", "endPoint",
-        "custom",
+        "custom", "suspiciousMinutes",
     ]
     private static let pointFields: [StaticString] = ["description", "direction", "latitude", "longitude", "milePost", "roadName"]
 
@@ -329,6 +334,7 @@ extension RouteCache {
         var start: Route.Point?
         var end: Route.Point?
         var custom: Route.Custom?
+        var suspicious: Int?
     }
 
     private static func readRoute(_ reader: inout JSONReader, index: Int, includingEndPoints: Bool) throws -> Route {
@@ -343,10 +349,11 @@ extension RouteCache {
         }
         guard let id = fields.id else { throw DocumentProblem("wrong shape: \(field).id is missing") }
         guard let updated = fields.updated else { throw DocumentProblem("wrong shape: \(field).updatedAt is missing") }
-        let route = Route(
+        var route = Route(
             id: id, name: fields.name, description: fields.description, currentMinutes: fields.current,
             averageMinutes: fields.average, distanceMiles: fields.distance, updatedAt: updated,
             startPoint: fields.start, endPoint: fields.end, custom: fields.custom)
+        route.suspiciousMinutes = fields.suspicious.flatMap { $0 > 0 ? $0 : nil }
         if let problem = route.implausibility { throw DocumentProblem("impossible value: \(field): \(problem)") }
         return route
     }
@@ -366,6 +373,7 @@ extension RouteCache {
             case "startPoint" where includingEndPoints: fields.start = try readPoint(&reader)
             case "endPoint" where includingEndPoints: fields.end = try readPoint(&reader)
             case "custom": fields.custom = try readCustom(&reader, field: "routes[\(index)].custom")
+            case "suspiciousMinutes": fields.suspicious = try reader.readOptionalInt()
             default: try reader.skipValue()
             }
         } catch let error as JSONReadError where error.kind == .type {

@@ -41,6 +41,8 @@ public final class Store: Sendable {
     private let healthFile: VersionedFile<HealthRecord>
     /// Belongs to the notification side: written under `pendingLock`.
     private let alertsFile: VersionedFile<OpenAlerts>
+    /// Every travel time measured, one file per route in `history/`, behind a lock of its own.
+    public let history: ReadingHistory
 
     public static let defaultLockTimeout: TimeInterval = 10
 
@@ -73,6 +75,7 @@ public final class Store: Sendable {
         refreshLogFile = VersionedFile(path: "\(directory)/refresh.json")
         healthFile = VersionedFile(path: "\(directory)/health.json")
         alertsFile = VersionedFile(path: "\(directory)/alerts.json")
+        history = ReadingHistory(storeDirectory: directory, lockTimeout: lockTimeout)
     }
 
     // MARK: Reading

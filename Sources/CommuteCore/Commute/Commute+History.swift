@@ -1,0 +1,196 @@
+import Foundation
+
+extension Commute {
+    /// The fastest a road can be driven, in km/h: a reading that implies more is not a travel time.
+    public static let fastestSpeed = 130.0
+    /// A reading over this many times its slot's usual 90th percentile is not a travel time either.
+    public static let absurdFactor = 4
+
+    /// Weeks typical times look back (`config set typical-weeks`).
+    public var typicalWeeks: Int { configuration.typicalTimeWeeks }
+
+    /// Whether measured travel times are recorded (`config set history-days off` stops it).
+    var recordsHistory: Bool { configuration.historyRetentionDays > 0 }
+
+    /// Judges a route's new reading against what the route can be: faster than 130 km/h over its
+    /// distance (a minute of rounding allowed), or over 4× the 90th percentile of its slot where
+    /// the slot has enough readings. Such a reading is held in `suspiciousMinutes`, out of
+    /// `currentMinutes`, until the next reading is outside too and so confirms it. `contents` is
+    /// the route's history (nil for a route not recorded: then only the speed is judged). The
+    /// reading the history already holds (the same feed reading again) is judged as it was.
+    /// Returns the route as it is to be saved and the record to append.
+    func judge(_ route: Route, history contents: HistoryFile.Contents?) -> (route: Route, record: HistoryRecord?) {
+        var judged = route
+        judged.suspiciousMinutes = nil
+        guard let minutes = route.currentMinutes ?? route.suspiciousMinutes else { return (judged, nil) }
+        let at = ZonedCalendar.seconds(route.updatedAt)
+        let record: HistoryRecord
+        if let last = contents?.last, last.at == at {
+            record = HistoryRecord(at: at, minutes: minutes, source: ReadingSource(of: route), outside: last.outside, confirmed: last.confirmed)
+        } else {
+            var outside = Self.isTooFast(minutes: minutes, distanceMiles: route.distanceMiles)
+            if !outside, let contents, let typical = TypicalTimes.slot(
+                TimeSlot(calendar.local(route.updatedAt)), in: contents,
+                window: TypicalTimes.window(weeks: typicalWeeks, before: route.updatedAt), calendar: calendar),
+                typical.isEnough
+            {
+                outside = Double(minutes) > Double(Self.absurdFactor) * typical.p90
+            }
+            let confirmed = outside && (contents?.last.map { $0.outside && $0.at < at } ?? false)
+            record = HistoryRecord(at: at, minutes: minutes, source: ReadingSource(of: route), outside: outside, confirmed: confirmed)
+        }
+        if record.suspicious {
+            judged.currentMinutes = nil
+            judged.suspiciousMinutes = minutes
+        } else {
+            judged.currentMinutes = minutes
+        }
+        return (judged, record)
+    }
+
+    /// `TomTom reported 760 min for Everett-Seattle (usually 35)`: a reading held back, with the
+    /// usual time to set it against (the slot's median when given, else the route's usual time).
+    public static func suspicionText(_ route: Route, usual: Double? = nil) -> String {
+        let reported = "\(ReadingSource(of: route).displayName) reported \(route.suspiciousMinutes ?? 0) min for \(route.name)"
+        guard let usual = usual.map(TypicalTime.whole) ?? route.averageMinutes else { return reported }
+        return reported + " (usually \(usual))"
+    }
+
+    /// Whether `minutes` over `distanceMiles` is faster than any road allows.
+    static func isTooFast(minutes: Int, distanceMiles: Double?) -> Bool {
+        guard let miles = distanceMiles, miles > 0 else { return false }
+        let kilometres = miles * 1.609_344
+        return Double(minutes + 1) / 60 * fastestSpeed < kilometres
+    }
+
+    /// The routes a refresh records: favorites, the routes of schedules and watches (custom routes
+    /// are recorded whenever they are measured).
+    func routesInUse() -> Set<String> {
+        Set((try? store.favorites().routeIDs) ?? [])
+            .union(((try? store.schedules().schedules) ?? []).flatMap(\.routeIDs))
+            .union(((try? store.configuration().watches) ?? []).map(\.routeID))
+    }
+
+    /// Records the readings a refresh judged; what could not be recorded comes back as warnings
+    /// (a refresh never fails over its history).
+    func record(_ readings: [(routeID: String, record: HistoryRecord)]) -> [RefreshWarning] {
+        guard recordsHistory, !readings.isEmpty else { return [] }
+        do {
+            let byRoute = Dictionary(grouping: readings, by: \.routeID).mapValues { $0.map(\.record) }
+            let outcome = try store.history.record(byRoute, now: now, retentionDays: configuration.historyRetentionDays)
+            return outcome.failures.map { RefreshWarning(key: "history:\($0)", description: "history not recorded for route \($0)", isRepeat: false) }
+                + Set(outcome.future).sorted().map {
+                    RefreshWarning(
+                        key: "history-future:\($0)", description: "route \($0)'s reading is dated ahead of now: not recorded in its history",
+                        isRepeat: false)
+                }
+        } catch {
+            return [RefreshWarning(key: "history", description: "travel times not recorded: \(error)", isRepeat: false)]
+        }
+    }
+
+    /// The usual time of `routeID` in the slot of `moment`, read alone, when it has enough
+    /// readings; nil otherwise (and for a history that cannot be read: an alert never fails over it).
+    public func typical(_ routeID: String, at moment: Date) -> TypicalTime? {
+        guard let contents = try? store.history.contents(of: routeID), contents.count > 0,
+            let typical = TypicalTimes.slot(
+                TimeSlot(calendar.local(moment)), in: contents, window: TypicalTimes.window(weeks: typicalWeeks, before: now),
+                calendar: calendar),
+            typical.isEnough
+        else { return nil }
+        return typical
+    }
+
+    /// Whether a route is delayed enough to alert about: `minutes` or more over its usual time;
+    /// with `aboveUsual`, over the 90th percentile of its history for `moment`'s quarter hour,
+    /// where that has enough readings (else the minutes stand in).
+    public func isDelayed(_ route: Route, minutes: Int, aboveUsual: Bool, at moment: Date) -> Bool {
+        if aboveUsual, let current = route.currentMinutes, let typical = typical(route.id, at: moment) {
+            return Double(current) > typical.p90
+        }
+        return (route.delayMinutes ?? Int.min) >= minutes
+    }
+
+    /// For a leave time with no current reading: a route's usual time at a departure, from its
+    /// history (read only then).
+    public var typicalLookup: LeaveTime.Typical { { routeID, departure in self.typical(routeID, at: departure) } }
+
+    /// The usual times of a schedule's routes at `moment`, for an alert being composed: each
+    /// route's slot read alone.
+    func usualTimes(of routeIDs: [String], at moment: Date) -> [String: TypicalTime] {
+        var usual: [String: TypicalTime] = [:]
+        for id in routeIDs where usual[id] == nil {
+            if let typical = typical(id, at: moment) { usual[id] = typical }
+        }
+        return usual
+    }
+
+    // MARK: history
+
+    /// What `history ROUTE` shows.
+    public struct HistoryView: Sendable {
+        public var routeID: String
+        /// The route as cached now; nil when it is no longer there.
+        public var route: Route?
+        public var zone: String
+        public var weeks: Int
+        /// Every slot with readings in the last `weeks` weeks.
+        public var slots: [TimeSlot: TypicalTime]
+        /// The readings of the last `days` days, oldest first.
+        public var readings: [HistoryRecord]
+        /// Where those days begin.
+        public var since: Date
+        /// Records that failed their check and were skipped.
+        public var damaged: Int
+        /// Every record the file holds.
+        public var total: Int
+        /// Whether refreshes record this route now.
+        public var isRecorded: Bool
+    }
+
+    /// A route's history: typical times over the last weeks, and its readings since local
+    /// midnight `days − 1` days ago. A route neither cached nor recorded is unknown.
+    public func history(of routeID: String, days: Int) throws -> HistoryView {
+        let contents = try store.history.contents(of: routeID)
+        let route = try store.routes().byID[routeID]
+        guard route != nil || contents.count > 0 else { throw ModelError.unknownRoute(routeID) }
+        let (slots, damagedInWindow) = TypicalTimes.week(contents, window: TypicalTimes.window(weeks: typicalWeeks, before: now), calendar: calendar)
+        let today = calendar.local(now).date.dayNumber
+        let since = calendar.instant(on: CivilDate(dayNumber: today - max(days, 1) + 1), hour: 0, minute: 0)
+        var readings: [HistoryRecord] = []
+        let end = ZonedCalendar.seconds(now) + 1
+        let damagedToday = contents.forEach(in: ZonedCalendar.seconds(since)..<end) { readings.append($0) }
+        return HistoryView(
+            routeID: routeID, route: route, zone: timeZone.identifier, weeks: typicalWeeks, slots: slots, readings: readings,
+            since: since, damaged: max(damagedInWindow, damagedToday), total: contents.count,
+            isRecorded: route?.custom != nil || routesInUse().contains(routeID))
+    }
+
+    /// Every record of the routes given (all that have a history when none are), route by route,
+    /// oldest first; damaged records are skipped and counted.
+    public func exportHistory(_ routeIDs: [String], _ body: (String, HistoryRecord) throws -> Void) throws -> Int {
+        let ids = routeIDs.isEmpty ? store.history.routeIDs() : routeIDs
+        var damaged = 0
+        for id in ids {
+            let contents = try store.history.contents(of: id)
+            if contents.count == 0, !routeIDs.isEmpty, try store.routes().byID[id] == nil { throw ModelError.unknownRoute(id) }
+            var failure: (any Error)?
+            damaged += contents.forEach(in: Int.min..<Int.max) { record in
+                guard failure == nil else { return }
+                do { try body(id, record) } catch { failure = error }
+            }
+            if let failure { throw failure }
+        }
+        return damaged
+    }
+
+    /// Adds the readings of a CSV file in `history export --csv`'s form (`-` for standard input):
+    /// every line is read and checked first, so a file with a bad line adds nothing; then each
+    /// route's readings are recorded in time order after its last record, as a refresh records
+    /// them (a reading at or before it is not added again).
+    public func importHistory(from path: String) throws -> ReadingHistory.Outcome {
+        let readings = try HistoryCSV.read(path: path)
+        let days = configuration.historyRetentionDays
+        return try store.history.record(readings, now: now, retentionDays: days > 0 ? days : Configuration.longestHistoryDays)
+    }
+}

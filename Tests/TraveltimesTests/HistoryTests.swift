@@ -1,0 +1,384 @@
+import CommuteCore
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 20: every reading recorded once, typical times right against an independent computation,
+/// `history`, `best-time`, alerts that know what is usual, and the guard against absurd numbers —
+/// all through the real commands.
+@Suite struct HistoryTests {
+    static let sampleHistory = Paths.root.appendingPathComponent("Fixtures/history/sample-8-weeks.csv").path
+
+    /// A CSV of readings, in `history export --csv`'s form.
+    static func csv(_ rows: [(route: String, at: String, minutes: Int)]) -> String {
+        (["route,at,minutes,source,suspicious"] + rows.map { "\($0.route),\($0.at),\($0.minutes),wsdot,false" }).joined(separator: "\n") + "\n"
+    }
+
+    /// Writes `text` to a file beside the sandbox and returns its path.
+    static func file(_ sandbox: Sandbox, _ name: String, _ text: String) throws -> String {
+        let path = sandbox.home + "-\(name)"
+        try Sandbox.write(path, Data(text.utf8))
+        return path
+    }
+
+    /// `2025-11-04T07:00:00-08:00`, `days` days earlier (Pacific, after the change on Nov 2 only).
+    static func pacific(_ day: Int, _ month: Int, _ hour: Int, _ minute: Int) -> String {
+        let offset = month > 11 || (month == 11 && day >= 2) ? "-08:00" : "-07:00"
+        return String(format: "2025-%02d-%02dT%02d:%02d:00%@", month, day, hour, minute, offset)
+    }
+
+    /// The eight Tuesdays (and Wednesdays) before Nov 4, 2025, as (day, month).
+    static let tuesdays = [(9, 9), (16, 9), (23, 9), (30, 9), (7, 10), (14, 10), (21, 10), (28, 10)]
+
+    // MARK: Recording, and the typical times
+
+    @Test func eightWeeksOfRefreshesAcrossTheClockChangeGiveWhatPythonsStatisticsGive() throws {
+        let sandbox = Sandbox()
+        let out = sandbox.home + "-sim"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let generated = try execute(
+            ["python3", Paths.root.appendingPathComponent("Tests/Support/history_sim.py").path, out, "2025-09-15", "2025-11-12",
+             "America/Los_Angeles"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(generated.status == 0, "\(generated)")
+        let plan = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/plan.json"))) as? [[String: String]])
+        let expected = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/expected.json"))) as? [String: Any])
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1", "96"])
+        #expect(plan.count > 450)
+        for step in plan {
+            try sandbox.ok(["refresh", "--quiet", "--source", step["feed"] ?? "", "--now", step["now"] ?? ""])
+        }
+        let now = try #require(expected["now"] as? String)
+        let readings = try #require(expected["readings"] as? [[Any]])
+        // Every reading once: the feeds fetched twice added nothing.
+        let exported = try sandbox.ok(["history", "export", "--csv"]).stdout.split(separator: "\n")
+        #expect(exported.count == readings.count + 1)
+        for route in ["1", "96"] {
+            let history = try #require(try sandbox.json(["history", route, "--json", "--now", now]) as? [String: Any])
+            let slots = try #require(history["slots"] as? [[String: Any]])
+            let oracle = try #require((expected["slots"] as? [String: [[String: Any]]])?[route])
+            #expect(slots.count == oracle.count && !oracle.isEmpty)
+            for (mine, theirs) in zip(slots, oracle) {
+                for key in ["weekday", "start", "readings", "weeks"] {
+                    #expect("\(mine[key] ?? "")" == "\(theirs[key] ?? "")", "route \(route) \(key): \(mine) against \(theirs)")
+                }
+                for key in ["median", "p90"] {
+                    let (ours, python) = (mine[key] as? Double ?? -1, theirs[key] as? Double ?? -2)
+                    #expect(abs(ours - python) < 0.051, "route \(route) \(key): \(mine) against \(theirs)")
+                }
+            }
+        }
+    }
+
+    @Test func concurrentRefreshesNeitherLoseNorDoubleARecord() throws {
+        let sandbox = Sandbox(runner: .binary)
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        // Six readings a minute apart, refreshed all at once — then all at once again.
+        let feeds = try (0..<6).map { index in
+            try sandbox.feed("concurrent-\(index)") { routes in
+                routes[1]?["TimeUpdated"] = "/Date(\(1_762_300_800_000 + 60_000 * (index + 1))-0800)/"
+                routes[1]?["CurrentTime"] = 40 + index
+            }
+        }
+        for _ in 0..<2 {
+            let running = try feeds.map { try sandbox.start(["refresh", "--quiet", "--source", $0, "--now", "2025-11-04T16:10:00-08:00"]) }
+            for process in running {
+                let outcome = try process.wait()
+                #expect(outcome.status == 0, "\(outcome)")
+            }
+        }
+        let lines = try sandbox.ok(["history", "export", "1", "--csv"]).stdout.split(separator: "\n").dropFirst()
+        #expect(lines.map { $0.split(separator: ",")[2] } == ["40", "41", "42", "43", "44", "45"])
+    }
+
+    @Test func aRecordingKilledAtAnyMomentLosesNoEarlierRecordAndATornTailIsRepaired() throws {
+        let sandbox = Sandbox(runner: .binary)
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        func feed(_ index: Int) throws -> String {
+            try sandbox.feed("killed-\(index)") { routes in
+                routes[1]?["TimeUpdated"] = "/Date(\(1_762_300_800_000 + 60_000 * (index + 1))-0800)/"
+                routes[1]?["CurrentTime"] = 30 + index
+            }
+        }
+        for index in 0..<3 { try sandbox.ok(["refresh", "--quiet", "--source", try feed(index), "--now", "2025-11-04T16:30:00-08:00"]) }
+        var generator = SeededRandom(seed: 20)
+        for index in 3..<15 {
+            let running = try sandbox.start(["refresh", "--quiet", "--source", try feed(index), "--now", "2025-11-04T16:30:00-08:00"])
+            usleep(UInt32.random(in: 0...40_000, using: &generator))
+            kill(running.process.processIdentifier, SIGKILL)
+            _ = try running.wait()
+        }
+        let exported = try sandbox.ok(["history", "export", "1", "--csv"])
+        #expect(exported.stderr.isEmpty, "\(exported)")
+        let minutes = exported.stdout.split(separator: "\n").dropFirst().compactMap { Int($0.split(separator: ",")[2]) }
+        #expect(Array(minutes.prefix(3)) == [30, 31, 32])
+        #expect(minutes == minutes.sorted() && Set(minutes).count == minutes.count && minutes.allSatisfy { (30..<45).contains($0) })
+
+        // A partial record at the end (a writer killed mid-write) is ignored, then written over.
+        let path = sandbox.path("history/1.tth")
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data([0x01, 0x02, 0x03, 0x04, 0x05]))
+        try handle.close()
+        let before = try #require(try sandbox.json(["history", "1", "--json"]) as? [String: Any])
+        #expect(before["total"] as? Int == minutes.count && before["damaged"] as? Int == 0)
+        try sandbox.ok(["refresh", "--quiet", "--source", try feed(20), "--now", "2025-11-04T16:40:00-08:00"])
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(size == 16 + 12 * (minutes.count + 1))
+        let after = try #require(try sandbox.json(["history", "1", "--json"]) as? [String: Any])
+        #expect(after["total"] as? Int == minutes.count + 1 && after["damaged"] as? Int == 0)
+    }
+
+    @Test func hostileHistoryFilesAreRefusedWithTheirPathAndARefreshStillSucceeds() throws {
+        let sandbox = try Sandbox().prepared()
+        try sandbox.ok(["history", "import", Self.sampleHistory])
+        let path = sandbox.path("history/1.tth")
+
+        // One record overwritten: skipped, counted, and said.
+        let intact = try #require(sandbox.bytes("history/1.tth"))
+        var damaged = intact
+        damaged[16 + 12 * 100 + 3] ^= 0xFF
+        try Sandbox.write(path, damaged)
+        let view = try #require(try sandbox.json(["history", "1", "--json", "--now", "2025-11-04T16:05:00-08:00"]) as? [String: Any])
+        #expect(view["damaged"] as? Int == 1)
+        let export = try sandbox.ok(["history", "export", "1"])
+        #expect(export.stderr.contains("1 damaged record was skipped"))
+        #expect(export.stdout.split(separator: "\n").count == (intact.count - 16) / 12 - 1)
+
+        // Not a history file at all.
+        try Sandbox.write(path, Data("{\"routes\": []}".utf8))
+        let refused = try sandbox.run(["history", "1"])
+        #expect(refused.status == 65 && refused.stderr.contains(path) && refused.stderr.contains("not a traveltimes history file"))
+        let refresh = try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", "2025-11-04T16:05:00-08:00"])
+        #expect(refresh.stderr.contains("history not recorded for route 1"))
+        #expect(try sandbox.bytes("history/1.tth") == Data("{\"routes\": []}".utf8))
+
+        // Huge, a FIFO: refused at once, never read.
+        unlink(path)
+        let created = open(path, O_CREAT | O_WRONLY, 0o600)
+        #expect(created >= 0 && ftruncate(created, 300 << 20) == 0)
+        close(created)
+        let huge = try sandbox.run(["history", "1"])
+        #expect(huge.status == 65 && huge.stderr.contains("far larger"))
+        unlink(path)
+        #expect(mkfifo(path, 0o600) == 0)
+        let fifo = try sandbox.run(["best-time", "1", "--arrive-by", "9:00"])
+        #expect(fifo.status == 65 && fifo.stderr.contains("FIFO"))
+    }
+
+    @Test func futureReadingsAreLeftOutAndAClockThatWentBackPutsReadingsInTheirPlace() throws {
+        let sandbox = try Sandbox().prepared()
+        let future = try sandbox.feed("future") { routes in routes[1]?["TimeUpdated"] = "/Date(4102444800000-0800)/" }
+        let refreshed = try sandbox.ok(["refresh", "--source", future, "--now", "2025-11-04T16:10:00-08:00"])
+        #expect(refreshed.stderr.contains("route 1's reading is dated ahead of now: not recorded in its history"))
+        let later = try sandbox.feed("later") { routes in
+            routes[1]?["TimeUpdated"] = "/Date(1762302600000-0800)/"  // 16:30
+            routes[1]?["CurrentTime"] = 50
+        }
+        let earlier = try sandbox.feed("earlier") { routes in
+            routes[1]?["TimeUpdated"] = "/Date(1762301700000-0800)/"  // 16:15
+            routes[1]?["CurrentTime"] = 40
+        }
+        try sandbox.ok(["refresh", "--source", later, "--now", "2025-11-04T16:31:00-08:00"])
+        try sandbox.ok(["refresh", "--source", earlier, "--now", "2025-11-04T16:16:00-08:00"])
+        let exported = try sandbox.ok(["history", "export", "1", "--csv"]).stdout
+        #expect(exported == """
+            route,at,minutes,source,suspicious
+            1,2025-11-04T16:15:00-08:00,40,wsdot,false
+            1,2025-11-04T16:30:00-08:00,50,wsdot,false
+
+            """)
+    }
+
+    @Test func aZoneChangeMovesTheSlotsAndAReAddedCustomRouteStartsAfresh() throws {
+        let sandbox = try Sandbox().prepared()
+        let rows = Self.tuesdays.map { (route: "1", at: Self.pacific($0.0, $0.1, 7, 0), minutes: 40) }
+        try sandbox.ok(["history", "import", try Self.file(sandbox, "tuesdays.csv", Self.csv(rows))])
+        func starts() throws -> [String] {
+            let view = try #require(try sandbox.json(["history", "1", "--json", "--now", "2025-11-04T16:00:00-08:00"]) as? [String: Any])
+            return (view["slots"] as? [[String: Any]] ?? []).map { "\($0["weekday"] ?? "") \($0["start"] ?? "")" }
+        }
+        #expect(try starts() == ["3 07:00"])
+        try sandbox.ok(["config", "set", "timezone", "America/New_York"], environment: ["TRAVELTIMES_TZ": ""])
+        #expect(try sandbox.ok(["history", "1", "--json"], environment: ["TRAVELTIMES_TZ": ""]).stdout.contains("\"start\" : \"10:00\""))
+
+        try sandbox.ok(["route", "add", "gym", "--from", "47.6,-122.3", "--to", "47.7,-122.2", "--provider", "here", "--no-check"])
+        try sandbox.ok(["history", "import", try Self.file(sandbox, "gym.csv", Self.csv([(route: "gym", at: Self.pacific(28, 10, 7, 0), minutes: 12)]))])
+        #expect(FileManager.default.fileExists(atPath: sandbox.path("history/gym.tth")))
+        try sandbox.ok(["route", "remove", "gym", "--yes"])
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("history/gym.tth")))
+        let gone = try sandbox.run(["history", "gym"])
+        #expect(gone.status == 64 && gone.stderr.contains("gym"))
+    }
+
+    // MARK: The guard
+
+    @Test func aReadingFasterThanTheRoadAllowsIsHeldBackUntilASecondConfirmsIt() throws {
+        let sandbox = try Sandbox().prepared()
+        // Everett-Seattle is 26.7 miles: 5 minutes would be 320 km/h.
+        let first = try sandbox.feed("fast-1") { routes in
+            routes[1]?["TimeUpdated"] = "/Date(1762301700000-0800)/"
+            routes[1]?["CurrentTime"] = 5
+        }
+        let refreshed = try sandbox.ok(["refresh", "--source", first, "--now", "2025-11-04T16:16:00-08:00"])
+        #expect(refreshed.stderr.contains(
+            "WSDOT reported 5 min for Everett-Seattle (usually 45) (held back until a second reading confirms it)"))
+        let routes = try sandbox.ok(["routes", "--favorites", "--now", "2025-11-04T16:16:00-08:00"]).stdout
+        #expect(routes.contains("Everett-Seattle") && routes.contains("5?") && routes.contains("SUSPICIOUS"))
+        #expect(routes.contains("? Outside what the route can be: ignored until a second reading confirms it."))
+        let held = try #require(try sandbox.json(["route", "1", "--json"]) as? [String: Any])
+        #expect(held["suspicious"] as? Bool == true && held["suspiciousMinutes"] as? Int == 5 && held["currentMinutes"] is NSNull)
+        #expect(try sandbox.ok(["route", "1"]).stdout.contains("Held back: WSDOT reported 5 min for Everett-Seattle (usually 45); ignored until confirmed"))
+        let history = try #require(try sandbox.json(["history", "1", "--json", "--now", "2025-11-04T16:16:00-08:00"]) as? [String: Any])
+        let readings = try #require(history["readings"] as? [[String: Any]])
+        #expect(readings.last?["minutes"] as? Int == 5 && readings.last?["suspicious"] as? Bool == true)
+
+        // The next reading says the same: the road really is that fast (or the distance is wrong).
+        let second = try sandbox.feed("fast-2") { routes in
+            routes[1]?["TimeUpdated"] = "/Date(1762302600000-0800)/"
+            routes[1]?["CurrentTime"] = 5
+        }
+        let confirmed = try sandbox.ok(["refresh", "--source", second, "--now", "2025-11-04T16:31:00-08:00"])
+        #expect(!confirmed.stderr.contains("held back"))
+        let now = try #require(try sandbox.json(["route", "1", "--json"]) as? [String: Any])
+        #expect(now["suspicious"] as? Bool == false && now["currentMinutes"] as? Int == 5)
+    }
+
+    @Test func anAbsurdReadingIsNeitherAlertedNorPlannedWithAndTheAlertSaysSo() throws {
+        let sandbox = try Sandbox().prepared().withoutHealthAlerts()
+        // Eight Tuesdays of about 35 minutes at 7:00: 760 is far past four times its worst.
+        let rows = Self.tuesdays.flatMap { day in
+            [0, 5, 10].map { (route: "1", at: Self.pacific(day.0, day.1, 7, $0), minutes: 33 + $0 / 5 * 2) }
+        }
+        try sandbox.ok(["history", "import", try Self.file(sandbox, "usual.csv", Self.csv(rows))])
+        try sandbox.ok(["schedule", "add", "--at", "7:05", "--days", "tue", "--route", "1", "--now", "2025-11-04T06:00:00-08:00"])
+        try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--days", "tue", "--route", "1", "--now", "2025-11-04T06:00:00-08:00"])
+        let absurd = try sandbox.feed("absurd") { routes in
+            routes[1]?["TimeUpdated"] = "/Date(1762268400000-0800)/"  // Nov 4, 7:00
+            routes[1]?["CurrentTime"] = 760
+        }
+        let refreshed = try sandbox.ok(["refresh", "--source", absurd, "--now", "2025-11-04T07:01:00-08:00"])
+        #expect(refreshed.stderr.contains("WSDOT reported 760 min for Everett-Seattle (usually 45) (held back"))
+        // The leave time rests on the usual time, not on 760 minutes.
+        let pending = try sandbox.ok(["pending", "--now", "2025-11-04T07:01:00-08:00"]).stdout
+        #expect(pending.contains("Tue, Nov 4, 8:10 AM  Leave now to arrive by 9:00 AM"), "\(pending)")
+        #expect(pending.contains("Expected arrival 8:55 AM by Everett-Seattle (no current times: its usual time)"))
+        let tick = try sandbox.ok(["tick", "--now", "2025-11-04T07:05:10-08:00"])
+        #expect(tick.stdout.contains("WSDOT reported 760 min for Everett-Seattle (usually 35); ignored until confirmed"), "\(tick)")
+    }
+
+    // MARK: Alerts that know what is usual
+
+    @Test func alertsCompareWithAUsualWeekdayAndAutoThresholdsUseTheHistory() throws {
+        let sandbox = try Sandbox().prepared().withoutHealthAlerts()
+        // Tuesdays at 7:00 usually take 36–40 min (median 38, 90th percentile 40).
+        let rows = Self.tuesdays.flatMap { day in
+            [(0, 36), (5, 38), (10, 40)].map { (route: "1", at: Self.pacific(day.0, day.1, 7, $0.0), minutes: $0.1) }
+        }
+        try sandbox.ok(["history", "import", try Self.file(sandbox, "tuesdays.csv", Self.csv(rows))])
+        try sandbox.ok(["schedule", "add", "--at", "7:00", "--days", "tue", "--route", "1", "--now", "2025-11-04T06:00:00-08:00"])
+        try sandbox.ok([
+            "schedule", "add", "--at", "7:01", "--days", "tue", "--route", "1", "--only-when-delayed", "auto",
+            "--now", "2025-11-04T06:00:00-08:00",
+        ])
+        #expect(try sandbox.ok(["schedule", "list"]).stdout.contains("only when slower than usual"))
+        try sandbox.ok(["watch", "add", "1", "--over", "auto"])
+        func reading(_ name: String, _ minutes: Int, at millis: Int) throws -> String {
+            try sandbox.feed(name) { routes in
+                routes[1]?["TimeUpdated"] = "/Date(\(millis)-0800)/"
+                routes[1]?["CurrentTime"] = minutes
+            }
+        }
+        // 39 min: not slower than usual — the auto alert holds, the watch stays quiet.
+        let calm = try sandbox.ok(["refresh", "--source", try reading("calm", 39, at: 1_762_268_100_000), "--now", "2025-11-04T06:56:00-08:00"])
+        #expect(!calm.stdout.contains("Delay") && !calm.stderr.contains("watch"))
+        let first = try sandbox.ok(["tick", "--now", "2025-11-04T07:00:10-08:00"])
+        #expect(first.stdout.contains("Everett-Seattle: 39 min (-6 min, CLEAR), +1 vs a usual Tuesday at 7:00 AM"), "\(first)")
+        let held = try sandbox.ok(["tick", "--now", "2025-11-04T07:01:10-08:00"])
+        #expect(!held.stdout.contains("Commute at 7:01"))
+        let ledger = try sandbox.ok(["delivered", "--now", "2025-11-04T07:02:00-08:00"]).stdout
+        #expect(ledger.contains("not delayed: no route is slower than 9 times in 10 at this hour"), "\(ledger)")
+
+        // 52 min: only +7 over the feed's average of 45, but slower than any usual Tuesday at 7:00.
+        let slow = try sandbox.ok(["refresh", "--source", try reading("slow", 52, at: 1_762_268_400_000), "--now", "2025-11-04T07:02:00-08:00"])
+        #expect(slow.stdout.contains("Everett-Seattle is running"), "the watch fires: \(slow)")
+        try sandbox.ok(["schedule", "add", "--at", "7:03", "--days", "tue", "--route", "1", "--only-when-delayed", "auto", "--now", "2025-11-04T07:02:00-08:00"])
+        let sent = try sandbox.ok(["tick", "--now", "2025-11-04T07:03:10-08:00"])
+        #expect(sent.stdout.contains("Delay: Everett-Seattle +7 min") && sent.stdout.contains("+14 vs a usual Tuesday at 7:00 AM"), "\(sent)")
+    }
+
+    @Test func anArriveByWithoutACurrentTimeLeavesOnTheUsualNinetiethPercentile() throws {
+        let sandbox = try Sandbox().prepared().withoutHealthAlerts()
+        // Tuesdays leaving around 8:10: 30 to 40 min; the 90th percentile of the 8:00 quarter is 39.
+        let rows = Self.tuesdays.enumerated().map { index, day in
+            (route: "1", at: Self.pacific(day.0, day.1, 8, 5), minutes: [30, 31, 32, 33, 34, 35, 36, 40][index])
+        }
+        try sandbox.ok(["history", "import", try Self.file(sandbox, "eight.csv", Self.csv(rows))])
+        let noData = try sandbox.feed("no-data") { routes in routes[1]?["CurrentTime"] = 0 }
+        try sandbox.ok(["refresh", "--source", noData, "--now", "2025-11-04T06:00:00-08:00"])
+        try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--days", "tue", "--route", "1", "--now", "2025-11-04T06:00:00-08:00"])
+        let pending = try #require(try sandbox.json(["pending", "--json", "--now", "2025-11-04T06:00:00-08:00"]) as? [String: Any])
+        let requests = try #require(pending["requests"] as? [[String: Any]])
+        let leave = try #require(requests.first { ($0["arriveBy"] as? String)?.hasPrefix("2025-11-04T09:00") == true })
+        // 9:00 less 38 (the 90th percentile, 37.2, rounded up) less 5 min to spare.
+        #expect(leave["nextFire"] as? String == "2025-11-04T08:17:00-08:00", "\(leave)")
+        #expect((leave["body"] as? String)?.contains("(no current times: 9 times in 10 it takes no longer)") == true)
+    }
+
+    // MARK: best-time and the chart
+
+    @Test func bestTimeChoosesTheLeastTravelAndTheSafeDepartureFromHistory() throws {
+        let sandbox = try Sandbox().prepared()
+        // Each quarter hour on Tuesdays takes the same every week, but 8:30, late once in eight.
+        let usual = [(7, 0, 40), (7, 15, 38), (7, 30, 45), (7, 45, 50), (8, 0, 35), (8, 15, 30), (8, 45, 20)]
+        var rows = Self.tuesdays.flatMap { day in usual.map { (route: "1", at: Self.pacific(day.0, day.1, $0.0, $0.1), minutes: $0.2) } }
+        rows += Self.tuesdays.enumerated().map { index, day in (route: "1", at: Self.pacific(day.0, day.1, 8, 30), minutes: index == 7 ? 45 : 25) }
+        try sandbox.ok(["history", "import", try Self.file(sandbox, "quarters.csv", Self.csv(rows))])
+        let best = try #require(try sandbox.json(["best-time", "1", "--arrive-by", "9:00", "--window", "7:00-9:00", "--json"]) as? [String: Any])
+        let days = try #require(best["days"] as? [[String: Any]])
+        #expect(days.map { $0["weekday"] as? Int } == [2, 3, 4, 5, 6])
+        let tuesday = try #require(days.first { $0["weekday"] as? Int == 3 })
+        let least = try #require(tuesday["leastTravel"] as? [String: Any])
+        let safe = try #require(tuesday["onTime"] as? [String: Any])
+        // Sep 9's mornings are before the 8 weeks before now (Nov 4, 4:00 PM): 7 weeks count.
+        // 8:30 and 8:35 both take 25 as a rule: the later; 9 times in 10 (33 min), only 8:25 (30) is in time.
+        #expect(least["leave"] as? String == "08:35" && least["minutes"] as? Double == 25 && least["weeks"] as? Int == 7)
+        #expect(safe["leave"] as? String == "08:25" && safe["minutes"] as? Double == 30 && safe["arrival"] as? String == "08:55")
+        #expect(days.filter { $0["weekday"] as? Int != 3 }.allSatisfy { $0["leastTravel"] is NSNull && $0["onTime"] is NSNull })
+        let text = try sandbox.ok(["best-time", "1", "--arrive-by", "9:00", "--window", "7:00-9:00", "--days", "tue,wed"]).stdout
+        #expect(text == """
+            To arrive by 9:00 AM, leaving 7:00 AM–8:59 AM, from the last 8 weeks of history:
+                       LEAST TRAFFIC                      ON TIME 9 TIMES IN 10
+            Tuesday    8:35 AM, 25 min usually (7 weeks)  8:25 AM, 30 min at worst (7 weeks)
+            Wednesday  too few readings                   too few readings
+            A quarter hour needs 5 readings from 3 weeks; refresh keeps recording.
+
+            """)
+        let bad = try sandbox.run(["best-time", "1", "--arrive-by", "9:00", "--window", "9:30-8:00"])
+        #expect(bad.status == 64 && bad.stderr.contains("Invalid --window '9:30-8:00'"))
+    }
+
+    @Test func theChartIsColouredOnlyOnATerminalAndNeverWithNoColor() throws {
+        let sandbox = try Sandbox(runner: .binary).prepared()
+        try sandbox.ok(["history", "import", Self.sampleHistory])
+        let piped = try sandbox.ok(["history", "1", "--now", "2025-11-04T16:05:00-08:00"]).stdout
+        #expect(piped.contains("█") && piped.contains("Typical delay by hour") && !piped.contains("\u{1B}"))
+        func onATerminal(_ extra: [String: String]) throws -> String {
+            let script = "import os, pty, sys\nos.environ.update(dict(a.split('=', 1) for a in sys.argv[2:]))\n"
+                + "pty.spawn([sys.argv[1], 'history', '1', '--now', '2025-11-04T16:05:00-08:00'])"
+            let outcome = try execute(
+                ["python3", "-c", script, Paths.binary] + extra.map { "\($0.key)=\($0.value)" }, environment: sandbox.environment)
+            #expect(outcome.status == 0, "\(outcome)")
+            return outcome.stdout
+        }
+        #expect(try onATerminal([:]).contains("\u{1B}[32m░░\u{1B}[0m"))
+        let plain = try onATerminal(["NO_COLOR": "1"])
+        #expect(!plain.contains("\u{1B}[") && plain.contains("░░"))
+    }
+}
