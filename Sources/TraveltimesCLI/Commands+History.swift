@@ -92,6 +92,9 @@ extension Commands {
         let outcome = try commute.importHistory(from: invocation.arguments.positionals[0])
         var parts = ["Imported \(outcome.recorded) \(outcome.recorded == 1 ? "reading" : "readings")"]
         if outcome.repeated > 0 { parts.append("skipped \(outcome.repeated) already recorded") }
+        if outcome.expired > 0 {
+            parts.append("skipped \(outcome.expired) older than the \(commute.configuration.historyRetentionDays) days kept (history-days)")
+        }
         if !outcome.future.isEmpty { parts.append("skipped \(outcome.future.count) dated ahead of now") }
         invocation.io.out(parts.joined(separator: "; ") + ".")
         if !outcome.failures.isEmpty {

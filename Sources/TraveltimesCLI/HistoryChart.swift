@@ -52,16 +52,20 @@ struct HistoryChart {
         }
         let rows = (0..<48).filter { usual($0) != nil || readings[$0] != nil }
         let label = isToday ? "Today, \(weekday.name) \(date.month)/\(date.day)" : "\(weekday.name) \(date.month)/\(date.day)"
-        guard let first = rows.first, let last = rows.last else {
+        guard !rows.isEmpty else {
             io.out("\(label): no readings, and too few on other \(weekday.name)s to know the usual.")
             return
         }
         io.out("\(label), against a usual \(weekday.name):  █ usual  ░ up to 9 times in 10  ▲ above that")
-        let largest = (first...last).map { row in
+        let largest = rows.map { row in
             max(usual(row)?.p90 ?? 0, Double(readings[row]?.minutes ?? 0))
         }.max() ?? 1
         let scale = Double(Self.barWidth) / max(largest, 1)
-        for row in first...last {
+        var previous: Int?
+        for row in rows {
+            // A stretch of the day with neither a reading nor a usual time is left out, and marked.
+            if let previous, row > previous + 1 { io.out("       ⋮") }
+            previous = row
             let time = TimeOfDay(hour: row / 2, minute: row % 2 * 30).label
             var bar = ""
             var note = ""

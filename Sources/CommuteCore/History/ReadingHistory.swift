@@ -61,13 +61,16 @@ public final class ReadingHistory: Sendable {
         public var inserted = 0
         /// Readings dated ahead of now: not recorded.
         public var future: [String] = []
+        /// Readings older than the days kept: not recorded.
+        public var expired = 0
         /// Routes whose file could not be written, and why.
         public var failures: [String] = []
     }
 
     /// Records each route's new readings in time order: appended after the last one, or — dated
     /// before it — put in their place. A reading whose time is already recorded is not written
-    /// again, so the same feed reading is recorded once however often refresh runs. Records older than `retentionDays` are dropped
+    /// again, so the same feed reading is recorded once however often refresh runs; one older than
+    /// `retentionDays` is not recorded at all. Records older than `retentionDays` are dropped
     /// (the file rewritten whole) once they are a month past it. A route's file that cannot be read
     /// or written is reported, and the others are recorded.
     public func record(_ byRoute: [String: [HistoryRecord]], now: Date, retentionDays: Int) throws -> Outcome {
@@ -91,6 +94,8 @@ public final class ReadingHistory: Sendable {
                     for record in (byRoute[routeID] ?? []).sorted(by: { $0.at < $1.at }) {
                         if record.at > moment + Self.futureTolerance {
                             outcome.future.append(routeID)
+                        } else if record.at < cutoff {
+                            outcome.expired += 1
                         } else if record.at > last {
                             fresh.append(record)
                             last = record.at
