@@ -48,7 +48,7 @@ extension Commute {
     public func bestTime(
         routeIDs: [String], arriveBy: TimeOfDay, days: Set<Weekday>, window departures: (start: TimeOfDay, end: TimeOfDay)? = nil
     ) throws -> BestTime {
-        let routes = try store.routes().byID
+        let routes = try store.routes(withIDs: Set(routeIDs))
         let window = TypicalTimes.window(weeks: typicalWeeks, before: now)
         var weeks: [(id: String, name: String, slots: [TimeSlot: TypicalTime])] = []
         for id in routeIDs {

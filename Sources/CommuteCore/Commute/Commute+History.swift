@@ -152,7 +152,7 @@ extension Commute {
     /// midnight `days − 1` days ago. A route neither cached nor recorded is unknown.
     public func history(of routeID: String, days: Int) throws -> HistoryView {
         let contents = try store.history.contents(of: routeID)
-        let route = try store.routes().byID[routeID]
+        let route = try store.routes(withIDs: [routeID])[routeID]
         guard route != nil || contents.count > 0 else { throw ModelError.unknownRoute(routeID) }
         let (slots, damagedInWindow) = TypicalTimes.week(contents, window: TypicalTimes.window(weeks: typicalWeeks, before: now), calendar: calendar)
         let today = calendar.local(now).date.dayNumber
@@ -173,7 +173,7 @@ extension Commute {
         var damaged = 0
         for id in ids {
             let contents = try store.history.contents(of: id)
-            if contents.count == 0, !routeIDs.isEmpty, try store.routes().byID[id] == nil { throw ModelError.unknownRoute(id) }
+            if contents.count == 0, !routeIDs.isEmpty, try store.routes(withIDs: [id])[id] == nil { throw ModelError.unknownRoute(id) }
             var failure: (any Error)?
             damaged += contents.forEach(in: Int.min..<Int.max) { record in
                 guard failure == nil else { return }

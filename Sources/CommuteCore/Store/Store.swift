@@ -104,6 +104,12 @@ public final class Store: Sendable {
         return result
     }
 
+    /// The cached routes with these IDs, by ID; the others are passed over unbuilt.
+    public func routes(withIDs ids: Set<String>, includingEndPoints: Bool = false) throws(StoreError) -> [String: Route] {
+        let found = try RouteCache.routes(atPath: routesFile.path, withIDs: ids, includingEndPoints: includingEndPoints)
+        return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// What precedes the routes in the cache (when and where they were fetched, the validators),
     /// read without reading the routes.
     public func routeCacheHeader() throws(StoreError) -> RouteCache.Header {
