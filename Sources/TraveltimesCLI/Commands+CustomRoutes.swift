@@ -58,8 +58,13 @@ extension Commands {
         case .failure(let failure):
             throw CustomRouteFailed(failure: failure, context: "route \(id) was not added", secrets: access.secrets)
         case .success(let measurement):
-            let saved = try commute.addCustomRoute(route, measurement: measurement)
+            let added = try commute.addCustomRoute(route, measurement: measurement)
+            let saved = added.route
             io.out("Added route \(id): \(saved.name): \(describeTimes(saved)).")
+            if saved.suspiciousMinutes != nil {
+                io.warn(Commute.suspicionText(saved) + " (held back until a second reading confirms it)")
+            }
+            for warning in added.warnings { io.warn(warning) }
         }
     }
 

@@ -12,7 +12,7 @@ struct Options {
     var hello = ".build/release/foundation-hello"
     var fixture = "Fixtures/wsdot/travel-times-2025-11-04T1600-0800.json"
     var runs = 21
-    /// `--only schedules|year|custom`: that part alone (with the baseline), for working on it.
+    /// `--only schedules|year|custom|history`: that part alone (with the baseline), for working on it.
     var only: String?
 
     func runs(_ part: String) -> Bool { only == nil || only == part }

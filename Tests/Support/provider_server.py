@@ -14,7 +14,8 @@ back, as some services do, so the tests can check that it never reaches the user
 The origin's latitude picks the scenario: 1.x no route; 2.x a 429 with Retry-After: 1 on the first
 request for that origin; 3.x a 503 on the first two; 4.x a 200 that is not JSON; 5.x a 200 that
 is JSON of the wrong shape; 6.x no answer for 30 seconds; 7.x a 503 on every request; anything
-else, a route; 9.x, a route after 0.4 seconds. Each log line also says how many requests were
+else, a route; 9.x, a route after 0.4 seconds; 10.x (TomTom), a route of 8.4 miles in one minute,
+faster than any road allows. Each log line also says how many requests were
 in flight when it arrived (itself included), and the client's port (a kept connection keeps its port). For HERE, 8.x answers whose sections are hostile, by the first decimal: 8.1 sections
 of 1e308 and -1e308 s; 8.2 of 600 and -300 s; 8.3 one section whose "duration" is given twice (120,
 then 99999); 8.4 one section of 0 s; 8.5 a typicalDuration that is a string.
@@ -146,6 +147,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if int(lat) == 1:
             return self.send(400, {"formatVersion": "0.0.12", "detailedError": {
                 "code": "NO_ROUTE_FOUND", "message": "Unable to find a route between the points"}})
+        if int(lat) == 10:
+            return self.send(200, {"formatVersion": "0.0.12", "routes": [{"summary": {
+                "lengthInMeters": 13520, "travelTimeInSeconds": 60, "trafficDelayInSeconds": 0,
+                "noTrafficTravelTimeInSeconds": 60, "historicTrafficTravelTimeInSeconds": 60,
+                "liveTrafficIncidentsTravelTimeInSeconds": 60}, "legs": []}]})
         return self.scenario("tomtom", lat, origin, lambda: self.send(200, {"formatVersion": "0.0.12", "routes": [{"summary": {
             "lengthInMeters": 13520, "travelTimeInSeconds": 1510, "trafficDelayInSeconds": 240,
             "departureTime": "2025-11-04T16:00:00-08:00", "arrivalTime": "2025-11-04T16:25:10-08:00",

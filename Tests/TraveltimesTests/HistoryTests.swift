@@ -36,7 +36,7 @@ import Glibc
     // MARK: Recording, and the typical times
 
     @Test func eightWeeksOfRefreshesAcrossTheClockChangeGiveWhatPythonsStatisticsGive() throws {
-        let sandbox = Sandbox()
+        let sandbox = Sandbox(runner: .binary)
         let out = sandbox.home + "-sim"
         defer { try? FileManager.default.removeItem(atPath: out) }
         let generated = try execute(
@@ -157,7 +157,7 @@ import Glibc
         #expect(refused.status == 65 && refused.stderr.contains(path) && refused.stderr.contains("not a traveltimes history file"))
         let refresh = try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", "2025-11-04T16:05:00-08:00"])
         #expect(refresh.stderr.contains("history not recorded for route 1"))
-        #expect(try sandbox.bytes("history/1.tth") == Data("{\"routes\": []}".utf8))
+        #expect(sandbox.bytes("history/1.tth") == Data("{\"routes\": []}".utf8))
 
         // Huge, a FIFO: refused at once, never read.
         unlink(path)
@@ -215,6 +215,57 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: sandbox.path("history/gym.tth")))
         let gone = try sandbox.run(["history", "gym"])
         #expect(gone.status == 64 && gone.stderr.contains("gym"))
+    }
+
+    @Test func historyDaysDropsWhatIsOlderAndOffRecordsNothing() throws {
+        let sandbox = try Sandbox().prepared()
+        let rows = [(route: "1", at: "2025-08-01T07:00:00-07:00", minutes: 40), (route: "1", at: "2025-10-20T07:00:00-07:00", minutes: 41)]
+        #expect(try sandbox.ok(["history", "import", try Self.file(sandbox, "old.csv", Self.csv(rows))]).stdout == "Imported 2 readings.\n")
+        #expect(try sandbox.ok(["config", "set", "history-days", "30"]).stdout == "history-days set to 30: older travel times are dropped.\n")
+        let again = try sandbox.ok(["history", "import", try Self.file(sandbox, "old.csv", Self.csv(rows))]).stdout
+        #expect(again == "Imported 0 readings; skipped 1 already recorded; skipped 1 older than the 30 days kept (history-days).\n")
+        // The next reading recorded drops the readings more than 30 days old (a month past them, at most).
+        let next = try sandbox.feed("next") { routes in routes[1]?["TimeUpdated"] = "/Date(1762302600000-0800)/" }
+        try sandbox.ok(["refresh", "--source", next, "--now", "2025-11-04T16:31:00-08:00"])
+        #expect(try sandbox.ok(["history", "export", "1", "--csv"]).stdout == """
+            route,at,minutes,source,suspicious
+            1,2025-10-20T07:00:00-07:00,41,wsdot,false
+            1,2025-11-04T16:30:00-08:00,34,wsdot,false
+
+            """)
+        try sandbox.ok(["config", "set", "history-days", "off"])
+        #expect(try sandbox.ok(["config", "show"]).stdout.contains("history-days:   off (no travel times are recorded)"))
+        let later = try sandbox.feed("later") { routes in routes[1]?["TimeUpdated"] = "/Date(1762304400000-0800)/" }
+        try sandbox.ok(["refresh", "--source", later, "--now", "2025-11-04T17:01:00-08:00"])
+        #expect(try sandbox.ok(["history", "export", "1", "--csv"]).stdout.split(separator: "\n").count == 3)
+    }
+
+    @Test func aCustomRouteIsRecordedFromItsProviderAndJudgedLikeAnyOther() throws {
+        let server = try ProviderServer()
+        let sandbox = try CustomRouteTests().sandbox(server)
+        try sandbox.ok(["route", "add", "home-work", "--from", CustomRouteTests.home, "--to", CustomRouteTests.work, "--provider", "tomtom",
+                        "--now", "2026-11-23T08:00:00"])
+        try sandbox.ok(["favorites", "add", "home-work"])
+        try sandbox.ok(["refresh", "--route", "home-work", "--now", "2026-11-23T08:15:00"])
+        #expect(try sandbox.ok(["history", "export", "home-work", "--csv"]).stdout == """
+            route,at,minutes,source,suspicious
+            home-work,2026-11-23T08:00:00-08:00,25,tomtom,false
+            home-work,2026-11-23T08:15:00-08:00,25,tomtom,false
+
+            """)
+
+        // 8.4 miles in a minute: held back, said, and marked — until the next reading says the same.
+        let added = try sandbox.ok(["route", "add", "quick", "--from", "10.5,20.0", "--to", "10.6,20.1", "--provider", "tomtom",
+                                    "--name", "Quick", "--now", "2026-11-23T08:20:00"])
+        #expect(added.stderr.contains("TomTom reported 1 min for Quick (usually 1) (held back until a second reading confirms it)"), "\(added)")
+        let held = try #require(try sandbox.json(["route", "quick", "--json", "--now", "2026-11-23T08:21:00"]) as? [String: Any])
+        #expect(held["suspicious"] as? Bool == true && held["currentMinutes"] is NSNull && held["suspiciousMinutes"] as? Int == 1)
+        try sandbox.ok(["refresh", "--route", "quick", "--now", "2026-11-23T08:35:00"])
+        let confirmed = try #require(try sandbox.json(["route", "quick", "--json", "--now", "2026-11-23T08:36:00"]) as? [String: Any])
+        #expect(confirmed["suspicious"] as? Bool == false && confirmed["currentMinutes"] as? Int == 1)
+        let history = try #require(try sandbox.json(["history", "quick", "--json", "--now", "2026-11-23T08:36:00"]) as? [String: Any])
+        let readings = try #require(history["readings"] as? [[String: Any]])
+        #expect(readings.map { $0["suspicious"] as? Bool } == [true, false] && readings.allSatisfy { $0["source"] as? String == "tomtom" })
     }
 
     // MARK: The guard

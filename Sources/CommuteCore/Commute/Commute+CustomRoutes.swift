@@ -185,13 +185,23 @@ extension Commute {
 
     /// Saves a new custom route (with the measurement its check took, if any). Its ID must not be
     /// taken.
-    public func addCustomRoute(_ route: Route, measurement: RoutingAPI.Measurement?) throws -> Route {
-        let saved = measurement.map { Self.measured(route, $0, at: now) } ?? route
+    /// The measurement is judged (a new route has no history: by its distance alone) and recorded
+    /// in its history, as a refresh's would be; a history that cannot be written is not the add's
+    /// failure, and comes back in `warnings`.
+    public func addCustomRoute(_ route: Route, measurement: RoutingAPI.Measurement?) throws -> AddedCustomRoute {
+        let (saved, record) = measurement.map { judge(Self.measured(route, $0, at: now), history: nil) } ?? (route, nil)
         try store.updateCustomRoutes { routes in
             guard !routes.contains(where: { $0.id == saved.id }) else { throw CommuteError.routeExists(saved.id) }
             routes.append(saved)
         }
-        return saved
+        let warnings = record.map { self.record([(saved.id, $0)]) } ?? []
+        return AddedCustomRoute(route: saved, warnings: warnings.map(\.description))
+    }
+
+    /// A custom route as saved, and what could not be recorded in its history.
+    public struct AddedCustomRoute: Sendable {
+        public var route: Route
+        public var warnings: [String]
     }
 
     /// The custom route with this ID.
