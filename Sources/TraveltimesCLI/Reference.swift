@@ -25,6 +25,8 @@ enum Reference {
         ("TRAVELTIMES_TELEGRAM_URL", "Replaces https://api.telegram.org for tgram:// notifiers"),
         ("TRAVELTIMES_DISCORD_URL", "Replaces https://discord.com for discord:// notifiers"),
         ("TRAVELTIMES_SLACK_URL", "Replaces https://hooks.slack.com for slack:// notifiers"),
+        ("NO_COLOR", "When set and not empty, no colour, even on a terminal (history is the only command with any)"),
+        ("TERM", "dumb: no colour"),
     ]
 
     /// The store's files, in the store directory.
@@ -37,6 +39,8 @@ enum Reference {
         ("config.json", "settings, notifiers and delay watches; the only file a secret is written to (mode 0600)"),
         ("refresh.json", "the last refresh attempts, and each provider's failures and requests today"),
         ("health.json", "the health problem tick has found and not yet seen mended (old data, failing refreshes)"),
+        ("alerts.json", "the notifications still showing that a channel can change or clear, with their handles"),
+        ("history/ROUTE.tth", "every travel time measured for a route in use, 12 bytes each, kept history-days (default 400)"),
     ]
 
     /// An exit status: `label` is its name in `--help`'s one line, `meaning` its causes.
