@@ -11,10 +11,12 @@ let package = Package(
     targets: [
         // Model, fan-out engine, store and feed: no I/O in the pure parts, no printing anywhere.
         // It never imports FoundationNetworking: libcurl and TLS would load at every start.
-        .target(name: "CommuteCore"),
+        .target(name: "CommuteCore", dependencies: ["CZlib"]),
         // libcurl's easy interface, loaded at run time (the library FoundationNetworking itself
         // uses): C wrappers, because Swift cannot call curl_easy_setopt, a variadic function.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // zlib's raw inflate, loaded at run time, for the zip archives GTFS timetables come in.
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("dl")]),
         // The HTTP client over it, for the fetch helper only.
         .target(name: "CommuteNetworking", dependencies: ["CommuteCore", "CCurl"]),
         // `traveltimes-fetch`: one HTTP request, run by `refresh` for URL sources and by webhook
