@@ -138,3 +138,86 @@ struct FixedSeed: RandomNumberGenerator {
         return state ^ (state >> 29)
     }
 }
+
+/// Issue 21's timetable: the trips from one stop to another kept from a GTFS archive, their
+/// service days, and their next departures with realtime delays and cancellations.
+@Suite struct TransitTimetableTests {
+    static func timetable(line: String? = nil, from: String = "S", to: String = "B") throws -> (TransitTimetable, TemporaryDirectory) {
+        let directory = try TransitFormatTests.fixtures()
+        return (try TransitTimetable(archive: try ZipArchive(path: "\(directory.path)/timetable.zip"), from: from, to: to, line: line), directory)
+    }
+
+    static func date(_ text: String) throws -> Date { try #require(ISO8601.parse(text)?.instant) }
+
+    static func summary(_ departures: [TransitDeparture]) -> [String] {
+        let zone = TimeZone(identifier: "America/Los_Angeles") ?? .current
+        let calendar = ZonedCalendar(timeZone: zone, around: departures.first?.scheduled ?? Date())
+        func clock(_ date: Date) -> String { TimeFormatting.iso8601(date, calendar: calendar) }
+        return departures.map { departure in
+            var text = "\(departure.tripID) \(departure.line) \(clock(departure.scheduled))"
+            if let predicted = departure.predicted { text += " → \(clock(predicted))" }
+            if departure.canceled { text += " canceled" }
+            if departure.skipped { text += " skipped" }
+            return text + " arrives \(clock(departure.arrival))"
+        }
+    }
+
+    @Test func aStationStandsForItsPlatformsAndOnlyTripsFromTheOneToTheOtherAreKept() throws {
+        let (all, _) = try Self.timetable()
+        #expect(all.fromStops == ["A1", "A2", "S"] && all.toStops == ["B"] && all.timeZone == "America/Los_Angeles")
+        // TR runs B then A1: the wrong way. T2's rows come out of order.
+        #expect(all.trips.map(\.id).sorted() == ["T1", "T2", "T3", "T4", "TF", "TM"])
+        let (line, _) = try Self.timetable(line: "545")
+        #expect(!line.trips.contains { $0.id == "T3" })
+        #expect(throws: ZipProblem.self) { try Self.timetable(line: "999") }
+        #expect(throws: ZipProblem.self) { try Self.timetable(from: "NOWHERE") }
+    }
+
+    @Test func nextDeparturesHonourServiceDaysTimesPastMidnightAndFrequencies() throws {
+        let (timetable, _) = try Self.timetable()
+        let tuesday = timetable.departures(after: try Self.date("2025-11-04T05:50:00-08:00"), realtime: nil, limit: 6)
+        #expect(Self.summary(tuesday) == [
+            "TF 545 2025-11-04T06:05:00-08:00 arrives 2025-11-04T06:30:00-08:00",
+            "TF 545 2025-11-04T06:25:00-08:00 arrives 2025-11-04T06:50:00-08:00",
+            "TF 545 2025-11-04T06:45:00-08:00 arrives 2025-11-04T07:10:00-08:00",
+            "T1 545 2025-11-04T07:42:00-08:00 arrives 2025-11-04T08:10:00-08:00",
+            "T2 545 2025-11-04T07:57:00-08:00 arrives 2025-11-04T08:25:00-08:00",
+            "T3 271 2025-11-04T08:05:00-08:00 arrives 2025-11-04T08:40:00-08:00",
+        ])
+        // 24:30 on Tuesday's service is Wednesday 00:30, found after midnight.
+        let night = timetable.departures(after: try Self.date("2025-11-05T00:10:00-08:00"), realtime: nil, limit: 2)
+        #expect(Self.summary(night).first == "T4 545 2025-11-05T00:30:00-08:00 arrives 2025-11-05T01:05:00-08:00")
+        // Thanksgiving is removed from weekdays; the Saturday after is added.
+        let thanksgiving = timetable.departures(after: try Self.date("2025-11-27T07:00:00-08:00"), realtime: nil, limit: 3)
+        #expect(!thanksgiving.contains { ["T1", "T2", "T3"].contains($0.tripID) })
+        let saturday = timetable.departures(after: try Self.date("2025-11-29T07:00:00-08:00"), realtime: nil, limit: 1)
+        #expect(saturday.first?.tripID == "T1")
+    }
+
+    @Test func timesCountFromNoonLessTwelveHoursOnBothClockChanges() throws {
+        let (timetable, _) = try Self.timetable()
+        // 00:30:00 on the service day: 12 hours before noon, plus 30 minutes — computed by Python
+        // from instants: 1:30 AM PDT on Nov 2, 2025; 11:30 PM PST the evening before Mar 8, 2026.
+        let fall = timetable.departures(after: try Self.date("2025-11-02T00:00:00-07:00"), realtime: nil, limit: 1)
+        #expect(fall.first?.tripID == "TM" && fall.first?.scheduled.timeIntervalSince1970 == 1_762_072_200)
+        let spring = timetable.departures(after: try Self.date("2026-03-07T23:00:00-08:00"), realtime: nil, limit: 1)
+        #expect(spring.first?.tripID == "TM" && spring.first?.scheduled.timeIntervalSince1970 == 1_772_955_000)
+    }
+
+    @Test func realtimeDelaysPropagateCancellationsShowAndALateBusIsNotLost() throws {
+        let (timetable, directory) = try Self.timetable()
+        let realtime = try GTFSRealtime(decoding: Data(contentsOf: URL(fileURLWithPath: "\(directory.path)/tripupdates.pb")))
+        // T1 is 3 minutes late at its first stop (and skips B, the second: its delay carries on);
+        // T9 is cancelled but not in this timetable; T2 has a departure 90 s early given by time.
+        let late = timetable.departures(after: try Self.date("2025-11-04T07:43:00-08:00"), realtime: realtime, limit: 2)
+        #expect(Self.summary(late).first == "T1 545 2025-11-04T07:42:00-08:00 → 2025-11-04T07:45:00-08:00 arrives 2025-11-04T08:13:00-08:00")
+        #expect(late.first?.delaySeconds == 180)
+        // Without realtime the same query has no prediction, and T1 is gone.
+        let timetableOnly = timetable.departures(after: try Self.date("2025-11-04T07:43:00-08:00"), realtime: nil, limit: 2)
+        #expect(timetableOnly.first?.tripID == "T2" && timetableOnly.allSatisfy { $0.predicted == nil })
+        var cancelled = realtime
+        cancelled.tripUpdates = [GTFSRealtime.TripUpdate(tripID: "T2", relationship: .canceled)]
+        let gone = timetable.departures(after: try Self.date("2025-11-04T07:50:00-08:00"), realtime: cancelled, limit: 2)
+        #expect(gone.first?.tripID == "T2" && gone.first?.canceled == true && gone.first?.predicted == nil)
+    }
+}

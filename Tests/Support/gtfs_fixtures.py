@@ -17,6 +17,9 @@ Writes into OUT:
   dotdot.zip            an entry named ../stops.txt beside stops.txt
   broken-quote.zip      stops.txt with a quoted field never closed
   long-line.zip         stops.txt with a 2 MB line
+  timetable.zip         a station with two platforms, two lines, a trip past midnight, one at
+                        00:30 every day (for the clock changes), a frequency-based trip, Thanksgiving
+                        removed and a Saturday added
   tripupdates.pb        a delayed trip, a cancelled one, a skipped stop, negative delays
   alerts.pb             an alert naming a route and a stop, in two languages
   hostile-*.pb          bad varints, lengths past the end, deep nesting, huge repeated fields,
@@ -95,9 +98,33 @@ def header(timestamp=1762268400):
     return ld(1, ld(1, "2.0") + v(3, timestamp))
 
 
+TIMETABLE = {
+    "agency.txt": "agency_name,agency_timezone,agency_url\nMetro,America/Los_Angeles,https://example.org\n",
+    "stops.txt": "stop_id,stop_name,location_type,parent_station\nS,Bellevue TC,1,\nA1,Bellevue TC Bay 1,0,S\nA2,Bellevue TC Bay 2,0,S\n"
+                 "B,Redmond TC,0,\nX,Seattle,0,\n",
+    "routes.txt": "route_id,route_short_name,route_long_name,route_type\nR545,545,Redmond,3\nR271,271,Issaquah,3\n",
+    "trips.txt": "route_id,service_id,trip_id,trip_headsign\nR545,WKDY,T1,Redmond\nR545,WKDY,T2,Redmond\nR271,WKDY,T3,Issaquah\n"
+                 "R545,WKDY,T4,Redmond\nR545,DAILY,TM,Night owl\nR545,DAILY,TF,Shuttle\nR545,WKDY,TR,Seattle\n",
+    # Out of order on purpose: B's row before A1's for T2; TR runs B then A1 (the wrong way).
+    "stop_times.txt": "trip_id,stop_sequence,stop_id,arrival_time,departure_time\n"
+                      "T1,1,A1,07:42:00,07:42:00\nT1,2,B,08:10:00,08:10:00\n"
+                      "T2,2,B,08:25:00,08:25:00\nT2,1,A2,07:57:00,07:57:00\n"
+                      "T3,1,A1,08:05:00,08:05:00\nT3,2,B,08:40:00,08:40:00\n"
+                      "T4,1,A1,24:30:00,24:30:00\nT4,2,B,25:05:00,25:05:00\n"
+                      "TM,1,A1,00:30:00,00:30:00\nTM,2,B,01:00:00,01:00:00\n"
+                      "TF,1,X,06:00:00,06:00:00\nTF,2,A1,06:05:00,06:05:00\nTF,3,B,06:30:00,06:30:00\n"
+                      "TR,1,B,07:00:00,07:00:00\nTR,2,A1,07:30:00,07:30:00\n",
+    "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\n"
+                    "WKDY,1,1,1,1,1,0,0,20250101,20261231\nDAILY,1,1,1,1,1,1,1,20250101,20261231\n",
+    "calendar_dates.txt": "service_id,date,exception_type\nWKDY,20251127,2\nWKDY,20251129,1\n",
+    "frequencies.txt": "trip_id,start_time,end_time,headway_secs\nTF,06:00:00,07:00:00,1200\n",
+}
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
+    write_zip(os.path.join(out, "timetable.zip"), TIMETABLE)
     write_zip(os.path.join(out, "good-deflated.zip"), FILES)
     write_zip(os.path.join(out, "good-stored.zip"), FILES, zipfile.ZIP_STORED)
     stream = Unseekable()

@@ -30,6 +30,11 @@ public struct GTFSRealtime: Sendable, Equatable {
         public var relationship: Relationship = .scheduled
         public var stopTimeUpdates: [StopTimeUpdate] = []
         public var delay: Int?
+
+        public init(tripID: String? = nil, relationship: Relationship = .scheduled) {
+            self.tripID = tripID
+            self.relationship = relationship
+        }
     }
 
     public struct Alert: Sendable, Equatable {

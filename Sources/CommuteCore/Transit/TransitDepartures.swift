@@ -1,0 +1,121 @@
+import Foundation
+
+/// One departure from a transit route's first stop: when the timetable says, when the realtime
+/// feed predicts (nil without realtime data — never assumed on time), whether it is cancelled or
+/// skips the stop, and when it reaches the second stop.
+public struct TransitDeparture: Sendable, Equatable {
+    public var tripID: String
+    public var line: String
+    public var headsign: String
+    public var scheduled: Date
+    public var predicted: Date?
+    public var delaySeconds: Int?
+    public var canceled: Bool
+    public var skipped: Bool
+    /// At the second stop: predicted when the departure is, else scheduled.
+    public var arrival: Date
+
+    /// When it actually leaves, as best known: the prediction, else the timetable.
+    public var expected: Date { predicted ?? scheduled }
+}
+
+extension TransitTimetable {
+    /// The instant a GTFS time names on service day `date`: noon less 12 hours in the agency's
+    /// zone, plus the seconds. On a daylight-saving day that base is 11 PM or 1 AM, not midnight,
+    /// as the specification says.
+    static func instant(_ seconds: Int, on date: CivilDate, calendar: ZonedCalendar) -> Date {
+        calendar.instant(on: date, hour: 12, minute: 0).addingTimeInterval(TimeInterval(seconds - 12 * 3_600))
+    }
+
+    /// The departures whose expected time is at or after `now`, soonest first, at most `limit`:
+    /// a trip past its scheduled time but predicted later is still one. Service days from two
+    /// before today (times past 48:00:00 are rare) to tomorrow are looked at.
+    public func departures(after now: Date, realtime: GTFSRealtime?, limit: Int = 5) -> [TransitDeparture] {
+        guard let zone = TimeZone(identifier: timeZone) else { return [] }
+        let calendar = ZonedCalendar(timeZone: zone, around: now)
+        let updates = Dictionary((realtime?.tripUpdates ?? []).compactMap { update in update.tripID.map { ($0, update) } },
+                                 uniquingKeysWith: { first, _ in first })
+        let today = calendar.local(now).date.dayNumber
+        var found: [TransitDeparture] = []
+        for day in (today - 2)...(today + 1) {
+            let date = CivilDate(dayNumber: day)
+            let key = String(format: "%04d%02d%02d", date.year, date.month, date.day)
+            for trip in trips where services[trip.serviceID]?.runs(on: date) == true {
+                for shift in trip.shifts {
+                    let scheduled = Self.instant(trip.departure + shift, on: date, calendar: calendar)
+                    let arrival = Self.instant(trip.arrival + shift, on: date, calendar: calendar)
+                    // Past by more than three hours: no prediction keeps it.
+                    guard arrival.timeIntervalSince(now) > -3 * 3_600, scheduled.timeIntervalSince(now) < 36 * 3_600 else { continue }
+                    var departure = TransitDeparture(
+                        tripID: trip.id, line: trip.line, headsign: trip.headsign, scheduled: scheduled, predicted: nil, delaySeconds: nil,
+                        canceled: false, skipped: false, arrival: arrival)
+                    // A frequency trip's realtime is keyed by its start too; the template's is not used for its copies.
+                    if let update = updates[trip.id], update.startDate.map({ $0 == key }) ?? true, trip.frequencies == nil {
+                        apply(update, to: &departure, trip: trip, date: date, calendar: calendar)
+                    }
+                    guard departure.expected >= now || (departure.canceled && scheduled >= now) else { continue }
+                    found.append(departure)
+                }
+            }
+        }
+        return Array(found.sorted { $0.expected != $1.expected ? $0.expected < $1.expected : $0.tripID < $1.tripID }.prefix(limit))
+    }
+
+    /// The trip update's word on this departure: cancelled; or the delay at the first stop, from
+    /// the last stop-time update at or before it (a skipped stop passes the delay on; no data
+    /// stops it), carried to the second stop likewise.
+    private func apply(_ update: GTFSRealtime.TripUpdate, to departure: inout TransitDeparture, trip: Trip, date: CivilDate, calendar: ZonedCalendar) {
+        if update.relationship == .canceled || update.relationship == .deleted {
+            departure.canceled = true
+            return
+        }
+        let updates = update.stopTimeUpdates.compactMap { stu in stu.stopSequence.map { ($0, stu) } }.sorted { $0.0 < $1.0 }
+        func delay(at sequence: Int, scheduled: Int, departing: Bool) -> (delay: Int?, skipped: Bool) {
+            var known: Int? = update.stopTimeUpdates.isEmpty ? update.delay : nil
+            var skipped = false
+            for (stuSequence, stu) in updates where stuSequence <= sequence {
+                switch stu.relationship {
+                case .noData:
+                    known = nil
+                case .skipped:
+                    if stuSequence == sequence { skipped = true }
+                case .scheduled, .unscheduled:
+                    let event = stuSequence == sequence ? (departing ? stu.departure ?? stu.arrival : stu.arrival ?? stu.departure)
+                        : (stu.departure ?? stu.arrival)
+                    if let time = event?.time, stuSequence == sequence {
+                        known = time - Int(Self.instant(scheduled, on: date, calendar: calendar).timeIntervalSince1970)
+                    } else if let value = event?.delay {
+                        known = value
+                    }
+                }
+            }
+            return (known, skipped)
+        }
+        let start = delay(at: trip.fromSequence, scheduled: trip.departure, departing: true)
+        departure.skipped = start.skipped
+        if let seconds = start.delay {
+            departure.delaySeconds = seconds
+            departure.predicted = departure.scheduled.addingTimeInterval(TimeInterval(seconds))
+            let end = delay(at: trip.toSequence, scheduled: trip.arrival, departing: false)
+            departure.arrival = departure.arrival.addingTimeInterval(TimeInterval(end.delay ?? seconds))
+        }
+    }
+}
+
+extension TransitTimetable.Trip {
+    /// The offsets of each run from the template: one (0) for a timetabled trip; for a
+    /// frequency-based one, each start every headway through each window (at most 1,440), less the
+    /// template's own start.
+    var shifts: [Int] {
+        guard let frequencies, !frequencies.isEmpty else { return [0] }
+        var shifts: [Int] = []
+        for window in frequencies {
+            var start = window.start
+            while start < window.end, shifts.count < 1_440 {
+                shifts.append(start - self.start)
+                start += window.headway
+            }
+        }
+        return shifts
+    }
+}
