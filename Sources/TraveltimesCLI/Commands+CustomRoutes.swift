@@ -61,9 +61,6 @@ extension Commands {
             let added = try commute.addCustomRoute(route, measurement: measurement)
             let saved = added.route
             io.out("Added route \(id): \(saved.name): \(describeTimes(saved)).")
-            if saved.suspiciousMinutes != nil {
-                io.warn(Commute.suspicionText(saved) + " (held back until a second reading confirms it)")
-            }
             for warning in added.warnings { io.warn(warning) }
         }
     }

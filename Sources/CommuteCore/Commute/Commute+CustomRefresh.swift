@@ -227,11 +227,7 @@ extension Commute {
                 let (judged, record) = judge(
                     Self.measured(route, measurement, at: now), history: recordsHistory ? (try? store.history.contents(of: route.id)) : nil)
                 if recordsHistory, let record { readings.append((route.id, record)) }
-                if judged.suspiciousMinutes != nil {
-                    warnings.append(RefreshWarning(
-                        key: "suspicious:\(route.id)", description: Self.suspicionText(judged) + " (held back until a second reading confirms it)",
-                        isRepeat: false))
-                }
+                if judged.suspiciousMinutes != nil { warnings.append(Self.heldBack(judged)) }
                 decided[index] = CustomRouteOutcome(
                     routeID: route.id, provider: custom.provider, result: .fetched, failure: nil, route: judged)
             case .failure(let failure):

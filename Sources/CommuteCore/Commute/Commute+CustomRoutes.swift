@@ -194,11 +194,12 @@ extension Commute {
             guard !routes.contains(where: { $0.id == saved.id }) else { throw CommuteError.routeExists(saved.id) }
             routes.append(saved)
         }
-        let warnings = record.map { self.record([(saved.id, $0)]) } ?? []
+        let held = saved.suspiciousMinutes != nil ? [Self.heldBack(saved)] : []
+        let warnings = held + (record.map { self.record([(saved.id, $0)]) } ?? [])
         return AddedCustomRoute(route: saved, warnings: warnings.map(\.description))
     }
 
-    /// A custom route as saved, and what could not be recorded in its history.
+    /// A custom route as saved, and what to warn of: its reading held back, its history not recorded.
     public struct AddedCustomRoute: Sendable {
         public var route: Route
         public var warnings: [String]

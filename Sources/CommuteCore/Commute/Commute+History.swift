@@ -56,6 +56,13 @@ extension Commute {
         return reported + " (usually \(usual))"
     }
 
+    /// The warning a reading held back gives, the same from every refresh while it lasts.
+    static func heldBack(_ route: Route) -> RefreshWarning {
+        RefreshWarning(
+            key: "suspicious:\(route.id)", description: suspicionText(route) + " (held back until a second reading confirms it)",
+            isRepeat: false)
+    }
+
     /// Whether `minutes` over `distanceMiles` is faster than any road allows.
     static func isTooFast(minutes: Int, distanceMiles: Double?) -> Bool {
         guard let miles = distanceMiles, miles > 0 else { return false }
@@ -63,10 +70,11 @@ extension Commute {
         return Double(minutes + 1) / 60 * fastestSpeed < kilometres
     }
 
-    /// The routes a refresh records: favorites, the routes of schedules and watches (custom routes
-    /// are recorded whenever they are measured).
-    func routesInUse() -> Set<String> {
-        Set((try? store.favorites().routeIDs) ?? [])
+    /// The routes a refresh keeps for the plan and records: favorites (`favorites` when the caller
+    /// has read them), the routes of schedules and watches (custom routes are recorded whenever
+    /// they are measured). A file that cannot be read names none.
+    func routesInUse(favorites: [String]? = nil) -> Set<String> {
+        Set(favorites ?? (try? store.favorites().routeIDs) ?? [])
             .union(((try? store.schedules().schedules) ?? []).flatMap(\.routeIDs))
             .union(((try? store.configuration().watches) ?? []).map(\.routeID))
     }

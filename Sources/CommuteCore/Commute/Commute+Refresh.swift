@@ -105,11 +105,8 @@ extension Commute {
         let missing = result.missingFavorites.map {
             ("missing:\($0)", "favorite \($0) is not in this feed: it stays a favorite and shows as unavailable")
         }
-        let suspicious = result.suspicious.map { route in
-            ("suspicious:\(route.id)", Self.suspicionText(route) + " (held back until a second reading confirms it)")
-        }
-        let history = result.historyWarnings.map { ($0.key, $0.description) }
-        return (dropped + missing + suspicious + history).map {
+        let news = (result.suspicious.map(Self.heldBack) + result.historyWarnings).map { ($0.key, $0.description) }
+        return (dropped + missing + news).map {
             RefreshWarning(key: $0.0, description: $0.1, isRepeat: previous.contains($0.0))
         }
     }
@@ -131,9 +128,7 @@ extension Commute {
         // An unreadable file here names no routes: the routes are still saved (their own
         // domain), and the reschedule then fails on that file with its reason.
         let favorites = (try? store.favorites().routeIDs) ?? []
-        let wanted = Set(favorites)
-            .union(((try? store.schedules().schedules) ?? []).flatMap(\.routeIDs))
-            .union(((try? store.configuration().watches) ?? []).map(\.routeID))
+        let wanted = routesInUse(favorites: favorites)
         var kept: [String: Route] = [:]
         var noData = 0
         var dropped: [WSDOTFeed.DroppedRoute] = []
