@@ -17,6 +17,11 @@ extension Commands {
         arguments: "ID",
         positionals: 1...1,
         options: [fromOption, toOption, providerOption, nameOption,
+            OptionSpec(name: "--transit", value: "FEED", help: "A transit trip instead: the feed `transit add` named"),
+            OptionSpec(name: "--from-stop", value: "STOP", help: "The stop (or station) you board at, as `transit stops` lists it"),
+            OptionSpec(name: "--to-stop", value: "STOP", help: "The stop (or station) you get off at"),
+            OptionSpec(name: "--line", value: "LINE", help: "Only this line (a route's short name or ID); default any line between the stops"),
+            OptionSpec(name: "--walk", value: "MINUTES", help: "The walk to the first stop, such as 6m (default 0)"),
             OptionSpec(name: "--no-check", help: "Save it without asking the provider now (it is fetched at the next refresh)"),
             OptionSpec(name: "--timeout", value: "SECONDS", help: "Deadline for the check, retries included (default 25)"),
             Options.now],
@@ -27,10 +32,23 @@ extension Commands {
             key comes from `config set tomtom-key|here-key|google-key` or TOMTOM_API_KEY,
             HERE_API_KEY, GOOGLE_MAPS_API_KEY. A custom route then works wherever a route does:
             favorites, schedules, groups, watches, brief.
+            With --transit FEED --from-stop STOP --to-stop STOP it is a bus or train trip instead:
+            every trip of the feed that calls at the first stop and then the second (any line, or
+            --line's), with --walk the minutes to the first stop. Its times are the next
+            departure's walk and ride; its alerts list the next departures, live from the
+            realtime feed, and an arrive-by schedule leaves for the last bus predicted to arrive
+            in time.
             """
     ) { invocation in
         let id = invocation.arguments.positionals[0]
         try checkNewRouteID(id, invocation)
+        if invocation.arguments.value("--transit") != nil {
+            try addTransitRoute(id, name: try routeName(invocation) ?? nil, invocation: invocation)
+            return
+        }
+        for option in ["--from-stop", "--to-stop", "--line", "--walk"] where invocation.arguments.value(option) != nil {
+            throw invocation.usage("\(option) is for a transit route: give --transit FEED too.")
+        }
         guard let provider = try provider(invocation, required: true), let from = try coordinate("--from", invocation, required: true),
             let to = try coordinate("--to", invocation, required: true)
         else { return }

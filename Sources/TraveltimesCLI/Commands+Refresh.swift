@@ -42,6 +42,7 @@ extension Commands {
         defer { run.session.finish() }
         try run.refreshFeed()
         try run.refreshCustomRoutes()
+        try run.refreshTransit()
         run.reportPlans()
         run.checkWatches()
         try run.finish()
@@ -124,6 +125,9 @@ private struct RefreshRun {
     var feedFailure: RefreshFailed?
     var display: String?
     var custom: Commute.CustomRefreshResult?
+    var transit: [Commute.TransitRefreshOutcome] = []
+    /// The alerts re-planned with the transit routes' new departures.
+    var transitPlan: Commute.RescheduleSummary?
     var events: [Commute.WatchEvent] = []
     var watchProblem: String?
 
@@ -144,6 +148,7 @@ private struct RefreshRun {
         source = FeedSource.effective(
             argument: invocation.arguments.value("--source"), environment: invocation.environment, saved: commute.configuration.source)
         secrets = (accessCode.map { [$0] } ?? []) + (source.map(FeedSource.secrets) ?? []) + access.secrets
+            + (commute.configuration.transitFeeds ?? []).flatMap(\.secrets)
         io = invocation.io.redacting(secrets)
         start = access.clock()
         before = try? commute.refreshLog()
@@ -187,11 +192,11 @@ private struct RefreshRun {
     mutating func refreshCustomRoutes() throws {
         let hasCustom = try feed.map { !$0.customRoutes.isEmpty }
             ?? (feedFailure == nil ? commute.routes() : (try? commute.routes()) ?? .empty).routes.contains { $0.custom != nil }
-        if source == nil, !hasCustom {
+        if source == nil, !hasCustom, commute.configuration.transitFeeds?.isEmpty ?? true {
             throw invocation.usage(
                 "No feed source and no custom routes: pass --source URL|FILE, set TRAVELTIMES_SOURCE, run "
                     + "`traveltimes config set source \(FeedSource.wsdotURL)`, "
-                    + "or add a route of your own with `traveltimes route add`.")
+                    + "add a route of your own with `traveltimes route add`, or a transit feed with `traveltimes transit add`.")
         }
         guard hasCustom || !only.isEmpty else { return }
         let selection: Commute.CustomSelection = !only.isEmpty ? .routes(only) : invocation.arguments.has("--all") ? .all : .inPlay
@@ -208,6 +213,28 @@ private struct RefreshRun {
         if !invocation.wantsJSON { for warning in result.warnings { io.warn(warning.description) } }
     }
 
+    /// The transit feeds (not with `--route`): timetables when due, realtime every time, then
+    /// every transit route's departures, and the alerts re-planned with them. A feed's problem
+    /// is a warning (quiet, only when new), and the refresh ends with 75.
+    mutating func refreshTransit() throws {
+        guard only.isEmpty, !(commute.configuration.transitFeeds ?? []).isEmpty else { return }
+        let spinner = Spinner(io: quiet || invocation.wantsJSON ? nil : io, message: "Reading the transit feeds")
+        do {
+            defer { spinner.stop() }
+            transit = try commute.refreshTransit(
+                client: session.limited(to: Commute.largestTimetableZip), timeout: max(0.1, timeout - (access.clock() - start)))
+        }
+        if transit.contains(where: { !$0.routes.isEmpty }) { transitPlan = try commute.reschedule() }
+        for outcome in transit {
+            if !quiet, !invocation.wantsJSON {
+                let timetable = outcome.timetable.map { "timetable \($0)" } ?? "timetable not fetched"
+                let live = outcome.realtime ? "realtime read" : "no realtime data"
+                io.out("Transit \(outcome.feed): \(timetable); \(live); \(outcome.routes.count) route\(outcome.routes.count == 1 ? "" : "s") planned.")
+            }
+            for problem in quiet ? outcome.newProblems : outcome.problems where !invocation.wantsJSON { io.warn(problem) }
+        }
+    }
+
     /// The feed's warnings (quiet, a warning is news only once), and how the alerts were planned.
     func reportPlans() {
         if let feed {
@@ -215,7 +242,7 @@ private struct RefreshRun {
                 io.warn(warning.description)
             }
             invocation.report(feed.reschedule)
-        } else if let summary = custom?.reschedule {
+        } else if let summary = custom?.reschedule ?? transitPlan {
             invocation.report(summary)
         }
     }
@@ -223,7 +250,11 @@ private struct RefreshRun {
     /// Delay watches look at the routes just refreshed, passed forward. The refresh itself is
     /// done: a watch that cannot be checked is a warning.
     mutating func checkWatches() {
-        let refreshed = (feed?.routesByID ?? [:]).merging(custom?.fetched.map { ($0.routeID, $0.route) } ?? []) { _, new in new }
+        var refreshed = (feed?.routesByID ?? [:]).merging(custom?.fetched.map { ($0.routeID, $0.route) } ?? []) { _, new in new }
+        let transitIDs = Set(transit.flatMap(\.routes))
+        if !transitIDs.isEmpty, let routes = try? commute.routes().routes {
+            for route in routes where transitIDs.contains(route.id) { refreshed[route.id] = route }
+        }
         guard !refreshed.isEmpty else { return }
         do {
             events = try commute.checkWatches(
@@ -248,7 +279,8 @@ private struct RefreshRun {
                 providers: ProviderUsageJSON.all(
                     try? commute.refreshLog(), commute.configuration, day: commute.budgetDay,
                     custom: custom?.outcomes.map(\.route) ?? ((try? commute.routes().routes.filter { $0.custom != nil }) ?? [])),
-                feedError: feedFailure.map { FeedSource.redact($0.description, secrets: secrets) }, calendar: commute.calendar)
+                feedError: feedFailure.map { FeedSource.redact($0.description, secrets: secrets) }, calendar: commute.calendar,
+                transit: transit)
             try invocation.printJSON(json, through: io)
         }
         if let feedFailure { throw feedFailure }
@@ -257,6 +289,23 @@ private struct RefreshRun {
             for line in failure.lines.dropLast() { io.err("traveltimes: \(DisplayText.line(line))") }
             throw failure
         }
+        let failing = transit.filter { !$0.problems.isEmpty }
+        if !failing.isEmpty {
+            throw TransitFeedsFailed(
+                feeds: failing.map(\.feed), isQuietRepeat: quiet && failing.allSatisfy { $0.newProblems.isEmpty })
+        }
+    }
+}
+
+/// Transit feeds with a file that could not be fetched or read (said as warnings, what was there
+/// kept): try again later.
+struct TransitFeedsFailed: ProcessError, CustomStringConvertible {
+    var feeds: [String]
+    var isQuietRepeat: Bool
+
+    var exitCode: ExitCode { .temporaryFailure }
+    var description: String {
+        "transit feed\(feeds.count == 1 ? "" : "s") \(feeds.joined(separator: ", ")) not fully refreshed (see the warnings); what was there is kept"
     }
 }
 
@@ -328,6 +377,14 @@ struct RefreshJSON: EveryKeyEncodable {
         var problem: String?
     }
 
+    struct TransitOutcome: EveryKeyEncodable {
+        var feed: String
+        var timetable: String?
+        var realtime: Bool
+        var routes: [String]
+        var problems: [String]
+    }
+
     /// One custom route: fetched, skipped or failed, and why.
     struct CustomRoute: EveryKeyEncodable {
         var id: String
@@ -353,6 +410,8 @@ struct RefreshJSON: EveryKeyEncodable {
     /// The last re-plan: after the custom routes when they brought news, else after the feed.
     var rescheduled: Rescheduled?
     var custom: [CustomRoute]
+    /// Each transit feed: `timetable` is `fetched`, `unchanged`, `kept` (not due) or null (failed).
+    var transit: [TransitOutcome]
     var providers: [ProviderUsageJSON]
     var warnings: [Warning]
     var watchAlerts: [WatchAlert]
@@ -361,8 +420,12 @@ struct RefreshJSON: EveryKeyEncodable {
 
     init(
         _ result: Commute.RefreshResult?, custom: Commute.CustomRefreshResult?, source: String?, at moment: String,
-        events: [Commute.WatchEvent], watchProblem: String?, providers: [ProviderUsageJSON], feedError: String?, calendar: ZonedCalendar
+        events: [Commute.WatchEvent], watchProblem: String?, providers: [ProviderUsageJSON], feedError: String?, calendar: ZonedCalendar,
+        transit: [Commute.TransitRefreshOutcome] = []
     ) {
+        self.transit = transit.map {
+            TransitOutcome(feed: $0.feed, timetable: $0.timetable, realtime: $0.realtime, routes: $0.routes, problems: $0.problems)
+        }
         self.source = source
         refreshedAt = moment
         notModified = result?.notModified

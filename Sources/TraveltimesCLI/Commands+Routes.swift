@@ -84,7 +84,8 @@ extension Commands {
             try invocation.printJSON(RouteDetailJSON(
                 route: RouteJSON(route, calendar: commute.calendar), startPoint: route.startPoint, endPoint: route.endPoint,
                 estimatedArrival: detail.estimatedArrival.map { TimeFormatting.iso8601($0, calendar: commute.calendar) },
-                favorite: detail.isFavorite, scheduleIDs: detail.schedules.map { $0.id.lowercasedString }))
+                favorite: detail.isFavorite, scheduleIDs: detail.schedules.map { $0.id.lowercasedString },
+                transit: route.transit.map { TransitJSON($0, at: commute.now, calendar: commute.calendar) }))
             return
         }
         printDetail(detail, commute, invocation.io)
@@ -102,6 +103,13 @@ extension Commands {
             io.out("  From:     \(custom.from)")
             io.out("  To:       \(custom.to)")
             io.out("  Source:   \(custom.provider.displayName) (a custom route)")
+        }
+        if let transit = route.transit {
+            io.out("  From:     \(transit.fromName ?? "?") (stop \(transit.fromStop))")
+            io.out("  To:       \(transit.toName ?? "?") (stop \(transit.toStop))")
+            io.out("  Source:   transit feed \(transit.feed), \(transit.line.map { "line \($0)" } ?? "any line")")
+            io.out("  Next:     \(TransitText.departures(of: transit, at: commute.now, calendar: calendar))")
+            for notice in TransitText.notices(of: transit) { io.out("  \(notice)") }
         }
         if let distance = route.distanceMiles { io.out("  Distance: \(distance) mi") }
         let usual = route.custom?.provider.usualIsFreeFlow == true ? "without traffic" : "usually"
@@ -197,8 +205,10 @@ struct RouteDetailJSON: Encodable {
     var estimatedArrival: String?
     var favorite: Bool
     var scheduleIDs: [String]
+    /// A transit route's stops, and its next departures; absent for other routes.
+    var transit: TransitJSON?
 
-    private enum CodingKeys: String, CodingKey { case startPoint, endPoint, estimatedArrival, favorite, scheduleIDs }
+    private enum CodingKeys: String, CodingKey { case startPoint, endPoint, estimatedArrival, favorite, scheduleIDs, transit, departures }
 
     func encode(to encoder: any Encoder) throws {
         try route.encode(to: encoder)
@@ -208,5 +218,81 @@ struct RouteDetailJSON: Encodable {
         try container.encode(estimatedArrival, forKey: .estimatedArrival)
         try container.encode(favorite, forKey: .favorite)
         try container.encode(scheduleIDs, forKey: .scheduleIDs)
+        if let transit {
+            try container.encode(transit, forKey: .transit)
+            try container.encode(transit.departures, forKey: .departures)
+        }
+    }
+}
+
+/// A transit route in `route ID --json`: the stops, the line, the walk, whether the times are
+/// live; and (beside it, as `departures`) the next departures, soonest first.
+struct TransitJSON: Encodable {
+    struct Departure: EveryKeyEncodable {
+        var trip: String
+        var line: String
+        var headsign: String
+        var scheduled: String
+        var predicted: String?
+        var delayMinutes: Int?
+        var canceled: Bool
+        var skipped: Bool
+        /// At the second stop: predicted when known, else scheduled.
+        var arrival: String
+    }
+
+    var feed: String
+    var fromStop: String
+    var fromName: String?
+    var toStop: String
+    var toName: String?
+    var line: String?
+    var walkMinutes: Int
+    /// When the realtime feed the predictions come from was produced; null for timetable times.
+    var realtimeAt: String?
+    var realtimeProblem: String?
+    var notices: [String]
+    let departures: [Departure]
+
+    private enum CodingKeys: String, CodingKey {
+        case feed, fromStop, fromName, toStop, toName, line, walkMinutes, realtimeAt, realtimeProblem, notices
+    }
+
+    /// The most departures listed.
+    static let listed = 10
+
+    init(_ transit: Route.Transit, at moment: Date, calendar: ZonedCalendar) {
+        feed = transit.feed
+        fromStop = transit.fromStop
+        fromName = transit.fromName
+        toStop = transit.toStop
+        toName = transit.toName
+        line = transit.line
+        walkMinutes = transit.walkMinutes
+        realtimeAt = transit.realtimeAt.map { TimeFormatting.iso8601($0, calendar: calendar) }
+        realtimeProblem = transit.realtimeProblem
+        notices = transit.notices ?? []
+        departures = transit.departures(after: moment).prefix(Self.listed).map { departure in
+            Departure(
+                trip: departure.tripID, line: departure.line, headsign: departure.headsign,
+                scheduled: TimeFormatting.iso8601(departure.scheduled, calendar: calendar),
+                predicted: departure.predicted.map { TimeFormatting.iso8601($0, calendar: calendar) },
+                delayMinutes: departure.delaySeconds.map { Int((Double($0) / 60).rounded()) }, canceled: departure.canceled,
+                skipped: departure.skipped, arrival: TimeFormatting.iso8601(departure.arrival, calendar: calendar))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(feed, forKey: .feed)
+        try container.encode(fromStop, forKey: .fromStop)
+        try container.encode(fromName, forKey: .fromName)
+        try container.encode(toStop, forKey: .toStop)
+        try container.encode(toName, forKey: .toName)
+        try container.encode(line, forKey: .line)
+        try container.encode(walkMinutes, forKey: .walkMinutes)
+        try container.encode(realtimeAt, forKey: .realtimeAt)
+        try container.encode(realtimeProblem, forKey: .realtimeProblem)
+        try container.encode(notices, forKey: .notices)
     }
 }

@@ -1,7 +1,7 @@
 /// Every command, in the order `--help` lists them.
 enum Commands {
     static let all: [Command] = [
-        refresh, routes, route, routeAdd, routeEdit, routeRemove, brief,
+        refresh, routes, route, routeAdd, routeEdit, routeRemove, transitAdd, transitList, transitRemove, transitStops, brief,
         favoritesList, favoritesAdd, favoritesRemove, favoritesMove,
         scheduleAdd, scheduleList, scheduleShow, scheduleEdit, scheduleEnable, scheduleDisable, scheduleRemove,
         groupAdd, groupList, groupEdit, groupRemove, pause, pauseList, pauseRemove, pauseClear,
@@ -12,7 +12,7 @@ enum Commands {
     ]
 
     /// Groups whose bare name runs their listing: `favorites` is `favorites list`.
-    static let groups = ["favorites", "schedule", "group", "config", "notify", "delivered", "watch", "install", "uninstall"]
+    static let groups = ["favorites", "schedule", "group", "config", "notify", "delivered", "watch", "install", "uninstall", "transit"]
 
     /// Commands that run by their own name and also have subcommands.
     static let hybrids = ["route": routeSubcommands, "pause": pauseSubcommands, "history": historySubcommands]

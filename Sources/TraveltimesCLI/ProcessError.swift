@@ -95,3 +95,8 @@ extension FetchError: ProcessError {
         }
     }
 }
+
+extension TransitProblem: ProcessError {
+    /// A server or file that failed: 69; a timetable or request that cannot be used: 1.
+    var exitCode: ExitCode { isTemporary ? .unavailable : .failure }
+}

@@ -191,7 +191,10 @@ extension Commute {
     public func addCustomRoute(_ route: Route, measurement: RoutingAPI.Measurement?) throws -> AddedCustomRoute {
         let (saved, record) = measurement.map { judge(Self.measured(route, $0, at: now), history: nil) } ?? (route, nil)
         try store.updateCustomRoutes { routes in
-            guard !routes.contains(where: { $0.id == saved.id }) else { throw CommuteError.routeExists(saved.id) }
+            // Transit routes share the ID space: their file is read under the same lock.
+            guard !routes.contains(where: { $0.id == saved.id }), try !store.transitRoutes().contains(where: { $0.id == saved.id }) else {
+                throw CommuteError.routeExists(saved.id)
+            }
             routes.append(saved)
         }
         let held = saved.suspiciousMinutes != nil ? [Self.heldBack(saved)] : []
@@ -208,7 +211,7 @@ extension Commute {
     /// The custom route with this ID.
     public func customRoute(_ id: String) throws -> Route {
         guard let route = try store.routes().routes.first(where: { $0.id == id }) else { throw ModelError.unknownRoute(id) }
-        guard route.custom != nil else { throw CommuteError.notCustom(id) }
+        guard route.custom != nil || route.transit != nil else { throw CommuteError.notCustom(id) }
         return route
     }
 
@@ -217,6 +220,9 @@ extension Commute {
     public func editCustomRoute(_ id: String, name: String??, from: Coordinate?, to: Coordinate?, provider: RouteProvider?) throws -> Route {
         try store.checkPlanInputs()
         var movedEnds = false
+        if try store.transitRoutes().contains(where: { $0.id == id }) {
+            throw TransitProblem("route \(id) is a transit route: remove it and add it again to change it (`traveltimes route remove \(id)`)")
+        }
         let route = try store.updateCustomRoutes { routes -> Route in
             guard let index = routes.firstIndex(where: { $0.id == id }), let old = routes[index].custom else {
                 throw ModelError.unknownRoute(id)
@@ -272,6 +278,8 @@ extension Commute {
             return true
         }
         try store.updateCustomRoutes { routes in routes.removeAll { $0.id == id } }
+        try store.updateTransit { state in state.routes.removeAll { $0.id == id } }
+        unlink(store.transitPath(id, "timetable.json"))
         // A route added again under this ID may time other ends: its history goes with it. One
         // that cannot be removed is left to age out, never a failed removal.
         try? store.history.remove(id)

@@ -112,7 +112,13 @@ extension Commute {
     /// Whether a route is delayed enough to alert about: `minutes` or more over its usual time;
     /// with `aboveUsual`, over the 90th percentile of its history for `moment`'s quarter hour,
     /// where that has enough readings (else the minutes stand in).
+    /// A transit route is delayed when its next departure is late by `minutes` at the second stop,
+    /// or cancelled.
     public func isDelayed(_ route: Route, minutes: Int, aboveUsual: Bool, at moment: Date) -> Bool {
+        if let transit = route.transit {
+            guard let next = transit.next(at: moment) else { return false }
+            return next.plannedIsLost || next.delayMinutes >= minutes
+        }
         if aboveUsual, let current = route.currentMinutes, let typical = typical(route.id, at: moment) {
             return Double(current) > typical.p90
         }

@@ -3,7 +3,12 @@ import Foundation
 /// What the commands read as it is saved: each returns one store file's document, read once.
 extension Commute {
     /// The route cache, without the end points (`routeDetail` reads those).
-    public func routes() throws -> RouteCache { try store.routes() }
+    public func routes() throws -> RouteCache {
+        var cache = try store.routes()
+        // A transit route's times are its next departure's, as of now.
+        if cache.routes.contains(where: { $0.transit != nil }) { cache.routes = cache.routes.map { $0.at(now) } }
+        return cache
+    }
     public func favorites() throws -> Favorites { try store.favorites() }
     public func schedules() throws -> ScheduleBook { try store.schedules() }
     /// When refreshes ran, what they reported, and each provider's requests today.

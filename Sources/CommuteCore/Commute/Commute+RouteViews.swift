@@ -57,8 +57,9 @@ extension Commute {
         let newest: Date?
         if let search, !favoritesOnly {
             (routes, newest) = try store.searchRoutes(search)
+            routes = routes.map { $0.at(now) }
         } else {
-            let cache = try store.routes()
+            let cache = try self.routes()
             routes = cache.routes
             newest = cache.routes.map(\.updatedAt).max()
             if favoritesOnly {
@@ -125,11 +126,14 @@ extension Commute {
     public func routeDetail(_ id: String) throws -> RouteDetail {
         let cache = try store.routes(includingEndPoints: true)
         guard !cache.routes.isEmpty else { throw CommuteError.noRouteData }
-        guard let route = cache.routes.first(where: { $0.id == id }) else { throw ModelError.unknownRoute(id) }
+        guard let found = cache.routes.first(where: { $0.id == id }) else { throw ModelError.unknownRoute(id) }
+        let route = found.at(now)
+        // A transit trip arrives when its next bus does, not a ride's length from now.
+        let arrival = route.transit.map { $0.next(at: now)?.chosen.arrival }
+            ?? route.currentMinutes.map { now.addingTimeInterval(TimeInterval($0 * 60)) }
         return RouteDetail(
             route: route, isFavorite: try store.favorites().routeIDs.contains(id),
-            schedules: try store.schedules().schedules.filter { $0.routeIDs.contains(id) },
-            estimatedArrival: route.currentMinutes.map { now.addingTimeInterval(TimeInterval($0 * 60)) })
+            schedules: try store.schedules().schedules.filter { $0.routeIDs.contains(id) }, estimatedArrival: arrival)
     }
 
     /// What `brief` says: the brief and how old its data is.
@@ -149,7 +153,7 @@ extension Commute {
             routeIDs = favorites.routeIDs
         }
         guard !routeIDs.isEmpty else { throw CommuteError.nothingToBrief }
-        let cache = try store.routes()
+        let cache = try routes()
         guard let newest = cache.routes.map(\.updatedAt).max() else { throw CommuteError.noRouteData }
         let brief = CommuteBrief(routeIDs: routeIDs, routes: cache.byID, partOfDay: CommuteBrief.partOfDay(hour: calendar.local(now).hour))
         return Briefing(brief: brief, staleness: try staleness(newest: newest))

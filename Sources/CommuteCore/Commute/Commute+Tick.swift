@@ -139,7 +139,7 @@ extension Commute {
                     && !Self.isPaused(entry, at: at, pauses: plan.pauses, calendar: lookback)
             } ?? false
         }) else { return (report, plan) }
-        var inputs = AlertInputs(store: store)
+        var inputs = AlertInputs(store: store, now: now)
 
         let deliveries: [Delivery] = try store.updateLedgerWithPlan(keepingSince: ledgerHorizon) { pending, ledger in
             // Each occurrence's history, gathered in one pass over the ledger when first needed:
@@ -323,9 +323,16 @@ extension Commute {
     private func composeLeave(
         _ schedule: Schedule, id: String, leave: LeaveTime, headsUp: Bool, firstHandling: Bool, routes: [String: Route]
     ) -> Composition {
+        // A transit leave time is for one departure: a smart alert goes when that bus is late or
+        // the timetable's was cancelled.
+        let departureIsNews = leave.departure.map { choice in
+            choice.plannedIsLost || choice.delayMinutes >= (schedule.onlyWhenDelayedBy ?? 1)
+                || (choice.chosen.delaySeconds ?? 0) >= (schedule.onlyWhenDelayedBy ?? 1) * 60
+        }
         if let threshold = schedule.onlyWhenDelayedBy, firstHandling,
-            AlertComposer.smartContent(for: schedule, isDelayed: isDelayed(schedule, threshold), routes: routes, at: now, calendar: calendar)
-                == nil
+            departureIsNews.map({ !$0 })
+                ?? (AlertComposer.smartContent(for: schedule, isDelayed: isDelayed(schedule, threshold), routes: routes, at: now, calendar: calendar)
+                    == nil)
         {
             return .suppress(notDelayed(schedule, threshold))
         }
@@ -409,10 +416,15 @@ extension Commute {
 /// health record — and nothing else.
 struct AlertInputs {
     let store: Store
+    /// When the alerts are composed: what a transit route's times are as of.
+    let now: Date
     private var schedulesByID: [UUID: Schedule]?
     private var routesByID: [String: Route]?
 
-    init(store: Store) { self.store = store }
+    init(store: Store, now: Date) {
+        self.store = store
+        self.now = now
+    }
 
     mutating func schedule(_ id: UUID) throws -> Schedule? {
         if let schedulesByID { return schedulesByID[id] }
@@ -423,7 +435,7 @@ struct AlertInputs {
 
     mutating func routes() throws -> [String: Route] {
         if let routesByID { return routesByID }
-        let loaded = try store.routes().byID
+        let loaded = try store.routes().byID.mapValues { $0.at(now) }
         routesByID = loaded
         return loaded
     }

@@ -42,6 +42,11 @@ public struct Configuration: VersionedDocument, Equatable {
     public var historyDays: Int?
     /// How many weeks back typical times look (default 8).
     public var typicalWeeks: Int?
+    /// Transit agencies' GTFS feeds (`transit add`): their URLs and headers may hold keys.
+    public var transitFeeds: [TransitFeed]?
+
+    /// The most transit feeds.
+    public static let largestTransitFeedCount = 20
 
     public static let defaultLeadMinutes = 60
     public static let defaultMinIntervalMinutes = 10

@@ -133,9 +133,6 @@ extension Route {
         }
     }
 
-    /// `wsdot` for the feed's routes, else the provider's name.
-    public var sourceName: String { custom?.provider.rawValue ?? "wsdot" }
-
     /// Whether text can be a custom route's ID: 1 to 40 lowercase letters, digits and dashes, with
     /// at least one letter (so it never collides with a feed's numeric IDs), not starting or ending
     /// with a dash.

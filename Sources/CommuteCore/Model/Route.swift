@@ -44,6 +44,9 @@ public struct Route: Codable, Sendable, Equatable, Identifiable {
     /// held here and not in `currentMinutes` until a second reading confirms it: nothing plans or
     /// alerts with it.
     public var suspiciousMinutes: Int?
+    /// Set for a transit route (two stops of an agency's GTFS feed); such routes live in
+    /// `transit.json`, not the route cache.
+    public var transit: Transit?
 
     /// Builds a route; times of 0 or less mean "no data" and are stored as nil.
     public init(
@@ -80,6 +83,6 @@ public struct Route: Codable, Sendable, Equatable, Identifiable {
 
     private enum CodingKeys: String, CodingKey {
         case id, feedName = "name", description, currentMinutes, averageMinutes, distanceMiles
-        case updatedAt, startPoint, endPoint, custom, suspiciousMinutes
+        case updatedAt, startPoint, endPoint, custom, suspiciousMinutes, transit
     }
 }

@@ -41,9 +41,18 @@ public struct FeedFetcher: Sendable {
     }
 
     public func fetch(_ url: URL, validators: Validators?, timeout: TimeInterval) throws(FetchError) -> Outcome {
+        try fetch(url, validators: validators, timeout: timeout, headers: ["Accept": "application/json"], body: Self.checkedBody)
+    }
+
+    /// The same policy for any body: `headers` go with every attempt (an agency's key), and
+    /// `body` accepts a 200's body or says why not.
+    public func fetch(
+        _ url: URL, validators: Validators?, timeout: TimeInterval, headers extra: [String: String],
+        body check: (HTTPResponse) throws(FetchError) -> Data
+    ) throws(FetchError) -> Outcome {
         let start = clock()
         let deadline = start + timeout
-        var headers = ["Accept": "application/json"]
+        var headers = extra
         if let etag = validators?.etag { headers["If-None-Match"] = etag }
         if let modified = validators?.lastModified { headers["If-Modified-Since"] = modified }
         var attempt = 0
@@ -54,7 +63,7 @@ public struct FeedFetcher: Sendable {
             do {
                 let response = try client.get(url, headers: headers, timeout: remaining)
                 switch response.status {
-                case 200: return .fresh(try Self.checkedBody(response), Self.validators(of: response))
+                case 200: return .fresh(try check(response), Self.validators(of: response))
                 case 304: return .notModified
                 case 500...599: lastProblem = "HTTP \(response.status)"
                 default:
@@ -96,6 +105,12 @@ public struct FeedFetcher: Sendable {
             .map { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") } ?? false
         guard type?.contains("json") == true || (type == nil || type?.hasPrefix("text/plain") == true) && looksLikeJSON
         else { throw .notJSON(contentType: response.headers["content-type"]) }
+        return response.body
+    }
+
+    /// The body of a 200, if it is not an HTML page (a binary file: a zip, a protobuf).
+    public static func binaryBody(_ response: HTTPResponse) throws(FetchError) -> Data {
+        if let title = htmlTitle(response) { throw .html(title) }
         return response.body
     }
 

@@ -21,7 +21,7 @@ public enum AlertComposer {
         for schedule: Schedule, routes: [String: Route], firesAt: Date, calendar: ZonedCalendar, usual: Usual? = nil
     ) -> AlertContent {
         let title = "Commute at \(schedule.timeLabel) (\(schedule.daysLabel))"
-        var lines = schedule.routeIDs.map { line(routeID: $0, route: routes[$0], usual: usual) }
+        var lines = schedule.routeIDs.map { line(routeID: $0, route: routes[$0], usual: usual, at: firesAt, calendar: calendar) }
         let oldest = oldestUpdate(of: schedule.routeIDs, routes)
         if let age = ageLine(oldest, at: firesAt, calendar: calendar) { lines.append(age) }
         return AlertContent(title: title, body: lines.joined(separator: "\n"), dataAsOf: oldest)
@@ -43,7 +43,13 @@ public enum AlertComposer {
     /// `Everett-Seattle: 49 min (+19 min, CONGESTED)`, then, where its history knows the quarter
     /// hour, `, +14 vs a usual Tuesday at 7:00 AM`; a route without data or missing from the cache
     /// says so rather than being dropped, and a reading held back says what was reported.
-    public static func line(routeID: String, route: Route?, usual: Usual? = nil) -> String {
+    /// A transit route, given the moment, lists its next departures instead (see `TransitText`),
+    /// then the service alerts that name it.
+    public static func line(routeID: String, route: Route?, usual: Usual? = nil, at moment: Date? = nil, calendar: ZonedCalendar? = nil) -> String {
+        if let route, let transit = route.transit, let moment, let calendar {
+            let lines = ["\(route.name): \(TransitText.departures(of: transit, at: moment, calendar: calendar))"] + TransitText.notices(of: transit)
+            return lines.joined(separator: "\n")
+        }
         let typical = usual?.byRoute[routeID]
         if let route, route.suspiciousMinutes != nil {
             return Commute.suspicionText(route, usual: typical?.median) + "; ignored until confirmed"
@@ -77,8 +83,10 @@ public enum AlertComposer {
         guard !delayed.isEmpty else { return nil }
         let names = delayed.map { "\($0.name) \(TimeFormatting.delay($0.delayMinutes ?? 0))" }
         let delayedIDs = Set(delayed.map(\.id))
-        var lines = delayed.map { line(routeID: $0.id, route: $0, usual: usual) }
-            + schedule.routeIDs.filter { !delayedIDs.contains($0) }.map { line(routeID: $0, route: routes[$0], usual: usual) }
+        var lines = delayed.map { line(routeID: $0.id, route: $0, usual: usual, at: moment, calendar: calendar) }
+            + schedule.routeIDs.filter { !delayedIDs.contains($0) }.map {
+                line(routeID: $0, route: routes[$0], usual: usual, at: moment, calendar: calendar)
+            }
         let oldest = oldestUpdate(of: schedule.routeIDs, routes)
         if let age = ageLine(oldest, at: moment, calendar: calendar) { lines.append(age) }
         return AlertContent(

@@ -22,8 +22,20 @@ public struct LeaveTime: Sendable, Equatable {
     public var basis: Basis
     /// The route the leave time rests on; nil without data.
     public var fastest: Route?
-    /// Its minutes (current or usual, as `basis` says).
+    /// Its minutes (current or usual, as `basis` says); for a transit route, the walk, the wait
+    /// and the ride of its departure.
     public var minutes: Int?
+    /// For a transit route: the departure the leave time is for, and the one the timetable had.
+    public var departure: Route.Transit.Choice?
+
+    public init(arrival: Date, leave: Date, basis: Basis, fastest: Route?, minutes: Int?, departure: Route.Transit.Choice? = nil) {
+        self.arrival = arrival
+        self.leave = leave
+        self.basis = basis
+        self.fastest = fastest
+        self.minutes = minutes
+        self.departure = departure
+    }
 
     /// How long before the arrival an alert goes out when no route has a time.
     public static let withoutData: TimeInterval = 3_600
@@ -38,6 +50,26 @@ public struct LeaveTime: Sendable, Equatable {
         case .arriveBy(let minutes, _): TimeInterval(minutes * 60)
         }
         let known = schedule.routeIDs.compactMap { routes[$0] }
+        // A transit route leaves when its bus does: the last one predicted to arrive in time, less
+        // the walk. The latest leave of any route wins, a driving route's current time included.
+        let transit = known.compactMap { route -> LeaveTime? in
+            guard let trip = route.transit, let choice = trip.choice(arrivingBy: arrival) else { return nil }
+            let start = choice.chosen.expected.addingTimeInterval(-TimeInterval(trip.walkMinutes * 60))
+            let minutes = max(1, Int((choice.chosen.arrival.timeIntervalSince(start) / 60).rounded(.up)))
+            return LeaveTime(
+                arrival: arrival, leave: start.addingTimeInterval(-buffer), basis: .current, fastest: route, minutes: minutes,
+                departure: choice)
+        }
+        let driving = known.filter { $0.transit == nil }
+        if let best = transit.max(by: { $0.leave < $1.leave }) {
+            let current = driving.compactMap { route in route.currentMinutes.map { (route, $0) } }.min { $0.1 < $1.1 }
+            guard let (route, minutes) = current, arrival.addingTimeInterval(-TimeInterval(minutes * 60) - buffer) > best.leave else {
+                return best
+            }
+            return LeaveTime(
+                arrival: arrival, leave: arrival.addingTimeInterval(-TimeInterval(minutes * 60) - buffer), basis: .current,
+                fastest: route, minutes: minutes)
+        }
         func fastest(_ minutes: (Route) -> Int?) -> (Route, Int)? {
             known.compactMap { route in minutes(route).map { (route, $0) } }.min { $0.1 < $1.1 }
         }
@@ -74,7 +106,8 @@ extension AlertComposer {
         let minutes = max(0, Int((leave.leave.timeIntervalSince(now) / 60).rounded()))
         let content = leaveContent(
             for: schedule, routes: routes, leave: leave, now: leave.leave, ageAt: now, calendar: calendar, usual: usual)
-        let title = "Leave in \(minutes) min (\(calendar.local(leave.leave).time.label)) to arrive by \(calendar.local(leave.arrival).time.label)"
+        let bus = leave.departure.map { " for the \(TransitText.service($0.chosen)) at \(calendar.local($0.chosen.expected).time.label)" } ?? ""
+        let title = "Leave in \(minutes) min (\(calendar.local(leave.leave).time.label))\(bus) to arrive by \(calendar.local(leave.arrival).time.label)"
         return AlertContent(title: title, body: content.body, dataAsOf: content.dataAsOf)
     }
 
@@ -93,7 +126,18 @@ extension AlertComposer {
             let right = routes[rhs.element].flatMap { $0.currentMinutes ?? $0.averageMinutes } ?? Int.max
             return left != right ? left < right : lhs.offset < rhs.offset
         }.map(\.element)
-        var lines = ordered.map { line(routeID: $0, route: routes[$0], usual: usual) }
+        if let choice = leave.departure, let route = leave.fastest {
+            // A transit route's leave time is its bus's: the alert says which, and why it changed.
+            let others = ordered.filter { $0 != route.id }.map { line(routeID: $0, route: routes[$0], usual: usual, at: now, calendar: calendar) }
+            var lines = TransitText.leaveLines(for: route, choice: choice, calendar: calendar) + others
+            if let age { lines.append(age) }
+            let bus = "the \(TransitText.service(choice.chosen)) at \(calendar.local(choice.chosen.expected).time.label)"
+            let late = choice.chosen.arrival > leave.arrival
+            let title = late ? "Leave now for \(bus): arrives \(calendar.local(choice.chosen.arrival).time.label), after \(arrive)"
+                : "Leave now for \(bus) to arrive by \(arrive)"
+            return AlertContent(title: title, body: lines.joined(separator: "\n"), dataAsOf: oldest)
+        }
+        var lines = ordered.map { line(routeID: $0, route: routes[$0], usual: usual, at: now, calendar: calendar) }
         guard let minutes = leave.minutes, let fastest = leave.fastest else {
             lines.append("No travel times right now: this is an hour before \(arrive).")
             if let age { lines.append(age) }

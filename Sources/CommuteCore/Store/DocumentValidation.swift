@@ -134,6 +134,19 @@ extension Configuration {
         if let alertLifetimeMinutes { try DocumentProblem.range(alertLifetimeMinutes, 1...Self.longestProviderInterval, "alertLifetimeMinutes") }
         if let historyDays { try DocumentProblem.range(historyDays, 0...Self.longestHistoryDays, "historyDays") }
         if let typicalWeeks { try DocumentProblem.range(typicalWeeks, 1...Self.longestTypicalWeeks, "typicalWeeks") }
+        try DocumentProblem.check((transitFeeds ?? []).count <= Self.largestTransitFeedCount, "transitFeeds holds too many feeds")
+        var feedNames = Set<String>()
+        for (index, feed) in (transitFeeds ?? []).enumerated() {
+            let field = "transitFeeds[\(index)]"
+            try DocumentProblem.check(TransitFeed.isValidName(feed.name), "\(field).name is not a feed name")
+            try DocumentProblem.check(feedNames.insert(feed.name).inserted, "\(field).name repeats another feed's")
+            for location in feed.locations {
+                try DocumentProblem.check(TransitLocation(location.text) != nil, "\(field) has a \(location.kind) URL that is not a URL or a path")
+            }
+            for header in feed.headers ?? [] {
+                try DocumentProblem.check(header.isValid, "\(field) has a header that is not `Name: value`")
+            }
+        }
         for (index, watch) in (watches ?? []).enumerated() {
             try DocumentProblem.check(Route.isValidID(watch.routeID), "watches[\(index)].routeID is not a route ID")
             try DocumentProblem.range(watch.overMinutes, 1...ScheduleParsing.largestThreshold, "watches[\(index)].overMinutes")

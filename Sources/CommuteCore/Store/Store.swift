@@ -15,7 +15,7 @@ public final class Store: Sendable {
     public let directory: String
 
     /// Protects `routes.json`: the route cache.
-    private let routesLock: FileLock
+    let routesLock: FileLock
     /// Protects `favorites.json`: the favorite route IDs and their order.
     private let favoritesLock: FileLock
     /// Protects `schedules.json`: every schedule.
@@ -28,7 +28,9 @@ public final class Store: Sendable {
     /// Protects `config.json`: the source and the access code.
     private let configLock: FileLock
 
-    private let routesFile: VersionedFile<RouteCache>
+    let routesFile: VersionedFile<RouteCache>
+    /// Belongs to the routes domain: written under `routesLock`.
+    let transitFile: VersionedFile<TransitState>
     private let favoritesFile: VersionedFile<Favorites>
     private let schedulesFile: VersionedFile<ScheduleBook>
     private let pendingFile: VersionedFile<PendingBook>
@@ -75,6 +77,7 @@ public final class Store: Sendable {
         refreshLogFile = VersionedFile(path: "\(directory)/refresh.json")
         healthFile = VersionedFile(path: "\(directory)/health.json")
         alertsFile = VersionedFile(path: "\(directory)/alerts.json")
+        transitFile = VersionedFile(path: "\(directory)/transit.json")
         history = ReadingHistory(storeDirectory: directory, lockTimeout: lockTimeout)
     }
 
@@ -83,7 +86,9 @@ public final class Store: Sendable {
     /// The route cache. End points (where each route starts and ends) are left out unless asked
     /// for: only the one-route view shows them, and reading them is a third of the work.
     public func routes(includingEndPoints: Bool = false) throws(StoreError) -> RouteCache {
-        try routesFile.load { try RouteCache.decodeDocument(from: $0, includingEndPoints: includingEndPoints) }
+        var cache = try routesFile.load { try RouteCache.decodeDocument(from: $0, includingEndPoints: includingEndPoints) }
+        cache.routes += try transitRoutes()
+        return cache
     }
     /// Cached routes whose name or description contains `search` (any case), and the newest update
     /// time of all routes; for a non-ASCII search, routes are built and matched in full.
@@ -100,13 +105,18 @@ public final class Store: Sendable {
             let cache = try routes()
             result.routes = cache.routes.filter { $0.matches(text) }
             result.newest = cache.routes.map(\.updatedAt).max()
+            return result
         }
+        let transit = try transitRoutes()
+        result.routes += transit.filter { $0.matches(text) }
+        result.newest = ([result.newest].compactMap { $0 } + transit.map(\.updatedAt)).max()
         return result
     }
 
     /// The cached routes with these IDs, by ID; the others are passed over unbuilt.
     public func routes(withIDs ids: Set<String>, includingEndPoints: Bool = false) throws(StoreError) -> [String: Route] {
-        let found = try RouteCache.routes(atPath: routesFile.path, withIDs: ids, includingEndPoints: includingEndPoints)
+        var found = try RouteCache.routes(atPath: routesFile.path, withIDs: ids, includingEndPoints: includingEndPoints)
+        if found.count < ids.count { found += try transitRoutes().filter { ids.contains($0.id) } }
         return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 

@@ -14,6 +14,8 @@ public struct TransitDeparture: Sendable, Equatable {
     public var skipped: Bool
     /// At the second stop: predicted when the departure is, else scheduled.
     public var arrival: Date
+    /// At the second stop, as the timetable has it.
+    public var scheduledArrival: Date
 
     /// When it actually leaves, as best known: the prediction, else the timetable.
     public var expected: Date { predicted ?? scheduled }
@@ -27,6 +29,12 @@ extension TransitTimetable {
         calendar.instant(on: date, hour: 12, minute: 0).addingTimeInterval(TimeInterval(seconds - 12 * 3_600))
     }
 
+    /// How far ahead departures are worked out: a day and a half.
+    public static let lookahead: TimeInterval = 36 * 3_600
+
+    /// The largest delay believed, either way: a day.
+    static let largestDelay = 86_400
+
     /// The departures whose expected time is at or after `now`, soonest first, at most `limit`:
     /// a trip past its scheduled time but predicted later is still one. Service days from two
     /// before today (times past 48:00:00 are rare) to tomorrow are looked at.
@@ -36,6 +44,8 @@ extension TransitTimetable {
         let updates = Dictionary((realtime?.tripUpdates ?? []).compactMap { update in update.tripID.map { ($0, update) } },
                                  uniquingKeysWith: { first, _ in first })
         let today = calendar.local(now).date.dayNumber
+        let reference = realtime?.timestamp.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+            .flatMap { abs($0.timeIntervalSince(now)) < 86_400 ? $0 : nil } ?? now
         var found: [TransitDeparture] = []
         for day in (today - 2)...(today + 1) {
             let date = CivilDate(dayNumber: day)
@@ -45,12 +55,16 @@ extension TransitTimetable {
                     let scheduled = Self.instant(trip.departure + shift, on: date, calendar: calendar)
                     let arrival = Self.instant(trip.arrival + shift, on: date, calendar: calendar)
                     // Past by more than three hours: no prediction keeps it.
-                    guard arrival.timeIntervalSince(now) > -3 * 3_600, scheduled.timeIntervalSince(now) < 36 * 3_600 else { continue }
+                    guard arrival.timeIntervalSince(now) > -3 * 3_600, scheduled.timeIntervalSince(now) < Self.lookahead else { continue }
                     var departure = TransitDeparture(
                         tripID: trip.id, line: trip.line, headsign: trip.headsign, scheduled: scheduled, predicted: nil, delaySeconds: nil,
-                        canceled: false, skipped: false, arrival: arrival)
+                        canceled: false, skipped: false, arrival: arrival, scheduledArrival: arrival)
                     // A frequency trip's realtime is keyed by its start too; the template's is not used for its copies.
-                    if let update = updates[trip.id], update.startDate.map({ $0 == key }) ?? true, trip.frequencies == nil {
+                    // An update without a start date is for the run nearest the feed's time, not
+                    // the same trip every day.
+                    if let update = updates[trip.id], trip.frequencies == nil,
+                        update.startDate.map({ $0 == key }) ?? (abs(scheduled.timeIntervalSince(reference)) < 12 * 3_600)
+                    {
                         apply(update, to: &departure, trip: trip, date: date, calendar: calendar)
                     }
                     guard departure.expected >= now || (departure.canceled && scheduled >= now) else { continue }
@@ -71,7 +85,7 @@ extension TransitTimetable {
         }
         let updates = update.stopTimeUpdates.compactMap { stu in stu.stopSequence.map { ($0, stu) } }.sorted { $0.0 < $1.0 }
         func delay(at sequence: Int, scheduled: Int, departing: Bool) -> (delay: Int?, skipped: Bool) {
-            var known: Int? = update.stopTimeUpdates.isEmpty ? update.delay : nil
+            var known: Int? = update.stopTimeUpdates.isEmpty ? update.delay.flatMap { abs($0) > Self.largestDelay ? nil : $0 } : nil
             var skipped = false
             for (stuSequence, stu) in updates where stuSequence <= sequence {
                 switch stu.relationship {
@@ -83,10 +97,13 @@ extension TransitTimetable {
                     let event = stuSequence == sequence ? (departing ? stu.departure ?? stu.arrival : stu.arrival ?? stu.departure)
                         : (stu.departure ?? stu.arrival)
                     if let time = event?.time, stuSequence == sequence {
-                        known = time - Int(Self.instant(scheduled, on: date, calendar: calendar).timeIntervalSince1970)
+                        let difference = time.subtractingReportingOverflow(Int(Self.instant(scheduled, on: date, calendar: calendar).timeIntervalSince1970))
+                        known = difference.overflow ? nil : difference.partialValue
                     } else if let value = event?.delay {
                         known = value
                     }
+                    // A delay of days is a feed's mistake (a time in the year 9999), not a bus.
+                    if let value = known, abs(value) > Self.largestDelay { known = nil }
                 }
             }
             return (known, skipped)

@@ -53,6 +53,9 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
     }
 
     public var timeZone: String
+    /// The two stops' names, as `stops.txt` gives them.
+    public var fromName: String?
+    public var toName: String?
     public var fromStops: [String]
     public var toStops: [String]
     public var trips: [Trip]
@@ -64,26 +67,22 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
     /// Reads the trips of `archive` that call at one of `from` (a stop, or a station and its
     /// platforms) and later at one of `to`, on `line` when given (a route's short name or ID).
     public init(archive: ZipArchive, from: String, to: String, line: String? = nil) throws {
-        var zone: String?
-        try GTFSTable.read("agency.txt", in: archive, columns: ["agency_timezone"]) { row in
-            zone = String(row[0])
-            return false
-        }
-        guard let zoneName = zone, TimeZone(identifier: zoneName) != nil else {
-            throw ZipProblem("agency.txt names no time zone that exists")
-        }
-        timeZone = zoneName
+        timeZone = try Self.timeZone(of: archive)
         // A station stands for its platforms.
         var fromStops: Set<String> = [from]
         var toStops: Set<String> = [to]
         var known: Set<String> = []
-        try GTFSTable.read("stops.txt", in: archive, columns: ["stop_id", "parent_station"]) { row in
+        var names: [String: String] = [:]
+        try GTFSTable.read("stops.txt", in: archive, columns: ["stop_id", "parent_station", "stop_name"]) { row in
             let id = String(row[0])
             known.insert(id)
             if row[1] == from { fromStops.insert(id) }
             if row[1] == to { toStops.insert(id) }
+            if id == from || id == to, !row[2].isEmpty { names[id] = DisplayText.line(String(row[2].prefix(120))) }
             return true
         }
+        fromName = names[from]
+        toName = names[to]
         for stop in [from, to] where !known.contains(stop) { throw ZipProblem("stops.txt has no stop \(DisplayText.line(String(stop.prefix(64))))") }
         self.fromStops = fromStops.sorted()
         self.toStops = toStops.sorted()
@@ -174,6 +173,19 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
             }
             for index in trips.indices { trips[index].frequencies = byTrip[trips[index].id] }
         }
+    }
+
+    /// The agency's time zone, from `agency.txt` (one zone for every agency of a feed).
+    public static func timeZone(of archive: ZipArchive) throws -> String {
+        var zone: String?
+        try GTFSTable.read("agency.txt", in: archive, columns: ["agency_timezone"]) { row in
+            zone = String(row[0])
+            return false
+        }
+        guard let name = zone, TimeZone(identifier: name) != nil else {
+            throw ZipProblem("agency.txt names no time zone that exists")
+        }
+        return name
     }
 
     /// `HH:MM:SS` (or `H:MM:SS`, hours past 24 allowed, up to 7 days) in seconds; nil otherwise.

@@ -1,0 +1,98 @@
+import Foundation
+
+/// How a transit route's departures are said, in an alert and in `route ID`:
+/// `545 to Redmond: 7:45 AM (+3 min), then 7:57 AM, 8:12 AM; walk 6 min: leave by 7:39 AM`.
+public enum TransitText {
+    /// How many running departures a line names.
+    static let shownDepartures = 3
+
+    /// `7:45 AM (+3 min)`, `7:42 AM (on time)`, `7:42 AM (timetable)` (the realtime feed says
+    /// nothing of it), `7:42 AM CANCELLED`,
+    /// `7:42 AM (skips the stop)`: the expected time, and what the realtime feed said of it.
+    public static func departure(_ departure: TransitDeparture, calendar: ZonedCalendar, live: Bool) -> String {
+        let time = calendar.local(departure.canceled ? departure.scheduled : departure.expected).time.label
+        if departure.canceled { return "\(time) CANCELLED" }
+        if departure.skipped { return "\(time) (skips the stop)" }
+        guard let seconds = departure.delaySeconds else { return live ? "\(time) (timetable)" : time }
+        return "\(time) (\(TimeFormatting.delay(Int((Double(seconds) / 60).rounded()))))"
+    }
+
+    /// `545 to Redmond`: the line and where it goes.
+    public static func service(_ departure: TransitDeparture) -> String {
+        departure.headsign.isEmpty ? departure.line : "\(departure.line) to \(departure.headsign)"
+    }
+
+    /// The next departures at `moment` with the walk and when to leave, then whether the times are
+    /// live; `No departures in the next 36 h` when there are none.
+    public static func departures(of transit: Route.Transit, at moment: Date, calendar: ZonedCalendar) -> String {
+        let leaving = moment.addingTimeInterval(TimeInterval(transit.walkMinutes * 60))
+        if let until = transit.coveredUntil, leaving > until {
+            return "departures not worked out yet (a refresh works them out a day and a half ahead)"
+        }
+        let coming = transit.departures(after: leaving)
+        guard let first = coming.first(where: Route.Transit.isRunning) else {
+            return "no departure in the next day and a half" + (coming.isEmpty ? "" : " that runs (the next are cancelled)")
+        }
+        var shown: [TransitDeparture] = []
+        var running = 0
+        for departure in coming where running < shownDepartures && shown.count < shownDepartures + 2 {
+            shown.append(departure)
+            if Route.Transit.isRunning(departure) { running += 1 }
+        }
+        let live = transit.realtimeAt != nil
+        let parts = shown.enumerated().map { index, departure in
+            let text = Self.departure(departure, calendar: calendar, live: live)
+            // A departure of another line says which.
+            return index > 0 && service(departure) != service(shown[0]) ? "\(text) (\(service(departure)))" : text
+        }
+        var text = "\(service(shown[0])): \(parts.first ?? "")"
+        if parts.count > 1 { text += ", then " + parts.dropFirst().joined(separator: ", ") }
+        let leave = first.expected.addingTimeInterval(-TimeInterval(transit.walkMinutes * 60))
+        text += transit.walkMinutes > 0
+            ? "; walk \(transit.walkMinutes) min: leave by \(calendar.local(leave).time.label)"
+            : "; leave by \(calendar.local(leave).time.label)"
+        if !live { text += "; timetable times, no live data" + (transit.realtimeProblem.map { " (\($0))" } ?? "") }
+        return text
+    }
+
+    /// Why the leave time is for this departure and not the timetable's: `The 8:12 AM is
+    /// cancelled: take the 7:57 AM`, `The 8:12 AM is 9 min late and would arrive 9:04 AM: take the
+    /// 7:57 AM`; nil when they are the same bus.
+    public static func change(_ choice: Route.Transit.Choice, calendar: ZonedCalendar) -> String? {
+        guard let planned = choice.planned, planned.tripID != choice.chosen.tripID || planned.scheduled != choice.chosen.scheduled else {
+            return nil
+        }
+        let was = calendar.local(planned.scheduled).time.label
+        let take = "take the \(calendar.local(choice.chosen.expected).time.label)"
+        if planned.canceled { return "The \(was) is cancelled: \(take)" }
+        if planned.skipped { return "The \(was) skips the stop: \(take)" }
+        if let seconds = planned.delaySeconds, seconds > 0 {
+            return "The \(was) is \(Int((Double(seconds) / 60).rounded())) min late and would arrive \(calendar.local(planned.arrival).time.label): \(take)"
+        }
+        return nil
+    }
+
+    /// The lines an arrive-by alert gives for its departure: which bus, from where and when it
+    /// arrives; why it changed; the service alerts; whether the times are live.
+    public static func leaveLines(for route: Route, choice: Route.Transit.Choice, calendar: ZonedCalendar) -> [String] {
+        guard let transit = route.transit else { return [] }
+        let chosen = choice.chosen
+        var lines: [String] = []
+        if let change = change(choice, calendar: calendar) { lines.append(change) }
+        let live = transit.realtimeAt != nil
+        let from = transit.fromName ?? transit.fromStop
+        let to = transit.toName ?? transit.toStop
+        var take = "\(route.name): the \(service(chosen)) at \(departure(chosen, calendar: calendar, live: live)) from \(from), "
+            + "arriving \(to) at \(calendar.local(chosen.arrival).time.label)"
+        if transit.walkMinutes > 0 { take += "; walk \(transit.walkMinutes) min first" }
+        lines.append(take)
+        lines += notices(of: transit)
+        if !live { lines.append("Timetable times: no live data" + (transit.realtimeProblem.map { " (\($0))" } ?? "")) }
+        return lines
+    }
+
+    /// `Service alert: …`, one line each.
+    public static func notices(of transit: Route.Transit) -> [String] {
+        (transit.notices ?? []).map { "Service alert: \($0)" }
+    }
+}
