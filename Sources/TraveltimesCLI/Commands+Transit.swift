@@ -45,15 +45,15 @@ extension Commands {
         let timeout = try invocation.timeout()
         let client = HelperHTTPClient(
             helperPath: invocation.fetchHelperPath(), maximumBodyBytes: Commute.largestTimetableZip, environment: invocation.environment)
-        let state: TransitState.FeedState
+        let contents: TransitTimetable.Contents
         do {
             let spinner = Spinner(io: io, message: "Fetching \(FeedSource.display(staticURL))")
             defer { spinner.stop() }
-            state = try commute.addTransitFeed(feed, client: client, timeout: timeout)
+            contents = try commute.addTransitFeed(feed, client: client, timeout: timeout)
         } catch let problem as TransitProblem {
             throw TransitFailed(problem: problem, context: "feed \(name) was not added", secrets: feed.secrets)
         }
-        io.out("Added transit feed \(name): timetable in \(state.timeZone ?? "?") from \(FeedSource.display(staticURL))"
+        io.out("Added transit feed \(name): \(contents.stops) stops, \(contents.lines) lines, \(contents.trips) trips in \(contents.timeZone), from \(FeedSource.display(staticURL))"
             + (feed.realtimeURL == nil ? "; no realtime feed, so departures are the timetable's." : "; realtime read at every refresh."))
         io.out("Find your stops: traveltimes transit stops \(name) --search NAME")
     }

@@ -1,7 +1,7 @@
 /// Every command, in the order `--help` lists them.
 enum Commands {
     static let all: [Command] = [
-        refresh, routes, route, routeAdd, routeEdit, routeRemove, transitAdd, transitList, transitRemove, transitStops, brief,
+        refresh, routes, route, routeAdd, routeEdit, routeRemove, transitAdd, transitList, transitStops, transitRemove, brief,
         favoritesList, favoritesAdd, favoritesRemove, favoritesMove,
         scheduleAdd, scheduleList, scheduleShow, scheduleEdit, scheduleEnable, scheduleDisable, scheduleRemove,
         groupAdd, groupList, groupEdit, groupRemove, pause, pauseList, pauseRemove, pauseClear,

@@ -22,6 +22,8 @@ enum Paths {
         .deletingLastPathComponent()
     static let fixture = root.appendingPathComponent("Fixtures/wsdot/travel-times-2025-11-04T1600-0800.json").path
     static let capturedAt = "2025-11-04T16:00:00-08:00"
+    /// A file of the bundled sample transit feed (`Fixtures/transit/`, made by transit_sample.py).
+    static func transit(_ name: String) -> String { root.appendingPathComponent("Fixtures/transit/\(name)").path }
 
     /// The built `traveltimes`, next to this test bundle (the test target depends on it).
     static let binary: String = {

@@ -49,7 +49,7 @@ extension Commute {
 
     /// Adds a feed: its timetable is fetched now and must be one (an agency with a time zone, and
     /// stops); nothing is saved otherwise.
-    public func addTransitFeed(_ feed: TransitFeed, client: any HTTPClient, timeout: TimeInterval) throws -> TransitState.FeedState {
+    public func addTransitFeed(_ feed: TransitFeed, client: any HTTPClient, timeout: TimeInterval) throws -> TransitTimetable.Contents {
         guard configuration.transitFeeds?.contains(where: { $0.name == feed.name }) != true else {
             throw TransitProblem("there is already a transit feed '\(feed.name)' (`traveltimes transit remove \(feed.name)` first)")
         }
@@ -76,7 +76,7 @@ extension Commute {
             try Self.install(staged, as: store.transitPath(feed.name, "zip"))
             transit.feeds[feed.name] = state
         }
-        return state
+        return staged.contents
     }
 
     /// Removes a feed no route uses, with its files.
@@ -105,6 +105,7 @@ extension Commute {
     struct StagedTimetable {
         var path: String
         var timeZone: String
+        var contents: TransitTimetable.Contents
     }
 
     enum TimetableFetch {
@@ -125,9 +126,9 @@ extension Commute {
         try AtomicFile.write(data, to: path)
         do {
             let archive = try ZipArchive(path: path)
-            let zone = try TransitTimetable.timeZone(of: archive)
-            guard archive.entries["stops.txt"] != nil else { throw ZipProblem("it has no stops.txt") }
-            return .fresh(StagedTimetable(path: path, timeZone: zone), newValidators)
+            let contents = try TransitTimetable.contents(of: archive)
+            guard contents.stops > 0, contents.trips > 0 else { throw ZipProblem("it has no stops or no trips") }
+            return .fresh(StagedTimetable(path: path, timeZone: contents.timeZone, contents: contents), newValidators)
         } catch {
             unlink(path)
             throw TransitProblem("\(feed.name)'s timetable is not a GTFS feed: \(Self.describe(error))")
@@ -525,6 +526,15 @@ extension Commute {
                 decoded = try GTFSRealtime(decoding: data)
             } catch {
                 throw TransitProblem("\(feed.name)'s \(kind == "alerts" ? "service alerts" : "realtime feed") is not GTFS-realtime: \(Self.describe(error))")
+            }
+            if let stamp = decoded.timestamp, Double(stamp) - now.timeIntervalSince1970 > 3_600 {
+                throw TransitProblem("\(feed.name)'s \(kind == "alerts" ? "service alerts are" : "realtime feed is") dated over an hour ahead (\(stamp) s since 1970): not used")
+            }
+            // A feed stuck in the past is not live data, however recently it was fetched.
+            if kind == "realtime", let stamp = decoded.timestamp, now.timeIntervalSince1970 - Double(stamp) > Self.realtimeLifetime {
+                let when = Route.Transit.plausibleDates.contains(Date(timeIntervalSince1970: Double(stamp)))
+                    ? TimeFormatting.moment(Date(timeIntervalSince1970: Double(stamp)), relativeTo: now, calendar: calendar) : "no real time"
+                throw TransitProblem("\(feed.name)'s realtime feed is from \(when), over 15 min ago: not used")
             }
             try store.makeTransitDirectory()
             try AtomicFile.write(data, to: store.transitPath(feed.name, "\(kind).pb"))

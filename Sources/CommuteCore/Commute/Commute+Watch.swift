@@ -120,10 +120,17 @@ extension Commute {
     /// `watch.<route>.over` or `.clear`, with its words.
     private func watchMessage(_ route: Route, _ direction: WatchEvent.Direction) -> AlertMessage {
         let usual = route.averageMinutes.map { " (usually \($0))" } ?? ""
-        let title = direction == .over
+        var title = direction == .over
             ? "\(route.name) is running \(TimeFormatting.delay(route.delayMinutes ?? 0))\(usual)"
             : "\(route.name) has cleared: \(route.currentMinutes.map { "\($0) min" } ?? "no data")\(usual)"
-        var body = AlertComposer.line(routeID: route.id, route: route)
+        // A transit route's news is its bus: cancelled, or late.
+        if direction == .over, let next = route.transit?.next(at: route.updatedAt), let planned = next.planned {
+            let time = calendar.local(planned.scheduled).time.label
+            title = next.plannedIsLost
+                ? "\(route.name): the \(time) \(TransitText.service(planned)) is cancelled (\(TimeFormatting.delay(next.delayMinutes)) to arrive)"
+                : "\(route.name): the \(time) \(TransitText.service(planned)) is running \(TimeFormatting.delay(next.delayMinutes))"
+        }
+        var body = AlertComposer.line(routeID: route.id, route: route, at: route.updatedAt, calendar: calendar)
         if let age = AlertComposer.ageLine(route.updatedAt, at: now, calendar: calendar) { body += "\n" + age }
         return AlertMessage(
             id: WatchEvent.identifier(routeID: route.id, direction), title: title, body: body, urgency: direction == .over ? "critical" : "normal")

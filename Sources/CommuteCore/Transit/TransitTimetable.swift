@@ -175,6 +175,39 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
         }
     }
 
+    /// What a feed holds, counted in one pass over each file a route reads — every entry
+    /// inflated and checked (sizes, CRC, quoting, line length) before the feed is taken.
+    public struct Contents: Sendable, Equatable {
+        public var timeZone: String
+        public var stops: Int
+        public var lines: Int
+        public var trips: Int
+    }
+
+    public static func contents(of archive: ZipArchive) throws -> Contents {
+        var contents = Contents(timeZone: try timeZone(of: archive), stops: 0, lines: 0, trips: 0)
+        for (file, column) in [("stops.txt", "stop_id"), ("routes.txt", "route_id"), ("trips.txt", "trip_id")] {
+            var count = 0
+            try GTFSTable.read(file, in: archive, columns: [column]) { _ in
+                count += 1
+                return true
+            }
+            switch file {
+            case "stops.txt": contents.stops = count
+            case "routes.txt": contents.lines = count
+            default: contents.trips = count
+            }
+        }
+        try GTFSTable.read("stop_times.txt", in: archive, columns: ["trip_id"]) { _ in true }
+        for file in ["calendar.txt", "calendar_dates.txt", "frequencies.txt"] where archive.entries[file] != nil {
+            try GTFSTable.read(file, in: archive, columns: ["service_id"].filter { _ in file != "frequencies.txt" }) { _ in true }
+        }
+        guard archive.entries["calendar.txt"] != nil || archive.entries["calendar_dates.txt"] != nil else {
+            throw ZipProblem("it has neither calendar.txt nor calendar_dates.txt: no day has service")
+        }
+        return contents
+    }
+
     /// The agency's time zone, from `agency.txt` (one zone for every agency of a feed).
     public static func timeZone(of archive: ZipArchive) throws -> String {
         var zone: String?

@@ -1,0 +1,301 @@
+import CommuteCore
+import Foundation
+import Testing
+
+/// A transit agency on loopback: the files of a directory served with validators
+/// (`transit_server.py`), which a test changes between refreshes as the agency would.
+final class TransitServer: @unchecked Sendable {
+    let directory: String
+    let log: String
+    private let server: LoopbackServer
+
+    init() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("transit-\(UUID().uuidString)").path
+        directory = base + "-files"
+        log = base + ".log"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        server = try LoopbackServer(script: "transit_server.py", arguments: [directory, log])
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)
+        try? FileManager.default.removeItem(atPath: log)
+    }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(server.port)/\(path)" }
+
+    /// Puts a sample file (or any file) where the server serves it, under `name`.
+    func serve(_ source: String, as name: String) throws {
+        let target = "\(directory)/\(name)"
+        try? FileManager.default.removeItem(atPath: target)
+        try FileManager.default.copyItem(atPath: source, toPath: target)
+    }
+
+    struct Request {
+        var path: String
+        var headers: [String: String]
+        var status: Int
+    }
+
+    func requests() -> [Request] {
+        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let path = object["path"] as? String, let status = object["status"] as? Int
+            else { return nil }
+            return Request(path: path, headers: object["headers"] as? [String: String] ?? [:], status: status)
+        }
+    }
+}
+
+@Suite(.serialized) struct TransitTests {
+    /// 2030-01-15, a Tuesday, in Seattle's zone: the sample feed's morning.
+    static func at(_ time: String) -> String { "2030-01-15T\(time):00-08:00" }
+
+    /// A store with the sample agency served on loopback (its timetable, the 7:15 realtime feed,
+    /// the alerts), the trip Capitol Hill → Redmond Technology Station with a 6-minute walk, a
+    /// favorite, and an arrive-by 8:45 schedule with 3 minutes to spare.
+    func commuter(_ server: TransitServer) throws -> Sandbox {
+        let sandbox = Sandbox(runner: .binary)
+        try server.serve(Paths.transit("metro-gtfs.zip"), as: "gtfs.zip")
+        try server.serve(Paths.transit("realtime-0715.pb"), as: "tripupdates.pb")
+        try server.serve(Paths.transit("alerts.pb"), as: "alerts.pb")
+        // The key on standard input, out of argv.
+        let added = try sandbox.run([
+            "transit", "add", "metro", "--static", server.url("key/gtfs.zip"), "--realtime", server.url("key/tripupdates.pb"),
+            "--alerts", server.url("alerts.pb"), "--header", "-", "--now", Self.at("07:00"),
+        ], stdin: "X-Api-Key: sekrit-key-42\n")
+        #expect(added.status == 0, "\(added)")
+        try sandbox.ok(["route", "add", "commute", "--transit", "metro", "--from-stop", "CH", "--to-stop", "2301", "--walk", "6m",
+            "--name", "Capitol Hill to Redmond", "--now", Self.at("07:00")])
+        try sandbox.ok(["favorites", "add", "commute"])
+        try sandbox.ok(["schedule", "add", "--route", "commute", "--arrive-by", "8:45", "--buffer", "3m", "--heads-up", "off",
+            "--days", "weekdays", "--now", Self.at("07:00")])
+        return sandbox
+    }
+
+    /// The morning as the issue tells it: the planned 7:57 runs late and the leave time moves
+    /// later; then it is cancelled, and the alert leaves for the 7:42, says why, and goes out.
+    @Test func aSimulatedMorningMovesTheLeaveAlertAndSaysWhy() throws {
+        let server = try TransitServer()
+        let sandbox = try commuter(server)
+        let pending = try sandbox.ok(["pending", "--now", Self.at("07:00")]).stdout
+        #expect(pending.contains("Tue, Jan 15, 7:48 AM  Leave now for the 545 to Redmond at 7:57 AM to arrive by 8:45 AM"), "\(pending)")
+        // 7:15: the 7:57 runs 4 minutes late; the leave time follows it.
+        let refresh = try sandbox.ok(["refresh", "--now", Self.at("07:15")])
+        #expect(refresh.stdout.contains("Transit metro: timetable kept; realtime read; 1 route planned."), "\(refresh)")
+        let late = try sandbox.ok(["pending", "--now", Self.at("07:15")]).stdout
+        #expect(late.contains("""
+            Tue, Jan 15, 7:52 AM  Leave now for the 545 to Redmond at 8:01 AM to arrive by 8:45 AM
+                Capitol Hill to Redmond: the 545 to Redmond at 8:01 AM (+4 min) from Capitol Hill Station, arriving Redmond Technology Station at 8:39 AM; walk 6 min first
+                Service alert: Capitol Hill Bay 2 has moved 20 m north for construction
+            """), "\(late)")
+        // 7:30: it is cancelled; the 7:42 (a minute late) is the last to arrive in time.
+        try server.serve(Paths.transit("realtime-0730.pb"), as: "tripupdates.pb")
+        try sandbox.ok(["refresh", "--quiet", "--now", Self.at("07:30")])
+        #expect(try sandbox.ok(["tick", "--now", Self.at("07:33")]).stdout.isEmpty)
+        let alert = try sandbox.ok(["tick", "--now", Self.at("07:34")]).stdout
+        #expect(alert == """
+            Leave now for the 545 to Redmond at 7:43 AM to arrive by 8:45 AM
+            The 7:57 AM is cancelled: take the 7:43 AM
+            Capitol Hill to Redmond: the 545 to Redmond at 7:43 AM (+1 min) from Capitol Hill Station, arriving Redmond Technology Station at 8:21 AM; walk 6 min first
+            Service alert: Capitol Hill Bay 2 has moved 20 m north for construction
+
+
+            """, "\(alert)")
+        // Every request for the agency's files carried its key.
+        let keyed = server.requests().filter { $0.path.hasPrefix("/key/") }
+        #expect(!keyed.isEmpty && keyed.allSatisfy { $0.headers["X-Api-Key"] == "sekrit-key-42" && $0.status != 401 })
+    }
+
+    /// `route ID` now: the next departures as text and as JSON, a late bus kept past its
+    /// scheduled time, and the timetable said to be the timetable when there is no live data.
+    @Test func theNextDeparturesAsTextAndJSON() throws {
+        let server = try TransitServer()
+        let sandbox = try commuter(server)
+        try sandbox.ok(["refresh", "--now", Self.at("07:15")])
+        let text = try sandbox.ok(["route", "commute", "--now", Self.at("07:54")]).stdout
+        #expect(text.contains(
+            "  Next:     545 to Redmond: 8:01 AM (+4 min), then 8:05 AM (timetable) (542 to Redmond TC), 8:12 AM (timetable); walk 6 min: leave by 7:55 AM\n"),
+            "\(text)")
+        let json = try #require(try sandbox.json(["route", "commute", "--json", "--now", Self.at("07:58")]) as? [String: Any])
+        let departures = try #require(json["departures"] as? [[String: Any]])
+        // 7:58: the 7:57 left the timetable a minute ago, but runs 4 late: still the first.
+        let first = try #require(departures.first)
+        #expect(first as NSDictionary == [
+            "trip": "545-0757", "line": "545", "headsign": "Redmond", "scheduled": "2030-01-15T07:57:00-08:00",
+            "predicted": "2030-01-15T08:01:00-08:00", "delayMinutes": 4, "canceled": false, "skipped": false,
+            "arrival": "2030-01-15T08:39:00-08:00",
+        ] as NSDictionary)
+        let second = try #require(departures.dropFirst().first)
+        #expect(second["predicted"] is NSNull && second["delayMinutes"] is NSNull && second["trip"] as? String == "542-0805")
+        let transit = try #require(json["transit"] as? [String: Any])
+        #expect(transit["fromStop"] as? String == "CH" && transit["walkMinutes"] as? Int == 6 && json["source"] as? String == "transit")
+        // Without a realtime feed, the timetable says so: never "on time".
+        let plain = Sandbox(runner: .binary)
+        try plain.ok(["transit", "add", "metro", "--static", Paths.transit("metro-gtfs.zip"), "--now", Self.at("07:00")])
+        let added = try plain.ok(["route", "add", "bus", "--transit", "metro", "--from-stop", "1201", "--to-stop", "2301", "--line", "545",
+            "--now", Self.at("07:00")]).stdout
+        #expect(added.hasSuffix("Next: 545 to Redmond: 7:12 AM, then 7:27 AM, 7:42 AM; leave by 7:12 AM; timetable times, no live data\n"), "\(added)")
+    }
+
+    /// The timetable is asked for at most daily, with its validators: an unchanged one costs a
+    /// 304 and is kept; a new one is read and replaces it. The realtime feed is read every time.
+    @Test func theTimetableIsFetchedAtMostDailyWithValidators() throws {
+        let server = try TransitServer()
+        let sandbox = try commuter(server)
+        try sandbox.ok(["refresh", "--now", Self.at("07:15")])
+        try sandbox.ok(["refresh", "--now", Self.at("07:20")])
+        #expect(server.requests().filter { $0.path == "/key/gtfs.zip" }.count == 1)
+        #expect(server.requests().filter { $0.path == "/key/tripupdates.pb" }.count == 2)
+        // A day on, yesterday's realtime feed is too old to use: said, and exit 75.
+        let nextDay = try sandbox.run(["refresh", "--now", "2030-01-16T07:10:00-08:00"])
+        #expect(nextDay.status == 75 && nextDay.stdout.contains("Transit metro: timetable unchanged; no realtime data; 1 route planned."), "\(nextDay)")
+        #expect(nextDay.stderr.contains("metro's realtime feed is from Tue, Jan 15, 7:15 AM, over 15 min ago: not used"), "\(nextDay)")
+        let conditional = try #require(server.requests().last { $0.path == "/key/gtfs.zip" })
+        #expect(conditional.status == 304 && conditional.headers["If-None-Match"]?.hasPrefix("\"") == true)
+        // A new timetable (the DST one, which does not serve the route's stops) is refused whole:
+        // the old one is kept, and the route's departures with it.
+        let dst = FileManager.default.temporaryDirectory.appendingPathComponent("dst-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dst) }
+        _ = try execute(["python3", Paths.root.appendingPathComponent("Tests/Support/transit_dst.py").path, dst], environment: [:])
+        try server.serve(dst + "/dst.zip", as: "gtfs.zip")
+        let refused = try sandbox.run(["refresh", "--now", "2030-01-17T07:10:00-08:00"])
+        #expect(refused.status == 75 && refused.stderr.contains("metro's new timetable does not serve route commute: stops.txt has no stop CH; the old one is kept"),
+            "\(refused)")
+        let kept = try sandbox.ok(["route", "commute", "--now", "2030-01-17T07:10:00-08:00"]).stdout
+        #expect(kept.contains("545 to Redmond: 7:27 AM"), "\(kept)")
+    }
+
+    /// Both clock changes, through the binary: a trip crossing midnight, one of the service day
+    /// before, and one in the hour skipped or repeated, against instants from zoneinfo.
+    @Test func bothDaylightSavingDaysMatchTheSpecificationsRule() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("dst-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        _ = try execute(["python3", Paths.root.appendingPathComponent("Tests/Support/transit_dst.py").path, out], environment: [:])
+        let cases = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/expected.json"))) as? [[String: Any]])
+        #expect(cases.count == 7)
+        let sandbox = Sandbox(runner: .binary)
+        try sandbox.ok(["transit", "add", "owl", "--static", out + "/dst.zip", "--now", "2025-03-01T12:00:00Z"])
+        try sandbox.ok(["route", "add", "owl-bus", "--transit", "owl", "--from-stop", "F", "--to-stop", "T", "--now", "2025-03-01T12:00:00Z"])
+        let parser = ISO8601DateFormatter()
+        for test in cases {
+            let now = try #require(test["now"] as? String)
+            try sandbox.ok(["refresh", "--now", now])
+            let json = try #require(try sandbox.json(["route", "owl-bus", "--json", "--now", now]) as? [String: Any])
+            let got = try #require(json["departures"] as? [[String: Any]]).prefix(4).map { departure in
+                [departure["trip"] as? String ?? "",
+                 (departure["scheduled"] as? String).flatMap(parser.date).map(parser.string) ?? "",
+                 (departure["arrival"] as? String).flatMap(parser.date).map(parser.string) ?? ""]
+            }
+            let expected = try #require(test["departures"] as? [[String: String]]).map { [$0["trip"] ?? "", $0["scheduled"] ?? "", $0["arrival"] ?? ""] }
+            #expect(got == expected, "at \(now)")
+        }
+    }
+
+    /// A transit route is a route like any other: a delay watch fires when its bus is cancelled,
+    /// a smart fixed-time alert goes out only when the next bus is late or cancelled, and
+    /// removing it takes it out of favorites and schedules.
+    @Test func aTransitRouteIsARouteLikeAnyOther() throws {
+        let server = try TransitServer()
+        let sandbox = try commuter(server)
+        try sandbox.ok(["schedule", "add", "--route", "commute", "--at", "7:45", "--days", "weekdays", "--only-when-delayed", "5",
+            "--now", Self.at("07:00")])
+        try sandbox.ok(["watch", "add", "commute", "--over", "10"])
+        try sandbox.ok(["config", "set", "stale-after", "off"])
+        // 7:15: four minutes late is under the watch's ten: no watch alert.
+        let early = try sandbox.ok(["refresh", "--now", Self.at("07:15")])
+        #expect(!early.stdout.contains("cancelled") && !early.stdout.contains("running"), "\(early)")
+        // 7:40: the 7:57 is cancelled: the watch fires after the refresh (stdout is its notifier)...
+        try server.serve(Paths.transit("realtime-0730.pb"), as: "tripupdates.pb")
+        let watched = try sandbox.ok(["refresh", "--now", Self.at("07:40")])
+        #expect(watched.stdout.contains("""
+            Capitol Hill to Redmond: the 7:57 AM 545 to Redmond is cancelled (+15 min to arrive)
+            Capitol Hill to Redmond: 545 to Redmond: 7:57 AM CANCELLED, then 8:05 AM (timetable) (542 to Redmond TC), 8:12 AM (timetable), 8:27 AM (timetable); walk 6 min: leave by 7:59 AM
+            Service alert: Capitol Hill Bay 2 has moved 20 m north for construction
+            """), "\(watched)")
+        // ...and the smart alert at 7:45 goes out, leading with it (after the arrive-by alert
+        // of 7:34, still within the grace window).
+        let smart = try sandbox.ok(["tick", "--now", Self.at("07:45")]).stdout
+        #expect(smart.contains("""
+            Delay: Capitol Hill to Redmond +15 min (7:45 AM alert)
+            Capitol Hill to Redmond: 545 to Redmond: 7:57 AM CANCELLED, then 8:05 AM (timetable) (542 to Redmond TC), 8:12 AM (timetable), 8:27 AM (timetable); walk 6 min: leave by 7:59 AM
+            """), "\(smart)")
+        try sandbox.ok(["route", "remove", "commute", "--yes"])
+        #expect(try sandbox.store.favorites().routeIDs.isEmpty)
+        #expect(try sandbox.store.schedules().schedules.isEmpty)
+        #expect(try sandbox.ok(["transit", "remove", "metro"]).stdout == "Removed transit feed metro.\n")
+    }
+
+    /// Keys stay in config.json: the header's value and a URL's key appear in no output, no other
+    /// file, and not in the fetch helper's arguments (the request goes in on its stdin).
+    @Test func theAgencysKeyIsInConfigAlone() throws {
+        let server = try TransitServer()
+        let sandbox = try commuter(server)
+        try sandbox.ok(["refresh", "--now", Self.at("07:15")])
+        let outputs = [
+            try sandbox.ok(["transit", "list", "--now", Self.at("07:15")]),
+            try sandbox.ok(["transit", "list", "--json", "--now", Self.at("07:15")]),
+            try sandbox.ok(["config", "show"]), try sandbox.ok(["status", "--now", Self.at("07:15")]),
+        ]
+        for outcome in outputs { #expect(!(outcome.stdout + outcome.stderr).contains("sekrit"), "\(outcome)") }
+        #expect(outputs[0].stdout.contains("  headers   X-Api-Key: …\n"))
+        let files = try FileManager.default.subpathsOfDirectory(atPath: sandbox.home)
+        for file in files where file != "config.json" {
+            let data = FileManager.default.contents(atPath: sandbox.path(file)) ?? Data()
+            #expect(data.range(of: Data("sekrit".utf8)) == nil, "\(file) holds the key")
+        }
+        #expect(sandbox.bytes("config.json").map { $0.range(of: Data("sekrit-key-42".utf8)) != nil } == true)
+    }
+
+    /// Hostile timetables and realtime feeds through the binary: a clear message, a non-zero
+    /// status, nothing saved or the previous data kept, nothing on the terminal it should not.
+    @Test func hostileFeedsChangeNothing() throws {
+        let fixtures = FileManager.default.temporaryDirectory.appendingPathComponent("gtfs-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: fixtures) }
+        _ = try execute(["python3", Paths.root.appendingPathComponent("Tests/Support/gtfs_fixtures.py").path, fixtures], environment: [:])
+        let sandbox = Sandbox(runner: .binary)
+        let refusals = [
+            "bomb.zip": "a zip bomb", "truncated.zip": "", "lying.zip": "", "zip64-directory.zip": "ZIP64",
+            "broken-quote.zip": "", "long-line.zip": "",
+        ]
+        for (name, words) in refusals.sorted(by: { $0.key < $1.key }) {
+            let outcome = try sandbox.run(["transit", "add", "bad", "--static", "\(fixtures)/\(name)", "--now", Self.at("07:00")])
+            let shown = outcome.stdout + outcome.stderr
+            #expect(outcome.status != 0 && shown.contains("feed bad was not added") && (words.isEmpty || shown.contains(words)), "\(name): \(outcome)")
+            #expect(!shown.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(name)")
+        }
+        #expect(try sandbox.store.configuration().transitFeeds == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.path("transit")).isEmpty)
+        // A good feed, then hostile realtime: warnings, the timetable's departures, exit 75.
+        let realtime = sandbox.home + "-realtime.pb"
+        defer { try? FileManager.default.removeItem(atPath: realtime) }
+        try FileManager.default.copyItem(atPath: Paths.transit("realtime-0715.pb"), toPath: realtime)
+        try sandbox.ok(["transit", "add", "metro", "--static", Paths.transit("metro-gtfs.zip"), "--realtime", realtime, "--now", Self.at("07:00")])
+        try sandbox.ok(["route", "add", "bus", "--transit", "metro", "--from-stop", "CH", "--to-stop", "2301", "--now", Self.at("07:00")])
+        try sandbox.ok(["refresh", "--now", Self.at("07:15")])
+        for name in ["bad-varint", "past-end", "group", "deep", "many-stops", "year-9999", "truncated"] {
+            try FileManager.default.removeItem(atPath: realtime)
+            try FileManager.default.copyItem(atPath: "\(fixtures)/hostile-\(name).pb", toPath: realtime)
+            let outcome = try sandbox.run(["refresh", "--now", Self.at("07:20")])
+            #expect([0, 75].contains(outcome.status), "\(name): \(outcome)")
+            let route = try sandbox.ok(["route", "bus", "--now", Self.at("07:20")]).stdout
+            #expect(route.contains("  Next:     545 to Redmond: 7:27 AM"), "\(name): \(route)")
+            // Refused whole: the last good feed, under 15 minutes old, still gives the delay.
+            if outcome.stderr.contains("is not GTFS-realtime") {
+                let kept = try sandbox.store.transitState().routes.first?.transit?.departures.first { $0.tripID == "545-0757" }
+                #expect(outcome.status == 75 && kept?.delaySeconds == 240, "\(name): \(outcome)")
+            }
+        }
+        // Bad words on the command line: usage errors, nothing saved.
+        for words in [["transit", "add", "Bad Name", "--static", "x.zip"], ["transit", "add", "ok", "--static", "http://"],
+                      ["transit", "add", "ok", "--static", "x.zip", "--header", "no colon"],
+                      ["route", "add", "bus2", "--transit", "metro", "--from-stop", "CH", "--to-stop", "2301", "--walk", "999"],
+                      ["route", "add", "bus2", "--transit", "nope", "--from-stop", "CH", "--to-stop", "2301"],
+                      ["route", "add", "bus2", "--transit", "metro", "--from-stop", "1500", "--to-stop", "2301"]] {
+            let outcome = try sandbox.run(words + ["--now", Self.at("07:00")])
+            #expect(outcome.status != 0 && !outcome.stderr.isEmpty, "\(words): \(outcome)")
+        }
+        #expect(try sandbox.store.transitState().routes.map(\.id) == ["bus"])
+    }
+}
