@@ -113,9 +113,18 @@ extension Commands {
         }
         if let distance = route.distanceMiles { io.out("  Distance: \(distance) mi") }
         let usual = route.custom?.provider.usualIsFreeFlow == true ? "without traffic" : "usually"
-        io.out("  Now:      \(minutes(route.currentMinutes)) (\(usual) \(minutes(route.averageMinutes)))")
-        if route.suspiciousMinutes != nil { io.out("  Held back: \(Commute.suspicionText(route)); ignored until confirmed") }
-        io.out("  Delay:    \(route.delayMinutes.map(TimeFormatting.delay) ?? "-"), \(route.status.rawValue)")
+        if let transit = route.transit {
+            // Walk and ride of the next bus: its delay only when the realtime feed gives one.
+            io.out("  Trip:     \(minutes(route.currentMinutes)) (walk \(transit.walkMinutes) min, then the ride; timetable \(minutes(route.averageMinutes)))")
+            let next = transit.next(at: commute.now)
+            let known = next.map { $0.chosen.delaySeconds != nil || $0.plannedIsLost } ?? false
+            io.out("  Delay:    " + (known ? "\(route.delayMinutes.map(TimeFormatting.delay) ?? "-"), \(route.status.rawValue)"
+                : transit.realtimeAt == nil ? "unknown: timetable times, no live data" : "unknown: the realtime feed says nothing of the next bus"))
+        } else {
+            io.out("  Now:      \(minutes(route.currentMinutes)) (\(usual) \(minutes(route.averageMinutes)))")
+            if route.suspiciousMinutes != nil { io.out("  Held back: \(Commute.suspicionText(route)); ignored until confirmed") }
+            io.out("  Delay:    \(route.delayMinutes.map(TimeFormatting.delay) ?? "-"), \(route.status.rawValue)")
+        }
         if let arrival {
             io.out("  Arrive:   \(TimeFormatting.moment(arrival, relativeTo: commute.now, calendar: calendar)) if you leave now")
         }

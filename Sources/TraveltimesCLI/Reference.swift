@@ -41,6 +41,8 @@ enum Reference {
         ("health.json", "the health problem tick has found and not yet seen mended (old data, failing refreshes)"),
         ("alerts.json", "the notifications still showing that a channel can change or clear, with their handles"),
         ("history/ROUTE.tth", "every travel time measured for a route in use, 12 bytes each, kept history-days (default 400)"),
+        ("transit.json", "the transit routes with their coming departures, and each transit feed's state (when fetched, validators, problems)"),
+        ("transit/", "each transit feed's timetable zip and last realtime feeds (NAME.zip, NAME.realtime.pb, NAME.alerts.pb), and each transit route's timetable (ROUTE.timetable.json)"),
     ]
 
     /// An exit status: `label` is its name in `--help`'s one line, `meaning` its causes.

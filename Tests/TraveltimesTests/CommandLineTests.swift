@@ -196,7 +196,7 @@ enum TraveltimesVersion {
         let outcome = try Sandbox().run(["refresh"])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("No feed source and no custom routes: pass --source URL|FILE, set TRAVELTIMES_SOURCE, run `traveltimes config set source"))
-        #expect(outcome.stderr.contains("or add a route of your own with `traveltimes route add`"))
+        #expect(outcome.stderr.contains("add a route of your own with `traveltimes route add`, or a transit feed with `traveltimes transit add`"))
     }
 
     @Test func aMissingFileIsUnavailable() throws {

@@ -69,6 +69,7 @@ import Testing
             "notModified": false,
             "feedError": NSNull(),
             "custom": [Any](),
+            "transit": [Any](),
             "providers": [
                 ["provider": "tomtom", "requestsToday": 0, "budget": 2_500, "routes": 0],
                 ["provider": "here", "requestsToday": 0, "budget": 1_000, "routes": 0],
