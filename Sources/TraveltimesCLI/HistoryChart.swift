@@ -23,7 +23,10 @@ struct HistoryChart {
         }
         if view.damaged > 0 { io.out(view.damaged == 1 ? "1 damaged record was skipped." : "\(view.damaged) damaged records were skipped.") }
         guard view.total > 0 else {
-            io.out("No readings yet: each refresh records one while the route is in use.")
+            // A transit trip's times are the timetable's and the realtime feed's: none are recorded.
+            io.out(view.route?.transit != nil
+                ? "No readings: a transit route's times come from its timetable and realtime feed, and are not recorded."
+                : "No readings yet: each refresh records one while the route is in use.")
             return
         }
         let today = commute.calendar.local(commute.now).date.dayNumber

@@ -131,6 +131,9 @@ final class TransitServer: @unchecked Sendable {
         #expect(second["predicted"] is NSNull && second["delayMinutes"] is NSNull && second["trip"] as? String == "542-0805")
         let transit = try #require(json["transit"] as? [String: Any])
         #expect(transit["fromStop"] as? String == "CH" && transit["walkMinutes"] as? Int == 6 && json["source"] as? String == "transit")
+        // Its history says why it has none, rather than promise readings that never come.
+        let history = try sandbox.ok(["history", "commute", "--now", Self.at("07:58")]).stdout
+        #expect(history.hasSuffix("No readings: a transit route's times come from its timetable and realtime feed, and are not recorded.\n"), "\(history)")
         // Without a realtime feed, the timetable says so: never "on time".
         let plain = Sandbox(runner: .binary)
         try plain.ok(["transit", "add", "metro", "--static", Paths.transit("metro-gtfs.zip"), "--now", Self.at("07:00")])
