@@ -250,11 +250,8 @@ private struct RefreshRun {
     /// Delay watches look at the routes just refreshed, passed forward. The refresh itself is
     /// done: a watch that cannot be checked is a warning.
     mutating func checkWatches() {
-        var refreshed = (feed?.routesByID ?? [:]).merging(custom?.fetched.map { ($0.routeID, $0.route) } ?? []) { _, new in new }
-        let transitIDs = Set(transit.flatMap(\.routes))
-        if !transitIDs.isEmpty, let routes = try? commute.routes().routes {
-            for route in routes where transitIDs.contains(route.id) { refreshed[route.id] = route }
-        }
+        let refreshed = (feed?.routesByID ?? [:]).merging(custom?.fetched.map { ($0.routeID, $0.route) } ?? []) { _, new in new }
+            .merging(transit.flatMap(\.planned).map { ($0.id, $0) }) { _, new in new }
         guard !refreshed.isEmpty else { return }
         do {
             events = try commute.checkWatches(

@@ -315,8 +315,8 @@ extension Commute {
             description: "\(transit.fromName ?? transit.fromStop) → \(transit.toName ?? transit.toStop) (\(shownLines))",
             currentMinutes: nil, averageMinutes: nil, updatedAt: now)
         route.transit = transit
-        let realtime = storedRealtime(feed.name, kind: "realtime")
-        let alerts = storedRealtime(feed.name, kind: "alerts")
+        let realtime = storedRealtime(feed.name, .tripUpdates)
+        let alerts = storedRealtime(feed.name, .alerts)
         route = Self.planned(route, timetable: timetable, realtime: realtime, alerts: alerts, at: now)
         try saveTimetable(timetable, for: request.id)
         do {
@@ -354,11 +354,21 @@ extension Commute {
         }
     }
 
+    /// A feed's two realtime files: what each is called, in the store and in messages.
+    enum RealtimeKind {
+        case tripUpdates, alerts
+
+        /// `NAME.realtime.pb`, `NAME.alerts.pb`; the key of its problem in the feed's state.
+        var file: String { self == .alerts ? "alerts" : "realtime" }
+        var what: String { self == .alerts ? "service alerts" : "realtime feed" }
+
+        func fetchedAt(_ state: TransitState.FeedState) -> Date? { self == .alerts ? state.alertsFetchedAt : state.realtimeFetchedAt }
+    }
+
     /// The last realtime feed (or alerts) of `feed`, when it was fetched recently enough to use.
-    func storedRealtime(_ feed: String, kind: String) -> GTFSRealtime? {
-        let path = store.transitPath(feed, "\(kind).pb")
-        guard let state = try? store.transitState().feeds[feed],
-            let fetched = kind == "alerts" ? state.alertsFetchedAt : state.realtimeFetchedAt,
+    func storedRealtime(_ feed: String, _ kind: RealtimeKind) -> GTFSRealtime? {
+        let path = store.transitPath(feed, "\(kind.file).pb")
+        guard let state = try? store.transitState().feeds[feed], let fetched = kind.fetchedAt(state),
             now.timeIntervalSince(fetched) < Self.realtimeLifetime, now >= fetched.addingTimeInterval(-60),
             let data = try? RegularFile.read(path, maximumSize: Self.largestRealtimeFeed)
         else { return nil }
@@ -420,6 +430,8 @@ extension Commute {
         public var timetable: String?
         public var realtime: Bool
         public var routes: [String]
+        /// Those routes with their new departures: what the delay watches look at.
+        public var planned: [Route]
         public var problems: [String]
         /// The problems the last refresh did not have: what a quiet refresh says.
         public var newProblems: [String]
@@ -439,7 +451,8 @@ extension Commute {
         for feed in feeds {
             var state = states[feed.name] ?? TransitState.FeedState()
             var problems: [String: String] = [:]
-            var outcome = TransitRefreshOutcome(feed: feed.name, timetable: "kept", realtime: false, routes: [], problems: [], newProblems: [])
+            var outcome = TransitRefreshOutcome(
+                feed: feed.name, timetable: "kept", realtime: false, routes: [], planned: [], problems: [], newProblems: [])
             let routes = before.routes.filter { $0.transit?.feed == feed.name }
             let zipPath = store.transitPath(feed.name, "zip")
             let hasZip = FileManager.default.fileExists(atPath: zipPath)
@@ -477,16 +490,18 @@ extension Commute {
                     outcome.timetable = nil
                 }
             }
-            let realtime = fetchRealtime(feed, kind: "realtime", url: feed.realtimeURL, client: client, timeout: timeout, state: &state, problems: &problems)
-            let alerts = fetchRealtime(feed, kind: "alerts", url: feed.alertsURL, client: client, timeout: timeout, state: &state, problems: &problems)
+            let realtime = fetchRealtime(feed, .tripUpdates, url: feed.realtimeURL, client: client, timeout: timeout, state: &state, problems: &problems)
+            let alerts = fetchRealtime(feed, .alerts, url: feed.alertsURL, client: client, timeout: timeout, state: &state, problems: &problems)
             outcome.realtime = realtime != nil
             for route in routes {
                 do {
                     let timetable = try rebuilt[route.id] ?? loadTimetable(for: route.id)
-                    plannedRoutes[route.id] = Self.planned(
+                    let planned = Self.planned(
                         route, timetable: timetable, realtime: realtime, alerts: alerts, at: now,
-                        realtimeProblem: feed.realtimeURL != nil && realtime == nil ? problems["realtime"] ?? "no realtime data" : nil)
+                        realtimeProblem: feed.realtimeURL != nil && realtime == nil ? problems[RealtimeKind.tripUpdates.file] ?? "no realtime data" : nil)
+                    plannedRoutes[route.id] = planned
                     outcome.routes.append(route.id)
+                    outcome.planned.append(planned)
                 } catch {
                     problems["route \(route.id)"] = Self.describe(error)
                 }
@@ -512,33 +527,33 @@ extension Commute {
     /// One realtime file of a feed, fetched and decoded; on failure the last one still fresh, and
     /// the problem noted.
     private func fetchRealtime(
-        _ feed: TransitFeed, kind: String, url: String?, client: any HTTPClient, timeout: TimeInterval, state: inout TransitState.FeedState,
+        _ feed: TransitFeed, _ kind: RealtimeKind, url: String?, client: any HTTPClient, timeout: TimeInterval, state: inout TransitState.FeedState,
         problems: inout [String: String]
     ) -> GTFSRealtime? {
         guard let url else { return nil }
         do {
             guard case .fresh(let data, _) = try fetchTransitFile(
-                url, feed: feed, what: kind == "alerts" ? "service alerts" : "realtime feed", validators: nil, limit: Self.largestRealtimeFeed,
+                url, feed: feed, what: kind.what, validators: nil, limit: Self.largestRealtimeFeed,
                 client: client, timeout: timeout)
-            else { return storedRealtime(feed.name, kind: kind) }
+            else { return storedRealtime(feed.name, kind) }
             let decoded: GTFSRealtime
             do {
                 decoded = try GTFSRealtime(decoding: data)
             } catch {
-                throw TransitProblem("\(feed.name)'s \(kind == "alerts" ? "service alerts" : "realtime feed") is not GTFS-realtime: \(Self.describe(error))")
+                throw TransitProblem("\(feed.name)'s \(kind.what) is not GTFS-realtime: \(Self.describe(error))")
             }
             if let stamp = decoded.timestamp, Double(stamp) - now.timeIntervalSince1970 > 3_600 {
-                throw TransitProblem("\(feed.name)'s \(kind == "alerts" ? "service alerts are" : "realtime feed is") dated over an hour ahead (\(stamp) s since 1970): not used")
+                throw TransitProblem("\(feed.name)'s \(kind.what) \(kind == .alerts ? "are" : "is") dated over an hour ahead (\(stamp) s since 1970): not used")
             }
             // A feed stuck in the past is not live data, however recently it was fetched.
-            if kind == "realtime", let stamp = decoded.timestamp, now.timeIntervalSince1970 - Double(stamp) > Self.realtimeLifetime {
+            if kind == .tripUpdates, let stamp = decoded.timestamp, now.timeIntervalSince1970 - Double(stamp) > Self.realtimeLifetime {
                 let when = Route.Transit.plausibleDates.contains(Date(timeIntervalSince1970: Double(stamp)))
                     ? TimeFormatting.moment(Date(timeIntervalSince1970: Double(stamp)), relativeTo: now, calendar: calendar) : "no real time"
                 throw TransitProblem("\(feed.name)'s realtime feed is from \(when), over 15 min ago: not used")
             }
             try store.makeTransitDirectory()
-            try AtomicFile.write(data, to: store.transitPath(feed.name, "\(kind).pb"))
-            if kind == "alerts" {
+            try AtomicFile.write(data, to: store.transitPath(feed.name, "\(kind.file).pb"))
+            if kind == .alerts {
                 state.alertsFetchedAt = now
             } else {
                 state.realtimeFetchedAt = now
@@ -547,9 +562,9 @@ extension Commute {
             }
             return decoded
         } catch {
-            problems[kind] = Self.describe(error)
-            let kept = storedRealtime(feed.name, kind: kind)
-            if kept != nil { problems[kind, default: ""] += "; the last one, under 15 min old, is used" }
+            problems[kind.file] = Self.describe(error)
+            let kept = storedRealtime(feed.name, kind)
+            if kept != nil { problems[kind.file, default: ""] += "; the last one, under 15 min old, is used" }
             return kept
         }
     }
