@@ -108,7 +108,7 @@ extension Commands {
 
     static let routeRemove = Command(
         name: "route remove",
-        summary: "Remove a custom route, and take it out of favorites, schedules, groups and watches",
+        summary: "Remove a custom or transit route, and take it out of favorites, schedules, groups and watches",
         arguments: "ID",
         positionals: 1...1,
         argumentValues: [.customRouteID],
@@ -119,7 +119,8 @@ extension Commands {
         let commute = try invocation.commute()
         let routes = try commute.routes().byID
         let preview = try commute.previewRemovingCustomRoute(id)
-        var consequence = "This will remove the custom route \(describe([id], routes))."
+        let kind = routes[id]?.transit != nil ? "transit" : "custom"
+        var consequence = "This will remove the \(kind) route \(describe([id], routes))."
         if let cascade = preview.cascade { consequence += " " + Commands.consequence(of: cascade, routes) }
         if preview.wasWatched { consequence += " Its delay watch will stop." }
         try invocation.confirm(consequence, question: "Remove?")

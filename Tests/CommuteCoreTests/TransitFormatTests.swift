@@ -173,6 +173,33 @@ struct FixedSeed: RandomNumberGenerator {
         #expect(throws: ZipProblem.self) { try Self.timetable(from: "NOWHERE") }
     }
 
+    /// A new timetable is read once for all of a feed's routes: each request gets what a read of
+    /// its own would give, a request the archive cannot serve gets its reason, and the whole
+    /// archive is still counted and checked.
+    @Test func oneReadServesEveryRouteAsItsOwnReadWould() throws {
+        let directory = try TransitFormatTests.fixtures()
+        let archive = try ZipArchive(path: "\(directory.path)/timetable.zip")
+        let requests = [
+            TransitTimetable.Request(from: "S", to: "B"), TransitTimetable.Request(from: "S", to: "B", line: "545"),
+            TransitTimetable.Request(from: "NOWHERE", to: "B"), TransitTimetable.Request(from: "S", to: "B", line: "999"),
+            TransitTimetable.Request(from: "B", to: "S"),
+        ]
+        let reading = try TransitTimetable.read(archive, requests: requests, checkingEverything: true)
+        #expect(reading.contents == (try TransitTimetable.contents(of: archive)))
+        #expect(reading.contents.stops > 0 && reading.contents.trips > 0)
+        for (request, result) in zip(requests, reading.timetables) {
+            switch result {
+            case .success(let timetable):
+                #expect(timetable == (try TransitTimetable(archive: archive, from: request.from, to: request.to, line: request.line)))
+            case .failure(let problem):
+                #expect(throws: problem) { try TransitTimetable(archive: archive, from: request.from, to: request.to, line: request.line) }
+            }
+        }
+        #expect(reading.timetables.map { (try? $0.get())?.trips.count ?? -1 } == [6, 5, -1, -1, 1])
+        #expect((try? reading.timetables[2].get()) == nil && "\(reading.timetables[2])".contains("stops.txt has no stop NOWHERE"))
+        #expect("\(reading.timetables[3])".contains("routes.txt has no line 999"))
+    }
+
     @Test func nextDeparturesHonourServiceDaysTimesPastMidnightAndFrequencies() throws {
         let (timetable, _) = try Self.timetable()
         let tuesday = timetable.departures(after: try Self.date("2025-11-04T05:50:00-08:00"), realtime: nil, limit: 6)

@@ -56,7 +56,7 @@ extension Commute {
         guard (configuration.transitFeeds ?? []).count < Configuration.largestTransitFeedCount else {
             throw TransitProblem("there are \(Configuration.largestTransitFeedCount) transit feeds already; remove one first")
         }
-        let fetched = try fetchTimetable(feed, validators: nil, client: client, timeout: timeout)
+        let fetched = try fetchTimetable(feed, validators: nil, for: [], client: client, timeout: timeout)
         guard case .fresh(let staged, let validators) = fetched else {
             throw TransitProblem("the server answered 304 Not Modified to a request without validators", isTemporary: true)
         }
@@ -100,12 +100,14 @@ extension Commute {
     // MARK: Fetching
 
     /// A timetable zip fetched (or read) into the store's `transit/` under a name of its own, and
-    /// checked: an agency with a time zone, and stops. Moved into place only once everything
-    /// built from it is built.
+    /// checked: an agency with a time zone, stops and trips, every file whole. Moved into place
+    /// only once everything built from it is built.
     struct StagedTimetable {
         var path: String
         var timeZone: String
         var contents: TransitTimetable.Contents
+        /// Each requested route's trips, read in the same pass as the check.
+        var timetables: [Result<TransitTimetable, ZipProblem>]
     }
 
     enum TimetableFetch {
@@ -113,8 +115,11 @@ extension Commute {
         case notModified
     }
 
+    /// Fetches a feed's timetable (unless the validators say it is unchanged) and reads it once:
+    /// checked whole, and with the trips of each of `requests`.
     func fetchTimetable(
-        _ feed: TransitFeed, validators: FeedFetcher.Validators?, client: any HTTPClient, timeout: TimeInterval
+        _ feed: TransitFeed, validators: FeedFetcher.Validators?, for requests: [TransitTimetable.Request], client: any HTTPClient,
+        timeout: TimeInterval
     ) throws -> TimetableFetch {
         let (data, newValidators): (Data, FeedFetcher.Validators)
         switch try fetchTransitFile(feed.staticURL, feed: feed, what: "timetable", validators: validators, limit: Self.largestTimetableZip, client: client, timeout: timeout) {
@@ -126,9 +131,11 @@ extension Commute {
         try AtomicFile.write(data, to: path)
         do {
             let archive = try ZipArchive(path: path)
-            let contents = try TransitTimetable.contents(of: archive)
+            let reading = try TransitTimetable.read(archive, requests: requests, checkingEverything: true)
+            let contents = reading.contents
             guard contents.stops > 0, contents.trips > 0 else { throw ZipProblem("it has no stops or no trips") }
-            return .fresh(StagedTimetable(path: path, timeZone: contents.timeZone, contents: contents), newValidators)
+            return .fresh(
+                StagedTimetable(path: path, timeZone: contents.timeZone, contents: contents, timetables: reading.timetables), newValidators)
         } catch {
             unlink(path)
             throw TransitProblem("\(feed.name)'s timetable is not a GTFS feed: \(Self.describe(error))")
@@ -315,7 +322,7 @@ extension Commute {
             description: "\(transit.fromName ?? transit.fromStop) → \(transit.toName ?? transit.toStop) (\(shownLines))",
             currentMinutes: nil, averageMinutes: nil, updatedAt: now)
         route.transit = transit
-        let realtime = storedRealtime(feed.name, .tripUpdates)
+        let realtime = storedRealtime(feed.name, .tripUpdates, keepingTrips: Set(timetable.trips.map(\.id)))
         let alerts = storedRealtime(feed.name, .alerts)
         route = Self.planned(route, timetable: timetable, realtime: realtime, alerts: alerts, at: now)
         try saveTimetable(timetable, for: request.id)
@@ -365,14 +372,15 @@ extension Commute {
         func fetchedAt(_ state: TransitState.FeedState) -> Date? { self == .alerts ? state.alertsFetchedAt : state.realtimeFetchedAt }
     }
 
-    /// The last realtime feed (or alerts) of `feed`, when it was fetched recently enough to use.
-    func storedRealtime(_ feed: String, _ kind: RealtimeKind) -> GTFSRealtime? {
+    /// The last realtime feed (or alerts) of `feed`, when it was fetched recently enough to use;
+    /// of its trip updates, only those of `trips` when given.
+    func storedRealtime(_ feed: String, _ kind: RealtimeKind, keepingTrips trips: Set<String>? = nil) -> GTFSRealtime? {
         let path = store.transitPath(feed, "\(kind.file).pb")
         guard let state = try? store.transitState().feeds[feed], let fetched = kind.fetchedAt(state),
             now.timeIntervalSince(fetched) < Self.realtimeLifetime, now >= fetched.addingTimeInterval(-60),
             let data = try? RegularFile.read(path, maximumSize: Self.largestRealtimeFeed)
         else { return nil }
-        return try? GTFSRealtime(decoding: data)
+        return try? GTFSRealtime(decoding: data, keepingTrips: trips)
     }
 
     /// The route with its departures worked out at `moment` from the timetable and realtime feed,
@@ -459,22 +467,27 @@ extension Commute {
             let due = forceTimetable || !hasZip || state.checkedAt.map { now.timeIntervalSince($0) >= Self.timetableInterval || $0 > now } ?? true
             if due {
                 do {
-                    switch try fetchTimetable(feed, validators: hasZip ? state.validators : nil, client: client, timeout: timeout) {
+                    let requests = routes.compactMap(\.transit).map { TransitTimetable.Request(from: $0.fromStop, to: $0.toStop, line: $0.line) }
+                    switch try fetchTimetable(
+                        feed, validators: hasZip ? state.validators : nil, for: requests, client: client, timeout: timeout)
+                    {
                     case .notModified:
                         state.checkedAt = now
                         outcome.timetable = "unchanged"
                     case .fresh(let staged, let validators):
                         defer { unlink(staged.path) }
                         // Every route's trips from the new timetable, before it replaces the old.
-                        let archive = try ZipArchive(path: staged.path)
                         var built: [String: TransitTimetable] = [:]
-                        for route in routes {
-                            guard let transit = route.transit else { continue }
-                            do {
-                                built[route.id] = try TransitTimetable(archive: archive, from: transit.fromStop, to: transit.toStop, line: transit.line)
-                            } catch {
-                                throw TransitProblem("\(feed.name)'s new timetable does not serve route \(route.id): \(Self.describe(error)); the old one is kept")
+                        for (route, result) in zip(routes.filter { $0.transit != nil }, staged.timetables) {
+                            let reason: String
+                            switch result {
+                            case .success(let timetable) where !timetable.trips.isEmpty:
+                                built[route.id] = timetable
+                                continue
+                            case .success: reason = "no trip calls at its stops in that order"
+                            case .failure(let problem): reason = problem.reason
                             }
+                            throw TransitProblem("\(feed.name)'s new timetable does not serve route \(route.id): \(reason); the old one is kept")
                         }
                         for (id, timetable) in built { try saveTimetable(timetable, for: id) }
                         try Self.install(staged, as: zipPath)
@@ -490,21 +503,27 @@ extension Commute {
                     outcome.timetable = nil
                 }
             }
-            let realtime = fetchRealtime(feed, .tripUpdates, url: feed.realtimeURL, client: client, timeout: timeout, state: &state, problems: &problems)
-            let alerts = fetchRealtime(feed, .alerts, url: feed.alertsURL, client: client, timeout: timeout, state: &state, problems: &problems)
-            outcome.realtime = realtime != nil
+            var timetables: [String: TransitTimetable] = [:]
             for route in routes {
                 do {
-                    let timetable = try rebuilt[route.id] ?? loadTimetable(for: route.id)
-                    let planned = Self.planned(
-                        route, timetable: timetable, realtime: realtime, alerts: alerts, at: now,
-                        realtimeProblem: feed.realtimeURL != nil && realtime == nil ? problems[RealtimeKind.tripUpdates.file] ?? "no realtime data" : nil)
-                    plannedRoutes[route.id] = planned
-                    outcome.routes.append(route.id)
-                    outcome.planned.append(planned)
+                    timetables[route.id] = try rebuilt[route.id] ?? loadTimetable(for: route.id)
                 } catch {
                     problems["route \(route.id)"] = Self.describe(error)
                 }
+            }
+            let trips = Set(timetables.values.flatMap { $0.trips.map(\.id) })
+            let realtime = fetchRealtime(
+                feed, .tripUpdates, url: feed.realtimeURL, keepingTrips: trips, client: client, timeout: timeout, state: &state, problems: &problems)
+            let alerts = fetchRealtime(feed, .alerts, url: feed.alertsURL, client: client, timeout: timeout, state: &state, problems: &problems)
+            outcome.realtime = realtime != nil
+            for route in routes {
+                guard let timetable = timetables[route.id] else { continue }
+                let planned = Self.planned(
+                    route, timetable: timetable, realtime: realtime, alerts: alerts, at: now,
+                    realtimeProblem: feed.realtimeURL != nil && realtime == nil ? problems[RealtimeKind.tripUpdates.file] ?? "no realtime data" : nil)
+                plannedRoutes[route.id] = planned
+                outcome.routes.append(route.id)
+                outcome.planned.append(planned)
             }
             state.problems = problems.isEmpty ? nil : problems
             states[feed.name] = state
@@ -527,18 +546,18 @@ extension Commute {
     /// One realtime file of a feed, fetched and decoded; on failure the last one still fresh, and
     /// the problem noted.
     private func fetchRealtime(
-        _ feed: TransitFeed, _ kind: RealtimeKind, url: String?, client: any HTTPClient, timeout: TimeInterval, state: inout TransitState.FeedState,
-        problems: inout [String: String]
+        _ feed: TransitFeed, _ kind: RealtimeKind, url: String?, keepingTrips trips: Set<String>? = nil, client: any HTTPClient,
+        timeout: TimeInterval, state: inout TransitState.FeedState, problems: inout [String: String]
     ) -> GTFSRealtime? {
         guard let url else { return nil }
         do {
             guard case .fresh(let data, _) = try fetchTransitFile(
                 url, feed: feed, what: kind.what, validators: nil, limit: Self.largestRealtimeFeed,
                 client: client, timeout: timeout)
-            else { return storedRealtime(feed.name, kind) }
+            else { return storedRealtime(feed.name, kind, keepingTrips: trips) }
             let decoded: GTFSRealtime
             do {
-                decoded = try GTFSRealtime(decoding: data)
+                decoded = try GTFSRealtime(decoding: data, keepingTrips: trips)
             } catch {
                 throw TransitProblem("\(feed.name)'s \(kind.what) is not GTFS-realtime: \(Self.describe(error))")
             }
@@ -563,7 +582,7 @@ extension Commute {
             return decoded
         } catch {
             problems[kind.file] = Self.describe(error)
-            let kept = storedRealtime(feed.name, kind)
+            let kept = storedRealtime(feed.name, kind, keepingTrips: trips)
             if kept != nil { problems[kind.file, default: ""] += "; the last one, under 15 min old, is used" }
             return kept
         }

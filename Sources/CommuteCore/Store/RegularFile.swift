@@ -52,7 +52,8 @@ enum RegularFile {
         guard let (descriptor, size) = try open(path, maximumSize: maximumSize) else { return nil }
         defer { close(descriptor) }
         // One byte more than the size, to notice a file that grew past the limit while read.
-        var bytes = [UInt8](repeating: 0, count: min(size, maximumSize) + 1)
+        // Read straight into the Data returned: a copy would double a large file's peak.
+        var bytes = Data(count: min(size, maximumSize) + 1)
         var count = 0
         while count < bytes.count {
             let read = bytes.withUnsafeMutableBytes { buffer in
@@ -68,7 +69,8 @@ enum RegularFile {
         guard count <= maximumSize else {
             throw .unreadable(path: path, reason: "it grew past \(byteCount(maximumSize)) while being read; it was not used")
         }
-        return Data(bytes[0..<count])
+        bytes.count = count
+        return bytes
     }
 
     /// What a non-regular file is, for the message; nil for a regular file.

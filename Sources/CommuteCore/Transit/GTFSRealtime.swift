@@ -69,14 +69,20 @@ public struct GTFSRealtime: Sendable, Equatable {
     public init() {}
 
     /// Decodes a feed. Bytes that are not a protocol buffer, or a list past its bound, fail it whole.
-    public init(decoding data: Data) throws {
+    /// With `trips`, only the updates of those trips are kept (every one is still decoded and
+    /// checked): a large agency's feed holds thousands, of which a commuter's routes want a few.
+    public init(decoding data: Data, keepingTrips trips: Set<String>? = nil) throws {
         self.init()
+        var entities = 0
         try data.withUnsafeBytes { raw in
             var reader = ProtobufReader(raw.bindMemory(to: UInt8.self))
             while let (number, wire) = try reader.nextField() {
                 switch (number, wire) {
                 case (1, .lengthDelimited): try header(try reader.lengthDelimited())
-                case (2, .lengthDelimited): try entity(try reader.lengthDelimited())
+                case (2, .lengthDelimited):
+                    entities += 1
+                    guard entities <= Self.largestList else { throw ProtobufProblem("more than \(Self.largestList) entities") }
+                    try entity(try reader.lengthDelimited(), keepingTrips: trips)
                 default: try reader.skip(wire)
                 }
             }
@@ -90,12 +96,14 @@ public struct GTFSRealtime: Sendable, Equatable {
         }
     }
 
-    private mutating func entity(_ bytes: UnsafeBufferPointer<UInt8>) throws {
-        guard tripUpdates.count + alerts.count < Self.largestList else { throw ProtobufProblem("more than \(Self.largestList) entities") }
+    private mutating func entity(_ bytes: UnsafeBufferPointer<UInt8>, keepingTrips trips: Set<String>?) throws {
         var reader = ProtobufReader(bytes)
         while let (number, wire) = try reader.nextField() {
             switch (number, wire) {
-            case (3, .lengthDelimited): tripUpdates.append(try Self.tripUpdate(try reader.lengthDelimited()))
+            case (3, .lengthDelimited):
+                let update = try Self.tripUpdate(try reader.lengthDelimited())
+                if let trips, update.tripID.map(trips.contains) != true { continue }
+                tripUpdates.append(update)
             case (5, .lengthDelimited): alerts.append(try Self.alert(try reader.lengthDelimited()))
             default: try reader.skip(wire)
             }

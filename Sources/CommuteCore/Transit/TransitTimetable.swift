@@ -64,114 +64,15 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
     /// The most trips kept for one pair of stops: far past any real route's.
     public static let largestTripCount = 20_000
 
-    /// Reads the trips of `archive` that call at one of `from` (a stop, or a station and its
-    /// platforms) and later at one of `to`, on `line` when given (a route's short name or ID).
-    public init(archive: ZipArchive, from: String, to: String, line: String? = nil) throws {
-        timeZone = try Self.timeZone(of: archive)
-        // A station stands for its platforms.
-        var fromStops: Set<String> = [from]
-        var toStops: Set<String> = [to]
-        var known: Set<String> = []
-        var names: [String: String] = [:]
-        try GTFSTable.read("stops.txt", in: archive, columns: ["stop_id", "parent_station", "stop_name"]) { row in
-            let id = String(row[0])
-            known.insert(id)
-            if row[1] == from { fromStops.insert(id) }
-            if row[1] == to { toStops.insert(id) }
-            if id == from || id == to, !row[2].isEmpty { names[id] = DisplayText.line(String(row[2].prefix(120))) }
-            return true
-        }
-        fromName = names[from]
-        toName = names[to]
-        for stop in [from, to] where !known.contains(stop) { throw ZipProblem("stops.txt has no stop \(DisplayText.line(String(stop.prefix(64))))") }
-        self.fromStops = fromStops.sorted()
-        self.toStops = toStops.sorted()
-        var lines: [String: String] = [:]
-        try GTFSTable.read("routes.txt", in: archive, columns: ["route_id", "route_short_name", "route_long_name"]) { row in
-            let name = !row[1].isEmpty ? row[1] : !row[2].isEmpty ? row[2] : row[0]
-            lines[String(row[0])] = DisplayText.line(String(name.prefix(64)))
-            return true
-        }
-        if let line, !lines.contains(where: { $0.key == line || $0.value == line }) {
-            throw ZipProblem("routes.txt has no line \(DisplayText.line(String(line.prefix(64))))")
-        }
-        var tripInfo: [String: (route: String, service: String, headsign: String)] = [:]
-        try GTFSTable.read("trips.txt", in: archive, columns: ["trip_id", "route_id", "service_id", "trip_headsign"]) { row in
-            let route = String(row[1])
-            if let line, route != line, lines[route] != line { return true }
-            tripInfo[String(row[0])] = (route, String(row[2]), DisplayText.line(String(row[3].prefix(80))))
-            return true
-        }
-        // Each trip's first call at the first stop, and its calls at the second (rows may come in
-        // any order): the trip goes from the one to the first of the others after it.
-        var departures: [String: (time: Int, sequence: Int)] = [:]
-        var arrivals: [String: [(time: Int, sequence: Int)]] = [:]
-        var starts: [String: (time: Int, sequence: Int)] = [:]
-        let wanted = fromStops.union(toStops)
-        try GTFSTable.read("stop_times.txt", in: archive, columns: ["trip_id", "stop_id", "stop_sequence", "arrival_time", "departure_time"]) { row in
-            let trip = String(row[0])
-            guard tripInfo[trip] != nil, let sequence = Int(row[2]) else { return true }
-            if sequence < starts[trip]?.sequence ?? .max, let time = Self.seconds(row[4].isEmpty ? row[3] : row[4]) {
-                starts[trip] = (time, sequence)
-            }
-            let stop = String(row[1])
-            guard wanted.contains(stop) else { return true }
-            if fromStops.contains(stop), sequence < departures[trip]?.sequence ?? .max, let time = Self.seconds(row[4].isEmpty ? row[3] : row[4]) {
-                departures[trip] = (time, sequence)
-            }
-            if toStops.contains(stop), let time = Self.seconds(row[3].isEmpty ? row[4] : row[3]), (arrivals[trip]?.count ?? 0) < 64 {
-                arrivals[trip, default: []].append((time, sequence))
-            }
-            return true
-        }
-        var calls: [String: (departure: Int, sequence: Int, arrival: Int?, toSequence: Int?)] = [:]
-        for (trip, departure) in departures {
-            let later = (arrivals[trip] ?? []).filter { $0.sequence > departure.sequence }.min { $0.sequence < $1.sequence }
-            calls[trip] = (departure.time, departure.sequence, later?.time, later?.sequence)
-        }
-        trips = calls.compactMap { id, call in
-            guard let arrival = call.arrival, let toSequence = call.toSequence, let info = tripInfo[id] else { return nil }
-            return Trip(
-                id: id, routeID: info.route, line: lines[info.route] ?? info.route, headsign: info.headsign, serviceID: info.service,
-                departure: call.departure, arrival: arrival, fromSequence: call.sequence, toSequence: toSequence,
-                start: starts[id]?.time ?? call.departure)
-        }.sorted { $0.departure != $1.departure ? $0.departure < $1.departure : $0.id < $1.id }
-        guard trips.count <= Self.largestTripCount else { throw ZipProblem("over \(Self.largestTripCount) trips serve these stops") }
-        let serviceIDs = Set(trips.map(\.serviceID))
-        var services: [String: Service] = [:]
-        if archive.entries["calendar.txt"] != nil {
-            let days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-            try GTFSTable.read("calendar.txt", in: archive, columns: ["service_id", "start_date", "end_date"] + days) { row in
-                let id = String(row[0])
-                guard serviceIDs.contains(id), let start = Int(row[1]), let end = Int(row[2]) else { return true }
-                services[id, default: Service()].weekdays = (3..<10).map { row[$0] == "1" }
-                services[id]?.start = start
-                services[id]?.end = end
-                return true
-            }
-        }
-        if archive.entries["calendar_dates.txt"] != nil {
-            try GTFSTable.read("calendar_dates.txt", in: archive, columns: ["service_id", "date", "exception_type"]) { row in
-                let id = String(row[0])
-                guard serviceIDs.contains(id), let date = Int(row[1]) else { return true }
-                if row[2] == "1" { services[id, default: Service()].added.insert(date) }
-                if row[2] == "2" { services[id, default: Service()].removed.insert(date) }
-                return true
-            }
-        }
-        self.services = services
-        if archive.entries["frequencies.txt"] != nil {
-            var byTrip: [String: [Frequency]] = [:]
-            let ids = Set(trips.map(\.id))
-            try GTFSTable.read("frequencies.txt", in: archive, columns: ["trip_id", "start_time", "end_time", "headway_secs"]) { row in
-                let id = String(row[0])
-                guard ids.contains(id), let start = Self.seconds(row[1]), let end = Self.seconds(row[2]), let headway = Int(row[3]),
-                    headway >= 60, end > start
-                else { return true }
-                byTrip[id, default: []].append(Frequency(start: start, end: end, headway: headway))
-                return true
-            }
-            for index in trips.indices { trips[index].frequencies = byTrip[trips[index].id] }
+    /// One route's pair of stops and line, as `init(archive:from:to:line:)` takes them.
+    public struct Request: Sendable, Hashable {
+        public var from: String
+        public var to: String
+        public var line: String?
+        public init(from: String, to: String, line: String? = nil) {
+            self.from = from
+            self.to = to
+            self.line = line
         }
     }
 
@@ -185,27 +86,186 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
     }
 
     public static func contents(of archive: ZipArchive) throws -> Contents {
-        var contents = Contents(timeZone: try timeZone(of: archive), stops: 0, lines: 0, trips: 0)
-        for (file, column) in [("stops.txt", "stop_id"), ("routes.txt", "route_id"), ("trips.txt", "trip_id")] {
-            var count = 0
-            try GTFSTable.read(file, in: archive, columns: [column]) { _ in
-                count += 1
+        try read(archive, requests: [], checkingEverything: true).contents
+    }
+
+    /// A whole archive read once: its contents, and each request's timetable or why there is none.
+    public struct Reading {
+        public var contents: Contents
+        public var timetables: [Result<TransitTimetable, ZipProblem>]
+    }
+
+    /// Reads `archive` in one pass over each file, for every request at once: a new timetable for
+    /// a feed with many routes costs one pass over `stop_times.txt`, not one a route. A damaged
+    /// archive throws; a request the archive cannot serve (a stop or line it lacks, too many
+    /// trips) has its problem in its place. `checkingEverything` reads each file to its end even
+    /// where no request needs it, and requires a calendar.
+    public static func read(_ archive: ZipArchive, requests: [Request], checkingEverything: Bool) throws -> Reading {
+        let timeZone = try timeZone(of: archive)
+        let hasCalendar = archive.entries["calendar.txt"] != nil, hasDates = archive.entries["calendar_dates.txt"] != nil
+        var contents = Contents(timeZone: timeZone, stops: 0, lines: 0, trips: 0)
+        var problems: [ZipProblem?] = Array(repeating: nil, count: requests.count)
+
+        // Frequency windows first (a small file), so the pass over stop_times.txt knows which
+        // trips' first calls to note.
+        var frequencies: [String: [Frequency]] = [:]
+        if archive.entries["frequencies.txt"] != nil {
+            try GTFSTable.read("frequencies.txt", in: archive, columns: ["trip_id", "start_time", "end_time", "headway_secs"]) { row in
+                guard let start = Self.seconds(row[1]), let end = Self.seconds(row[2]), let headway = Int(row[3]), headway >= 60, end > start
+                else { return true }
+                frequencies[String(row[0]), default: []].append(Frequency(start: start, end: end, headway: headway))
                 return true
             }
-            switch file {
-            case "stops.txt": contents.stops = count
-            case "routes.txt": contents.lines = count
-            default: contents.trips = count
+        }
+
+        // A station stands for its platforms.
+        let named = Set(requests.flatMap { [$0.from, $0.to] })
+        var platforms: [String: Set<String>] = [:]
+        var known: Set<String> = []
+        var names: [String: String] = [:]
+        try GTFSTable.read("stops.txt", in: archive, columns: ["stop_id", "parent_station", "stop_name"]) { row in
+            contents.stops += 1
+            let id = String(row[0])
+            if named.contains(id) {
+                known.insert(id)
+                if !row[2].isEmpty { names[id] = DisplayText.line(String(row[2].prefix(120))) }
+            }
+            let parent = String(row[1])
+            if named.contains(parent) { platforms[parent, default: []].insert(id) }
+            return checkingEverything || !named.isEmpty
+        }
+        var fromStops: [Set<String>] = [], toStops: [Set<String>] = []
+        for (index, request) in requests.enumerated() {
+            fromStops.append(platforms[request.from, default: []].union([request.from]))
+            toStops.append(platforms[request.to, default: []].union([request.to]))
+            if let missing = [request.from, request.to].first(where: { !known.contains($0) }) {
+                problems[index] = ZipProblem("stops.txt has no stop \(DisplayText.line(String(missing.prefix(64))))")
             }
         }
-        try GTFSTable.read("stop_times.txt", in: archive, columns: ["trip_id"]) { _ in true }
-        for file in ["calendar.txt", "calendar_dates.txt", "frequencies.txt"] where archive.entries[file] != nil {
-            try GTFSTable.read(file, in: archive, columns: ["service_id"].filter { _ in file != "frequencies.txt" }) { _ in true }
+
+        var lines: [String: String] = [:]
+        try GTFSTable.read("routes.txt", in: archive, columns: ["route_id", "route_short_name", "route_long_name"]) { row in
+            contents.lines += 1
+            let name = !row[1].isEmpty ? row[1] : !row[2].isEmpty ? row[2] : row[0]
+            lines[String(row[0])] = DisplayText.line(String(name.prefix(64)))
+            return true
         }
-        guard archive.entries["calendar.txt"] != nil || archive.entries["calendar_dates.txt"] != nil else {
+        for (index, request) in requests.enumerated() where problems[index] == nil {
+            if let line = request.line, !lines.contains(where: { $0.key == line || $0.value == line }) {
+                problems[index] = ZipProblem("routes.txt has no line \(DisplayText.line(String(line.prefix(64))))")
+            }
+        }
+        /// Whether a trip on route `route` is one request `index` takes.
+        func serves(_ index: Int, route: String) -> Bool {
+            guard let line = requests[index].line else { return true }
+            return route == line || lines[route] == line
+        }
+
+        let anyLine = requests.indices.contains { problems[$0] == nil && requests[$0].line == nil }
+        let wantedRoutes = Set(lines.keys.filter { route in requests.indices.contains { problems[$0] == nil && serves($0, route: route) } })
+        var tripInfo: [String: (route: String, service: String, headsign: String)] = [:]
+        try GTFSTable.read("trips.txt", in: archive, columns: ["trip_id", "route_id", "service_id", "trip_headsign"]) { row in
+            contents.trips += 1
+            let route = String(row[1])
+            guard anyLine || wantedRoutes.contains(route) else { return true }
+            tripInfo[String(row[0])] = (route, String(row[2]), DisplayText.line(String(row[3].prefix(80))))
+            return true
+        }
+
+        // Which request wants each stop, and as which end.
+        var uses: [String: [(request: Int, isFrom: Bool, isTo: Bool)]] = [:]
+        for index in requests.indices where problems[index] == nil {
+            for stop in fromStops[index].union(toStops[index]) {
+                uses[stop, default: []].append((index, fromStops[index].contains(stop), toStops[index].contains(stop)))
+            }
+        }
+        // Each trip's first call at a request's first stop, and its calls at the second (rows may
+        // come in any order): the trip goes from the one to the first of the others after it.
+        var departures: [[String: (time: Int, sequence: Int)]] = Array(repeating: [:], count: requests.count)
+        var arrivals: [[String: [(time: Int, sequence: Int)]]] = Array(repeating: [:], count: requests.count)
+        var starts: [String: (time: Int, sequence: Int)] = [:]
+        let readsAll = checkingEverything || !uses.isEmpty
+        if readsAll {
+            try GTFSTable.read("stop_times.txt", in: archive, columns: ["trip_id", "stop_id", "stop_sequence", "arrival_time", "departure_time"]) { row in
+                let stop = String(row[1])
+                let stopUses = uses[stop]
+                guard stopUses != nil || !frequencies.isEmpty else { return true }
+                let trip = String(row[0])
+                if !frequencies.isEmpty, frequencies[trip] != nil, let sequence = Int(row[2]), sequence < starts[trip]?.sequence ?? .max,
+                    let time = Self.seconds(row[4].isEmpty ? row[3] : row[4])
+                {
+                    starts[trip] = (time, sequence)
+                }
+                guard let stopUses, let info = tripInfo[trip], let sequence = Int(row[2]) else { return true }
+                for use in stopUses where serves(use.request, route: info.route) {
+                    if use.isFrom, sequence < departures[use.request][trip]?.sequence ?? .max, let time = Self.seconds(row[4].isEmpty ? row[3] : row[4]) {
+                        departures[use.request][trip] = (time, sequence)
+                    }
+                    if use.isTo, let time = Self.seconds(row[3].isEmpty ? row[4] : row[3]), (arrivals[use.request][trip]?.count ?? 0) < 64 {
+                        arrivals[use.request][trip, default: []].append((time, sequence))
+                    }
+                }
+                return true
+            }
+        }
+
+        var kept: [[Trip]] = Array(repeating: [], count: requests.count)
+        for index in requests.indices where problems[index] == nil {
+            var trips: [Trip] = []
+            for (id, departure) in departures[index] {
+                guard let info = tripInfo[id],
+                    let later = (arrivals[index][id] ?? []).filter({ $0.sequence > departure.sequence }).min(by: { $0.sequence < $1.sequence })
+                else { continue }
+                trips.append(Trip(
+                    id: id, routeID: info.route, line: lines[info.route] ?? info.route, headsign: info.headsign, serviceID: info.service,
+                    departure: departure.time, arrival: later.time, fromSequence: departure.sequence, toSequence: later.sequence,
+                    start: starts[id]?.time ?? departure.time, frequencies: frequencies[id]))
+                if trips.count > Self.largestTripCount { break }
+            }
+            guard trips.count <= Self.largestTripCount else {
+                problems[index] = ZipProblem("over \(Self.largestTripCount) trips serve these stops")
+                continue
+            }
+            kept[index] = trips.sorted { $0.departure != $1.departure ? $0.departure < $1.departure : $0.id < $1.id }
+        }
+
+        let serviceIDs = Set(kept.joined().map(\.serviceID))
+        var services: [String: Service] = [:]
+        if hasCalendar, checkingEverything || !serviceIDs.isEmpty {
+            let days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+            try GTFSTable.read("calendar.txt", in: archive, columns: ["service_id", "start_date", "end_date"] + days) { row in
+                let id = String(row[0])
+                guard serviceIDs.contains(id), let start = Int(row[1]), let end = Int(row[2]) else { return true }
+                services[id, default: Service()].weekdays = (3..<10).map { row[$0] == "1" }
+                services[id]?.start = start
+                services[id]?.end = end
+                return true
+            }
+        }
+        if hasDates, checkingEverything || !serviceIDs.isEmpty {
+            try GTFSTable.read("calendar_dates.txt", in: archive, columns: ["service_id", "date", "exception_type"]) { row in
+                let id = String(row[0])
+                guard serviceIDs.contains(id), let date = Int(row[1]) else { return true }
+                if row[2] == "1" { services[id, default: Service()].added.insert(date) }
+                if row[2] == "2" { services[id, default: Service()].removed.insert(date) }
+                return true
+            }
+        }
+
+        if checkingEverything, !hasCalendar, !hasDates {
             throw ZipProblem("it has neither calendar.txt nor calendar_dates.txt: no day has service")
         }
-        return contents
+
+        let timetables = requests.indices.map { index -> Result<TransitTimetable, ZipProblem> in
+            if let problem = problems[index] { return .failure(problem) }
+            let trips = kept[index]
+            let ids = Set(trips.map(\.serviceID))
+            return .success(TransitTimetable(
+                timeZone: timeZone, fromName: names[requests[index].from], toName: names[requests[index].to],
+                fromStops: fromStops[index].sorted(), toStops: toStops[index].sorted(), trips: trips,
+                services: services.filter { ids.contains($0.key) }))
+        }
+        return Reading(contents: contents, timetables: timetables)
     }
 
     /// The agency's time zone, from `agency.txt` (one zone for every agency of a feed).
@@ -229,5 +289,13 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
             let hours = Int(parts[0]), let minutes = Int(parts[1]), let seconds = Int(parts[2]), hours < 168, minutes < 60, seconds < 60
         else { return nil }
         return hours * 3_600 + minutes * 60 + seconds
+    }
+}
+
+extension TransitTimetable {
+    /// The trips of `archive` that call at one of `from` (a stop, or a station and its platforms)
+    /// and later at one of `to`, on `line` when given (a route's short name or ID).
+    public init(archive: ZipArchive, from: String, to: String, line: String? = nil) throws {
+        self = try Self.read(archive, requests: [Request(from: from, to: to, line: line)], checkingEverything: false).timetables[0].get()
     }
 }
