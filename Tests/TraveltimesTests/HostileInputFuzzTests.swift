@@ -246,4 +246,109 @@ import Testing
             #expect(!outcome.stderr.unicodeScalars.contains { DisplayText.isHidden($0) && $0 != "\n" }, "\(line.debugDescription)")
         }
     }
+
+    // MARK: Transit feeds and their state
+
+    /// The sample agency's timetable and realtime feed with bytes flipped, cut short, lengthened or
+    /// spliced: the core reads each (thousands of cases) to an answer or a reason — never a crash,
+    /// never a list past its bound — and a sample goes through the binary: `transit add` of a
+    /// damaged zip saves nothing, a refresh that meets a damaged realtime feed keeps the route's
+    /// departures (exit 0 or 75), and damaged `transit.json` or timetable files are named (65).
+    @Test func damagedTimetablesRealtimeFeedsAndTransitStateNeverCrash() throws {
+        var random = SeededRandom(seed: JSONFuzzTests.seed &+ 21)
+        func damaged(_ intact: Data, _ round: Int) -> Data {
+            var bytes = intact
+            switch round % 4 {
+            case 0:
+                for _ in 0..<Int.random(in: 1...24, using: &random) {
+                    bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+                }
+            case 1: bytes = bytes.prefix(Int.random(in: 0..<bytes.count, using: &random))
+            case 2:
+                // A stretch of the file copied over another: lengths and offsets that point elsewhere.
+                let length = Int.random(in: 1...min(200, bytes.count), using: &random)
+                let from = Int.random(in: 0...(bytes.count - length), using: &random)
+                let to = Int.random(in: 0...(bytes.count - length), using: &random)
+                bytes.replaceSubrange(to..<(to + length), with: intact[from..<(from + length)])
+            default: bytes += Data((0..<Int.random(in: 1...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+            }
+            return bytes
+        }
+        let zip = try Data(contentsOf: URL(fileURLWithPath: Paths.transit("metro-gtfs.zip")))
+        let feed = try Data(contentsOf: URL(fileURLWithPath: Paths.transit("realtime-0730.pb")))
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("transit-fuzz-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let requests = [TransitTimetable.Request(from: "CH", to: "2301"), TransitTimetable.Request(from: "CH", to: "2301", line: "545")]
+        var read = 0
+        for round in 0..<400 {
+            let path = "\(scratch)/\(round).zip"
+            try damaged(zip, round).write(to: URL(fileURLWithPath: path))
+            do {
+                let reading = try TransitTimetable.read(try ZipArchive(path: path), requests: requests, checkingEverything: true)
+                read += 1
+                for case .success(let timetable) in reading.timetables {
+                    #expect(timetable.trips.count <= TransitTimetable.largestTripCount)
+                }
+            } catch {
+                #expect(error is ZipProblem || error is GTFSTable.Problem, "round \(round): \(error)")
+            }
+            unlink(path)
+        }
+        // Some damage (to a name's case, a comment, an unread entry) leaves the feed readable.
+        #expect(read > 0 && read < 400, "\(read) of 400 read")
+        for round in 0..<4_000 {
+            guard let decoded = try? GTFSRealtime(decoding: damaged(feed, round)) else { continue }
+            #expect(decoded.tripUpdates.count + decoded.alerts.count <= GTFSRealtime.largestList)
+            #expect(decoded.tripUpdates.allSatisfy { $0.stopTimeUpdates.count <= GTFSRealtime.largestInner })
+            #expect(decoded.timestamp.map { (0...253_402_300_799).contains($0) } ?? true)
+        }
+
+        // Through the binary.
+        let sandbox = Sandbox(runner: .binary)
+        func calm(_ outcome: Outcome, _ what: String) {
+            let hidden = (outcome.stdout + outcome.stderr).unicodeScalars.filter { DisplayText.isHidden($0) && $0 != "\n" }
+            #expect(hidden.isEmpty, "\(what)")
+        }
+        for round in 0..<8 {
+            let path = "\(scratch)/add-\(round).zip"
+            try damaged(zip, round).write(to: URL(fileURLWithPath: path))
+            let outcome = try sandbox.run(["transit", "add", "bad", "--static", path, "--now", TransitTests.at("07:00")])
+            #expect(outcome.status == 1 && outcome.stderr.contains("feed bad was not added") || outcome.status == 0, "round \(round): \(outcome)")
+            calm(outcome, "add round \(round)")
+            if outcome.status == 0 { try sandbox.ok(["transit", "remove", "bad"]) }
+        }
+        #expect(try sandbox.store.configuration().transitFeeds == nil)
+        let realtime = "\(scratch)/tripupdates.pb"
+        try feed.write(to: URL(fileURLWithPath: realtime))
+        try sandbox.ok(["transit", "add", "metro", "--static", Paths.transit("metro-gtfs.zip"), "--realtime", realtime, "--now", TransitTests.at("07:00")])
+        try sandbox.ok(["route", "add", "commute", "--transit", "metro", "--from-stop", "CH", "--to-stop", "2301", "--now", TransitTests.at("07:00")])
+        try sandbox.ok(["favorites", "add", "commute"])
+        try sandbox.ok(["schedule", "add", "--route", "commute", "--arrive-by", "8:45", "--days", "weekdays", "--now", TransitTests.at("07:00")])
+        try sandbox.ok(["refresh", "--now", TransitTests.at("07:30")])
+        for round in 0..<8 {
+            try damaged(feed, round).write(to: URL(fileURLWithPath: realtime))
+            let refreshed = try sandbox.run(["refresh", "--now", TransitTests.at("07:31")])
+            #expect([0, 75].contains(refreshed.status), "round \(round): \(refreshed)")
+            calm(refreshed, "refresh round \(round)")
+            let card = try sandbox.run(["route", "commute", "--json", "--now", TransitTests.at("07:31")])
+            #expect(card.status == 0, "round \(round): \(card)")
+            let departures = (try? JSONSerialization.jsonObject(with: Data(card.stdout.utf8)) as? [String: Any])?["departures"] as? [Any]
+            #expect(departures?.isEmpty == false, "round \(round): the timetable's departures are kept")
+        }
+        try feed.write(to: URL(fileURLWithPath: realtime))
+        try sandbox.ok(["refresh", "--now", TransitTests.at("07:32")])
+        for (file, round) in [("transit.json", 0), ("transit.json", 1), ("transit.json", 2), ("transit/commute.timetable.json", 0),
+                              ("transit/commute.timetable.json", 3), ("transit/metro.zip", 1)] {
+            let intact = try #require(sandbox.bytes(file))
+            try Sandbox.write(sandbox.path(file), damaged(intact, round))
+            for command in [["routes"], ["route", "commute"], ["pending"], ["tick"], ["refresh"], ["transit", "list"]] {
+                let outcome = try sandbox.run(command + ["--now", TransitTests.at("07:33")])
+                #expect([0, 65, 75].contains(outcome.status), "\(file) round \(round) \(command): \(outcome)")
+                if outcome.status == 65 { #expect(outcome.stderr.contains(file), "\(file) \(command): \(outcome)") }
+                calm(outcome, "\(file) \(command)")
+            }
+            try Sandbox.write(sandbox.path(file), intact)
+        }
+    }
 }
