@@ -11,6 +11,9 @@ struct OptionSpec: Sendable {
     var short: String? = nil
     /// What the value is, for completions.
     var values: ValueKind? = nil
+    /// Must be given: shown without brackets in the usage line (the command checks it, with a
+    /// message of its own).
+    var required = false
 }
 
 /// What the words after a command mean, before the command interprets them.

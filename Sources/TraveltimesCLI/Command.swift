@@ -28,7 +28,7 @@ struct Command: Sendable {
         if !arguments.isEmpty { usage += " \(arguments)" }
         for option in options {
             let text = option.value.map { "\(option.name) \($0)" } ?? option.name
-            usage += " [\(text)]" + (option.repeatable ? "..." : "")
+            usage += (option.required ? " \(text)" : " [\(text)]") + (option.repeatable ? "..." : "")
         }
         var lines = [usage, "", summary]
         if !discussion.isEmpty { lines += ["", discussion] }

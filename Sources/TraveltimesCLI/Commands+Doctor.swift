@@ -150,8 +150,9 @@ private struct Doctor {
         }
         let keyFix = " (kept only in config.json, mode 0600)"
         switch finding {
-        case .customRoutesOnly(let count):
-            return ("source", "none: \(count) custom route\(count == 1 ? "" : "s") only", nil)
+        case .customRoutesOnly(let count, let feeds):
+            let parts = [count > 0 ? "\(count) custom route\(count == 1 ? "" : "s")" : nil, feeds > 0 ? "\(feeds) transit feed\(feeds == 1 ? "" : "s")" : nil]
+            return ("source", "none: \(parts.compactMap { $0 }.joined(separator: " and ")) only", nil)
         case .noSource(let onlyInShell):
             return ("source", onlyInShell ? "set only in TRAVELTIMES_SOURCE, which timers and cron do not see" : "not set",
                     "traveltimes config set source URL (the WSDOT URL, or a file's full path)")
@@ -228,6 +229,18 @@ private struct Doctor {
                     "traveltimes config set \(provider.budgetSetting) N, if your plan allows more")
         case .providerReady(let provider, let usage):
             return ("provider " + provider.rawValue, usageText(usage), nil)
+        case .transitFeed(let name, let routes, let checkedAt, let problems):
+            let used = routes == 0 ? "no route uses it" : "\(routes) route\(routes == 1 ? "" : "s")"
+            guard let checkedAt else {
+                return ("transit " + name, "\(used); its timetable was never checked", "traveltimes refresh, and see that timers or cron run it")
+            }
+            let detail = "\(used); timetable checked \(moment(checkedAt))"
+            guard let first = problems.first else { return ("transit " + name, detail, nil) }
+            return ("transit " + name, detail + "; at the last refresh: \(first)" + (problems.count > 1 ? " (and \(problems.count - 1) more)" : ""),
+                    "traveltimes transit list shows them all; what was there is kept until the feed answers")
+        case .transitRelativePath(let name, let kind, let path):
+            return ("transit " + name, "its \(kind) \(path) is a relative path, and timers and cron run elsewhere",
+                    "give the file's full path in config.json's transitFeeds (transit add keeps full paths)")
         case .lastDeliveryFailed(let notifier, let reason):
             return (notifier.id == 0 ? "notifier" : "notifier \(notifier.id)", "\(notifier.summary): its last delivery failed (\(reason))",
                     "traveltimes notify test, and see what it says")

@@ -29,8 +29,14 @@ extension Commands {
             Custom routes (`route add`) are asked about only when in play: an alert that uses them
             within `lead` (60 min), a delay watch, or never fetched; never again within
             `min-interval` (10 min), never past a provider's daily budget. With no feed source, only
-            the custom routes are refreshed. A key that is missing or rejected names the setting to
-            fix, keeps that provider's routes as they were, saves the others, and exits 69.
+            the custom routes and transit feeds are refreshed. A key that is missing or rejected names
+            the setting to fix, keeps that provider's routes as they were, saves the others, and
+            exits 69.
+            Transit feeds (`transit add`, not with --route): each timetable at most daily, with its
+            validators, and a new one taken only when it still serves every transit route; the
+            realtime feeds every time, used only when dated within 15 minutes. A file that cannot be
+            fetched or read is a warning (with --quiet, only when new), what was there is kept, the
+            rest is refreshed, and the refresh exits 75.
             --json prints what was fetched, saved and rescheduled, each custom route fetched or
             skipped with the reason, and the warnings and delay-watch alerts, as one object
             (warnings still go to stderr as well).
@@ -232,6 +238,7 @@ private struct RefreshRun {
                 io.out("Transit \(outcome.feed): \(timetable); \(live); \(outcome.routes.count) route\(outcome.routes.count == 1 ? "" : "s") planned.")
             }
             for problem in quiet ? outcome.newProblems : outcome.problems where !invocation.wantsJSON { io.warn(problem) }
+            for warning in outcome.historyWarnings where !invocation.wantsJSON { io.warn(warning.description) }
         }
     }
 

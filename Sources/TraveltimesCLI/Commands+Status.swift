@@ -17,10 +17,14 @@ extension Commands {
         let configuration = commute.configurationError == nil ? commute.configuration : nil
         let report = try StatusJSON(status, configuration: configuration, commute, invocation)
         let pauseLines = status.schedules.map { book in (status.pauses ?? []).map { describe($0, book.schedules, commute) } } ?? []
+        // A transit feed's URLs are shown without their keys; its secrets are held back all the same.
+        let io = invocation.io.redacting((status.transit ?? []).flatMap(\.feed.secrets))
         if invocation.wantsJSON {
-            try invocation.printJSON(report)
+            try invocation.printJSON(report, through: io)
         } else {
-            printStatus(report, pauseLines: pauseLines, configurationRead: configuration != nil, commute: commute, invocation: invocation)
+            printStatus(
+                report, pauseLines: pauseLines, transitFeeds: status.transit ?? [], configurationRead: configuration != nil, commute: commute,
+                io: io)
         }
         if let first = status.errors.first {
             for error in status.errors.dropFirst() { _ = CLI.fail(error, io: invocation.io) }
@@ -30,9 +34,9 @@ extension Commands {
 
     /// `status` as text, one line a part.
     private static func printStatus(
-        _ report: StatusJSON, pauseLines: [String], configurationRead: Bool, commute: Commute, invocation: Invocation
+        _ report: StatusJSON, pauseLines: [String], transitFeeds: [(feed: TransitFeed, state: TransitState.FeedState?, routes: [String])],
+        configurationRead: Bool, commute: Commute, io: TerminalIO
     ) {
-        let io = invocation.io
         let calendar = commute.calendar
         func moment(_ moment: StatusJSON.Moment) -> String {
             TimeFormatting.moment(moment.date, relativeTo: commute.now, calendar: calendar)
@@ -59,8 +63,18 @@ extension Commands {
             io.out(line)
         }
         if configurationRead {
-            let none = report.customRoutes ?? 0 > 0 ? "not set (custom routes only)" : "not set — `traveltimes config set source URL`"
+            let others = [report.customRoutes ?? 0 > 0 ? "custom routes" : nil, report.transit?.isEmpty == false ? "transit feeds" : nil].compactMap { $0 }
+            let none = others.isEmpty ? "not set — `traveltimes config set source URL`" : "not set (\(others.joined(separator: " and ")) only)"
             io.out("Source:     \(report.source ?? none)")
+        }
+        for (feed, state, routes) in transitFeeds {
+            let checked = state?.checkedAt.map { "timetable checked \(TimeFormatting.moment($0, relativeTo: commute.now, calendar: calendar))" }
+                ?? "timetable never checked"
+            var line = "Transit:    \(feed.name), \(routes.count) route\(routes.count == 1 ? "" : "s"); \(checked)"
+            if let read = state?.realtimeFetchedAt { line += "; realtime read \(TimeFormatting.moment(read, relativeTo: commute.now, calendar: calendar))" }
+            let problems = state?.problems?.count ?? 0
+            if problems > 0 { line += "; \(problems) problem\(problems == 1 ? "" : "s") (`traveltimes transit list`)" }
+            io.out(line)
         }
         if let providers = report.providers {
             let used = providers.filter { $0.routes > 0 || $0.requestsToday > 0 }
@@ -176,6 +190,8 @@ struct StatusJSON: EveryKeyEncodable {
     var pauses: [PauseJSON]?
     /// Each routing provider's requests today against its budget; null without custom routes or keys.
     var providers: [ProviderUsageJSON]?
+    /// The transit feeds, as `transit list --json` shows them; null when transit.json cannot be read.
+    var transit: [TransitFeedJSON]?
     var installed: InstalledJSON
     var errors: [String] = []
 
@@ -213,6 +229,7 @@ extension StatusJSON {
                 at: moment(attempt), result: DisplayText.line(result), lastSuccessAt: log.lastSuccessAt.map(moment),
                 failuresInARow: log.failuresSinceSuccess)
         }
+        transit = status.transit?.map { TransitFeedJSON($0.feed, state: $0.state, routes: $0.routes, calendar: calendar) }
         favorites = status.favorites
         if let book = status.schedules {
             schedules = Schedules(count: book.schedules.count, enabled: book.schedules.count(where: \.isEnabled))

@@ -8,7 +8,8 @@ extension Commands {
         arguments: "NAME",
         positionals: 1...1,
         options: [
-            OptionSpec(name: "--static", value: "URL|FILE", help: "The timetable: a GTFS zip (http(s) URL, file:// URL or path)", values: .file),
+            OptionSpec(name: "--static", value: "URL|FILE", help: "The timetable: a GTFS zip (http(s) URL, file:// URL or path)", values: .file,
+                required: true),
             OptionSpec(name: "--realtime", value: "URL|FILE", help: "GTFS-realtime trip updates (delays, cancellations)", values: .file),
             OptionSpec(name: "--alerts", value: "URL|FILE", help: "GTFS-realtime service alerts", values: .file),
             OptionSpec(
@@ -18,9 +19,10 @@ extension Commands {
             Options.now,
         ],
         discussion: """
-            NAME: lowercase letters, digits and dashes, starting with a letter (metro). The timetable
-            is fetched now and must be a GTFS feed (agency.txt with a time zone, stops.txt); nothing
-            is saved otherwise. `refresh` asks for it again at most daily, with its ETag and
+            NAME: lowercase letters, digits and dashes, starting with a letter (metro). A relative
+            path is kept as a full one, for timers and cron. The timetable is fetched now and must be
+            a GTFS feed (agency.txt with a time zone, stops, trips, a calendar; every file whole);
+            nothing is saved otherwise. `refresh` asks for it again at most daily, with its ETag and
             Last-Modified, and reads the realtime feeds every time. The URLs and the header values
             are secrets, kept only in config.json (mode 0600) and shown without their keys: give
             --header - to read 'Name: value' lines from standard input, out of argv.
@@ -34,9 +36,15 @@ extension Commands {
                 "Invalid feed name '\(DisplayText.line(String(name.prefix(40))))': use lowercase letters, digits and dashes, starting with a letter (metro).")
         }
         guard let staticURL = invocation.arguments.value("--static") else { throw invocation.usage("Missing --static URL|FILE: the GTFS zip.") }
+        // A relative path is kept as a full one: timers and cron run in another directory.
+        func located(_ text: String) -> String {
+            guard case .file(let path) = TransitLocation(text), !path.hasPrefix("/") else { return text }
+            return URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
+                .standardizedFileURL.path
+        }
         let feed = TransitFeed(
-            name: name, staticURL: staticURL, realtimeURL: invocation.arguments.value("--realtime"), alertsURL: invocation.arguments.value("--alerts"),
-            headers: try transitHeaders(invocation))
+            name: name, staticURL: located(staticURL), realtimeURL: invocation.arguments.value("--realtime").map(located),
+            alertsURL: invocation.arguments.value("--alerts").map(located), headers: try transitHeaders(invocation))
         let io = invocation.io.redacting(feed.secrets)
         for location in feed.locations where TransitLocation(location.text) == nil {
             throw invocation.usage("Invalid --\(location.kind) '\(FeedSource.display(location.text))': give an http(s) URL, a file:// URL or a path.")

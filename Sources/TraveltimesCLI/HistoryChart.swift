@@ -19,13 +19,13 @@ struct HistoryChart {
         io.out("\(name) (route \(view.routeID)): \(view.total) \(view.total == 1 ? "reading" : "readings") recorded; "
             + "usual times from the last \(view.weeks) weeks, \(view.zone)")
         if !view.isRecorded {
-            io.out("Not being recorded: only routes in use are (favorites, schedules, watches, custom routes).")
+            io.out("Not being recorded: only routes in use are (favorites, schedules, watches, custom and transit routes).")
         }
         if view.damaged > 0 { io.out(view.damaged == 1 ? "1 damaged record was skipped." : "\(view.damaged) damaged records were skipped.") }
         guard view.total > 0 else {
-            // A transit trip's times are the timetable's and the realtime feed's: none are recorded.
+            // A transit trip's times are read only from its feed's realtime data.
             io.out(view.route?.transit != nil
-                ? "No readings: a transit route's times come from its timetable and realtime feed, and are not recorded."
+                ? "No readings yet: each refresh that reads the feed's realtime data records one."
                 : "No readings yet: each refresh records one while the route is in use.")
             return
         }

@@ -36,6 +36,7 @@ import Testing
             ],
             "customRoutes": 0,
             "providers": NSNull(),
+            "transit": [Any](),
             "pauses": [Any](),
             "errors": [String](),
         ]

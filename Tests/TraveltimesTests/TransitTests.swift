@@ -131,15 +131,28 @@ final class TransitServer: @unchecked Sendable {
         #expect(second["predicted"] is NSNull && second["delayMinutes"] is NSNull && second["trip"] as? String == "542-0805")
         let transit = try #require(json["transit"] as? [String: Any])
         #expect(transit["fromStop"] as? String == "CH" && transit["walkMinutes"] as? Int == 6 && json["source"] as? String == "transit")
-        // Its history says why it has none, rather than promise readings that never come.
-        let history = try sandbox.ok(["history", "commute", "--now", Self.at("07:58")]).stdout
-        #expect(history.hasSuffix("No readings: a transit route's times come from its timetable and realtime feed, and are not recorded.\n"), "\(history)")
+        // Each refresh that reads live data records the door-to-door time (walk, ride, delay),
+        // dated by the feed: the same feed read again is not a second reading.
+        try sandbox.ok(["refresh", "--now", Self.at("07:16")])
+        let history = try #require(try sandbox.json(["history", "commute", "--json", "--now", Self.at("07:58")]) as? [String: Any])
+        let readings = try #require(history["readings"] as? [[String: Any]])
+        #expect(readings as NSArray == [
+            ["at": "2030-01-15T07:15:00-08:00", "minutes": 44, "source": "transit", "suspicious": false] as NSDictionary,
+        ] as NSArray)
+        #expect(history["recorded"] as? Bool == true)
+        let export = try sandbox.ok(["history", "export", "--csv"]).stdout
+        #expect(export == "route,at,minutes,source,suspicious\ncommute,2030-01-15T07:15:00-08:00,44,transit,false\n", "\(export)")
         // Without a realtime feed, the timetable says so: never "on time".
         let plain = Sandbox(runner: .binary)
         try plain.ok(["transit", "add", "metro", "--static", Paths.transit("metro-gtfs.zip"), "--now", Self.at("07:00")])
         let added = try plain.ok(["route", "add", "bus", "--transit", "metro", "--from-stop", "1201", "--to-stop", "2301", "--line", "545",
             "--now", Self.at("07:00")]).stdout
         #expect(added.hasSuffix("Next: 545 to Redmond: 7:12 AM, then 7:27 AM, 7:42 AM; leave by 7:12 AM; timetable times, no live data\n"), "\(added)")
+        // Timetable times are not readings: its history waits for live data, and says so.
+        try plain.ok(["favorites", "add", "bus"])
+        try plain.ok(["refresh", "--now", Self.at("07:15")])
+        let empty = try plain.ok(["history", "bus", "--now", Self.at("07:16")]).stdout
+        #expect(empty.hasSuffix("0 readings recorded; usual times from the last 8 weeks, America/Los_Angeles\nNo readings yet: each refresh that reads the feed's realtime data records one.\n"), "\(empty)")
     }
 
     /// The timetable is asked for at most daily, with its validators: an unchanged one costs a
@@ -228,6 +241,50 @@ final class TransitServer: @unchecked Sendable {
         #expect(try sandbox.store.favorites().routeIDs.isEmpty)
         #expect(try sandbox.store.schedules().schedules.isEmpty)
         #expect(try sandbox.ok(["transit", "remove", "metro"]).stdout == "Removed transit feed metro.\n")
+    }
+
+    /// `status` and `doctor` know the feeds: a store with transit alone has a source, a refresh
+    /// that read a feed counts as one, a feed's problem is a warning naming it, and a relative path
+    /// (which timers and cron, running elsewhere, would miss) is kept as a full one.
+    @Test func statusAndDoctorKnowTheFeeds() throws {
+        let sandbox = Sandbox(runner: .binary)
+        let realtime = sandbox.home + "-tripupdates.pb"
+        defer { try? FileManager.default.removeItem(atPath: realtime) }
+        try FileManager.default.copyItem(atPath: Paths.transit("realtime-0715.pb"), toPath: realtime)
+        // Given relative to the directory the command runs in.
+        let added = try execute(
+            [Paths.binary, "transit", "add", "metro", "--static", "Fixtures/transit/metro-gtfs.zip", "--realtime", realtime, "--now", Self.at("07:00")],
+            environment: sandbox.environment, in: Paths.root.path)
+        #expect(added.status == 0 && added.stdout.contains("from Fixtures/transit/metro-gtfs.zip;"), "\(added)")
+        #expect(try sandbox.store.configuration().transitFeeds?.first?.staticURL == Paths.transit("metro-gtfs.zip"))
+        try sandbox.ok(["config", "set", "timezone", "America/Los_Angeles"])
+        try sandbox.ok(["route", "add", "commute", "--transit", "metro", "--from-stop", "CH", "--to-stop", "2301", "--now", Self.at("07:00")])
+        try sandbox.ok(["favorites", "add", "commute"])
+        try sandbox.ok(["schedule", "add", "--route", "commute", "--arrive-by", "8:45", "--days", "weekdays", "--now", Self.at("07:00")])
+        try sandbox.ok(["refresh", "--now", Self.at("07:15")])
+        let status = try sandbox.ok(["status", "--now", Self.at("07:16")]).stdout
+        #expect(status.contains("Source:     not set (transit feeds only)\n"), "\(status)")
+        #expect(status.contains("Transit:    metro, 1 route; timetable checked 7:00 AM; realtime read 7:15 AM\n"), "\(status)")
+        let json = try JSONSerialization.jsonObject(with: Data(try sandbox.ok(["status", "--json", "--now", Self.at("07:16")]).stdout.utf8))
+        let feeds = try #require((json as? [String: Any])?["transit"] as? [[String: Any]])
+        #expect(feeds.count == 1 && feeds[0]["routes"] as? [String] == ["commute"] && feeds[0]["problems"] as? [String] == [])
+        func doctor(_ time: String) throws -> [String] {
+            try sandbox.run(["doctor", "--now", Self.at(time)]).stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        }
+        let fine = try doctor("07:16")
+        #expect(fine.contains("ok source none: 1 transit feed only"), "\(fine)")
+        #expect(fine.contains("ok refresh last success 7:15 AM (1 min ago)"), "\(fine)")
+        #expect(fine.contains("ok transit metro 1 route; timetable checked 7:00 AM"), "\(fine)")
+        // Twenty minutes on, the same realtime feed is stale: refused, and said.
+        #expect(try sandbox.run(["refresh", "--quiet", "--now", Self.at("07:35")]).status == 75)
+        let stale = try doctor("07:36")
+        #expect(stale.contains(
+            "warning transit metro 1 route; timetable checked 7:00 AM; at the last refresh: metro's realtime feed is from 7:15 AM, over 15 min ago: not used"),
+            "\(stale)")
+        #expect(try sandbox.ok(["status", "--now", Self.at("07:36")]).stdout.contains("; 1 problem (`traveltimes transit list`)\n"))
+        // A relative path written by hand is a problem for timers and cron.
+        try sandbox.store.updateConfiguration { configuration in configuration.transitFeeds?[0].staticURL = "gtfs.zip" }
+        #expect(try doctor("07:36").contains("problem transit metro its static gtfs.zip is a relative path, and timers and cron run elsewhere"))
     }
 
     /// Keys stay in config.json: the header's value and a URL's key appear in no output, no other

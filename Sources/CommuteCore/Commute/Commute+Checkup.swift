@@ -12,7 +12,8 @@ extension Commute {
         public enum Severity: String, Sendable { case ok, warning, problem }
 
         // The source
-        case customRoutesOnly(count: Int)
+        /// No feed source: custom routes, transit feeds or both are what is refreshed.
+        case customRoutesOnly(count: Int, transitFeeds: Int)
         /// None saved; `onlyInShell` when `TRAVELTIMES_SOURCE` is set here but not for timers.
         case noSource(onlyInShell: Bool)
         case sourceNotUsable(shown: String)
@@ -52,6 +53,13 @@ extension Commute {
         case providerBudgetSpent(RouteProvider, usage: ProviderUsage)
         case providerReady(RouteProvider, usage: ProviderUsage)
 
+        // Transit feeds
+        /// A feed, its routes, when its timetable was last checked (nil: never) and its problems
+        /// at the last refresh.
+        case transitFeed(name: String, routes: Int, checkedAt: Date?, problems: [String])
+        /// A feed file named by a relative path, which timers and cron, running elsewhere, miss.
+        case transitRelativePath(name: String, kind: String, path: String)
+
         // Deliveries
         case lastDeliveryFailed(Notifier, reason: String)
 
@@ -63,11 +71,12 @@ extension Commute {
             case .customRoutesOnly, .sourceFile, .sourceURL, .zoneSaved, .planned, .onlyWatches, .providerReady: .ok
             case .noSource, .sourceNotUsable, .sourceIsRelativePath, .sourceFileUnreadable, .sourceNeedsAccessCode, .zoneNotSaved,
                 .schedulesUnreadable, .noSchedules, .allSchedulesDisabled, .planUnreadable, .nothingPlanned, .neverRefreshed,
-                .providerWithoutKey, .lastDeliveryFailed:
+                .providerWithoutKey, .lastDeliveryFailed, .transitRelativePath:
                 .problem
             case .zoneOverridden, .duplicateSchedule, .scheduleInsideQuietHours, .providerBudgetSpent: .warning
             case .refreshed(_, let age, let lastFailure): age > 86_400 ? .problem : age > Self.staleAfter || lastFailure != nil ? .warning : .ok
             case .dataAge(_, let age): age > 86_400 ? .problem : age > Self.staleAfter ? .warning : .ok
+            case .transitFeed(_, _, let checkedAt, let problems): checkedAt == nil || !problems.isEmpty ? .warning : .ok
             }
         }
     }
@@ -86,14 +95,25 @@ extension Commute {
         let configuration = configurationError == nil ? self.configuration : nil
         let cache = try? store.routes()
         let custom = (cache?.routes ?? []).filter { $0.custom != nil }
+        let transit = (try? transitFeeds()) ?? []
         var findings: [Finding] = []
         if let configuration {
-            findings += checkSource(configuration, customRoutes: custom.count, environment: environment)
+            findings += checkSource(configuration, customRoutes: custom.count, transitFeeds: transit.count, environment: environment)
             findings += checkPlans(configuration, environment: environment)
         }
-        findings += checkRefresh(cache)
+        findings += checkRefresh(cache, transit: transit.map(\.state))
         findings += checkDataAge(cache?.routes ?? [])
         if let configuration { findings += checkProviders(configuration, custom, environment: environment) }
+        for (feed, state, routes) in transit {
+            findings.append(.transitFeed(
+                name: feed.name, routes: routes.count, checkedAt: state?.checkedAt,
+                problems: (state?.problems ?? [:]).keys.sorted().compactMap { state?.problems?[$0] }))
+            for (kind, text) in feed.locations {
+                if case .file(let path) = TransitLocation(text), !path.hasPrefix("/") {
+                    findings.append(.transitRelativePath(name: feed.name, kind: kind, path: path))
+                }
+            }
+        }
         return findings
     }
 
@@ -105,9 +125,9 @@ extension Commute {
         return .lastDeliveryFailed(notifier, reason: last.reason ?? "no reason given")
     }
 
-    private func checkSource(_ configuration: Configuration, customRoutes: Int, environment: [String: String]) -> [Finding] {
+    private func checkSource(_ configuration: Configuration, customRoutes: Int, transitFeeds: Int, environment: [String: String]) -> [Finding] {
         guard let text = configuration.source else {
-            if customRoutes > 0 { return [.customRoutesOnly(count: customRoutes)] }
+            if customRoutes > 0 || transitFeeds > 0 { return [.customRoutesOnly(count: customRoutes, transitFeeds: transitFeeds)] }
             return [.noSource(onlyInShell: !(environment["TRAVELTIMES_SOURCE"] ?? "").isEmpty)]
         }
         let shown = FeedSource.redact(FeedSource.display(text), secrets: configuration.accessCode.map { [$0] } ?? [])
@@ -167,12 +187,15 @@ extension Commute {
         return findings
     }
 
-    private func checkRefresh(_ cache: RouteCache?) -> [Finding] {
+    /// The last successful refresh: the feed's or the custom routes' (the refresh log), or a
+    /// transit feed's (its timetable checked, or its realtime feed read), whichever is newer.
+    private func checkRefresh(_ cache: RouteCache?, transit: [TransitState.FeedState?]) -> [Finding] {
         let log = (try? store.refreshLog()) ?? .empty
         let failing = log.failuresSinceSuccess > 0 ? log.lastResult : nil
-        guard let success = log.lastSuccessAt ?? cache?.fetchedAt else {
+        let transitSuccess = transit.compactMap { $0 }.flatMap { [$0.checkedAt, $0.realtimeFetchedAt].compactMap { $0 } }.max()
+        guard let success = [log.lastSuccessAt ?? cache?.fetchedAt, transitSuccess].compactMap({ $0 }).max() else {
             // With no source, a refresh has nothing to read: the first missing step comes first.
-            let hasSource = configuration.source != nil || (cache?.routes ?? []).contains { $0.custom != nil }
+            let hasSource = configuration.source != nil || (cache?.routes ?? []).contains { $0.custom != nil } || !transit.isEmpty
             return [.neverRefreshed(lastFailure: failing, hasSource: hasSource)]
         }
         return [.refreshed(lastSuccess: success, age: max(0, now.timeIntervalSince(success)), lastFailure: failing)]

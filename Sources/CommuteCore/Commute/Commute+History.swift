@@ -177,7 +177,7 @@ extension Commute {
         return HistoryView(
             routeID: routeID, route: route, zone: timeZone.identifier, weeks: typicalWeeks, slots: slots, readings: readings,
             since: since, damaged: max(damagedInWindow, damagedToday), total: contents.count,
-            isRecorded: route?.custom != nil || routesInUse().contains(routeID))
+            isRecorded: route?.custom != nil || route?.transit != nil || routesInUse().contains(routeID))
     }
 
     /// Every record of the routes given (all that have a history when none are), route by route,

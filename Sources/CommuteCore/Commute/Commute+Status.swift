@@ -15,6 +15,8 @@ extension Commute {
         public var pending: PendingCounts?
         /// The ledger's decisions (claims left out), oldest first.
         public var decisions: [(at: Date, outcome: DeliveryLedger.Entry.Outcome)]?
+        /// The transit feeds with what is known of each; nil when `transit.json` cannot be read.
+        public var transit: [(feed: TransitFeed, state: TransitState.FeedState?, routes: [String])]?
         public var errors: [any Error] = []
     }
 
@@ -49,6 +51,7 @@ extension Commute {
             status.pending = PendingCounts(
                 scheduled: book.requests.count, deferred: overflow ? 0 : max(0, deferred), cap: book.cap, plannedAt: book.plannedAt)
         }
+        status.transit = read { try transitFeeds() }
         status.decisions = read {
             try store.ledgerDecisions(since: ledgerHorizon).filter { $0.outcome != .claimed }
         }

@@ -443,6 +443,8 @@ extension Commute {
         public var problems: [String]
         /// The problems the last refresh did not have: what a quiet refresh says.
         public var newProblems: [String]
+        /// What could not be recorded in the routes' history (a refresh never fails over it).
+        public var historyWarnings: [RefreshWarning] = []
     }
 
     /// The feeds' refresh: each timetable when due (daily, with validators), the realtime feeds
@@ -524,6 +526,15 @@ extension Commute {
                 plannedRoutes[route.id] = planned
                 outcome.routes.append(route.id)
                 outcome.planned.append(planned)
+            }
+            // With live data, each route's door-to-door time is a reading, as a provider's is:
+            // dated by the feed, so a feed read twice is recorded once.
+            if realtime != nil {
+                outcome.historyWarnings = record(outcome.planned.compactMap { route in
+                    guard let minutes = route.at(now).currentMinutes else { return nil }
+                    let at = ZonedCalendar.seconds(route.transit?.realtimeAt ?? now)
+                    return (route.id, HistoryRecord(at: at, minutes: minutes, source: .transit))
+                })
             }
             state.problems = problems.isEmpty ? nil : problems
             states[feed.name] = state

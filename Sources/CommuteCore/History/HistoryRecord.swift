@@ -3,6 +3,8 @@ import Foundation
 /// Who measured a travel time.
 public enum ReadingSource: UInt8, CaseIterable, Sendable, Equatable {
     case wsdot = 0, tomtom = 1, here = 2, google = 3
+    /// A transit route's door-to-door time as its agency's realtime feed had it.
+    case transit = 4
 
     /// As `history export` writes it and `history import` reads it: `wsdot`, `tomtom`.
     public var name: String {
@@ -11,6 +13,7 @@ public enum ReadingSource: UInt8, CaseIterable, Sendable, Equatable {
         case .tomtom: "tomtom"
         case .here: "here"
         case .google: "google"
+        case .transit: "transit"
         }
     }
 
@@ -21,6 +24,7 @@ public enum ReadingSource: UInt8, CaseIterable, Sendable, Equatable {
         case .tomtom: RouteProvider.tomtom.displayName
         case .here: RouteProvider.here.displayName
         case .google: RouteProvider.google.displayName
+        case .transit: "The realtime feed"
         }
     }
 
@@ -31,6 +35,10 @@ public enum ReadingSource: UInt8, CaseIterable, Sendable, Equatable {
 
     /// Where a route's times come from: the feed, or its provider.
     public init(of route: Route) {
+        if route.transit != nil {
+            self = .transit
+            return
+        }
         switch route.custom?.provider {
         case nil: self = .wsdot
         case .tomtom: self = .tomtom
