@@ -11,6 +11,8 @@ enum ExternalTool: String, CaseIterable {
     case bashCompletion = "bash-completion"
     case gnuTime = "GNU time"
     case systemdAnalyze = "systemd-analyze"
+    /// Python's official GTFS-realtime bindings, from PyPI: the oracle for the protobuf reader.
+    case gtfsRealtimeBindings = "gtfs-realtime-bindings"
 
     /// Whether this machine has it.
     var isInstalled: Bool {
@@ -19,6 +21,7 @@ enum ExternalTool: String, CaseIterable {
         case .gnuTime: FileManager.default.isExecutableFile(atPath: "/usr/bin/time")
         case .systemdAnalyze: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")
         case .zsh, .fish, .groff, .man: Self.onPath(rawValue)
+        case .gtfsRealtimeBindings: Self.hasBindings
         }
     }
 
@@ -29,8 +32,13 @@ enum ExternalTool: String, CaseIterable {
         case .gnuTime: "time"
         case .systemdAnalyze: "systemd"
         case .man: "man-db"
-        case .zsh, .fish, .groff: rawValue
+        case .zsh, .fish, .groff, .gtfsRealtimeBindings: rawValue
         }
+    }
+
+    /// How to install it.
+    var installation: String {
+        self == .gtfsRealtimeBindings ? "python3 -m pip install \(package)" : "apt-get install \(package)"
     }
 
     /// Set by `.ci/run`: every tool must be there.
@@ -40,8 +48,20 @@ enum ExternalTool: String, CaseIterable {
     var needed: ConditionTrait {
         .enabled(
             if: isInstalled || Self.required,
-            "needs \(rawValue), which is not installed (apt-get install \(package)); .ci/run installs it")
+            "needs \(rawValue), which is not installed (\(installation)); .ci/run installs it")
     }
+
+    /// Whether python3 can import the bindings: asked once.
+    private static let hasBindings: Bool = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import google.transit.gtfs_realtime_pb2"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
 
     private static func onPath(_ name: String) -> Bool {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
