@@ -202,6 +202,35 @@ import Testing
         }
     }
 
+    // MARK: Damaged files
+
+    /// The ways a file is damaged: bytes flipped, cut short, lengthened with noise, replaced by
+    /// noise whole, or a stretch of it copied over another (lengths and offsets that point elsewhere).
+    enum Damage { case flipped, cut, lengthened, replaced, spliced }
+
+    static func damaged(_ intact: Data, _ damage: Damage, using random: inout SeededRandom) -> Data {
+        var bytes = intact
+        func noise(_ count: ClosedRange<Int>) -> Data {
+            Data((0..<Int.random(in: count, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+        }
+        guard !bytes.isEmpty else { return noise(0...400) }
+        switch damage {
+        case .flipped:
+            for _ in 0..<Int.random(in: 1...40, using: &random) {
+                bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+        case .cut: bytes = bytes.prefix(Int.random(in: 0..<bytes.count, using: &random))
+        case .lengthened: bytes += noise(1...300)
+        case .replaced: bytes = noise(0...400)
+        case .spliced:
+            let length = Int.random(in: 1...min(200, bytes.count), using: &random)
+            let from = Int.random(in: 0...(bytes.count - length), using: &random)
+            let to = Int.random(in: 0...(bytes.count - length), using: &random)
+            bytes.replaceSubrange(to..<(to + length), with: intact[from..<(from + length)])
+        }
+        return bytes
+    }
+
     // MARK: History files and imports
 
     /// History files with bytes flipped, cut short, lengthened or replaced, and CSV lines of any
@@ -214,16 +243,7 @@ import Testing
         let path = sandbox.path("history/1.tth")
         let intact = try #require(sandbox.bytes("history/1.tth"))
         for round in 0..<24 {
-            var bytes = intact
-            switch round % 4 {
-            case 0:
-                for _ in 0..<Int.random(in: 1...40, using: &random) {
-                    bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
-                }
-            case 1: bytes = bytes.prefix(Int.random(in: 0..<bytes.count, using: &random))
-            case 2: bytes += Data((0..<Int.random(in: 1...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
-            default: bytes = Data((0..<Int.random(in: 0...400, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
-            }
+            let bytes = Self.damaged(intact, [Damage.flipped, .cut, .lengthened, .replaced][round % 4], using: &random)
             try Sandbox.write(path, bytes)
             for command in [
                 ["history", "1", "--now", "2025-11-04T16:05:00-08:00"], ["history", "1", "--json"], ["history", "export", "--csv"],
@@ -257,22 +277,7 @@ import Testing
     @Test func damagedTimetablesRealtimeFeedsAndTransitStateNeverCrash() throws {
         var random = SeededRandom(seed: JSONFuzzTests.seed &+ 21)
         func damaged(_ intact: Data, _ round: Int) -> Data {
-            var bytes = intact
-            switch round % 4 {
-            case 0:
-                for _ in 0..<Int.random(in: 1...24, using: &random) {
-                    bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
-                }
-            case 1: bytes = bytes.prefix(Int.random(in: 0..<bytes.count, using: &random))
-            case 2:
-                // A stretch of the file copied over another: lengths and offsets that point elsewhere.
-                let length = Int.random(in: 1...min(200, bytes.count), using: &random)
-                let from = Int.random(in: 0...(bytes.count - length), using: &random)
-                let to = Int.random(in: 0...(bytes.count - length), using: &random)
-                bytes.replaceSubrange(to..<(to + length), with: intact[from..<(from + length)])
-            default: bytes += Data((0..<Int.random(in: 1...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
-            }
-            return bytes
+            Self.damaged(intact, [Damage.flipped, .cut, .spliced, .lengthened][round % 4], using: &random)
         }
         let zip = try Data(contentsOf: URL(fileURLWithPath: Paths.transit("metro-gtfs.zip")))
         let feed = try Data(contentsOf: URL(fileURLWithPath: Paths.transit("realtime-0730.pb")))
