@@ -91,7 +91,7 @@ extension Commands {
             io.out("  timetable fetched \(moment(state?.fetchedAt)), checked \(moment(state?.checkedAt))\(state?.timeZone.map { "; zone \($0)" } ?? "")")
             if feed.realtimeURL != nil || feed.alertsURL != nil { io.out("  realtime  read \(moment(state?.realtimeFetchedAt ?? state?.alertsFetchedAt))") }
             io.out("  routes    \(routes.isEmpty ? "none" : routes.joined(separator: ", "))")
-            for problem in (state?.problems ?? [:]).keys.sorted() { io.out("  problem   \(state?.problems?[problem] ?? "")") }
+            for problem in state?.problemList ?? [] { io.out("  problem   \(problem)") }
         }
     }
 
@@ -265,7 +265,7 @@ struct TransitFeedJSON: EveryKeyEncodable {
         realtimeFetchedAt = iso(state?.realtimeFetchedAt)
         alertsFetchedAt = iso(state?.alertsFetchedAt)
         self.routes = routes
-        problems = (state?.problems ?? [:]).keys.sorted().compactMap { state?.problems?[$0] }
+        problems = state?.problemList ?? []
     }
 }
 

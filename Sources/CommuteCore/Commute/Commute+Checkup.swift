@@ -107,7 +107,7 @@ extension Commute {
         for (feed, state, routes) in transit {
             findings.append(.transitFeed(
                 name: feed.name, routes: routes.count, checkedAt: state?.checkedAt,
-                problems: (state?.problems ?? [:]).keys.sorted().compactMap { state?.problems?[$0] }))
+                problems: state?.problemList ?? []))
             for (kind, text) in feed.locations {
                 if case .file(let path) = TransitLocation(text), !path.hasPrefix("/") {
                     findings.append(.transitRelativePath(name: feed.name, kind: kind, path: path))

@@ -538,7 +538,7 @@ extension Commute {
             }
             state.problems = problems.isEmpty ? nil : problems
             states[feed.name] = state
-            outcome.problems = problems.keys.sorted().compactMap { problems[$0] }
+            outcome.problems = state.problemList
             let previous = Set((before.feeds[feed.name]?.problems ?? [:]).values)
             outcome.newProblems = outcome.problems.filter { !previous.contains($0) }
             outcomes.append(outcome)

@@ -25,6 +25,9 @@ public struct TransitState: VersionedDocument, Equatable {
         public var problems: [String: String]?
 
         public init() {}
+
+        /// The problems, in the order of the files they are about.
+        public var problemList: [String] { (problems ?? [:]).sorted { $0.key < $1.key }.map(\.value) }
     }
 
     public var version: Int

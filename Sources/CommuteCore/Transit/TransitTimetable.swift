@@ -85,10 +85,6 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
         public var trips: Int
     }
 
-    public static func contents(of archive: ZipArchive) throws -> Contents {
-        try read(archive, requests: [], checkingEverything: true).contents
-    }
-
     /// A whole archive read once: its contents, and each request's timetable or why there is none.
     public struct Reading {
         public var contents: Contents
