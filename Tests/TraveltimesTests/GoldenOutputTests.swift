@@ -9,16 +9,39 @@ import Testing
 /// `TRAVELTIMES_RECORD_GOLDEN=1` writes them anew, for review with `git diff`. They run in
 /// process, through `CLI.run`, with the sandbox's environment and its pinned clock.
 @Suite struct GoldenOutputTests {
-    /// Compares `printed` with the recorded file, or records it.
+    /// Compares `printed` with the recorded file. With `TRAVELTIMES_RECORD_GOLDEN=1` a file that
+    /// differs is written anew and the test fails all the same, as swift-argument-parser's
+    /// `assertSnapshot` does: a run that records can never pass, so CI cannot pass by recording.
     static func check(_ name: String, _ printed: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let path = Paths.root.appendingPathComponent("Tests/Support/golden/\(name)").path
-        if ProcessInfo.processInfo.environment["TRAVELTIMES_RECORD_GOLDEN"] == "1" {
+        try check(
+            at: Paths.root.appendingPathComponent("Tests/Support/golden/\(name)").path, printed,
+            recording: ProcessInfo.processInfo.environment["TRAVELTIMES_RECORD_GOLDEN"] == "1", sourceLocation: sourceLocation)
+    }
+
+    static func check(at path: String, _ printed: String, recording: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let recorded = try? String(contentsOfFile: path, encoding: .utf8)
+        guard printed != recorded else { return }
+        if recording {
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try Sandbox.write(path, Data(printed.utf8))
+            Issue.record("recorded \(path) anew: review it with `git diff`, then run the tests without TRAVELTIMES_RECORD_GOLDEN", sourceLocation: sourceLocation)
+            return
         }
-        let recorded = try? String(contentsOfFile: path, encoding: .utf8)
         #expect(printed == recorded, "differs from \(path) (TRAVELTIMES_RECORD_GOLDEN=1 records it)", sourceLocation: sourceLocation)
+    }
+
+    /// Recording writes the new output and fails the test that recorded it; a run that records
+    /// nothing new passes.
+    @Test func recordingWritesTheFileAndFails() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString).txt").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Sandbox.write(path, Data("old\n".utf8))
+        withKnownIssue("recording fails the test") { try Self.check(at: path, "new\n", recording: true) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "new\n")
+        try Self.check(at: path, "new\n", recording: true)
+        withKnownIssue("without recording, a difference fails and writes nothing") { try Self.check(at: path, "newer\n", recording: false) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "new\n")
     }
 
     /// Runs one command line in this process.
