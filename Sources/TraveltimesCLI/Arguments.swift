@@ -11,8 +11,7 @@ struct OptionSpec: Sendable {
     var short: String? = nil
     /// What the value is, for completions.
     var values: ValueKind? = nil
-    /// Must be given: shown without brackets in the usage line (the command checks it, with a
-    /// message of its own).
+    /// Must be given: shown without brackets in the usage line, and checked by the parser.
     var required = false
 }
 
@@ -106,6 +105,10 @@ enum ArgumentParser {
             parsed.values[name, default: []].append(value)
         }
         if parsed.has("--help") { return parsed }
+        // A required option is checked from its declaration, as the usage line shows it.
+        if let missing = options.first(where: { $0.required && parsed.values[$0.name] == nil && !parsed.has($0.name) }) {
+            throw UsageError(message: "Missing \(missing.name)\(missing.value.map { " \($0)" } ?? "").", command: command)
+        }
         if parsed.positionals.count > positionals.upperBound {
             let extra = parsed.positionals[positionals.upperBound]
             throw UsageError(message: "Unexpected argument '\(extra)'.", command: command)

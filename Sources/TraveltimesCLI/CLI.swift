@@ -29,6 +29,10 @@ public enum CLI {
                 return .success
             }
             let words = topic.split(separator: " ").map(String.init)
+            if let group = Commands.groupHelp(topic) {
+                io.out(group)
+                return .success
+            }
             guard let command = Commands.all.first(where: { $0.name == topic })
                 ?? (try? Commands.resolve(words).get().0)
             else {
@@ -38,6 +42,11 @@ public enum CLI {
             return .success
         default:
             break
+        }
+        // `transit --help`: the group's commands, not one of them.
+        if arguments.count == 2, ["--help", "-h"].contains(arguments[1]), let group = Commands.groupHelp(first) {
+            io.out(group)
+            return .success
         }
         let command: Command
         let rest: [String]

@@ -23,22 +23,35 @@ struct Command: Sendable {
     /// The options as parsed: the command's own plus `--help`.
     var allOptions: [OptionSpec] { options + [Options.help] }
 
-    var help: String {
+    /// `Usage: traveltimes watch add ROUTE --over MIN|auto [--notify NAMES]`, from the
+    /// declarations alone: a required option bare, an optional one in brackets, a repeatable one
+    /// once with `…` — so the line cannot drift from what the parser accepts.
+    var usage: String {
         var usage = "Usage: traveltimes \(name)"
         if !arguments.isEmpty { usage += " \(arguments)" }
         for option in options {
             let text = option.value.map { "\(option.name) \($0)" } ?? option.name
-            usage += (option.required ? " \(text)" : " [\(text)]") + (option.repeatable ? "..." : "")
+            usage += (option.required ? " \(text)" : " [\(text)]") + (option.repeatable ? "…" : "")
         }
+        return usage
+    }
+
+    var help: String {
         var lines = [usage, "", summary]
         if !discussion.isEmpty { lines += ["", discussion] }
         lines += ["", "Options:"]
         var table = Table([.left, .left])
         for option in allOptions {
             let label = (option.short.map { "\($0), " } ?? "") + option.name + (option.value.map { " \($0)" } ?? "")
-            table.add(["  " + label, option.help])
+            table.add(["  " + label, option.help + (option.required ? " (required)" : "")])
         }
         lines += table.render()
+        // A command that is also a group (`route ID`, `route add`…) lists its subcommands.
+        let subcommands = Commands.all.map(\.name).filter { $0.hasPrefix(name + " ") }
+        if !subcommands.isEmpty {
+            lines += ["", "Commands:"] + Commands.table(of: subcommands)
+            lines += ["", "See 'traveltimes \(name) COMMAND --help' for one of them."]
+        }
         return lines.joined(separator: "\n")
     }
 }

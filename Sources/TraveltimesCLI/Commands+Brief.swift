@@ -17,7 +17,11 @@ extension Commands {
             return
         }
         invocation.io.out(briefing.brief.sentence)
-        if let staleness = briefing.staleness { invocation.io.out(describe(staleness, commute)) }
+        // Each source's staleness on its own line: a fresh one never hides another's age.
+        let several = briefing.sources.count > 1
+        for source in briefing.sources {
+            if let staleness = source.staleness { invocation.io.out(describe(staleness, commute, source: several ? source.source : nil)) }
+        }
     }
 }
 

@@ -31,7 +31,17 @@ extension Commands {
             prints its time now; a provider error or no route exits non-zero and saves nothing. The
             key comes from `config set tomtom-key|here-key|google-key` or TOMTOM_API_KEY,
             HERE_API_KEY, GOOGLE_MAPS_API_KEY. A custom route then works wherever a route does:
-            favorites, schedules, groups, watches, brief.
+            favorites, schedules, groups, watches, brief. What each provider is asked, and what its
+            answer gives:
+              tomtom  GET /routing/1/calculateRoute/FROM:TO/json?traffic=true&travelMode=car
+                      &computeTravelTimeFor=all: travelTimeInSeconds now; usual is
+                      historicTrafficTravelTimeInSeconds (else noTrafficTravelTimeInSeconds)
+              here    GET /v8/routes?transportMode=car&return=summary,typicalDuration: each
+                      section's duration and typicalDuration, summed; each checked on its own
+              google  POST /directions/v2:computeRoutes, TRAFFIC_AWARE, the key in X-Goog-Api-Key:
+                      duration now; usual is staticDuration, the time without traffic (marked †)
+            Lengths give the distance. A time outside what the route can be is held back until a
+            second reading confirms it.
             With --transit FEED --from-stop STOP --to-stop STOP it is a bus or train trip instead:
             every trip of the feed that calls at the first stop and then the second (any line, or
             --line's), with --walk the minutes to the first stop. Its times are the next

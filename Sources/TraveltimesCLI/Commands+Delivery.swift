@@ -303,13 +303,28 @@ extension Commands {
     private static func notifierKind(_ words: [String], _ invocation: Invocation) throws -> Notifier.Kind {
         switch words[0] {
         case "stdout" where words.count == 1: return .stdout
-        case "desktop" where words.count == 1: return .desktop
+        case "desktop" where words.count == 1:
+            // Checked as `exec notify-send` is: a desktop notifier with no notify-send never works.
+            if !invocation.arguments.has("--force"), let problem = ExecNotifier.problem(program: "notify-send", path: invocation.environment["PATH"]) {
+                throw invocation.usage("Cannot add desktop: notify-send: \(problem) (install libnotify-bin). Pass --force before desktop to add it anyway.")
+            }
+            return .desktop
         case "exec" where words.count >= 2:
             let program = words[1]
+            var arguments = Array(words.dropFirst(2))
+            // Words after the program are its own: one of ours there would be passed on silently,
+            // so it is refused; after `--`, everything is the program's.
+            let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
+            if let ours = arguments[..<end].first(where: { word in notifyAdd.options.contains { $0.name == word.split(separator: "=").first.map(String.init) } }) {
+                let option = ours.split(separator: "=").first.map(String.init) ?? ours
+                throw invocation.usage(
+                    "'\(option)' after the program would be passed to it: give it before exec (notify add \(option)\(option == "--name" ? " NAME" : "") exec \(DisplayText.line(program)) …), or put -- before the program's arguments to pass it on.")
+            }
+            if end < arguments.endIndex { arguments.remove(at: end) }
             if !invocation.arguments.has("--force"), let problem = ExecNotifier.problem(program: program, path: invocation.environment["PATH"]) {
                 throw invocation.usage("Cannot add exec \(DisplayText.line(program)): \(problem). Give the program's full path, or pass --force before exec to add it anyway.")
             }
-            return .exec(program: program, arguments: Array(words.dropFirst(2)))
+            return .exec(program: program, arguments: arguments)
         case "exec": throw invocation.usage("exec needs a program: notify add exec PROGRAM [ARG...].")
         case "webhook": return try webhook(Array(words.dropFirst()), invocation)
         case "stdout", "desktop": throw invocation.usage("\(words[0]) takes no arguments.")
@@ -379,7 +394,7 @@ extension Commands {
     ) { invocation in
         let configuration = try invocation.commute().configuration
         if invocation.wantsJSON {
-            try invocation.printJSON(configuration.effectiveNotifiers.map { ["id": String($0.id), "notifier": $0.summary] })
+            try invocation.printJSON(configuration.effectiveNotifiers.map(NotifierJSON.init))
             return
         }
         if configuration.notifiers?.isEmpty ?? true {
@@ -436,4 +451,31 @@ struct LedgerJSON: EveryKeyEncodable {
     var action: String?
     /// An arrive-by alert's leave time as it said it.
     var leave: String?
+}
+
+/// `notify list --json`: a notifier in typed fields, with no secret among them.
+struct NotifierJSON: EveryKeyEncodable {
+    var id: Int
+    var name: String?
+    /// `stdout`, `desktop`, `exec`, `webhook`, or the service: `ntfy`, `gotify`, `pushover`,
+    /// `telegram`, `matrix`, `discord`, `slack`, `json`, `email`.
+    var kind: String
+    /// Where it sends, without a secret; null where that is the secret itself.
+    var target: String?
+    var options: [String: Notifier.Setting]
+    /// Whether its URL or headers hold credentials (never shown).
+    var credentials: Bool
+    /// The line `notify list` shows.
+    var summary: String
+
+    init(_ notifier: Notifier) {
+        let parts = notifier.parts
+        id = notifier.id
+        name = notifier.name
+        kind = parts.kind
+        target = parts.target
+        options = parts.options
+        credentials = parts.credentials
+        summary = notifier.summary
+    }
 }

@@ -4,7 +4,7 @@ import Foundation
 extension Commands {
     /// When the sample was captured, and where.
     static let sampleMoment = "2025-11-04T16:00:00-08:00"
-    static let sampleZone = "America/Los_Angeles"
+    static let sampleZone = WSDOTFeed.timeZone
 
     static let demo = Command(
         name: "demo",
@@ -58,6 +58,10 @@ extension Commands {
         io.out(nextSteps)
     }
 
+    /// The one notifier the demo, doctor and the README recommend: ntfy, by its own URL (alerts
+    /// changed in place and cleared), named for schedules.
+    static let recommendedNotifier = "traveltimes notify add ntfys://ntfy.sh/YOUR-TOPIC --name phone"
+
     /// What turns the demo into real alerts; the README's "Your first real alert" takes each in turn.
     static let nextSteps = """
         That was the sample; the demo store is thrown away now, and nothing else was touched.
@@ -65,7 +69,7 @@ extension Commands {
           1. Live times: traveltimes config set source \(FeedSource.wsdotURL)
              with traveltimes config set access-code - (a free code: wsdot.wa.gov/traffic/api),
              or, anywhere: traveltimes config set here-key - and traveltimes route add (see route add --help)
-          2. Where alerts go: traveltimes notify add webhook https://ntfy.sh/YOUR-TOPIC (or notify add --help)
+          2. Where alerts go: \(recommendedNotifier) (or notify add --help)
           3. Run unattended: traveltimes install systemd --enable (or install cron), then traveltimes doctor
         """
 

@@ -172,6 +172,9 @@ private struct Doctor {
             return ("source", shown, nil)
         case .zoneSaved(let saved):
             return ("time zone", "\(saved) (saved)", nil)
+        case .zoneDiffers(let saved, let source, let zone):
+            return ("time zone", "\(saved) (saved), but \(source) keeps \(zone)'s clocks: a 7:00 alert fires at 7:00 in \(saved)",
+                    "if you live by \(zone)'s clocks: traveltimes config set timezone \(zone)")
         case .zoneOverridden(let saved, let override):
             return ("time zone", "\(saved) (saved); TRAVELTIMES_TZ=\(override) in this shell changes it for these commands only",
                     "timers and cron use the saved zone; change it with traveltimes config set timezone")
@@ -229,6 +232,8 @@ private struct Doctor {
                     "traveltimes config set \(provider.budgetSetting) N, if your plan allows more")
         case .providerReady(let provider, let usage):
             return ("provider " + provider.rawValue, usageText(usage), nil)
+        case .transitNoDeparture(let route, let why):
+            return ("route " + route, why, "check the feed's dates with `traveltimes route \(route)`; a newer timetable comes with `traveltimes refresh`")
         case .transitFeed(let name, let routes, let checkedAt, let problems):
             let used = routes == 0 ? "no route uses it" : "\(routes) route\(routes == 1 ? "" : "s")"
             guard let checkedAt else {
@@ -300,7 +305,7 @@ private struct Doctor {
         case .stdout:
             if systemdOnly {
                 add(check, .problem, "stdout: under systemd timers, what tick prints goes to the journal, which nobody reads at 7:00",
-                    fix: "traveltimes notify add webhook https://ntfy.sh/TOPIC (or exec notify-send …)")
+                    fix: "\(Commands.recommendedNotifier) (or notify add desktop)")
             } else {
                 add(check, .ok, notifier.id == 0 ? "none configured: alerts go to stdout, which cron mails" : "stdout, which cron mails")
             }
@@ -379,10 +384,11 @@ private struct Doctor {
             }
         }
         let summary = installed.summary
-        if !installed.units.isEmpty, installed.cronBlock == true {
+        // Both run tick only when the timers are enabled beside the block.
+        if installed.enabledTimers.count == Installation.timers.count, installed.cronBlock == true {
             add("scheduler", .warning, summary + ": both run tick (the ledger sends each alert once, but twice the work)",
                 fix: "traveltimes uninstall cron (or uninstall systemd)")
-        } else if !installed.units.isEmpty, !Self.lingers() {
+        } else if installed.enabledTimers.count == Installation.timers.count, !Self.lingers() {
             add("scheduler", .warning, summary + "; user timers run only while you are logged in",
                 fix: "on a server: loginctl enable-linger \(Self.userName())")
         } else {

@@ -73,10 +73,10 @@ extension Commands {
     static let favoritesMove = Command(
         name: "favorites move",
         summary: "Move a favorite to another position",
-        arguments: "ID --to POSITION",
+        arguments: "ID",
         positionals: 1...1,
         argumentValues: [.favoriteRouteID],
-        options: [OptionSpec(name: "--to", value: "POSITION", help: "New position, 1 = first")]
+        options: [OptionSpec(name: "--to", value: "POSITION", help: "New position, 1 = first", required: true)]
     ) { invocation in
         let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
         guard let text = invocation.arguments.value("--to") else {

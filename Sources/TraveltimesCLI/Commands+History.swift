@@ -11,7 +11,7 @@ extension Commands {
         positionals: 1...1,
         argumentValues: [.routeID],
         options: [
-            OptionSpec(name: "--days", value: "N", help: "Show the last N days, today included (default 1; at most 31)"),
+            OptionSpec(name: "--days", value: "N", help: "Show the last N days, today included (default 1; as far back as history-days keeps)"),
             Options.json, Options.now,
         ],
         discussion: """
@@ -26,8 +26,9 @@ extension Commands {
         let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
         var days = 1
         if let text = invocation.arguments.value("--days") {
-            guard text.count <= 2, text.allSatisfy(\.isASCIIDigit), let value = Int(text), (1...31).contains(value) else {
-                throw invocation.usage("Invalid --days '\(DisplayText.line(String(text.prefix(20))))': use a whole number from 1 to 31.")
+            let longest = Configuration.longestHistoryDays
+            guard text.count <= 4, text.allSatisfy(\.isASCIIDigit), let value = Int(text), (1...longest).contains(value) else {
+                throw invocation.usage("Invalid --days '\(DisplayText.line(String(text.prefix(20))))': use a whole number from 1 to \(longest).")
             }
             days = value
         }
@@ -106,11 +107,11 @@ extension Commands {
     static let bestTime = Command(
         name: "best-time",
         summary: "When to leave to arrive by a time, from each route's history",
-        arguments: "ROUTE... --arrive-by TIME",
+        arguments: "ROUTE...",
         positionals: 1...20,
         argumentValues: [.routeID],
         options: [
-            OptionSpec(name: "--arrive-by", value: "TIME", help: "When you must be there: 9:00, 8:30am"),
+            OptionSpec(name: "--arrive-by", value: "TIME", help: "When you must be there: 9:00, 8:30am", required: true),
             OptionSpec(name: "--days", value: "DAYS", help: "weekdays (default), weekends, daily, or mon,wed,fri", values: .days),
             OptionSpec(name: "--window", value: "START-END", help: "Leave between START and END (default: the 3 hours before TIME)"),
             Options.json, Options.now,

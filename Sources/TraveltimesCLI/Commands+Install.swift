@@ -59,7 +59,8 @@ extension Commands {
             (replacing the block written before), and writes the table back with `crontab -`. Every
             other line stays byte for byte. The lines run this binary by its absolute path, with
             --quiet and TRAVELTIMES_HOME set to this store; running it again changes nothing. Without
-            a crontab command it prints the lines to paste, and exits 69.
+            a crontab command it prints the lines to paste, and exits 69 (with --dry-run, it says
+            so and exits 0).
             """
     ) { invocation in
         let io = invocation.io
@@ -69,6 +70,12 @@ extension Commands {
         }
         let block = plan.block
         guard let table, let merged = plan.table else {
+            // A dry run says what it would do, and succeeds: it was asked to change nothing.
+            if invocation.arguments.has("--dry-run") {
+                io.out("There is no crontab command here: install cron would print these lines to add with your scheduler, and exit 69:")
+                for line in block { io.out("  " + Installation.text(ofByteString: line)) }
+                return
+            }
             io.err("traveltimes: there is no crontab command here; add these lines with your scheduler:")
             for line in block { io.err("  " + Installation.text(ofByteString: line)) }
             throw NoCrontab()
@@ -134,7 +141,9 @@ extension Commands {
 
     /// What runs refresh and tick unattended, as this invocation's environment finds it.
     static func installed(_ invocation: Invocation) -> Installation.Installed {
-        Installation.Installed(unitDirectory: try? unitDirectory(invocation), crontab: (try? readCrontab(invocation)).flatMap { $0 })
+        Installation.Installed(
+            unitDirectory: try? unitDirectory(invocation), crontab: (try? readCrontab(invocation)).flatMap { $0 },
+            store: try? storeDirectory(invocation))
     }
 
     // MARK: Helpers
@@ -159,7 +168,7 @@ extension Commands {
 
     /// The store, by its absolute path: what the timers and cron must find without this shell.
     private static func storeDirectory(_ invocation: Invocation) throws -> String {
-        absolute(try StoreLocation.directory(environment: invocation.environment))
+        try StoreLocation.directory(environment: invocation.environment)
     }
 
     private static func absolute(_ path: String) -> String {

@@ -10,7 +10,7 @@ extension Commands {
         name: "pause",
         summary: "Pause alerts for some days (a holiday, a vacation): every schedule, or one",
         options: [
-            OptionSpec(name: "--until", value: "DATE", help: "The last day paused: 2026-11-27, today or tomorrow"),
+            OptionSpec(name: "--until", value: "DATE", help: "The last day paused: 2026-11-27, today or tomorrow", required: true),
             OptionSpec(name: "--from", value: "DATE", help: "The first day paused (default today)"),
             OptionSpec(name: "--schedule", value: "ID", help: "Only this schedule (an ID prefix)", values: .scheduleID),
             OptionSpec(name: "--reason", value: "TEXT", help: "A note to show with it (Thanksgiving)"),

@@ -238,7 +238,7 @@ private struct RefreshRun {
                 io.out("Transit \(outcome.feed): \(timetable); \(live); \(outcome.routes.count) route\(outcome.routes.count == 1 ? "" : "s") planned.")
             }
             for problem in quiet ? outcome.newProblems : outcome.problems where !invocation.wantsJSON { io.warn(problem) }
-            for warning in outcome.historyWarnings where !invocation.wantsJSON { io.warn(warning.description) }
+            for warning in outcome.warnings where !invocation.wantsJSON { io.warn(warning.description) }
         }
     }
 

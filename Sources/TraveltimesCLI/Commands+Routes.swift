@@ -26,8 +26,7 @@ extension Commands {
             return
         }
         let io = invocation.io
-        io.out("Updated at \(TimeFormatting.moment(listing.newestUpdate, relativeTo: commute.now, calendar: commute.calendar))")
-        if let staleness = listing.staleness { io.out(describe(staleness, commute)) }
+        for line in ageLines(listing.sources, newest: listing.newestUpdate, commute) { io.out(line) }
         guard !listing.entries.isEmpty else {
             if let text = invocation.arguments.value("--search") {
                 io.out("No routes match '\(text)'.")
@@ -134,6 +133,7 @@ extension Commands {
             io.out("  Updated:  \(TimeFormatting.moment(route.updatedAt, relativeTo: commute.now, calendar: calendar)) "
                 + "(\(TimeFormatting.age(commute.now.timeIntervalSince(route.updatedAt))) ago)")
         }
+        if let staleness = detail.source?.staleness { io.out("  \(describe(staleness, commute))") }
         if schedules.isEmpty {
             io.out("  Schedules: none")
         } else {
@@ -144,16 +144,36 @@ extension Commands {
         }
     }
 
-    /// `stale: refresh failed 3 times since 6:15 AM; the data is 3 h old`.
-    static func describe(_ staleness: Commute.Staleness, _ commute: Commute) -> String {
-        switch staleness {
-        case .failing(let times, let since, let age):
-            "stale: refresh failed \(times == 1 ? "once" : "\(times) times") since "
-                + "\(TimeFormatting.moment(since, relativeTo: commute.now, calendar: commute.calendar)); "
-                + "the data is \(TimeFormatting.age(age)) old"
-        case .notRefreshed(let age):
-            "stale: the data is \(TimeFormatting.age(age)) old; run `traveltimes refresh`"
+    /// When the data shown was updated, and a line for each source whose data is stale. One
+    /// source: `Updated at 4:00 PM`; several: `Updated: wsdot Tue, Nov 4, 4:00 PM; transit metro
+    /// 7:15 AM`, each stale one named on its own line, so one fresh source never hides another's age.
+    static func ageLines(_ sources: [Commute.SourceAge], newest: Date, _ commute: Commute) -> [String] {
+        let moment = { (date: Date) in TimeFormatting.moment(date, relativeTo: commute.now, calendar: commute.calendar) }
+        guard sources.count > 1 else {
+            return ["Updated at \(moment(sources.first?.updatedAt ?? newest))"] + sources.compactMap { $0.staleness.map { describe($0, commute) } }
         }
+        let updated = sources.map { source in
+            "\(source.source.label) " + (source.updatedAt.map(moment) ?? (source.source.isTransit ? "timetable only" : "not fetched yet"))
+        }
+        return ["Updated: " + updated.joined(separator: "; ")]
+            + sources.compactMap { source in source.staleness.map { describe($0, commute, source: source.source) } }
+    }
+
+    /// `stale: refresh failed 3 times since 6:15 AM; the data is 3 h old`, naming the source when
+    /// there are several (`stale: wsdot: …`).
+    static func describe(_ staleness: Commute.Staleness, _ commute: Commute, source: Commute.RouteSource? = nil) -> String {
+        let moment = { (date: Date) in TimeFormatting.moment(date, relativeTo: commute.now, calendar: commute.calendar) }
+        let what: String = switch staleness {
+        case .failing(let times, let since, let age):
+            "refresh failed \(times == 1 ? "once" : "\(times) times") since \(moment(since)); the data is \(TimeFormatting.age(age)) old"
+        case .providerFailing(let since, let age):
+            "it has failed since \(moment(since)); the data is \(TimeFormatting.age(age)) old"
+        case .noLiveData(let age):
+            "its live data is \(TimeFormatting.age(age)) old; run `traveltimes refresh`"
+        case .notRefreshed(let age):
+            "the data is \(TimeFormatting.age(age)) old; run `traveltimes refresh`"
+        }
+        return "stale: " + (source.map { "\($0.label): " } ?? "") + what
     }
 
     static func describe(_ point: Route.Point) -> String {

@@ -54,9 +54,15 @@ extension Commands {
         invocation.io.out("Added schedule \(shortID(schedule)): \(try describe(schedule, commute)).")
         warn(added.warnings, about: schedule, invocation)
         if added.savedZone {
+            let zone = commute.timeZone.identifier
             invocation.io.out(
-                "Schedules are in \(commute.timeZone.identifier) from now on, whatever TZ cron runs with "
+                "Schedules are in \(zone) from now on, whatever TZ cron runs with "
                     + "(change it with `traveltimes config set timezone ZONE`).")
+            // A host on UTC saves UTC: said at once when a source keeps other clocks.
+            if let other = commute.source(keepingOtherClocksThan: zone) {
+                invocation.io.warn(
+                    "\(other.source) keeps \(other.zone)'s clocks, not \(zone)'s: if you live by them, run `traveltimes config set timezone \(other.zone)`")
+            }
         }
         invocation.report(added.summary)
     }
@@ -264,7 +270,7 @@ extension Commands {
         name: "--notify", value: "NAMES", help: "Send only to these notifiers, by name (notify add --name), comma-separated (default: all)")
     static let bufferOption = OptionSpec(name: "--buffer", value: "DURATION", help: "With --arrive-by: minutes to spare (default 5m)")
     static let headsUpOption = OptionSpec(
-        name: "--heads-up", value: "DURATION|off", help: "With --arrive-by: one more alert this long before the leave time (15m)")
+        name: "--heads-up", value: "DURATION|off", help: "With --arrive-by: one more alert this long before the leave time, such as 15m (default: none)")
 
     /// An arrive-by schedule's timing from --buffer and --heads-up, over `current` (an edit keeps
     /// what is not given); the defaults for a new one, or one that was at a fixed time.

@@ -48,7 +48,14 @@ extension Commands {
             io.out("Time zone:  unknown: config.json cannot be read (times below are in \(commute.timeZone.identifier))")
         }
         if let routes = report.routes {
-            if let updated = routes.updatedAt {
+            // Each source's age on its own: a fresh transit feed never hides an old road feed.
+            let ages = routes.sources.map { source in
+                let age = source.updatedAt.map { "\(moment($0)) (\(TimeFormatting.age(commute.now.timeIntervalSince($0.date))) ago\(source.stale ? ", stale" : ""))" }
+                return (routes.sources.count > 1 ? "\(source.source) " : "") + (age ?? (source.source.hasPrefix("transit ") ? "timetable only" : "not fetched yet"))
+            }
+            if routes.updatedAt != nil, !ages.isEmpty {
+                io.out("Routes:     \(routes.count) (\(routes.withoutData) without data)\(ages.count > 1 ? "; " : ", ")updated \(ages.joined(separator: "; "))")
+            } else if let updated = routes.updatedAt {
                 io.out(
                     "Routes:     \(routes.count) (\(routes.withoutData) without data), updated \(moment(updated)) "
                         + "(\(TimeFormatting.age(commute.now.timeIntervalSince(updated.date))) ago)")
@@ -129,6 +136,16 @@ struct StatusJSON: EveryKeyEncodable {
         var updatedAt: Moment?
         var fetchedAt: Moment?
         var from: String?
+        /// Each source's newest reading: the feed, each provider, each transit feed.
+        var sources: [Source]
+    }
+
+    struct Source: EveryKeyEncodable {
+        /// `wsdot`, `here`, `transit metro`.
+        var source: String
+        /// Null when it has none (a transit feed's timetable alone, a route never fetched).
+        var updatedAt: Moment?
+        var stale: Bool
     }
 
     struct LastRefresh: EveryKeyEncodable {
@@ -222,7 +239,8 @@ extension StatusJSON {
             }
             routes = Routes(
                 count: cache.routes.count, withoutData: cache.routes.count(where: { $0.status == .noData }),
-                updatedAt: cache.routes.map(\.updatedAt).max().map(moment), fetchedAt: cache.fetchedAt.map(moment), from: cache.source)
+                updatedAt: cache.routes.map(\.updatedAt).max().map(moment), fetchedAt: cache.fetchedAt.map(moment), from: cache.source,
+                sources: (status.sources ?? []).map { Source(source: $0.source.label, updatedAt: $0.updatedAt.map(moment), stale: $0.staleness != nil) })
         }
         if let log = status.refreshLog, let attempt = log.lastAttemptAt, let result = log.lastResult {
             lastRefresh = LastRefresh(

@@ -5,11 +5,12 @@ extension Commands {
     static let watchAdd = Command(
         name: "watch add",
         summary: "Alert (critical) when a route's delay reaches MIN minutes (or, auto, passes its usual), and when it clears",
-        arguments: "ROUTE --over MIN|auto",
+        arguments: "ROUTE",
         positionals: 1...1,
         argumentValues: [.routeID],
         options: [
-            OptionSpec(name: "--over", value: "MIN|auto", help: "Delay in minutes over the usual time, or auto: slower than 9 times in 10 at that hour"),
+            OptionSpec(name: "--over", value: "MIN|auto", help: "Delay in minutes over the usual time, or auto: slower than 9 times in 10 at that hour",
+                required: true),
             OptionSpec(name: "--notify", value: "NAMES", help: "Send only to these notifiers, by name, comma-separated (default: all)"),
         ],
         discussion: """

@@ -14,6 +14,43 @@ enum Commands {
     /// Groups whose bare name runs their listing: `favorites` is `favorites list`.
     static let groups = ["favorites", "schedule", "group", "config", "notify", "delivered", "watch", "install", "uninstall", "transit"]
 
+    /// What each group is for, as its `--help` says first.
+    static let groupSummaries: [String: String] = [
+        "favorites": "The routes you follow, in your order",
+        "schedule": "When alerts go out: at a time, or arrive by one",
+        "group": "Named sets of favorites, for brief --group",
+        "config": "Settings, kept in config.json",
+        "notify": "Where alerts go: ntfy, Telegram, Pushover, Gotify, Matrix, Discord, Slack, email, the desktop, a program",
+        "watch": "Delay watches: an alert when a route's delay passes a line, and when it clears",
+        "install": "Run refresh and tick unattended: systemd user timers or a crontab block",
+        "uninstall": "Remove what install wrote",
+        "transit": "Transit agencies' GTFS feeds, their stops and their live data",
+    ]
+
+    /// The help of a group that is not itself a command (`transit --help`): every subcommand with
+    /// its summary, from the command table. Nil for any other word.
+    static func groupHelp(_ group: String) -> String? {
+        // A group that is a command too (`delivered`) has that command's help, which lists the rest.
+        guard groups.contains(group), !all.contains(where: { $0.name == group }), let summary = groupSummaries[group] else { return nil }
+        let names = all.map(\.name).filter { $0.hasPrefix(group + " ") }
+        guard !names.isEmpty else { return nil }
+        let bare = group == "config" ? "config show" : "\(group) list"
+        var lines = ["Usage: traveltimes \(group) COMMAND [options]", "", summary, "", "Commands:"] + table(of: names) + [""]
+        if names.contains(bare) { lines.append("'traveltimes \(group)' alone runs '\(bare)'.") }
+        lines.append("See 'traveltimes \(group) COMMAND --help' for one of them.")
+        return lines.joined(separator: "\n")
+    }
+
+    /// `  add     Add a transit feed …`: commands by name with their summaries.
+    static func table(of names: [String]) -> [String] {
+        var table = Table([.left, .left])
+        for name in names {
+            guard let command = all.first(where: { $0.name == name }) else { continue }
+            table.add(["  " + name, command.summary])
+        }
+        return table.render()
+    }
+
     /// Commands that run by their own name and also have subcommands.
     static let hybrids = ["route": routeSubcommands, "pause": pauseSubcommands, "history": historySubcommands]
 

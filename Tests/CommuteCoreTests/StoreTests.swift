@@ -208,7 +208,7 @@ final class TemporaryDirectory {
         // A failure inside the caller's own work is the same.
         struct Stop: Error {}
         #expect(throws: Stop.self) {
-            try commute.store.replaceRoutes(fetchedAt: now, source: "C") { save in
+            try commute.store.replaceRoutes(fetchedAt: now, source: "C") { _, save in
                 for route in routes { try save(route) }
                 throw Stop()
             }

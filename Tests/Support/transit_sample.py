@@ -4,8 +4,13 @@ GTFS zip by Python's zipfile, the GTFS-realtime feeds by the hand encoder of gtf
 (written from the field numbers of google/transit's gtfs-realtime.proto).
 
     transit_sample.py OUT
+    transit_sample.py feed OUT.pb HH:MM TRIP=SECONDS|TRIP=cancel ...
 
-A fictional agency in Seattle's zone, with a weekday service through 2030:
+The second form writes one realtime feed of the morning below, dated HH:MM, with each trip delayed
+by SECONDS or cancelled: what a test needs beyond the bundled two.
+
+A fictional agency in Seattle's zone, with a weekday service on every date from 2020 to 2099 (so a
+newcomer who adds it today has buses; the realtime morning below stays pinned to one day):
   545  Capitol Hill Station Bay 2 (1201) -> Redmond Technology Station (2301) -> Redmond TC (2400),
        every 15 minutes from 6:12 to 9:57, 38 minutes to 2301
   542  Capitol Hill Station Bay 3 (1202) -> 2301 -> 2400, every 30 minutes from 6:05, 45 minutes
@@ -35,7 +40,7 @@ STOPS = "stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station\n" \
 ROUTES = "route_id,agency_id,route_short_name,route_long_name,route_type\n" \
     "R545,metro,545,Seattle - Redmond,3\nR542,metro,542,Seattle - Redmond TC,3\n"
 CALENDAR = "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\n" \
-    "WKDY,1,1,1,1,1,0,0,20300101,20301231\n"
+    "WKDY,1,1,1,1,1,0,0,20200101,20991231\n"
 CALENDAR_DATES = "service_id,date,exception_type\nWKDY,20300527,2\n"
 
 
@@ -94,7 +99,20 @@ def feed(timestamp, updates):
     return header(timestamp) + b"".join(ld(2, ld(1, "e%d" % index) + ld(3, update)) for index, update in enumerate(updates))
 
 
+def custom_feed(path, at, changes):
+    hour, minute = (int(part) for part in at.split(":"))
+    updates = []
+    for change in changes:
+        trip, what = change.split("=")
+        updates.append(cancelled(trip) if what == "cancel" else delayed(trip, int(what)))
+    with open(path, "wb") as handle:
+        handle.write(feed(instant(hour, minute), updates))
+
+
 def main():
+    if sys.argv[1] == "feed":
+        custom_feed(sys.argv[2], sys.argv[3], sys.argv[4:])
+        return
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     trips, stop_times = timetable()

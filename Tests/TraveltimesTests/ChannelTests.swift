@@ -214,7 +214,7 @@ final class DesktopAndMail {
         // From standard input: out of argv.
         let added = try sandbox.run(["notify", "add", "-", "--name", "phone"], stdin: "ntfys://tk_SECRETTOKEN@ntfy.example.com/commute\n")
         #expect(added.status == 0 && added.stdout == "Added notifier 1: phone: ntfy https://ntfy.example.com/… (with credentials).\n", "\(added)")
-        let taken = try sandbox.run(["notify", "add", "desktop", "--name", "phone"])
+        let taken = try sandbox.run(["notify", "add", "--force", "desktop", "--name", "phone"])
         #expect(taken.stderr.contains("A notifier named 'phone' already exists"))
     }
 

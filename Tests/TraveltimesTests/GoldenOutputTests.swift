@@ -59,6 +59,30 @@ import Testing
         try Self.check("help/\(command.replacingOccurrences(of: " ", with: "-")).txt", outcome.stdout)
     }
 
+    /// A group's `--help` (`transit --help`, `install --help`): every subcommand with its summary,
+    /// exit 0 — compared whole, and checked to name every command of the group.
+    @Test(arguments: Commands.groups.filter { Commands.groupHelp($0) != nil })
+    func everyGroupsHelpIsTheRecordedOne(group: String) throws {
+        for spelling in [[group, "--help"], [group, "-h"], ["help", group]] {
+            let outcome = Self.inProcess(spelling)
+            #expect(outcome.status == 0 && outcome.stderr.isEmpty, "\(spelling): \(outcome)")
+            try Self.check("help/\(group).txt", outcome.stdout)
+        }
+        let help = Self.inProcess([group, "--help"]).stdout
+        for command in Commands.all where command.name.hasPrefix(group + " ") {
+            #expect(help.contains("\n  \(command.name)  "), "\(group) --help does not list \(command.name)")
+        }
+    }
+
+    /// A command that is also a group (`route ID` with `route add`…) lists its subcommands too.
+    @Test(arguments: ["route", "pause", "history", "delivered"])
+    func aCommandThatIsAlsoAGroupListsItsSubcommands(command: String) throws {
+        let help = Self.inProcess([command, "--help"]).stdout
+        let subcommands = Commands.all.filter { $0.name.hasPrefix(command + " ") }
+        #expect(!subcommands.isEmpty)
+        for sub in subcommands { #expect(help.contains("\n  \(sub.name)  "), "\(command) --help does not list \(sub.name)") }
+    }
+
     /// A store with something in every list: the sample feed, favourites, two schedules (one
     /// arrive-by), a group, a pause, a watch, a notifier, a delivered alert and a setting.
     static let listings: [[String]] = [

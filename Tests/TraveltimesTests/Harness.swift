@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// What one run of the binary did.
-struct Outcome: CustomStringConvertible {
+struct Outcome: CustomStringConvertible, Equatable {
     var status: Int32
     var stdout: String
     var stderr: String

@@ -93,13 +93,24 @@ import Testing
         #expect(try ledger(sandbox) == [held, "health.data delivered"])
     }
 
+    /// The sample feed as if measured at `time` on Tuesday, Nov 4 (Pacific): a fresh reading.
+    func feed(measuredAt time: String, _ sandbox: Sandbox) throws -> String {
+        let instant = try #require(ISO8601.parse("2025-11-04T\(time):00-08:00")?.instant)
+        let text = try String(contentsOfFile: Paths.fixture, encoding: .utf8)
+            .replacingOccurrences(of: "1762300800000", with: String(Int(instant.timeIntervalSince1970) * 1_000))
+        let path = sandbox.home + "-feed-\(time.replacingOccurrences(of: ":", with: ""))"
+        try Sandbox.write(path, Data(text.utf8))
+        return path
+    }
+
     @Test func aProblemThatMendsBeforeItCanBeToldIsNotTold() throws {
         let (sandbox, log) = try sandbox()
         try sandbox.ok(["config", "set", "quiet-hours", "17:00-18:00"])
         try sandbox.ok(["tick", "--now", "2025-11-04T17:40"])  // held: quiet hours
-        // The 6:30 PM alert goes by (it was sent with its own words), and with it the problem.
-        try sandbox.ok(["tick", "--now", "2025-11-04T18:30"])
-        try sandbox.ok(["tick", "--now", "2025-11-04T18:45"])
+        // Fresh data comes in quiet hours: the problem's cause is gone before it could be told.
+        try sandbox.ok(["refresh", "--quiet", "--source", try feed(measuredAt: "17:45", sandbox), "--now", "2025-11-04T17:50"])
+        try sandbox.ok(["tick", "--now", "2025-11-04T17:51"])
+        try sandbox.ok(["tick", "--now", "2025-11-04T18:00"])
         #expect(!alerts(log).contains("health."), "\(alerts(log))")
         #expect(try ledger(sandbox) == [
             "health.data suppressed: quiet hours (5:00 PM–6:00 PM); sent when they end, if the problem lasts",
@@ -110,10 +121,11 @@ import Testing
 
     @Test func aProblemThatComesAndGoesIsToldAtMostFourTimesADay() throws {
         let (sandbox, log) = try sandbox()
-        // The 6:30 PM alert's data (4:00 PM) is old whenever it is in the lead window: a lead of 0
-        // takes it out, and the problem mends; 60 min puts it back.
-        for (minute, lead) in [("17:40", "60m"), ("17:41", "0m"), ("17:42", "60m"), ("17:43", "0m"), ("17:44", "60m")] {
-            try sandbox.ok(["config", "set", "lead", lead])
+        // The 6:30 PM alert's data (4:00 PM) is old in its lead window; a fresh reading mends it,
+        // and the old one coming back brings it back.
+        let fresh = try feed(measuredAt: "17:30", sandbox)
+        for (minute, source) in [("17:40", Paths.fixture), ("17:41", fresh), ("17:42", Paths.fixture), ("17:43", fresh), ("17:44", Paths.fixture)] {
+            try sandbox.ok(["refresh", "--quiet", "--source", source, "--now", "2025-11-04T\(minute)"])
             try sandbox.ok(["tick", "--now", "2025-11-04T\(minute)"])
         }
         #expect(alerts(log).components(separatedBy: "\n--\n").count - 1 == 4, "\(alerts(log))")

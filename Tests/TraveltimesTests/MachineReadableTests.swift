@@ -24,6 +24,7 @@ import Testing
             "routes": [
                 "count": 163, "withoutData": 3, "updatedAt": "2025-11-04T16:00:00-08:00", "fetchedAt": "2025-11-04T16:00:00-08:00",
                 "from": Paths.fixture,
+                "sources": [["source": "wsdot", "updatedAt": "2025-11-04T16:00:00-08:00", "stale": true]],
             ],
             "lastRefresh": ["at": "2025-11-04T16:00:00-08:00", "result": "ok", "lastSuccessAt": "2025-11-04T16:00:00-08:00", "failuresInARow": 0],
             "favorites": 3,

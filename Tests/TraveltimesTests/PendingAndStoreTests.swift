@@ -137,7 +137,7 @@ import Glibc
         let status = try sandbox.ok(["status", "--now", "2025-11-04T18:00:00-08:00"]).stdout
         #expect(status.contains("Store:      \(sandbox.home)"))
         #expect(status.contains("Time zone:  America/Los_Angeles"))
-        #expect(status.contains("Routes:     163 (3 without data), updated 4:00 PM (2 h ago)"))
+        #expect(status.contains("Routes:     163 (3 without data), updated 4:00 PM (2 h ago, stale)"))
         #expect(status.contains("Favorites:  3"))
         #expect(status.contains("Schedules:  1 (1 enabled)"))
         #expect(status.contains("Pending:    5 scheduled (cap 64), 0 deferred"))
@@ -177,7 +177,7 @@ import Glibc
               1. Live times: traveltimes config set source https://wsdot.wa.gov/Traffic/api/TravelTimes/TravelTimesREST.svc/GetTravelTimesAsJson
                  with traveltimes config set access-code - (a free code: wsdot.wa.gov/traffic/api),
                  or, anywhere: traveltimes config set here-key - and traveltimes route add (see route add --help)
-              2. Where alerts go: traveltimes notify add webhook https://ntfy.sh/YOUR-TOPIC (or notify add --help)
+              2. Where alerts go: traveltimes notify add ntfys://ntfy.sh/YOUR-TOPIC --name phone (or notify add --help)
               3. Run unattended: traveltimes install systemd --enable (or install cron), then traveltimes doctor
 
             """), "\(demo)")

@@ -69,7 +69,7 @@ import Testing
         let sandbox = try sandbox()
         let brief = try sandbox.ok(["brief", "--now", "2025-11-05T07:30:00-08:00"]).stdout
         #expect(brief.hasPrefix(
-            "Your morning commute is congested. Everett-Seattle is on time at 34 min, and Renton-Auburn is running +11 min. No data for Everett-Seattle EL.\n"))
+            "Your morning commute was congested when last measured, 15 h ago. Everett-Seattle is on time at 34 min, and Renton-Auburn is running +11 min. No data for Everett-Seattle EL.\n"))
         try sandbox.ok(["group", "add", "home", "--route", "96"])
         #expect(try sandbox.ok(["brief", "--group", "HOME", "--now", now]).stdout
             == "Your afternoon commute looks clear. Seattle-Bellevue via 90 is on time at 14 min.\n")

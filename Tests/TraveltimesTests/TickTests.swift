@@ -156,8 +156,31 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: sandbox.path("config.json")))
         #expect(try sandbox.ok(["notify", "add", "exec", "notify-me", "{title}"], environment: onPath).stdout == "Added notifier 1: exec notify-me {title}.\n")
         #expect(try sandbox.ok(["notify", "add", "exec", runnable]).stdout == "Added notifier 2: exec \(runnable).\n")
-        let forced = try sandbox.ok(["notify", "add", "--force", "exec", "no-such-notifier", "--force"])
-        #expect(forced.stdout == "Added notifier 3: exec no-such-notifier --force.\n")
+        let forced = try sandbox.ok(["notify", "add", "--force", "exec", "no-such-notifier"])
+        #expect(forced.stdout == "Added notifier 3: exec no-such-notifier.\n")
+        // An option of ours after the program would be the program's argument: refused, never
+        // passed on silently; after --, everything is the program's.
+        for option in [["--name", "phone"], ["--force"], ["--name=phone"]] {
+            let refused = try sandbox.run(["notify", "add", "exec", runnable, "-x"] + option)
+            #expect(refused == Outcome(status: 64, stdout: "", stderr: """
+                traveltimes: '\(option[0].split(separator: "=")[0])' after the program would be passed to it: give it before exec (notify add \(option[0].hasPrefix("--name") ? "--name NAME" : "--force") exec \(runnable) …), or put -- before the program's arguments to pass it on. See 'traveltimes notify add --help'.
+
+                """), "\(refused)")
+        }
+        let passed = try sandbox.ok(["notify", "add", "--name", "log", "exec", runnable, "--", "--name", "x"])
+        #expect(passed.stdout == "Added notifier 4: log: exec \(runnable) --name x.\n")
+        // desktop is checked as exec notify-send is: without notify-send, refused unless --force.
+        let desktop = try sandbox.run(["notify", "add", "desktop"], environment: ["PATH": sandbox.home])
+        #expect(desktop == Outcome(status: 64, stdout: "", stderr: """
+            traveltimes: Cannot add desktop: notify-send: no program of that name on PATH (install libnotify-bin). Pass --force before desktop to add it anyway. See 'traveltimes notify add --help'.
+
+            """), "\(desktop)")
+        let stand = sandbox.home + "-bin"
+        try FileManager.default.createDirectory(atPath: stand, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: stand) }
+        try Sandbox.write(stand + "/notify-send", Data("#!/bin/sh\n".utf8))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stand + "/notify-send")
+        #expect(try sandbox.ok(["notify", "add", "desktop"], environment: ["PATH": stand]).stdout == "Added notifier 5: desktop.\n")
     }
 }
 
@@ -407,7 +430,19 @@ import Testing
         #expect(watches[0]["isOver"] is NSNull)
 
         try sandbox.ok(["notify", "add", "webhook", "https://hooks.example.invalid/services/SECRET", "--format", "slack"])
-        let notifiers = try #require(try sandbox.json(["notify", "list", "--json"]) as? [[String: String]])
-        #expect(notifiers == [["id": "1", "notifier": "webhook https://hooks.example.invalid/… (slack)"]])
+        try sandbox.ok(["notify", "add", "tgram://123456:SECRETTOKEN/4242/9999?silent=yes", "--name", "chat"])
+        let notifiers = try #require(try sandbox.json(["notify", "list", "--json"]) as? [[String: Any]])
+        #expect(notifiers as NSArray == [
+            [
+                "id": 1, "name": NSNull(), "kind": "webhook", "target": "https://hooks.example.invalid/…", "options": ["format": "slack"],
+                "credentials": true, "summary": "webhook https://hooks.example.invalid/… (slack)",
+            ] as NSDictionary,
+            [
+                "id": 2, "name": "chat", "kind": "telegram", "target": "4242,9999", "options": ["silent": true], "credentials": true,
+                "summary": "chat: telegram (2 chats)",
+            ] as NSDictionary,
+        ] as NSArray)
+        let listed = try sandbox.ok(["notify", "list", "--json"]).stdout
+        #expect(!listed.contains("SECRET") && !listed.contains("services"), "\(listed)")
     }
 }

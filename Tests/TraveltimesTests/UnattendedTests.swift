@@ -85,7 +85,7 @@ import Glibc
         try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--now", Paths.capturedAt])
         // New routes saved, but the plan not remade (a refresh killed between its two writes).
         let slower = try sandbox.feed("slower.json") { $0[1]?["CurrentTime"] = 58 }
-        _ = try Store(directory: sandbox.home).replaceRoutes(fetchedAt: try #require(ISO8601.parse(Paths.capturedAt)?.instant), source: "test") { save in
+        _ = try Store(directory: sandbox.home).replaceRoutes(fetchedAt: try #require(ISO8601.parse(Paths.capturedAt)?.instant), source: "test") { _, save in
             _ = try WSDOTFeed.forEachRoute(in: .file(path: slower)) { try save($0) }
         }
         let tick = try sandbox.ok(["tick", "--now", "2025-11-04T16:30:00-08:00"])

@@ -114,7 +114,7 @@ extension Commute {
         // Heads-ups whose leave time moved.
         let revisable = open.alerts.filter { $0.isHeadsUp && $0.occurrence > now && ($0.clearAt.map { $0 > now } ?? true) && $0.leave != nil }
         if !revisable.isEmpty {
-            var inputs = AlertInputs(store: store, now: now)
+            var inputs = AlertInputs(store: store, current: current)
             let inQuietHours = quietHours?.contains(calendar.local(now).time) ?? false
             for alert in revisable {
                 guard let announced = alert.leave, let notifier = byID[alert.notifier],

@@ -26,6 +26,9 @@ extension Commute {
 
         // The zone
         case zoneSaved(String)
+        /// The saved zone keeps other clocks than a source's (a UTC host saved UTC while the
+        /// WSDOT feed or a transit agency is in Seattle).
+        case zoneDiffers(saved: String, source: String, zone: String)
         /// `TRAVELTIMES_TZ` in this shell differs from the saved zone the timers use.
         case zoneOverridden(saved: String, override: String)
         case zoneNotSaved
@@ -59,6 +62,9 @@ extension Commute {
         case transitFeed(name: String, routes: Int, checkedAt: Date?, problems: [String])
         /// A feed file named by a relative path, which timers and cron, running elsewhere, miss.
         case transitRelativePath(name: String, kind: String, path: String)
+        /// A transit route with no departure in the next day and a half, and why (its
+        /// timetable's dates, or none that runs).
+        case transitNoDeparture(route: String, why: String)
 
         // Deliveries
         case lastDeliveryFailed(Notifier, reason: String)
@@ -73,7 +79,7 @@ extension Commute {
                 .schedulesUnreadable, .noSchedules, .allSchedulesDisabled, .planUnreadable, .nothingPlanned, .neverRefreshed,
                 .providerWithoutKey, .lastDeliveryFailed, .transitRelativePath:
                 .problem
-            case .zoneOverridden, .duplicateSchedule, .scheduleInsideQuietHours, .providerBudgetSpent: .warning
+            case .zoneOverridden, .zoneDiffers, .duplicateSchedule, .scheduleInsideQuietHours, .providerBudgetSpent, .transitNoDeparture: .warning
             case .refreshed(_, let age, let lastFailure): age > 86_400 ? .problem : age > Self.staleAfter || lastFailure != nil ? .warning : .ok
             case .dataAge(_, let age): age > 86_400 ? .problem : age > Self.staleAfter ? .warning : .ok
             case .transitFeed(_, _, let checkedAt, let problems): checkedAt == nil || !problems.isEmpty ? .warning : .ok
@@ -104,10 +110,15 @@ extension Commute {
         findings += checkRefresh(cache, transit: transit.map(\.state))
         findings += checkDataAge(cache?.routes ?? [])
         if let configuration { findings += checkProviders(configuration, custom, environment: environment) }
+        let transitRoutes = Dictionary(((try? store.transitRoutes()) ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (feed, state, routes) in transit {
             findings.append(.transitFeed(
                 name: feed.name, routes: routes.count, checkedAt: state?.checkedAt,
                 problems: state?.problemList ?? []))
+            for id in routes {
+                guard let route = transitRoutes[id].map(current), let trip = route.transit, trip.next(at: now) == nil else { continue }
+                findings.append(.transitNoDeparture(route: id, why: TransitText.departures(of: trip, at: now, calendar: calendar)))
+            }
             for (kind, text) in feed.locations {
                 if case .file(let path) = TransitLocation(text), !path.hasPrefix("/") {
                     findings.append(.transitRelativePath(name: feed.name, kind: kind, path: path))
@@ -115,6 +126,32 @@ extension Commute {
             }
         }
         return findings
+    }
+
+    /// The zones the sources keep their clocks in: WSDOT's feed (Washington State), each transit
+    /// agency's (its agency.txt). Custom routes have none of their own.
+    public func sourceZones() -> [(source: String, zone: String)] {
+        var zones: [(source: String, zone: String)] = []
+        if let cache = try? store.routes(), cache.routes.contains(where: { $0.custom == nil && $0.transit == nil }) {
+            zones.append(("WSDOT's feed", WSDOTFeed.timeZone))
+        }
+        for (feed, state, _) in (try? transitFeeds()) ?? [] {
+            if let zone = state?.timeZone { zones.append(("transit feed \(feed.name)", zone)) }
+        }
+        return zones
+    }
+
+    /// The first source whose clocks are not `zone`'s, if any.
+    public func source(keepingOtherClocksThan zone: String) -> (source: String, zone: String)? {
+        sourceZones().first { !Self.sameClocks(zone, $0.zone, around: now) }
+    }
+
+    /// Whether two zones keep the same clocks now and half a year on (America/Vancouver and
+    /// America/Los_Angeles do; UTC and Seattle do not).
+    static func sameClocks(_ first: String, _ second: String, around moment: Date) -> Bool {
+        guard first != second else { return true }
+        guard let one = TimeZone(identifier: first), let other = TimeZone(identifier: second) else { return false }
+        return [moment, moment.addingTimeInterval(182 * 86_400)].allSatisfy { one.secondsFromGMT(for: $0) == other.secondsFromGMT(for: $0) }
     }
 
     /// A notifier whose last delivery failed will fail the next alert too, most likely.
@@ -151,6 +188,8 @@ extension Commute {
             let override = environment["TRAVELTIMES_TZ"].flatMap { $0.isEmpty ? nil : $0 }
             if let override, override != saved {
                 findings.append(.zoneOverridden(saved: saved, override: override))
+            } else if let other = source(keepingOtherClocksThan: saved) {
+                findings.append(.zoneDiffers(saved: saved, source: other.source, zone: other.zone))
             } else {
                 findings.append(.zoneSaved(saved))
             }

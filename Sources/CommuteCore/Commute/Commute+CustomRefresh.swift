@@ -225,7 +225,8 @@ extension Commute {
             case .success(let measurement):
                 // Judged against its history, and recorded (when history is on).
                 let (judged, record) = judge(
-                    Self.measured(route, measurement, at: now), history: recordsHistory ? (try? store.history.contents(of: route.id)) : nil)
+                    Self.measured(route, measurement, at: now), history: recordsHistory ? (try? store.history.contents(of: route.id)) : nil,
+                    previous: route)
                 if recordsHistory, let record { readings.append((route.id, record)) }
                 if judged.suspiciousMinutes != nil { warnings.append(Self.heldBack(judged)) }
                 decided[index] = CustomRouteOutcome(

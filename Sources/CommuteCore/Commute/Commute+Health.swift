@@ -67,17 +67,22 @@ extension Commute {
 
     /// The problem that makes alerts wrong now, if any: refreshes (the feed's, or a provider's)
     /// failing for `staleAfter`, or else an alert firing within `lead` whose data is older than
-    /// that. A plan and a log as `tick` reads them; nothing is written.
-    public func healthProblem(plan: PendingBook, log: RefreshLog, policy: HealthPolicy) -> HealthProblem? {
+    /// that. A problem already `open` lasts while its cause does — refreshes failing, or any alert
+    /// still planned on data that old — never ending only because the alerts it touched have gone
+    /// by. A plan and a log as `tick` reads them; nothing is written.
+    public func healthProblem(plan: PendingBook, log: RefreshLog, policy: HealthPolicy, open: HealthRecord.OpenProblem? = nil) -> HealthProblem? {
         guard !policy.isOff else { return nil }
         let limit = now.addingTimeInterval(-policy.staleAfter)
         let lookback = ZonedCalendar(timeZone: timeZone, around: now, daysBefore: 1, daysAfter: 2)
+        // Every alert still to come that would carry data older than the limit: the cause of a
+        // data problem. Only those within the lead window raise one.
+        let stale = plan.requests.filter { entry in
+            guard entry.nextFire >= now.addingTimeInterval(-60), let dataAsOf = entry.dataAsOf, dataAsOf < limit else { return false }
+            return !Self.isPaused(entry, at: entry.arrival ?? entry.nextFire, pauses: plan.pauses, calendar: lookback)
+        }
         var titles: Set<String> = []
-        let affected: [HealthProblem.Affected] = plan.requests.compactMap { entry in
-            guard entry.nextFire >= now.addingTimeInterval(-60), entry.nextFire.timeIntervalSince(now) <= policy.lead,
-                let dataAsOf = entry.dataAsOf, dataAsOf < limit,
-                !Self.isPaused(entry, at: entry.arrival ?? entry.nextFire, pauses: plan.pauses, calendar: lookback)
-            else { return nil }
+        let affected: [HealthProblem.Affected] = stale.compactMap { entry in
+            guard entry.nextFire.timeIntervalSince(now) <= policy.lead, let dataAsOf = entry.dataAsOf else { return nil }
             let title = entry.title ?? "Alert \(entry.id)"
             // A heads-up and its leave alert are one alert to the user.
             guard titles.insert(title).inserted else { return nil }
@@ -102,7 +107,10 @@ extension Commute {
                 kind: .refresh, since: first.since, what: failures.map(\.what).joined(separator: "; "),
                 fix: failures.compactMap(\.fix).first, affected: affected)
         }
-        guard let oldest = affected.map(\.dataAsOf).min() else { return nil }
+        // An open data problem covers the alerts to come while their data is still that old (a
+        // refresh problem ends when refresh works; old data after it is a problem of its own).
+        let cause = open?.kind == .data ? stale.compactMap(\.dataAsOf).min() : affected.map(\.dataAsOf).min()
+        guard let oldest = cause else { return nil }
         var what = "the travel times are \(TimeFormatting.age(now.timeIntervalSince(oldest))) old (measured \(moment(oldest)))"
         let fix: String
         if let attempt = log.lastAttemptAt, attempt > limit {
@@ -125,9 +133,10 @@ extension Commute {
         plan: PendingBook, policy: HealthPolicy, notifiers: [Notifier], quietHours: QuietHours?, sender: some AlertSender
     ) throws -> HealthReport {
         let log = (try? store.refreshLog()) ?? .empty
-        var report = HealthReport(problem: healthProblem(plan: plan, log: log, policy: policy))
+        let open = try store.health().problem
+        var report = HealthReport(problem: healthProblem(plan: plan, log: log, policy: policy, open: open))
         let inQuietHours = quietHours?.contains(calendar.local(now).time) ?? false
-        switch (report.problem, try store.health().problem) {
+        switch (report.problem, open) {
         case (nil, nil): return report
         case (.some, .some(let open)) where open.alertedAt != nil: return report
         case (.some, .some(let open)) where inQuietHours && open.heldBecause?.hasPrefix("quiet hours") == true: return report
@@ -166,7 +175,9 @@ extension Commute {
                 return []
             }
             record.problem = nil
-            let message = mendedMessage(open)
+            // Mended because fresh data came, or because no alert is planned on any data now.
+            let limit = now.addingTimeInterval(-policy.staleAfter)
+            let message = mendedMessage(open, fresh: open.kind == .refresh || plan.requests.contains { ($0.dataAsOf ?? .distantPast) >= limit })
             return claims(message, Occurrence(requestID: open.mendedRequestID, at: open.foundAt), notifiers: notifiers, ledger: &ledger)
         }
         report.sent = try deliver(deliveries, sender: sender)
@@ -206,14 +217,15 @@ extension Commute {
         return AlertMessage(id: id, title: title, body: lines.joined(separator: "\n"))
     }
 
-    /// `Alerts are current again`, naming the problem that ended.
-    func mendedMessage(_ open: HealthRecord.OpenProblem) -> AlertMessage {
+    /// `Alerts are current again`, naming the problem that ended; when old data ended only
+    /// because no alert is planned any more (`fresh` false), it says that instead.
+    func mendedMessage(_ open: HealthRecord.OpenProblem, fresh: Bool = true) -> AlertMessage {
         let what = switch open.kind {
         case .refresh: "refresh works again"
-        case .data: "the travel times are current again"
+        case .data: fresh ? "the travel times are current again" : "no alert is planned on the old travel times any more"
         }
         return AlertMessage(
-            id: open.mendedRequestID, title: "Alerts are current again",
+            id: open.mendedRequestID, title: fresh ? "Alerts are current again" : "No alert carries old data now",
             body: "The problem that began \(moment(open.since)) is over: \(what).")
     }
 

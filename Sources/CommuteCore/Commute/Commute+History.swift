@@ -3,7 +3,11 @@ import Foundation
 extension Commute {
     /// The fastest a road can be driven, in km/h: a reading that implies more is not a travel time.
     public static let fastestSpeed = 130.0
-    /// A reading over this many times its slot's usual 90th percentile is not a travel time either.
+    /// Walking pace, in km/h: a drive that takes longer than walking its whole length is not a
+    /// travel time either.
+    public static let walkingSpeed = 5.0
+    /// A reading over this many times what is usual (its slot's 90th percentile in the history,
+    /// else the source's own usual time) is not a travel time either.
     public static let absurdFactor = 4
 
     /// Weeks typical times look back (`config set typical-weeks`).
@@ -12,40 +16,74 @@ extension Commute {
     /// Whether measured travel times are recorded (`config set history-days off` stops it).
     var recordsHistory: Bool { configuration.historyRetentionDays > 0 }
 
-    /// Judges a route's new reading against what the route can be: faster than 130 km/h over its
-    /// distance (a minute of rounding allowed), or over 4× the 90th percentile of its slot where
-    /// the slot has enough readings. Such a reading is held in `suspiciousMinutes`, out of
-    /// `currentMinutes`, until the next reading is outside too and so confirms it. `contents` is
-    /// the route's history (nil for a route not recorded: then only the speed is judged). The
-    /// reading the history already holds (the same feed reading again) is judged as it was.
+    /// Judges a route's new reading against what the route can be, with or without history:
+    /// faster than 130 km/h or slower than walking pace over its distance (a minute of rounding
+    /// allowed); over 4× the 90th percentile of its slot where the history has enough readings
+    /// there, else over 4× what the source itself calls usual (WSDOT's average, TomTom's historic
+    /// time, HERE's typical duration, Google's static duration). Such a reading is held in
+    /// `suspiciousMinutes`, out of `currentMinutes`, until the next reading is outside too and so
+    /// confirms it. What came before is the history's last record, else `previous` (the route as
+    /// cached before this reading): so a route with no history is confirmed the same way. The
+    /// reading already held (the same feed reading again) is judged as it was.
     /// Returns the route as it is to be saved and the record to append.
-    func judge(_ route: Route, history contents: HistoryFile.Contents?) -> (route: Route, record: HistoryRecord?) {
+    func judge(_ route: Route, history contents: HistoryFile.Contents?, previous: Route? = nil) -> (route: Route, record: HistoryRecord?) {
         var judged = route
         judged.suspiciousMinutes = nil
         guard let minutes = route.currentMinutes ?? route.suspiciousMinutes else { return (judged, nil) }
         let at = ZonedCalendar.seconds(route.updatedAt)
         let record: HistoryRecord
-        if let last = contents?.last, last.at == at {
+        let last = contents?.last
+        if let last, last.at == at {
             record = HistoryRecord(at: at, minutes: minutes, source: ReadingSource(of: route), outside: last.outside, confirmed: last.confirmed)
         } else {
-            var outside = Self.isTooFast(minutes: minutes, distanceMiles: route.distanceMiles)
-            if !outside, let contents, let typical = TypicalTimes.slot(
-                TimeSlot(calendar.local(route.updatedAt)), in: contents,
-                window: TypicalTimes.window(weeks: typicalWeeks, before: route.updatedAt), calendar: calendar),
-                typical.isEnough
-            {
-                outside = Double(minutes) > Double(Self.absurdFactor) * typical.p90
+            let outside = isOutside(minutes, of: route, history: contents)
+            let before: Bool
+            if let last {
+                before = last.outside && last.at < at
+            } else if let previous, let held = previous.currentMinutes ?? previous.suspiciousMinutes {
+                // Without history, the reading cached before: the same one again keeps its verdict
+                // (a confirmed one stays confirmed); an earlier one outside confirms this one.
+                let wasOutside = previous.suspiciousMinutes != nil || isOutside(held, of: previous, history: nil)
+                if previous.updatedAt == route.updatedAt, held == minutes {
+                    let confirmed = outside && previous.suspiciousMinutes == nil
+                    return verdict(route, HistoryRecord(at: at, minutes: minutes, source: ReadingSource(of: route), outside: outside, confirmed: confirmed))
+                }
+                before = wasOutside && previous.updatedAt < route.updatedAt
+            } else {
+                before = false
             }
-            let confirmed = outside && (contents?.last.map { $0.outside && $0.at < at } ?? false)
-            record = HistoryRecord(at: at, minutes: minutes, source: ReadingSource(of: route), outside: outside, confirmed: confirmed)
+            record = HistoryRecord(at: at, minutes: minutes, source: ReadingSource(of: route), outside: outside, confirmed: outside && before)
         }
+        return verdict(route, record)
+    }
+
+    /// The route as a judged reading leaves it: a suspicious one held back, any other current.
+    private func verdict(_ route: Route, _ record: HistoryRecord) -> (route: Route, record: HistoryRecord?) {
+        var judged = route
         if record.suspicious {
             judged.currentMinutes = nil
-            judged.suspiciousMinutes = minutes
+            judged.suspiciousMinutes = record.minutes
         } else {
-            judged.currentMinutes = minutes
+            judged.currentMinutes = record.minutes
+            judged.suspiciousMinutes = nil
         }
         return (judged, record)
+    }
+
+    /// Whether `minutes` lies outside what `route` can be: impossible over its distance, or over
+    /// `absurdFactor` times what is usual — its history's slot where that has enough readings,
+    /// else the source's own usual time.
+    func isOutside(_ minutes: Int, of route: Route, history contents: HistoryFile.Contents?) -> Bool {
+        if Self.isImpossible(minutes: minutes, distanceMiles: route.distanceMiles) { return true }
+        if let contents, let typical = TypicalTimes.slot(
+            TimeSlot(calendar.local(route.updatedAt)), in: contents,
+            window: TypicalTimes.window(weeks: typicalWeeks, before: route.updatedAt), calendar: calendar),
+            typical.isEnough
+        {
+            return Double(minutes) > Double(Self.absurdFactor) * typical.p90
+        }
+        if let usual = route.averageMinutes, usual > 0 { return minutes > Self.absurdFactor * usual }
+        return false
     }
 
     /// `TomTom reported 760 min for Everett-Seattle (usually 35)`: a reading held back, with the
@@ -63,11 +101,12 @@ extension Commute {
             isRepeat: false)
     }
 
-    /// Whether `minutes` over `distanceMiles` is faster than any road allows.
-    static func isTooFast(minutes: Int, distanceMiles: Double?) -> Bool {
+    /// Whether `minutes` over `distanceMiles` is faster than any road allows, or slower than
+    /// walking the whole way (a minute of rounding allowed either way).
+    static func isImpossible(minutes: Int, distanceMiles: Double?) -> Bool {
         guard let miles = distanceMiles, miles > 0 else { return false }
         let kilometres = miles * 1.609_344
-        return Double(minutes + 1) / 60 * fastestSpeed < kilometres
+        return Double(minutes + 1) / 60 * fastestSpeed < kilometres || Double(minutes - 1) / 60 * walkingSpeed > kilometres
     }
 
     /// The routes a refresh keeps for the plan and records: favorites (`favorites` when the caller

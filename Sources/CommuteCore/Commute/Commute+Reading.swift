@@ -6,8 +6,21 @@ extension Commute {
     public func routes() throws -> RouteCache {
         var cache = try store.routes()
         // A transit route's times are its next departure's, as of now.
-        if cache.routes.contains(where: { $0.transit != nil }) { cache.routes = cache.routes.map { $0.at(now) } }
+        if cache.routes.contains(where: { $0.transit != nil }) { cache.routes = cache.routes.map(current) }
         return cache
+    }
+
+    /// A route as of now. A transit route's departures are the last refresh's when now lies in
+    /// the window that refresh worked out; for another moment (`--now` in the past, or past the
+    /// window) they are worked out again from its timetable, for that moment and without live
+    /// data — never another day's departures shown as this one's.
+    func current(_ route: Route) -> Route {
+        guard let transit = route.transit else { return route }
+        let inWindow = now >= route.updatedAt.addingTimeInterval(-60) && now <= (transit.coveredUntil ?? .distantPast)
+        guard !inWindow, let timetable = try? loadTimetable(for: route.id) else { return route.at(now) }
+        var planned = Self.planned(route, timetable: timetable, realtime: nil, alerts: nil, at: now)
+        planned.transit?.notices = nil
+        return planned
     }
     public func favorites() throws -> Favorites { try store.favorites() }
     public func schedules() throws -> ScheduleBook { try store.schedules() }

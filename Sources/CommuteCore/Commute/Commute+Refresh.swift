@@ -134,12 +134,17 @@ extension Commute {
         var dropped: [WSDOTFeed.DroppedRoute] = []
         var readings: [(routeID: String, record: HistoryRecord)] = []
         var suspicious: [Route] = []
-        let (feedIDs, custom) = try store.replaceRoutes(fetchedAt: now, source: source, validators: validators) { save in
+        // A reading held back (or taken as confirmed) before is what confirms the next one where
+        // there is no history to say so.
+        let (feedIDs, custom) = try store.replaceRoutes(
+            fetchedAt: now, source: source, validators: validators,
+            keeping: { route in route.suspiciousMinutes != nil || route.currentMinutes.map { isOutside($0, of: route, history: nil) } == true }
+        ) { previous, save in
             try WSDOTFeed.forEachRoute(in: input, deadline: deadline, dropped: { dropped.append($0) }) { fed in
                 // The routes in use are judged against their history and recorded; every other
-                // route only against its distance.
+                // route against its distance and the feed's own average.
                 let recorded = recordsHistory && wanted.contains(fed.id)
-                let (route, record) = judge(fed, history: recorded ? (try? store.history.contents(of: fed.id)) : nil)
+                let (route, record) = judge(fed, history: recorded ? (try? store.history.contents(of: fed.id)) : nil, previous: previous[fed.id])
                 if recorded, let record { readings.append((fed.id, record)) }
                 if route.suspiciousMinutes != nil, wanted.contains(route.id) { suspicious.append(route) }
                 try save(route)

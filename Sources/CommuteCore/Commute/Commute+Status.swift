@@ -7,6 +7,8 @@ extension Commute {
     /// `.readsAsDefaults`).
     public struct StoreStatus: Sendable {
         public var routes: RouteCache?
+        /// How old each source's data is; nil when the routes cannot be read.
+        public var sources: [SourceAge]?
         public var refreshLog: RefreshLog?
         public var favorites: Int?
         public var schedules: ScheduleBook?
@@ -42,6 +44,7 @@ extension Commute {
         }
         status.routes = read { try store.routes() }
         status.refreshLog = read { try store.refreshLog() }
+        if let routes = status.routes { status.sources = try? sourceAges(of: routes.routes.map(current)) }
         status.favorites = read { try store.favorites().routeIDs.count }
         status.schedules = read { try store.schedules() }
         status.pauses = status.schedules.map { Self.activePauses($0, today: today) }

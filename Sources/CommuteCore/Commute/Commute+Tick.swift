@@ -139,7 +139,7 @@ extension Commute {
                     && !Self.isPaused(entry, at: at, pauses: plan.pauses, calendar: lookback)
             } ?? false
         }) else { return (report, plan) }
-        var inputs = AlertInputs(store: store, now: now)
+        var inputs = AlertInputs(store: store, current: current)
 
         let deliveries: [Delivery] = try store.updateLedgerWithPlan(keepingSince: ledgerHorizon) { pending, ledger in
             // Each occurrence's history, gathered in one pass over the ledger when first needed:
@@ -174,7 +174,8 @@ extension Commute {
                     let next = lookback.nextFire(weekday: entry.weekday, hour: entry.hour, minute: entry.minute, after: now)
                     guard !Self.isPaused(entry, at: next, pauses: pending.pauses, calendar: lookback) else { continue }
                     let routes = try inputs.routes()
-                    let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: next, typical: typicalLookup)
+                    let leave = LeaveTime.compute(
+                        for: schedule, routes: routes, arrival: next, typical: typicalLookup, memory: entry.arrival == next ? entry.memory : nil)
                     let due = entry.isHeadsUp
                         ? leave.leave.addingTimeInterval(-TimeInterval((headsUp ?? 0) * 60))
                         : leave.leave
@@ -416,14 +417,14 @@ extension Commute {
 /// health record — and nothing else.
 struct AlertInputs {
     let store: Store
-    /// When the alerts are composed: what a transit route's times are as of.
-    let now: Date
+    /// A route as of when the alerts are composed (`Commute.current`).
+    let current: (Route) -> Route
     private var schedulesByID: [UUID: Schedule]?
     private var routesByID: [String: Route]?
 
-    init(store: Store, now: Date) {
+    init(store: Store, current: @escaping (Route) -> Route) {
         self.store = store
-        self.now = now
+        self.current = current
     }
 
     mutating func schedule(_ id: UUID) throws -> Schedule? {
@@ -435,7 +436,7 @@ struct AlertInputs {
 
     mutating func routes() throws -> [String: Route] {
         if let routesByID { return routesByID }
-        let loaded = try store.routes().byID.mapValues { $0.at(now) }
+        let loaded = try store.routes().byID.mapValues(current)
         routesByID = loaded
         return loaded
     }

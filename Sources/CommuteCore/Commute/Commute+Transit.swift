@@ -391,13 +391,26 @@ extension Commute {
     ) -> Route {
         guard var transit = route.transit else { return route }
         let departures = timetable.departures(after: moment, realtime: realtime, limit: Route.Transit.largestDepartureCount)
+        transit.realtimeAt = realtime.map { feed in feed.timestamp.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? moment }
+        if let at = transit.realtimeAt, !Route.Transit.plausibleDates.contains(at) { transit.realtimeAt = moment }
+        // A delay outside what the trip can be is held back until the next feed says it too: the
+        // departures before are that memory, when they came from an older feed.
+        let earlier = route.transit.flatMap { before in
+            before.realtimeAt.flatMap { at in transit.realtimeAt.map { at < $0 } } == true ? before.departures : nil
+        } ?? []
         transit.departures = departures.filter { departure in
             ([departure.scheduled, departure.arrival, departure.scheduledArrival] + [departure.predicted].compactMap { $0 })
                 .allSatisfy(Route.Transit.plausibleDates.contains)
+        }.map { departure in
+            departure.judged(
+                walkMinutes: transit.walkMinutes, factor: Self.absurdFactor, previous: earlier.first { $0.isSameRun(as: departure) })
         }
+        // A delay held back puts its bus back at its timetable time: soonest first again.
+        .sorted { $0.expected != $1.expected ? $0.expected < $1.expected : $0.tripID < $1.tripID }
         transit.coveredUntil = moment.addingTimeInterval(TransitTimetable.lookahead)
-        transit.realtimeAt = realtime.map { feed in feed.timestamp.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? moment }
-        if let at = transit.realtimeAt, !Route.Transit.plausibleDates.contains(at) { transit.realtimeAt = moment }
+        let service = timetable.serviceDates
+        transit.serviceFrom = service?.lowerBound.dayNumber
+        transit.serviceUntil = service?.upperBound.dayNumber
         transit.realtimeProblem = realtimeProblem
         let found = alerts.map { Self.notices(in: $0, for: timetable, at: moment) } ?? []
         transit.notices = found.isEmpty ? nil : found
@@ -443,8 +456,9 @@ extension Commute {
         public var problems: [String]
         /// The problems the last refresh did not have: what a quiet refresh says.
         public var newProblems: [String]
-        /// What could not be recorded in the routes' history (a refresh never fails over it).
-        public var historyWarnings: [RefreshWarning] = []
+        /// Delays held back as outside what a trip can be, and what could not be recorded in the
+        /// routes' history (a refresh never fails over either).
+        public var warnings: [RefreshWarning] = []
     }
 
     /// The feeds' refresh: each timetable when due (daily, with validators), the realtime feeds
@@ -529,11 +543,14 @@ extension Commute {
             }
             // With live data, each route's door-to-door time is a reading, as a provider's is:
             // dated by the feed, so a feed read twice is recorded once.
+            // A delay held back is recorded as outside, and said.
             if realtime != nil {
-                outcome.historyWarnings = record(outcome.planned.compactMap { route in
-                    guard let minutes = route.at(now).currentMinutes else { return nil }
+                let current = outcome.planned.map { $0.at(now) }
+                outcome.warnings = current.filter { $0.suspiciousMinutes != nil }.map(Self.heldBack)
+                outcome.warnings += record(current.compactMap { route in
+                    guard let minutes = route.currentMinutes ?? route.suspiciousMinutes else { return nil }
                     let at = ZonedCalendar.seconds(route.transit?.realtimeAt ?? now)
-                    return (route.id, HistoryRecord(at: at, minutes: minutes, source: .transit))
+                    return (route.id, HistoryRecord(at: at, minutes: minutes, source: .transit, outside: route.suspiciousMinutes != nil))
                 })
             }
             state.problems = problems.isEmpty ? nil : problems

@@ -146,9 +146,14 @@ public struct Commute: Sendable {
     /// The plan for `book`, keeping what `previous` and the ledger say about each request.
     private func plan(_ book: ScheduleBook, previous: PendingBook, ledger: DeliveryLedger?, routes: [String: Route]) -> PendingBook {
         let (due, handled) = dueAndHandled(previous: previous, ledger: ledger)
+        // What each arrive-by occurrence's last plan was on: kept while the occurrence is the same.
+        let remembered = Dictionary(
+            previous.requests.compactMap { entry in entry.memory.map { (entry.id, (arrival: entry.arrival, memory: $0)) } },
+            uniquingKeysWith: { first, _ in first })
         let plan = FanOut.plan(
             schedules: book.schedules, routes: routes, now: now, calendar: calendar, cap: cap, due: due,
-            pauses: Pauses(book.pauses ?? []), typical: typicalLookup)
+            pauses: Pauses(book.pauses ?? []), typical: typicalLookup,
+            memory: { request in remembered[request.id].flatMap { $0.arrival == request.arrival ? $0.memory : nil } })
         var pending = PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier, previous: previous, handled: handled)
         Self.backdate(&pending, previous: previous, schedules: book.schedules)
         let pauses = Self.activePauses(book, today: calendar.local(now).date)

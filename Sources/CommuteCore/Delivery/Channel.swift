@@ -293,6 +293,33 @@ public enum Channel: Sendable, Equatable {
         }
     }
 
+    /// Its kind, where it sends without a secret, its settings, and whether it holds credentials
+    /// (`Notifier.parts`).
+    var parts: (kind: String, target: String?, options: [String: Notifier.Setting], credentials: Bool) {
+        func some(_ pairs: [(String, Notifier.Setting?)]) -> [String: Notifier.Setting] {
+            Dictionary(pairs.compactMap { key, value in value.map { (key, $0) } }, uniquingKeysWith: { first, _ in first })
+        }
+        switch self {
+        case .ntfy(let ntfy):
+            return ("ntfy", "\(ntfy.server)/…", some([
+                ("priority", ntfy.priority.map(Notifier.Setting.int)), ("tags", ntfy.tags.isEmpty ? nil : .strings(ntfy.tags)),
+                ("click", ntfy.click.map { _ in .bool(true) }),
+            ]), true)
+        case .gotify(let gotify): return ("gotify", WebhookNotifier.redact(gotify.server), ["priority": .int(gotify.priority)], true)
+        case .pushover(let pushover):
+            return ("pushover", pushover.devices.isEmpty ? nil : pushover.devices.joined(separator: ","), some([
+                ("priority", pushover.priority.map(Notifier.Setting.int)), ("sound", pushover.sound.map(Notifier.Setting.string)),
+                ("retry", .int(pushover.retry)), ("expire", .int(pushover.expire)),
+            ]), true)
+        case .telegram(let telegram): return ("telegram", telegram.chats.joined(separator: ","), ["silent": .bool(telegram.silent)], true)
+        case .matrix(let matrix): return ("matrix", "\(matrix.server) \(matrix.room)", ["msgtype": .string(matrix.messageType)], true)
+        case .discord(let discord): return ("discord", nil, some([("botname", discord.botname.map(Notifier.Setting.string))]), true)
+        case .slack: return ("slack", nil, [:], true)
+        case .json(let post): return ("json", WebhookNotifier.redact(post.url), [:], true)
+        case .sendmail(let mail): return ("email", mail.recipients.joined(separator: ","), [:], false)
+        }
+    }
+
     /// Every credential in it, to be taken out of any text that might quote one.
     public var secrets: [String] {
         switch self {

@@ -74,6 +74,40 @@ public struct Notifier: Codable, Sendable, Equatable {
         }
     }
 
+    /// A setting of a notifier, as `notify list --json` gives it.
+    public enum Setting: Sendable, Equatable, Encodable {
+        case int(Int), string(String), bool(Bool), strings([String])
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .int(let value): try container.encode(value)
+            case .string(let value): try container.encode(value)
+            case .bool(let value): try container.encode(value)
+            case .strings(let value): try container.encode(value)
+            }
+        }
+    }
+
+    /// What it is, in typed parts with no secret among them: its kind (`ntfy`, `telegram`,
+    /// `exec`…), where it sends (a server without its topic, chat IDs, a program, a host; nil
+    /// where that is the secret itself), its settings, and whether its URL holds credentials.
+    public var parts: (kind: String, target: String?, options: [String: Setting], credentials: Bool) {
+        switch kind {
+        case .stdout: return ("stdout", nil, [:], false)
+        case .desktop: return ("desktop", nil, [:], false)
+        case .exec(let program, let arguments): return ("exec", DisplayText.line(program), ["arguments": .strings(arguments.map(DisplayText.line))], false)
+        case .webhook(let url, let format, let headers, let click):
+            var options: [String: Setting] = ["format": .string(format.rawValue)]
+            if let headers { options["headers"] = .strings(headers.map { $0.split(separator: ":", maxSplits: 1).first.map(String.init) ?? "" }) }
+            if click != nil { options["click"] = .bool(true) }
+            return ("webhook", WebhookNotifier.redact(url), options, true)
+        case .channel(let url):
+            guard let channel = try? Channel(url: url) else { return ("unreadable", nil, [:], true) }
+            return channel.parts
+        }
+    }
+
     /// `stdout`, `exec notify-send -u {urgency} {title} {body}`: one line, whatever was typed.
     public var summary: String {
         (name.map { "\($0): " } ?? "") + kindSummary

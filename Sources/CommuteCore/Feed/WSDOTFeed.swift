@@ -2,6 +2,9 @@ import Foundation
 
 /// Decodes WSDOT's `GetTravelTimesAsJson` response (see `Fixtures/wsdot/`).
 public enum WSDOTFeed {
+    /// The clocks WSDOT keeps: Washington State's.
+    public static let timeZone = "America/Los_Angeles"
+
     /// The routes in the feed, in feed order. Throws when the body is not JSON, is not an array of
     /// routes, is empty, or when any route lacks its ID or has an unreadable date.
     public static func decode(_ data: Data) throws(FeedError) -> [Route] {

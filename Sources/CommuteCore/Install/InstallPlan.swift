@@ -105,11 +105,14 @@ extension Installation {
         /// What the installed services run, and the crontab block.
         public var servicePins: [Pinned] = []
         public var cronPin: Pinned?
+        /// The store the asking command uses: a block or units pinned to another are said to be.
+        public var store: String?
 
         /// Reads the units in `unitDirectory` and looks for the block in `crontab` (nil when there
         /// is no crontab command).
-        public init(unitDirectory: String?, crontab: String?) {
+        public init(unitDirectory: String?, crontab: String?, store: String? = nil) {
             self.unitDirectory = unitDirectory
+            self.store = store
             units = []
             if let unitDirectory {
                 for (name, _) in systemdUnits(binary: "", store: "", refreshEvery: .standard) {
@@ -128,6 +131,12 @@ extension Installation {
             }
         }
 
+        /// `, for the store /x, not this one`: what pins another store than the one asked about.
+        private func otherStore(_ pin: Pinned?) -> String {
+            guard let store, let pin, pin.store != store else { return "" }
+            return ", for the store \(pin.store), not this one"
+        }
+
         /// Both timers enabled, or the crontab block in place.
         public var isScheduled: Bool { enabledTimers.count == timers.count || cronBlock == true }
 
@@ -141,9 +150,9 @@ extension Installation {
                 let state = enabledTimers.count == timers.count ? "enabled"
                     : enabledTimers.isEmpty ? "not enabled: systemctl --user enable --now \(timers.joined(separator: " "))"
                     : "only \(enabledTimers.joined(separator: ", ")) enabled"
-                parts.append("systemd timers in \(unitDirectory) (\(state))")
+                parts.append("systemd timers in \(unitDirectory) (\(state))" + otherStore(servicePins.first))
             }
-            if cronBlock == true { parts.append("the traveltimes block in your crontab") }
+            if cronBlock == true { parts.append("the traveltimes block in your crontab" + otherStore(cronPin)) }
             return parts.isEmpty
                 ? "nothing runs refresh and tick: `traveltimes install systemd` or `traveltimes install cron`"
                 : parts.joined(separator: "; ")

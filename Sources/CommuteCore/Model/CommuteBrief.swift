@@ -19,13 +19,17 @@ public struct CommuteBrief: Sendable, Equatable {
     public var unavailable: [String]
 
     /// The brief for these routes (in the user's order); `partOfDay` is `morning`, `afternoon` or
-    /// `evening`.
-    public init(routeIDs: [String], routes: [String: Route], partOfDay: String) {
+    /// `evening`. `staleAge` is how old the oldest stale data among them is (`15 h`), when some
+    /// is: the brief then tells what the data said when measured, never that it is so now.
+    public init(routeIDs: [String], routes: [String: Route], partOfDay: String, staleAge: String? = nil) {
         let present = routeIDs.compactMap { routes[$0] }
         unavailable = routeIDs.filter { routes[$0] == nil }
-        noData = present.filter { $0.delayMinutes == nil }
+        // A bus with timetable times alone has no delay anyone measured: never "on time".
+        let timetableOnly = present.filter { $0.transit != nil && $0.transit?.realtimeAt == nil && $0.currentMinutes != nil }
+        let measured = present.filter { route in !timetableOnly.contains { $0.id == route.id } }
+        noData = measured.filter { $0.delayMinutes == nil }
         // With data, least delayed first; ties keep the user's order.
-        let ranked = present.filter { $0.delayMinutes != nil }.enumerated()
+        let ranked = measured.filter { $0.delayMinutes != nil }.enumerated()
             .sorted { ($0.element.delayMinutes ?? 0, $0.offset) < ($1.element.delayMinutes ?? 0, $1.offset) }
             .map(\.element)
         best = ranked.first
@@ -41,17 +45,31 @@ public struct CommuteBrief: Sendable, Equatable {
             else { .slowing }
 
         var parts: [String] = []
-        switch assessment {
-        case .noData: parts.append("There is no travel time data for your \(partOfDay) commute right now.")
-        case .clear: parts.append("Your \(partOfDay) commute looks clear.")
-        case .mostlyClear: parts.append("Your \(partOfDay) commute looks mostly clear.")
-        case .slowing: parts.append("Your \(partOfDay) commute is slowing down.")
-        case .congested: parts.append("Your \(partOfDay) commute is congested.")
+        if let staleAge, assessment != .noData {
+            let was = switch assessment {
+            case .clear: "looked clear"
+            case .mostlyClear: "looked mostly clear"
+            case .slowing: "was slowing down"
+            case .congested, .noData: "was congested"
+            }
+            parts.append("Your \(partOfDay) commute \(was) when last measured, \(staleAge) ago.")
+        } else {
+            switch assessment {
+            case .noData where !timetableOnly.isEmpty: parts.append("There is no live data for your \(partOfDay) commute right now.")
+            case .noData: parts.append("There is no travel time data for your \(partOfDay) commute right now.")
+            case .clear: parts.append("Your \(partOfDay) commute looks clear.")
+            case .mostlyClear: parts.append("Your \(partOfDay) commute looks mostly clear.")
+            case .slowing: parts.append("Your \(partOfDay) commute is slowing down.")
+            case .congested: parts.append("Your \(partOfDay) commute is congested.")
+            }
         }
         if let best, let worst {
             var clause = "\(best.name) is \(Self.phrase(best))"
             if worst != best { clause += ", and \(worst.name) is \(Self.phrase(worst))" }
             parts.append(clause + ".")
+        }
+        for route in timetableOnly {
+            parts.append("\(route.name) takes \(route.currentMinutes ?? 0) min by the timetable (no live data).")
         }
         if !noData.isEmpty {
             parts.append("No data for \(Self.list(noData.map(\.name))).")

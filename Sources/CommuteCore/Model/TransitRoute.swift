@@ -117,6 +117,10 @@ extension Route {
         public var realtimeProblem: String?
         /// The service alerts in force that name the line or either stop: their headers.
         public var notices: [String]?
+        /// The first and last days its timetable has service (day numbers, in the agency's
+        /// zone): why a route with no departure has none.
+        public var serviceFrom: Int?
+        public var serviceUntil: Int?
 
         public init(
             feed: String, fromStop: String, toStop: String, line: String?, walkMinutes: Int, fromName: String? = nil,
@@ -178,6 +182,14 @@ extension Route {
             /// Nil when the timetable has none that fits (only a running late one does).
             public var planned: TransitDeparture?
             public var chosen: TransitDeparture
+            /// The bus an earlier plan of the same occurrence was on, when it is another: what the
+            /// alert says moved the plan. `replaced` is that bus as the departures have it now
+            /// (nil once it is gone from them).
+            public var replacedRun: TransitRun?
+            public var replaced: TransitDeparture?
+
+            /// What the plan remembers for next time.
+            public var memory: TransitMemory { TransitMemory(departure: chosen.run, replaced: replacedRun) }
 
             /// How much later the trip arrives than the plan said, in whole minutes (rounded up):
             /// a delay, or the wait for the next bus after a cancellation.
@@ -189,7 +201,7 @@ extension Route {
             /// The plan's departure is cancelled or skips the stop, and another is to be taken.
             public var plannedIsLost: Bool {
                 guard let planned else { return false }
-                return !Transit.isRunning(planned) && planned.tripID != chosen.tripID
+                return !Transit.isRunning(planned) && !planned.isSameRun(as: chosen)
             }
         }
     }
@@ -204,6 +216,7 @@ extension Route {
     public func at(_ moment: Date) -> Route {
         guard let transit else { return self }
         var route = self
+        route.suspiciousMinutes = nil
         guard let next = transit.next(at: moment) else {
             route.currentMinutes = nil
             route.averageMinutes = nil
@@ -213,13 +226,18 @@ extension Route {
         let ride = max(1, Int((planned.scheduledArrival.timeIntervalSince(planned.scheduled) / 60).rounded(.up)))
         route.averageMinutes = ride + transit.walkMinutes
         route.currentMinutes = ride + transit.walkMinutes + next.delayMinutes
+        // A delay held back as outside what the trip can be: shown as a held-back reading.
+        if let held = next.chosen.heldDelaySeconds {
+            route.suspiciousMinutes = ride + transit.walkMinutes + Int((Double(held) / 60).rounded(.up))
+            route.currentMinutes = nil
+        }
         return route
     }
 }
 
 extension TransitDeparture: Codable {
     private enum CodingKeys: String, CodingKey {
-        case tripID = "trip", line, headsign, scheduled, predicted, delaySeconds, canceled, skipped, arrival, scheduledArrival
+        case tripID = "trip", line, headsign, scheduled, predicted, delaySeconds, canceled, skipped, arrival, scheduledArrival, heldDelaySeconds
     }
 
     public init(from decoder: any Decoder) throws {
@@ -234,6 +252,7 @@ extension TransitDeparture: Codable {
         skipped = try container.decodeIfPresent(Bool.self, forKey: .skipped) ?? false
         arrival = try container.decode(Date.self, forKey: .arrival)
         scheduledArrival = try container.decodeIfPresent(Date.self, forKey: .scheduledArrival) ?? arrival
+        heldDelaySeconds = try container.decodeIfPresent(Int.self, forKey: .heldDelaySeconds)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -248,5 +267,6 @@ extension TransitDeparture: Codable {
         if skipped { try container.encode(true, forKey: .skipped) }
         try container.encode(arrival, forKey: .arrival)
         if scheduledArrival != arrival { try container.encode(scheduledArrival, forKey: .scheduledArrival) }
+        try container.encodeIfPresent(heldDelaySeconds, forKey: .heldDelaySeconds)
     }
 }

@@ -16,7 +16,9 @@ public enum RoutingAPI {
     public struct Measurement: Sendable, Equatable {
         /// With traffic, now.
         public var currentMinutes: Int
-        /// Usual for the time of day (TomTom, HERE) or without traffic (Google); nil when not given.
+        /// Usual for the time of day (TomTom's historic time, HERE's typical duration) or without
+        /// traffic (Google's static duration; TomTom's when it gives no historic time); nil when
+        /// not given.
         public var usualMinutes: Int?
         public var distanceMiles: Double?
     }
@@ -110,9 +112,12 @@ public enum RoutingAPI {
                 guard let summary = (routes.first as? [String: Any])?["summary"] as? [String: Any] else {
                     return .failure(.noRoute("TomTom returned no route"))
                 }
+                // The usual time is the historic one; without it, the time with no traffic.
+                let historic = try Field.seconds(summary["historicTrafficTravelTimeInSeconds"], "summary.historicTrafficTravelTimeInSeconds")
+                let free = try Field.seconds(summary["noTrafficTravelTimeInSeconds"], "summary.noTrafficTravelTimeInSeconds")
                 return measurement(
                     now: try Field.seconds(summary["travelTimeInSeconds"], "summary.travelTimeInSeconds", required: true),
-                    usual: try Field.seconds(summary["historicTrafficTravelTimeInSeconds"], "summary.historicTrafficTravelTimeInSeconds"),
+                    usual: historic ?? free,
                     metres: try Field.metres(summary["lengthInMeters"], "summary.lengthInMeters"))
             case .here:
                 guard let routes = object["routes"] as? [Any] else { return .failure(.badAnswer("no routes in the answer")) }

@@ -53,9 +53,12 @@ public enum FanOut {
     /// latest occurrence is due and not yet dealt with is planned at that occurrence instead. An
     /// occurrence on a paused day is passed over for the next one that is not: it takes no place
     /// under the cap.
+    /// `memory` gives, for an arrive-by request, what the last plan of the same occurrence
+    /// remembered of its bus.
     public static func plan(
         schedules: [Schedule], routes: [String: Route], now: Date, calendar: ZonedCalendar, cap: Int,
-        due: DueOccurrences? = nil, pauses: Pauses = .none, typical: LeaveTime.Typical? = nil
+        due: DueOccurrences? = nil, pauses: Pauses = .none, typical: LeaveTime.Typical? = nil,
+        memory: (TriggerRequest) -> TransitMemory? = { _ in nil }
     ) -> FanOutPlan {
         let ranked = schedules.filter(\.isEnabled).sorted {
             $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.precedes($1.id)
@@ -177,13 +180,13 @@ public enum FanOut {
                 return PendingAlert(request: request, content: content)
             }
             // What it will say when it fires: the leave time as planned, or now for a late plan.
-            let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: arrival, typical: typical)
+            let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: arrival, typical: typical, memory: memory(request))
             // Its data's age as of its fire time, as a fixed-time alert's (`pending` moves it on).
             let content = request.isHeadsUp
                 ? AlertComposer.headsUpContent(for: schedule, routes: routes, leave: leave, now: max(now, request.nextFire), calendar: calendar)
                 : AlertComposer.leaveContent(
                     for: schedule, routes: routes, leave: leave, now: max(now, leave.leave), ageAt: request.nextFire, calendar: calendar)
-            return PendingAlert(request: request, content: content)
+            return PendingAlert(request: request, content: content, memory: leave.memory)
         }
         let deferred = keys[limit...].map { request($0).0 }
         return FanOutPlan(requested: keys.count, cap: cap, scheduled: scheduled, deferred: deferred)

@@ -28,6 +28,9 @@ public struct LeaveTime: Sendable, Equatable {
     /// For a transit route: the departure the leave time is for, and the one the timetable had.
     public var departure: Route.Transit.Choice?
 
+    /// What this plan remembers of its bus for the next plan of the same occurrence.
+    public var memory: TransitMemory? { departure?.memory }
+
     public init(arrival: Date, leave: Date, basis: Basis, fastest: Route?, minutes: Int?, departure: Route.Transit.Choice? = nil) {
         self.arrival = arrival
         self.leave = leave
@@ -44,7 +47,11 @@ public struct LeaveTime: Sendable, Equatable {
     /// with no current reading rests on before the feed's single average.
     public typealias Typical = (_ routeID: String, _ departure: Date) -> TypicalTime?
 
-    public static func compute(for schedule: Schedule, routes: [String: Route], arrival: Date, typical: Typical? = nil) -> LeaveTime {
+    /// `memory` is what an earlier plan of this occurrence remembered of its bus (a transit
+    /// route's): the choice then names the bus it replaced.
+    public static func compute(
+        for schedule: Schedule, routes: [String: Route], arrival: Date, typical: Typical? = nil, memory: TransitMemory? = nil
+    ) -> LeaveTime {
         let buffer: TimeInterval = switch schedule.timing {
         case .at: 0
         case .arriveBy(let minutes, _): TimeInterval(minutes * 60)
@@ -53,7 +60,11 @@ public struct LeaveTime: Sendable, Equatable {
         // A transit route leaves when its bus does: the last one predicted to arrive in time, less
         // the walk. The latest leave of any route wins, a driving route's current time included.
         let transit = known.compactMap { route -> LeaveTime? in
-            guard let trip = route.transit, let choice = trip.choice(arrivingBy: arrival) else { return nil }
+            guard let trip = route.transit, var choice = trip.choice(arrivingBy: arrival) else { return nil }
+            if let replaced = memory?.replaced(by: choice.chosen.run) {
+                choice.replacedRun = replaced
+                choice.replaced = trip.departures.first { $0.run == replaced }
+            }
             let start = choice.chosen.expected.addingTimeInterval(-TimeInterval(trip.walkMinutes * 60))
             let minutes = max(1, Int((choice.chosen.arrival.timeIntervalSince(start) / 60).rounded(.up)))
             return LeaveTime(

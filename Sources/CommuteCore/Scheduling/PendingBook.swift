@@ -26,6 +26,9 @@ public struct PendingBook: VersionedDocument, Equatable {
         /// When the oldest data its content shows was measured: `pending` states the data's age as
         /// of the moment it would fire, however long after the plan that is.
         public var dataAsOf: Date?
+        /// An arrive-by request on a transit route: the bus it is planned on, and the one that bus
+        /// replaced — what the alert says moved the plan.
+        public var memory: TransitMemory?
 
         public var isHeadsUp: Bool { headsUp == true }
 
@@ -103,6 +106,7 @@ public struct PendingBook: VersionedDocument, Equatable {
         requests = plan.scheduled.map { alert in
             var entry = Entry(alert.request, content: alert.content, since: firstPlanned[alert.request.id] ?? plannedAt)
             entry.handled = handled[entry.id]
+            entry.memory = alert.memory
             return entry
         }
         deferred = plan.deferred.map { request in

@@ -8,11 +8,15 @@ public enum TransitText {
 
     /// `7:45 AM (+3 min)`, `7:42 AM (on time)`, `7:42 AM (timetable)` (the realtime feed says
     /// nothing of it), `7:42 AM CANCELLED`,
-    /// `7:42 AM (skips the stop)`: the expected time, and what the realtime feed said of it.
+    /// `7:42 AM (skips the stop)`, `7:42 AM (timetable; the feed's +600 min held back until
+    /// confirmed)`: the expected time, and what the realtime feed said of it.
     public static func departure(_ departure: TransitDeparture, calendar: ZonedCalendar, live: Bool) -> String {
         let time = calendar.local(departure.canceled ? departure.scheduled : departure.expected).time.label
         if departure.canceled { return "\(time) CANCELLED" }
         if departure.skipped { return "\(time) (skips the stop)" }
+        if let held = departure.heldDelaySeconds {
+            return "\(time) (timetable; the feed's \(TimeFormatting.delay(Int((Double(held) / 60).rounded()))) held back until confirmed)"
+        }
         guard let seconds = departure.delaySeconds else { return live ? "\(time) (timetable)" : time }
         return "\(time) (\(TimeFormatting.delay(Int((Double(seconds) / 60).rounded()))))"
     }
@@ -31,7 +35,7 @@ public enum TransitText {
         }
         let coming = transit.departures(after: leaving)
         guard let first = coming.first(where: Route.Transit.isRunning) else {
-            return "no departure in the next day and a half" + (coming.isEmpty ? "" : " that runs (the next are cancelled)")
+            return "no departure in the next day and a half" + (coming.isEmpty ? service(of: transit, at: moment, calendar: calendar) : " that runs (the next are cancelled)")
         }
         var shown: [TransitDeparture] = []
         var running = 0
@@ -55,15 +59,40 @@ public enum TransitText {
         return text
     }
 
+    /// Why a route has no departure, when its timetable says: `: its timetable has service only
+    /// from Wed, Jan 1, 2030 to Tue, Dec 31, 2030`, or none at all; empty when today is within it.
+    static func service(of transit: Route.Transit, at moment: Date, calendar: ZonedCalendar) -> String {
+        guard let from = transit.serviceFrom, let until = transit.serviceUntil else {
+            return transit.coveredUntil == nil ? "" : ": its timetable has no day of service"
+        }
+        let today = calendar.local(moment).date
+        guard today.dayNumber < from || today.dayNumber > until else { return "" }
+        let year = today.year
+        return ": its timetable has service only from \(TimeFormatting.day(CivilDate(dayNumber: from), thisYear: year))"
+            + " to \(TimeFormatting.day(CivilDate(dayNumber: until), thisYear: year))"
+    }
+
     /// Why the leave time is for this departure and not the timetable's: `The 8:12 AM is
     /// cancelled: take the 7:57 AM`, `The 8:12 AM is 9 min late and would arrive 9:04 AM: take the
     /// 7:57 AM`; nil when they are the same bus.
+    /// An earlier plan's bus comes first: when the plan moved off it, that bus is what changed it
+    /// ("The 7:42 AM is cancelled: take the 7:27 AM"); a plan that moved to a later bus (the one it
+    /// was on still runs) says nothing.
     public static func change(_ choice: Route.Transit.Choice, calendar: ZonedCalendar) -> String? {
-        guard let planned = choice.planned, planned.tripID != choice.chosen.tripID || planned.scheduled != choice.chosen.scheduled else {
-            return nil
+        if choice.replacedRun != nil {
+            guard let replaced = choice.replaced, !replaced.isSameRun(as: choice.chosen), replaced.scheduled > choice.chosen.scheduled else {
+                return nil
+            }
+            return reason(replaced, take: choice.chosen, calendar: calendar)
         }
+        guard let planned = choice.planned, !planned.isSameRun(as: choice.chosen) else { return nil }
+        return reason(planned, take: choice.chosen, calendar: calendar)
+    }
+
+    /// `The 8:12 AM is cancelled: take the 7:57 AM`: why `planned` is not the bus to take.
+    private static func reason(_ planned: TransitDeparture, take chosen: TransitDeparture, calendar: ZonedCalendar) -> String? {
         let was = calendar.local(planned.scheduled).time.label
-        let take = "take the \(calendar.local(choice.chosen.expected).time.label)"
+        let take = "take the \(calendar.local(chosen.expected).time.label)"
         if planned.canceled { return "The \(was) is cancelled: \(take)" }
         if planned.skipped { return "The \(was) skips the stop: \(take)" }
         if let seconds = planned.delaySeconds, seconds > 0 {

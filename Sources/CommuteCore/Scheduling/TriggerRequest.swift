@@ -124,10 +124,13 @@ extension UUID {
 public struct PendingAlert: Sendable, Equatable {
     public var request: TriggerRequest
     public var content: AlertContent
+    /// An arrive-by alert on a transit route: the bus it is planned on, and the one it replaced.
+    public var memory: TransitMemory?
 
-    public init(request: TriggerRequest, content: AlertContent) {
+    public init(request: TriggerRequest, content: AlertContent, memory: TransitMemory? = nil) {
         self.request = request
         self.content = content
+        self.memory = memory
     }
 }
 

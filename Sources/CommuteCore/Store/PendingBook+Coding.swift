@@ -138,6 +138,8 @@ extension PendingBook {
             var arrival: Date?
             var headsUp = false
             var dataAsOf: Date?
+            var departure: TransitRun?
+            var replaced: TransitRun?
             var seen: UInt16 = 0
             // A key given twice keeps its first value: the repeat is skipped (and checked). `id`
             // is skipped too: it is derived from the schedule and weekday.
@@ -163,6 +165,8 @@ extension PendingBook {
                     case "headsUp" where first(2048): headsUp = try reader.readBool()
                     case "dataAsOf" where first(4096):
                         dataAsOf = try DocumentReading.optionalDate(&reader, field: "\(list)[\(index)].dataAsOf")
+                    case "departure" where first(8192): departure = try readRun(&reader, field: "\(list)[\(index)].departure")
+                    case "replaced" where first(16384): replaced = try readRun(&reader, field: "\(list)[\(index)].replaced")
                     default: try reader.skipValue()
                     }
                 } catch let error as JSONReadError where error.kind == .type {
@@ -181,8 +185,33 @@ extension PendingBook {
                 nextFire: try DocumentReading.required(nextFire, "\(field()).nextFire"), title: title, body: body, since: since,
                 handled: handled, arrival: arrival, isHeadsUp: headsUp)
             entry.dataAsOf = dataAsOf
+            if departure != nil || replaced != nil { entry.memory = TransitMemory(departure: departure, replaced: replaced) }
             entries.append(entry)
         }
+    }
+
+    /// `{"scheduled": "…", "trip": "…"}`, or null.
+    private static func readRun(_ reader: inout JSONReader, field: String) throws -> TransitRun? {
+        if try reader.peek() == .null {
+            try reader.skipValue()
+            return nil
+        }
+        guard try reader.peek() == .object else { throw DocumentProblem("wrong shape: \(field) is not an object") }
+        try reader.beginObject()
+        var trip: String?
+        var scheduled: Date?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "trip" where trip == nil: trip = try reader.readOptionalString()
+            case "scheduled" where scheduled == nil: scheduled = try DocumentReading.optionalDate(&reader, field: "\(field).scheduled")
+            default: try reader.skipValue()
+            }
+        }
+        let id = try DocumentReading.required(trip, "\(field).trip")
+        guard !id.isEmpty, id.utf8.count <= TransitRun.longestTrip else {
+            throw DocumentProblem("impossible value: \(field).trip is empty or over \(TransitRun.longestTrip) bytes")
+        }
+        return TransitRun(trip: id, scheduled: try DocumentReading.required(scheduled, "\(field).scheduled"))
     }
 
     public func encodeDocument() throws -> [UInt8] {
@@ -239,6 +268,16 @@ extension PendingBook {
         return writer.bytes
     }
 
+    private static func writeRun(_ run: TransitRun, key: String, _ writer: inout JSONWriter) {
+        writer.key(key)
+        writer.beginObject()
+        writer.key("scheduled")
+        writer.string(ISO8601.string(run.scheduled))
+        writer.key("trip")
+        writer.string(run.trip)
+        writer.endObject()
+    }
+
     /// Keys in sorted order and absent optionals left out, as `JSONEncoder` writes them.
     private static func write(_ entries: [Entry], _ writer: inout JSONWriter) {
         writer.beginArray()
@@ -256,6 +295,7 @@ extension PendingBook {
                 writer.key("dataAsOf")
                 writer.string(ISO8601.string(dataAsOf))
             }
+            if let departure = entry.memory?.departure { writeRun(departure, key: "departure", &writer) }
             if let handled = entry.handled {
                 writer.key("handled")
                 writer.string(ISO8601.string(handled))
@@ -272,6 +312,7 @@ extension PendingBook {
             writer.int(entry.minute)
             writer.key("nextFire")
             writer.string(ISO8601.string(entry.nextFire))
+            if let replaced = entry.memory?.replaced { writeRun(replaced, key: "replaced", &writer) }
             writer.key("scheduleID")
             writer.string(entry.scheduleID.uuidString)
             if let since = entry.since {

@@ -137,23 +137,31 @@ extension RouteCache {
         _ = try customRoutesCheckingFile(atPath: path)
     }
 
-    /// The same check, keeping the custom routes it passes: what a feed refresh carries over.
-    static func customRoutesCheckingFile(atPath path: String) throws(StoreError) -> [Route] {
-        guard let file = try MappedFile(path: path, maximumSize: RegularFile.routeCacheMaximumSize) else { return [] }
+    /// The same check, keeping the custom routes it passes (what a feed refresh carries over) and
+    /// the feed's routes `keeping` picks.
+    static func customRoutesCheckingFile(
+        atPath path: String, keeping: (Route) -> Bool = { _ in false }
+    ) throws(StoreError) -> (custom: [Route], kept: [String: Route]) {
+        guard let file = try MappedFile(path: path, maximumSize: RegularFile.routeCacheMaximumSize) else { return ([], [:]) }
         guard !file.bytes.isEmpty else { throw .unreadable(path: path, reason: "the file is empty") }
         var custom: [Route] = []
+        var kept: [String: Route] = [:]
         do {
             try JSONReader.read(file.bytes) { reader in
                 try walk(&reader) { reader, index in
                     let route = try readRoute(&reader, index: index, includingEndPoints: true)
-                    if route.custom != nil { custom.append(route) }
+                    if route.custom != nil {
+                        custom.append(route)
+                    } else if keeping(route) {
+                        kept[route.id] = route
+                    }
                     if index % 256 == 255 { file.release(before: reader.offset) }
                 }
             }
         } catch {
             throw .unreadable(path: path, reason: file.withData { problem(error, in: $0) }.reason)
         }
-        return custom
+        return (custom, kept)
     }
 
     /// One element of `routes`, read and dropped: what a read of the cache would refuse.

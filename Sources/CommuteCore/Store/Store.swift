@@ -181,19 +181,20 @@ public final class Store: Sendable {
 
     /// Replaces the feed's routes in the cache with the routes that `body` hands to `save`, each
     /// written to the new file as it comes: a feed of any size is saved without ever being whole in
-    /// memory. The custom routes are carried over after them, and returned. The current file must be
-    /// readable (or absent): the store never overwrites what it cannot read. If `body` throws, the
-    /// cache is left as it was and the error passes through.
+    /// memory. The custom routes are carried over after them, and returned. `body` is also given
+    /// the feed's routes of the current file that `keeping` picks, by ID (what a reading is judged
+    /// against). The current file must be readable (or absent): the store never overwrites what it
+    /// cannot read. If `body` throws, the cache is left as it was and the error passes through.
     public func replaceRoutes<T>(
-        fetchedAt: Date?, source: String?, validators: FeedFetcher.Validators? = nil,
-        _ body: (_ save: (Route) throws -> Void) throws -> T
+        fetchedAt: Date?, source: String?, validators: FeedFetcher.Validators? = nil, keeping: (Route) -> Bool = { _ in false },
+        _ body: (_ previous: [String: Route], _ save: (Route) throws -> Void) throws -> T
     ) throws -> (result: T, custom: [Route]) {
         try routesLock.withLock {
-            let custom = try RouteCache.customRoutesCheckingFile(atPath: routesFile.path)
+            let (custom, previous) = try RouteCache.customRoutesCheckingFile(atPath: routesFile.path, keeping: keeping)
             let result = try AtomicFile.write(to: routesFile.path) { file in
                 var encoder = RouteCache.Encoder(
                     fetchedAt: fetchedAt, source: source, validators: validators, capacity: Self.routeFlushSize + 4_096)
-                let result = try body { route in
+                let result = try body(previous) { route in
                     // The feed's IDs are numbers, a custom route's never: a route that claims to be
                     // custom is not the feed's to write.
                     guard route.custom == nil else { return }

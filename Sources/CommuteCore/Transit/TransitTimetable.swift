@@ -61,6 +61,27 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
     public var trips: [Trip]
     public var services: [String: Service]
 
+    /// The first and last days any of its trips can run (from the calendars' ranges and the dates
+    /// added), or nil when no service runs at all: what says why there is no departure.
+    public var serviceDates: ClosedRange<CivilDate>? {
+        var first: Int?, last: Int?
+        func note(_ key: Int) {
+            first = Swift.min(first ?? key, key)
+            last = Swift.max(last ?? key, key)
+        }
+        for service in services.values {
+            if service.weekdays.contains(true), service.start <= service.end {
+                note(service.start)
+                note(service.end)
+            }
+            service.added.forEach(note)
+        }
+        guard let first, let last else { return nil }
+        let dates = [first, last].map { CivilDate(year: $0 / 10_000, month: $0 / 100 % 100, day: $0 % 100) }
+        guard dates.allSatisfy(\.isValid) else { return nil }
+        return dates[0]...dates[1]
+    }
+
     /// The most trips kept for one pair of stops: far past any real route's.
     public static let largestTripCount = 20_000
 
@@ -175,9 +196,10 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
                 uses[stop, default: []].append((index, fromStops[index].contains(stop), toStops[index].contains(stop)))
             }
         }
-        // Each trip's first call at a request's first stop, and its calls at the second (rows may
-        // come in any order): the trip goes from the one to the first of the others after it.
-        var departures: [[String: (time: Int, sequence: Int)]] = Array(repeating: [:], count: requests.count)
+        // Each trip's calls at a request's first stop and at its second (rows may come in any
+        // order): each call at the second is reached from the last call at the first before it,
+        // so a loop that passes both stops twice is two departures.
+        var departures: [[String: [(time: Int, sequence: Int)]]] = Array(repeating: [:], count: requests.count)
         var arrivals: [[String: [(time: Int, sequence: Int)]]] = Array(repeating: [:], count: requests.count)
         var starts: [String: (time: Int, sequence: Int)] = [:]
         let readsAll = checkingEverything || !uses.isEmpty
@@ -194,8 +216,8 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
                 }
                 guard let stopUses, let info = tripInfo[trip], let sequence = Int(row[2]) else { return true }
                 for use in stopUses where serves(use.request, route: info.route) {
-                    if use.isFrom, sequence < departures[use.request][trip]?.sequence ?? .max, let time = Self.seconds(row[4].isEmpty ? row[3] : row[4]) {
-                        departures[use.request][trip] = (time, sequence)
+                    if use.isFrom, let time = Self.seconds(row[4].isEmpty ? row[3] : row[4]), (departures[use.request][trip]?.count ?? 0) < 64 {
+                        departures[use.request][trip, default: []].append((time, sequence))
                     }
                     if use.isTo, let time = Self.seconds(row[3].isEmpty ? row[4] : row[3]), (arrivals[use.request][trip]?.count ?? 0) < 64 {
                         arrivals[use.request][trip, default: []].append((time, sequence))
@@ -208,14 +230,14 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
         var kept: [[Trip]] = Array(repeating: [], count: requests.count)
         for index in requests.indices where problems[index] == nil {
             var trips: [Trip] = []
-            for (id, departure) in departures[index] {
-                guard let info = tripInfo[id],
-                    let later = (arrivals[index][id] ?? []).filter({ $0.sequence > departure.sequence }).min(by: { $0.sequence < $1.sequence })
-                else { continue }
-                trips.append(Trip(
-                    id: id, routeID: info.route, line: lines[info.route] ?? info.route, headsign: info.headsign, serviceID: info.service,
-                    departure: departure.time, arrival: later.time, fromSequence: departure.sequence, toSequence: later.sequence,
-                    start: starts[id]?.time ?? departure.time, frequencies: frequencies[id]))
+            for (id, calls) in departures[index] {
+                guard let info = tripInfo[id] else { continue }
+                for (departure, later) in Self.boardings(calls, arrivals[index][id] ?? []) {
+                    trips.append(Trip(
+                        id: id, routeID: info.route, line: lines[info.route] ?? info.route, headsign: info.headsign, serviceID: info.service,
+                        departure: departure.time, arrival: later.time, fromSequence: departure.sequence, toSequence: later.sequence,
+                        start: starts[id]?.time ?? departure.time, frequencies: frequencies[id]))
+                }
                 if trips.count > Self.largestTripCount { break }
             }
             guard trips.count <= Self.largestTripCount else {
@@ -262,6 +284,24 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
                 services: services.filter { ids.contains($0.key) }))
         }
         return Reading(contents: contents, timetables: timetables)
+    }
+
+    /// A trip's rides from its calls at the first stop to its calls at the second: each call at
+    /// the second, reached from the last call at the first before it (and after the call at the
+    /// second before that). A trip that passes A, B, then A and B again is two rides; one that
+    /// passes A twice before B is one, boarded at the later A.
+    static func boardings(
+        _ from: [(time: Int, sequence: Int)], _ to: [(time: Int, sequence: Int)]
+    ) -> [(departure: (time: Int, sequence: Int), arrival: (time: Int, sequence: Int))] {
+        let boardings = from.sorted { $0.sequence < $1.sequence }
+        var rides: [(departure: (time: Int, sequence: Int), arrival: (time: Int, sequence: Int))] = []
+        var previousArrival = Int.min
+        for arrival in to.sorted(by: { $0.sequence < $1.sequence }) {
+            guard let boarding = boardings.last(where: { $0.sequence < arrival.sequence && $0.sequence > previousArrival }) else { continue }
+            rides.append((boarding, arrival))
+            previousArrival = arrival.sequence
+        }
+        return rides
     }
 
     /// The agency's time zone, from `agency.txt` (one zone for every agency of a feed).
