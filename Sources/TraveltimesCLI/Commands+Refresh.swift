@@ -298,6 +298,19 @@ private struct RefreshRun {
             throw TransitFeedsFailed(
                 feeds: failing.map(\.feed), isQuietRepeat: quiet && failing.allSatisfy { $0.newProblems.isEmpty })
         }
+        let unsent = events.filter { if case .failed = $0.outcome { true } else { false } }
+        if !unsent.isEmpty { throw WatchAlertsFailed(count: unsent.count) }
+    }
+}
+
+/// Delay-watch alerts a notifier failed (each said above): the next refresh sends them again to
+/// those notifiers, while the route stays as it is today.
+struct WatchAlertsFailed: ProcessError, CustomStringConvertible {
+    var count: Int
+
+    var exitCode: ExitCode { .temporaryFailure }
+    var description: String {
+        "\(count == 1 ? "a watch alert" : "\(count) watch alerts") could not be sent; the next refresh sends \(count == 1 ? "it" : "them") again"
     }
 }
 

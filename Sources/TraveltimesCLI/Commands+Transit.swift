@@ -47,7 +47,7 @@ extension Commands {
             alertsURL: invocation.arguments.value("--alerts").map(located), headers: try transitHeaders(invocation))
         let io = invocation.io.redacting(feed.secrets)
         for location in feed.locations where TransitLocation(location.text) == nil {
-            throw invocation.usage("Invalid --\(location.kind) '\(FeedSource.display(location.text))': give an http(s) URL, a file:// URL or a path.")
+            throw invocation.usage("Invalid --\(location.kind) '\(TransitFeed.shown(location.text))': give an http(s) URL, a file:// URL or a path.")
         }
         let commute = try invocation.commute()
         let timeout = try invocation.timeout()
@@ -55,13 +55,13 @@ extension Commands {
             helperPath: invocation.fetchHelperPath(), maximumBodyBytes: Commute.largestTimetableZip, environment: invocation.environment)
         let contents: TransitTimetable.Contents
         do {
-            let spinner = Spinner(io: io, message: "Fetching \(FeedSource.display(staticURL))")
+            let spinner = Spinner(io: io, message: "Fetching \(TransitFeed.shown(staticURL))")
             defer { spinner.stop() }
             contents = try commute.addTransitFeed(feed, client: client, timeout: timeout)
         } catch let problem as TransitProblem {
             throw TransitFailed(problem: problem, context: "feed \(name) was not added", secrets: feed.secrets)
         }
-        io.out("Added transit feed \(name): \(contents.stops) stops, \(contents.lines) lines, \(contents.trips) trips in \(contents.timeZone), from \(FeedSource.display(staticURL))"
+        io.out("Added transit feed \(name): \(contents.stops) stops, \(contents.lines) lines, \(contents.trips) trips in \(contents.timeZone), from \(TransitFeed.shown(staticURL))"
             + (feed.realtimeURL == nil ? "; no realtime feed, so departures are the timetable's." : "; realtime read at every refresh."))
         io.out("Find your stops: traveltimes transit stops \(name) --search NAME")
     }
@@ -85,7 +85,7 @@ extension Commands {
         }
         for (feed, state, routes) in feeds {
             io.out("\(feed.name)")
-            for location in feed.locations { io.out("  \(location.kind.padding(toLength: 9, withPad: " ", startingAt: 0)) \(FeedSource.display(location.text))") }
+            for location in feed.locations { io.out("  \(location.kind.padding(toLength: 9, withPad: " ", startingAt: 0)) \(TransitFeed.shown(location.text))") }
             if let headers = feed.headers, !headers.isEmpty { io.out("  headers   \(headers.map { "\($0.name): …" }.joined(separator: ", "))") }
             let moment = { (date: Date?) in date.map { TimeFormatting.moment($0, relativeTo: commute.now, calendar: commute.calendar) } ?? "never" }
             io.out("  timetable fetched \(moment(state?.fetchedAt)), checked \(moment(state?.checkedAt))\(state?.timeZone.map { "; zone \($0)" } ?? "")")
@@ -255,9 +255,9 @@ struct TransitFeedJSON: EveryKeyEncodable {
     init(_ feed: TransitFeed, state: TransitState.FeedState?, routes: [String], calendar: ZonedCalendar) {
         let iso = { (date: Date?) in date.map { TimeFormatting.iso8601($0, calendar: calendar) } }
         name = feed.name
-        staticURL = FeedSource.display(feed.staticURL)
-        realtimeURL = feed.realtimeURL.map(FeedSource.display)
-        alertsURL = feed.alertsURL.map(FeedSource.display)
+        staticURL = TransitFeed.shown(feed.staticURL)
+        realtimeURL = feed.realtimeURL.map(TransitFeed.shown)
+        alertsURL = feed.alertsURL.map(TransitFeed.shown)
         headers = (feed.headers ?? []).map(\.name)
         timeZone = state?.timeZone
         fetchedAt = iso(state?.fetchedAt)

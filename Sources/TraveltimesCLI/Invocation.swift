@@ -108,9 +108,16 @@ struct Invocation {
     /// command that touches the store begins with. `.readsAsDefaults` is doctor's: it reports an
     /// unreadable `config.json` rather than stop at it.
     func commute(unreadableConfiguration: Commute.UnreadableConfiguration = .fails) throws -> Commute {
-        try Commute.open(
+        var commute = try Commute.open(
             try store(), unreadableConfiguration: unreadableConfiguration, cap: try cap(),
             zone: { saved in try timeZone(saved: saved).zone }, now: { zone in try now(in: zone) })
+        if let text = environment["TRAVELTIMES_TICK_DEADLINE"], !text.isEmpty {
+            guard let seconds = NumberParsing.decimal(text), seconds > 0, seconds <= 3_600 else {
+                throw usage("Invalid TRAVELTIMES_TICK_DEADLINE '\(DisplayText.line(String(text.prefix(20))))': use seconds, such as 45.")
+            }
+            commute.sendingTime = seconds
+        }
+        return commute
     }
 
     /// The notifiers, as this command sends through them: the stdout notifier prints on this

@@ -11,6 +11,7 @@ enum Reference {
         ("TRAVELTIMES_NOW", "Act as if it were this ISO 8601 time, as --now does, for every command (a script's or a test's fixed clock); --now wins"),
         ("TRAVELTIMES_CAP", "Most alerts pending at once (default 64)"),
         ("TRAVELTIMES_LOCK_TIMEOUT", "Seconds to wait for a store lock (default 10)"),
+        ("TRAVELTIMES_TICK_DEADLINE", "Seconds a command may spend sending alerts (default 45); the rest are recorded failed and sent by the next tick"),
         ("TRAVELTIMES_FETCH_HELPER", "Path of traveltimes-fetch (default: beside traveltimes)"),
         ("XDG_CONFIG_HOME", "Units of install systemd go to $XDG_CONFIG_HOME/systemd/user (else ~/.config/systemd/user)"),
         ("XDG_DATA_HOME", "The default store is $XDG_DATA_HOME/traveltimes when TRAVELTIMES_HOME is unset"),

@@ -8,6 +8,13 @@ request (method, path, headers, body) to LOG as a JSON line, writes what each se
 each request to STATE (its messages, as last written, with `cleared` and `deleted` marks), and
 exits when its stdin closes or after 300 seconds. Test-only; standard library only; binds 127.0.0.1.
 
+Hostile answers, for the tests of what a server may send: ntfy topic "hugewait" answers 429 with
+Retry-After 2^63, topic "slow" answers after a second, topic "accepthang" keeps the message and
+answers after 5 s (a tick killed meanwhile); Telegram chat "4291" answers 429 with retry_after
+1e20; Discord webhook 333/goodtoken answers 429 with retry_after 1e300; Matrix alias "#hugewait"
+answers 429 with retry_after_ms 1e30; a JSON endpoint at /refuse quotes its apikey query value
+back in a 401.
+
 Credentials the stand-in takes (anything else is refused as the service refuses it):
   ntfy: topics starting "private" need `Authorization: Bearer tk_good`; topic "oldserver" is an
         ntfy older than 2.16 (no update, no clear: 404); topic "busy" answers 429 once.
@@ -109,6 +116,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.gotify(body)
         if parts and parts[0] == "services":
             return self.slack(parts[1:], body)
+        if parts and parts[0] == "refuse":
+            key = query.get("apikey", [""])[0]
+            return self.answer(401, {"error": "invalid api key %s" % key})
         if parts and parts[0] == "hook":
             STATE["json"].append({"path": url.path, "body": json.loads(body or b"{}"),
                                   "authorization": self.headers.get("Authorization")})
@@ -125,8 +135,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if topic == "busy" and ("ntfy", topic) not in ONCE:
             ONCE.add(("ntfy", topic))
             return self.answer(429, {"code": 42901, "http": 429, "error": "limit reached: too many requests"})
+        if topic == "hugewait":
+            return self.answer(429, {"code": 42901, "http": 429, "error": "limit reached"}, headers={"Retry-After": "9223372036854775808"})
         held = STATE["ntfy"].setdefault(topic, [])
         old = topic == "oldserver"
+        # X-Sequence-ID (2.16): the same as publishing to /topic/ID; an older server ignores it.
+        sequence_header = self.headers.get("X-Sequence-ID")
+        if method == "POST" and len(parts) == 1 and sequence_header and not old:
+            parts = [topic, sequence_header]
         if method == "POST" and len(parts) == 1:
             if len(body) > 4096:
                 return self.answer(413, {"code": 41301, "http": 413, "error": "message too large"})
@@ -134,6 +150,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             held.append({"id": message_id, "sequence": message_id, "title": decode_header(self.headers.get("Title")),
                          "message": body.decode(), "priority": self.headers.get("Priority"), "cleared": False,
                          "deleted": False, "versions": 1})
+            self.pause(topic)
             return self.answer(200, {"id": message_id, "time": 1, "event": "message", "topic": topic, "message": body.decode()})
         if method == "POST" and len(parts) == 2 and not old:
             sequence = parts[1]
@@ -146,6 +163,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             answer = {"id": message_id, "time": 1, "event": "message", "topic": topic, "message": body.decode()}
             if sequence != message_id:
                 answer["sequence_id"] = sequence
+            self.pause(topic)
             return self.answer(200, answer)
         if method == "PUT" and len(parts) == 3 and parts[2] == "clear" and not old:
             for m in held:
@@ -158,6 +176,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     m["deleted"] = True
             return self.answer(200, {"id": next_id("m"), "event": "message_delete", "topic": topic})
         return self.answer(404, {"code": 40401, "http": 404, "error": "page not found"})
+
+    def pause(self, topic):
+        """The message is kept; the answer waits (1 s for "slow", 5 s for "accepthang"), with the
+        lock let go so that other requests go on meanwhile."""
+        if topic not in ("slow", "accepthang"):
+            return
+        with open(STATE_FILE + ".new", "w") as state:
+            json.dump(STATE, state)
+        import os
+        import time
+        os.replace(STATE_FILE + ".new", STATE_FILE)
+        LOCK.release()
+        try:
+            time.sleep(1 if topic == "slow" else 5)
+        finally:
+            LOCK.acquire()
 
     # Gotify (POST /message with an application token)
     def gotify(self, body):
@@ -198,6 +232,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.answer(401, {"ok": False, "error_code": 401, "description": "Unauthorized"})
         request = json.loads(body or b"{}")
         chat = str(request.get("chat_id"))
+        if chat == "4291":
+            return self.answer(429, {"ok": False, "error_code": 429, "description": "Too Many Requests: retry after a while",
+                                     "parameters": {"retry_after": 1e20}})
         if chat == "4290" and ("tgram", chat) not in ONCE:
             ONCE.add(("tgram", chat))
             return self.answer(429, {"ok": False, "error_code": 429, "description": "Too Many Requests: retry after 1",
@@ -229,6 +266,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.answer(401, {"errcode": "M_UNKNOWN_TOKEN", "error": "Invalid access token passed."})
         host = self.headers.get("Host", "").split(":")[0]
         if method == "GET" and parts[:2] == ["directory", "room"]:
+            if parts[2] == "#hugewait:" + host:
+                return self.answer(429, '{"errcode": "M_LIMIT_EXCEEDED", "error": "Too many requests", "retry_after_ms": 1e30}')
             if parts[2] == "#commute:" + host:
                 return self.answer(200, {"room_id": "!room1:" + host, "servers": [host]})
             return self.answer(404, {"errcode": "M_NOT_FOUND", "error": "Room alias not found."})
@@ -249,6 +288,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     # Discord webhooks (execute with wait=true, edit, delete)
     def discord(self, method, parts, query, body):
+        if parts[:2] == ["333", "goodtoken"]:
+            return self.answer(429, '{"message": "You are being rate limited.", "retry_after": 1e300, "global": false}')
         if parts[:2] not in (["111", "goodtoken"], ["222", "goodtoken"]):
             return self.answer(401, {"code": 50027, "message": "Invalid Webhook Token"})
         if parts[0] == "222" and ("discord", "busy") not in ONCE:

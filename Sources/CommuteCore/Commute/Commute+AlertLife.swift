@@ -8,32 +8,51 @@ import Foundation
 /// handles a later process needs.
 extension Commute {
     /// Sends each claimed delivery through its notifier — outside any lock, so a slow notifier
-    /// never holds up a refresh or another tick — then records every result in the ledger under
-    /// the pending lock. The one path every alert takes: scheduled, watch, health and test. An
-    /// alert whose occurrence already has a notification out there on that notifier changes it in
-    /// place, where the channel can.
+    /// never holds up a refresh or another tick — and records its result in the ledger under the
+    /// pending lock as soon as it is known, so that a tick killed later loses none it sent. The
+    /// one path every alert takes: scheduled, watch, health and test. An alert whose occurrence
+    /// already has a notification out there on that notifier changes it in place, where the
+    /// channel can; a new one carries its idempotency key. Once the command's sending time is
+    /// spent, the rest are recorded as failed, for the next tick.
     func deliver(_ deliveries: [Delivery], sender: some AlertSender) throws -> [SentAlert] {
         guard !deliveries.isEmpty else { return [] }
-        let open = (try? store.openAlerts()) ?? .empty
-        let sent = deliveries.map { delivery -> SentAlert in
+        var open = (try? store.openAlerts()) ?? .empty
+        var sent: [SentAlert] = []
+        for delivery in deliveries {
             let notifier = delivery.claim.notifier
             let key = key(of: delivery)
-            if notifier.canUpdate, let handle = open.alert(key, notifier: notifier.id)?.handle {
+            let result: SentAlert
+            if isOutOfSendingTime {
+                result = SentAlert(delivery: delivery, result: .failed(.outOfTime(seconds: Int(sendingTime))), handle: delivery.claim.reached)
+            } else if notifier.canUpdate, let handle = open.alert(key, notifier: notifier.id)?.handle {
                 let receipt = sender.perform(.update(delivery.message, handle: handle), through: notifier)
-                return SentAlert(delivery: delivery, result: receipt.result, handle: receipt.handle ?? handle, replaced: true)
+                result = SentAlert(delivery: delivery, result: receipt.result, handle: receipt.handle ?? handle, replaced: true)
+            } else {
+                var message = delivery.message
+                message.idempotencyKey = Self.idempotencyKey(key, notifier: notifier.id)
+                message.reached = delivery.claim.reached
+                let receipt = sender.perform(.send(message), through: notifier)
+                result = SentAlert(delivery: delivery, result: receipt.result, handle: receipt.handle)
             }
-            let receipt = sender.perform(.send(delivery.message), through: notifier)
-            return SentAlert(delivery: delivery, result: receipt.result, handle: receipt.handle)
-        }
-        try store.updateLedgerAndAlerts(keepingSince: ledgerHorizon) { ledger, alerts in
-            for alert in sent {
-                let key = key(of: alert.delivery)
-                ledger.record(alert, key: key, at: now)
-                guard alert.result == .delivered else { continue }
-                keepOpen(alert, key: key, in: &alerts)
+            open = try store.updateLedgerAndAlerts(keepingSince: ledgerHorizon) { ledger, alerts in
+                ledger.record(result, key: key, at: now)
+                if result.result == .delivered { keepOpen(result, key: key, in: &alerts) }
+                return alerts
             }
+            sent.append(result)
         }
         return sent
+    }
+
+    /// `tt` and 16 hex digits: the same for every attempt at one occurrence (its key) through one
+    /// notifier, and a valid ntfy sequence ID and Matrix transaction ID.
+    static func idempotencyKey(_ key: String, notifier: Int) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in "\(key)#\(notifier)".utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01B3
+        }
+        return "tt" + String(format: "%016llx", hash)
     }
 
     /// The key of a delivery's occurrence.
@@ -116,6 +135,7 @@ extension Commute {
         if !revisable.isEmpty {
             var inputs = AlertInputs(store: store, current: current)
             let inQuietHours = quietHours?.contains(calendar.local(now).time) ?? false
+            var revisions: [(alert: OpenAlerts.Alert, notifier: Notifier, message: AlertMessage, leave: LeaveTime)] = []
             for alert in revisable {
                 guard let announced = alert.leave, let notifier = byID[alert.notifier],
                     let scheduleID = TriggerRequest.scheduleID(inIdentifier: alert.requestID),
@@ -131,6 +151,21 @@ extension Commute {
                     continue
                 }
                 let message = revisedHeadsUp(schedule, id: alert.requestID, leave: leave, was: announced, routes: routes)
+                revisions.append((alert, notifier, message, leave))
+            }
+            // Each revision is claimed before it is sent, as a first send is: a tick running beside
+            // this one, or one that already revised it, leaves it alone.
+            let claimed = revisions.isEmpty ? [] : try store.updateLedgerAndAlerts(keepingSince: ledgerHorizon) { _, alerts in
+                revisions.filter { revision in
+                    guard var current = alerts.alert(revision.alert.key, notifier: revision.alert.notifier),
+                        current.leave == revision.alert.leave, current.revising.map({ !Claimant.isAlive($0) }) ?? true
+                    else { return false }
+                    current.revising = Claimant.current
+                    alerts.put(current)
+                    return true
+                }
+            }
+            for (alert, notifier, message, leave) in claimed {
                 let operation: AlertOperation = notifier.canUpdate
                     ? alert.handle.map { .update(message, handle: $0) } ?? .send(message)
                     : .send(message)
@@ -138,6 +173,7 @@ extension Commute {
                 let change = AlertTending.Change(key: alert.key, notifier: notifier, result: receipt.result, message: message)
                 tending.revised.append(change)
                 var revised = alert
+                revised.revising = nil
                 if receipt.result == .delivered {
                     revised.leave = leave.leave
                     revised.held = nil

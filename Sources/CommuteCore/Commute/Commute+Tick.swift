@@ -43,8 +43,12 @@ extension Commute {
         }
     }
 
-    /// A claim older than this is taken to be from a tick that died mid-send, and is sent again.
+    /// A claim whose process is gone is a dead tick's, sent again; one with no process named (an
+    /// older version's) is taken for one once it is this old.
     static let claimLifetime: TimeInterval = 120
+    /// How long a tick may spend sending, when `TRAVELTIMES_TICK_DEADLINE` does not say: what is
+    /// left unsent then is recorded as failed, and the next tick sends it.
+    public static let defaultTickDeadline: TimeInterval = 45
     /// Handling alerts can let deferred ones into the window; a tick takes at most this many turns
     /// at what is due.
     static let maximumTickPasses = 16
@@ -160,10 +164,13 @@ extension Commute {
                         !Self.isPaused(entry, at: previous, pauses: pending.pauses, calendar: lookback)
                     {
                         let occurrence = Occurrence(requestID: entry.id, at: previous)
+                        // A leave alert's window is until its arrival: after that, leaving is moot.
+                        let miss = Miss.arrivalWentBy(calendar.local(previous).time)
                         if history(of: occurrence).isEmpty {
-                            // A leave alert's window is until its arrival: after that, leaving is moot.
-                            let miss = Miss.arrivalWentBy(calendar.local(previous).time)
                             ledger.decide(occurrence, .missed, reason: miss.description, at: now)
+                            report.missed.append(occurrence)
+                            report.missedReasons[occurrence] = miss
+                        } else if ledger.endAbandonedClaims(of: occurrence, reason: Self.abandoned(miss), now: now) > 0 {
                             report.missed.append(occurrence)
                             report.missedReasons[occurrence] = miss
                         }
@@ -210,9 +217,13 @@ extension Commute {
                 let history = history(of: occurrence)
                 let late = now.timeIntervalSince(at)
                 if late > grace {
+                    let miss = Miss.late(late, grace: grace)
                     if history.isEmpty {
-                        let miss = Miss.late(late, grace: grace)
                         ledger.decide(occurrence, .missed, reason: miss.description, at: now)
+                        report.missed.append(occurrence)
+                        report.missedReasons[occurrence] = miss
+                    } else if ledger.endAbandonedClaims(of: occurrence, reason: Self.abandoned(miss), now: now) > 0 {
+                        // A tick died while sending it: every claimed occurrence ends in the ledger.
                         report.missed.append(occurrence)
                         report.missedReasons[occurrence] = miss
                     }
@@ -283,13 +294,26 @@ extension Commute {
             guard let latest = attempts.last else { return nil }
             switch latest.outcome {
             case .failed:
-                return Claim(occurrence: occurrence, notifier: notifier, attempt: attempts.count + 1, isResend: false)
-            case .claimed where now.timeIntervalSince(latest.at) > Self.claimLifetime:
-                return Claim(occurrence: occurrence, notifier: notifier, attempt: attempts.count + 1, isResend: true)
+                // Targets the last attempt reached are not sent to again.
+                return Claim(occurrence: occurrence, notifier: notifier, attempt: attempts.count + 1, isResend: false, reached: latest.handle)
+            case .claimed where Self.isAbandoned(latest, now: now):
+                return Claim(occurrence: occurrence, notifier: notifier, attempt: attempts.count + 1, isResend: true, reached: latest.handle)
             case .claimed, .delivered, .missed, .suppressed:
                 return nil
             }
         }
+    }
+
+    /// Why a claim a dead tick left is ended as missed.
+    static func abandoned(_ miss: Miss) -> String { "the tick sending it died, and then \(miss.description)" }
+
+    /// Whether a claim was left by a tick that died: its process is gone (or, for a claim that
+    /// names none, it is older than `claimLifetime`). A live tick's claim is never taken over,
+    /// however long its sends take.
+    static func isAbandoned(_ claim: DeliveryLedger.Entry, now: Date) -> Bool {
+        guard claim.outcome == .claimed else { return false }
+        if let claimant = claim.claimant { return !Claimant.isAlive(claimant) }
+        return now.timeIntervalSince(claim.at) > claimLifetime
     }
 
     private enum Composition {

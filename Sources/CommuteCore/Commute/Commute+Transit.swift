@@ -154,7 +154,7 @@ extension Commute {
         _ text: String, feed: TransitFeed, what: String, validators: FeedFetcher.Validators?, limit: Int, client: any HTTPClient,
         timeout: TimeInterval
     ) throws -> TransitFetch {
-        let shown = FeedSource.display(text)
+        let shown = TransitFeed.shown(text)
         guard let location = TransitLocation(text) else { throw TransitProblem("\(feed.name)'s \(what) '\(shown)' is not a URL or a path") }
         switch location {
         case .file(let path):
@@ -407,7 +407,9 @@ extension Commute {
         }
         // A delay held back puts its bus back at its timetable time: soonest first again.
         .sorted { $0.expected != $1.expected ? $0.expected < $1.expected : $0.tripID < $1.tripID }
-        transit.coveredUntil = moment.addingTimeInterval(TransitTimetable.lookahead)
+        // Departures past the most kept are not known: the window ends at the last one kept.
+        transit.coveredUntil = transit.departures.count >= Route.Transit.largestDepartureCount
+            ? transit.departures.last.map(\.expected) : moment.addingTimeInterval(TransitTimetable.lookahead)
         let service = timetable.serviceDates
         transit.serviceFrom = service?.lowerBound.dayNumber
         transit.serviceUntil = service?.upperBound.dayNumber
@@ -444,6 +446,15 @@ extension Commute {
 
     // MARK: Refresh
 
+    /// What is left of the refresh's deadline for one file; none left is the feed's problem.
+    static func left(_ deadline: FeedInput.Deadline, _ feed: TransitFeed, _ what: String) throws -> TimeInterval {
+        let left = deadline.remaining
+        guard left >= 0.05 else {
+            throw TransitProblem("\(feed.name)'s \(what) was not fetched: the refresh's \(FetchError.format(deadline.seconds)) s (--timeout) ran out first", isTemporary: true)
+        }
+        return left
+    }
+
     /// What a refresh did for one feed.
     public struct TransitRefreshOutcome: Sendable, Equatable {
         public var feed: String
@@ -464,9 +475,12 @@ extension Commute {
     /// The feeds' refresh: each timetable when due (daily, with validators), the realtime feeds
     /// every time, then every transit route's departures. A file that cannot be fetched or read
     /// keeps what there was, and says so; the others go on.
+    /// `timeout` is one deadline for every file of every feed, as `--timeout` says: a file whose
+    /// turn comes after it is not fetched, and that is said as the feed's problem.
     public func refreshTransit(client: any HTTPClient, timeout: TimeInterval, forceTimetable: Bool = false) throws -> [TransitRefreshOutcome] {
         let feeds = configuration.transitFeeds ?? []
         guard !feeds.isEmpty else { return [] }
+        let deadline = FeedInput.Deadline(seconds: timeout)
         let before = try store.transitState()
         var outcomes: [TransitRefreshOutcome] = []
         var states = before.feeds
@@ -485,7 +499,7 @@ extension Commute {
                 do {
                     let requests = routes.compactMap(\.transit).map { TransitTimetable.Request(from: $0.fromStop, to: $0.toStop, line: $0.line) }
                     switch try fetchTimetable(
-                        feed, validators: hasZip ? state.validators : nil, for: requests, client: client, timeout: timeout)
+                        feed, validators: hasZip ? state.validators : nil, for: requests, client: client, timeout: try Self.left(deadline, feed, "timetable"))
                     {
                     case .notModified:
                         state.checkedAt = now
@@ -529,8 +543,8 @@ extension Commute {
             }
             let trips = Set(timetables.values.flatMap { $0.trips.map(\.id) })
             let realtime = fetchRealtime(
-                feed, .tripUpdates, url: feed.realtimeURL, keepingTrips: trips, client: client, timeout: timeout, state: &state, problems: &problems)
-            let alerts = fetchRealtime(feed, .alerts, url: feed.alertsURL, client: client, timeout: timeout, state: &state, problems: &problems)
+                feed, .tripUpdates, url: feed.realtimeURL, keepingTrips: trips, client: client, deadline: deadline, state: &state, problems: &problems)
+            let alerts = fetchRealtime(feed, .alerts, url: feed.alertsURL, client: client, deadline: deadline, state: &state, problems: &problems)
             outcome.realtime = realtime != nil
             for route in routes {
                 guard let timetable = timetables[route.id] else { continue }
@@ -575,13 +589,13 @@ extension Commute {
     /// the problem noted.
     private func fetchRealtime(
         _ feed: TransitFeed, _ kind: RealtimeKind, url: String?, keepingTrips trips: Set<String>? = nil, client: any HTTPClient,
-        timeout: TimeInterval, state: inout TransitState.FeedState, problems: inout [String: String]
+        deadline: FeedInput.Deadline, state: inout TransitState.FeedState, problems: inout [String: String]
     ) -> GTFSRealtime? {
         guard let url else { return nil }
         do {
             guard case .fresh(let data, _) = try fetchTransitFile(
                 url, feed: feed, what: kind.what, validators: nil, limit: Self.largestRealtimeFeed,
-                client: client, timeout: timeout)
+                client: client, timeout: try Self.left(deadline, feed, kind.what))
             else { return storedRealtime(feed.name, kind, keepingTrips: trips) }
             let decoded: GTFSRealtime
             do {

@@ -69,6 +69,9 @@ extension Commute {
         routes: [String: Route], notifiers: [Notifier], quietHours: QuietHours? = nil, sender: some AlertSender
     ) throws -> [WatchEvent] {
         var crossings: [(DelayWatch, Route, WatchEvent.Direction)] = []
+        // Routes that stay on the side they were: an alert about that side that failed is sent
+        // again to the notifiers that failed, as a scheduled alert's is.
+        var staying: [(DelayWatch, Route, WatchEvent.Direction)] = []
         try store.updateConfiguration { configuration in
             guard var watches = configuration.watches else { return }
             for index in watches.indices {
@@ -80,16 +83,29 @@ extension Commute {
                 switch (watch.isOver, over) {
                 case (nil, true), (false, true): crossings.append((watch, route, .over))
                 case (true, false): crossings.append((watch, route, .clear))
+                case (true, true): staying.append((watch, route, .over))
+                case (false, false): staying.append((watch, route, .clear))
                 default: break
                 }
             }
             configuration.watches = watches
         }
-        guard !crossings.isEmpty else { return [] }
+        guard !crossings.isEmpty || !staying.isEmpty else { return [] }
 
         var events: [WatchEvent] = []
+        var retried: [(DelayWatch, Route, WatchEvent.Direction)] = []
         let deliveries: [Delivery] = try store.updateLedger(keepingSince: ledgerHorizon) { ledger in
             var deliveries: [Delivery] = []
+            for (watch, route, direction) in staying {
+                let message = watchMessage(route, direction)
+                let claims = retries(of: message.id, notifiers: Notifier.chosen(watch.notify, from: notifiers), ledger: ledger)
+                guard !claims.isEmpty else { continue }
+                retried.append((watch, route, direction))
+                for claim in claims {
+                    ledger.claim(claim, at: now)
+                    deliveries.append(Delivery(claim: claim, message: message, note: nil))
+                }
+            }
             for (watch, route, direction) in crossings {
                 let message = watchMessage(route, direction)
                 let occurrence = Occurrence(requestID: message.id, at: now)
@@ -106,8 +122,9 @@ extension Commute {
             }
             return deliveries
         }
+        guard !deliveries.isEmpty || !events.isEmpty else { return [] }
         let sent = try deliver(deliveries, sender: sender)
-        for (watch, route, direction) in crossings where !events.contains(where: { $0.routeID == watch.routeID }) {
+        for (watch, route, direction) in crossings + retried where !events.contains(where: { $0.routeID == watch.routeID }) {
             let message = watchMessage(route, direction)
             let failures = sent.filter { $0.delivery.message.id == message.id }.compactMap(\.result.failure)
             events.append(WatchEvent(
@@ -115,6 +132,24 @@ extension Commute {
                 outcome: failures.isEmpty ? .sent : .failed(failures)))
         }
         return events
+    }
+
+    /// The notifiers the latest watch alert `id` of today failed on (or whose claim a dead tick
+    /// left), to be sent again; none once it went out, or when it was held back.
+    private func retries(of id: String, notifiers: [Notifier], ledger: DeliveryLedger) -> [Claim] {
+        let today = calendar.local(now).date
+        let history = ledger.entries.filter { $0.requestID == id && $0.action == nil && calendar.local($0.occurrence).date == today }
+        guard let latest = history.map(\.occurrence).max() else { return [] }
+        let occurrence = history.filter { $0.occurrence == latest }
+        guard !occurrence.contains(where: { $0.notifier == nil }) else { return [] }
+        return notifiers.compactMap { notifier in
+            let attempts = occurrence.filter { $0.notifier == notifier.id }
+            guard let last = attempts.last else { return nil }
+            guard last.outcome == .failed || Self.isAbandoned(last, now: now) else { return nil }
+            return Claim(
+                occurrence: Occurrence(requestID: id, at: latest), notifier: notifier, attempt: attempts.count + 1,
+                isResend: last.outcome == .claimed, reached: last.handle)
+        }
     }
 
     /// `watch.<route>.over` or `.clear`, with its words.

@@ -22,6 +22,17 @@ public struct Commute: Sendable {
     public let cap: Int
     /// How late an alert may still be delivered (`config set grace`); past it, it is missed.
     public let grace: TimeInterval
+    /// How long the command may spend sending alerts, from when it began (the real clock, never
+    /// `--now`): what is left unsent then is recorded as failed and sent by the next tick. A tick
+    /// that outlives a minute must not outlive its purpose.
+    public var sendingTime: TimeInterval = Commute.defaultTickDeadline
+    /// When the command began, on the monotonic clock.
+    let began = DispatchTime.now()
+
+    /// Whether the command's sending time is spent.
+    var isOutOfSendingTime: Bool {
+        Double(DispatchTime.now().uptimeNanoseconds &- began.uptimeNanoseconds) / 1e9 > sendingTime
+    }
 
     /// A commute over `store` with `configuration` as read; `grace`, when given, overrides the
     /// configuration's.

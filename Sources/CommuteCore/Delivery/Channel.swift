@@ -112,6 +112,12 @@ public enum Channel: Sendable, Equatable {
             return
         }
         guard let parts = URLParts(text) else { throw ParseError("not a URL: expected \(scheme)://…") }
+        // Each part is checked as it will be used, decoded: a %0D%0A in a token or a tag would
+        // otherwise become a header of its own.
+        let decoded = [parts.user, parts.password, parts.fragment].compactMap { $0 } + parts.path + Array(parts.query.keys) + Array(parts.query.values)
+        if decoded.contains(where: { $0.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" } }) {
+            throw ParseError("a part of the URL decodes to a control character (such as a line break): write it without one")
+        }
         switch scheme {
         case "ntfy", "ntfys": self = .ntfy(try Self.ntfy(parts, secure: scheme == "ntfys"))
         case "gotify", "gotifys": self = .gotify(try Self.gotify(parts, secure: scheme == "gotifys"))
@@ -318,6 +324,22 @@ public enum Channel: Sendable, Equatable {
         case .json(let post): return ("json", WebhookNotifier.redact(post.url), [:], true)
         case .sendmail(let mail): return ("email", mail.recipients.joined(separator: ","), [:], false)
         }
+    }
+
+    /// Every part of a notifier URL that may be a secret — its user and password, each path
+    /// segment, each query value, the host of a scheme whose host is a token (Telegram's), as
+    /// written and decoded — to be taken out of whatever a server sends back, which may quote any
+    /// of them ("invalid api key KEY"). Parts under 4 characters are left: they would take
+    /// ordinary words out of every message.
+    public static func secretParts(of url: String) -> [String] {
+        guard let parts = URLParts(url) else { return [] }
+        var found = [parts.user, parts.password, parts.fragment].compactMap { $0 } + parts.path + Array(parts.query.values)
+        if url.lowercased().hasPrefix("tgram:") { found.append(parts.host) }
+        if let raw = parts.rawQuery {
+            found += raw.split(separator: "&").compactMap { $0.split(separator: "=", maxSplits: 1).dropFirst().first.map(String.init) }
+        }
+        found += found.compactMap { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) }
+        return Array(Set(found.filter { $0.count >= 4 })).sorted { $0.count > $1.count }
     }
 
     /// Every credential in it, to be taken out of any text that might quote one.

@@ -81,7 +81,12 @@ public struct ChannelSender: Sendable {
         }
         switch operation {
         case .send(let message):
-            return publish(message, to: topic).receipt(handle: \.["id"])
+            // The sequence ID is chosen before sending: a resend after a crash replaces the
+            // notification the first attempt made (ntfy 2.16; an older server ignores it).
+            guard let sequence = message.idempotencyKey else { return publish(message, to: topic).receipt(handle: \.["id"]) }
+            headers["X-Sequence-ID"] = sequence
+            let answer = publish(message, to: topic)
+            return answer.receipt(handle: answer["sequence_id"] == sequence ? \.["sequence_id"] : \.["id"])
         case .update(let message, let handle):
             // ntfy 2.16 replaces the message with the same ID; an older server answers 404, and
             // the alert is sent anew.
@@ -136,9 +141,13 @@ public struct ChannelSender: Sendable {
         }
         switch operation {
         case .send(let message):
-            // One message per chat; the handle names each: `chat:message`, comma-separated.
-            var handles: [String] = []
-            for chat in telegram.chats {
+            // One message per chat; the handle names each: `chat:message`, comma-separated. Chats
+            // an earlier attempt reached are not sent to again.
+            var handles = message.reached.map { reached in
+                Self.chatMessages(reached).filter { telegram.chats.contains($0.0) }.map { "\($0.0):\($0.1)" }
+            } ?? []
+            let done = Set(handles.compactMap { $0.split(separator: ":").dropLast().joined(separator: ":") })
+            for chat in telegram.chats where !done.contains(chat) {
                 let answer = request(
                     "POST", "\(api)/sendMessage", headers: ["Content-Type": "application/json"],
                     body: Self.json([
@@ -191,7 +200,11 @@ public struct ChannelSender: Sendable {
                 "m.relates_to": ["rel_type": "m.replace", "event_id": handle],
             ]
         }
-        let transaction = "tt\(UInt64(Date().timeIntervalSince1970 * 1_000))\(UInt32.random(in: 0...UInt32.max))"
+        // A send's transaction ID is the alert's idempotency key: Matrix answers a repeat with the
+        // event it made the first time. A revision is a new transaction.
+        let transaction = operation.message?.idempotencyKey.flatMap { key in
+            if case .send = operation { return key } else { return nil }
+        } ?? "tt\(UInt64(Date().timeIntervalSince1970 * 1_000))\(UInt32.random(in: 0...UInt32.max))"
         let url = "\(api)/rooms/\(Self.pathSegment(room))/send/m.room.message/\(transaction)"
         let answer = request("PUT", url, headers: headers, body: Self.json(content), service: "Matrix")
         if case .update(_, let handle) = operation { return answer.receipt(keeping: handle) }
@@ -320,17 +333,22 @@ public struct ChannelSender: Sendable {
         }
     }
 
+    /// The longest wait a server is believed to ask for: a larger number (2^63 seconds, say) is
+    /// taken as this, never carried into arithmetic.
+    static let longestBelievedWait: TimeInterval = 86_400
+
     /// `Retry-After` (seconds), or the body's `retry_after` (Discord's seconds, Telegram's in
-    /// `parameters`) or `retry_after_ms` (Matrix).
+    /// `parameters`) or `retry_after_ms` (Matrix), clamped to `longestBelievedWait`.
     static func retryAfter(_ response: HTTPResponse, _ object: Any?) -> TimeInterval? {
-        if let header = response.headers["retry-after"], let seconds = Double(header.trimmingWhitespace()), seconds >= 0, seconds.isFinite { return seconds }
+        func believed(_ seconds: Double) -> TimeInterval? { seconds.isFinite && seconds >= 0 ? min(seconds, longestBelievedWait) : nil }
+        if let header = response.headers["retry-after"], let seconds = Double(header.trimmingWhitespace()).flatMap(believed) { return seconds }
         let dictionary = object as? [String: Any]
         let candidates: [Any?] = [
             dictionary?["retry_after"], (dictionary?["parameters"] as? [String: Any])?["retry_after"],
             (dictionary?["retry_after_ms"] as? NSNumber).map { $0.doubleValue / 1_000 },
         ]
-        for case let number as NSNumber in candidates.compactMap({ $0 }) where number.doubleValue.isFinite && number.doubleValue >= 0 {
-            return number.doubleValue
+        for case let number as NSNumber in candidates.compactMap({ $0 }) {
+            if let seconds = believed(number.doubleValue) { return seconds }
         }
         return nil
     }

@@ -44,6 +44,8 @@ public enum DeliveryFailure: Sendable, Equatable, CustomStringConvertible {
     case rateLimited(service: String, retryAfter: Int?)
     /// The channel cannot do what was asked (clear a Pushover message): not retried.
     case unsupported(String)
+    /// Not sent: the tick spent its time on the alerts before it; the next tick sends it.
+    case outOfTime(seconds: Int)
 
     public var description: String {
         switch self {
@@ -63,6 +65,7 @@ public enum DeliveryFailure: Sendable, Equatable, CustomStringConvertible {
         case .refused(let service, let reason, let status): "\(service): \(reason) (\(status))"
         case .rateLimited(let service, let seconds): "\(service): rate limited (429)" + (seconds.map { "; retry after \($0) s" } ?? "")
         case .unsupported(let reason): reason
+        case .outOfTime(let seconds): "not sent: this tick's \(seconds) s ran out; the next tick sends it"
         }
     }
 
@@ -84,6 +87,7 @@ public enum DeliveryFailure: Sendable, Equatable, CustomStringConvertible {
         case .refused(let service, let reason, let status): .refused(service: service, reason: clean(reason), status: status)
         case .rateLimited(let service, let seconds): .rateLimited(service: service, retryAfter: seconds)
         case .unsupported(let reason): .unsupported(clean(reason))
+        case .outOfTime: self
         }
     }
 }
@@ -124,6 +128,17 @@ public struct Claim: Sendable, Equatable {
     /// An earlier claim was left by a process that died while sending: this sends it again, and
     /// the notifier may have had it once already (delivery is at least once across a crash).
     public var isResend: Bool
+    /// The handle of an earlier attempt that reached some of the notifier's targets: the rest
+    /// are what is left to send.
+    public var reached: String?
+
+    public init(occurrence: Occurrence, notifier: Notifier, attempt: Int, isResend: Bool, reached: String? = nil) {
+        self.occurrence = occurrence
+        self.notifier = notifier
+        self.attempt = attempt
+        self.isResend = isResend
+        self.reached = reached
+    }
 }
 
 /// A claim and the message it sends.
@@ -167,11 +182,33 @@ extension DeliveryLedger {
         }) {
             entries[index].at = now
             entries[index].attempts = claim.attempt
+            entries[index].claimant = Claimant.current
             return
         }
         entries.append(Entry(
             requestID: claim.occurrence.requestID, occurrence: claim.occurrence.at, notifier: claim.notifier.id,
-            outcome: .claimed, at: now, attempts: claim.attempt))
+            outcome: .claimed, at: now, attempts: claim.attempt, handle: claim.reached, claimant: Claimant.current))
+    }
+
+    /// Ends the claims on an occurrence that a dead tick left, past the occurrence's window: each
+    /// becomes `missed`, so that every claimed occurrence ends in the ledger. Returns how many.
+    @discardableResult
+    mutating func endAbandonedClaims(of occurrence: Occurrence, reason: String, now: Date) -> Int {
+        var ended = 0
+        var latest: [Int: Int] = [:]
+        for (index, entry) in entries.enumerated() where entry.action == nil && entry.requestID == occurrence.requestID
+            && entry.occurrence == occurrence.at
+        {
+            if let notifier = entry.notifier { latest[notifier] = index }
+        }
+        for index in latest.values.sorted() where Commute.isAbandoned(entries[index], now: now) {
+            entries[index].outcome = .missed
+            entries[index].reason = reason
+            entries[index].at = now
+            entries[index].claimant = nil
+            ended += 1
+        }
+        return ended
     }
 
     /// Turns a claim into its outcome. A claim that has gone (`delivered clear` ran meanwhile) is
@@ -189,6 +226,7 @@ extension DeliveryLedger {
             entries[index].key = key
             entries[index].handle = sent.handle
             entries[index].leave = sent.delivery.leave
+            entries[index].claimant = nil
         } else {
             entries.append(Entry(
                 requestID: claim.occurrence.requestID, occurrence: claim.occurrence.at, notifier: claim.notifier.id,

@@ -34,6 +34,9 @@ public struct DeliveryLedger: VersionedDocument, Equatable {
         public var action: Action?
         /// The leave time an arrive-by alert said.
         public var leave: Date?
+        /// For a claim: the process that holds it (`Claimant`). While it lives, no other tick
+        /// takes the claim over, however long its sends take.
+        public var claimant: String?
 
         /// A change to a notification already sent.
         public enum Action: String, Codable, Sendable {
@@ -47,8 +50,9 @@ public struct DeliveryLedger: VersionedDocument, Equatable {
 
         public init(
             requestID: String, occurrence: Date, notifier: Int?, outcome: Outcome, at: Date, attempts: Int = 0, reason: String? = nil,
-            key: String? = nil, handle: String? = nil, action: Action? = nil, leave: Date? = nil
+            key: String? = nil, handle: String? = nil, action: Action? = nil, leave: Date? = nil, claimant: String? = nil
         ) {
+            self.claimant = claimant
             self.requestID = requestID
             self.occurrence = occurrence
             self.notifier = notifier

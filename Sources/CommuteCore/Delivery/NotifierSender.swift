@@ -29,8 +29,11 @@ public struct NotifierSender: AlertSender {
         case .channel(let url):
             do {
                 let channel = try Channel(url: url)
-                return ChannelSender(client: HelperHTTPClient(helperPath: helperPath, environment: environment), environment: environment)
+                let receipt = ChannelSender(client: HelperHTTPClient(helperPath: helperPath, environment: environment), environment: environment)
                     .perform(operation, on: channel)
+                // Whatever the server said back is said without any part of the URL that may be secret.
+                guard case .failed(let failure) = receipt.result else { return receipt }
+                return AlertReceipt(result: .failed(failure.redacting(Channel.secretParts(of: url))), handle: receipt.handle)
             } catch {
                 return AlertReceipt(result: .failed(.unsupported("the notifier's URL no longer reads: \(error.description)")))
             }

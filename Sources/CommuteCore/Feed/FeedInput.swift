@@ -24,6 +24,12 @@ public enum FeedInput: Sendable {
             end = DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, min(seconds, 86_400)) * 1e9)
         }
 
+        /// Seconds left: 0 when it has passed.
+        public var remaining: TimeInterval {
+            let now = DispatchTime.now().uptimeNanoseconds
+            return now < end ? Double(end - now) / 1e9 : 0
+        }
+
         /// Milliseconds left, for `poll`: 0 when it has passed.
         var remainingMilliseconds: Int32 {
             let now = DispatchTime.now().uptimeNanoseconds

@@ -57,9 +57,28 @@ public struct TransitFeed: Codable, Sendable, Equatable {
         [("static", staticURL)] + (realtimeURL.map { [("realtime", $0)] } ?? []) + (alertsURL.map { [("alerts", $0)] } ?? [])
     }
 
-    /// Everything of it that must never be shown: the header values, and the URLs' credentials.
+    /// Everything of it that must never be shown: the header values, and the URLs' credentials —
+    /// user, password, query values and each path segment (an agency's key is often in the path:
+    /// `https://host/KEY/trip.pb`).
     public var secrets: [String] {
-        (headers ?? []).map(\.value) + locations.flatMap { FeedSource.secrets(in: $0.text) }
+        (headers ?? []).map(\.value) + locations.flatMap { Self.urlSecrets($0.text) }
+    }
+
+    /// A URL's secret parts, path segments included; none for a file.
+    static func urlSecrets(_ text: String) -> [String] {
+        guard FeedSource.looksLikeURL(text), let components = URLComponents(string: text) else { return [] }
+        let segments = components.percentEncodedPath.split(separator: "/").flatMap { [String($0), String($0).removingPercentEncoding ?? String($0)] }
+        return Array(Set(FeedSource.secrets(in: text) + segments.filter { $0.count >= 4 })).sorted { $0.count > $1.count }
+    }
+
+    /// A feed file's location as it may be shown: a path as it is; a URL as its scheme and host,
+    /// its path and query hidden (`https://host/…`), since either may hold the agency's key.
+    public static func shown(_ text: String) -> String {
+        guard FeedSource.looksLikeURL(text) else { return text }
+        guard let components = URLComponents(string: text), let scheme = components.scheme, let host = components.percentEncodedHost
+        else { return "(a URL that cannot be read)" }
+        let rest = components.percentEncodedPath.count > 1 || components.percentEncodedQuery != nil ? "/…" : ""
+        return "\(scheme)://\(components.percentEncodedUser != nil ? "REDACTED@" : "")\(host)\(components.port.map { ":\($0)" } ?? "")\(rest)"
     }
 
     /// The headers every request carries.
@@ -137,8 +156,9 @@ extension Route {
             self.realtimeAt = realtimeAt
         }
 
-        /// The most departures kept: a day and a half of a bus every four minutes.
-        public static let largestDepartureCount = 540
+        /// The most departures kept: a day and a half of a bus every minute, and more. Past it, the
+        /// departures kept end sooner than a day and a half, and `coveredUntil` says where.
+        public static let largestDepartureCount = 3_000
         /// The longest walk to the first stop.
         public static let longestWalk = 180
         /// The most notices kept, and the longest.

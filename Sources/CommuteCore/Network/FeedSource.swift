@@ -20,7 +20,7 @@ public enum FeedSource: Sendable, Equatable {
         self = .url(url)
     }
 
-    private static func looksLikeURL(_ text: String) -> Bool {
+    static func looksLikeURL(_ text: String) -> Bool {
         let lower = text.lowercased()
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }

@@ -45,6 +45,6 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(format: "%.1f", seconds)
     }
 }

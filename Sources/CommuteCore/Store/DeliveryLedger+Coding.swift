@@ -111,7 +111,7 @@ extension DeliveryLedger {
 
     /// An entry's keys, in the order they are written (sorted).
     private static let entryKeys: [StaticString] = [
-        "action", "at", "attempts", "handle", "key", "leave", "notifier", "occurrence", "outcome", "reason", "requestID",
+        "action", "at", "attempts", "claimant", "handle", "key", "leave", "notifier", "occurrence", "outcome", "reason", "requestID",
     ]
 
     /// An entry read whole, or left out (before the window) as soon as its `at` was read.
@@ -134,6 +134,7 @@ extension DeliveryLedger {
         var reason: String?
         var alertKey: String?
         var handle: String?
+        var claimant: String?
         var action: Entry.Action?
         var leave: Date?
         guard try reader.peek() == .object else { throw DocumentProblem("wrong shape: \(field()) is not an object") }
@@ -180,6 +181,7 @@ extension DeliveryLedger {
                 case "requestID": requestID = try reader.readString()
                 case "key": alertKey = try reader.readOptionalString()
                 case "handle": handle = try reader.readOptionalString()
+                case "claimant": claimant = try reader.readOptionalString()
                 case "leave": if try !reader.readNull() { leave = try DocumentReading.date(&reader, field: "\(field()).leave") }
                 case "action":
                     guard let text = try reader.readOptionalString() else { break }
@@ -200,7 +202,7 @@ extension DeliveryLedger {
             occurrence: try DocumentReading.required(occurrence, "\(field()).occurrence"), notifier: notifier,
             outcome: try DocumentReading.required(outcome, "\(field()).outcome"), at: decided,
             attempts: try DocumentReading.required(attempts, "\(field()).attempts"), reason: reason, key: alertKey, handle: handle,
-            action: action, leave: leave))
+            action: action, leave: leave, claimant: claimant))
     }
 
     public func encodeDocument() throws -> [UInt8] {
@@ -219,6 +221,10 @@ extension DeliveryLedger {
             writer.string(ISO8601.string(entry.at))
             writer.key("attempts")
             writer.int(entry.attempts)
+            if let claimant = entry.claimant {
+                writer.key("claimant")
+                writer.string(claimant)
+            }
             if let handle = entry.handle {
                 writer.key("handle")
                 writer.string(handle)

@@ -165,7 +165,7 @@ extension DeliveryLedger {
                 try DocumentProblem.range(notifier, 0...Notifier.largestID, "entries[\(index)].notifier")
             }
             // Shown by `delivered` and read back to change a notification: one short line each.
-            for (name, text) in [("key", entry.key), ("handle", entry.handle)] {
+            for (name, text) in [("key", entry.key), ("handle", entry.handle), ("claimant", entry.claimant)] {
                 guard let text else { continue }
                 try DocumentProblem.check(text.count <= 1_000 && DisplayText.line(text) == text, "entries[\(index)].\(name) is not one short line")
             }

@@ -31,6 +31,9 @@ public struct OpenAlerts: VersionedDocument, Equatable {
         public var held: String?
         /// Failed clears so far: after `OpenAlerts.clearAttempts`, it is given up.
         public var clearFailures: Int?
+        /// The process revising it now (`Claimant`): a revision is claimed as a first send is, so
+        /// that two ticks at once never both send it.
+        public var revising: String?
 
         public init(
             key: String, notifier: Int, handle: String?, requestID: String, occurrence: Date, clearAt: Date?, leave: Date? = nil,
@@ -90,6 +93,9 @@ public struct OpenAlerts: VersionedDocument, Equatable {
             if let clearAt = alert.clearAt { try DocumentProblem.date(clearAt, "\(field).clearAt") }
             if let leave = alert.leave { try DocumentProblem.date(leave, "\(field).leave") }
             if let failures = alert.clearFailures { try DocumentProblem.range(failures, 0...Self.clearAttempts, "\(field).clearFailures") }
+            if let revising = alert.revising {
+                try DocumentProblem.check(revising.count <= 100 && DisplayText.line(revising) == revising, "\(field).revising is not one short line")
+            }
         }
     }
 }

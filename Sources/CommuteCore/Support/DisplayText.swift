@@ -20,18 +20,24 @@ public enum DisplayText {
         neutralised(text, keepingLayout: true)
     }
 
-    /// The one rule, by Unicode general category, for input and output alike: control (Cc),
-    /// format (Cf: bidirectional controls, zero-width characters, the soft hyphen, the byte-order
-    /// mark, tags), line and paragraph separators (Zl, Zp) and unassigned code points (Cn). None of
-    /// them is seen as itself, and some reorder or hide what follows; text from the user that holds
-    /// one is refused, text from outside has each replaced.
+    /// The one rule, for input and output alike: control (Cc), format (Cf: bidirectional
+    /// controls, zero-width characters, the soft hyphen, the byte-order mark, tags), line and
+    /// paragraph separators (Zl, Zp), unassigned code points (Cn), every code point Unicode calls
+    /// default-ignorable (the combining grapheme joiner, variation selectors, the Hangul fillers),
+    /// and the blanks that look like nothing (the Braille blank, the Hangul fillers again, by
+    /// name: U+115F, U+1160, U+3164, U+FFA0, U+2800). None of them is seen as itself, and some
+    /// reorder or hide what follows; text from the user that holds one is refused, text from
+    /// outside has each replaced.
     public static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
         switch scalar.properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned: return true
-        default: return false
+        default: return scalar.properties.isDefaultIgnorableCodePoint || blanks.contains(scalar.value)
         }
     }
+
+    /// Code points drawn as nothing at all, whatever their category.
+    private static let blanks: Set<UInt32> = [0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800]
 
     private static func neutralised(_ text: String, keepingLayout: Bool) -> String {
         // Nearly all text is clean: look at its bytes once before building anything.

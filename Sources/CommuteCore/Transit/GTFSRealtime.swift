@@ -59,6 +59,12 @@ public struct GTFSRealtime: Sendable, Equatable {
     public var timestamp: Int?
     public var tripUpdates: [TripUpdate] = []
     public var alerts: [Alert] = []
+    /// The trips already given an update, and the stop-time updates kept: a feed that repeats one
+    /// trip, or sends millions of empty stop-time updates, is held to what a reader uses.
+    private var updatedTrips: Set<String> = []
+    private var keptStopTimeUpdates = 0
+    /// The most stop-time updates kept from one feed (each trip's first update is the one used).
+    public static let largestKeptStopTimeUpdates = 200_000
 
     /// The most entities read; the most stop-time updates, informed entities or periods in one.
     public static let largestList = 200_000
@@ -103,6 +109,12 @@ public struct GTFSRealtime: Sendable, Equatable {
             case (3, .lengthDelimited):
                 let update = try Self.tripUpdate(try reader.lengthDelimited())
                 if let trips, update.tripID.map(trips.contains) != true { continue }
+                // A trip's first update is the one read (a repeat is decoded, checked, and dropped).
+                if let id = update.tripID, !updatedTrips.insert(id).inserted { continue }
+                keptStopTimeUpdates += update.stopTimeUpdates.count
+                guard keptStopTimeUpdates <= Self.largestKeptStopTimeUpdates else {
+                    throw ProtobufProblem("more than \(Self.largestKeptStopTimeUpdates) stop-time updates for the trips asked about")
+                }
                 tripUpdates.append(update)
             case (5, .lengthDelimited): alerts.append(try Self.alert(try reader.lengthDelimited()))
             default: try reader.skip(wire)

@@ -100,9 +100,12 @@ extension TransitTimetable {
     /// The largest delay believed, either way: a day.
     static let largestDelay = 86_400
 
-    /// The departures whose expected time is at or after `now`, soonest first, at most `limit`:
-    /// a trip past its scheduled time but predicted later is still one. Service days from two
-    /// before today (times past 48:00:00 are rare) to tomorrow are looked at.
+    /// The departures whose expected time is at or after `now` and that leave within `lookahead`,
+    /// soonest first, at most `limit`: a trip past its scheduled time but predicted later is still
+    /// one. Service days from two before today (times past 48:00:00 are rare) to tomorrow are
+    /// looked at. A frequency-based trip's runs are made only within that window, and no more than
+    /// twice `limit` departures are held at once: a small zip of many frequent trips costs what
+    /// the window holds, never every run it names.
     public func departures(after now: Date, realtime: GTFSRealtime?, limit: Int = 5) -> [TransitDeparture] {
         guard let zone = TimeZone(identifier: timeZone) else { return [] }
         let calendar = ZonedCalendar(timeZone: zone, around: now)
@@ -112,11 +115,21 @@ extension TransitTimetable {
         let reference = realtime?.timestamp.map { Date(timeIntervalSince1970: TimeInterval($0)) }
             .flatMap { abs($0.timeIntervalSince(now)) < 86_400 ? $0 : nil } ?? now
         var found: [TransitDeparture] = []
+        func keepSoonest() {
+            found.sort { $0.expected != $1.expected ? $0.expected < $1.expected : $0.tripID < $1.tripID }
+            found.removeLast(max(0, found.count - limit))
+        }
+        let nowSeconds = Int(now.timeIntervalSince1970)
         for day in (today - 2)...(today + 1) {
             let date = CivilDate(dayNumber: day)
             let key = String(format: "%04d%02d%02d", date.year, date.month, date.day)
+            let base = Int(Self.instant(0, on: date, calendar: calendar).timeIntervalSince1970)
             for trip in trips where services[trip.serviceID]?.runs(on: date) == true {
-                for shift in trip.shifts {
+                // The runs that can leave in the window: from three hours before now (less the
+                // ride, for a late bus still to come) to the lookahead.
+                let earliest = nowSeconds - 3 * 3_600 - max(0, trip.arrival - trip.departure)
+                let latest = nowSeconds + Int(Self.lookahead)
+                for shift in trip.shifts(leavingBetween: earliest - base - trip.departure, and: latest - base - trip.departure) {
                     let scheduled = Self.instant(trip.departure + shift, on: date, calendar: calendar)
                     let arrival = Self.instant(trip.arrival + shift, on: date, calendar: calendar)
                     // Past by more than three hours: no prediction keeps it.
@@ -134,10 +147,12 @@ extension TransitTimetable {
                     }
                     guard departure.expected >= now || (departure.canceled && scheduled >= now) else { continue }
                     found.append(departure)
+                    if found.count >= 2 * max(limit, 1) { keepSoonest() }
                 }
             }
         }
-        return Array(found.sorted { $0.expected != $1.expected ? $0.expected < $1.expected : $0.tripID < $1.tripID }.prefix(limit))
+        keepSoonest()
+        return found
     }
 
     /// The trip update's word on this departure: cancelled; or the delay at the first stop, from
@@ -185,15 +200,22 @@ extension TransitTimetable {
 }
 
 extension TransitTimetable.Trip {
-    /// The offsets of each run from the template: one (0) for a timetabled trip; for a
-    /// frequency-based one, each start every headway through each window (at most 1,440), less the
-    /// template's own start.
-    var shifts: [Int] {
-        guard let frequencies, !frequencies.isEmpty else { return [0] }
+    /// The offsets of the runs from the template whose offset lies in `lower...upper`: 0 for a
+    /// timetabled trip (when it does); for a frequency-based one, each start every headway
+    /// through each window, less the template's own start — found by arithmetic, so a window of a
+    /// run a minute over two days costs only the runs asked for.
+    func shifts(leavingBetween lower: Int, and upper: Int) -> [Int] {
+        guard let frequencies, !frequencies.isEmpty else { return (lower...max(lower, upper)).contains(0) ? [0] : [] }
         var shifts: [Int] = []
-        for window in frequencies {
+        for window in frequencies where window.headway > 0 {
+            // The first start whose offset (start − self.start) is at least `lower`.
+            let wanted = lower + self.start
             var start = window.start
-            while start < window.end, shifts.count < 1_440 {
+            if wanted > start {
+                let steps = (wanted - start + window.headway - 1) / window.headway
+                start += steps * window.headway
+            }
+            while start < window.end, start - self.start <= upper, shifts.count < 10_000 {
                 shifts.append(start - self.start)
                 start += window.headway
             }

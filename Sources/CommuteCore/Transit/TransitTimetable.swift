@@ -82,6 +82,9 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
         return dates[0]...dates[1]
     }
 
+    /// The most frequency windows read: far past any real feed's.
+    public static let largestFrequencyCount = 100_000
+
     /// The most trips kept for one pair of stops: far past any real route's.
     public static let largestTripCount = 20_000
 
@@ -127,9 +130,14 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
         // trips' first calls to note.
         var frequencies: [String: [Frequency]] = [:]
         if archive.entries["frequencies.txt"] != nil {
+            var windows = 0
             try GTFSTable.read("frequencies.txt", in: archive, columns: ["trip_id", "start_time", "end_time", "headway_secs"]) { row in
                 guard let start = Self.seconds(row[1]), let end = Self.seconds(row[2]), let headway = Int(row[3]), headway >= 60, end > start
                 else { return true }
+                windows += 1
+                guard windows <= Self.largestFrequencyCount else {
+                    throw ZipProblem("frequencies.txt holds over \(Self.largestFrequencyCount) windows")
+                }
                 frequencies[String(row[0]), default: []].append(Frequency(start: start, end: end, headway: headway))
                 return true
             }
@@ -178,17 +186,6 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
             return route == line || lines[route] == line
         }
 
-        let anyLine = requests.indices.contains { problems[$0] == nil && requests[$0].line == nil }
-        let wantedRoutes = Set(lines.keys.filter { route in requests.indices.contains { problems[$0] == nil && serves($0, route: route) } })
-        var tripInfo: [String: (route: String, service: String, headsign: String)] = [:]
-        try GTFSTable.read("trips.txt", in: archive, columns: ["trip_id", "route_id", "service_id", "trip_headsign"]) { row in
-            contents.trips += 1
-            let route = String(row[1])
-            guard anyLine || wantedRoutes.contains(route) else { return true }
-            tripInfo[String(row[0])] = (route, String(row[2]), DisplayText.line(String(row[3].prefix(80))))
-            return true
-        }
-
         // Which request wants each stop, and as which end.
         var uses: [String: [(request: Int, isFrom: Bool, isTo: Bool)]] = [:]
         for index in requests.indices where problems[index] == nil {
@@ -198,10 +195,13 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
         }
         // Each trip's calls at a request's first stop and at its second (rows may come in any
         // order): each call at the second is reached from the last call at the first before it,
-        // so a loop that passes both stops twice is two departures.
+        // so a loop that passes both stops twice is two departures. stop_times.txt is read before
+        // trips.txt, so that only the trips that call at the stops are ever held — however many
+        // trips the feed has — and a request whose stops too many trips call at stops collecting.
         var departures: [[String: [(time: Int, sequence: Int)]]] = Array(repeating: [:], count: requests.count)
         var arrivals: [[String: [(time: Int, sequence: Int)]]] = Array(repeating: [:], count: requests.count)
         var starts: [String: (time: Int, sequence: Int)] = [:]
+        let collectedTrips = 4 * Self.largestTripCount
         let readsAll = checkingEverything || !uses.isEmpty
         if readsAll {
             try GTFSTable.read("stop_times.txt", in: archive, columns: ["trip_id", "stop_id", "stop_sequence", "arrival_time", "departure_time"]) { row in
@@ -214,24 +214,40 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
                 {
                     starts[trip] = (time, sequence)
                 }
-                guard let stopUses, let info = tripInfo[trip], let sequence = Int(row[2]) else { return true }
-                for use in stopUses where serves(use.request, route: info.route) {
+                guard let stopUses, let sequence = Int(row[2]) else { return true }
+                for use in stopUses where problems[use.request] == nil {
                     if use.isFrom, let time = Self.seconds(row[4].isEmpty ? row[3] : row[4]), (departures[use.request][trip]?.count ?? 0) < 64 {
                         departures[use.request][trip, default: []].append((time, sequence))
                     }
                     if use.isTo, let time = Self.seconds(row[3].isEmpty ? row[4] : row[3]), (arrivals[use.request][trip]?.count ?? 0) < 64 {
                         arrivals[use.request][trip, default: []].append((time, sequence))
                     }
+                    if departures[use.request].count > collectedTrips || arrivals[use.request].count > collectedTrips {
+                        problems[use.request] = ZipProblem("over \(Self.largestTripCount) trips serve these stops")
+                        departures[use.request] = [:]
+                        arrivals[use.request] = [:]
+                    }
                 }
                 return true
             }
+        }
+
+        // Then the trips that call there, and no others.
+        let calling = Set(requests.indices.flatMap { departures[$0].keys })
+        var tripInfo: [String: (route: String, service: String, headsign: String)] = [:]
+        try GTFSTable.read("trips.txt", in: archive, columns: ["trip_id", "route_id", "service_id", "trip_headsign"]) { row in
+            contents.trips += 1
+            let id = String(row[0])
+            guard calling.contains(id) else { return true }
+            tripInfo[id] = (String(row[1]), String(row[2]), DisplayText.line(String(row[3].prefix(80))))
+            return true
         }
 
         var kept: [[Trip]] = Array(repeating: [], count: requests.count)
         for index in requests.indices where problems[index] == nil {
             var trips: [Trip] = []
             for (id, calls) in departures[index] {
-                guard let info = tripInfo[id] else { continue }
+                guard let info = tripInfo[id], serves(index, route: info.route) else { continue }
                 for (departure, later) in Self.boardings(calls, arrivals[index][id] ?? []) {
                     trips.append(Trip(
                         id: id, routeID: info.route, line: lines[info.route] ?? info.route, headsign: info.headsign, serviceID: info.service,
