@@ -13,7 +13,9 @@ extension Commands {
             well-formed webhook) and what runs refresh and tick (systemd timers or the crontab
             block, for this binary and this store). Each problem comes with what to do. Nothing is
             sent and nothing is written: `traveltimes notify test` sends a sample.
-            Exit 0 when alerts will go out (warnings allowed), 1 otherwise.
+            The verdict is what tick will do: alerts go out, go out carrying old travel times
+            (refreshes failing, a source that stopped), or do not go out. Exit 0 when they go out
+            with current times (warnings allowed), 1 otherwise.
             """
     ) { invocation in
         var doctor = Doctor(invocation)
@@ -31,12 +33,12 @@ extension Commands {
             }
             let warnings = checkup.checks.count(where: { $0.status == .warning })
             io.out("")
-            io.out(checkup.alertsWillGoOut
-                ? "Alerts will go out" + (warnings == 0 ? "." : " (\(warnings) \(warnings == 1 ? "warning" : "warnings") above).")
-                : "Alerts will not go out until the problems above are fixed.")
+            io.out(!checkup.alertsWillGoOut ? "Alerts will not go out until the problems above are fixed."
+                : !checkup.alertsCurrent ? "Alerts will go out, but they will carry old travel times until the problems above are fixed."
+                : "Alerts will go out" + (warnings == 0 ? "." : " (\(warnings) \(warnings == 1 ? "warning" : "warnings") above)."))
         }
         let problems = checkup.checks.count(where: { $0.status == .problem })
-        if problems > 0 { throw DoctorFoundProblems(count: problems) }
+        if problems > 0 { throw DoctorFoundProblems(count: problems, alertsGoOut: checkup.alertsWillGoOut) }
     }
 }
 
@@ -52,10 +54,16 @@ struct Checkup: EveryKeyEncodable {
         var detail: String
         /// What to do; nil when nothing needs doing.
         var fix: String?
+        /// A problem that stops alerts going out; false for one that leaves them going out with
+        /// old travel times (and for every warning).
+        var stopsAlerts: Bool
     }
 
     var store: String
+    /// No problem stops them: tick will send them.
     var alertsWillGoOut: Bool
+    /// No problem at all: they will carry current travel times too.
+    var alertsCurrent: Bool
     var checks: [Finding]
 }
 
@@ -90,11 +98,13 @@ private struct Doctor {
             if let commute, let ledger, let failure = Commute.lastDeliveryFailure(of: notifier, in: ledger) { add(failure, commute) }
         }
         checkScheduler(installed, store: directory)
-        return Checkup(store: directory, alertsWillGoOut: !findings.contains { $0.status == .problem }, checks: findings)
+        return Checkup(
+            store: directory, alertsWillGoOut: !findings.contains { $0.stopsAlerts },
+            alertsCurrent: !findings.contains { $0.status == .problem }, checks: findings)
     }
 
-    private mutating func add(_ check: String, _ status: Finding.Status, _ detail: String, fix: String? = nil) {
-        findings.append(Finding(check: check, status: status, detail: detail, fix: fix))
+    private mutating func add(_ check: String, _ status: Finding.Status, _ detail: String, fix: String? = nil, stopsAlerts: Bool? = nil) {
+        findings.append(Finding(check: check, status: status, detail: detail, fix: fix, stopsAlerts: stopsAlerts ?? (status == .problem)))
     }
 
     // MARK: The store
@@ -140,7 +150,7 @@ private struct Doctor {
         case .warning: .warning
         case .problem: .problem
         }
-        add(check, status, detail, fix: fix)
+        add(check, status, detail, fix: fix, stopsAlerts: finding.stopsAlerts)
     }
 
     private static func words(_ finding: Commute.Finding, _ commute: Commute) -> (check: String, detail: String, fix: String?) {
@@ -214,11 +224,12 @@ private struct Doctor {
             case .warning: return ("refresh", detail, "traveltimes refresh; traveltimes status shows the last try")
             case .ok: return ("refresh", detail, nil)
             }
-        case .dataAge(let newest, let age):
-            let detail = "the newest travel time the alerts would carry was measured \(moment(newest)) (\(TimeFormatting.age(age)) ago)"
+        case .dataAge(let oldest, let age, let alert):
+            let carrier = alert.map { "\(DisplayText.line($0)) would carry travel times measured" } ?? "the newest travel time the alerts would carry was measured"
+            let detail = "\(carrier) \(moment(oldest)) (\(TimeFormatting.age(age)) ago)"
             switch finding.severity {
             case .problem:
-                return ("data", detail + ": alerts would carry it as if current",
+                return ("data", detail + ": it would be sent as if current",
                         "check the source (traveltimes config show): a feed that stopped updating, or a file, is read as it is")
             case .warning: return ("data", detail, "traveltimes refresh; if it stays old, the source has stopped updating")
             case .ok: return ("data", detail, nil)
@@ -410,6 +421,10 @@ private struct Doctor {
 /// `doctor` found something that stops alerts. Exit 1.
 struct DoctorFoundProblems: ProcessError, CustomStringConvertible {
     var count: Int
+    /// Whether alerts go out all the same (with old travel times).
+    var alertsGoOut: Bool
     var exitCode: ExitCode { .failure }
-    var description: String { "\(count) \(count == 1 ? "problem" : "problems") to fix before alerts go out unattended" }
+    var description: String {
+        "\(count) \(count == 1 ? "problem" : "problems") to fix " + (alertsGoOut ? "before alerts carry current travel times" : "before alerts go out unattended")
+    }
 }

@@ -159,7 +159,15 @@ extension Commands {
     /// `--unit-dir`, else `$XDG_CONFIG_HOME/systemd/user`, else `~/.config/systemd/user`.
     static func unitDirectory(_ invocation: Invocation) throws -> String {
         if let given = invocation.arguments.value("--unit-dir") { return absolute(given) }
-        if let config = invocation.environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/systemd/user" }
+        if let config = invocation.environment["XDG_CONFIG_HOME"], !config.isEmpty {
+            // The XDG specification says a relative one is to be ignored: writing to ~/.config
+            // instead would surprise whoever set it, so it is refused.
+            guard config.hasPrefix("/") else {
+                throw invocation.usage(
+                    "XDG_CONFIG_HOME '\(DisplayText.line(String(config.prefix(80))))' is not an absolute path, which the XDG specification says to ignore: set it to a full path, unset it, or pass --unit-dir DIR.")
+            }
+            return config + "/systemd/user"
+        }
         guard let home = invocation.environment["HOME"], !home.isEmpty else {
             throw invocation.usage("No unit directory: set HOME or XDG_CONFIG_HOME, or pass --unit-dir DIR.")
         }

@@ -25,8 +25,8 @@ import Testing
         }
         #expect(refreshed(1) == .ok && refreshed(1, failing: "HTTP 503") == .warning)
         #expect(refreshed(3) == .warning && refreshed(25) == .problem)
-        #expect(Commute.Finding.dataAge(newest: now, age: 3_600).severity == .ok)
-        #expect(Commute.Finding.dataAge(newest: now, age: 3 * 3_600).severity == .warning)
-        #expect(Commute.Finding.dataAge(newest: now, age: 25 * 3_600).severity == .problem)
+        #expect(Commute.Finding.dataAge(oldest: now, age: 3_600, alert: nil).severity == .ok)
+        #expect(Commute.Finding.dataAge(oldest: now, age: 3 * 3_600, alert: nil).severity == .warning)
+        #expect(Commute.Finding.dataAge(oldest: now, age: 25 * 3_600, alert: nil).severity == .problem)
     }
 }

@@ -9,7 +9,7 @@ closes or after 300 seconds. Test-only; standard library only; binds 127.0.0.1.
 GET /NAME serves DIRECTORY/NAME with an ETag (the SHA-1 of its bytes) and a Last-Modified (the
 file's mtime); If-None-Match with that ETag, or If-Modified-Since at or after that time, gets 304.
 A path under /key/ needs the header `X-Api-Key: sekrit-key-42` (else 401); /html/ answers an HTML
-page; a missing file is 404.
+page; /silent/ never answers (a minute of silence); a missing file is 404.
 """
 import email.utils
 import hashlib
@@ -47,6 +47,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         path = self.path.split("?")[0]
+        if path.startswith("/silent/"):
+            import time
+            time.sleep(60)
+            return
         if path.startswith("/html/"):
             return self.answer(200, b"<html><title>Sign in to continue</title></html>", {"Content-Type": "text/html"})
         if path.startswith("/key/"):

@@ -48,8 +48,9 @@ extension Commute {
         /// `lastFailure`: why the last try failed, when refreshes are failing.
         case neverRefreshed(lastFailure: String?, hasSource: Bool)
         case refreshed(lastSuccess: Date, age: TimeInterval, lastFailure: String?)
-        /// How old the newest travel time the alerts would carry is.
-        case dataAge(newest: Date, age: TimeInterval)
+        /// How old the travel times the alerts would carry are: the oldest any planned alert shows
+        /// (`alert` names it), each alert judged by its own data.
+        case dataAge(oldest: Date, age: TimeInterval, alert: String?)
 
         // Providers
         case providerWithoutKey(RouteProvider, usage: ProviderUsage, keyOnlyInShell: Bool)
@@ -72,6 +73,15 @@ extension Commute {
         /// Older than this, the alerts' times are a warning; older than a day, a problem.
         public static let staleAfter: TimeInterval = 2 * 3_600
 
+        /// Whether it stops alerts from going out at all, rather than make them carry old times:
+        /// refreshes failing, or old data, leave `tick` sending what it has.
+        public var stopsAlerts: Bool {
+            switch self {
+            case .refreshed, .dataAge, .neverRefreshed, .transitFeed, .transitNoDeparture: false
+            default: severity == .problem
+            }
+        }
+
         public var severity: Severity {
             switch self {
             case .customRoutesOnly, .sourceFile, .sourceURL, .zoneSaved, .planned, .onlyWatches, .providerReady: .ok
@@ -81,7 +91,7 @@ extension Commute {
                 .problem
             case .zoneOverridden, .zoneDiffers, .duplicateSchedule, .scheduleInsideQuietHours, .providerBudgetSpent, .transitNoDeparture: .warning
             case .refreshed(_, let age, let lastFailure): age > 86_400 ? .problem : age > Self.staleAfter || lastFailure != nil ? .warning : .ok
-            case .dataAge(_, let age): age > 86_400 ? .problem : age > Self.staleAfter ? .warning : .ok
+            case .dataAge(_, let age, _): age > 86_400 ? .problem : age > Self.staleAfter ? .warning : .ok
             case .transitFeed(_, _, let checkedAt, let problems): checkedAt == nil || !problems.isEmpty ? .warning : .ok
             }
         }
@@ -241,12 +251,22 @@ extension Commute {
     }
 
     /// How old the travel times the alerts would carry are: a refresh can succeed every 15
-    /// minutes and still save a feed that stopped updating a year ago.
+    /// minutes and still save a feed that stopped updating a year ago, and a fresh transit route
+    /// beside it does not make a road alert's data current. Each planned alert is judged by the
+    /// data it shows (as `tick`'s health check judges it); the oldest is what is said.
     private func checkDataAge(_ routes: [Route]) -> [Finding] {
+        if let plan = try? store.pending(deferred: .none), !plan.requests.isEmpty {
+            let lookback = ZonedCalendar(timeZone: timeZone, around: now, daysBefore: 1, daysAfter: 8)
+            let aged = plan.requests.filter { entry in
+                !Self.isPaused(entry, at: entry.arrival ?? entry.nextFire, pauses: plan.pauses, calendar: lookback)
+            }.compactMap { entry in entry.dataAsOf.map { (entry, $0) } }
+            guard let (entry, oldest) = aged.min(by: { $0.1 < $1.1 }) else { return [] }
+            return [.dataAge(oldest: oldest, age: max(0, now.timeIntervalSince(oldest)), alert: entry.title)]
+        }
         let used = Set(((try? store.schedules().schedules) ?? []).filter(\.isEnabled).flatMap(\.routeIDs))
         let relevant = used.isEmpty ? routes : routes.filter { used.contains($0.id) }
         guard let newest = relevant.filter({ $0.currentMinutes != nil }).map(\.updatedAt).max() else { return [] }
-        return [.dataAge(newest: newest, age: max(0, now.timeIntervalSince(newest)))]
+        return [.dataAge(oldest: newest, age: max(0, now.timeIntervalSince(newest)), alert: nil)]
     }
 
     /// Each provider that serves a custom route: a key the timers will see, and its budget today.

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension Commute {
     /// The fastest a road can be driven, in km/h: a reading that implies more is not a travel time.
     public static let fastestSpeed = 130.0
@@ -126,7 +130,7 @@ extension Commute {
             let byRoute = Dictionary(grouping: readings, by: \.routeID).mapValues { $0.map(\.record) }
             let outcome = try store.history.record(byRoute, now: now, retentionDays: configuration.historyRetentionDays)
             return outcome.failures.map { RefreshWarning(key: "history:\($0)", description: "history not recorded for route \($0)", isRepeat: false) }
-                + Set(outcome.future).sorted().map {
+                + outcome.future.sorted().map {
                     RefreshWarning(
                         key: "history-future:\($0)", description: "route \($0)'s reading is dated ahead of now: not recorded in its history",
                         isRepeat: false)
@@ -215,7 +219,7 @@ extension Commute {
         let damagedToday = contents.forEach(in: ZonedCalendar.seconds(since)..<end) { readings.append($0) }
         return HistoryView(
             routeID: routeID, route: route, zone: timeZone.identifier, weeks: typicalWeeks, slots: slots, readings: readings,
-            since: since, damaged: max(damagedInWindow, damagedToday), total: contents.count,
+            since: since, damaged: max(damagedInWindow, damagedToday), total: contents.soundCount,
             isRecorded: route?.custom != nil || route?.transit != nil || routesInUse().contains(routeID))
     }
 
@@ -237,13 +241,82 @@ extension Commute {
         return damaged
     }
 
-    /// Adds the readings of a CSV file in `history export --csv`'s form (`-` for standard input):
-    /// every line is read and checked first, so a file with a bad line adds nothing; then each
-    /// route's readings are recorded in time order after its last record, as a refresh records
-    /// them (a reading at or before it is not added again).
+    /// Adds the readings of a CSV file in `history export --csv`'s form (`-` for standard input),
+    /// in two passes a piece at a time: every line is read and checked first, so a file with a
+    /// bad line adds nothing; then each known route's readings are recorded, a batch at a time, in
+    /// time order after its last record, as a refresh records them (a reading at or before it is
+    /// not added again). A route traveltimes does not know (not in the route cache, no history)
+    /// gets no file: its readings are counted and skipped. Standard input is kept in a file of
+    /// the store for the second pass, and removed.
     public func importHistory(from path: String) throws -> ReadingHistory.Outcome {
-        let readings = try HistoryCSV.read(path: path)
+        let known = Set(try store.routes().routes.map(\.id)).union(store.history.routeIDs())
+        var unknownRoutes: Set<String> = []
+        var unknown = 0
+        var source = path
+        var spool: (descriptor: Int32, path: String)?
+        if path == "-" {
+            let spoolPath = "\(store.directory)/.history-import.\(getpid()).csv"
+            let descriptor = Glibc.open(spoolPath, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard descriptor >= 0 else { throw StoreError.io(path: spoolPath, reason: "cannot create: \(errnoText())") }
+            spool = (descriptor, spoolPath)
+            source = spoolPath
+        }
+        defer {
+            if let spool {
+                close(spool.descriptor)
+                unlink(spool.path)
+            }
+        }
+        // First pass: every line checked; the routes it names sorted into known and not.
+        try HistoryCSV.forEachReading(path: path, copy: spool.map { spool in
+            { bytes in try Self.writeAll(bytes, to: spool.descriptor, path: spool.path) }
+        }) { routeID, _ in
+            // A file of a million made-up routes is not held in memory to be counted.
+            guard !known.contains(routeID), unknownRoutes.count < Self.largestUnknownRoutes else { return }
+            unknownRoutes.insert(routeID)
+        }
         let days = configuration.historyRetentionDays
-        return try store.history.record(readings, now: now, retentionDays: days > 0 ? days : Configuration.longestHistoryDays)
+        let retention = days > 0 ? days : Configuration.longestHistoryDays
+        var outcome = ReadingHistory.Outcome()
+        var batch: [String: [HistoryRecord]] = [:]
+        var held = 0
+        func flush() throws {
+            guard held > 0 else { return }
+            outcome.add(try store.history.record(batch, now: now, retentionDays: retention))
+            batch.removeAll(keepingCapacity: true)
+            held = 0
+        }
+        // Second pass: the known routes' readings, recorded a batch at a time.
+        try HistoryCSV.forEachReading(path: source) { routeID, record in
+            guard known.contains(routeID) else {
+                unknown += 1
+                return
+            }
+            batch[routeID, default: []].append(record)
+            held += 1
+            if held >= Self.importBatch { try flush() }
+        }
+        try flush()
+        outcome.unknown = unknown
+        outcome.unknownRoutes = unknownRoutes.count
+        outcome.unknownRoutesCapped = unknownRoutes.count >= Self.largestUnknownRoutes
+        return outcome
+    }
+
+    /// Readings recorded at once by `history import`; the routes it does not know that it counts
+    /// (past it, "at least" that many).
+    static let importBatch = 50_000
+    static let largestUnknownRoutes = 100_000
+
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress.map { $0 + written }, bytes.count - written) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw StoreError.io(path: path, reason: "cannot write: \(errnoText())")
+            }
+            written += result
+        }
     }
 }

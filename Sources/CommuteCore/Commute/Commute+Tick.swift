@@ -139,7 +139,7 @@ extension Commute {
             // every refresh re-plans).
             if let arrival = entry.arrival, entry.nextFire <= now, arrival > now { return true }
             return Self.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback).map { at in
-                at > (entry.handled ?? .distantPast) && at > (entry.since ?? .distantPast)
+                at > (entry.handled ?? .distantPast) && at > (entry.since.map { Self.since($0, now: now) } ?? .distantPast)
                     && !Self.isPaused(entry, at: at, pauses: plan.pauses, calendar: lookback)
             } ?? false
         }) else { return (report, plan) }
@@ -160,7 +160,7 @@ extension Commute {
                     // Arrive-by: the last arrival, if it went by unhandled, is missed; the next is
                     // due once its leave time, computed again from the cache now, has come.
                     if !entry.isHeadsUp, let previous = Self.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback),
-                        previous > (entry.since ?? pending.plannedAt ?? .distantPast),
+                        previous > (entry.since.map { Self.since($0, now: now) } ?? pending.plannedAt ?? .distantPast),
                         !Self.isPaused(entry, at: previous, pauses: pending.pauses, calendar: lookback)
                     {
                         let occurrence = Occurrence(requestID: entry.id, at: previous)
@@ -210,7 +210,7 @@ extension Commute {
                     continue
                 }
                 guard let at = Self.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback),
-                    at > (entry.since ?? pending.plannedAt ?? .distantPast),
+                    at > (entry.since.map { Self.since($0, now: now) } ?? pending.plannedAt ?? .distantPast),
                     !Self.isPaused(entry, at: at, pauses: pending.pauses, calendar: lookback)
                 else { continue }
                 let occurrence = Occurrence(requestID: entry.id, at: at)

@@ -390,7 +390,10 @@ extension Commute {
         realtimeProblem: String? = nil
     ) -> Route {
         guard var transit = route.transit else { return route }
-        let departures = timetable.departures(after: moment, realtime: realtime, limit: Route.Transit.largestDepartureCount)
+        // A bus that leaves before the walk to it ends can never be taken, now or later.
+        let departures = timetable.departures(
+            after: moment.addingTimeInterval(TimeInterval(transit.walkMinutes * 60)), realtime: realtime,
+            limit: Route.Transit.largestDepartureCount)
         transit.realtimeAt = realtime.map { feed in feed.timestamp.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? moment }
         if let at = transit.realtimeAt, !Route.Transit.plausibleDates.contains(at) { transit.realtimeAt = moment }
         // A delay outside what the trip can be is held back until the next feed says it too: the
@@ -450,7 +453,7 @@ extension Commute {
     static func left(_ deadline: FeedInput.Deadline, _ feed: TransitFeed, _ what: String) throws -> TimeInterval {
         let left = deadline.remaining
         guard left >= 0.05 else {
-            throw TransitProblem("\(feed.name)'s \(what) was not fetched: the refresh's \(FetchError.format(deadline.seconds)) s (--timeout) ran out first", isTemporary: true)
+            throw TransitProblem("\(feed.name)'s \(what) was not fetched: the refresh's --timeout ran out first", isTemporary: true)
         }
         return left
     }

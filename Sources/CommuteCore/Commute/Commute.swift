@@ -193,6 +193,11 @@ public struct Commute: Sendable {
         backdate(&pending.deferred)
     }
 
+    /// When a request was first planned, as `tick` and the plan take it: a time ahead of now was
+    /// read off a clock that was ahead and has gone back, and bars nothing (its occurrences fire,
+    /// or are recorded as missed — never neither).
+    static func since(_ since: Date, now: Date) -> Date { since > now ? .distantPast : since }
+
     /// What the ledger says for the plan: the occurrences inside the grace window it does not show
     /// as dealt with (the plan keeps them in place), and each request's latest occurrence it does
     /// (the plan marks it, so that `tick` need not read the ledger for it again). An unreadable
@@ -200,7 +205,7 @@ public struct Commute: Sendable {
     func dueAndHandled(previous: PendingBook, ledger: DeliveryLedger?) -> (DueOccurrences, handled: [String: Date]) {
         var since: [String: Date] = [:]
         for entry in previous.requests + previous.deferred {
-            if let first = entry.since { since[entry.id] = first }
+            if let first = entry.since { since[entry.id] = Self.since(first, now: now) }
         }
         var finished: [String: Set<Date>] = [:]
         var handled: [String: Date] = [:]

@@ -15,7 +15,7 @@ enum Sendmailer {
         do {
             let (_, status) = try Subprocess.exchange(
                 program, arguments: ["-t", "-oi"], environment: environment, input: Data(text(message, to: mail.recipients).utf8),
-                timeout: timeout, maximumOutput: 65_536)
+                timeout: timeout, maximumOutput: 65_536, ownGroup: true)
             guard status == 0 else { return AlertReceipt(result: .failed(.exited(program: "sendmail", status: status, errors: ""))) }
             return AlertReceipt(result: .delivered)
         } catch .timedOut {

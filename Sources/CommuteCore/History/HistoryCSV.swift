@@ -30,9 +30,13 @@ public enum HistoryCSV {
         "\(routeID),\(TimeFormatting.iso8601(record.date, calendar: calendar)),\(record.minutes),\(record.source.name),\(record.suspicious)"
     }
 
-    /// Every reading in the file at `path` (`-`: standard input), by route; throws at the first
-    /// line that is not a reading. A header line is skipped where it stands first.
-    static func read(path: String) throws -> [String: [HistoryRecord]] {
+    /// Calls `body` with each reading of the file at `path` (`-`: standard input), in file order,
+    /// a piece of the file at a time; throws at the first line that is not a reading. A header
+    /// line is skipped where it stands first. With `copy`, every byte read is handed to it too
+    /// (standard input kept for a second pass).
+    static func forEachReading(
+        path: String, copy: (([UInt8]) throws -> Void)? = nil, _ body: (String, HistoryRecord) throws -> Void
+    ) throws {
         let name = path == "-" ? "standard input" : path
         let descriptor: Int32
         if path == "-" {
@@ -44,7 +48,6 @@ public enum HistoryCSV {
             descriptor = opened
         }
         defer { if path != "-" { close(descriptor) } }
-        var readings: [String: [HistoryRecord]] = [:]
         var number = 0
         var line: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -53,9 +56,11 @@ public enum HistoryCSV {
             number += 1
             defer { line.removeAll(keepingCapacity: true) }
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
+            // A spreadsheet's byte-order mark before the first line is no part of it.
+            if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
             if line.isEmpty || (number == 1 && line.elementsEqual(header.utf8)) { return }
             let (routeID, record) = try parse(line, problem: { HistoryImportError(source: name, line: number, reason: $0) })
-            readings[routeID, default: []].append(record)
+            try body(routeID, record)
         }
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
@@ -66,6 +71,7 @@ public enum HistoryCSV {
             if count == 0 { break }
             total += count
             guard total <= largestFile else { throw HistoryImportError(source: name, line: 0, reason: "it is over 4 GiB") }
+            if let copy { try copy(Array(buffer[0..<count])) }
             for byte in buffer[0..<count] {
                 if byte == UInt8(ascii: "\n") {
                     try take()
@@ -78,7 +84,6 @@ public enum HistoryCSV {
             }
         }
         if !line.isEmpty { try take() }
-        return readings
     }
 
     /// One line: five fields, each what a reading holds.

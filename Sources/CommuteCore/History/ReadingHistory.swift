@@ -53,14 +53,32 @@ public final class ReadingHistory: Sendable {
 
     /// What recording did.
     public struct Outcome: Sendable, Equatable {
+        /// Adds another batch's counts to these.
+        mutating func add(_ other: Outcome) {
+            recorded += other.recorded
+            repeated += other.repeated
+            inserted += other.inserted
+            future.formUnion(other.future)
+            futureCount += other.futureCount
+            expired += other.expired
+            failures += other.failures.filter { !failures.contains($0) }
+        }
+
         public var recorded = 0
         /// Readings already recorded: the same feed reading fetched again.
         public var repeated = 0
         /// Of those recorded, how many were older than the route's last record (a refresh that lost
         /// the race to another, a clock that went back) and were put in their place.
         public var inserted = 0
-        /// Readings dated ahead of now: not recorded.
-        public var future: [String] = []
+        /// The routes with readings dated ahead of now, and how many: not recorded.
+        public var future: Set<String> = []
+        public var futureCount = 0
+        /// Readings of routes traveltimes does not know (`history import`), and how many routes:
+        /// not recorded.
+        public var unknown = 0
+        public var unknownRoutes = 0
+        /// `unknownRoutes` stopped counting there: at least that many.
+        public var unknownRoutesCapped = false
         /// Readings older than the days kept: not recorded.
         public var expired = 0
         /// Routes whose file could not be written, and why.
@@ -93,7 +111,8 @@ public final class ReadingHistory: Sendable {
                     var late: [HistoryRecord] = []
                     for record in (byRoute[routeID] ?? []).sorted(by: { $0.at < $1.at }) {
                         if record.at > moment + Self.futureTolerance {
-                            outcome.future.append(routeID)
+                            outcome.future.insert(routeID)
+                            outcome.futureCount += 1
                         } else if record.at < cutoff {
                             outcome.expired += 1
                         } else if record.at > last {

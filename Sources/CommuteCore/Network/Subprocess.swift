@@ -27,9 +27,11 @@ enum Subprocess {
     /// Runs `path` (or a name looked up in PATH) with `environment`, feeds it `input`, and collects
     /// its stdout to the end, within `timeout`: the conversation with the fetch helper, which
     /// writes its whole answer and exits, and with `crontab` and `systemctl`.
+    /// With `ownGroup`, it runs in a process group of its own, killed whole when it overruns: a
+    /// program that leaves children (sendmail's queue runner) leaves none behind.
     static func exchange(
         _ path: String, arguments: [String] = [], environment: [String: String], input: Data, timeout: TimeInterval,
-        maximumOutput: Int
+        maximumOutput: Int, ownGroup: Bool = false
     ) throws(Failure) -> (output: Data, status: Int32) {
         guard let toChild = closeOnExecPipe() else { throw .cannotStart(errnoText()) }
         guard let fromChild = closeOnExecPipe() else {
@@ -44,7 +46,7 @@ enum Subprocess {
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let spawned = spawn(path, arguments: arguments, environment: environment, actions: &actions, ownGroup: false)
+        let spawned = spawn(path, arguments: arguments, environment: environment, actions: &actions, ownGroup: ownGroup)
         close(toChild[0])
         close(fromChild[1])
         let pid: pid_t
@@ -84,7 +86,10 @@ enum Subprocess {
             output.append(contentsOf: chunk[0..<count])
             if output.count > maximumOutput { failure = .outputTooLarge }
         }
-        if failure != nil { kill(pid, SIGKILL) }
+        if failure != nil {
+            if ownGroup { kill(-pid, SIGKILL) }
+            kill(pid, SIGKILL)
+        }
         let status = waitForExit(pid)
         if let failure { throw failure }
         return (output, status)

@@ -101,7 +101,8 @@ public struct PendingBook: VersionedDocument, Equatable {
         requested = plan.requested
         var firstPlanned: [String: Date] = [:]
         for entry in (previous?.requests ?? []) + (previous?.deferred ?? []) {
-            if let since = entry.since { firstPlanned[entry.id] = since }
+            // A plan made while the clock was ahead is no later than this one.
+            if let since = entry.since { firstPlanned[entry.id] = min(since, plannedAt) }
         }
         requests = plan.scheduled.map { alert in
             var entry = Entry(alert.request, content: alert.content, since: firstPlanned[alert.request.id] ?? plannedAt)

@@ -31,6 +31,9 @@ public enum TransitText {
     public static func departures(of transit: Route.Transit, at moment: Date, calendar: ZonedCalendar) -> String {
         let leaving = moment.addingTimeInterval(TimeInterval(transit.walkMinutes * 60))
         if let until = transit.coveredUntil, leaving > until {
+            guard transit.departures.count < Route.Transit.largestDepartureCount else {
+                return "the timetable has more departures than the \(Route.Transit.largestDepartureCount) kept: none are worked out after \(calendar.local(until).time.label)"
+            }
             return "departures not worked out yet (a refresh works them out a day and a half ahead)"
         }
         let coming = transit.departures(after: leaving)

@@ -115,9 +115,12 @@ extension TransitTimetable {
         let reference = realtime?.timestamp.map { Date(timeIntervalSince1970: TimeInterval($0)) }
             .flatMap { abs($0.timeIntervalSince(now)) < 86_400 ? $0 : nil } ?? now
         var found: [TransitDeparture] = []
+        /// Once `limit` are held, a departure after the last of them can never be one of the soonest.
+        var cutoff: Date?
         func keepSoonest() {
             found.sort { $0.expected != $1.expected ? $0.expected < $1.expected : $0.tripID < $1.tripID }
             found.removeLast(max(0, found.count - limit))
+            if found.count >= limit { cutoff = found.last?.expected }
         }
         let nowSeconds = Int(now.timeIntervalSince1970)
         for day in (today - 2)...(today + 1) {
@@ -131,6 +134,8 @@ extension TransitTimetable {
                 let latest = nowSeconds + Int(Self.lookahead)
                 for shift in trip.shifts(leavingBetween: earliest - base - trip.departure, and: latest - base - trip.departure) {
                     let scheduled = Self.instant(trip.departure + shift, on: date, calendar: calendar)
+                    // A frequency trip's runs come in order and take no realtime: past the cutoff, so are the rest.
+                    if trip.frequencies != nil, let cutoff, scheduled > cutoff { break }
                     let arrival = Self.instant(trip.arrival + shift, on: date, calendar: calendar)
                     // Past by more than three hours: no prediction keeps it.
                     guard arrival.timeIntervalSince(now) > -3 * 3_600, scheduled.timeIntervalSince(now) < Self.lookahead else { continue }
@@ -146,6 +151,7 @@ extension TransitTimetable {
                         apply(update, to: &departure, trip: trip, date: date, calendar: calendar)
                     }
                     guard departure.expected >= now || (departure.canceled && scheduled >= now) else { continue }
+                    if let cutoff, departure.expected > cutoff { continue }
                     found.append(departure)
                     if found.count >= 2 * max(limit, 1) { keepSoonest() }
                 }

@@ -77,6 +77,9 @@ public final class ZipArchive {
         }
         guard directoryOffset + directorySize <= end else { throw ZipProblem("its central directory lies outside the file") }
         var cursor = directoryOffset
+        // Where each entry's local header and data lie: no two may share a byte, as a zip bomb's
+        // entries do to multiply one deflate stream.
+        var spans: [(start: Int, end: Int, name: String)] = []
         for index in 0..<total {
             guard cursor + 46 <= end, uint32(cursor) == 0x0201_4B50 else {
                 throw ZipProblem("central directory entry \(index + 1) is damaged")
@@ -90,12 +93,40 @@ public final class ZipArchive {
             let entry = Entry(
                 name: name, method: UInt16(uint16(cursor + 10)), crc: UInt32(uint32(cursor + 16)), compressedSize: uint32(cursor + 20),
                 size: uint32(cursor + 24), localHeaderOffset: uint32(cursor + 42))
-            if entry.compressedSize == 0xFFFF_FFFF || entry.size == 0xFFFF_FFFF || entry.localHeaderOffset == 0xFFFF_FFFF {
-                throw ZipProblem("\(DisplayText.line(String(name.prefix(80)))) is a ZIP64 entry, which traveltimes does not read")
+            let shown = DisplayText.line(String(name.prefix(80)))
+            if entry.compressedSize == 0xFFFF_FFFF || entry.size == 0xFFFF_FFFF || entry.localHeaderOffset == 0xFFFF_FFFF
+                || hasZip64Field(from: cursor + 46 + nameLength, length: extraLength)
+            {
+                throw ZipProblem("\(shown) is a ZIP64 entry, which traveltimes does not read (no GTFS file needs 4 GiB)")
             }
+            let local = entry.localHeaderOffset
+            guard local + 30 <= count, uint32(local) == 0x0403_4B50 else { throw ZipProblem("\(shown): its local header is damaged") }
+            let localExtra = uint16(local + 28)
+            if hasZip64Field(from: local + 30 + uint16(local + 26), length: localExtra) {
+                throw ZipProblem("\(shown) is a ZIP64 entry, which traveltimes does not read (no GTFS file needs 4 GiB)")
+            }
+            let dataEnd = local + 30 + uint16(local + 26) + localExtra + entry.compressedSize
+            guard dataEnd <= count else { throw ZipProblem("\(shown) runs past the end of the file") }
+            spans.append((local, dataEnd, shown))
             if entries[name] == nil { entries[name] = entry }
             cursor = next
         }
+        spans.sort { $0.start < $1.start }
+        for (first, second) in zip(spans, spans.dropFirst()) where second.start < first.end {
+            throw ZipProblem("\(first.name) and \(second.name) overlap in the archive (a zip bomb's trick): not read")
+        }
+    }
+
+    /// Whether the extra fields at `offset` hold a ZIP64 one (header 0x0001). Fields that run past
+    /// `length` end the search.
+    private func hasZip64Field(from offset: Int, length: Int) -> Bool {
+        var cursor = offset
+        let end = min(offset + length, bytes.count)
+        while cursor + 4 <= end {
+            if uint16(cursor) == 0x0001 { return true }
+            cursor += 4 + uint16(cursor + 2)
+        }
+        return false
     }
 
     /// Streams the entry `name` a line at a time (without its line break; a CR before it is kept

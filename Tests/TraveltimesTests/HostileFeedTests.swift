@@ -1,0 +1,253 @@
+import CommuteCore
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Feeds, files and environments that push back (issue 34: transit, history, doctor and the rest),
+/// through the built binary; peak memory measured with GNU time where the point is memory.
+@Suite(.serialized) struct HostileFeedTests {
+    /// The inputs of `transit_hostile.py`, made once for the suite.
+    static let inputs: String = {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)").path
+        _ = try? execute(["python3", Paths.root.appendingPathComponent("Tests/Support/transit_hostile.py").path, out], environment: ["PATH": "/usr/bin:/bin"])
+        return out
+    }()
+
+    static func input(_ name: String) -> String { "\(inputs)/\(name)" }
+
+    /// Runs the binary under GNU time; returns the outcome and its peak memory in MiB.
+    func measured(_ sandbox: Sandbox, _ arguments: [String]) throws -> (Outcome, Double) {
+        let report = sandbox.home + "-time-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let outcome = try sandbox.run(arguments, wrapper: ["/usr/bin/time", "-o", report, "-f", "%M"])
+        let text = try String(contentsOfFile: report, encoding: .utf8)
+        let kilobytes = try #require(Double(text.split(separator: "\n").last.map(String.init) ?? ""), "\(text)")
+        return (outcome, kilobytes / 1_024)
+    }
+
+    static let morning = "2030-01-15T07:00:00-08:00"
+
+    /// 2,000 trips running every minute for two days, in a 21 KB zip: the route is added in bounded
+    /// memory, its runs made only inside the window, and it says how far its departures go.
+    @Test(ExternalTool.gnuTime.needed) func aFrequencyBombCostsWhatTheWindowHolds() throws {
+        let sandbox = Sandbox(runner: .binary)
+        try sandbox.ok(["transit", "add", "x", "--static", Self.input("freqbomb.zip"), "--now", Self.morning])
+        let (added, peak) = try measured(sandbox, ["route", "add", "r", "--transit", "x", "--from-stop", "A", "--to-stop", "B", "--walk", "5m", "--now", Self.morning])
+        #expect(added.status == 0 && added.stdout.hasSuffix("\nNext: 1 to Bee: 7:05 AM, then 7:05 AM, 7:05 AM; walk 5 min: leave by 7:00 AM; timetable times, no live data\n"), "\(added)")
+        #expect(peak < 100, "route add peaked at \(peak) MiB")
+        let (refresh, refreshPeak) = try measured(sandbox, ["refresh", "--now", Self.morning])
+        #expect(refresh.status == 0 && refreshPeak < 100, "\(refresh) \(refreshPeak) MiB")
+        // The plan's departures cover a few minutes only, and it says so; a moment past them is
+        // answered from the timetable for that moment.
+        let plan = try #require(try sandbox.store.transitState().routes.first?.transit)
+        #expect(plan.departures.count == Route.Transit.largestDepartureCount)
+        let later = try sandbox.ok(["route", "r", "--now", "2030-01-15T07:10:00-08:00"]).stdout
+        #expect(later.contains("  Next:     1 to Bee: 7:15 AM, then 7:15 AM, 7:15 AM; walk 5 min: leave by 7:10 AM; timetable times, no live data\n"), "\(later)")
+    }
+
+    /// Two million trips in trips.txt, one of them at the stops: streamed, not held.
+    @Test(ExternalTool.gnuTime.needed) func twoMillionTripsAreStreamed() throws {
+        let sandbox = Sandbox(runner: .binary)
+        try sandbox.ok(["transit", "add", "x", "--static", Self.input("bigtrips.zip"), "--now", Self.morning])
+        let (added, peak) = try measured(sandbox, ["route", "add", "r", "--transit", "x", "--from-stop", "A", "--to-stop", "B", "--now", Self.morning])
+        #expect(added.status == 0 && added.stdout.contains("\nNext: 1 to Bee: 8:00 AM"), "\(added)")
+        #expect(peak < 100, "route add peaked at \(peak) MiB")
+    }
+
+    /// A bus every minute and a five-minute walk: the departures kept are a window of time, and
+    /// the next one after the walk is there.
+    @Test func aBusEveryMinuteIsStillFoundAfterTheWalk() throws {
+        let sandbox = Sandbox(runner: .binary)
+        try sandbox.ok(["transit", "add", "x", "--static", Self.input("everyminute.zip"), "--now", Self.morning])
+        let added = try sandbox.ok(["route", "add", "r", "--transit", "x", "--from-stop", "A", "--to-stop", "B", "--walk", "5m", "--now", Self.morning]).stdout
+        #expect(added.hasSuffix("\nNext: 1 to Bee: 7:05 AM, then 7:06 AM, 7:07 AM; walk 5 min: leave by 7:00 AM; timetable times, no live data\n"), "\(added)")
+        let evening = try sandbox.ok(["route", "r", "--now", "2030-01-15T22:30:00-08:00"]).stdout
+        #expect(evening.contains("Next:     1 to Bee: 10:35 PM, then 10:36 PM, 10:37 PM;"), "\(evening)")
+    }
+
+    /// 32 MB of empty stop-time updates for one trip: the realtime refresh stays bounded.
+    @Test(ExternalTool.gnuTime.needed) func aStopTimeUpdateBombIsBounded() throws {
+        let sandbox = Sandbox(runner: .binary)
+        try sandbox.ok(["transit", "add", "metro", "--static", Paths.transit("metro-gtfs.zip"), "--realtime", Self.input("stubomb.pb"), "--now", Self.morning])
+        try sandbox.ok(["route", "add", "bus", "--transit", "metro", "--from-stop", "CH", "--to-stop", "2301", "--now", Self.morning])
+        let (refresh, peak) = try measured(sandbox, ["refresh", "--now", "2030-01-15T07:16:00-08:00"])
+        #expect(refresh.status == 0 && peak < 100, "\(refresh) \(peak) MiB")
+    }
+
+    /// Three feeds whose realtime and alerts never answer: one --timeout for all of them.
+    @Test func timeoutIsOneDeadlineForEveryTransitFile() throws {
+        let server = try TransitServer()
+        try server.serve(Paths.transit("metro-gtfs.zip"), as: "gtfs.zip")
+        let sandbox = Sandbox(runner: .binary)
+        for name in ["one", "two", "three"] {
+            try sandbox.ok(["transit", "add", name, "--static", server.url("gtfs.zip"), "--realtime", server.url("silent/rt.pb"),
+                "--alerts", server.url("silent/alerts.pb"), "--now", Self.morning])
+        }
+        let started = Date()
+        let refresh = try sandbox.run(["refresh", "--timeout", "2", "--now", "2030-01-15T07:05:00-08:00"])
+        let took = Date().timeIntervalSince(started)
+        #expect(refresh.status == 75 && took < 6, "took \(took) s: \(refresh)")
+        #expect(refresh.stderr.contains("was not fetched: the refresh's --timeout ran out first"), "\(refresh)")
+    }
+
+    /// Characters that show as nothing, in stop names and headsigns, never reach the terminal.
+    @Test func invisibleCharactersNeverReachTheTerminal() throws {
+        let sandbox = Sandbox(runner: .binary)
+        try sandbox.ok(["transit", "add", "x", "--static", Self.input("invisible.zip"), "--now", Self.morning])
+        let outputs = [
+            try sandbox.ok(["transit", "stops", "x", "--search", "alder"]).stdout,
+            try sandbox.ok(["route", "add", "r", "--transit", "x", "--from-stop", "A", "--to-stop", "B", "--now", Self.morning]).stdout,
+            try sandbox.ok(["route", "r", "--now", Self.morning]).stdout,
+        ]
+        for output in outputs {
+            let hidden = output.unicodeScalars.filter { [0x3164, 0x2800, 0x115F, 0x034F, 0x200B].contains($0.value) }
+            #expect(hidden.isEmpty && output.contains("Alder\u{FFFD}"), "\(output)")
+        }
+        for scalar: Unicode.Scalar in ["\u{3164}", "\u{2800}", "\u{115F}", "\u{1160}", "\u{FFA0}", "\u{034F}", "\u{FE0F}", "\u{180E}"] {
+            #expect(DisplayText.isHidden(scalar), "U+\(String(scalar.value, radix: 16))")
+        }
+    }
+
+    /// A key in the path of a transit URL is never shown, nor kept outside config.json.
+    @Test func aKeyInATransitURLPathStaysSecret() throws {
+        let server = try TransitServer()
+        try server.serve(Paths.transit("metro-gtfs.zip"), as: "gtfs.zip")
+        let sandbox = Sandbox(runner: .binary)
+        let added = try sandbox.ok(["transit", "add", "metro", "--static", server.url("SEKRITPATHKEY/gtfs.zip"),
+            "--realtime", server.url("SEKRITPATHKEY/missing.pb"), "--now", Self.morning])
+        try sandbox.ok(["route", "add", "bus", "--transit", "metro", "--from-stop", "CH", "--to-stop", "2301", "--now", Self.morning])
+        let refresh = try sandbox.run(["refresh", "--now", "2030-01-15T07:05:00-08:00"])
+        #expect(refresh.status == 75 && refresh.stderr.contains("HTTP 404"), "\(refresh)")
+        var said = added.stdout + added.stderr + refresh.stdout + refresh.stderr
+        for command in [["transit", "list"], ["transit", "list", "--json"], ["status"], ["status", "--json"], ["route", "bus"], ["doctor"]] {
+            let outcome = try sandbox.run(command + ["--now", "2030-01-15T07:05:00-08:00"])
+            said += outcome.stdout + outcome.stderr
+        }
+        #expect(!said.contains("SEKRITPATHKEY") && said.contains("http://127.0.0.1:"), "\(said)")
+        for file in ["transit.json", "refresh.json"] {
+            #expect(!(String(data: sandbox.bytes(file) ?? Data(), encoding: .utf8) ?? "").contains("SEKRITPATHKEY"), "\(file)")
+        }
+        #expect((String(data: sandbox.bytes("config.json") ?? Data(), encoding: .utf8) ?? "").contains("SEKRITPATHKEY"))
+    }
+
+    /// Readings of routes traveltimes does not know make no files; a long file is read in bounded
+    /// memory; a spreadsheet's byte-order mark is no part of the first line.
+    @Test(ExternalTool.gnuTime.needed) func historyImportStreamsAndSkipsUnknownRoutes() throws {
+        let sandbox = try Sandbox(runner: .binary).prepared()
+        let csv = sandbox.home + "-import.csv"
+        defer { try? FileManager.default.removeItem(atPath: csv) }
+        _ = try execute(["python3", "-c", """
+            import sys
+            with open(sys.argv[1], "w") as out:
+                out.write("\\ufeffroute,at,minutes,source,suspicious\\n")
+                for i in range(200000):
+                    out.write("made-up-%d,2025-11-04T15:00:00-08:00,30,here,false\\n" % i)
+                for i in range(300000):
+                    m = i % 60; h = (i // 60) % 24; d = 1 + (i // 1440) % 28
+                    out.write("1,2025-10-%02dT%02d:%02d:00-07:00,%d,wsdot,false\\n" % (d, h, m, 30 + i % 20))
+            """, csv], environment: ["PATH": "/usr/bin:/bin"])
+        let (imported, peak) = try measured(sandbox, ["history", "import", csv, "--now", Paths.capturedAt])
+        #expect(imported.status == 0, "\(imported)")
+        #expect(imported.stdout == "Imported 40320 readings; skipped 259680 already recorded; skipped 200000 of at least 100000 routes traveltimes does not know (add the route first).\n",
+            "\(imported)")
+        #expect(peak < 100, "history import peaked at \(peak) MiB")
+        let files = try FileManager.default.contentsOfDirectory(atPath: sandbox.path("history"))
+        #expect(files == ["1.tth"], "\(files.prefix(5))")
+    }
+
+    /// A history file of 200 MB of zeros: none of it is a reading, and none is counted as one.
+    @Test func aSparseHistoryFileCountsOnlyWholeRecords() throws {
+        let sandbox = try Sandbox(runner: .binary).prepared()
+        try FileManager.default.createDirectory(atPath: sandbox.path("history"), withIntermediateDirectories: true)
+        let path = sandbox.path("history/1.tth")
+        try Sandbox.write(path, Data(Array("TTHIST".utf8) + [0, 1] + [UInt8](repeating: 0, count: 8)))
+        #expect(truncate(path, 200 << 20) == 0)
+        let history = try sandbox.ok(["history", "1", "--json", "--now", Paths.capturedAt])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [String: Any])
+        #expect(json["total"] as? Int == 0, "\(json["total"] ?? "")")
+    }
+
+    /// Doctor judges each alert by the data it will carry, and gives the verdict tick acts on.
+    @Test func doctorJudgesEachAlertsOwnDataAndSaysWhatTickWillDo() throws {
+        let sandbox = try Sandbox(runner: .binary).prepared()
+        let standIns = try StandInPrograms(sandbox)
+        defer { withExtendedLifetime(standIns) {} }
+        try sandbox.ok(["install", "cron"])
+        let now = "2026-11-26T06:30:00-08:00"
+        // A transit route refreshed now beside road data a year old.
+        try sandbox.ok(["transit", "add", "metro", "--static", Paths.transit("metro-gtfs.zip"), "--now", now])
+        try sandbox.ok(["route", "add", "bus", "--transit", "metro", "--from-stop", "CH", "--to-stop", "2301", "--now", now])
+        try sandbox.ok(["refresh", "--now", now])
+        let doctor = try sandbox.run(["doctor", "--now", now])
+        #expect(doctor.status == 1, "\(doctor)")
+        #expect(doctor.stdout.contains("""
+            problem  data           Commute at 7:00 AM (Weekdays) would carry travel times measured Tue, Nov 4, 2025, 4:00 PM (386 days ago): it would be sent as if current
+
+            """), "\(doctor)")
+        #expect(doctor.stdout.hasSuffix("\nAlerts will go out, but they will carry old travel times until the problems above are fixed.\n"), "\(doctor)")
+        #expect(doctor.stderr == "traveltimes: 1 problem to fix before alerts carry current travel times\n", "\(doctor)")
+        // And tick does send it, as doctor said.
+        let tick = try sandbox.run(["tick", "--now", "2026-11-26T07:00:00-08:00"])
+        #expect(tick.stdout.hasPrefix("Commute at 7:00 AM (Weekdays)\n"), "\(tick)")
+    }
+
+    /// A schedule added while the clock was ahead: once the clock is back, its alerts fire.
+    @Test func aScheduleAddedWhileTheClockWasAheadStillFires() throws {
+        let sandbox = try Sandbox(runner: .binary).withoutHealthAlerts()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        try sandbox.ok(["schedule", "add", "--preset", "morning", "--now", "2025-11-07T16:00:00-08:00"])
+        let tick = try sandbox.run(["tick", "--now", "2025-11-05T07:00:00-08:00"])
+        #expect(tick.status == 0 && tick.stdout.hasPrefix("Commute at 7:00 AM (Weekdays)\n"), "\(tick)")
+    }
+
+    /// Zips with entries that share their bytes, or in ZIP64, are refused, and nothing is added.
+    @Test func overlappingAndZip64ArchivesAreRefused() throws {
+        let sandbox = Sandbox(runner: .binary)
+        let overlap = try sandbox.run(["transit", "add", "x", "--static", Self.input("overlap.zip"), "--now", Self.morning])
+        #expect(overlap == Outcome(status: 1, stdout: "", stderr: """
+            traveltimes: x's timetable is not a GTFS feed: agency.txt and calendar.txt overlap in the archive (a zip bomb's trick): not read; feed x was not added
+
+            """), "\(overlap)")
+        let zip64 = try sandbox.run(["transit", "add", "x", "--static", Self.input("zip64.zip"), "--now", Self.morning])
+        #expect(zip64 == Outcome(status: 1, stdout: "", stderr: """
+            traveltimes: x's timetable is not a GTFS feed: agency.txt is a ZIP64 entry, which traveltimes does not read (no GTFS file needs 4 GiB); feed x was not added
+
+            """), "\(zip64)")
+        #expect(sandbox.bytes("config.json") == nil)
+    }
+
+    /// A relative XDG_CONFIG_HOME, which the XDG specification says to ignore, is refused rather
+    /// than taken for ~/.config.
+    @Test func aRelativeXDGConfigHomeIsRefused() throws {
+        let sandbox = try Sandbox(runner: .binary).prepared()
+        let outcome = try sandbox.run(["install", "systemd"], environment: ["XDG_CONFIG_HOME": "relative/config"])
+        #expect(outcome == Outcome(status: 64, stdout: "", stderr: """
+            traveltimes: XDG_CONFIG_HOME 'relative/config' is not an absolute path, which the XDG specification says to ignore: set it to a full path, unset it, or pass --unit-dir DIR. See 'traveltimes install systemd --help'.
+
+            """), "\(outcome)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.environment["HOME", default: ""] + "/.config/systemd"))
+    }
+
+    /// sendmail that hangs and leaves a child: at its timeout both are ended.
+    @Test func aSendmailThatHangsLeavesNoChildBehind() throws {
+        let sandbox = try Sandbox(runner: .binary).prepared().withoutHealthAlerts()
+        let tools = sandbox.home + "-mailtools"
+        try FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: tools) }
+        let pidFile = tools + "/child.pid"
+        try Sandbox.write(tools + "/sendmail", Data("#!/bin/sh\nsleep 300 &\necho $! > \(pidFile)\nsleep 300\n".utf8))
+        chmod(tools + "/sendmail", 0o755)
+        try sandbox.ok(["notify", "add", "mailto:ada@example.com"])
+        let tick = try sandbox.run(["tick", "--now", "2025-11-05T07:00:00-08:00"], environment: ["PATH": tools + ":/usr/bin:/bin"])
+        #expect(tick.status == 1 && tick.stderr.contains("sendmail did not finish within 30 s"), "\(tick)")
+        let child = try #require(pid_t((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+        usleep(200_000)
+        // Gone, or a zombie waiting to be reaped: not running.
+        let state = (try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8))?.split(separator: ")").last?.split(separator: " ").first
+        #expect(state == nil || state == "Z", "sendmail's child \(child) still runs (\(state ?? ""))")
+    }
+}
