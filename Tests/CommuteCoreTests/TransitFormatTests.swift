@@ -35,7 +35,7 @@ import Testing
         let expected = [
             ["1001", "Bellevue TC, Bay 1", "9000", ""], ["1002", "The \"Main\" St", "", ""], ["9000", "Bellevue Transit Center", "", ""],
         ]
-        for name in ["good-deflated", "good-stored", "descriptors", "zip64"] {
+        for name in ["good-deflated", "good-stored", "descriptors"] {
             let archive = try ZipArchive(path: "\(directory.path)/\(name).zip")
             #expect(try Self.stops(archive) == expected, "\(name)")
             var times: [String] = []
@@ -63,6 +63,9 @@ import Testing
         #expect(problem("truncated").contains("no end of central directory"))
         #expect(problem("lying").contains("holds more than the"))
         #expect(problem("zip64-directory").contains("ZIP64 archive, which traveltimes does not read"))
+        // A ZIP64 extra field in one entry's local header is a ZIP64 entry: refused too, as the
+        // README says, not read as if it were not there.
+        #expect(problem("zip64") == "stop_times.txt is a ZIP64 entry, which traveltimes does not read (no GTFS file needs 4 GiB)")
         #expect(problem("broken-quote", "stops.txt") == "stops.txt, line 2: a quoted field is not closed")
         #expect(problem("long-line", "stops.txt").contains("has a line over 1 MiB"))
         // An entry named ../stops.txt is not stops.txt: nothing is ever written out.

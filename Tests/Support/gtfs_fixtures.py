@@ -9,7 +9,7 @@ Writes into OUT:
   good-deflated.zip     a small feed, deflated, with a UTF-8 BOM, quoted fields, columns out of order
   good-stored.zip       the same, stored
   descriptors.zip       the same, written to a stream that cannot seek (data descriptors)
-  zip64.zip             the same with a ZIP64 extra field in stop_times.txt's local header
+  zip64.zip             the same with a ZIP64 extra field in stop_times.txt's local header (refused)
   zip64-directory.zip   an archive whose end record says ZIP64 (directory offset 0xFFFFFFFF)
   bomb.zip              stop_times.txt of 50 MB of zeros deflated to a few KB
   truncated.zip         good-deflated.zip cut in half

@@ -45,7 +45,7 @@ import Testing
             ok       time zone     America/Los_Angeles (saved)
             ok       schedules     1 enabled; 5 alerts pending, the next Wed, Nov 5, 7:00 AM
             ok       refresh       last success 4:00 PM (10 min ago)
-            ok       data          the newest travel time the alerts would carry was measured 4:00 PM (10 min ago)
+            ok       data          Commute at 7:00 AM (Weekdays) would carry travel times measured 4:00 PM (10 min ago)
             ok       fetch helper  \(helper): ready
             ok       notifier 1    webhook https://ntfy.example.invalid/… (ntfy, header Authorization): well formed; `traveltimes notify test` sends a sample
             ok       notifier 2    exec true {title}
@@ -188,7 +188,7 @@ import Testing
         let later = "2026-11-25T07:01:00-08:00"
         let outcome = try sandbox.run(["doctor", "--now", later])
         #expect(outcome.status == 1, "\(outcome)")
-        #expect(outcome.stdout.contains("problem  data          the newest travel time the alerts would carry was measured Tue, Nov 4, 2025, 4:00 PM (385 days ago)"), "\(outcome)")
+        #expect(outcome.stdout.contains("problem  data          Commute at 7:00 AM (Weekdays) would carry travel times measured Tue, Nov 4, 2025, 4:00 PM (385 days ago)"), "\(outcome)")
         #expect(outcome.stdout.contains("problem  notifier 1    exec false: its last delivery failed"), "\(outcome)")
         try Sandbox.write(sandbox.path("schedules.json"), Data("{not json".utf8))
         let broken = try sandbox.run(["doctor", "--now", later])
