@@ -194,6 +194,30 @@ import Glibc
         #expect(tick.stdout.hasPrefix("Commute at 7:00 AM (Weekdays)\n"), "\(tick)")
     }
 
+    /// The day after a timetable file vanished: doctor's one verdict is what tick then does —
+    /// alerts go out, from the timetable kept, carrying its day-old plan.
+    @Test func aVanishedTimetableGivesOneVerdictThatTickKeeps() throws {
+        let sandbox = try Sandbox(runner: .binary).withoutHealthAlerts()
+        let standIns = try StandInPrograms(sandbox)
+        defer { withExtendedLifetime(standIns) {} }
+        let zip = sandbox.home + "-metro.zip"
+        try FileManager.default.copyItem(atPath: Paths.transit("metro-gtfs.zip"), toPath: zip)
+        let monday = "2026-11-23T07:00:00-08:00"
+        try sandbox.ok(["transit", "add", "metro", "--static", zip, "--now", monday])
+        try sandbox.ok(["route", "add", "bus", "--transit", "metro", "--from-stop", "CH", "--to-stop", "2301", "--now", monday])
+        try sandbox.ok(["favorites", "add", "bus"])
+        try sandbox.ok(["schedule", "add", "--at", "8:00", "--days", "weekdays", "--route", "bus", "--now", monday])
+        try sandbox.ok(["install", "cron"])
+        try FileManager.default.removeItem(atPath: zip)
+        let tuesday = "2026-11-24T07:30:00-08:00"
+        #expect(try sandbox.run(["refresh", "--now", tuesday]).status == 75)
+        let doctor = try sandbox.run(["doctor", "--now", tuesday])
+        #expect(doctor.status == 1 && doctor.stdout.hasSuffix(
+            "\nAlerts will go out, but they will carry old travel times until the problems above are fixed.\n"), "\(doctor)")
+        let tick = try sandbox.run(["tick", "--now", "2026-11-24T08:00:00-08:00"])
+        #expect(tick.stdout.hasPrefix("Commute at 8:00 AM (Weekdays)\n"), "\(tick)")
+    }
+
     /// A schedule added while the clock was ahead: once the clock is back, its alerts fire.
     @Test func aScheduleAddedWhileTheClockWasAheadStillFires() throws {
         let sandbox = try Sandbox(runner: .binary).withoutHealthAlerts()
