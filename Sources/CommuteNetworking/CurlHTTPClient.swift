@@ -1,6 +1,6 @@
 import CCurl
 import CommuteCore
-import Foundation
+import FoundationEssentials
 
 /// `HTTPClient` over libcurl's easy interface, for the fetch helper.
 ///
@@ -41,7 +41,7 @@ public final class CurlHTTPClient: HTTPClient {
     }
 
     /// Why no request can be made (libcurl missing or unusable), or nil when one can: what
-    /// `traveltimes-fetch --check` reports for `traveltimes doctor`.
+    /// `traveltimes fetch-helper --check` reports for `traveltimes doctor`.
     public static func loadProblem() -> String? {
         switch tt_curl_load() {
         case 0: nil
@@ -183,8 +183,8 @@ public final class CurlHTTPClient: HTTPClient {
             if line.hasPrefix("HTTP/") {
                 headers = [:]
             } else if let colon = line.firstIndex(of: ":") {
-                let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-                headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+                let name = line[..<colon].trimmingWhitespace().lowercased()
+                headers[name] = line[line.index(after: colon)...].trimmingWhitespace()
             }
             return count
         }
@@ -201,7 +201,7 @@ public final class CurlHTTPClient: HTTPClient {
         }
 
         mutating func free() {
-            pointers.forEach { Foundation.free($0) }
+            pointers.forEach { Glibc.free($0) }
             pointers = []
         }
     }

@@ -1,5 +1,5 @@
 import CommuteCore
-import Foundation
+import FoundationEssentials
 
 /// The command-line interface: words in, text and an exit code out.
 public enum CLI {

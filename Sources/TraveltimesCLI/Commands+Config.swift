@@ -1,5 +1,5 @@
 import CommuteCore
-import Foundation
+import FoundationEssentials
 
 extension Commands {
     static let configKeys = Setting.all.map(\.name)
@@ -23,7 +23,7 @@ extension Commands {
         // Each name in a column as wide as the longest, then its value.
         let width = (Setting.all.map(\.name.count).max() ?? 0) + 2
         func line(_ name: String, _ value: String) {
-            invocation.io.out((name + ":").padding(toLength: width, withPad: " ", startingAt: 0) + value)
+            invocation.io.out((name + ":").padded(to: width) + value)
         }
         for setting in Setting.all { line(setting.name, shown(setting)) }
         line("notifiers", configuration.effectiveNotifiers.map(\.summary).joined(separator: "; "))
@@ -67,7 +67,7 @@ extension Commands {
     }
 
     /// `America/Los_Angeles (saved)`, `Europe/London (from TRAVELTIMES_TZ; saved: America/Los_Angeles)`.
-    static func describe(_ zone: TimeZone, _ source: Invocation.ZoneSource, saved: String?) -> String {
+    static func describe(_ zone: IANAZone, _ source: Invocation.ZoneSource, saved: String?) -> String {
         switch source {
         case .saved: "\(zone.identifier) (saved)"
         case .override: "\(zone.identifier) (from TRAVELTIMES_TZ, for this command; saved: \(saved ?? "none"))"
@@ -113,7 +113,7 @@ extension Commands {
         let width = (Setting.all.map(\.name.count).max() ?? 0) + 2
         let indent = String(repeating: " ", count: width + 2)
         let lines = Setting.all.map { setting in
-            "  " + setting.name.padding(toLength: width, withPad: " ", startingAt: 0) + setting.meaning + "\n"
+            "  " + setting.name.padded(to: width) + setting.meaning + "\n"
                 + indent + "VALUE: " + setting.form + (setting.isSecret ? "; a secret" : "")
         }
         return """
@@ -230,7 +230,7 @@ struct ConfigJSON: EveryKeyEncodable {
         graceSeconds = configuration.graceSeconds ?? Configuration.defaultGrace
         quietHours = configuration.quietHours.map { hours in
             // As `config set quiet-hours` takes it: 22:00-06:00.
-            [hours.start, hours.end].map { String(format: "%02d:%02d", $0.hour, $0.minute) }.joined(separator: "-")
+            [hours.start, hours.end].map { String(cFormat: "%02d:%02d", $0.hour, $0.minute) }.joined(separator: "-")
         }
         dailyCap = configuration.standardDailyCap ?? Configuration.defaultStandardDailyCap
         notifiers = (configuration.notifiers ?? []).map { notifier in

@@ -1,5 +1,5 @@
 import CommuteCore
-import Foundation
+import FoundationEssentials
 
 extension Commands {
     /// `route add`, `route edit`, `route remove`: the words that follow `route` and are not IDs.
@@ -191,7 +191,7 @@ extension Commands {
     /// `--name`: nil when not given, `.some(nil)` for `--name ''` (the default name).
     private static func routeName(_ invocation: Invocation) throws -> String?? {
         guard let text = invocation.arguments.value("--name") else { return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         if trimmed.isEmpty { return .some(nil) }
         guard trimmed.count <= 80, DisplayText.line(trimmed) == trimmed else {
             throw invocation.usage("Invalid --name: use at most 80 characters on one line, without control characters.")

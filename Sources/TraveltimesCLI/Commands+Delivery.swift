@@ -1,5 +1,5 @@
 import CommuteCore
-import Foundation
+import FoundationEssentials
 
 extension Commands {
     static let tick = Command(
@@ -92,7 +92,7 @@ extension Commands {
         guard try !commute.favorites().routeIDs.isEmpty else { throw CommuteError.nothingToBrief }
         if delay > 0 {
             invocation.io.err("Sending a test alert in \(Int(delay)) s…")
-            Thread.sleep(forTimeInterval: delay)
+            sleepFor(delay)
         }
         let test = try commute.sendTestAlert(notifiers: notifiers, sender: invocation.sender(invocation.io))
         try report(test, of: notifiers.count, invocation.io)
@@ -376,7 +376,7 @@ extension Commands {
         let headers = parsed.all("--header")
         for header in headers {
             guard WebhookNotifier.isHeader(header), let value = header.split(separator: ":", maxSplits: 1).last,
-                  !value.trimmingCharacters(in: .whitespaces).isEmpty
+                  !value.trimmingWhitespace().isEmpty
             else { throw invocation.usage("--header takes one line 'Name: value', such as 'Authorization: Bearer tk_…'.") }
         }
         let click = parsed.value("--click")

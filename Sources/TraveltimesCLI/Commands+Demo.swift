@@ -1,5 +1,5 @@
 import CommuteCore
-import Foundation
+import FoundationEssentials
 
 extension Commands {
     /// When the sample was captured, and where.
@@ -29,7 +29,7 @@ extension Commands {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
                 try Data(PackageResources.sample_feed_json).write(to: URL(fileURLWithPath: source))
             } catch {
-                throw StoreError.io(path: source, reason: "cannot write the sample feed: \(error.localizedDescription)")
+                throw StoreError.io(path: source, reason: "cannot write the sample feed: \(systemReason(error))")
             }
         }
         var environment = invocation.environment

@@ -1,5 +1,5 @@
 import CommuteCore
-import Foundation
+import FoundationEssentials
 
 extension Commands {
     static let doctor = Command(
@@ -8,7 +8,7 @@ extension Commands {
         options: [Options.json, Options.now],
         discussion: """
             Checks the store (readable and writable), the saved zone, the schedules, the source and
-            a recent successful refresh, traveltimes-fetch (beside the binary, and able to load
+            a recent successful refresh, the fetch helper (this program, able to load
             libcurl), each notifier (a program found and executable where the tick will run it; a
             well-formed webhook) and what runs refresh and tick (systemd timers or the crontab
             block, for this binary and this store). Each problem comes with what to do. Nothing is
@@ -26,8 +26,8 @@ extension Commands {
             let io = invocation.io
             let width = checkup.checks.map(\.check.count).max() ?? 0
             for finding in checkup.checks {
-                let label = finding.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
-                    + finding.check.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+                let label = finding.status.rawValue.padded(to: 9)
+                    + finding.check.padded(to: width + 2)
                 io.out(label + DisplayText.line(finding.detail))
                 if let fix = finding.fix { io.out(String(repeating: " ", count: label.count) + "→ " + DisplayText.line(fix)) }
             }
@@ -68,7 +68,7 @@ struct Checkup: EveryKeyEncodable {
 }
 
 /// The checks, each read from what an unattended run would see. Reads only; runs
-/// `traveltimes-fetch --check` and `crontab -l`.
+/// `traveltimes fetch-helper --check` and `crontab -l`.
 private struct Doctor {
     typealias Finding = Checkup.Finding
 
@@ -277,18 +277,19 @@ private struct Doctor {
         return webhook
     }
 
-    /// `traveltimes-fetch` beside the binary, and able to load libcurl.
+    /// The fetch helper (this program, run as `fetch-helper`) able to load libcurl.
     private mutating func checkHelper(needed: Bool) {
         let path = invocation.fetchHelperPath()
         let status: Finding.Status = needed ? .problem : .warning
-        let fix = "install traveltimes-fetch beside traveltimes (Scripts/install does), and libcurl (apt-get install libcurl4)"
+        let fix = "install libcurl (apt-get install libcurl4)"
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            add("fetch helper", status, "\(path) is missing or not executable" + (needed ? "" : " (needed for URLs and webhooks)"), fix: fix)
+            add("fetch helper", status, "\(path) is missing or not executable" + (needed ? "" : " (needed for URLs and webhooks)"),
+                fix: "unset TRAVELTIMES_FETCH_HELPER, or point it at traveltimes")
             return
         }
         let result: SystemCommand.Result
         do {
-            result = try SystemCommand.run(path, ["--check"], environment: invocation.environment, timeout: 5)
+            result = try SystemCommand.run(path, [FetchHelper.commandName, "--check"], environment: invocation.environment, timeout: 5)
         } catch {
             add("fetch helper", status, "\(path) cannot run: \(error.reason)", fix: fix)
             return
@@ -297,13 +298,7 @@ private struct Doctor {
             add("fetch helper", status, "\(path) is not ready (exit \(result.status))", fix: fix)
             return
         }
-        var detail = "\(path): ready"
-        if !(invocation.environment["TRAVELTIMES_FETCH_HELPER"] ?? "").isEmpty {
-            detail += " (from TRAVELTIMES_FETCH_HELPER, which timers and cron do not see)"
-            add("fetch helper", .warning, detail, fix: "timers and cron use the traveltimes-fetch beside the binary")
-        } else {
-            add("fetch helper", .ok, detail)
-        }
+        add("fetch helper", .ok, "libcurl loads: ready")
     }
 
     // MARK: Notifiers
@@ -363,7 +358,6 @@ private struct Doctor {
     // MARK: What runs the jobs
 
     private mutating func checkScheduler(_ installed: Installation.Installed, store: String) {
-        let me = Commands.executablePath()
         var pins: [(what: String, pinned: Installation.Pinned)] = installed.servicePins.map { ("the systemd units", $0) }
         if let pin = installed.cronPin { pins.append(("the crontab block", pin)) }
         guard installed.isScheduled || !installed.units.isEmpty || installed.cronBlock == true else {
@@ -384,13 +378,6 @@ private struct Doctor {
             guard pinned.store == store else {
                 add("scheduler", .problem, "\(what): uses the store \(pinned.store), not \(store) (checked here)",
                     fix: "run doctor with TRAVELTIMES_HOME=\(pinned.store), or install again with this store")
-                return
-            }
-            // Another copy than this one may be pinned: the helper beside it is the one that counts.
-            let helper = URL(fileURLWithPath: pinned.binary).deletingLastPathComponent().appendingPathComponent("traveltimes-fetch").path
-            if pinned.binary != me, !FileManager.default.isExecutableFile(atPath: helper) {
-                add("scheduler", .problem, "\(what): runs \(pinned.binary), which has no traveltimes-fetch beside it",
-                    fix: "install traveltimes-fetch beside it (Scripts/install does)")
                 return
             }
         }

@@ -1,5 +1,5 @@
 import CommuteCore
-import Foundation
+import FoundationEssentials
 
 extension Commands {
     static let refreshEvery = OptionSpec(
@@ -227,7 +227,7 @@ extension Commands {
         do {
             try FileManager.default.createDirectory(atPath: plan.directory, withIntermediateDirectories: true)
         } catch {
-            throw StoreError.io(path: plan.directory, reason: "cannot create it: \(error.localizedDescription)")
+            throw StoreError.io(path: plan.directory, reason: "cannot create it: \(systemReason(error))")
         }
         for change in plan.changes {
             try AtomicFile.write(Array(change.text.utf8), to: change.path, mode: 0o644)

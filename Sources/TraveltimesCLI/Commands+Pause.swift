@@ -1,5 +1,5 @@
 import CommuteCore
-import Foundation
+import FoundationEssentials
 
 extension Commands {
     /// `pause list`, `pause remove`, `pause clear`: the words that follow `pause` as commands of
@@ -36,7 +36,7 @@ extension Commands {
             throw invocation.usage("A pause is at most \(Pause.longestDays) days; for longer, `traveltimes schedule disable`.")
         }
         var reason: String?
-        if let text = invocation.arguments.value("--reason")?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+        if let text = invocation.arguments.value("--reason")?.trimmingWhitespace(), !text.isEmpty {
             guard text.count <= Pause.longestReason, DisplayText.line(text) == text else {
                 throw invocation.usage("Invalid --reason: use at most \(Pause.longestReason) characters on one line, without control characters.")
             }

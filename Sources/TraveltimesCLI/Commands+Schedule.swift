@@ -1,5 +1,5 @@
 import CommuteCore
-import Foundation
+import FoundationEssentials
 
 extension Commands {
     static let timeHelp = "7:00, 07:00, 16:30, 7:00am or 4:30 PM"
@@ -324,7 +324,7 @@ extension Commands {
             draft.onlyWhenAboveUsual = threshold.aboveUsual
         }
         if let text = arguments.value("--notify") {
-            if text.trimmingCharacters(in: .whitespaces) == "all" {
+            if text.trimmingWhitespace() == "all" {
                 draft.notify = .some(nil)
             } else {
                 guard let names = ScheduleParsing.notifierNames(text) else {
@@ -418,7 +418,7 @@ struct ScheduleJSON: EveryKeyEncodable {
             kind = "at"
         case .arriveBy(let buffer, let headsUp):
             kind = "arrive-by"
-            arriveBy = String(format: "%02d:%02d", schedule.hour, schedule.minute)
+            arriveBy = String(cFormat: "%02d:%02d", schedule.hour, schedule.minute)
             bufferMinutes = buffer
             headsUpMinutes = headsUp
         }

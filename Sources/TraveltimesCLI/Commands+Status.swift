@@ -1,5 +1,5 @@
 import CommuteCore
-import Foundation
+import FoundationEssentials
 
 extension Commands {
     static let status = Command(
@@ -42,7 +42,7 @@ extension Commands {
             TimeFormatting.moment(moment.date, relativeTo: commute.now, calendar: calendar)
         }
         io.out("Store:      \(report.store)")
-        if let zone = report.timeZone, let timeZone = TimeZone(identifier: zone.name) {
+        if let zone = report.timeZone, let timeZone = IANAZone(identifier: zone.name) {
             io.out("Time zone:  \(describe(timeZone, zone.from, saved: zone.saved))")
         } else if !configurationRead {
             io.out("Time zone:  unknown: config.json cannot be read (times below are in \(commute.timeZone.identifier))")

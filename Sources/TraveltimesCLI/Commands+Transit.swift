@@ -1,5 +1,5 @@
 import CommuteCore
-import Foundation
+import FoundationEssentials
 
 extension Commands {
     static let transitAdd = Command(
@@ -85,7 +85,7 @@ extension Commands {
         }
         for (feed, state, routes) in feeds {
             io.out("\(feed.name)")
-            for location in feed.locations { io.out("  \(location.kind.padding(toLength: 9, withPad: " ", startingAt: 0)) \(TransitFeed.shown(location.text))") }
+            for location in feed.locations { io.out("  \(location.kind.padded(to: 9)) \(TransitFeed.shown(location.text))") }
             if let headers = feed.headers, !headers.isEmpty { io.out("  headers   \(headers.map { "\($0.name): …" }.joined(separator: ", "))") }
             let moment = { (date: Date?) in date.map { TimeFormatting.moment($0, relativeTo: commute.now, calendar: commute.calendar) } ?? "never" }
             io.out("  timetable fetched \(moment(state?.fetchedAt)), checked \(moment(state?.checkedAt))\(state?.timeZone.map { "; zone \($0)" } ?? "")")
@@ -125,7 +125,7 @@ extension Commands {
         discussion: "A station (with platforms) can be given as --from-stop or --to-stop: it stands for all its platforms."
     ) { invocation in
         let name = invocation.arguments.positionals[0]
-        let search = invocation.arguments.value("--search").map { $0.trimmingCharacters(in: .whitespaces) }
+        let search = invocation.arguments.value("--search").map { $0.trimmingWhitespace() }
         var near: Coordinate?
         if let text = invocation.arguments.value("--near") {
             guard let point = Coordinate(text) else {
@@ -157,7 +157,7 @@ extension Commands {
             if let parent = stop.parent { name += " (platform of \(parent))" }
             table.add([stop.id, name, stop.metres.map { "\(Int($0.rounded())) m" } ?? ""])
         }
-        invocation.io.out(table.render().map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n"))
+        invocation.io.out(table.render().map { $0.trimmingWhitespace() }.joined(separator: "\n"))
     }
 
     /// `--header 'Name: value'`, repeatable; `--header -` reads such lines from standard input.

@@ -1,5 +1,5 @@
 import CommuteCore
-import Foundation
+import FoundationEssentials
 
 /// What an argument or an option's value is: how it is completed, and how the man page names it.
 enum ValueKind: Sendable, Equatable {

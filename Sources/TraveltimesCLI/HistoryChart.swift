@@ -1,5 +1,5 @@
 import CommuteCore
-import Foundation
+import FoundationEssentials
 
 /// `history ROUTE` as a terminal picture: each day asked for against its usual weekday (the
 /// median as a solid bar, on to the 90th percentile as a light one, the day's reading beside it),

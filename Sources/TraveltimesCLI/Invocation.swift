@@ -1,5 +1,5 @@
 import CommuteCore
-import Foundation
+import FoundationEssentials
 
 /// One run of one command: its parsed words, the environment and the streams.
 struct Invocation {
@@ -31,32 +31,32 @@ struct Invocation {
     /// the store, else (nothing saved yet) `TZ`, else the system's. Once a zone is saved, plain
     /// `TZ` never changes it: cron on a UTC host delivers the 7:00 AM alert at 7:00 AM where the
     /// user is.
-    func timeZone(saved: String?) throws(UsageError) -> (zone: TimeZone, source: ZoneSource) {
+    func timeZone(saved: String?) throws(UsageError) -> (zone: IANAZone, source: ZoneSource) {
         if let name = environment["TRAVELTIMES_TZ"], !name.isEmpty {
-            guard let zone = TimeZone(identifier: name) else {
+            guard let zone = IANAZone(identifier: name) else {
                 throw usage("Unknown time zone '\(name)' in TRAVELTIMES_TZ: use an IANA name such as America/Los_Angeles.")
             }
             return (zone, zone.identifier == saved ? .saved : .override)
         }
         // The configuration is validated when read: a saved name is a zone.
-        if let saved, let zone = TimeZone(identifier: saved) { return (zone, .saved) }
+        if let saved, let zone = IANAZone(identifier: saved) { return (zone, .saved) }
         return (hostTimeZone(), .host)
     }
 
     /// `TZ` when it names a zone, else the system's.
-    func hostTimeZone() -> TimeZone {
+    func hostTimeZone() -> IANAZone {
         if let name = environment["TZ"].map({ $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }), !name.isEmpty,
-            let zone = TimeZone(identifier: name)
+            let zone = IANAZone(identifier: name)
         {
             return zone
         }
-        return TimeZone.current
+        return IANAZone.system
     }
 
     /// `--now` if given, else `TRAVELTIMES_NOW` (an offset-less time is read in `zone`), else the
     /// clock. The variable pins every command of a script or test run to one moment, as
     /// `SOURCE_DATE_EPOCH` pins a build; `--now` still wins for one command.
-    func now(in zone: TimeZone) throws -> Date {
+    func now(in zone: IANAZone) throws -> Date {
         let given: (text: String, origin: String)? =
             if let text = arguments.value("--now") { (text, "--now") }
             else if let text = environment["TRAVELTIMES_NOW"], !text.isEmpty { (text, "TRAVELTIMES_NOW") }
@@ -130,9 +130,10 @@ struct Invocation {
 
     var wantsJSON: Bool { arguments.has("--json") }
 
-    /// `traveltimes-fetch`: `TRAVELTIMES_FETCH_HELPER` (tests), else beside this program.
+    /// The program run as `PROGRAM fetch-helper` for requests: `TRAVELTIMES_FETCH_HELPER`
+    /// (tests), else this one.
     func fetchHelperPath() -> String {
-        environment["TRAVELTIMES_FETCH_HELPER"].flatMap { $0.isEmpty ? nil : $0 } ?? HelperHTTPClient.besideExecutable()
+        environment["TRAVELTIMES_FETCH_HELPER"].flatMap { $0.isEmpty ? nil : $0 } ?? HelperHTTPClient.runningProgram()
     }
 
     /// Prints a value as JSON: stable key order, two-space indentation, for scripts and jq.
@@ -185,7 +186,7 @@ struct Invocation {
             throw usage("\(consequence) Re-run with --yes to confirm.")
         }
         io.writeError("\(consequence)\n\(question) [y/N] ")
-        let answer = io.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+        let answer = io.readLine()?.trimmingWhitespace().lowercased()
         guard answer == "y" || answer == "yes" else { throw Declined() }
     }
 }

@@ -123,7 +123,7 @@ enum Manual {
                 literal = indented
                 base = indent
             }
-            if line.trimmingCharacters(in: .whitespaces).isEmpty {
+            if line.trimmingWhitespace().isEmpty {
                 if !literal { roff.append(".PP") }
                 continue
             }

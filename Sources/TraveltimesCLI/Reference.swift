@@ -12,7 +12,7 @@ enum Reference {
         ("TRAVELTIMES_CAP", "Most alerts pending at once (default 64)"),
         ("TRAVELTIMES_LOCK_TIMEOUT", "Seconds to wait for a store lock (default 10)"),
         ("TRAVELTIMES_TICK_DEADLINE", "Seconds a command may spend sending alerts (default 45); the rest are recorded failed and sent by the next tick"),
-        ("TRAVELTIMES_FETCH_HELPER", "Path of traveltimes-fetch (default: beside traveltimes)"),
+        ("TRAVELTIMES_FETCH_HELPER", "Program run as PROGRAM fetch-helper for network requests (default: traveltimes itself)"),
         ("XDG_CONFIG_HOME", "Units of install systemd go to $XDG_CONFIG_HOME/systemd/user (else ~/.config/systemd/user)"),
         ("XDG_DATA_HOME", "The default store is $XDG_DATA_HOME/traveltimes when TRAVELTIMES_HOME is unset"),
         ("HOME", "Base of the default store and unit directory when the XDG variables are unset"),
@@ -72,7 +72,7 @@ enum Reference {
         ExitStatus(
             code: .unavailable, label: "unavailable",
             meaning: "unavailable: the feed or a server cannot be had (an HTTP error, an HTML page, a body over 32 MiB), "
-                + "traveltimes-fetch is missing, no crontab command, crontab or systemctl failed, or a routing provider "
+                + "the fetch helper is missing, no crontab command, crontab or systemctl failed, or a routing provider "
                 + "rejected its key or a request"),
         ExitStatus(
             code: .temporaryFailure, label: "try again later",

@@ -1,5 +1,5 @@
 import CommuteCore
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -35,8 +35,8 @@ public struct TerminalIO: Sendable {
     /// The process's own standard streams.
     public static var standard: TerminalIO {
         TerminalIO(
-            writeOut: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-            writeError: { text in FileHandle.standardError.write(Data(text.utf8)) },
+            writeOut: { text in standardOutput(text) },
+            writeError: { text in standardError(text) },
             readLine: { Swift.readLine() },
             isInteractive: isatty(STDIN_FILENO) == 1,
             errorIsTerminal: isatty(STDERR_FILENO) == 1, outputIsTerminal: isatty(STDOUT_FILENO) == 1)

@@ -176,7 +176,7 @@ do {
     exit(1)
 }
 let capturedAt = Date(timeIntervalSince1970: 1_762_300_800)
-let zone = TimeZone(identifier: "America/Los_Angeles") ?? .current
+let zone = IANAZone(identifier: "America/Los_Angeles") ?? .utc
 var generator = SystemRandomNumberGenerator()
 
 print("traveltimes benchmarks — medians of \(options.runs) runs (after one warm-up)")
@@ -248,8 +248,12 @@ report("traveltimes tick, nothing due (9 schedules)", milliseconds(tick),
 // rest deferred), first planned a month ago, with a month of deliveries in the ledger (four weeks
 // of every request): the steady state, where every request that fired this week is looked up in
 // the ledger at every tick.
-var calendar = Calendar(identifier: .gregorian)
-calendar.timeZone = zone
+let calendar = ZonedCalendar(timeZone: zone, around: capturedAt, daysBefore: 40, daysAfter: 20)
+/// The same wall-clock time `days` days before `date`.
+func daysEarlier(_ days: Int, _ date: Date) -> Date? {
+    let local = calendar.local(date)
+    return calendar.instant(on: CivilDate(dayNumber: local.date.dayNumber - days), hour: local.hour, minute: local.minute)
+}
 for count in [1_000, 3_000] where options.runs("schedules") {
     let many = home + "-\(count)"
     defer { try? FileManager.default.removeItem(atPath: many) }
@@ -277,7 +281,7 @@ for count in [1_000, 3_000] where options.runs("schedules") {
             for entry in book.requests + book.deferred {
                 for week in 1...4 {
                     // A week back on the calendar: the same wall-clock time across the November change.
-                    guard let occurrence = calendar.date(byAdding: .day, value: -7 * week, to: entry.nextFire) else { continue }
+                    guard let occurrence = daysEarlier(7 * week, entry.nextFire) else { continue }
                     ledger.entries.append(.init(
                         requestID: entry.id, occurrence: occurrence, notifier: 0, outcome: .delivered, at: occurrence, attempts: 1))
                 }
@@ -320,7 +324,7 @@ do {
         for day in 1...365 {
             for index in 0..<214 {
                 let request = requests[index % requests.count]
-                guard let occurrence = calendar.date(byAdding: .day, value: -day, to: request.nextFire) else { continue }
+                guard let occurrence = daysEarlier(day, request.nextFire) else { continue }
                 ledger.entries.append(.init(
                     requestID: request.id, occurrence: occurrence, notifier: index / requests.count,
                     outcome: index % 5 == 0 ? .suppressed : .delivered, at: occurrence, attempts: 1,

@@ -7,13 +7,13 @@ import Testing
 
     @Test func anEmptyStoreNamesEachMissingStepInOrder() throws {
         let directory = TemporaryDirectory()
-        let commute = Commute(store: try Store(directory: directory.path), configuration: Configuration(), now: now, timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
+        let commute = Commute(store: try Store(directory: directory.path), configuration: Configuration(), now: now, timeZone: .utc)
         #expect(commute.checkup(environment: ["TRAVELTIMES_SOURCE": "https://example.com"]) == [
             .noSource(onlyInShell: true), .zoneNotSaved, .noSchedules, .neverRefreshed(lastFailure: nil, hasSource: false),
         ])
         var saved = Configuration(source: "relative/feed.json")
         saved.timeZone = "Europe/London"
-        let configured = Commute(store: try Store(directory: directory.path), configuration: saved, now: now, timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
+        let configured = Commute(store: try Store(directory: directory.path), configuration: saved, now: now, timeZone: .utc)
         #expect(configured.checkup(environment: ["TRAVELTIMES_TZ": "Asia/Tokyo"]).prefix(2) == [
             .sourceIsRelativePath(shown: "relative/feed.json"), .zoneOverridden(saved: "Europe/London", override: "Asia/Tokyo"),
         ])

@@ -295,11 +295,11 @@ import Glibc
     }
 
     @Test func aMissingHelperIsNamedNotRetried() {
-        let client = HelperHTTPClient(helperPath: "/nonexistent/traveltimes-fetch")
-        #expect(throws: HTTPClientError.helperMissing(path: "/nonexistent/traveltimes-fetch")) {
+        let client = HelperHTTPClient(helperPath: "/nonexistent/traveltimes")
+        #expect(throws: HTTPClientError.helperMissing(path: "/nonexistent/traveltimes")) {
             _ = try client.get(URL(string: "http://127.0.0.1:9/")!, headers: [:], timeout: 1)
         }
-        #expect(FetchError.helperMissing(path: "/x/traveltimes-fetch").description.contains("traveltimes-fetch is missing: expected at /x/traveltimes-fetch"))
+        #expect(FetchError.helperMissing(path: "/x/traveltimes").description.hasPrefix("the fetch helper is missing: /x/traveltimes is not an executable program"))
     }
 }
 

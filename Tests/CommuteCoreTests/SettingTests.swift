@@ -35,7 +35,7 @@ import Testing
             #expect(change.setting == setting)
             let directory = TemporaryDirectory()
             let store = try Store(directory: directory.path)
-            let commute = Commute(store: store, now: Date(timeIntervalSince1970: 1_762_300_800), timeZone: try #require(TimeZone(identifier: "UTC")))
+            let commute = Commute(store: store, now: Date(timeIntervalSince1970: 1_762_300_800), timeZone: .utc)
             try commute.change(change)
             #expect(try store.configuration() != .empty, "\(setting.name) changed nothing")
             try commute.clear(setting)

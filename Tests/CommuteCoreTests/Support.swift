@@ -7,8 +7,8 @@ func instant(_ text: String) -> Date {
     return date
 }
 
-func zone(_ identifier: String) -> TimeZone {
-    guard let zone = TimeZone(identifier: identifier) else { preconditionFailure("no zone \(identifier)") }
+func zone(_ identifier: String) -> IANAZone {
+    guard let zone = IANAZone(identifier: identifier) else { preconditionFailure("no zone \(identifier)") }
     return zone
 }
 

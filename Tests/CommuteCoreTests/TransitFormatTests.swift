@@ -153,7 +153,7 @@ struct FixedSeed: RandomNumberGenerator {
     static func date(_ text: String) throws -> Date { try #require(ISO8601.parse(text)?.instant) }
 
     static func summary(_ departures: [TransitDeparture]) -> [String] {
-        let zone = TimeZone(identifier: "America/Los_Angeles") ?? .current
+        let zone = IANAZone(identifier: "America/Los_Angeles") ?? .utc
         let calendar = ZonedCalendar(timeZone: zone, around: departures.first?.scheduled ?? Date())
         func clock(_ date: Date) -> String { TimeFormatting.iso8601(date, calendar: calendar) }
         return departures.map { departure in

@@ -431,14 +431,13 @@ final class ProviderServer: @unchecked Sendable {
         }
         let starts = sandbox.path("helper-starts")
         let wrapper = sandbox.path("counting-fetch")
-        let real = URL(fileURLWithPath: Paths.binary).deletingLastPathComponent().appendingPathComponent("traveltimes-fetch").path
-        try "#!/bin/sh\necho started >> '\(starts)'\nexec '\(real)' \"$@\"\n".write(toFile: wrapper, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\necho \"$@\" >> '\(starts)'\nexec '\(Paths.binary)' \"$@\"\n".write(toFile: wrapper, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper)
         let started = Date()
         let refresh = try sandbox.run(
             ["refresh", "--all", "--quiet", "--now", "2026-11-23T08:00:00"], environment: ["TRAVELTIMES_FETCH_HELPER": wrapper])
         #expect(refresh.status == 0 && refresh.stderr.isEmpty, "\(refresh)")
-        #expect(try String(contentsOfFile: starts, encoding: .utf8) == "started\n", "one helper for the whole refresh")
+        #expect(try String(contentsOfFile: starts, encoding: .utf8) == "fetch-helper --serve 4\n", "one helper for the whole refresh")
         let requests = server.requests()
         #expect(requests.count == 12)
         #expect(requests.map(\.inFlight).max() == 4, "\(requests.map(\.inFlight))")

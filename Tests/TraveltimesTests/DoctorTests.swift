@@ -25,10 +25,6 @@ import Testing
         return (outcome.status, object["alertsWillGoOut"] as? Bool ?? false, findings)
     }
 
-    var helper: String {
-        URL(fileURLWithPath: Paths.binary).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("traveltimes-fetch").path
-    }
-
     @Test func aWorkingCronSetupPassesEveryCheck() throws {
         let sandbox = try Sandbox().prepared()
         let standIns = try StandInPrograms(sandbox)
@@ -46,7 +42,7 @@ import Testing
             ok       schedules     1 enabled; 5 alerts pending, the next Wed, Nov 5, 7:00 AM
             ok       refresh       last success 4:00 PM (10 min ago)
             ok       data          Commute at 7:00 AM (Weekdays) would carry travel times measured 4:00 PM (10 min ago)
-            ok       fetch helper  \(helper): ready
+            ok       fetch helper  libcurl loads: ready
             ok       notifier 1    webhook https://ntfy.example.invalid/… (ntfy, header Authorization): well formed; `traveltimes notify test` sends a sample
             ok       notifier 2    exec true {title}
             ok       scheduler     the traveltimes block in your crontab
@@ -96,10 +92,10 @@ import Testing
         #expect(try checkup(sandbox).findings["source"]?["status"] == "ok")
 
         // A URL source without the helper: a problem; and no `code` of any kind in the output.
-        let missing = try checkup(sandbox, environment: ["TRAVELTIMES_FETCH_HELPER": "/nonexistent/traveltimes-fetch"])
+        let missing = try checkup(sandbox, environment: ["TRAVELTIMES_FETCH_HELPER": "/nonexistent/traveltimes"])
         #expect(missing.findings["fetch helper"] == [
-            "check": "fetch helper", "status": "problem", "detail": "/nonexistent/traveltimes-fetch is missing or not executable",
-            "fix": "install traveltimes-fetch beside traveltimes (Scripts/install does), and libcurl (apt-get install libcurl4)",
+            "check": "fetch helper", "status": "problem", "detail": "/nonexistent/traveltimes is missing or not executable",
+            "fix": "unset TRAVELTIMES_FETCH_HELPER, or point it at traveltimes",
         ])
         #expect(!missing.findings.description.contains("code-in"))
 

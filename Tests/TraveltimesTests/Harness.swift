@@ -126,8 +126,12 @@ final class Sandbox: @unchecked Sendable {
         }
         let output = Collector()
         let errors = Collector()
+        // In this process the running program is the test runner: requests run in the built
+        // binary, as the installed one runs them in itself.
+        var environment = environment.merging(extra) { _, new in new }
+        if environment["TRAVELTIMES_FETCH_HELPER"] == nil { environment["TRAVELTIMES_FETCH_HELPER"] = Paths.binary }
         let code = CLI.run(
-            arguments, environment: environment.merging(extra) { _, new in new },
+            arguments, environment: environment,
             io: TerminalIO(writeOut: output.append, writeError: errors.append))
         return Outcome(status: code.rawValue, stdout: output.text, stderr: errors.text)
     }

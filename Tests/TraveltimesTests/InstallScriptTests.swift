@@ -8,7 +8,7 @@ import Testing
 /// so, where the tool is missing).
 @Suite struct InstallScriptTests {
     static let installed = [
-        "bin/traveltimes", "bin/traveltimes-fetch", "share/man/man1/traveltimes.1",
+        "bin/traveltimes", "share/man/man1/traveltimes.1",
         "share/bash-completion/completions/traveltimes", "share/zsh/site-functions/_traveltimes",
         "share/fish/vendor_completions.d/traveltimes.fish",
     ]
@@ -28,33 +28,46 @@ import Testing
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         let environment = ["PATH": path, "HOME": home]
 
+        // 0.3's separate fetch helper, left from an earlier install: removed, and said.
+        try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+        try Sandbox.write(prefix + "/bin/traveltimes-fetch", Data("#!/bin/sh\n".utf8))
         let install = try execute([source + "/Scripts/install", "--prefix", prefix], environment: environment, in: home)
         #expect(install.status == 0, "\(install)")
         #expect(install.stdout == """
             Installed:
             \(Self.installed.map { "  \(prefix)/\($0)\n" }.joined())\
+            Removed \(prefix)/bin/traveltimes-fetch (an earlier version's; not needed any more)
+            \
             \(prefix)/bin is not on your PATH: add it (export PATH="\(prefix)/bin:$PATH") to run plain `traveltimes`.
             zsh finds the completions once \(prefix)/share/zsh/site-functions is on fpath, before compinit.
             Next: \(prefix)/bin/traveltimes demo, then \(prefix)/bin/traveltimes install systemd --enable (or install cron), and \(prefix)/bin/traveltimes doctor.
 
             """)
+        var installedBytes = 0
         for file in Self.installed {
-            let mode = try FileManager.default.attributesOfItem(atPath: "\(prefix)/\(file)")[.posixPermissions] as? Int
-            #expect(mode == (file.hasPrefix("bin/") ? 0o755 : 0o644), "\(file)")
+            let attributes = try FileManager.default.attributesOfItem(atPath: "\(prefix)/\(file)")
+            #expect(attributes[.posixPermissions] as? Int == (file.hasPrefix("bin/") ? 0o755 : 0o644), "\(file)")
+            installedBytes += attributes[.size] as? Int ?? 0
         }
+        // Everything installed, the Swift runtime linked in, within 25 MiB.
+        #expect(installedBytes <= 25 << 20, "\(installedBytes) bytes installed")
+        #expect(!FileManager.default.fileExists(atPath: prefix + "/bin/traveltimes-fetch"))
 
-        // The installed binary, on PATH, from anywhere: its own sample feed, its own helper.
+        // The installed binary, on PATH, from anywhere: its own sample feed, itself its own helper.
         let user = ["PATH": "\(prefix)/bin:/usr/bin:/bin", "HOME": home, "TRAVELTIMES_HOME": home + "/store"]
         let demo = try execute(["traveltimes", "demo"], environment: user)
         #expect(demo.status == 0 && demo.stdout.contains("Refreshed 163 routes"), "\(demo)")
-        #expect(try execute(["traveltimes-fetch", "--check"], environment: user).stdout == "traveltimes-fetch: ready\n")
+        #expect(try execute(["traveltimes", "fetch-helper", "--check"], environment: user).stdout == "traveltimes fetch-helper: ready\n")
+        // The installed binary links nothing of Swift's: no library a toolchain upgrade could take away.
+        let libraries = try execute(["ldd", prefix + "/bin/traveltimes"], environment: environment).stdout
+        #expect(!libraries.contains("libswift") && !libraries.contains("libFoundation") && !libraries.contains("libicu"), "\(libraries)")
         #expect(try execute(["traveltimes", "config", "show", "--json"], environment: user).stdout.contains("\"graceSeconds\" : 600"))
         // The page and the completions are the ones the binary prints; where each tool finds them
         // from there is tested below, one tool at a time.
         let generated = try (["manpage"] + ["bash", "zsh", "fish"].map { "completions \($0)" }).map { command in
             try execute(["traveltimes"] + command.split(separator: " ").map(String.init), environment: user).stdout
         }
-        for (file, text) in zip(Self.installed.dropFirst(2), generated) {
+        for (file, text) in zip(Self.installed.dropFirst(1), generated) {
             let installedText = try String(contentsOfFile: "\(prefix)/\(file)", encoding: .utf8)
             let firstDifference = zip(installedText.split(separator: "\n"), text.split(separator: "\n")).first { $0 != $1 }
             #expect(installedText == text, "\(file): \(firstDifference.map { "installed \($0.0), printed \($0.1)" } ?? "one is longer")")
@@ -101,7 +114,7 @@ import Testing
         init() throws {
             let sandbox = Sandbox()
             try FileManager.default.createDirectory(atPath: work + "/home", withIntermediateDirectories: true)
-            for (file, command) in zip(InstallScriptTests.installed, [nil, nil, "manpage", "completions bash", "completions zsh", "completions fish"]) {
+            for (file, command) in zip(InstallScriptTests.installed, [nil, "manpage", "completions bash", "completions zsh", "completions fish"]) {
                 let path = "\(prefix)/\(file)"
                 try FileManager.default.createDirectory(
                     atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)

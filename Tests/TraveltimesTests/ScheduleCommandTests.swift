@@ -133,7 +133,7 @@ import Testing
     }
 }
 
-let zoneLA = TimeZone(identifier: "America/Los_Angeles") ?? .current
+let zoneLA = IANAZone(identifier: "America/Los_Angeles") ?? .utc
 
 extension Sandbox {
     /// Runs `/usr/bin/script ARGS` (a pseudo-terminal around a command) instead of the binary.

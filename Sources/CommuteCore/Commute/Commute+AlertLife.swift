@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The life of an alert after it is sent: one notification per occurrence (`AlertKey`), changed in
 /// place when a later alert of the same occurrence goes out (the leave alert after its heads-up, a
@@ -52,7 +52,7 @@ extension Commute {
             hash ^= UInt64(byte)
             hash &*= 0x100_0000_01B3
         }
-        return "tt" + String(format: "%016llx", hash)
+        return "tt" + String(cFormat: "%016llx", hash)
     }
 
     /// The key of a delivery's occurrence.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Commute {
     /// When to leave, from history: for each day asked about, the departure with the least typical

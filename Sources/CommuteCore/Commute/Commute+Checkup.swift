@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -160,7 +160,7 @@ extension Commute {
     /// America/Los_Angeles do; UTC and Seattle do not).
     static func sameClocks(_ first: String, _ second: String, around moment: Date) -> Bool {
         guard first != second else { return true }
-        guard let one = TimeZone(identifier: first), let other = TimeZone(identifier: second) else { return false }
+        guard let one = IANAZone(identifier: first), let other = IANAZone(identifier: second) else { return false }
         return [moment, moment.addingTimeInterval(182 * 86_400)].allSatisfy { one.secondsFromGMT(for: $0) == other.secondsFromGMT(for: $0) }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 extension Commute {
@@ -180,10 +180,10 @@ extension Commute {
         let group = DispatchGroup()
         for _ in 0..<min(Self.parallelRequests, work.count) {
             group.enter()
-            Thread {
+            startThread {
                 defer { group.leave() }
                 fetch()
-            }.start()
+            }
         }
         group.wait()
         @Sendable func fetch() {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How custom routes reach their providers: the keys (from the environment or `config.json`),
 /// where each provider answers, and the HTTP client.
@@ -14,7 +14,7 @@ public struct ProviderAccess: Sendable {
     public init(
         keys: [RouteProvider: String], baseURLs: [RouteProvider: String] = [:], client: any HTTPClient,
         clock: @escaping @Sendable () -> TimeInterval = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
-        sleep: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }
+        sleep: @escaping @Sendable (TimeInterval) -> Void = { sleepFor($0) }
     ) {
         self.keys = keys
         self.baseURLs = baseURLs
@@ -25,7 +25,7 @@ public struct ProviderAccess: Sendable {
 
     /// Every key: removed from anything that is shown or recorded, a provider's echo included.
     public var secrets: [String] {
-        keys.values.flatMap { key in [key, key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? key] }
+        keys.values.flatMap { key in [key, key.percentEncoded(keeping: .alphanumerics)] }
     }
 
     func base(for provider: RouteProvider) -> String { baseURLs[provider] ?? provider.defaultBaseURL }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Commute {
     /// What `delivered` lists: the decisions of a window, newest first.

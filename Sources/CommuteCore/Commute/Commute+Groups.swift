@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Commute {
     /// Adds a group of favorites. The name must be new (any case); every route a favorite.
@@ -44,7 +44,7 @@ extension Commute {
     }
 
     static func checkedGroupName(_ name: String) throws(CommuteError) -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = name.trimmingWhitespace()
         guard RouteGroup.isValidName(trimmed) else { throw .badGroupName(name) }
         return trimmed
     }

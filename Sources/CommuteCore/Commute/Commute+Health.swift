@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why the alerts about to go out would be wrong: refreshes failing for `stale-after`, or an alert
 /// in its lead window that would carry data older than that. `tick` tells the user once, through
@@ -245,7 +245,7 @@ extension Commute {
             case .http(let status) where status == 404 || status == 410: "check the source: `traveltimes config set source URL`"
             case .http, .notJSON, .tooLarge, .refused: "check the source with `traveltimes config show`; `traveltimes refresh` shows the whole answer"
             case .timedOut, .gaveUp, .unreachable: "the source does not answer: check the network; alerts carry the last data until it does"
-            case .helperMissing: "install traveltimes-fetch beside traveltimes again"
+            case .helperMissing: "unset TRAVELTIMES_FETCH_HELPER, or point it at traveltimes"
             }
         case is FeedError: "the source sent something that is not the feed: check it with `traveltimes config show`"
         case is StoreError: "a store file cannot be read: `traveltimes doctor` names it"

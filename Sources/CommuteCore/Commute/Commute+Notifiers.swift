@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The notifiers and delay watches, kept in `config.json`: each change is read, made and saved
 /// under the configuration lock, so that two commands at once both land.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the commands read as it is saved: each returns one store file's document, read once.
 extension Commute {

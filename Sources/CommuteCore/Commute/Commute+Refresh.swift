@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Commute {
     /// Something a refresh reports without failing over it: a route left out, a favorite gone

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Route {
     /// Whether the name or description contains `text`, in any case: what `routes --search` finds.

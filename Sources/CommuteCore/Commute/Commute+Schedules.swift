@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Commute {
     /// The fields of a new schedule, or the changes to one: nil means "not given".

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Commute {
     /// Saves a setting's new value (`config set`). A change that `replansAlerts` is followed by a

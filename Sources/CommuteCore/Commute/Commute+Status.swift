@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Commute {
     /// What `status` shows: each part read on its own, so that one unreadable file does not hide

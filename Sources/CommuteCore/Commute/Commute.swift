@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The operations behind the commands: refresh, favorites, schedules and the pending triggers.
 ///
@@ -16,7 +16,7 @@ public struct Commute: Sendable {
     public let configurationError: StoreError?
     /// The instant the operation evaluates time at (the real clock, or `--now`).
     public let now: Date
-    public let timeZone: TimeZone
+    public let timeZone: IANAZone
     public let calendar: ZonedCalendar
     /// The most triggers that may be pending.
     public let cap: Int
@@ -37,14 +37,14 @@ public struct Commute: Sendable {
     /// A commute over `store` with `configuration` as read; `grace`, when given, overrides the
     /// configuration's.
     public init(
-        store: Store, configuration: Configuration = .empty, now: Date, timeZone: TimeZone, cap: Int = FanOut.defaultCap,
+        store: Store, configuration: Configuration = .empty, now: Date, timeZone: IANAZone, cap: Int = FanOut.defaultCap,
         grace: TimeInterval? = nil
     ) {
         self.init(store: store, configuration: configuration, configurationError: nil, now: now, timeZone: timeZone, cap: cap, grace: grace)
     }
 
     private init(
-        store: Store, configuration: Configuration, configurationError: StoreError?, now: Date, timeZone: TimeZone, cap: Int,
+        store: Store, configuration: Configuration, configurationError: StoreError?, now: Date, timeZone: IANAZone, cap: Int,
         grace: TimeInterval?
     ) {
         self.store = store
@@ -69,7 +69,7 @@ public struct Commute: Sendable {
     /// the saved one (or nil), and `now` the moment to act at in that zone.
     public static func open(
         _ store: Store, unreadableConfiguration: UnreadableConfiguration = .fails, cap: Int,
-        zone: (_ saved: String?) throws -> TimeZone, now: (TimeZone) throws -> Date
+        zone: (_ saved: String?) throws -> IANAZone, now: (IANAZone) throws -> Date
     ) throws -> Commute {
         let configuration: Configuration
         var configurationError: StoreError?

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a notifier is given to send.
 public struct AlertMessage: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A notification service, read from an Apprise-style URL (`ntfys://ntfy.sh/commute`,
 /// `tgram://123456:ABC/4242`): where alerts go and the credentials they need. The URL is stored
@@ -169,7 +169,7 @@ public enum Channel: Sendable, Equatable {
             }
             return value
         }
-        let tags = parts.query["tags"].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+        let tags = parts.query["tags"].map { $0.split(separator: ",").map { $0.trimmingWhitespace() } } ?? []
         return Ntfy(server: server, topic: topic, authorization: authorization, priority: priority, tags: tags, click: parts.query["click"])
     }
 
@@ -338,7 +338,7 @@ public enum Channel: Sendable, Equatable {
         if let raw = parts.rawQuery {
             found += raw.split(separator: "&").compactMap { $0.split(separator: "=", maxSplits: 1).dropFirst().first.map(String.init) }
         }
-        found += found.compactMap { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) }
+        found += found.map { $0.percentEncoded(keeping: .alphanumerics) }
         return Array(Set(found.filter { $0.count >= 4 })).sorted { $0.count > $1.count }
     }
 
@@ -376,18 +376,18 @@ struct URLParts {
     var hostAndPort: String { port.map { "\(host):\($0)" } ?? host }
 
     init?(_ text: String) {
-        guard let separator = text.range(of: "://") else { return nil }
+        guard let separator = text.firstRange(of: "://") else { return nil }
         var rest = Substring(text[separator.upperBound...])
         var pairs: [String: String] = [:]
         if let hash = rest.firstIndex(of: "#") {
-            fragment = String(rest[rest.index(after: hash)...]).removingPercentEncoding
+            fragment = String(rest[rest.index(after: hash)...]).percentDecoded
             rest = rest[..<hash]
         }
         if let question = rest.firstIndex(of: "?") {
             let query = String(rest[rest.index(after: question)...])
             rawQuery = query
             for pair in query.split(separator: "&") {
-                let halves = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0) }
+                let halves = pair.split(separator: "=", maxSplits: 1).map { String($0).replacing("+", with: " ").percentDecoded ?? String($0) }
                 if let name = halves.first { pairs[name.lowercased()] = halves.count > 1 ? halves[1] : "" }
             }
             rest = rest[..<question]
@@ -396,16 +396,16 @@ struct URLParts {
         let slash = rest.firstIndex(of: "/") ?? rest.endIndex
         let authority = rest[..<slash]
         rawAuthority = String(authority.split(separator: "@").last ?? "")
-        path = rest[slash...].split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
+        path = rest[slash...].split(separator: "/").map { String($0).percentDecoded ?? String($0) }
         var hostPart = authority
         if let at = authority.lastIndex(of: "@") {
             let credentials = authority[..<at]
             hostPart = authority[authority.index(after: at)...]
             if let colon = credentials.firstIndex(of: ":") {
-                user = String(credentials[..<colon]).removingPercentEncoding
-                password = String(credentials[credentials.index(after: colon)...]).removingPercentEncoding
+                user = String(credentials[..<colon]).percentDecoded
+                password = String(credentials[credentials.index(after: colon)...]).percentDecoded
             } else {
-                user = String(credentials).removingPercentEncoding
+                user = String(credentials).percentDecoded
             }
         }
         if hostPart.hasPrefix("["), let close = hostPart.firstIndex(of: "]") {

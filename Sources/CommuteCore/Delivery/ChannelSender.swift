@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a notifier is asked to do with an alert.
 public enum AlertOperation: Sendable, Equatable {
@@ -278,7 +278,7 @@ public struct ChannelSender: Sendable {
             for key in path { value = (value as? [String: Any])?[key] }
             switch value {
             case let text as String: return text.isEmpty || text.count > 200 || DisplayText.line(text) != text ? nil : text
-            case let number as NSNumber: return number.stringValue
+            case let number as Double: return number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
             default: return nil
             }
         }
@@ -309,7 +309,7 @@ public struct ChannelSender: Sendable {
             } catch {
                 return Answer(status: 0, failure: .transport(target: "\(service) (\(WebhookNotifier.redact(url)))", reason: String(describing: error)))
             }
-            let object = response.body.isEmpty ? nil : try? JSONSerialization.jsonObject(with: response.body, options: [.fragmentsAllowed])
+            let object = response.body.isEmpty ? nil : JSONReader.any(response.body)
             if (200...299).contains(response.status) {
                 // Telegram and Pushover answer 200 with a refusal inside.
                 if let refusal = Self.refusalInside(object) {
@@ -319,7 +319,7 @@ public struct ChannelSender: Sendable {
             }
             if response.status == 429, !waited, let wait = Self.retryAfter(response, object), wait <= Self.longestRetryWait {
                 waited = true
-                Thread.sleep(forTimeInterval: max(wait, 0.05))
+                sleepFor(max(wait, 0.05))
                 continue
             }
             let reason = Self.reason(in: object, body: response.body)
@@ -345,10 +345,10 @@ public struct ChannelSender: Sendable {
         let dictionary = object as? [String: Any]
         let candidates: [Any?] = [
             dictionary?["retry_after"], (dictionary?["parameters"] as? [String: Any])?["retry_after"],
-            (dictionary?["retry_after_ms"] as? NSNumber).map { $0.doubleValue / 1_000 },
+            (dictionary?["retry_after_ms"] as? Double).map { $0 / 1_000 },
         ]
-        for case let number as NSNumber in candidates.compactMap({ $0 }) {
-            if let seconds = believed(number.doubleValue) { return seconds }
+        for case let number as Double in candidates.compactMap({ $0 }) {
+            if let seconds = believed(number) { return seconds }
         }
         return nil
     }
@@ -359,7 +359,7 @@ public struct ChannelSender: Sendable {
         var text: String?
         if let description = dictionary?["description"] as? String {
             // Telegram: "Bad Request: chat not found".
-            text = description.replacingOccurrences(of: "Bad Request: ", with: "")
+            text = description.replacing("Bad Request: ", with: "")
         } else if let errors = dictionary?["errors"] as? [Any], let first = errors.first {
             text = "\(first)"
         } else if let words = (dictionary?["errorDescription"] ?? dictionary?["error"] ?? dictionary?["message"]) as? String {
@@ -373,30 +373,30 @@ public struct ChannelSender: Sendable {
     /// Telegram's `ok: false`, Pushover's `status: 0`, inside a 200.
     static func refusalInside(_ object: Any?) -> String? {
         guard let dictionary = object as? [String: Any] else { return nil }
-        let refused = (dictionary["ok"] as? Bool) == false || (dictionary["status"] as? NSNumber).map { $0 == 0 } == true
+        let refused = (dictionary["ok"] as? Bool) == false || (dictionary["status"] as? Double) == 0
         return refused ? reason(in: object, body: Data()) ?? "refused" : nil
     }
 
     // MARK: Encoding
 
     static func json(_ object: [String: Any]) -> Data {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        JSONWriter.data(object)
     }
 
     static func form(_ fields: [(String, String)]) -> Data {
-        var allowed = CharacterSet.alphanumerics
+        var allowed = ScalarSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        return Data(fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&").utf8)
+        return Data(fields.map { "\($0.0)=\($0.1.percentEncoded(keeping: allowed))" }.joined(separator: "&").utf8)
     }
 
     static func html(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
     }
 
     static func pathSegment(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
+        var allowed = ScalarSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        return text.percentEncoded(keeping: allowed)
     }
 
     /// `chat:message,chat:message` → pairs.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How one notifier's attempt at one alert ended. Success is the program's exit status 0, or
 /// HTTP 2xx from the final endpoint with the body delivered — nothing else.
@@ -34,7 +34,7 @@ public enum DeliveryFailure: Sendable, Equatable, CustomStringConvertible {
     case noAnswer(target: String, seconds: Int)
     /// Redirects past the limit.
     case tooManyRedirects(target: String, limit: Int)
-    /// `traveltimes-fetch`, which sends webhooks, is not there.
+    /// The fetch helper, which sends webhooks, is not there.
     case helperMissing(path: String)
     /// The request failed on its way: no connection, a TLS error.
     case transport(target: String, reason: String)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `delivered.json`: every decision `tick` made about an alert occurrence, newest last. Belongs to
 /// the notification side and is written under the pending lock.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Freedesktop notifications through `notify-send`: `--print-id` gives the notification's ID,
 /// `--replace-id` changes it in place (libnotify 0.7.10 and later), and `gdbus` closes it. An
@@ -34,7 +34,7 @@ enum DesktopNotifier {
         if let handle, let id = UInt32(handle) { arguments.append("--replace-id=\(id)") }
         let answer = run("notify-send", arguments + ["--"] + text, environment: environment)
         if case .delivered = answer.result {
-            let id = answer.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            let id = answer.output.trimmingWhitespace()
             return AlertReceipt(result: .delivered, handle: UInt32(id) != nil ? id : nil)
         }
         // An older notify-send refuses the options it does not know: the alert goes as a new one.

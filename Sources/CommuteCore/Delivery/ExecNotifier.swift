@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Runs an exec notifier: the program with its arguments (no shell), placeholders replaced, the
 /// values in the environment too, 10 seconds at most. Success is exit status 0.

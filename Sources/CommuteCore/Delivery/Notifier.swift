@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One place alerts are sent.
 public struct Notifier: Codable, Sendable, Equatable {

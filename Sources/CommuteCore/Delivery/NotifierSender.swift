@@ -1,11 +1,11 @@
-import Foundation
+import FoundationEssentials
 
 /// Sends alerts the ways `Notifier` names them: printed (to whatever the caller prints on), run
 /// as a program, or posted to a webhook through the fetch helper.
 public struct NotifierSender: AlertSender {
     /// Writes one alert's text for the stdout notifier.
     public var print: @Sendable (String) -> Void
-    /// `traveltimes-fetch`, for webhooks.
+    /// The program run as the fetch helper, for webhooks.
     public var helperPath: String
     /// What programs run with: the caller's environment without its secrets.
     public let environment: [String: String]

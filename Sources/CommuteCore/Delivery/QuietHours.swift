@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A daily window of local wall-clock time, which may wrap past midnight (`22:00-06:00`).
 public struct QuietHours: Codable, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Mails an alert through the machine's own `sendmail -t -oi`, as cron mails a job's output: the
 /// recipients are read from the `To:` header, and a lone `.` in the body is text, not the end.

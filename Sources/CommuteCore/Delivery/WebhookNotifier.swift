@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Posts an alert to an HTTP webhook, through the fetch helper (so the networking stack is loaded
 /// only when an alert actually goes out this way).
@@ -20,7 +20,7 @@ public enum WebhookNotifier {
     /// A header line as a name and a trimmed value.
     static func header(_ line: String) -> (name: String, value: String)? {
         guard isHeader(line), let colon = line.firstIndex(of: ":") else { return nil }
-        return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        return (String(line[..<colon]), line[line.index(after: colon)...].trimmingWhitespace())
     }
 
     /// Whether text is a URL a webhook can be posted to: http or https, with a host.
@@ -108,7 +108,7 @@ public enum WebhookNotifier {
     /// The request for each format; `click` is ntfy's `Click` header (and `click` in the json format).
     public static func payload(_ message: AlertMessage, format: Format, click: String? = nil) -> (headers: [String: String], body: Data) {
         func json(_ object: [String: String]) -> Data {
-            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+            JSONWriter.data(object)
         }
         switch format {
         case .ntfy:

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// WCF's JSON date, `/Date(1762300800000-0800)/`: milliseconds since the Unix epoch in UTC. The
 /// optional offset is informational only and is never added. The number may be negative.

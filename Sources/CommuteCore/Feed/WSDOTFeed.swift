@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Decodes WSDOT's `GetTravelTimesAsJson` response (see `Fixtures/wsdot/`).
 public enum WSDOTFeed {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Who measured a travel time.
 public enum ReadingSource: UInt8, CaseIterable, Sendable, Equatable {

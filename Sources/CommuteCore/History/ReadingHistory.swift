@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -156,7 +156,7 @@ public final class ReadingHistory: Sendable {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .io(path: directory, reason: "cannot create the history directory: \((error as NSError).localizedDescription)")
+            throw .io(path: directory, reason: "cannot create the history directory: \(systemReason(error))")
         }
     }
 }

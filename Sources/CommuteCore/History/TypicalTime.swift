@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A quarter hour of the local week: a weekday and one of its 96 slots. Taken from local time, so
 /// a reading on a daylight-saving day lands in the slot its wall clock shows.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why an installation cannot go ahead as asked. Nothing has been written.
 public enum InstallProblem: Error, Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `traveltimes install` writes: systemd user units or a crontab block that run `refresh`
 /// and `tick` unattended, with the store pinned and output quiet. Pure text in, text out: the CLI
@@ -68,7 +68,7 @@ public enum Installation {
 
     /// `a line feed (U+000A)`, `' (U+0027)`.
     static func describe(_ scalar: Unicode.Scalar) -> String {
-        let code = String(format: "U+%04X", scalar.value)
+        let code = String(cFormat: "U+%04X", scalar.value)
         let names: [UInt32: String] = [0x0A: "a line feed", 0x0D: "a carriage return", 0x09: "a tab", 0x00: "a NUL"]
         if let name = names[scalar.value] { return "\(name) (\(code))" }
         if DisplayText.isHidden(scalar) { return "an invisible character (\(code))" }
@@ -163,7 +163,7 @@ public enum Installation {
         let prefix = "* * * * * TRAVELTIMES_HOME="
         guard let byteLine = lines.first(where: { $0.hasPrefix(prefix) }) else { return nil }
         let line = String(decoding: bytes(of: byteLine), as: UTF8.self)
-        var rest = Substring(line.dropFirst(prefix.count).replacingOccurrences(of: "\\%", with: "%"))
+        var rest = Substring(line.dropFirst(prefix.count).replacing("\\%", with: "%"))
         guard let store = shellUnquoted(&rest), rest.first == " " else { return nil }
         rest = rest.dropFirst()
         guard let binary = shellUnquoted(&rest) else { return nil }
@@ -227,7 +227,7 @@ public enum Installation {
             "\(refreshEvery.cronTimes) \(command) refresh --quiet",
             "* * * * * \(command) tick --quiet",
             cronEnd,
-        ].map { byteString(Data($0.replacingOccurrences(of: "%", with: "\\%").utf8)) }
+        ].map { byteString(Data($0.replacing("%", with: "\\%").utf8)) }
     }
 
     /// Bytes as a string of one character per byte (ISO 8859-1): a crontab is whatever bytes its
@@ -327,6 +327,6 @@ public enum Installation {
 
     /// A word as `sh` reads it: in single quotes, a quote written `'\''`.
     static func shellQuoted(_ word: String) -> String {
-        "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        "'" + word.replacing("'", with: #"'\''"#) + "'"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A program of the system's (`crontab`, `systemctl`), run with arguments and input, its output and
 /// exit status collected, within a deadline, with this process's environment less its secrets.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why bytes could not be read as the JSON expected. `offset` is a byte offset into the input.
 public struct JSONReadError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -17,7 +17,7 @@ public struct JSONReadError: Error, Equatable, Sendable, CustomStringConvertible
 
     /// A byte as a message shows it: `'x'`, or `0x0A` for one that does not print.
     static func describe(_ byte: UInt8) -> String {
-        (0x21...0x7E).contains(byte) ? "'\(Character(UnicodeScalar(byte)))'" : String(format: "0x%02X", byte)
+        (0x21...0x7E).contains(byte) ? "'\(Character(UnicodeScalar(byte)))'" : String(cFormat: "0x%02X", byte)
     }
 }
 

@@ -1,7 +1,7 @@
-import Foundation
+import FoundationEssentials
 
 extension JSONReader {
-    /// Any JSON value, built as `[String: Any]`, `[Any]`, `String`, `Double`, `Bool` or `NSNull`:
+    /// Any JSON value, built as `[String: Any]`, `[Any]`, `String`, `Double`, `Bool` or `JSONNull`:
     /// for answers from outside whose every part is examined (a provider's route). Strict RFC 8259,
     /// like every read here, and a key given twice keeps its first value — as the store's files do,
     /// where `JSONSerialization` would keep the last. Nesting is bounded by `maximumDepth`.
@@ -26,7 +26,7 @@ extension JSONReader {
         case .bool: return try readBool()
         case .null:
             _ = try readNull()
-            return NSNull()
+            return JSONNull()
         }
     }
 

@@ -75,6 +75,37 @@ public struct JSONWriter {
         bytes.append(contentsOf: "null".utf8)
     }
 
+    /// Any value `JSONReader.readAny` makes, and `Int`: objects with their keys sorted, so the
+    /// same value is always the same bytes. Anything else is written as `null`.
+    public mutating func any(_ value: Any) {
+        switch value {
+        case let text as String: string(text)
+        case let flag as Bool: bool(flag)
+        case let number as Int: int(number)
+        case let number as Double: double(number)
+        case let array as [Any]:
+            beginArray()
+            for element in array { any(element) }
+            endArray()
+        case let object as [String: Any]:
+            beginObject()
+            for name in object.keys.sorted() {
+                key(name)
+                // Sorted keys are distinct: the value is there.
+                any(object[name] ?? JSONNull())
+            }
+            endObject()
+        default: null()
+        }
+    }
+
+    /// `value` as one JSON document, objects' keys sorted.
+    public static func data(_ value: Any) -> Data {
+        var writer = JSONWriter()
+        writer.any(value)
+        return Data(writer.bytes)
+    }
+
     /// Ends the text with a newline, as text files do.
     public mutating func newline() {
         bytes.append(0x0A)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `config.json`: where `refresh` reads from, and the WSDOT access code. Mode 0600 like every
 /// store file; the only file the access code is ever written to.

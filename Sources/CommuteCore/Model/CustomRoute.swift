@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A routing service that gives a live travel time for any origin and destination, for a fee per
 /// request above a free allowance.
@@ -77,7 +77,7 @@ public struct Coordinate: Codable, Sendable, Equatable, CustomStringConvertible 
 
     /// Plain decimal degrees, perhaps signed: no exponents, no `nan` (see `NumberParsing`).
     private static func degrees(_ text: Substring) -> Double? {
-        var body = text.trimmingCharacters(in: .whitespaces)
+        var body = text.trimmingWhitespace()
         let negative = body.hasPrefix("-")
         if negative || body.hasPrefix("+") { body.removeFirst() }
         return NumberParsing.decimal(body).map { negative ? -$0 : $0 }
@@ -99,7 +99,7 @@ public struct Coordinate: Codable, Sendable, Equatable, CustomStringConvertible 
     public var description: String { "\(Self.format(latitude)),\(Self.format(longitude))" }
 
     private static func format(_ value: Double) -> String {
-        var text = String(format: "%.6f", value)
+        var text = String(cFormat: "%.6f", value)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text == "-0" ? "0" : text

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A route watched for delays: one critical alert when its delay reaches `overMinutes`, one when
 /// it clears.

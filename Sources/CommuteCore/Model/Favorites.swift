@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `favorites.json`: the user's favorite routes, as ordered IDs only, and their named groups.
 public struct Favorites: VersionedDocument, Equatable {

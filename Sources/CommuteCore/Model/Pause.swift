@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Days off: from one local date to another, inclusive, for every schedule or one. A paused
 /// occurrence is neither planned nor delivered, and takes no place under the cap.
@@ -62,7 +62,7 @@ public struct Pause: Codable, Sendable, Equatable {
 
 extension CivilDate {
     /// `2026-11-27`.
-    public var iso: String { String(format: "%04d-%02d-%02d", year, month, day) }
+    public var iso: String { String(cFormat: "%04d-%02d-%02d", year, month, day) }
 
     /// Reads `2026-11-27` (a real date, years 1 to 9999); nil for anything else.
     public init?(iso text: String) {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a route can be. Every route comes from outside (a feed, a cache file someone may have
 /// edited), so each value is checked against what it could really be before anything computes

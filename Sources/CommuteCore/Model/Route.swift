@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One corridor from the feed, or a custom route from a provider, as cached. The route cache is the one source of truth for times:
 /// favorites and schedules refer to routes by `id` only.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A named, ordered set of favorite routes.
 public struct RouteGroup: Codable, Sendable, Equatable {
@@ -7,7 +7,7 @@ public struct RouteGroup: Codable, Sendable, Equatable {
 
     /// Whether text can name a group: 1 to 40 characters, trimmed, without control characters.
     public static func isValidName(_ name: String) -> Bool {
-        (1...40).contains(name.count) && name == name.trimmingCharacters(in: .whitespacesAndNewlines)
+        (1...40).contains(name.count) && name == name.trimmingWhitespace()
             && DisplayText.line(name) == name
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A notification schedule: "weekdays at 7:00 AM, these routes".
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `schedules.json`: the notification schedules.
 public struct ScheduleBook: VersionedDocument, Equatable {

@@ -65,7 +65,7 @@ public enum ScheduleParsing {
     /// Reads notifier names, comma-separated (`phone,desk`): nil when any is not a name, or there
     /// are none, or more than 20.
     public static func notifierNames(_ text: String) -> [String]? {
-        let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let names = text.split(separator: ",").map { $0.trimmingWhitespace() }
         guard !names.isEmpty, names.count <= 20, names.allSatisfy(Notifier.isName) else { return nil }
         return names
     }
@@ -123,15 +123,4 @@ public enum ScheduleParsing {
 
 extension Character {
     public var isASCIIDigit: Bool { ("0"..."9").contains(self) }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces, tabs and newlines.
-    func trimmingWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
-    }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One setting of `config.json` that `config set` changes and `config unset` clears: its name,
 /// how a value is written and read, its limits, whether it is a secret, and what it changes.
@@ -115,7 +115,7 @@ public enum Setting: Hashable, Sendable {
 
     /// Reads `text` as a value of this setting: the change to save, or why not.
     public func parse(_ text: String) throws(SettingError) -> SettingChange {
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw SettingError(setting: self, value: text, isEmpty: true) }
+        guard !text.trimmingWhitespace().isEmpty else { throw SettingError(setting: self, value: text, isEmpty: true) }
         let invalid = SettingError(setting: self, value: text)
         switch self {
         case .source:
@@ -124,7 +124,7 @@ public enum Setting: Hashable, Sendable {
             guard text.count <= Self.longestKey, DisplayText.line(text) == text else { throw invalid }
             return SettingChange(self, "access-code set (stored only in config.json, mode 0600).") { $0.accessCode = text }
         case .timeZone:
-            guard let zone = TimeZone(identifier: text) else { throw invalid }
+            guard let zone = IANAZone(identifier: text) else { throw invalid }
             return SettingChange(self, "timezone set to \(zone.identifier)") { $0.timeZone = zone.identifier }
         case .grace:
             guard let seconds = ScheduleParsing.duration(text), seconds <= Configuration.largestGrace else { throw invalid }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An agency's GTFS feeds, as `transit add` saves them in `config.json` (mode 0600): the URLs may
 /// carry a key, and the header values are secrets, so they are written nowhere else.
@@ -17,8 +17,8 @@ public struct TransitFeed: Codable, Sendable, Equatable {
         /// line without control characters).
         public init?(_ text: String) {
             guard let colon = text.firstIndex(of: ":") else { return nil }
-            let name = text[..<colon].trimmingCharacters(in: .whitespaces)
-            let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = text[..<colon].trimmingWhitespace()
+            let value = text[text.index(after: colon)...].trimmingWhitespace()
             self.init(name: name, value: value)
             guard isValid else { return nil }
         }
@@ -67,7 +67,7 @@ public struct TransitFeed: Codable, Sendable, Equatable {
     /// A URL's secret parts, path segments included; none for a file.
     static func urlSecrets(_ text: String) -> [String] {
         guard FeedSource.looksLikeURL(text), let components = URLComponents(string: text) else { return [] }
-        let segments = components.percentEncodedPath.split(separator: "/").flatMap { [String($0), String($0).removingPercentEncoding ?? String($0)] }
+        let segments = components.percentEncodedPath.split(separator: "/").flatMap { [String($0), String($0).percentDecoded ?? String($0)] }
         return Array(Set(FeedSource.secrets(in: text) + segments.filter { $0.count >= 4 })).sorted { $0.count > $1.count }
     }
 

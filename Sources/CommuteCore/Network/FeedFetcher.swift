@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Fetches the feed over HTTP under one whole-operation deadline: connection failures and 5xx are
 /// retried after 1 s, 2 s, 4 s (then every 4 s) while the deadline allows; 4xx is not retried. Only
@@ -33,7 +33,7 @@ public struct FeedFetcher: Sendable {
     public init(
         client: any HTTPClient,
         clock: @escaping @Sendable () -> TimeInterval = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
-        sleep: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }
+        sleep: @escaping @Sendable (TimeInterval) -> Void = { sleepFor($0) }
     ) {
         self.client = client
         self.clock = clock
@@ -125,10 +125,10 @@ public struct FeedFetcher: Sendable {
         let head = String(decoding: response.body.prefix(65_536), as: UTF8.self)
         let trimmed = head.drop { $0.isWhitespace }
         guard type.contains("html") || trimmed.hasPrefix("<") else { return nil }
-        if let open = head.range(of: "<title>", options: .caseInsensitive),
-            let close = head.range(of: "</title>", options: .caseInsensitive, range: open.upperBound..<head.endIndex)
+        if let open = head.firstRange(ofASCIICaseInsensitive: "<title>"),
+            let close = head[open.upperBound...].firstRange(ofASCIICaseInsensitive: "</title>")
         {
-            let title = head[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
+            let title = head[open.upperBound..<close.lowerBound].trimmingWhitespace()
             if !title.isEmpty { return String(title.prefix(120)) }
         }
         // No title: the first line of text, every tag breaking the line (so a heading stands alone).
@@ -144,7 +144,7 @@ public struct FeedFetcher: Sendable {
                 if !inTag { text.append(character) }
             }
         }
-        let line = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        let line = text.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }
             .first { !$0.isEmpty }
         return String((line ?? "an HTML page").prefix(120))
     }

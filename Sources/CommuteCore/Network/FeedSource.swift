@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a refresh reads the feed: an `http(s)://` URL or a local file.
 public enum FeedSource: Sendable, Equatable {
@@ -73,15 +73,16 @@ public enum FeedSource: Sendable, Equatable {
     public static func redact(_ text: String, secrets: [String] = []) -> String {
         var result = text
         for secret in secrets where secret.count >= 4 {
-            result = result.replacingOccurrences(of: secret, with: "REDACTED")
-            if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed), encoded != secret {
-                result = result.replacingOccurrences(of: encoded, with: "REDACTED")
+            result = result.replacing(secret, with: "REDACTED")
+            let encoded = secret.percentEncoded(keeping: .urlQueryAllowed)
+            if encoded != secret {
+                result = result.replacing(encoded, with: "REDACTED")
             }
         }
         // AccessCode=<anything up to & or whitespace or quote>
         var output = ""
         var rest = Substring(result)
-        while let range = rest.range(of: "accesscode=", options: .caseInsensitive) {
+        while let range = rest.firstRange(ofASCIICaseInsensitive: "accesscode=") {
             output += rest[..<range.upperBound]
             rest = rest[range.upperBound...]
             let end = rest.firstIndex { "&# \t\n\"'<>".contains($0) } ?? rest.endIndex

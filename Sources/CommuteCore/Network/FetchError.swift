@@ -17,7 +17,7 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A failure that trying again cannot mend (a redirect to another protocol, oversized headers,
     /// a certificate that does not verify): reported at once, not retried.
     case refused(String)
-    /// `traveltimes-fetch`, which owns the network, is not where it should be.
+    /// The program run as the fetch helper (this one, or `TRAVELTIMES_FETCH_HELPER`) is not there.
     case helperMissing(path: String)
 
     public var description: String {
@@ -39,12 +39,12 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .refused(let reason):
             "\(reason) (not retried: trying again cannot help)"
         case .helperMissing(let path):
-            "the fetch helper traveltimes-fetch is missing: expected at \(path), beside traveltimes "
-                + "(install both together, or rebuild with `swift build`)"
+            "the fetch helper is missing: \(path) is not an executable program "
+                + "(TRAVELTIMES_FETCH_HELPER names it, or traveltimes runs itself)"
         }
     }
 
     static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(format: "%.1f", seconds)
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(cFormat: "%.1f", seconds)
     }
 }

@@ -1,17 +1,21 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The conversation with `traveltimes-fetch`, the helper that owns the networking stack.
+/// The conversation with `traveltimes fetch-helper`, the child process that owns the networking
+/// stack: the same program, run with the first argument `fetch-helper`.
 ///
-/// Linking FoundationNetworking loads libcurl, TLS and some fifty libraries at every start, which
-/// would double the cost of the commands cron runs every minute. So `refresh` runs the helper for
-/// URL sources: the request goes in on stdin as one JSON line (the URL carries the access code, so
+/// Loading libcurl and TLS (some fifty libraries) at every start would double the cost of the
+/// commands cron runs every minute, and a request that overruns must be stoppable. So requests run
+/// in a child: the request goes in on stdin as one JSON line (the URL carries the access code, so
 /// it must not be an argument that `ps` shows); the answer comes back on stdout as one JSON line,
 /// then the body.
 public enum FetchHelper {
+    /// The first argument that makes `traveltimes` the fetch helper.
+    public static let commandName = "fetch-helper"
+
     public struct Request: Codable, Sendable, Equatable {
         public var url: String
         public var headers: [String: String]
@@ -120,7 +124,7 @@ public enum FetchHelper {
     }
 }
 
-/// `HTTPClient` that runs `traveltimes-fetch` for each request, and kills it if it overruns.
+/// `HTTPClient` that runs `traveltimes fetch-helper` for each request, and kills it if it overruns.
 public struct HelperHTTPClient: HTTPClient {
     public let helperPath: String
     public let maximumBodyBytes: Int
@@ -137,10 +141,9 @@ public struct HelperHTTPClient: HTTPClient {
         self.environment = Secrets.childEnvironment(environment)
     }
 
-    /// The helper installed next to the running program.
-    public static func besideExecutable() -> String {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("traveltimes-fetch").path
+    /// The running program, which is its own fetch helper.
+    public static func runningProgram() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
     public func get(_ url: URL, headers: [String: String], timeout: TimeInterval) throws -> HTTPResponse {
@@ -165,7 +168,7 @@ public struct HelperHTTPClient: HTTPClient {
         do {
             // The helper ends itself at the deadline; this one, a moment later, is the backstop.
             output = try Subprocess.exchange(
-                helperPath, environment: environment, input: input, timeout: timeout + 0.5, maximumOutput: maximumBodyBytes + 65_536
+                helperPath, arguments: [FetchHelper.commandName], environment: environment, input: input, timeout: timeout + 0.5, maximumOutput: maximumBodyBytes + 65_536
             ).output
         } catch .timedOut {
             throw HTTPClientError.timedOut

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One HTTP response, body included.
 public struct HTTPResponse: Sendable, Equatable {

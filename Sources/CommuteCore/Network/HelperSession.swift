@@ -1,11 +1,11 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `HTTPClient` that keeps one `traveltimes-fetch --serve` running for every request of a
+/// `HTTPClient` that keeps one `traveltimes fetch-helper --serve` running for every request of a
 /// command: the helper and libcurl load once, not once a request, and each of its workers keeps
 /// its connections open from one request to the next. A refresh of 500 custom routes is one
 /// helper process, not 500.
@@ -76,7 +76,7 @@ public final class HelperSession: HTTPClient {
         let request = FetchHelper.Request(
             url: url.absoluteString, headers: headers, timeout: timeout, maxBytes: limit, method: method, body: body)
         let result = shared.exchange(request, timeout: timeout + 1) { () throws(Subprocess.Failure) in
-            try Subprocess.startConversation(helperPath, arguments: ["--serve", String(workers)], environment: environment)
+            try Subprocess.startConversation(helperPath, arguments: [FetchHelper.commandName, "--serve", String(workers)], environment: environment)
         }
         return try result.get()
     }
@@ -133,7 +133,7 @@ public final class HelperSession: HTTPClient {
                     }
                     state.helper = helper
                     let shared = self
-                    Thread { shared.read(helper) }.start()
+                    startThread { shared.read(helper) }
                 }
                 let id = state.nextID
                 state.waiting[id] = waiter

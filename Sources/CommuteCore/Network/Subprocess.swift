@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -281,7 +281,7 @@ enum Subprocess {
 
     private static func firstLine(_ bytes: [UInt8]) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
-        return String(text.split(whereSeparator: \.isNewline).first ?? "").trimmingCharacters(in: .whitespaces)
+        return String(text.split(whereSeparator: \.isNewline).first ?? "").trimmingWhitespace()
     }
 
     /// A monotonic deadline, counted down in milliseconds for `poll`.

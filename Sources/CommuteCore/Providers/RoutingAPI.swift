@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The three routing services' requests and answers, as each documents them (see
 /// `reference/providers.md`): pure values in, pure values out. The HTTP goes through the fetch
@@ -55,7 +55,7 @@ public enum RoutingAPI {
     }
 
     public static func request(for custom: Route.Custom, key: String, base: String) -> Request? {
-        let key = key.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        let key = key.percentEncoded(keeping: unreserved)
         let from = custom.from.description
         let to = custom.to.description
         switch custom.provider {
@@ -74,14 +74,14 @@ public enum RoutingAPI {
             return URL(string: "\(base)/directions/v2:computeRoutes").map {
                 Request(url: $0, body: Data(body.utf8), headers: [
                     "Content-Type": "application/json", "Accept": "application/json",
-                    "X-Goog-Api-Key": key.removingPercentEncoding ?? key,
+                    "X-Goog-Api-Key": key.percentDecoded ?? key,
                     "X-Goog-FieldMask": "routes.duration,routes.staticDuration,routes.distanceMeters",
                 ])
             }
         }
     }
 
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    private static let unreserved = ScalarSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// What an answer says: a measurement, or the fault. Messages quoted from the provider are one
     /// line, without control characters, and short; the caller removes the key from them.
@@ -162,7 +162,7 @@ public enum RoutingAPI {
 
         /// Seconds of travel: a number (or Google's `"1510s"`, with `text`) from 0 to a day.
         static func seconds(_ value: Any?, _ name: String, required: Bool = false, text: Bool = false) throws -> Double? {
-            guard let value, !(value is NSNull) else {
+            guard let value, !(value is JSONNull) else {
                 if required { throw Problem("\(name) is missing") }
                 return nil
             }
@@ -176,7 +176,7 @@ public enum RoutingAPI {
 
         /// Metres of road: a number from 0 to `Route.longestDistanceMiles`.
         static func metres(_ value: Any?, _ name: String) throws -> Double? {
-            guard let value, !(value is NSNull) else { return nil }
+            guard let value, !(value is JSONNull) else { return nil }
             guard let metres = value as? Double else { throw Problem("\(name) is not a number of metres") }
             guard metres.isFinite, (0...Route.longestDistanceMiles * 1_609.344).contains(metres) else {
                 throw Problem("\(name) of \(display(metres)) m is not a road's length")
@@ -186,7 +186,7 @@ public enum RoutingAPI {
 
         /// `-300`, `1e+308`: short, whatever the value.
         static func display(_ value: Double) -> String {
-            value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%g", value)
+            value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(cFormat: "%g", value)
         }
 
         /// Google's durations: `"1510s"` (fractions allowed).

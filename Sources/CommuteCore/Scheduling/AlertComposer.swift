@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Renders what an alert says: the schedule's time and days, then one line per route in schedule
 /// order with its current time and delay status, then the data's age when it is over an hour old.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The result of fanning schedules out under the cap.
 public struct FanOutPlan: Sendable, Equatable {

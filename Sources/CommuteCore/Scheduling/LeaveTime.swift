@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// When to leave to arrive on time: the arrival, less the fastest of the schedule's routes as the
 /// cache has it now, less the buffer. A pure function of the routes: every plan and every

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `pending.json`: the notification side — what is scheduled to fire, and what the cap deferred.
 public struct PendingBook: VersionedDocument, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How a transit route's departures are said, in an alert and in `route ID`:
 /// `545 to Redmond: 7:45 AM (+3 min), then 7:57 AM, 8:12 AM; walk 6 min: leave by 7:39 AM`.

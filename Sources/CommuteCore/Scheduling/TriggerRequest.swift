@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One weekly repeating trigger: one weekday of one schedule.
 public struct TriggerRequest: Sendable, Equatable {

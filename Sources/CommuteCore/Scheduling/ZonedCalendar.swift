@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Wall-clock arithmetic in one time zone, with the product's daylight-saving policy.
 ///
@@ -13,7 +13,7 @@ public struct ZonedCalendar: Sendable {
         var offset: Int
     }
 
-    public let timeZone: TimeZone
+    public let timeZone: IANAZone
     private let windowStart: Int
     private let windowEnd: Int
     private let offsetAtWindowStart: Int
@@ -23,7 +23,7 @@ public struct ZonedCalendar: Sendable {
     public private(set) var year = 0
 
     /// Reads the zone's offsets from `daysBefore` days before `now` to `daysAfter` days after it.
-    public init(timeZone: TimeZone, around now: Date, daysBefore: Int = 2, daysAfter: Int = 10) {
+    public init(timeZone: IANAZone, around now: Date, daysBefore: Int = 2, daysAfter: Int = 10) {
         self.timeZone = timeZone
         let center = Int(now.timeIntervalSince1970.rounded(.down))
         windowStart = center - daysBefore * 86_400

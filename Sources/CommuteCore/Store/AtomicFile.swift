@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -25,8 +25,8 @@ public enum AtomicFile {
     /// ever being whole in memory. If `body` throws, the temporary file is removed, `path` is left
     /// as it was, and the error passes through unchanged.
     public static func write<T>(to path: String, mode: mode_t = 0o600, _ body: (Output) throws -> T) throws -> T {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+        let directory = path.pathDirectory
+        let name = path.pathBaseName
         let temporaryPrefix = ".\(name).tmp-"
         removeLeftovers(in: directory, prefix: temporaryPrefix)
 

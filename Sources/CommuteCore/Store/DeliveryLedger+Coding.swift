@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `delivered.json` is read by every `tick` and holds a month of decisions, so it is read and
 /// written with `JSONReader` and `JSONWriter`, in the format `JSONEncoder` writes.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reading a store document's objects with `JSONReader`, for the files every per-minute command
 /// reads (`pending.json`, `delivered.json`): Foundation's `JSONDecoder` costs a third of a `tick`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // What each store file may hold. A file that parses but holds an impossible value (an hour of 99,
 // a negative count, a zone that does not exist) is refused when read — exit 65 with the path and
@@ -87,7 +87,7 @@ extension Configuration {
         if let graceSeconds { try DocumentProblem.range(graceSeconds, 0...Self.largestGrace, "graceSeconds") }
         if let standardDailyCap { try DocumentProblem.range(standardDailyCap, 1...Self.largestDailyCap, "standardDailyCap") }
         if let timeZone {
-            try DocumentProblem.check(TimeZone(identifier: timeZone) != nil, "timeZone '\(timeZone)' is not a time zone")
+            try DocumentProblem.check(IANAZone(identifier: timeZone) != nil, "timeZone '\(timeZone)' is not a time zone")
         }
         var ids = Set<Int>()
         var names = Set<String>()

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `health.json`: the problem `tick` found that makes alerts wrong (old data, failing refreshes),
 /// from when it is found until its "mended" alert is sent. Belongs to the notification side:

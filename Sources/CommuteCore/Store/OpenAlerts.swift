@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `alerts.json`: the notifications out there that may still change — each alert's key, the
 /// notifier it went to, the handle the channel gave it, and when it is over. `tick` reads it every
@@ -115,7 +115,7 @@ public enum AlertKey {
             var route = requestID.dropFirst(Commute.WatchEvent.prefix.count)
             for suffix in [".over", ".clear"] where route.hasSuffix(suffix) { route = route.dropLast(suffix.count) }
             let day = calendar.local(occurrence).date
-            return "\(Commute.WatchEvent.prefix)\(route)@" + String(format: "%04d-%02d-%02d", day.year, day.month, day.day)
+            return "\(Commute.WatchEvent.prefix)\(route)@" + String(cFormat: "%04d-%02d-%02d", day.year, day.month, day.day)
         }
         var base = Substring(requestID)
         for suffix in [TriggerRequest.headsUpSuffix, ".mended"] where base.hasSuffix(suffix) { base = base.dropLast(suffix.count) }

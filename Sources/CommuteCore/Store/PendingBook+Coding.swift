@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `pending.json` is read by every `tick` (every minute) and every `pending`, and holds a line for
 /// every weekly request — 15,000 for 3,000 schedules — so it is read and written with `JSONReader`

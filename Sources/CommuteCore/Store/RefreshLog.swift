@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `refresh.json`: what the last refresh attempts did, for `status`, the staleness line of
 /// `routes`, and conditional requests. Kept apart from `routes.json` so that a failed refresh can

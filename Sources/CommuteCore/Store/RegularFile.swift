@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -87,7 +87,7 @@ enum RegularFile {
 
     /// `2.0 GiB`, `64 MiB`, `512 bytes`.
     static func byteCount(_ bytes: Int) -> String {
-        if bytes >= 1 << 30 { return String(format: "%.1f GiB", Double(bytes) / Double(1 << 30)) }
+        if bytes >= 1 << 30 { return String(cFormat: "%.1f GiB", Double(bytes) / Double(1 << 30)) }
         if bytes >= 1 << 20 { return "\(bytes >> 20) MiB" }
         if bytes >= 1 << 10 { return "\(bytes >> 10) KiB" }
         return "\(bytes) bytes"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `routes.json` is the one large store file (a whole feed: 5 MB for 10,000 routes), read by most
 /// commands and written by every refresh, so it is read and written with `JSONReader` and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `routes.json`: the route cache, the one source of truth for travel times.
 public struct RouteCache: VersionedDocument, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -55,7 +55,7 @@ public final class Store: Sendable {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .io(path: directory, reason: "cannot create the store directory: \((error as NSError).localizedDescription)")
+            throw .io(path: directory, reason: "cannot create the store directory: \(systemReason(error))")
         }
         func lock(_ name: String) -> FileLock {
             FileLock(name: name, path: "\(directory)/.\(name).lock", timeout: lockTimeout)

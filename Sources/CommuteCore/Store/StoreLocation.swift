@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where the store lives: `$TRAVELTIMES_HOME`, else `$XDG_DATA_HOME/traveltimes`, else
 /// `~/.local/share/traveltimes`.

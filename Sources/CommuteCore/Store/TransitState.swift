@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `transit.json`: the transit routes, with the departures the last refresh worked out, and what
 /// is known of each agency's feeds (when fetched, their validators, why not). Part of the routes
@@ -121,7 +121,7 @@ extension Store {
             try FileManager.default.createDirectory(
                 atPath: transitDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .io(path: transitDirectory, reason: "cannot create it: \((error as NSError).localizedDescription)")
+            throw .io(path: transitDirectory, reason: "cannot create it: \(systemReason(error))")
         }
     }
 }

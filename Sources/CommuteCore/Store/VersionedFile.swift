@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A store document: a JSON object that carries `"version": 1`.
 public protocol VersionedDocument: Codable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// ISO 8601 timestamps with explicit offsets, written and read without a formatter object so that
 /// the output is the same on every platform (`2025-11-04T16:00:00-08:00`).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The few ways the product writes times for people.
 public enum TimeFormatting {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a GTFS-realtime feed says, decoded from its protocol buffer (`gtfs-realtime.proto`, by
 /// field number): trip updates with their stop-time updates, and service alerts. Fields not used

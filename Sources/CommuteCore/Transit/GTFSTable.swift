@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One GTFS file read as GTFS writes CSV: a header naming the columns (in any order; a UTF-8
 /// byte-order mark before it is dropped), then one record a line, fields separated by commas,
@@ -110,6 +110,6 @@ public struct GTFSTable {
 extension GTFSTable.Row {
     fileprivate func text(of field: GTFSTable.Field) -> String {
         let text = String(decoding: UnsafeBufferPointer(rebasing: line[field.start..<field.end]), as: UTF8.self)
-        return field.escaped ? text.replacingOccurrences(of: "\"\"", with: "\"") : text
+        return field.escaped ? text.replacing("\"\"", with: "\"") : text
     }
 }

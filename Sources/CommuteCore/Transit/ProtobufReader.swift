@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why bytes are not the protocol buffer they claim to be.
 public struct ProtobufProblem: Error, Equatable, Sendable, CustomStringConvertible {

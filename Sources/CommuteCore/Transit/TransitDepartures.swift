@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One departure from a transit route's first stop: when the timetable says, when the realtime
 /// feed predicts (nil without realtime data — never assumed on time), whether it is cancelled or
@@ -107,7 +107,7 @@ extension TransitTimetable {
     /// twice `limit` departures are held at once: a small zip of many frequent trips costs what
     /// the window holds, never every run it names.
     public func departures(after now: Date, realtime: GTFSRealtime?, limit: Int = 5) -> [TransitDeparture] {
-        guard let zone = TimeZone(identifier: timeZone) else { return [] }
+        guard let zone = IANAZone(identifier: timeZone) else { return [] }
         let calendar = ZonedCalendar(timeZone: zone, around: now)
         let updates = Dictionary((realtime?.tripUpdates ?? []).compactMap { update in update.tripID.map { ($0, update) } },
                                  uniquingKeysWith: { first, _ in first })
@@ -125,7 +125,7 @@ extension TransitTimetable {
         let nowSeconds = Int(now.timeIntervalSince1970)
         for day in (today - 2)...(today + 1) {
             let date = CivilDate(dayNumber: day)
-            let key = String(format: "%04d%02d%02d", date.year, date.month, date.day)
+            let key = String(cFormat: "%04d%02d%02d", date.year, date.month, date.day)
             let base = Int(Self.instant(0, on: date, calendar: calendar).timeIntervalSince1970)
             for trip in trips where services[trip.serviceID]?.runs(on: date) == true {
                 // The runs that can leave in the window: from three hours before now (less the

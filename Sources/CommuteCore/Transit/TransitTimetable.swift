@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a transit route keeps of an agency's GTFS timetable: the trips that serve its first stop
 /// and then its second (any line, or one), when each leaves the one and reaches the other, and the
@@ -327,7 +327,7 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
             zone = String(row[0])
             return false
         }
-        guard let name = zone, TimeZone(identifier: name) != nil else {
+        guard let name = zone, IANAZone(identifier: name) != nil else {
             throw ZipProblem("agency.txt names no time zone that exists")
         }
         return name

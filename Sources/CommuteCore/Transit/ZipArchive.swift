@@ -1,5 +1,5 @@
 import CZlib
-import Foundation
+import FoundationEssentials
 
 /// Why a zip archive, or an entry of it, cannot be read. The archive is never trusted: each size
 /// and offset is checked against the file before it is used.

@@ -1,13 +1,12 @@
 import CommuteCore
-import CommuteNetworking
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `traveltimes-fetch --serve N`: numbered request lines in on stdin, each answered on stdout
+/// `traveltimes fetch-helper --serve N`: numbered request lines in on stdin, each answered on stdout
 /// with its number, a reply line and the body (`FetchHelper.writeAnswer`), in the order they
 /// finish. N workers, each with a libcurl handle kept from one request to the next, so its
 /// connections are reused. At the end of input it answers what it holds and returns.
@@ -47,20 +46,20 @@ struct FetchService {
         let group = DispatchGroup()
         for _ in 0..<workers {
             group.enter()
-            Thread {
+            startThread {
                 defer { group.leave() }
                 let connection = CurlConnection()
                 while let request = queue.take() {
                     let result = Self.answer(request, on: connection)
                     queue.output.withLock { _ in FetchHelper.writeAnswer(result, to: STDOUT_FILENO, id: request.id) }
                 }
-            }.start()
+            }
         }
         var input = FrameReader(socket: STDIN_FILENO)
         // A request line is small (a POST body is a webhook's message): one past 4 MiB is not ours.
         while let line = input.line(maximum: 4 << 20) {
             guard let request = try? JSONDecoder().decode(FetchHelper.Request.self, from: line), request.id != nil else {
-                FileHandle.standardError.write(Data("traveltimes-fetch: expected numbered request lines (it is run by traveltimes)\n".utf8))
+                standardError("traveltimes \(FetchHelper.commandName): expected numbered request lines (traveltimes runs it for its requests)\n")
                 _exit(64)
             }
             queue.add(request)
