@@ -8,9 +8,25 @@ let package = Package(
         .library(name: "CommuteCore", targets: ["CommuteCore"]),
     ],
     targets: [
-        // Model, fan-out engine, store and feed: no I/O in the pure parts, no printing anywhere.
-        // It never imports FoundationNetworking: libcurl and TLS would load at every start.
-        .target(name: "CommuteCore", dependencies: ["CZlib"]),
+        // The layers of the product, each depending only on those above it here; the compiler keeps
+        // them apart. None prints, none imports FoundationNetworking (libcurl and TLS would load at
+        // every start), none links ICU (only FoundationEssentials).
+        //
+        // Text, JSON, the tz database, processes and the fetch helper's client: nothing of commutes.
+        .target(name: "Basics"),
+        // The pure model: schedules, weekdays, times of day, the zoned calendar, routes, the plan
+        // (fan-out and its cap, leave times, alert identities), usual times. No I/O.
+        .target(name: "CommuteModel", dependencies: ["Basics"]),
+        // The store: files, locks, atomic and versioned documents, and the model's documents.
+        .target(name: "CommuteStore", dependencies: ["CommuteModel"]),
+        // Where travel times come from: the WSDOT feed, routing providers, GTFS and GTFS-realtime.
+        .target(name: "CommuteSources", dependencies: ["CommuteStore", "CZlib"]),
+        // Every travel time measured, and what is usual.
+        .target(name: "CommuteHistory", dependencies: ["CommuteStore"]),
+        // Alerts on their way: channels, notifiers, the ledger, quiet hours, open alerts.
+        .target(name: "CommuteDelivery", dependencies: ["CommuteStore"]),
+        // The door: `Commute` opens the store once and hands out the features.
+        .target(name: "CommuteCore", dependencies: ["CommuteSources", "CommuteHistory", "CommuteDelivery"]),
         // libcurl's easy interface, loaded at run time (the library FoundationNetworking itself
         // uses): C wrappers, because Swift cannot call curl_easy_setopt, a variadic function.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
@@ -19,7 +35,7 @@ let package = Package(
         // The HTTP client over it, and `traveltimes fetch-helper`: the same program run as a child
         // for requests (a feed GET, a webhook POST), so that the commands cron runs every minute
         // never load the networking stack, and a request that overruns can be killed.
-        .target(name: "CommuteNetworking", dependencies: ["CommuteCore", "CCurl"]),
+        .target(name: "CommuteNetworking", dependencies: ["Basics", "CCurl"]),
         // Argument parsing, commands, output formatting and exit codes.
         // The sample feed for `demo` travels inside the binary (a link to Fixtures/, embedded as bytes).
         .target(
@@ -31,10 +47,12 @@ let package = Package(
         // Benchmarks (Scripts/bench) and the bare Foundation baseline they are compared with.
         .executableTarget(name: "traveltimes-bench", dependencies: ["CommuteCore"]),
         .executableTarget(name: "foundation-hello"),
-        .testTarget(name: "CommuteCoreTests", dependencies: ["CommuteCore"]),
+        .testTarget(
+            name: "CommuteCoreTests",
+            dependencies: ["Basics", "CommuteModel", "CommuteStore", "CommuteSources", "CommuteHistory", "CommuteDelivery", "CommuteCore"]),
         .testTarget(
             name: "TraveltimesTests",
-            dependencies: ["TraveltimesCLI", "CommuteCore", "CommuteNetworking", "traveltimes"]
+            dependencies: ["TraveltimesCLI", "CommuteCore", "CommuteDelivery", "CommuteSources", "CommuteNetworking", "traveltimes"]
         ),
     ]
 )

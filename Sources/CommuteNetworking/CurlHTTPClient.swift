@@ -1,5 +1,5 @@
 import CCurl
-import CommuteCore
+import Basics
 import FoundationEssentials
 
 /// `HTTPClient` over libcurl's easy interface, for the fetch helper.

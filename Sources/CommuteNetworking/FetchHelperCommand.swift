@@ -1,4 +1,4 @@
-import CommuteCore
+import Basics
 import FoundationEssentials
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import CommuteCore
+import Basics
 import FoundationEssentials
 import Synchronization
 

@@ -32,7 +32,7 @@ extension Commands {
         let report = try commute.tick(sender: invocation.sender(io))
         // Missed alerts and failures are news, quiet or not: each is said once, when it happens.
         for missed in report.missed {
-            io.err("traveltimes: missed \(missed.requestID) due \(TimeFormatting.dayAndTime(missed.at, calendar: commute.calendar)): \(report.missedReasons[missed]?.description ?? "past its window"); not delivered")
+            io.err("traveltimes: missed \(missed.alert) due \(TimeFormatting.dayAndTime(missed.at, calendar: commute.calendar)): \(report.missedReasons[missed]?.description ?? "past its window"); not delivered")
         }
         // Under --quiet a notifier failing as it failed last time is not said again each minute:
         // said when it starts failing, or fails otherwise (`status` and `doctor` show it meanwhile).
@@ -129,15 +129,15 @@ extension Commands {
     ) { invocation in
         let since = try deliveredSince(invocation)
         let commute = try invocation.commute()
-        let report = try commute.delivered(since: since, scheduleIDStart: invocation.arguments.value("--schedule"))
+        let report = try commute.delivered(since: since, schedules: try scheduleOption(invocation))
         let calendar = commute.calendar
         if invocation.wantsJSON {
             try invocation.printJSON(report.entries.map { entry in
                 LedgerJSON(
-                    requestID: entry.requestID, occurrence: TimeFormatting.iso8601(entry.occurrence, calendar: calendar),
+                    requestID: entry.alert.description, occurrence: TimeFormatting.iso8601(entry.occurrence, calendar: calendar),
                     notifier: entry.notifier, outcome: entry.outcome.rawValue,
                     at: TimeFormatting.iso8601(entry.at, calendar: calendar), attempts: entry.attempts, reason: entry.reason,
-                    key: entry.key, handle: entry.handle, action: entry.lastAction,
+                    key: entry.key?.description, handle: entry.handle, action: entry.lastAction,
                     leave: entry.leave.map { TimeFormatting.iso8601($0, calendar: calendar) })
             })
             return
@@ -176,12 +176,12 @@ extension Commands {
         // A week holds a few dozen alerts, each decided once per notifier: each time and name is
         // written once.
         var times: [Date: String] = [:]
-        var names: [String: String] = [:]
+        var names: [AlertID: String] = [:]
         for entry in entries {
             let time = times[entry.occurrence] ?? TimeFormatting.dayAndTime(entry.occurrence, calendar: calendar)
             times[entry.occurrence] = time
-            let name = names[entry.requestID] ?? shortRequestID(entry.requestID)
-            names[entry.requestID] = name
+            let name = names[entry.alert] ?? entry.alert.shortDescription
+            names[entry.alert] = name
             // A change to a notification already out there says what it was: updated, cleared.
             let outcome = entry.action.map { entry.outcome == .failed ? "\($0.rawValue) failed" : $0.rawValue } ?? entry.outcome.rawValue
             table.add([time, outcome, name, entry.notifier.map(String.init) ?? "-", entry.reason ?? ""])
@@ -189,16 +189,14 @@ extension Commands {
         return table.render().joined(separator: "\n")
     }
 
-    /// `schedule.81df22f2.weekday.4`: a schedule's UUID shortened as everywhere else, every other
-    /// part (and every other kind of ID, `watch.70.over`) as it is.
-    static func shortRequestID(_ id: String) -> String {
-        // Byte by byte: a month of the ledger is thousands of rows.
-        let utf8 = id.utf8
-        guard id.hasPrefix(TriggerRequest.allSchedulesPrefix) else { return id }
-        let start = utf8.index(utf8.startIndex, offsetBy: TriggerRequest.allSchedulesPrefix.utf8.count)
-        let end = utf8[start...].firstIndex(of: UInt8(ascii: ".")) ?? utf8.endIndex
-        guard utf8.distance(from: start, to: end) == 36, utf8[start..<end].allSatisfy({ $0 < 0x80 }) else { return id }
-        return String(id[..<utf8.index(start, offsetBy: 8)]) + String(id[end...])
+    /// `--schedule ID`: the start of a schedule's ID, or nil without the option.
+    private static func scheduleOption(_ invocation: Invocation) throws -> ScheduleIDPrefix? {
+        guard let text = invocation.arguments.value("--schedule") else { return nil }
+        // An empty prefix would match every schedule: only --all clears everything.
+        guard let prefix = ScheduleIDPrefix(text) else {
+            throw invocation.usage("Invalid --schedule '\(text)': give the start of a schedule ID (from `traveltimes schedule list`), or --all.")
+        }
+        return prefix
     }
 
     static let deliveredClear = Command(
@@ -216,25 +214,21 @@ extension Commands {
             needs --yes.
             """
     ) { invocation in
-        let prefix: String
+        let prefix: ScheduleIDPrefix?
         let scope: String
         switch (invocation.arguments.value("--schedule"), invocation.arguments.has("--all")) {
-        case (let id?, false):
-            // An empty prefix would match every schedule: only --all clears everything.
-            guard !id.isEmpty, id.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
-                throw invocation.usage("Invalid --schedule '\(id)': give the start of a schedule ID (from `traveltimes schedule list`), or --all.")
-            }
-            prefix = TriggerRequest.identifierPrefix(scheduleIDStart: id)
-            scope = "schedule \(id)"
+        case (let text?, false):
+            prefix = try scheduleOption(invocation)
+            scope = "schedule \(text)"
         case (nil, true):
-            prefix = ""
+            prefix = nil
             scope = "everything"
         default:
             throw invocation.usage("Give exactly one of --schedule ID or --all.")
         }
         let commute = try invocation.commute()
         try invocation.confirm("This will dismiss and forget what was delivered for \(scope).", question: "Clear?")
-        let dismissed = try commute.dismissOpenAlerts(prefix: prefix, sender: invocation.sender(invocation.io))
+        let dismissed = try commute.dismissOpenAlerts(ofSchedules: prefix, sender: invocation.sender(invocation.io))
         for change in dismissed {
             if let failure = change.result.failure {
                 invocation.io.err("traveltimes: cannot dismiss on \(change.notifier.summary): \(failure)")
@@ -242,7 +236,7 @@ extension Commands {
         }
         let cleared = dismissed.filter { $0.result == .delivered }.count
         if !dismissed.isEmpty { invocation.io.out("Dismissed \(cleared) of \(dismissed.count) alerts still showing.") }
-        let removed = try commute.clearLedger(prefix: prefix)
+        let removed = try commute.clearLedger(ofSchedules: prefix)
         invocation.io.out("Removed \(removed) ledger \(removed == 1 ? "entry" : "entries") for \(scope).")
     }
 
@@ -291,7 +285,7 @@ extension Commands {
             name = words[index + 1]
             words.removeSubrange(index...(index + 1))
         }
-        if let name, !Notifier.isName(name) {
+        if let name, !NotifierName.isValid(name) {
             throw invocation.usage("Invalid --name '\(DisplayText.line(String(name.prefix(40))))': use a letter, then letters, digits, - or _ (32 at most).")
         }
         let kind = try notifierKind(words, invocation)

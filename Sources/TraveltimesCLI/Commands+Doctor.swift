@@ -81,7 +81,7 @@ private struct Doctor {
     static let cronPath = "/usr/bin:/bin"
 
     mutating func run() throws -> Checkup {
-        let directory = try StoreLocation.directory(environment: invocation.environment)
+        let directory = try StoreDirectory(environment: invocation.environment).path
         let installed = Commands.installed(invocation)
         let commute = checkStore(directory)
         var configuration: Configuration?

@@ -113,5 +113,5 @@ extension Commands {
     static func routeCount(_ count: Int) -> String { count == 1 ? "1 route" : "\(count) routes" }
 
     /// The first 8 characters of a schedule's ID: enough to name it, and accepted as a prefix.
-    static func shortID(_ schedule: Schedule) -> String { String(schedule.id.lowercasedString.prefix(8)) }
+    static func shortID(_ schedule: Schedule) -> String { schedule.id.shortForm }
 }

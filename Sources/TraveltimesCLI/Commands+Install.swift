@@ -176,7 +176,7 @@ extension Commands {
 
     /// The store, by its absolute path: what the timers and cron must find without this shell.
     private static func storeDirectory(_ invocation: Invocation) throws -> String {
-        try StoreLocation.directory(environment: invocation.environment)
+        try StoreDirectory(environment: invocation.environment).path
     }
 
     private static func absolute(_ path: String) -> String {

@@ -104,7 +104,7 @@ extension Commands {
         var text: String
         if let id = pause.scheduleID {
             text = schedules.first { $0.id == id }.map { "schedule \(shortID($0)) (\($0.timeLabel) on \($0.daysLabel))" }
-                ?? "schedule \(id.lowercasedString.prefix(8))"
+                ?? "schedule \(id.shortForm)"
         } else {
             text = "all schedules"
         }

@@ -64,7 +64,7 @@ extension Commands {
         text.reserveCapacity(report.deferred.count * (width + 22))
         for (item, time) in zip(report.deferred, times) {
             text += "  " + time + String(repeating: " ", count: width - time.count)
-            text += "  schedule " + item.request.scheduleID.lowercasedString.prefix(8) + "\n"
+            text += "  schedule " + item.request.scheduleID.shortForm + "\n"
         }
         let unlisted = report.deferredCount - report.deferred.count
         if unlisted > 0 { text += "  … and \(unlisted) more: `traveltimes pending --all` lists every one.\n" }
@@ -101,7 +101,7 @@ struct PendingJSON: Encodable {
         func item(_ pending: Commute.PendingItem) -> Item {
             let request = pending.request
             return Item(
-                id: request.id, scheduleID: request.scheduleID.lowercasedString, weekday: request.weekday.rawValue,
+                id: request.id.description, scheduleID: request.scheduleID.lowercasedString, weekday: request.weekday.rawValue,
                 hour: request.hour, minute: request.minute,
                 nextFire: TimeFormatting.iso8601(request.nextFire, calendar: calendar), title: pending.content?.title ?? "",
                 body: pending.content?.body ?? "", arriveBy: request.arrival.map { TimeFormatting.iso8601($0, calendar: calendar) })

@@ -121,7 +121,7 @@ extension Commands {
                 : transit.realtimeAt == nil ? "unknown: timetable times, no live data" : "unknown: the realtime feed says nothing of the next bus"))
         } else {
             io.out("  Now:      \(minutes(route.currentMinutes)) (\(usual) \(minutes(route.averageMinutes)))")
-            if route.suspiciousMinutes != nil { io.out("  Held back: \(Commute.suspicionText(route)); ignored until confirmed") }
+            if route.suspiciousMinutes != nil { io.out("  Held back: \(route.suspicionText()); ignored until confirmed") }
             io.out("  Delay:    \(route.delayMinutes.map(TimeFormatting.delay) ?? "-"), \(route.status.rawValue)")
         }
         if let arrival {

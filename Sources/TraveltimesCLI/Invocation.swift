@@ -101,7 +101,7 @@ struct Invocation {
             }
             timeout = seconds
         }
-        return try Store(directory: StoreLocation.directory(environment: environment), lockTimeout: timeout)
+        return try Store(StoreDirectory(environment: environment), lockTimeout: timeout)
     }
 
     /// The store, its configuration (read once) and zone, and the moment to act at: what every

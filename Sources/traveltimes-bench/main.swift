@@ -283,7 +283,7 @@ for count in [1_000, 3_000] where options.runs("schedules") {
                     // A week back on the calendar: the same wall-clock time across the November change.
                     guard let occurrence = daysEarlier(7 * week, entry.nextFire) else { continue }
                     ledger.entries.append(.init(
-                        requestID: entry.id, occurrence: occurrence, notifier: 0, outcome: .delivered, at: occurrence, attempts: 1))
+                        alert: entry.id, occurrence: occurrence, notifier: 0, outcome: .delivered, at: occurrence, attempts: 1))
                 }
             }
         }
@@ -326,7 +326,7 @@ do {
                 let request = requests[index % requests.count]
                 guard let occurrence = daysEarlier(day, request.nextFire) else { continue }
                 ledger.entries.append(.init(
-                    requestID: request.id, occurrence: occurrence, notifier: index / requests.count,
+                    alert: request.id, occurrence: occurrence, notifier: index / requests.count,
                     outcome: index % 5 == 0 ? .suppressed : .delivered, at: occurrence, attempts: 1,
                     reason: index % 5 == 0 ? "not delayed enough: 25 min, threshold 10 min" : nil))
             }

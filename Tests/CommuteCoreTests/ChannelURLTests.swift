@@ -1,4 +1,8 @@
 @testable import CommuteCore
+@testable import CommuteDelivery
+@testable import CommuteModel
+@testable import CommuteSources
+@testable import CommuteStore
 import Foundation
 import Synchronization
 import Testing
@@ -63,7 +67,7 @@ import Testing
         }
         let sender = ChannelSender(client: recorder, environment: [:])
         let channel = Channel.ntfy(.init(server: "http://127.0.0.1:9", topic: "t", authorization: nil, priority: nil, tags: [], click: nil))
-        let long = AlertMessage(id: "x", title: "Title", body: String(repeating: "a", count: 5_000))
+        let long = AlertMessage(id: .test(0), title: "Title", body: String(repeating: "a", count: 5_000))
         let receipt = sender.perform(.update(long, handle: "m1"), on: channel)
         #expect(receipt == AlertReceipt(result: .delivered, handle: "m2"))
         #expect(recorder.requests.map { "\($0.0) \($0.1.path)" } == ["POST /t/m1", "POST /t"])

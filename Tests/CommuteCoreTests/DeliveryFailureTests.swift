@@ -36,7 +36,7 @@ import Glibc
         try directory.write(name, "#!/bin/sh\nexit 0\n")
         let script = "\(directory.path)/\(name)"
         #expect(chmod(script, 0o755) == 0)
-        let message = AlertMessage(id: "test.1", title: "Title", body: "Body")
+        let message = AlertMessage(id: .test(1), title: "Title", body: "Body")
         #expect(ExecNotifier.send(message, program: name, arguments: [], environment: ["PATH": "/usr/bin:/bin:\(directory.path)"]) == .delivered)
         let missing = ExecNotifier.send(message, program: name, arguments: [], environment: ["PATH": "/usr/bin:/bin"])
         #expect(missing.failure?.hasPrefix("cannot run \(name): ") == true, "\(missing)")

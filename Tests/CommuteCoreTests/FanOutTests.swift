@@ -23,7 +23,7 @@ import Testing
         let plan = FanOut.plan(schedules: [morning], routes: routes, now: now, calendar: calendar, cap: 64)
         #expect(plan.requested == 5)
         #expect(plan.deferred.isEmpty)
-        #expect(plan.scheduled.map(\.request.id) == [4, 5, 6, 2, 3].map {
+        #expect(plan.scheduled.map(\.request.id.description) == [4, 5, 6, 2, 3].map {
             "schedule.00000000-0000-0000-0000-000000000001.weekday.\($0)"
         })
         #expect(plan.scheduled.map { TimeFormatting.iso8601($0.request.nextFire, calendar: calendar) } == [
@@ -48,7 +48,7 @@ import Testing
         #expect(deferred == ["2025-11-27T07:00:00-08:00", "2025-11-28T07:00:00-08:00"])
         // A due occurrence on a paused day is not kept for delivery.
         let due = DueOccurrences(
-            grace: 600, since: [TriggerRequest.identifier(scheduleID: morning.id, weekday: .wednesday): now.addingTimeInterval(-86_400)],
+            grace: 600, since: [AlertID.schedule(morning.id, .wednesday, headsUp: false): now.addingTimeInterval(-86_400)],
             finished: [:])
         let atSeven = instant("2025-11-05T07:05:00-08:00")
         let duePlan = FanOut.plan(

@@ -37,7 +37,7 @@ import Testing
         let quiet = try QuietHours("23:00-06:00")
         let notifiers = [Notifier(id: 0, kind: .stdout)]
 
-        var delivered: [(id: String, at: Date)] = []
+        var delivered: [(id: AlertID, at: Date)] = []
         var watchAlerts: [(title: String, at: Date)] = []
         let minutes = 7 * 1_440 + 60  // the fall-back day has 25 hours
         for minute in 1...minutes {
@@ -61,11 +61,11 @@ import Testing
             #expect(report.missed.isEmpty, "missed at \(now)")
         }
 
-        func count(_ schedule: Schedule) -> Int { delivered.filter { $0.id.contains(schedule.id.uuidString.lowercased()) }.count }
+        func count(_ schedule: Schedule) -> Int { delivered.filter { $0.id.scheduleID == schedule.id }.count }
         let ledger = try store.ledger().entries
         func suppressed(_ schedule: Schedule, _ reason: String) -> Int {
             ledger.filter {
-                $0.requestID.contains(schedule.id.uuidString.lowercased()) && $0.outcome == .suppressed && ($0.reason ?? "").hasPrefix(reason)
+                $0.alert.scheduleID == schedule.id && $0.outcome == .suppressed && ($0.reason ?? "").hasPrefix(reason)
             }.count
         }
         let delayedDays = (0..<7).filter { isDelayedDay(start.addingTimeInterval(TimeInterval($0 * 86_400 + 12 * 3_600))) }.count
@@ -90,7 +90,7 @@ import Testing
         #expect(watchAlerts.count == overs, "\(watchAlerts.map(\.title))")
         #expect(watchAlerts.allSatisfy { $0.title.contains("is running") })
         #expect(watchAlerts.allSatisfy { calendar.local($0.at).hour == 0 || $0.at == watchAlerts[0].at })
-        let heldClears = ledger.filter { $0.requestID == "watch.70.clear" && $0.outcome == .suppressed }
+        let heldClears = ledger.filter { $0.alert == .watch(routeID: "70", .clear) && $0.outcome == .suppressed }
         // Seven midnight crossings in all: those that were not "over" were clearings.
         #expect(heldClears.count == 7 - (overs - (isDelayedDay(start) ? 1 : 0)), "\(heldClears.count)")
         #expect(heldClears.allSatisfy { $0.reason?.hasPrefix("quiet hours") == true })

@@ -1,4 +1,8 @@
 @testable import CommuteCore
+@testable import CommuteDelivery
+@testable import CommuteModel
+@testable import CommuteSources
+@testable import CommuteStore
 import Foundation
 import Testing
 
@@ -290,9 +294,9 @@ final class TemporaryDirectory {
         try check(book)
         try check(PendingBook.empty)
         let ledger = DeliveryLedger(entries: [
-            .init(requestID: "schedule.x.weekday.3", occurrence: now, notifier: 2, outcome: .delivered, at: now, attempts: 2,
+            .init(alert: .schedule(UUID(), .tuesday, headsUp: false), occurrence: now, notifier: 2, outcome: .delivered, at: now, attempts: 2,
                   reason: "resent after an interrupted tick; late by 3 min"),
-            .init(requestID: "watch.70.over", occurrence: now, notifier: nil, outcome: .suppressed, at: now, reason: nil),
+            .init(alert: .watch(routeID: "70", .over), occurrence: now, notifier: nil, outcome: .suppressed, at: now, reason: nil),
         ])
         try check(ledger)
         try check(DeliveryLedger.empty)
@@ -300,7 +304,7 @@ final class TemporaryDirectory {
         let repeated = #"{"version":1,"entries":[],"entries":[{"requestID":"x"}]}"#
         #expect(try DeliveryLedger.decodeDocument(from: Data(repeated.utf8)).entries.isEmpty)
         #expect(throws: DocumentProblem("wrong shape: entries[0].occurrence is missing")) {
-            try DeliveryLedger.decodeDocument(from: Data(#"{"version":1,"entries":[{"requestID":"x","outcome":"delivered","at":"2025-11-04T16:00:00Z","attempts":1}]}"#.utf8))
+            try DeliveryLedger.decodeDocument(from: Data(#"{"version":1,"entries":[{"requestID":"test.1","outcome":"delivered","at":"2025-11-04T16:00:00Z","attempts":1}]}"#.utf8))
         }
         #expect(throws: DocumentProblem("unknown version 2 (this traveltimes reads version 1)")) {
             try PendingBook.decodeDocument(from: Data(#"{"version":2,"cap":"x"}"#.utf8))
@@ -346,21 +350,21 @@ final class TemporaryDirectory {
 
         let old = now.addingTimeInterval(-40 * 86_400)
         let ledger = DeliveryLedger(entries: [
-            .init(requestID: "a", occurrence: old, notifier: 1, outcome: .delivered, at: old),
-            .init(requestID: "b", occurrence: now, notifier: 1, outcome: .delivered, at: now),
+            .init(alert: .test(1), occurrence: old, notifier: 1, outcome: .delivered, at: old),
+            .init(alert: .test(2), occurrence: now, notifier: 1, outcome: .delivered, at: now),
         ])
         var dropped = 0
         let recent = try DeliveryLedger.decodeDocument(
             from: Data(try ledger.encodeDocument()), keepingSince: now.addingTimeInterval(-DeliveryLedger.retention), dropped: &dropped)
-        #expect(recent.entries.map(\.requestID) == ["b"] && dropped == 1)
+        #expect(recent.entries.map(\.alert) == [.test(2)] && dropped == 1)
 
         // `delivered`'s read: entries before the window counted and passed over by their quotes
         // and brackets — a reason full of them included — and the one after it read whole.
         let week = now.addingTimeInterval(-7 * 86_400)
         let windowed = DeliveryLedger(entries: [
-            .init(requestID: "a", occurrence: old, notifier: 1, outcome: .delivered, at: old),
-            .init(requestID: "c", occurrence: week, notifier: 1, outcome: .failed, at: week, reason: #"said "}]{[\" twice"#),
-            .init(requestID: "b", occurrence: now, notifier: 1, outcome: .failed, at: now, reason: #"}"{"#),
+            .init(alert: .test(1), occurrence: old, notifier: 1, outcome: .delivered, at: old),
+            .init(alert: .test(3), occurrence: week, notifier: 1, outcome: .failed, at: week, reason: #"said "}]{[\" twice"#),
+            .init(alert: .test(2), occurrence: now, notifier: 1, outcome: .failed, at: now, reason: #"}"{"#),
         ])
         let bytes = try windowed.encodeDocument()
         var older = 0

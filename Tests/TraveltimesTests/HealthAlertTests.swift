@@ -22,8 +22,8 @@ import Testing
     func alerts(_ log: String) -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
     func ledger(_ sandbox: Sandbox) throws -> [String] {
-        let entries = try sandbox.store.ledger().entries.filter { $0.requestID.hasPrefix("health.") }
-        return entries.map { "\($0.requestID) \($0.outcome.rawValue)" + ($0.reason.map { ": \($0)" } ?? "") }
+        let entries = try sandbox.store.ledger().entries.filter { $0.alert.kind == .health }
+        return entries.map { "\($0.alert) \($0.outcome.rawValue)" + ($0.reason.map { ": \($0)" } ?? "") }
     }
 
     @Test func aRevokedAccessCodeIsToldOnceWithItsFixAndAgainWhenItMends() throws {

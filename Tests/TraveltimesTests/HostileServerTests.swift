@@ -42,7 +42,7 @@ import Glibc
             let tick = try sandbox.run(["tick", "--now", "2025-11-04T\(minute):00-08:00"])
             #expect(tick.status == 1 && tick.stderr.contains("rate limited (429); retry after 86400 s"), "\(tick)")
         }
-        let failed = try ledger(sandbox).filter { $0.requestID.hasPrefix("schedule.") && $0.outcome == .failed }
+        let failed = try ledger(sandbox).filter { $0.alert.kind == .schedule && $0.outcome == .failed }
         #expect(failed.map(\.attempts) == [1, 1, 1, 1, 2, 2, 2, 2], "\(failed)")
     }
 
@@ -70,7 +70,7 @@ import Glibc
         try sandbox.ok(["tick", "--now", "2025-11-05T07:04:00-08:00"])
         let held = try #require((try server.state()["ntfy"] as? [String: [[String: Any]]])?["slow"])
         #expect(held.count == 4 && held.allSatisfy { $0["versions"] as? Int == 1 }, "\(held)")
-        let final = try ledger(sandbox).filter { $0.requestID.hasPrefix("schedule.") }
+        let final = try ledger(sandbox).filter { $0.alert.kind == .schedule }
         #expect(final.map(\.outcome.rawValue) == ["delivered", "delivered", "failed", "failed", "delivered", "delivered"] && final.allSatisfy { $0.claimant == nil }, "\(final)")
     }
 

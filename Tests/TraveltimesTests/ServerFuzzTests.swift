@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import CommuteCore
+@testable import CommuteDelivery
+@testable import CommuteModel
+@testable import CommuteSources
+@testable import CommuteStore
 
 /// The generators issue 34's failures came from, with the fixed seed of `JSONFuzzTests` (the same
 /// cases on every run, in CI): huge numbers in every field a notification service sends back,
@@ -56,7 +60,7 @@ import Testing
             let sender = ChannelSender(client: Answering { response }, environment: [:])
             let channel = channels[index % channels.count]
             let operation: AlertOperation = index % 3 == 0
-                ? .update(AlertMessage(id: "x", title: "t", body: "b"), handle: "42:1") : .send(AlertMessage(id: "x", title: "t", body: "b"))
+                ? .update(AlertMessage(id: .test(1), title: "t", body: "b"), handle: "42:1") : .send(AlertMessage(id: .test(1), title: "t", body: "b"))
             let receipt = sender.perform(operation, on: channel)
             if let failure = receipt.result.failure {
                 #expect(DisplayText.line(failure) == failure && failure.count < 400, "\(failure)")

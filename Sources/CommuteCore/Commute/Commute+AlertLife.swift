@@ -46,9 +46,9 @@ extension Commute {
 
     /// `tt` and 16 hex digits: the same for every attempt at one occurrence (its key) through one
     /// notifier, and a valid ntfy sequence ID and Matrix transaction ID.
-    static func idempotencyKey(_ key: String, notifier: Int) -> String {
+    static func idempotencyKey(_ key: AlertKey, notifier: Int) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in "\(key)#\(notifier)".utf8 {
+        for byte in "\(key.description)#\(notifier)".utf8 {
             hash ^= UInt64(byte)
             hash &*= 0x100_0000_01B3
         }
@@ -56,13 +56,13 @@ extension Commute {
     }
 
     /// The key of a delivery's occurrence.
-    func key(of delivery: Delivery) -> String {
-        AlertKey.key(requestID: delivery.claim.occurrence.requestID, occurrence: delivery.claim.occurrence.at, calendar: calendar)
+    func key(of delivery: Delivery) -> AlertKey {
+        AlertKey(delivery.claim.occurrence.alert, occurrence: delivery.claim.occurrence.at, calendar: calendar)
     }
 
     /// Keeps a sent alert where a later process finds it: on a notifier that can change or clear
     /// it, and, on any notifier, a heads-up whose leave time may move.
-    private func keepOpen(_ sent: SentAlert, key: String, in alerts: inout OpenAlerts) {
+    private func keepOpen(_ sent: SentAlert, key: AlertKey, in alerts: inout OpenAlerts) {
         let delivery = sent.delivery
         let notifier = delivery.claim.notifier
         guard notifier.canUpdate || notifier.canClear || delivery.isHeadsUp else {
@@ -73,14 +73,14 @@ extension Commute {
         let clearAt: Date? = if delivery.leave != nil {
             // An arrive-by alert is over at its arrival.
             occurrence.at
-        } else if occurrence.requestID.hasPrefix(HealthProblem.requestIDPrefix), !occurrence.requestID.hasSuffix(".mended") {
+        } else if case .health(_, mended: false) = occurrence.alert {
             // A health problem stays until its "mended" replaces it.
             nil
         } else {
             max(occurrence.at, now).addingTimeInterval(TimeInterval(configuration.alertLifetime))
         }
         alerts.put(OpenAlerts.Alert(
-            key: key, notifier: notifier.id, handle: sent.handle, requestID: occurrence.requestID, occurrence: occurrence.at,
+            key: key, notifier: notifier.id, handle: sent.handle, alert: occurrence.alert, occurrence: occurrence.at,
             clearAt: clearAt, leave: delivery.leave, isHeadsUp: delivery.isHeadsUp))
     }
 
@@ -96,7 +96,7 @@ extension Commute {
 
         /// One notification changed on one notifier.
         public struct Change: Sendable, Equatable {
-            public var key: String
+            public var key: AlertKey
             public var notifier: Notifier
             public var result: DeliveryResult
             /// The revision's words; nil for a clear.
@@ -138,19 +138,19 @@ extension Commute {
             var revisions: [(alert: OpenAlerts.Alert, notifier: Notifier, message: AlertMessage, leave: LeaveTime)] = []
             for alert in revisable {
                 guard let announced = alert.leave, let notifier = byID[alert.notifier],
-                    let scheduleID = TriggerRequest.scheduleID(inIdentifier: alert.requestID),
+                    let scheduleID = alert.alert.scheduleID,
                     let schedule = try inputs.schedule(scheduleID), schedule.isEnabled, case .arriveBy(_, _) = schedule.timing
                 else { continue }
                 let routes = try inputs.routes()
                 let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: alert.occurrence, typical: typicalLookup)
                 let moved = leave.leave.timeIntervalSince(announced)
                 // Past the leave time, the leave alert says it; a small move is no news.
-                guard abs(moved) >= AlertKey.materialMove, leave.leave.timeIntervalSince(now) >= 60 else { continue }
+                guard abs(moved) >= OpenAlerts.materialMove, leave.leave.timeIntervalSince(now) >= 60 else { continue }
                 if inQuietHours {
                     if alert.held == nil { heldNow.append(alert) }
                     continue
                 }
-                let message = revisedHeadsUp(schedule, id: alert.requestID, leave: leave, was: announced, routes: routes)
+                let message = revisedHeadsUp(schedule, id: alert.alert, leave: leave, was: announced, routes: routes)
                 revisions.append((alert, notifier, message, leave))
             }
             // Each revision is claimed before it is sent, as a first send is: a tick running beside
@@ -192,7 +192,7 @@ extension Commute {
                 guard var current = alerts.alert(alert.key, notifier: alert.notifier) else { continue }
                 let reason = "the leave time moved, in quiet hours (\(quietHours.map(\.description) ?? "")); revised when they end, if still relevant"
                 ledger.note(.unchanged, to: alert, outcome: .suppressed, reason: reason, at: now)
-                current.held = "quiet hours"
+                current.held = .quietHours(quietHours)
                 alerts.put(current)
             }
             for (alert, change, action, handle) in done {
@@ -218,20 +218,21 @@ extension Commute {
     }
 
     /// "Leave at 8:05 AM — traffic got worse; was 8:21 AM", then the heads-up's lines.
-    private func revisedHeadsUp(_ schedule: Schedule, id: String, leave: LeaveTime, was: Date, routes: [String: Route]) -> AlertMessage {
+    private func revisedHeadsUp(_ schedule: Schedule, id: AlertID, leave: LeaveTime, was: Date, routes: [String: Route]) -> AlertMessage {
         let content = AlertComposer.headsUpContent(for: schedule, routes: routes, leave: leave, now: now, calendar: calendar)
         let change = leave.leave < was ? "traffic got worse" : "traffic eased"
         let title = "Leave at \(calendar.local(leave.leave).time.label) — \(change); was \(calendar.local(was).time.label)"
         return AlertMessage(id: id, title: title, body: content.title + "\n" + content.body)
     }
 
-    /// Dismisses, on every notifier that can, the notifications whose key starts with `prefix`
-    /// (`schedule.<id>`, or all with ""), as the Sequence app clears delivered notifications by
-    /// prefix. Each is a ledger line; the others are forgotten (nothing to take back).
-    public func dismissOpenAlerts(prefix: String, sender: some AlertSender) throws -> [AlertTending.Change] {
+    /// Dismisses, on every notifier that can, the notifications of the schedules whose IDs start
+    /// with `prefix` (removed ones too; all with nil), as the Sequence app clears delivered
+    /// notifications. Each is a ledger line; the others are forgotten (nothing to take back).
+    public func dismissOpenAlerts(ofSchedules prefix: ScheduleIDPrefix?, sender: some AlertSender) throws -> [AlertTending.Change] {
+        let isChosen = { (key: AlertKey) in prefix.map { key.belongs(toSchedules: $0) } ?? true }
         let open = try store.openAlerts()
         let byID = Dictionary(configuration.effectiveNotifiers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let matching = open.alerts.filter { $0.key.hasPrefix(prefix) }
+        let matching = open.alerts.filter { isChosen($0.key) }
         guard !matching.isEmpty else { return [] }
         var changes: [(OpenAlerts.Alert, AlertTending.Change)] = []
         for alert in matching {
@@ -240,7 +241,7 @@ extension Commute {
             changes.append((alert, AlertTending.Change(key: alert.key, notifier: notifier, result: receipt.result, message: nil)))
         }
         try store.updateLedgerAndAlerts(keepingSince: ledgerHorizon) { ledger, alerts in
-            alerts.alerts.removeAll { $0.key.hasPrefix(prefix) }
+            alerts.alerts.removeAll { isChosen($0.key) }
             for (alert, change) in changes {
                 ledger.note(.cleared, to: alert, result: change.result, reason: "dismissed by `delivered clear`", at: now)
             }
@@ -258,7 +259,7 @@ extension DeliveryLedger {
     ) {
         let outcome = given ?? (result == .delivered ? .delivered : .failed)
         entries.append(Entry(
-            requestID: alert.requestID, occurrence: alert.occurrence, notifier: alert.notifier, outcome: outcome, at: now,
+            alert: alert.alert, occurrence: alert.occurrence, notifier: alert.notifier, outcome: outcome, at: now,
             attempts: result == nil ? 0 : 1, reason: result?.failure ?? reason, key: alert.key, handle: handle ?? alert.handle,
             action: action, leave: action == .updated ? alert.leave : nil))
     }

@@ -14,13 +14,12 @@ extension Commute {
 
     /// The ledger's decisions since `start` — by default since yesterday began, in the saved
     /// zone: what went out today and yesterday (the ledger keeps 30 days) — of one schedule when
-    /// `scheduleIDStart` is given.
-    public func delivered(since start: Date? = nil, scheduleIDStart: String? = nil) throws -> DeliveredReport {
+    /// `schedules` is given, of the schedules whose IDs start so (removed ones too).
+    public func delivered(since start: Date? = nil, schedules: ScheduleIDPrefix? = nil) throws -> DeliveredReport {
         let start = start ?? calendar.instant(on: CivilDate(dayNumber: today.dayNumber - 1), hour: 0, minute: 0)
         let (ledger, older) = try store.ledger(keepingSince: ledgerHorizon, showingSince: start)
-        let prefix = scheduleIDStart.map(TriggerRequest.identifierPrefix(scheduleIDStart:))
         var entries = ledger.entries.filter { entry in
-            entry.outcome != .claimed && prefix.map { entry.requestID.hasPrefix($0) } != false
+            entry.outcome != .claimed && (schedules.map { prefix in entry.alert.scheduleID.map(prefix.matches) ?? false } ?? true)
         }
         entries.sort { ($0.occurrence, $0.at) > ($1.occurrence, $1.at) }
         return DeliveredReport(entries: entries, since: start, older: older)

@@ -4,13 +4,7 @@ import FoundationEssentials
 /// in its lead window that would carry data older than that. `tick` tells the user once, through
 /// the notifiers, and once more when it mends.
 public struct HealthProblem: Sendable, Equatable {
-    public enum Kind: String, Codable, Sendable {
-        /// Refreshes (the feed's, or a routing provider's) have failed for `stale-after`.
-        case refresh
-        /// Refresh is not failing, yet an alert due soon would carry old data (refresh is not
-        /// running, or the source itself has not moved).
-        case data
-    }
+    public typealias Kind = HealthIssue
 
     /// An alert in its lead window that would carry old data.
     public struct Affected: Sendable, Equatable {
@@ -29,8 +23,6 @@ public struct HealthProblem: Sendable, Equatable {
     /// Soonest first.
     public var affected: [Affected]
 
-    /// Every health alert's ID starts with it: `health.refresh`, `health.data.mended`.
-    public static let requestIDPrefix = "health."
     /// Health alerts (problems and their ends) that may go out in one local day: a refresh that
     /// fails and mends all day long does not make the phone buzz all day.
     public static let dailyCap = 4
@@ -62,7 +54,7 @@ extension Commute {
         /// A health alert (a problem, or its end), and how each notifier took it.
         public var sent: [SentAlert] = []
         /// Why a health alert was held back this tick (quiet hours, the daily cap).
-        public var heldBecause: String?
+        public var heldBecause: HoldReason?
     }
 
     /// The problem that makes alerts wrong now, if any: refreshes (the feed's, or a provider's)
@@ -139,7 +131,7 @@ extension Commute {
         switch (report.problem, open) {
         case (nil, nil): return report
         case (.some, .some(let open)) where open.alertedAt != nil: return report
-        case (.some, .some(let open)) where inQuietHours && open.heldBecause?.hasPrefix("quiet hours") == true: return report
+        case (.some, .some(let open)) where inQuietHours && open.heldBecause?.isQuietHours == true: return report
         case (nil, .some(let open)) where open.alertedAt != nil && inQuietHours: return report
         default: break
         }
@@ -147,12 +139,11 @@ extension Commute {
             if let problem = report.problem {
                 var open = record.problem ?? HealthRecord.OpenProblem(kind: problem.kind, since: problem.since, foundAt: now)
                 guard open.alertedAt == nil else { return [] }
-                let occurrence = Occurrence(requestID: open.requestID, at: open.foundAt)
+                let occurrence = Occurrence(open.alert, at: open.foundAt)
                 if let reason = healthGate(quietHours: quietHours, ledger: ledger) {
                     report.heldBecause = reason
                     if open.heldBecause != reason {
-                        let when = reason.hasPrefix("quiet hours") ? "when they end" : "tomorrow"
-                        ledger.decide(occurrence, .suppressed, reason: "\(reason); sent \(when), if the problem lasts", at: now)
+                        ledger.decide(occurrence, .suppressed, reason: "\(reason); sent \(reason.until), if the problem lasts", at: now)
                         open.heldBecause = reason
                     }
                     record.problem = open
@@ -160,13 +151,13 @@ extension Commute {
                 }
                 open.alertedAt = now
                 record.problem = open
-                return claims(healthMessage(problem, id: open.requestID, lead: policy.lead), occurrence, notifiers: notifiers, ledger: &ledger)
+                return claims(healthMessage(problem, id: open.alert, lead: policy.lead), occurrence, notifiers: notifiers, ledger: &ledger)
             }
             guard let open = record.problem else { return [] }
             guard open.alertedAt != nil else {
                 // Never told: its end is no news either.
                 ledger.decide(
-                    Occurrence(requestID: open.requestID, at: open.foundAt), .suppressed, reason: "mended before it could be sent", at: now)
+                    Occurrence(open.alert, at: open.foundAt), .suppressed, reason: "mended before it could be sent", at: now)
                 record.problem = nil
                 return []
             }
@@ -178,15 +169,15 @@ extension Commute {
             // Mended because fresh data came, or because no alert is planned on any data now.
             let limit = now.addingTimeInterval(-policy.staleAfter)
             let message = mendedMessage(open, fresh: open.kind == .refresh || plan.requests.contains { ($0.dataAsOf ?? .distantPast) >= limit })
-            return claims(message, Occurrence(requestID: open.mendedRequestID, at: open.foundAt), notifiers: notifiers, ledger: &ledger)
+            return claims(message, Occurrence(open.mendedAlert, at: open.foundAt), notifiers: notifiers, ledger: &ledger)
         }
         report.sent = try deliver(deliveries, sender: sender)
         return report
     }
 
     /// Why a health alert may not go out now, or nil: quiet hours, or the day's health alerts.
-    private func healthGate(quietHours: QuietHours?, ledger: DeliveryLedger) -> String? {
-        gate(quietHours: quietHours, cap: HealthProblem.dailyCap, ledger: ledger, prefix: HealthProblem.requestIDPrefix, bucket: "health")
+    private func healthGate(quietHours: QuietHours?, ledger: DeliveryLedger) -> HoldReason? {
+        Gateway(quietHours: quietHours, calendar: calendar, now: now).hold(.health, cap: HealthProblem.dailyCap, ledger: ledger)
     }
 
     private func claims(_ message: AlertMessage, _ occurrence: Occurrence, notifiers: [Notifier], ledger: inout DeliveryLedger) -> [Delivery] {
@@ -199,7 +190,7 @@ extension Commute {
 
     /// `Alerts may be wrong: refresh has failed for 2 h`, with why, the fix, and the alerts it
     /// touches.
-    func healthMessage(_ problem: HealthProblem, id: String, lead: TimeInterval) -> AlertMessage {
+    func healthMessage(_ problem: HealthProblem, id: AlertID, lead: TimeInterval) -> AlertMessage {
         let title = switch problem.kind {
         case .refresh: "Alerts may be wrong: refresh has failed for \(TimeFormatting.age(now.timeIntervalSince(problem.since)))"
         case .data: "Alerts may be wrong: travel times are \(TimeFormatting.age(now.timeIntervalSince(problem.since))) old"
@@ -225,7 +216,7 @@ extension Commute {
         case .data: fresh ? "the travel times are current again" : "no alert is planned on the old travel times any more"
         }
         return AlertMessage(
-            id: open.mendedRequestID, title: fresh ? "Alerts are current again" : "No alert carries old data now",
+            id: open.mendedAlert, title: fresh ? "Alerts are current again" : "No alert carries old data now",
             body: "The problem that began \(moment(open.since)) is over: \(what).")
     }
 

@@ -90,18 +90,11 @@ extension Commute {
         return false
     }
 
-    /// `TomTom reported 760 min for Everett-Seattle (usually 35)`: a reading held back, with the
-    /// usual time to set it against (the slot's median when given, else the route's usual time).
-    public static func suspicionText(_ route: Route, usual: Double? = nil) -> String {
-        let reported = "\(ReadingSource(of: route).displayName) reported \(route.suspiciousMinutes ?? 0) min for \(route.name)"
-        guard let usual = usual.map(TypicalTime.whole) ?? route.averageMinutes else { return reported }
-        return reported + " (usually \(usual))"
-    }
 
     /// The warning a reading held back gives, the same from every refresh while it lasts.
     static func heldBack(_ route: Route) -> RefreshWarning {
         RefreshWarning(
-            key: "suspicious:\(route.id)", description: suspicionText(route) + " (held back until a second reading confirms it)",
+            key: "suspicious:\(route.id)", description: route.suspicionText() + " (held back until a second reading confirms it)",
             isRepeat: false)
     }
 

@@ -1,16 +1,5 @@
 import FoundationEssentials
 
-extension Route {
-    /// Whether the name or description contains `text`, in any case: what `routes --search` finds.
-    public func matches(_ text: String) -> Bool {
-        guard let search = TextSearch(text) else {
-            let needle = text.lowercased()
-            return name.lowercased().contains(needle) || (description?.lowercased().contains(needle) ?? false)
-        }
-        return search.matches(name) || (description.map(search.matches) ?? false)
-    }
-}
-
 extension Commute {
     /// How `routes` orders what it lists.
     public enum RouteOrder: Sendable {

@@ -43,9 +43,6 @@ extension Commute {
         }
     }
 
-    /// A claim whose process is gone is a dead tick's, sent again; one with no process named (an
-    /// older version's) is taken for one once it is this old.
-    static let claimLifetime: TimeInterval = 120
     /// How long a tick may spend sending, when `TRAVELTIMES_TICK_DEADLINE` does not say: what is
     /// left unsent then is recorded as failed, and the next tick sends it.
     public static let defaultTickDeadline: TimeInterval = 45
@@ -58,7 +55,7 @@ extension Commute {
     /// ledger under the pending lock, sent outside it, and the outcome recorded. Each alert's words
     /// are composed now, from the route cache as it is now. An occurrence more than `grace` late is
     /// recorded as missed, not delivered. A claim left by a tick that died mid-send is sent again
-    /// (at least once) once `claimLifetime` has passed, and the ledger says so. Last, the alerts'
+    /// (at least once) once `DeliveryLedger.Entry.claimLifetime` has passed, and the ledger says so. Last, the alerts'
     /// health is checked (`tickHealth`), unless `health` is nil or off.
     public func tick(
         notifiers: [Notifier], quietHours: QuietHours? = nil,
@@ -163,7 +160,7 @@ extension Commute {
                         previous > (entry.since.map { Self.since($0, now: now) } ?? pending.plannedAt ?? .distantPast),
                         !Self.isPaused(entry, at: previous, pauses: pending.pauses, calendar: lookback)
                     {
-                        let occurrence = Occurrence(requestID: entry.id, at: previous)
+                        let occurrence = Occurrence(entry.id, at: previous)
                         // A leave alert's window is until its arrival: after that, leaving is moot.
                         let miss = Miss.arrivalWentBy(calendar.local(previous).time)
                         if history(of: occurrence).isEmpty {
@@ -187,7 +184,7 @@ extension Commute {
                         ? leave.leave.addingTimeInterval(-TimeInterval((headsUp ?? 0) * 60))
                         : leave.leave
                     guard due <= now else { continue }
-                    let occurrence = Occurrence(requestID: entry.id, at: next)
+                    let occurrence = Occurrence(entry.id, at: next)
                     let history = history(of: occurrence)
                     // A heads-up overtaken by the leave time itself (the traffic jumped) has nothing
                     // left to say: the leave alert says it.
@@ -213,7 +210,7 @@ extension Commute {
                     at > (entry.since.map { Self.since($0, now: now) } ?? pending.plannedAt ?? .distantPast),
                     !Self.isPaused(entry, at: at, pauses: pending.pauses, calendar: lookback)
                 else { continue }
-                let occurrence = Occurrence(requestID: entry.id, at: at)
+                let occurrence = Occurrence(entry.id, at: at)
                 let history = history(of: occurrence)
                 let late = now.timeIntervalSince(at)
                 if late > grace {
@@ -257,8 +254,8 @@ extension Commute {
         ledger: inout DeliveryLedger, report: inout TickReport
     ) -> [Claim] {
         guard history.isEmpty else { return retries(of: history, occurrence: occurrence, notifiers: notifiers) }
-        if let reason = gate(quietHours: quietHours, cap: cap, ledger: ledger) {
-            ledger.decide(occurrence, .suppressed, reason: reason, at: now)
+        if let reason = Gateway(quietHours: quietHours, calendar: calendar, now: now).hold(.schedule, cap: cap, ledger: ledger) {
+            ledger.decide(occurrence, .suppressed, reason: reason.description, at: now)
             report.suppressed.append(occurrence)
             return []
         }
@@ -296,7 +293,7 @@ extension Commute {
             case .failed:
                 // Targets the last attempt reached are not sent to again.
                 return Claim(occurrence: occurrence, notifier: notifier, attempt: attempts.count + 1, isResend: false, reached: latest.handle)
-            case .claimed where Self.isAbandoned(latest, now: now):
+            case .claimed where latest.isAbandoned(now: now):
                 return Claim(occurrence: occurrence, notifier: notifier, attempt: attempts.count + 1, isResend: true, reached: latest.handle)
             case .claimed, .delivered, .missed, .suppressed:
                 return nil
@@ -306,15 +303,6 @@ extension Commute {
 
     /// Why a claim a dead tick left is ended as missed.
     static func abandoned(_ miss: Miss) -> String { "the tick sending it died, and then \(miss.description)" }
-
-    /// Whether a claim was left by a tick that died: its process is gone (or, for a claim that
-    /// names none, it is older than `claimLifetime`). A live tick's claim is never taken over,
-    /// however long its sends take.
-    static func isAbandoned(_ claim: DeliveryLedger.Entry, now: Date) -> Bool {
-        guard claim.outcome == .claimed else { return false }
-        if let claimant = claim.claimant { return !Claimant.isAlive(claimant) }
-        return now.timeIntervalSince(claim.at) > claimLifetime
-    }
 
     private enum Composition {
         /// The message; an arrive-by alert's leave time, and whether it is the heads-up.
@@ -326,7 +314,7 @@ extension Commute {
     /// freshest data there is. A smart alert with no route delayed enough is suppressed when first
     /// handled; a retry of one already decided sends what there is.
     private func compose(
-        _ schedule: Schedule, id: String, late: TimeInterval, firstHandling: Bool, routes: [String: Route]
+        _ schedule: Schedule, id: AlertID, late: TimeInterval, firstHandling: Bool, routes: [String: Route]
     ) -> Composition {
         let usual = usual(of: schedule, at: now)
         var content = AlertComposer.content(for: schedule, routes: routes, firesAt: now, calendar: calendar, usual: usual)
@@ -346,7 +334,7 @@ extension Commute {
     /// An arrive-by alert, composed now from the cache: a smart one with no route delayed enough is
     /// suppressed when first handled, as for a fixed time.
     private func composeLeave(
-        _ schedule: Schedule, id: String, leave: LeaveTime, headsUp: Bool, firstHandling: Bool, routes: [String: Route]
+        _ schedule: Schedule, id: AlertID, leave: LeaveTime, headsUp: Bool, firstHandling: Bool, routes: [String: Route]
     ) -> Composition {
         // A transit leave time is for one departure: a smart alert goes when that bus is late or
         // the timetable's was cancelled.
@@ -387,25 +375,6 @@ extension Commute {
             : "not delayed: no route is \(threshold) min or more over its usual time"
     }
 
-    /// Why an alert of a bucket (the IDs starting with `prefix`) may not go out now, or nil: quiet
-    /// hours, or the bucket's cap reached today (alerts delivered, or being delivered, through at
-    /// least one notifier since local midnight). Scheduled alerts are the `standard` bucket.
-    func gate(
-        quietHours: QuietHours?, cap: Int, ledger: DeliveryLedger, prefix: String = TriggerRequest.allSchedulesPrefix,
-        bucket: String = "standard"
-    ) -> String? {
-        let local = calendar.local(now)
-        if let quietHours, quietHours.contains(local.time) { return "quiet hours (\(quietHours))" }
-        let delivered = Set(ledger.entries.filter {
-            // Claims count too: two alerts due in the same tick must not both pass a cap of one.
-            // Sends count; a revision or a clear of one already sent does not.
-            ($0.outcome == .delivered || $0.outcome == .claimed) && $0.action == nil && $0.requestID.hasPrefix(prefix)
-                && calendar.local($0.at).date == local.date
-        }.map { "\($0.requestID)@\($0.occurrence.timeIntervalSince1970)" })
-        if delivered.count >= cap { return "daily cap of \(cap) \(bucket) alerts reached" }
-        return nil
-    }
-
     /// Whether a pause the plan was made with holds back this occurrence: it is not delivered, and
     /// not recorded as missed.
     static func isPaused(_ entry: PendingBook.Entry, at occurrence: Date, pauses: [Pause]?, calendar: ZonedCalendar) -> Bool {
@@ -426,11 +395,12 @@ extension Commute {
         }
     }
 
-    /// Removes ledger entries whose request identifier starts with `prefix` (one schedule, or all).
-    public func clearLedger(prefix: String) throws -> Int {
+    /// Removes the ledger entries of the alerts of the schedules whose IDs start with `prefix`
+    /// (of every alert with nil).
+    public func clearLedger(ofSchedules prefix: ScheduleIDPrefix?) throws -> Int {
         try store.updateLedger(keepingSince: ledgerHorizon) { ledger in
             let before = ledger.entries.count
-            ledger.entries.removeAll { $0.requestID.hasPrefix(prefix) }
+            ledger.entries.removeAll { entry in prefix.map { prefix in entry.alert.scheduleID.map(prefix.matches) ?? false } ?? true }
             return before - ledger.entries.count
         }
     }

@@ -401,15 +401,17 @@ extension Commute {
         let earlier = route.transit.flatMap { before in
             before.realtimeAt.flatMap { at in transit.realtimeAt.map { at < $0 } } == true ? before.departures : nil
         } ?? []
-        transit.departures = departures.filter { departure in
-            ([departure.scheduled, departure.arrival, departure.scheduledArrival] + [departure.predicted].compactMap { $0 })
-                .allSatisfy(Route.Transit.plausibleDates.contains)
-        }.map { departure in
-            departure.judged(
-                walkMinutes: transit.walkMinutes, factor: Self.absurdFactor, previous: earlier.first { $0.isSameRun(as: departure) })
+        let plausible = departures.filter { (departure: TransitDeparture) -> Bool in
+            let dates: [Date] = [departure.scheduled, departure.arrival, departure.scheduledArrival] + [departure.predicted].compactMap { $0 }
+            return dates.allSatisfy { Route.Transit.plausibleDates.contains($0) }
+        }
+        var judged: [TransitDeparture] = []
+        for departure in plausible {
+            let previous = earlier.first { $0.isSameRun(as: departure) }
+            judged.append(departure.judged(walkMinutes: transit.walkMinutes, factor: Self.absurdFactor, previous: previous))
         }
         // A delay held back puts its bus back at its timetable time: soonest first again.
-        .sorted { $0.expected != $1.expected ? $0.expected < $1.expected : $0.tripID < $1.tripID }
+        transit.departures = judged.sorted { $0.expected != $1.expected ? $0.expected < $1.expected : $0.tripID < $1.tripID }
         // Departures past the most kept are not known: the window ends at the last one kept.
         transit.coveredUntil = transit.departures.count >= Route.Transit.largestDepartureCount
             ? transit.departures.last.map(\.expected) : moment.addingTimeInterval(TransitTimetable.lookahead)

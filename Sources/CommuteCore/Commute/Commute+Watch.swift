@@ -3,7 +3,7 @@ import FoundationEssentials
 extension Commute {
     /// One watch alert decision.
     public struct WatchEvent: Sendable, Equatable {
-        public enum Direction: String, Sendable { case over, clear }
+        public typealias Direction = WatchDirection
 
         public var routeID: String
         public var direction: Direction
@@ -49,14 +49,6 @@ extension Commute {
             case .failed(let reasons): reasons.joined(separator: "; ")
             }
         }
-
-        /// A watch alert's identifier: `watch.<route>.over` or `.clear`.
-        public static func identifier(routeID: String, _ direction: Direction) -> String {
-            prefix + "\(routeID).\(direction.rawValue)"
-        }
-
-        /// What every watch alert's identifier starts with.
-        public static let prefix = "watch."
     }
 
     /// After a successful refresh: compares each watched route with its threshold. A crossing over
@@ -108,7 +100,7 @@ extension Commute {
             }
             for (watch, route, direction) in crossings {
                 let message = watchMessage(route, direction)
-                let occurrence = Occurrence(requestID: message.id, at: now)
+                let occurrence = Occurrence(message.id, at: now)
                 if let refusal = refusal(of: direction, routeID: watch.routeID, id: message.id, quietHours: quietHours, ledger: ledger) {
                     ledger.decide(occurrence, .suppressed, reason: refusal.description, at: now)
                     events.append(WatchEvent(routeID: watch.routeID, direction: direction, message: message, outcome: .heldBack(refusal)))
@@ -136,18 +128,18 @@ extension Commute {
 
     /// The notifiers the latest watch alert `id` of today failed on (or whose claim a dead tick
     /// left), to be sent again; none once it went out, or when it was held back.
-    private func retries(of id: String, notifiers: [Notifier], ledger: DeliveryLedger) -> [Claim] {
+    private func retries(of id: AlertID, notifiers: [Notifier], ledger: DeliveryLedger) -> [Claim] {
         let today = calendar.local(now).date
-        let history = ledger.entries.filter { $0.requestID == id && $0.action == nil && calendar.local($0.occurrence).date == today }
+        let history = ledger.entries.filter { $0.alert == id && $0.action == nil && calendar.local($0.occurrence).date == today }
         guard let latest = history.map(\.occurrence).max() else { return [] }
         let occurrence = history.filter { $0.occurrence == latest }
         guard !occurrence.contains(where: { $0.notifier == nil }) else { return [] }
         return notifiers.compactMap { notifier in
             let attempts = occurrence.filter { $0.notifier == notifier.id }
             guard let last = attempts.last else { return nil }
-            guard last.outcome == .failed || Self.isAbandoned(last, now: now) else { return nil }
+            guard last.outcome == .failed || last.isAbandoned(now: now) else { return nil }
             return Claim(
-                occurrence: Occurrence(requestID: id, at: latest), notifier: notifier, attempt: attempts.count + 1,
+                occurrence: Occurrence(id, at: latest), notifier: notifier, attempt: attempts.count + 1,
                 isResend: last.outcome == .claimed, reached: last.handle)
         }
     }
@@ -168,25 +160,25 @@ extension Commute {
         var body = AlertComposer.line(routeID: route.id, route: route, at: route.updatedAt, calendar: calendar)
         if let age = AlertComposer.ageLine(route.updatedAt, at: now, calendar: calendar) { body += "\n" + age }
         return AlertMessage(
-            id: WatchEvent.identifier(routeID: route.id, direction), title: title, body: body, urgency: direction == .over ? "critical" : "normal")
+            id: .watch(routeID: route.id, direction), title: title, body: body, urgency: direction == .over ? "critical" : "normal")
     }
 
     /// Why a watch alert may not go out now, or nil.
     private func refusal(
-        of direction: WatchEvent.Direction, routeID: String, id: String, quietHours: QuietHours?, ledger: DeliveryLedger
+        of direction: WatchEvent.Direction, routeID: String, id: AlertID, quietHours: QuietHours?, ledger: DeliveryLedger
     ) -> WatchEvent.Refusal? {
         let today = calendar.local(now).date
         let sentToday = ledger.entries.filter {
-            $0.requestID.hasPrefix(WatchEvent.prefix) && $0.outcome == .delivered && calendar.local($0.at).date == today
+            $0.alert.kind == .watch && $0.outcome == .delivered && calendar.local($0.at).date == today
         }
-        if sentToday.contains(where: { $0.requestID == id }) { return .alreadySentToday(direction) }
+        if sentToday.contains(where: { $0.alert == id }) { return .alreadySentToday(direction) }
         switch direction {
         case .over:
-            let critical = Set(sentToday.map(\.requestID).filter { $0.hasSuffix(".over") })
+            let critical = Set(sentToday.map(\.alert).filter { if case .watch(_, .over) = $0 { true } else { false } })
             if critical.count >= Configuration.criticalDailyCap { return .dailyCapReached }
         case .clear:
             // The latest "over" decision for this route: a clearing answers it only if it went out.
-            let overs = ledger.entries.filter { $0.requestID == WatchEvent.identifier(routeID: routeID, .over) }
+            let overs = ledger.entries.filter { $0.alert == .watch(routeID: routeID, .over) }
             let latest = overs.map(\.occurrence).max()
             let delivered = overs.contains { $0.occurrence == latest && $0.outcome == .delivered }
             if !delivered { return .nothingToClear }
@@ -204,8 +196,8 @@ extension Commute {
         let sample = Schedule(
             routeIDs: Array(favorites.prefix(3)), days: [local.weekday], hour: local.hour, minute: local.minute, createdAt: now)
         let content = AlertComposer.content(for: sample, routes: try store.routes().byID, firesAt: now, calendar: calendar)
-        let message = AlertMessage(id: "test.\(Int(now.timeIntervalSince1970))", title: "Test: \(content.title)", body: content.body)
-        let occurrence = Occurrence(requestID: message.id, at: now)
+        let message = AlertMessage(id: .test(Int(now.timeIntervalSince1970)), title: "Test: \(content.title)", body: content.body)
+        let occurrence = Occurrence(message.id, at: now)
         let deliveries = notifiers.map {
             Delivery(claim: Claim(occurrence: occurrence, notifier: $0, attempt: 1, isResend: false), message: message, note: nil)
         }

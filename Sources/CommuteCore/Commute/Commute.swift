@@ -202,18 +202,18 @@ public struct Commute: Sendable {
     /// as dealt with (the plan keeps them in place), and each request's latest occurrence it does
     /// (the plan marks it, so that `tick` need not read the ledger for it again). An unreadable
     /// ledger shows nothing as dealt with — due alerts stay planned, and `tick` reports the file.
-    func dueAndHandled(previous: PendingBook, ledger: DeliveryLedger?) -> (DueOccurrences, handled: [String: Date]) {
-        var since: [String: Date] = [:]
+    func dueAndHandled(previous: PendingBook, ledger: DeliveryLedger?) -> (DueOccurrences, handled: [AlertID: Date]) {
+        var since: [AlertID: Date] = [:]
         for entry in previous.requests + previous.deferred {
             if let first = entry.since { since[entry.id] = Self.since(first, now: now) }
         }
-        var finished: [String: Set<Date>] = [:]
-        var handled: [String: Date] = [:]
+        var finished: [AlertID: Set<Date>] = [:]
+        var handled: [AlertID: Date] = [:]
         // A week and a day: every request's latest occurrence is in there.
         let histories = ledger?.historiesOfRecentOccurrences(since: now.addingTimeInterval(-8 * 86_400)) ?? [:]
         for (occurrence, history) in histories where DeliveryLedger.isFinished(history) {
-            finished[occurrence.requestID, default: []].insert(occurrence.at)
-            if handled[occurrence.requestID].map({ occurrence.at > $0 }) ?? true { handled[occurrence.requestID] = occurrence.at }
+            finished[occurrence.alert, default: []].insert(occurrence.at)
+            if handled[occurrence.alert].map({ occurrence.at > $0 }) ?? true { handled[occurrence.alert] = occurrence.at }
         }
         return (DueOccurrences(grace: grace, since: since, finished: finished), handled)
     }
@@ -229,7 +229,7 @@ public struct Commute: Sendable {
         let matches = schedules.filter { $0.id.lowercasedString.hasPrefix(needle) }
         guard let match = matches.first else { throw .unknownSchedule(prefix) }
         guard matches.count == 1 else {
-            throw .ambiguousSchedule(prefix, matches: matches.map { String($0.id.lowercasedString.prefix(8)) })
+            throw .ambiguousSchedule(prefix, matches: matches.map(\.id.shortForm))
         }
         return match
     }

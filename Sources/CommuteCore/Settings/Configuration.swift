@@ -1,0 +1,105 @@
+import FoundationEssentials
+
+/// `config.json`: where `refresh` reads from, and the WSDOT access code. Mode 0600 like every
+/// store file; the only file the access code is ever written to.
+public struct Configuration: StoreDocument, Equatable {
+    public static let fileName = "config.json"
+    public static let domain = Store.Domain.config
+
+    public var version: Int
+    /// A URL or a file path.
+    public var source: String?
+    public var accessCode: String?
+    /// How late an alert may still be delivered, in seconds (default 10 minutes).
+    public var graceSeconds: Int?
+    /// Where alerts go; none configured means stdout.
+    public var notifiers: [Notifier]?
+    /// Standard alerts are held back in this local window: `22:00-06:00`.
+    public var quietHours: QuietHours?
+    /// The most standard alerts delivered per local day (default 20).
+    public var standardDailyCap: Int?
+    /// Routes watched for delays (critical alerts after each refresh).
+    public var watches: [DelayWatch]?
+    /// The IANA zone the schedules live in: every command uses it, whatever `TZ` the host or cron
+    /// has (`TRAVELTIMES_TZ` overrides it for one command). Saved when the first schedule is added.
+    public var timeZone: String?
+    /// Routing providers' keys, by provider (`tomtom`, `here`, `google`): secrets, like the
+    /// access code.
+    public var providerKeys: [String: String]?
+    /// Requests a day per provider, over the defaults (`config set budget.here 500`).
+    public var budgets: [String: Int]?
+    /// How far ahead an alert puts its custom routes in play, in minutes (default 60).
+    public var leadMinutes: Int?
+    /// The least time between two requests for the same custom route, in minutes (default 10).
+    public var minIntervalMinutes: Int?
+    /// How old the data an alert in its lead window may be, or how long refreshes may fail, before
+    /// a health alert says so, in minutes (default 60; 0 turns health alerts off).
+    public var staleAfterMinutes: Int?
+    /// How long after it fires a fixed-time alert (and a watch or health alert) is cleared from
+    /// the channels that can clear, in minutes (default 120). Arrive-by alerts are cleared at
+    /// their arrival.
+    public var alertLifetimeMinutes: Int?
+    /// The notifiers health alerts go to, by name; nil for every one.
+    public var healthNotify: [String]?
+    /// How many days of measured travel times are kept (default 400); 0 records none.
+    public var historyDays: Int?
+    /// How many weeks back typical times look (default 8).
+    public var typicalWeeks: Int?
+    /// Transit agencies' GTFS feeds (`transit add`): their URLs and headers may hold keys.
+    public var transitFeeds: [TransitFeed]?
+
+    /// The most transit feeds.
+    public static let largestTransitFeedCount = 20
+
+    public static let defaultLeadMinutes = 60
+    public static let defaultMinIntervalMinutes = 10
+    public static let defaultStaleAfterMinutes = 60
+    public static let defaultAlertLifetimeMinutes = 120
+    public static let defaultHistoryDays = 400
+    /// The longest retention: ten years.
+    public static let longestHistoryDays = 3_650
+    /// The most weeks typical times look back: a year.
+    public static let longestTypicalWeeks = 52
+    /// The longest stale-after: a week, in minutes.
+    public static let longestStaleAfter = 10_080
+    /// The longest lead and minimum interval: a day, in minutes.
+    public static let longestProviderInterval = 1_440
+    /// The largest daily budget that may be configured.
+    public static let largestBudget = 1_000_000
+
+    /// The key for a provider saved with `config set`, if any.
+    public func key(for provider: RouteProvider) -> String? { providerKeys?[provider.rawValue] }
+
+    /// The requests a day a provider may be sent.
+    public func budget(for provider: RouteProvider) -> Int { budgets?[provider.rawValue] ?? provider.defaultBudget }
+
+    public static let defaultStandardDailyCap = 20
+    /// The largest daily cap that may be configured.
+    public static let largestDailyCap = 1_000
+    /// The most critical (delay watch) alerts per local day.
+    public static let criticalDailyCap = 3
+
+    public static let defaultGrace = 600
+
+    public init(source: String? = nil, accessCode: String? = nil) {
+        version = Self.currentVersion
+        self.source = source
+        self.accessCode = accessCode
+    }
+
+    /// How long after it fires an alert is cleared, in seconds.
+    public var alertLifetime: Int { (alertLifetimeMinutes ?? Self.defaultAlertLifetimeMinutes) * 60 }
+
+    /// Days of history kept; 0 when none is recorded.
+    public var historyRetentionDays: Int { historyDays ?? Self.defaultHistoryDays }
+    /// Weeks typical times look back.
+    public var typicalTimeWeeks: Int { typicalWeeks ?? TypicalTime.defaultWeeks }
+
+    /// The configured notifiers, or stdout alone.
+    public var effectiveNotifiers: [Notifier] {
+        guard let notifiers, !notifiers.isEmpty else { return [Notifier(id: 0, kind: .stdout)] }
+        return notifiers
+    }
+
+    public static var empty: Configuration { Configuration() }
+}

@@ -1,0 +1,107 @@
+import FoundationEssentials
+
+/// `delivered.json`: every decision `tick` made about an alert occurrence, newest last. Belongs to
+/// the notification side and is written under the pending lock.
+public struct DeliveryLedger: StoreDocument, Equatable {
+    public static let fileName = "delivered.json"
+    public static let domain = Store.Domain.pending
+    /// Mapped: a ledger left to grow (by an older version) is read without a copy.
+    public static let mapsFile = true
+
+    public struct Entry: Codable, Sendable, Equatable {
+        public enum Outcome: String, Codable, Sendable {
+            /// A tick has taken it and is delivering it now.
+            case claimed
+            case delivered
+            /// Too late: past the grace window (the machine was asleep).
+            case missed
+            /// A notifier failed; retried on later ticks while the grace window lasts.
+            case failed
+            /// Decided against: a smart alert whose routes were not delayed enough.
+            case suppressed
+        }
+
+        /// The alert and its occurrence, plus the notifier: one entry per notifier.
+        public var alert: AlertID
+        public var occurrence: Date
+        /// Nil for decisions about the occurrence as a whole (missed).
+        public var notifier: Int?
+        public var outcome: Outcome
+        public var at: Date
+        public var attempts: Int
+        public var reason: String?
+        /// The notification's key: one per occurrence, shared by the alerts that replace one
+        /// another.
+        public var key: AlertKey?
+        /// The channel's handle for the notification, once it gave one.
+        public var handle: String?
+        /// What was done to a notification already out there; nil for a send.
+        public var action: Action?
+        /// The leave time an arrive-by alert said.
+        public var leave: Date?
+        /// For a claim: the process that holds it (`Claimant`). While it lives, no other tick
+        /// takes the claim over, however long its sends take.
+        public var claimant: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case alert = "requestID", occurrence, notifier, outcome, at, attempts, reason, key, handle, action, leave, claimant
+        }
+
+        /// A change to a notification already sent.
+        public enum Action: String, Codable, Sendable {
+            /// Changed in place (or, where the channel cannot, sent anew because it mattered).
+            case updated
+            /// Dismissed.
+            case cleared
+            /// Left as it is: held back (quiet hours), or given up.
+            case unchanged
+        }
+
+        public init(
+            alert: AlertID, occurrence: Date, notifier: Int?, outcome: Outcome, at: Date, attempts: Int = 0, reason: String? = nil,
+            key: AlertKey? = nil, handle: String? = nil, action: Action? = nil, leave: Date? = nil, claimant: String? = nil
+        ) {
+            self.claimant = claimant
+            self.alert = alert
+            self.occurrence = occurrence
+            self.notifier = notifier
+            self.outcome = outcome
+            self.at = at
+            self.attempts = attempts
+            self.reason = reason
+            self.key = key
+            self.handle = handle
+            self.action = action
+            self.leave = leave
+        }
+
+        /// `sent`, `updated`, `cleared`, `unchanged` or `failed`: the last thing done, as
+        /// `delivered --json` says it; nil for decisions that are not a send (missed, suppressed,
+        /// claimed).
+        public var lastAction: String? {
+            if outcome == .failed { return "failed" }
+            if let action { return action.rawValue }
+            return outcome == .delivered ? "sent" : nil
+        }
+
+        public func isFor(_ occurrence: Occurrence, notifier: Int?) -> Bool {
+            self.occurrence == occurrence.at && self.notifier == notifier && alert == occurrence.alert
+        }
+
+        /// The occurrence it is about.
+        public var about: Occurrence { Occurrence(alert, at: occurrence) }
+    }
+
+    public var version: Int
+    public var entries: [Entry]
+
+    public init(entries: [Entry] = []) {
+        version = Self.currentVersion
+        self.entries = entries
+    }
+
+    public static var empty: DeliveryLedger { DeliveryLedger() }
+
+    /// Entries kept: 30 days.
+    public static let retention: TimeInterval = 30 * 86_400
+}

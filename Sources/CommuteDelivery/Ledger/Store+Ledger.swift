@@ -1,0 +1,77 @@
+import FoundationEssentials
+
+/// The ledger and the open alerts: the notification side's files, under the pending lock.
+extension Store {
+    /// The ledger; with `horizon`, without the entries decided before it (read and left out).
+    public func ledger(keepingSince horizon: Date? = nil) throws(StoreError) -> DeliveryLedger {
+        var dropped = 0
+        return try ledger(keepingSince: horizon, dropped: &dropped)
+    }
+
+    /// The ledger's decisions at or after `start`, and how many it keeps from before then (since
+    /// `horizon`) that were left unread: what `delivered` shows.
+    public func ledger(keepingSince horizon: Date?, showingSince start: Date) throws(StoreError) -> (ledger: DeliveryLedger, older: Int) {
+        var dropped = 0
+        var older = 0
+        let ledger = try file(DeliveryLedger.self).load {
+            try DeliveryLedger.decodeDocument(from: $0, keepingSince: horizon, showingSince: start, dropped: &dropped, older: &older)
+        }
+        return (ledger, older)
+    }
+
+    /// When each decision in the ledger since `horizon` was made and what it was, newest last:
+    /// the ledger read for `status`, which shows no more.
+    public func ledgerDecisions(since horizon: Date?) throws(StoreError) -> [(at: Date, outcome: DeliveryLedger.Entry.Outcome)] {
+        var decisions: [(at: Date, outcome: DeliveryLedger.Entry.Outcome)] = []
+        _ = try file(DeliveryLedger.self).load { data in
+            decisions = try DeliveryLedger.decisions(from: data, since: horizon)
+            return DeliveryLedger.empty
+        }
+        return decisions
+    }
+
+    private func ledger(keepingSince horizon: Date?, dropped: inout Int) throws(StoreError) -> DeliveryLedger {
+        try file(DeliveryLedger.self).load { try DeliveryLedger.decodeDocument(from: $0, keepingSince: horizon, dropped: &dropped) }
+    }
+
+    /// The notifications that may still change; empty (no file) most of the time.
+    public func openAlerts() throws(StoreError) -> OpenAlerts { try read(OpenAlerts.self) }
+
+    /// Read-modify-write of the ledger under the pending lock. Every write of the ledger drops
+    /// the entries decided before `horizon` (the caller's moment less `DeliveryLedger.retention`),
+    /// so it stays a month long whichever command writes it.
+    public func updateLedger<T>(keepingSince horizon: Date?, _ body: (inout DeliveryLedger) throws -> T) throws -> T {
+        try lock(.pending).withLock { try updateLedgerHeld(keepingSince: horizon, body) }
+    }
+
+    /// Read-modify-write of the ledger and the open alerts under the pending lock: how every
+    /// send, update and clear is recorded, with the handle a later process needs.
+    public func updateLedgerAndAlerts<T>(
+        keepingSince horizon: Date?, _ body: (inout DeliveryLedger, inout OpenAlerts) throws -> T
+    ) throws -> T {
+        try lock(.pending).withLock {
+            try file(OpenAlerts.self).update { alerts in try updateLedgerHeld(keepingSince: horizon) { try body(&$0, &alerts) } }
+        }
+    }
+
+    /// Reads the scheduled requests (the deferred ones are left unread) and read-modify-writes
+    /// the ledger under the pending lock: how `tick` claims occurrences so that two ticks never
+    /// take the same one.
+    public func updateLedgerWithPlan<T>(keepingSince horizon: Date?, _ body: (PendingBook, inout DeliveryLedger) throws -> T) throws -> T {
+        try lock(.pending).withLock {
+            let pending = try file(PendingBook.self).load { try PendingBook.decodeDocument(from: $0, deferred: .none) }
+            return try updateLedgerHeld(keepingSince: horizon) { try body(pending, &$0) }
+        }
+    }
+
+    /// Read-modify-write of the ledger, written when `body` changed it or the horizon left
+    /// entries out. Not thread-safe on its own: the caller holds the pending lock.
+    public func updateLedgerHeld<T>(keepingSince horizon: Date?, _ body: (inout DeliveryLedger) throws -> T) throws -> T {
+        var dropped = 0
+        var ledger = try ledger(keepingSince: horizon, dropped: &dropped)
+        let original = ledger
+        let result = try body(&ledger)
+        if ledger != original || dropped > 0 { try file(DeliveryLedger.self).save(ledger) }
+        return result
+    }
+}

@@ -1,0 +1,206 @@
+import FoundationEssentials
+
+/// The result of fanning schedules out under the cap.
+public struct FanOutPlan: Sendable, Equatable {
+    /// How many requests the enabled schedules asked for.
+    public var requested: Int
+    /// The most requests that may be pending.
+    public var cap: Int
+    /// The soonest `cap` requests, soonest first, with their rendered content.
+    public var scheduled: [PendingAlert]
+    /// The rest, soonest first: reconsidered at every reschedule as the window rolls forward.
+    public var deferred: [TriggerRequest]
+
+    public init(requested: Int, cap: Int, scheduled: [PendingAlert], deferred: [TriggerRequest]) {
+        self.requested = requested
+        self.cap = cap
+        self.scheduled = scheduled
+        self.deferred = deferred
+    }
+}
+
+/// Occurrences that have fired and are not yet dealt with. Each keeps its request in the plan at
+/// its own time — first in line, never deferred by the cap, never moved a week on by a refresh in
+/// the minute it fired — until `tick` delivers, suppresses or misses it.
+public struct DueOccurrences: Sendable, Equatable {
+    /// The longest grace there may be: a day.
+    public static let largestGrace = 86_400
+
+    /// How long after its time an occurrence may still be delivered.
+    public var grace: TimeInterval
+    /// When each request was first planned: an occurrence before that is none of `tick`'s
+    /// business (a schedule added at 7:05 did not miss 7:00). A request not in it is new.
+    public var since: [AlertID: Date]
+    /// The occurrences already dealt with, by request identifier.
+    public var finished: [AlertID: Set<Date>]
+
+    public init(grace: TimeInterval, since: [AlertID: Date], finished: [AlertID: Set<Date>]) {
+        self.grace = grace
+        self.since = since
+        self.finished = finished
+    }
+}
+
+/// Turns schedules into weekly trigger requests: one per enabled schedule per selected weekday.
+///
+/// A pure function of its arguments: no clock, file or network access.
+public enum FanOut {
+    /// The pending-request limit when none is configured (the iOS limit the product mirrors).
+    public static let defaultCap = 64
+    /// The largest cap that may be configured.
+    public static let largestCap = 10_000
+
+    /// Plans every trigger. Ordering: soonest next fire; ties go to the older schedule (then its
+    /// ID), then the lower weekday number. Content is rendered for the scheduled requests only;
+    /// the deferred ones get theirs when they roll into the window. With `due`, a request whose
+    /// latest occurrence is due and not yet dealt with is planned at that occurrence instead. An
+    /// occurrence on a paused day is passed over for the next one that is not: it takes no place
+    /// under the cap.
+    /// `memory` gives, for an arrive-by request, what the last plan of the same occurrence
+    /// remembered of its bus.
+    public static func plan(
+        schedules: [Schedule], routes: [String: Route], now: Date, calendar: ZonedCalendar, cap: Int,
+        due: DueOccurrences? = nil, pauses: Pauses = .none, typical: LeaveTime.Typical? = nil,
+        memory: (TriggerRequest) -> TransitMemory? = { _ in nil }
+    ) -> FanOutPlan {
+        let ranked = schedules.filter(\.isEnabled).sorted {
+            $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.precedes($1.id)
+        }
+        let nowSeconds = ZonedCalendar.seconds(now)
+        let nowDay = calendar.localDay(of: nowSeconds)
+        // A due occurrence fires up to `grace` before now: every delay is shifted by that much so
+        // that the keys stay unsigned and due occurrences sort first.
+        let grace = Int(min(max(due?.grace ?? 0, 0), TimeInterval(DueOccurrences.largestGrace)))
+        let shift = grace + 1
+        // Every schedule sharing a weekday and time shares its next fire and its latest one:
+        // compute each once.
+        var nextFireByMinuteOfWeek = [Int](repeating: 0, count: 7 * 1_440)
+        var dueFireByMinuteOfWeek: [Int: Int?] = [:]
+        // Each request is packed into one integer that sorts in the required order:
+        // seconds until it fires, plus the shift (bits 28…63: a pause may put a fire two years
+        // off), schedule rank (bits 4…27: a 64 MiB schedules file holds far fewer than 2^24),
+        // whether it is an arrive-by heads-up (bit 3), weekday (bits 0…2).
+        var keys: [UInt64] = []
+        keys.reserveCapacity(ranked.count * 3)
+        // Arrive-by requests: the arrival each leave time is for, by rank and weekday.
+        var arrivals: [Int: Int] = [:]
+        for (rank, schedule) in ranked.enumerated() {
+            for weekday in schedule.days {
+                let minuteOfDay = schedule.hour * 60 + schedule.minute
+                if case .arriveBy(_, let headsUp) = schedule.timing {
+                    let id = AlertID.schedule(schedule.id, weekday, headsUp: false)
+                    // The next arrival not yet dealt with and not paused; the alert is due from
+                    // its leave time until the arrival itself.
+                    var arrival = calendar.nextFire(weekday: weekday, minuteOfDay: minuteOfDay, after: nowSeconds, nowDay: nowDay)
+                    while pauses.covers(schedule.id, dayNumber: calendar.localDay(of: arrival))
+                        || due?.finished[id]?.contains(Date(timeIntervalSince1970: TimeInterval(arrival))) == true
+                    {
+                        arrival = calendar.nextFire(weekday: weekday, minuteOfDay: minuteOfDay, after: arrival, nowDay: calendar.localDay(of: arrival))
+                    }
+                    let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(arrival)), typical: typical)
+                    // A late plan is due now: it sorts first, like a due occurrence.
+                    let fire = max(ZonedCalendar.seconds(leave.leave), nowSeconds - grace)
+                    arrivals[rank << 4 | (weekday.rawValue - 1)] = arrival
+                    keys.append(UInt64(fire - nowSeconds + shift) << 28 | UInt64(rank) << 4 | UInt64(weekday.rawValue - 1))
+                    // The heads-up, for the first arrival whose leave time is still ahead and that
+                    // it has not dealt with.
+                    if let minutes = headsUp {
+                        let headsUpID = AlertID.schedule(schedule.id, weekday, headsUp: true)
+                        var next = arrival
+                        var leaveSeconds = ZonedCalendar.seconds(leave.leave)
+                        while leaveSeconds <= nowSeconds || pauses.covers(schedule.id, dayNumber: calendar.localDay(of: next))
+                            || due?.finished[headsUpID]?.contains(Date(timeIntervalSince1970: TimeInterval(next))) == true
+                        {
+                            next = calendar.nextFire(weekday: weekday, minuteOfDay: minuteOfDay, after: next, nowDay: calendar.localDay(of: next))
+                            leaveSeconds = ZonedCalendar.seconds(
+                                LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(next)), typical: typical).leave)
+                        }
+                        let headsUpFire = max(leaveSeconds - minutes * 60, nowSeconds - grace)
+                        arrivals[rank << 4 | 8 | (weekday.rawValue - 1)] = next
+                        keys.append(UInt64(headsUpFire - nowSeconds + shift) << 28 | UInt64(rank) << 4 | 8 | UInt64(weekday.rawValue - 1))
+                    }
+                    continue
+                }
+                let slot = (weekday.rawValue - 1) * 1_440 + minuteOfDay
+                var fire = nextFireByMinuteOfWeek[slot]
+                if fire == 0 {
+                    fire = calendar.nextFire(weekday: weekday, minuteOfDay: minuteOfDay, after: nowSeconds, nowDay: nowDay)
+                    nextFireByMinuteOfWeek[slot] = fire
+                }
+                // A week on at a time past paused days (a pause is at most two years: bounded).
+                if !pauses.pauses.isEmpty {
+                    var day = calendar.localDay(of: fire)
+                    while pauses.covers(schedule.id, dayNumber: day) {
+                        fire = calendar.nextFire(weekday: weekday, minuteOfDay: minuteOfDay, after: fire, nowDay: day)
+                        day = calendar.localDay(of: fire)
+                    }
+                }
+                // The latest occurrence is about a week before the next (give or take a
+                // daylight-saving shift of up to two hours): only a slot whose next fire is nearly
+                // a week away can have one inside the grace window.
+                if let due, fire - 7 * 86_400 >= nowSeconds - grace - 3 * 3_600 {
+                    let latest: Int?
+                    if let cached = dueFireByMinuteOfWeek[slot] {
+                        latest = cached
+                    } else {
+                        let found = calendar.latestFire(weekday: weekday, minuteOfDay: minuteOfDay, atOrBefore: nowSeconds, nowDay: nowDay)
+                        latest = nowSeconds - found <= grace ? found : nil
+                        dueFireByMinuteOfWeek[slot] = latest
+                    }
+                    if let latest, !pauses.covers(schedule.id, dayNumber: calendar.localDay(of: latest)) {
+                        let id = AlertID.schedule(schedule.id, weekday, headsUp: false)
+                        let occurrence = Date(timeIntervalSince1970: TimeInterval(latest))
+                        if let since = due.since[id], occurrence > since, due.finished[id]?.contains(occurrence) != true {
+                            fire = latest
+                        }
+                    }
+                }
+                let delay = UInt64(fire - nowSeconds + shift)
+                keys.append(delay << 28 | UInt64(rank) << 4 | UInt64(weekday.rawValue - 1))
+            }
+        }
+        keys.sort()
+
+        func request(_ key: UInt64) -> (TriggerRequest, Schedule) {
+            let schedule = ranked[Int(key >> 4 & (1 << 24 - 1))]
+            let weekday = Weekday(rawValue: Int(key & 7) + 1) ?? .sunday
+            let isHeadsUp = key & 8 != 0
+            let fire = Date(timeIntervalSince1970: TimeInterval(nowSeconds + Int(key >> 28) - shift))
+            let arrival = arrivals[Int(key & (1 << 28 - 1))].map { Date(timeIntervalSince1970: TimeInterval($0)) }
+            return (
+                TriggerRequest(
+                    scheduleID: schedule.id, weekday: weekday, hour: schedule.hour, minute: schedule.minute,
+                    nextFire: fire, arrival: arrival, isHeadsUp: isHeadsUp),
+                schedule
+            )
+        }
+        let limit = max(0, min(cap, keys.count))
+        let scheduled = keys[..<limit].map { key in
+            let (request, schedule) = request(key)
+            guard let arrival = request.arrival else {
+                let content = AlertComposer.content(
+                    for: schedule, routes: routes, firesAt: request.nextFire, calendar: calendar)
+                return PendingAlert(request: request, content: content)
+            }
+            // What it will say when it fires: the leave time as planned, or now for a late plan.
+            let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: arrival, typical: typical, memory: memory(request))
+            // Its data's age as of its fire time, as a fixed-time alert's (`pending` moves it on).
+            let content = request.isHeadsUp
+                ? AlertComposer.headsUpContent(for: schedule, routes: routes, leave: leave, now: max(now, request.nextFire), calendar: calendar)
+                : AlertComposer.leaveContent(
+                    for: schedule, routes: routes, leave: leave, now: max(now, leave.leave), ageAt: request.nextFire, calendar: calendar)
+            return PendingAlert(request: request, content: content, memory: leave.memory)
+        }
+        let deferred = keys[limit...].map { request($0).0 }
+        return FanOutPlan(requested: keys.count, cap: cap, scheduled: scheduled, deferred: deferred)
+    }
+}
+
+extension UUID {
+    /// Byte order, which is also the order of `uuidString`, without building strings.
+    func precedes(_ other: UUID) -> Bool {
+        withUnsafeBytes(of: uuid) { mine in
+            withUnsafeBytes(of: other.uuid) { theirs in mine.lexicographicallyPrecedes(theirs) }
+        }
+    }
+}

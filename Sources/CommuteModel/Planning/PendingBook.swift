@@ -1,0 +1,132 @@
+import FoundationEssentials
+
+/// `pending.json`: the notification side — what is scheduled to fire, and what the cap deferred.
+public struct PendingBook: Codable, Sendable, Equatable {
+    /// The version of its file this build reads and writes.
+    public static let currentVersion = 1
+
+    /// A scheduled trigger with its content, flat as it is written.
+    public struct Entry: Codable, Sendable, Equatable {
+        public var scheduleID: UUID
+        public var weekday: Weekday
+        public var hour: Int
+        public var minute: Int
+        public var nextFire: Date
+        public var title: String?
+        public var body: String?
+        /// When this request was first planned: occurrences before it are none of `tick`'s business
+        /// (a schedule added at 7:05 did not miss 7:00).
+        public var since: Date?
+        /// Its latest occurrence the ledger showed as dealt with when the plan was made: `tick`
+        /// looks no further for it, and reads the ledger only for an occurrence after this. The
+        /// ledger stays the authority; a missing or stale mark only means it is read.
+        public var handled: Date?
+        /// An arrive-by request's arrival (`nextFire` is then its leave time); nil for a fixed time.
+        public var arrival: Date?
+        /// True for an arrive-by heads-up (`nextFire` is then that long before the leave time);
+        /// absent otherwise.
+        public var headsUp: Bool?
+        /// When the oldest data its content shows was measured: `pending` states the data's age as
+        /// of the moment it would fire, however long after the plan that is.
+        public var dataAsOf: Date?
+        /// An arrive-by request on a transit route: the bus it is planned on, and the one that bus
+        /// replaced — what the alert says moved the plan.
+        public var memory: TransitMemory?
+
+        public var isHeadsUp: Bool { headsUp == true }
+
+        public init(_ request: TriggerRequest, content: AlertContent?, since: Date? = nil) {
+            scheduleID = request.scheduleID
+            weekday = request.weekday
+            hour = request.hour
+            minute = request.minute
+            nextFire = request.nextFire
+            arrival = request.arrival
+            headsUp = request.isHeadsUp ? true : nil
+            title = content?.title
+            body = content?.body
+            dataAsOf = content?.dataAsOf
+            self.since = since
+        }
+
+        /// An entry as read from the file, every field given.
+        package init(
+            scheduleID: UUID, weekday: Weekday, hour: Int, minute: Int, nextFire: Date, title: String?, body: String?, since: Date?,
+            handled: Date?, arrival: Date? = nil, isHeadsUp: Bool = false
+        ) {
+            self.handled = handled
+            self.arrival = arrival
+            headsUp = isHeadsUp ? true : nil
+            self.scheduleID = scheduleID
+            self.weekday = weekday
+            self.hour = hour
+            self.minute = minute
+            self.nextFire = nextFire
+            self.title = title
+            self.body = body
+            self.since = since
+        }
+
+        /// `schedule.<uuid>.weekday.<1-7>`, derived from the schedule and weekday: the file writes
+        /// it for readers that want it, and this never trusts a copy.
+        public var id: AlertID { .schedule(scheduleID, weekday, headsUp: isHeadsUp) }
+
+        public var request: TriggerRequest {
+            TriggerRequest(
+                scheduleID: scheduleID, weekday: weekday, hour: hour, minute: minute, nextFire: nextFire, arrival: arrival, isHeadsUp: isHeadsUp)
+        }
+    }
+
+    public var version: Int
+    /// When the plan was made, and in which zone.
+    public var plannedAt: Date?
+    public var timeZone: String?
+    public var cap: Int
+    public var requested: Int
+    /// Scheduled, soonest first, each with its content.
+    public var requests: [Entry]
+    /// Over the cap, soonest first; their content is rendered when they roll into the window.
+    public var deferred: [Entry]
+    /// The pauses in force when the plan was made: what `pending` says is held back.
+    public var pauses: [Pause]?
+    /// Which `schedules.json` the plan was made from (`FileStamp`). A plan whose stamp is not the
+    /// file's is older than the schedules — a command died between saving them and planning — and
+    /// the next command that plans makes it again.
+    public var schedulesStamp: String?
+
+    /// A new plan; each request keeps the `since` it had in `previous`, or starts now, and is
+    /// marked with the latest occurrence `handled` names for it.
+    public init(plan: FanOutPlan, plannedAt: Date, timeZone: String, previous: PendingBook? = nil, handled: [AlertID: Date] = [:]) {
+        version = Self.currentVersion
+        self.plannedAt = plannedAt
+        self.timeZone = timeZone
+        cap = plan.cap
+        requested = plan.requested
+        var firstPlanned: [AlertID: Date] = [:]
+        for entry in (previous?.requests ?? []) + (previous?.deferred ?? []) {
+            // A plan made while the clock was ahead is no later than this one.
+            if let since = entry.since { firstPlanned[entry.id] = min(since, plannedAt) }
+        }
+        requests = plan.scheduled.map { alert in
+            var entry = Entry(alert.request, content: alert.content, since: firstPlanned[alert.request.id] ?? plannedAt)
+            entry.handled = handled[entry.id]
+            entry.memory = alert.memory
+            return entry
+        }
+        deferred = plan.deferred.map { request in
+            var entry = Entry(request, content: nil, since: firstPlanned[request.id] ?? plannedAt)
+            entry.handled = handled[entry.id]
+            return entry
+        }
+    }
+
+    public init(cap: Int) {
+        version = Self.currentVersion
+        self.cap = cap
+        requested = 0
+        requests = []
+        deferred = []
+    }
+
+    public static var empty: PendingBook { PendingBook(cap: FanOut.defaultCap) }
+}

@@ -1,0 +1,62 @@
+import FoundationEssentials
+
+extension ScheduleBook: StoreDocument {
+    public static let fileName = "schedules.json"
+    public static let domain = Store.Domain.schedules
+}
+
+extension Favorites: StoreDocument {
+    public static let fileName = "favorites.json"
+    public static let domain = Store.Domain.favorites
+}
+
+extension PendingBook: StoreDocument {
+    public static let fileName = "pending.json"
+    public static let domain = Store.Domain.pending
+    /// Mapped: tick reads the scheduled requests at its start and never touches the rest.
+    public static let mapsFile = true
+}
+
+/// The schedules, the favorites and the plan made from them.
+extension Store {
+    public func favorites() throws(StoreError) -> Favorites { try read(Favorites.self) }
+    public func schedules() throws(StoreError) -> ScheduleBook { try read(ScheduleBook.self) }
+    public func pending() throws(StoreError) -> PendingBook { try read(PendingBook.self) }
+
+    /// The plan, with as much of its deferred requests as `deferred` asks for.
+    public func pending(deferred: PendingBook.DeferredReading) throws(StoreError) -> PendingBook {
+        try file(PendingBook.self).load { try PendingBook.decodeDocument(from: $0, deferred: deferred) }
+    }
+
+    /// Read-modify-write of the favorites, under their lock. Nothing is written if `body` throws
+    /// or leaves them unchanged.
+    public func updateFavorites<T>(_ body: (inout Favorites) throws -> T) throws -> T { try update(Favorites.self, body) }
+
+    /// Read-modify-write of the schedules, under their lock.
+    public func updateSchedules<T>(_ body: (inout ScheduleBook) throws -> T) throws -> T { try update(ScheduleBook.self, body) }
+
+    /// Read-modify-write of favorites and schedules together (unfavouriting cascades into
+    /// schedules), locks taken in the store's fixed order.
+    public func updateFavoritesAndSchedules<T>(_ body: (inout Favorites, inout ScheduleBook) throws -> T) throws -> T {
+        try withLocks([.favorites, .schedules]) {
+            let favoritesFile = file(Favorites.self)
+            let schedulesFile = file(ScheduleBook.self)
+            var favorites = try favoritesFile.load()
+            var book = try schedulesFile.load()
+            let originalFavorites = favorites
+            let originalBook = book
+            let result = try body(&favorites, &book)
+            // Schedules first: a crash between the two writes leaves a favorite that no schedule
+            // uses, never a schedule that uses a route which is no longer a favorite.
+            if book != originalBook { try schedulesFile.save(book) }
+            if favorites != originalFavorites { try favoritesFile.save(favorites) }
+            return result
+        }
+    }
+
+    /// Whether the plan was made from the schedules as they are now; false when a command died
+    /// between saving the schedules and planning them. One `stat`, no read.
+    public func planIsCurrent(_ plan: PendingBook) -> Bool {
+        plan.schedulesStamp == FileStamp.of(file(ScheduleBook.self).path)
+    }
+}
