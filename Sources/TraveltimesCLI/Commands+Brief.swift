@@ -11,7 +11,7 @@ extension Commands {
         ]
     ) { invocation in
         let commute = try invocation.commute()
-        let briefing = try commute.brief(group: invocation.arguments.value("--group"))
+        let briefing = try commute.routes.brief(group: invocation.arguments.value("--group"))
         if invocation.wantsJSON {
             try invocation.printJSON(BriefJSON(briefing.brief, calendar: commute.calendar))
             return

@@ -12,7 +12,7 @@ extension Commands {
         let configuration = try invocation.commute().configuration
         let secrets = configuration.accessCode.map { [$0] } ?? []
         let source = configuration.source.map { FeedSource.redact(FeedSource.display($0), secrets: secrets) }
-        let environmentCode = !(invocation.environment["WSDOT_ACCESS_CODE"] ?? "").isEmpty
+        let environmentCode = !(invocation.environment[.accessCode] ?? "").isEmpty
         let codeState = environmentCode ? "set (from WSDOT_ACCESS_CODE)" : configuration.accessCode == nil ? "not set" : "set"
         let (zone, zoneSource) = try invocation.timeZone(saved: configuration.timeZone)
         if invocation.wantsJSON {
@@ -100,7 +100,7 @@ extension Commands {
         } catch let error as SettingError {
             throw invocation.usage(error.description)
         }
-        try invocation.commute().change(change)
+        try invocation.commute().settings.change(change)
         if setting.replansAlerts {
             try replan(invocation, message: change.confirmation)
         } else {
@@ -134,7 +134,7 @@ extension Commands {
         options: [Options.now]
     ) { invocation in
         let setting = try setting(invocation.arguments.positionals[0], invocation)
-        try invocation.commute().clear(setting)
+        try invocation.commute().settings.clear(setting)
         if setting.replansAlerts {
             try replan(invocation, message: "timezone cleared (it is saved again with the next schedule)")
         } else {

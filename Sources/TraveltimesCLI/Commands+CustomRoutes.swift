@@ -65,9 +65,9 @@ extension Commands {
         let custom = Route.Custom(provider: provider, from: from, to: to)
         let name = try routeName(invocation)
         let commute = try invocation.commute()
-        let route = Commute.customRoute(id: id, name: name ?? nil, custom: custom, at: commute.now)
+        let route = CustomRoutes.customRoute(id: id, name: name ?? nil, custom: custom, at: commute.now)
         if invocation.arguments.has("--no-check") {
-            _ = try commute.addCustomRoute(route, measurement: nil)
+            _ = try commute.customRoutes.addCustomRoute(route, measurement: nil)
             invocation.io.out("Added route \(id): \(route.name), not checked; it is fetched at the next refresh that needs it.")
             return
         }
@@ -75,18 +75,18 @@ extension Commands {
         let access = try invocation.providerAccess(configuration)
         let timeout = try invocation.timeout()
         let io = invocation.io.redacting(access.secrets)
-        let result: Result<RoutingAPI.Measurement, Commute.CustomFetchFailure>
+        let result: Result<RoutingAPI.Measurement, CustomRoutes.CustomFetchFailure>
         do {
             let spinner = Spinner(io: io, message: "Asking \(custom.provider.displayName)")
             defer { spinner.stop() }
-            result = try commute.measure(
+            result = try commute.customRoutes.measure(
                 custom, access: access, budget: configuration.budget(for: custom.provider), deadline: access.clock() + timeout)
         }
         switch result {
         case .failure(let failure):
             throw CustomRouteFailed(failure: failure, context: "route \(id) was not added", secrets: access.secrets)
         case .success(let measurement):
-            let added = try commute.addCustomRoute(route, measurement: measurement)
+            let added = try commute.customRoutes.addCustomRoute(route, measurement: measurement)
             let saved = added.route
             io.out("Added route \(id): \(saved.name): \(describeTimes(saved)).")
             for warning in added.warnings { io.warn(warning) }
@@ -111,8 +111,8 @@ extension Commands {
             throw invocation.usage("Nothing to change: give --name, --from, --to or --provider.")
         }
         let commute = try invocation.commute()
-        _ = try commute.customRoute(id)
-        let route = try commute.editCustomRoute(id, name: name, from: from, to: to, provider: provider)
+        _ = try commute.customRoutes.customRoute(id)
+        let route = try commute.customRoutes.editCustomRoute(id, name: name, from: from, to: to, provider: provider)
         invocation.io.out("Route \(id): \(route.name); \(describeTimes(route)).")
     }
 
@@ -127,14 +127,14 @@ extension Commands {
     ) { invocation in
         let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
         let commute = try invocation.commute()
-        let routes = try commute.routes().byID
-        let preview = try commute.previewRemovingCustomRoute(id)
+        let routes = try commute.routes.all().byID
+        let preview = try commute.customRoutes.previewRemovingCustomRoute(id)
         let kind = routes[id]?.transit != nil ? "transit" : "custom"
         var consequence = "This will remove the \(kind) route \(describe([id], routes))."
         if let cascade = preview.cascade { consequence += " " + Commands.consequence(of: cascade, routes) }
         if preview.wasWatched { consequence += " Its delay watch will stop." }
         try invocation.confirm(consequence, question: "Remove?")
-        let removed = try commute.removeCustomRoute(id)
+        let removed = try commute.customRoutes.removeCustomRoute(id)
         if let cascade = removed.change.cascade { report(cascade, invocation) }
         if removed.change.wasWatched { invocation.io.out("Stopped watching \(id).") }
         invocation.io.out("Removed route \(describe([id], routes)).")
@@ -200,7 +200,7 @@ extension Commands {
     }
 
     /// What an unfavouriting cascade did, a line each.
-    static func report(_ cascade: Commute.Cascade, _ invocation: Invocation) {
+    static func report(_ cascade: FavoriteRoutes.Cascade, _ invocation: Invocation) {
         for trimmed in cascade.trimmed {
             let before = trimmed.before
             invocation.io.out(
@@ -222,7 +222,7 @@ extension Commands {
 
 /// A custom route the provider could not time: what failed, and that nothing was saved.
 struct CustomRouteFailed: ProcessError, CustomStringConvertible {
-    var failure: Commute.CustomFetchFailure
+    var failure: CustomRoutes.CustomFetchFailure
     var context: String
     var secrets: [String]
 
@@ -230,7 +230,7 @@ struct CustomRouteFailed: ProcessError, CustomStringConvertible {
     var description: String { FeedSource.redact("\(failure); \(context)", secrets: secrets) }
 }
 
-extension Commute.CustomFetchFailure {
+extension CustomRoutes.CustomFetchFailure {
     /// A setting to give: 64; a key refused or a provider's refusal: 69; no route: 1; the budget
     /// spent, no answer in time, or no time left to ask: 75.
     var exitCode: ExitCode {

@@ -29,14 +29,14 @@ extension Commands {
     ) { invocation in
         let commute = try invocation.commute()
         let io = invocation.io
-        let report = try commute.tick(sender: invocation.sender(io))
+        let report = try commute.alerts.tick(sender: invocation.sender(io))
         // Missed alerts and failures are news, quiet or not: each is said once, when it happens.
         for missed in report.missed {
             io.err("traveltimes: missed \(missed.alert) due \(TimeFormatting.dayAndTime(missed.at, calendar: commute.calendar)): \(report.missedReasons[missed]?.description ?? "past its window"); not delivered")
         }
         // Under --quiet a notifier failing as it failed last time is not said again each minute:
         // said when it starts failing, or fails otherwise (`status` and `doctor` show it meanwhile).
-        let repeats = invocation.arguments.has("--quiet") ? commute.repeatedFailures(report.failures) : []
+        let repeats = invocation.arguments.has("--quiet") ? commute.alerts.repeatedFailures(report.failures) : []
         var said = 0
         for (index, failure) in report.failures.enumerated() {
             if repeats.contains(index) { continue }
@@ -89,18 +89,18 @@ extension Commands {
         let commute = try invocation.commute()
         let notifiers = commute.configuration.effectiveNotifiers
         // Said before the wait, not after it (sendTestAlert checks again, for its other callers).
-        guard try !commute.favorites().routeIDs.isEmpty else { throw CommuteError.nothingToBrief }
+        guard try !commute.favorites.read().routeIDs.isEmpty else { throw CommuteError.nothingToBrief }
         if delay > 0 {
             invocation.io.err("Sending a test alert in \(Int(delay)) s…")
             sleepFor(delay)
         }
-        let test = try commute.sendTestAlert(notifiers: notifiers, sender: invocation.sender(invocation.io))
+        let test = try commute.alerts.sendTestAlert(notifiers: notifiers, sender: invocation.sender(invocation.io))
         try report(test, of: notifiers.count, invocation.io)
     }
 
     /// Where the test alert went: the notifiers it reached in the parentheses, each that failed on
     /// a line of its own, with why (then exit 1).
-    private static func report(_ test: Commute.TestAlert, of count: Int, _ io: TerminalIO) throws {
+    private static func report(_ test: Alerts.TestAlert, of count: Int, _ io: TerminalIO) throws {
         let failures = test.sent.filter { $0.result != .delivered }
         let delivered = test.sent.filter { $0.result == .delivered }.map(\.delivery.claim.notifier.summary)
         io.err(
@@ -129,7 +129,7 @@ extension Commands {
     ) { invocation in
         let since = try deliveredSince(invocation)
         let commute = try invocation.commute()
-        let report = try commute.delivered(since: since, schedules: try scheduleOption(invocation))
+        let report = try commute.alerts.delivered(since: since, schedules: try scheduleOption(invocation))
         let calendar = commute.calendar
         if invocation.wantsJSON {
             try invocation.printJSON(report.entries.map { entry in
@@ -228,7 +228,7 @@ extension Commands {
         }
         let commute = try invocation.commute()
         try invocation.confirm("This will dismiss and forget what was delivered for \(scope).", question: "Clear?")
-        let dismissed = try commute.dismissOpenAlerts(ofSchedules: prefix, sender: invocation.sender(invocation.io))
+        let dismissed = try commute.alerts.dismissOpenAlerts(ofSchedules: prefix, sender: invocation.sender(invocation.io))
         for change in dismissed {
             if let failure = change.result.failure {
                 invocation.io.err("traveltimes: cannot dismiss on \(change.notifier.summary): \(failure)")
@@ -236,7 +236,7 @@ extension Commands {
         }
         let cleared = dismissed.filter { $0.result == .delivered }.count
         if !dismissed.isEmpty { invocation.io.out("Dismissed \(cleared) of \(dismissed.count) alerts still showing.") }
-        let removed = try commute.clearLedger(ofSchedules: prefix)
+        let removed = try commute.alerts.clearLedger(ofSchedules: prefix)
         invocation.io.out("Removed \(removed) ledger \(removed == 1 ? "entry" : "entries") for \(scope).")
     }
 
@@ -289,7 +289,7 @@ extension Commands {
             throw invocation.usage("Invalid --name '\(DisplayText.line(String(name.prefix(40))))': use a letter, then letters, digits, - or _ (32 at most).")
         }
         let kind = try notifierKind(words, invocation)
-        let notifier = try invocation.commute().addNotifier(kind, name: name)
+        let notifier = try invocation.commute().notifiers.addNotifier(kind, name: name)
         invocation.io.out("Added notifier \(notifier.id): \(notifier.summary).")
     }
 
@@ -299,7 +299,7 @@ extension Commands {
         case "stdout" where words.count == 1: return .stdout
         case "desktop" where words.count == 1:
             // Checked as `exec notify-send` is: a desktop notifier with no notify-send never works.
-            if !invocation.arguments.has("--force"), let problem = ExecNotifier.problem(program: "notify-send", path: invocation.environment["PATH"]) {
+            if !invocation.arguments.has("--force"), let problem = ExecNotifier.problem(program: "notify-send", path: invocation.environment[.path]) {
                 throw invocation.usage("Cannot add desktop: notify-send: \(problem) (install libnotify-bin). Pass --force before desktop to add it anyway.")
             }
             return .desktop
@@ -315,7 +315,7 @@ extension Commands {
                     "'\(option)' after the program would be passed to it: give it before exec (notify add \(option)\(option == "--name" ? " NAME" : "") exec \(DisplayText.line(program)) …), or put -- before the program's arguments to pass it on.")
             }
             if end < arguments.endIndex { arguments.remove(at: end) }
-            if !invocation.arguments.has("--force"), let problem = ExecNotifier.problem(program: program, path: invocation.environment["PATH"]) {
+            if !invocation.arguments.has("--force"), let problem = ExecNotifier.problem(program: program, path: invocation.environment[.path]) {
                 throw invocation.usage("Cannot add exec \(DisplayText.line(program)): \(problem). Give the program's full path, or pass --force before exec to add it anyway.")
             }
             return .exec(program: program, arguments: arguments)
@@ -415,7 +415,7 @@ extension Commands {
             throw invocation.usage("No notifier numbered \(id): see `traveltimes notify list`.")
         }
         try invocation.confirm("This will stop sending alerts to \(notifier.summary).", question: "Remove it?")
-        try commute.removeNotifier(id)
+        try commute.notifiers.removeNotifier(id)
         invocation.io.out("Removed notifier \(id): \(notifier.summary).")
     }
 }

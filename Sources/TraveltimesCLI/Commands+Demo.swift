@@ -33,9 +33,9 @@ extension Commands {
             }
         }
         var environment = invocation.environment
-        environment["TRAVELTIMES_HOME"] = directory
-        environment["TRAVELTIMES_TZ"] = sampleZone
-        environment["TRAVELTIMES_CAP"] = nil
+        environment[.home] = directory
+        environment[.timeZone] = sampleZone
+        environment[.cap] = nil
         let io = invocation.io
         io.out("A throwaway store in \(directory), as if it were \(sampleMoment) (\(sampleZone)).")
         let steps: [[String]] = [

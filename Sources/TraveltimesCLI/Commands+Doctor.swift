@@ -88,14 +88,14 @@ private struct Doctor {
         var custom: [Route] = []
         if let commute {
             configuration = commute.configurationError == nil ? commute.configuration : nil
-            custom = ((try? commute.routes())?.routes ?? []).filter { $0.custom != nil }
-            for finding in commute.checkup(environment: invocation.environment) { add(finding, commute) }
+            custom = ((try? commute.routes.all())?.routes ?? []).filter { $0.custom != nil }
+            for finding in commute.health.checkup(environment: invocation.environment) { add(finding, commute) }
         }
         checkHelper(needed: configuration.map(needsHelper) ?? true || !custom.isEmpty)
-        let ledger = try? commute?.ledger()
+        let ledger = try? commute?.alerts.ledger()
         for notifier in (configuration ?? .empty).effectiveNotifiers {
             checkNotifier(notifier, installed: installed)
-            if let commute, let ledger, let failure = Commute.lastDeliveryFailure(of: notifier, in: ledger) { add(failure, commute) }
+            if let commute, let ledger, let failure = Health.lastDeliveryFailure(of: notifier, in: ledger) { add(failure, commute) }
         }
         checkScheduler(installed, store: directory)
         return Checkup(
@@ -129,7 +129,7 @@ private struct Doctor {
                 fix: "check its permissions, or set TRAVELTIMES_HOME")
             return nil
         }
-        let check = commute.checkStore()
+        let check = commute.health.checkStore()
         if let first = check.unreadable.first {
             add("store", .problem, String(describing: first),
                 fix: "move the file aside or restore it from a backup (`traveltimes status` names every unreadable file)")
@@ -143,7 +143,7 @@ private struct Doctor {
     }
 
     /// A finding of the core's, in words: the check it belongs to, what was found, and what to do.
-    private mutating func add(_ finding: Commute.Finding, _ commute: Commute) {
+    private mutating func add(_ finding: Health.Finding, _ commute: Commute) {
         let (check, detail, fix) = Self.words(finding, commute)
         let status: Finding.Status = switch finding.severity {
         case .ok: .ok
@@ -153,7 +153,7 @@ private struct Doctor {
         add(check, status, detail, fix: fix, stopsAlerts: finding.stopsAlerts)
     }
 
-    private static func words(_ finding: Commute.Finding, _ commute: Commute) -> (check: String, detail: String, fix: String?) {
+    private static func words(_ finding: Health.Finding, _ commute: Commute) -> (check: String, detail: String, fix: String?) {
         func moment(_ date: Date) -> String { TimeFormatting.moment(date, relativeTo: commute.now, calendar: commute.calendar) }
         func enabled(_ count: Int, _ watches: Int) -> String {
             "\(count) enabled" + (watches > 0 ? ", \(watches) delay \(watches == 1 ? "watch" : "watches")" : "")
@@ -264,7 +264,7 @@ private struct Doctor {
     }
 
     /// `2 routes; 40 of 2500 requests today`.
-    private static func usageText(_ usage: Commute.ProviderUsage) -> String {
+    private static func usageText(_ usage: Health.ProviderUsage) -> String {
         "\(usage.routes) route\(usage.routes == 1 ? "" : "s"); \(usage.used) of \(usage.budget) requests today"
     }
 
@@ -316,7 +316,7 @@ private struct Doctor {
                 add(check, .ok, notifier.id == 0 ? "none configured: alerts go to stdout, which cron mails" : "stdout, which cron mails")
             }
         case .exec(let program, let arguments):
-            let path = invocation.environment["PATH"]
+            let path = invocation.environment[.path]
             if let problem = ExecNotifier.problem(program: program, path: path) {
                 add(check, .problem, "\(notifier.summary): \(problem)", fix: "traveltimes notify remove \(notifier.id), then add it with the program's full path")
                 return
@@ -335,7 +335,7 @@ private struct Doctor {
             }
             add(check, .ok, notifier.summary)
         case .desktop:
-            if ExecNotifier.problem(program: "notify-send", path: invocation.environment["PATH"]) != nil {
+            if ExecNotifier.problem(program: "notify-send", path: invocation.environment[.path]) != nil {
                 add(check, .problem, "desktop: notify-send is not installed", fix: "install libnotify-bin (Debian, Ubuntu) or libnotify")
             } else {
                 add(check, .ok, "desktop: notify-send is here; under cron the session bus is found at /run/user/\(getuid())/bus")

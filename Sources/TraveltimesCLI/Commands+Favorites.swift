@@ -9,7 +9,7 @@ extension Commands {
     ) { invocation in
         // It needs nothing from config.json: a damaged one does not stop the listing.
         let commute = try invocation.commute(unreadableConfiguration: .readsAsDefaults)
-        let favorites = try commute.favorites()
+        let favorites = try commute.favorites.read()
         if invocation.wantsJSON {
             try invocation.printJSON(favorites.routeIDs)
             return
@@ -18,7 +18,7 @@ extension Commands {
             invocation.io.out("No favorites yet: add routes with `traveltimes favorites add ID...` (IDs from `traveltimes routes`).")
             return
         }
-        let routes = try commute.routes().byID
+        let routes = try commute.routes.all().byID
         var table = Table([.right, .right, .left, .left])
         for (index, id) in favorites.routeIDs.enumerated() {
             let route = routes[id]
@@ -38,8 +38,8 @@ extension Commands {
         // An ID given twice is added (and named) once.
         let ids = try invocation.arguments.positionals.map(ScheduleParsing.routeID).filter { seen.insert($0).inserted }
         let commute = try invocation.commute()
-        let result = try commute.addFavorites(ids)
-        let routes = try commute.routes().byID
+        let result = try commute.favorites.addFavorites(ids)
+        let routes = try commute.routes.all().byID
         if !result.added.isEmpty {
             invocation.io.out("Added to favorites: \(describe(result.added, routes)).")
         }
@@ -61,10 +61,10 @@ extension Commands {
     ) { invocation in
         let ids = try invocation.arguments.positionals.map(ScheduleParsing.routeID)
         let commute = try invocation.commute()
-        let routes = try commute.routes().byID
-        let preview = try commute.previewRemovingFavorites(ids)
+        let routes = try commute.routes.all().byID
+        let preview = try commute.favorites.previewRemovingFavorites(ids)
         try invocation.confirm(consequence(of: preview, routes), question: "Remove?")
-        let removed = try commute.removeFavorites(ids)
+        let removed = try commute.favorites.removeFavorites(ids)
         invocation.io.out("Removed from favorites: \(describe(removed.change.removedFavorites, routes)).")
         report(removed.change, invocation)
         invocation.report(removed.summary)
@@ -83,13 +83,13 @@ extension Commands {
             throw invocation.usage("Missing --to POSITION.")
         }
         let commute = try invocation.commute()
-        guard let position = Int(text) else { throw CommuteError.badPosition(text, count: try commute.favorites().routeIDs.count) }
-        let order = try commute.moveFavorite(id, to: position)
+        guard let position = Int(text) else { throw CommuteError.badPosition(text, count: try commute.favorites.read().routeIDs.count) }
+        let order = try commute.favorites.moveFavorite(id, to: position)
         invocation.io.out("Favorites: \(order.joined(separator: ", ")).")
     }
 
     /// `This will remove …` — names everything the removal destroys.
-    static func consequence(of cascade: Commute.Cascade, _ routes: [String: Route]) -> String {
+    static func consequence(of cascade: FavoriteRoutes.Cascade, _ routes: [String: Route]) -> String {
         var text = "This will remove \(describe(cascade.removedFavorites, routes)) from your favorites"
         if !cascade.trimmed.isEmpty {
             let names = cascade.trimmed.map { "\($0.before.timeLabel) on \($0.before.daysLabel)" }

@@ -11,7 +11,7 @@ extension Commands {
     ) { invocation in
         let routeIDs = try groupRoutes(invocation)
         guard let routeIDs else { throw ModelError.noRoutes }
-        let group = try invocation.commute().addGroup(invocation.arguments.positionals[0], routeIDs: routeIDs)
+        let group = try invocation.commute().favorites.addGroup(invocation.arguments.positionals[0], routeIDs: routeIDs)
         invocation.io.out("Added group '\(group.name)': \(group.routeIDs.joined(separator: ", ")).")
     }
 
@@ -22,7 +22,7 @@ extension Commands {
     ) { invocation in
         // It needs nothing from config.json: a damaged one does not stop the listing.
         let commute = try invocation.commute(unreadableConfiguration: .readsAsDefaults)
-        let groups = try commute.favorites().groups
+        let groups = try commute.favorites.read().groups
         if invocation.wantsJSON {
             try invocation.printJSON(groups)
             return
@@ -31,7 +31,7 @@ extension Commands {
             invocation.io.out("No groups yet: add one with `traveltimes group add NAME --route ID...`.")
             return
         }
-        let routes = try commute.routes().byID
+        let routes = try commute.routes.all().byID
         for group in groups {
             invocation.io.out("\(group.name): \(describe(group.routeIDs, routes))")
         }
@@ -51,7 +51,7 @@ extension Commands {
         let routeIDs = try groupRoutes(invocation)
         let newName = invocation.arguments.value("--rename")
         guard routeIDs != nil || newName != nil else { throw invocation.usage("Nothing to change: give --route or --rename.") }
-        let group = try invocation.commute().editGroup(invocation.arguments.positionals[0], routeIDs: routeIDs, newName: newName)
+        let group = try invocation.commute().favorites.editGroup(invocation.arguments.positionals[0], routeIDs: routeIDs, newName: newName)
         invocation.io.out("Group '\(group.name)': \(group.routeIDs.joined(separator: ", ")).")
     }
 
@@ -66,9 +66,9 @@ extension Commands {
     ) { invocation in
         let commute = try invocation.commute()
         let name = invocation.arguments.positionals[0]
-        guard let group = try commute.favorites().group(named: name) else { throw CommuteError.unknownGroup(name) }
+        guard let group = try commute.favorites.read().group(named: name) else { throw CommuteError.unknownGroup(name) }
         try invocation.confirm("This will delete the group '\(group.name)' (its routes stay favorites).", question: "Delete it?")
-        let removed = try commute.removeGroup(group.name)
+        let removed = try commute.favorites.removeGroup(group.name)
         invocation.io.out("Deleted group '\(removed.name)'.")
     }
 

@@ -33,7 +33,7 @@ extension Commands {
             days = value
         }
         let commute = try invocation.commute()
-        let view = try commute.history(of: id, days: days)
+        let view = try commute.history.view(of: id, days: days)
         if invocation.wantsJSON {
             try invocation.printJSON(HistoryJSON(view, calendar: commute.calendar))
             return
@@ -59,7 +59,7 @@ extension Commands {
         let commute = try invocation.commute()
         var buffer = csv ? HistoryCSV.header + "\n" : ""
         let io = invocation.io
-        let damaged = try commute.exportHistory(ids) { id, record in
+        let damaged = try commute.history.exportHistory(ids) { id, record in
             if csv {
                 buffer += HistoryCSV.line(id, record, calendar: commute.calendar) + "\n"
             } else {
@@ -94,7 +94,7 @@ extension Commands {
             """
     ) { invocation in
         let commute = try invocation.commute()
-        let outcome = try commute.importHistory(from: invocation.arguments.positionals[0])
+        let outcome = try commute.history.importHistory(from: invocation.arguments.positionals[0])
         var parts = ["Imported \(outcome.recorded) \(outcome.recorded == 1 ? "reading" : "readings")"]
         if outcome.repeated > 0 { parts.append("skipped \(outcome.repeated) already recorded") }
         if outcome.expired > 0 {
@@ -145,11 +145,11 @@ extension Commands {
             }
             window = (hours.start, hours.end)
         }
-        guard arriveBy.hour * 60 + arriveBy.minute >= Commute.bestTimeStep else {
+        guard arriveBy.hour * 60 + arriveBy.minute >= History.bestTimeStep else {
             throw invocation.usage("--arrive-by \(arriveBy.label) leaves no time to travel that day: use a later time.")
         }
         let commute = try invocation.commute()
-        let best = try commute.bestTime(routeIDs: ids, arriveBy: arriveBy, days: days, window: window)
+        let best = try commute.history.bestTime(routeIDs: ids, arriveBy: arriveBy, days: days, window: window)
         if invocation.wantsJSON {
             try invocation.printJSON(BestTimeJSON(best))
             return
@@ -157,11 +157,11 @@ extension Commands {
         printBestTime(best, several: ids.count > 1, invocation.io)
     }
 
-    private static func printBestTime(_ best: Commute.BestTime, several: Bool, _ io: TerminalIO) {
+    private static func printBestTime(_ best: History.BestTime, several: Bool, _ io: TerminalIO) {
         io.out("To arrive by \(best.arriveBy.label), leaving \(best.earliest.label)–\(best.latest.label), from the last \(best.weeks) weeks of history:")
         var table = Table([.left, .left, .left])
         table.add(["", "LEAST TRAFFIC", "ON TIME 9 TIMES IN 10"])
-        func describe(_ choice: Commute.BestTime.Choice?, _ what: String) -> String {
+        func describe(_ choice: History.BestTime.Choice?, _ what: String) -> String {
             guard let choice else { return "too few readings" }
             let route = several ? " by \(choice.routeName)" : ""
             return "\(choice.leave.label)\(route), \(TypicalTime.text(choice.minutes)) min \(what) (\(choice.weeks) weeks)"
@@ -217,7 +217,7 @@ struct HistoryJSON: Encodable {
     var slots: [Slot]
     var readings: [Reading]
 
-    init(_ view: Commute.HistoryView, calendar: ZonedCalendar) {
+    init(_ view: History.HistoryView, calendar: ZonedCalendar) {
         route = view.routeID
         name = view.route?.name
         zone = view.zone
@@ -260,9 +260,9 @@ struct BestTimeJSON: Encodable {
     var weeks: Int
     var days: [Day]
 
-    init(_ best: Commute.BestTime) {
+    init(_ best: History.BestTime) {
         func text(_ time: TimeOfDay) -> String { TimeSlot.clock(time) }
-        func choice(_ choice: Commute.BestTime.Choice?) -> Choice? {
+        func choice(_ choice: History.BestTime.Choice?) -> Choice? {
             choice.map {
                 Choice(route: $0.routeID, leave: text($0.leave), minutes: $0.minutes, arrival: text($0.arrival), weeks: $0.weeks, readings: $0.readings)
             }

@@ -159,7 +159,7 @@ extension Commands {
     /// `--unit-dir`, else `$XDG_CONFIG_HOME/systemd/user`, else `~/.config/systemd/user`.
     static func unitDirectory(_ invocation: Invocation) throws -> String {
         if let given = invocation.arguments.value("--unit-dir") { return absolute(given) }
-        if let config = invocation.environment["XDG_CONFIG_HOME"], !config.isEmpty {
+        if let config = invocation.environment[.configHome], !config.isEmpty {
             // The XDG specification says a relative one is to be ignored: writing to ~/.config
             // instead would surprise whoever set it, so it is refused.
             guard config.hasPrefix("/") else {
@@ -168,7 +168,7 @@ extension Commands {
             }
             return config + "/systemd/user"
         }
-        guard let home = invocation.environment["HOME"], !home.isEmpty else {
+        guard let home = invocation.environment[.userHome], !home.isEmpty else {
             throw invocation.usage("No unit directory: set HOME or XDG_CONFIG_HOME, or pass --unit-dir DIR.")
         }
         return home + "/.config/systemd/user"

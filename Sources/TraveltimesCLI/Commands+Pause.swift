@@ -42,8 +42,8 @@ extension Commands {
             }
             reason = text
         }
-        let added = try commute.addPause(from: from, until: until, schedule: invocation.arguments.value("--schedule"), reason: reason)
-        let schedules = try commute.schedules().schedules
+        let added = try commute.schedules.addPause(from: from, until: until, schedule: invocation.arguments.value("--schedule"), reason: reason)
+        let schedules = try commute.schedules.read().schedules
         invocation.io.out("Pause \(added.change.number): \(describe(added.change, schedules, commute)).")
         invocation.io.out("\(added.summary.scheduled) alerts scheduled (cap \(added.summary.cap)); paused days take no place.")
         invocation.report(added.summary)
@@ -55,7 +55,7 @@ extension Commands {
         options: [Options.json, Options.now]
     ) { invocation in
         let commute = try invocation.commute()
-        let pauses = try commute.pauses()
+        let pauses = try commute.schedules.pauses()
         if invocation.wantsJSON {
             try invocation.printJSON(pauses.map(PauseJSON.init))
             return
@@ -64,7 +64,7 @@ extension Commands {
             invocation.io.out("No pauses: `traveltimes pause --until DATE` holds alerts back for some days.")
             return
         }
-        let schedules = try commute.schedules().schedules
+        let schedules = try commute.schedules.read().schedules
         for pause in pauses { invocation.io.out("\(pause.number)  \(describe(pause, schedules, commute))") }
     }
 
@@ -79,8 +79,8 @@ extension Commands {
         let text = invocation.arguments.positionals[0]
         guard text.count <= 7, text.allSatisfy(\.isASCIIDigit), let number = Int(text) else { throw CommuteError.unknownPause(DisplayText.line(text)) }
         let commute = try invocation.commute()
-        let schedules = try commute.schedules().schedules
-        let removed = try commute.removePause(number)
+        let schedules = try commute.schedules.read().schedules
+        let removed = try commute.schedules.removePause(number)
         let summary = removed.summary
         invocation.io.out("Removed pause \(removed.change.number): \(describe(removed.change, schedules, commute)); \(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
         invocation.report(summary)
@@ -92,7 +92,7 @@ extension Commands {
         options: [Options.now]
     ) { invocation in
         let commute = try invocation.commute()
-        let cleared = try commute.clearPauses()
+        let cleared = try commute.schedules.clearPauses()
         let (count, summary) = (cleared.change, cleared.summary)
         invocation.io.out(count == 0 ? "No pauses to remove." : "Removed \(count) pause\(count == 1 ? "" : "s"); \(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
         invocation.report(summary)

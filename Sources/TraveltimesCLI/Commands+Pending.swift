@@ -17,9 +17,9 @@ extension Commands {
             """
     ) { invocation in
         let commute = try invocation.commute()
-        let detail: Commute.DeferredDetail = invocation.wantsJSON
+        let detail: Schedules.DeferredDetail = invocation.wantsJSON
             ? .everyWithContent : .soonest(invocation.arguments.has("--all") ? .max : deferredShown)
-        let report = try commute.pendingReport(deferred: detail)
+        let report = try commute.schedules.pendingReport(deferred: detail)
         if invocation.wantsJSON {
             try invocation.printJSON(PendingJSON(report, calendar: commute.calendar))
             return
@@ -31,7 +31,7 @@ extension Commands {
         }
         io.out("\(report.requests.count) alerts scheduled (cap \(report.cap)); \(report.deferredCount) deferred.")
         if !report.pauses.isEmpty {
-            let schedules = try commute.schedules().schedules
+            let schedules = try commute.schedules.read().schedules
             for pause in report.pauses { io.out("Paused: \(describe(pause, schedules, commute)).") }
         }
         printScheduled(report.requests, commute, io)
@@ -42,7 +42,7 @@ extension Commands {
     }
 
     /// Each scheduled alert: when, what it would say now, whether quiet hours hold it back, its ID.
-    private static func printScheduled(_ requests: [Commute.PendingItem], _ commute: Commute, _ io: TerminalIO) {
+    private static func printScheduled(_ requests: [Schedules.PendingItem], _ commute: Commute, _ io: TerminalIO) {
         let quietHours = commute.configuration.quietHours
         for item in requests {
             io.out("")
@@ -57,7 +57,7 @@ extension Commands {
 
     /// The deferred alerts listed, a line each, and how many more there are: written straight out,
     /// as there may be thousands (our own text, nothing to neutralise).
-    private static func deferredLines(_ report: Commute.PendingReport, calendar: ZonedCalendar) -> String {
+    private static func deferredLines(_ report: Schedules.PendingReport, calendar: ZonedCalendar) -> String {
         let times = report.deferred.map { TimeFormatting.dayAndTime($0.request.nextFire, calendar: calendar) }
         let width = times.map(\.count).max() ?? 0
         var text = ""
@@ -97,8 +97,8 @@ struct PendingJSON: Encodable {
     /// The pauses in force: the alerts they hold back are not in `requests` or `deferred`.
     var pauses: [PauseJSON]
 
-    init(_ report: Commute.PendingReport, calendar: ZonedCalendar) {
-        func item(_ pending: Commute.PendingItem) -> Item {
+    init(_ report: Schedules.PendingReport, calendar: ZonedCalendar) {
+        func item(_ pending: Schedules.PendingItem) -> Item {
             let request = pending.request
             return Item(
                 id: request.id.description, scheduleID: request.scheduleID.lowercasedString, weekday: request.weekday.rawValue,

@@ -55,7 +55,7 @@ extension Commands {
     }
 
     /// `Refreshed 163 routes from …; 12 alerts scheduled (cap 64).`
-    static func reportFeed(_ result: Commute.RefreshResult, display: String, _ io: TerminalIO) {
+    static func reportFeed(_ result: Refresh.RefreshResult, display: String, _ io: TerminalIO) {
         let summary = result.reschedule
         if result.notModified {
             io.out("Feed unchanged since the last refresh (HTTP 304); \(result.routeCount) routes kept; "
@@ -69,7 +69,7 @@ extension Commands {
 
     /// What was fetched and what was left as it was; a spent budget as a warning (once a day when
     /// quiet). Failures are the error the command ends with.
-    static func reportCustom(_ result: Commute.CustomRefreshResult, quiet: Bool, _ commute: Commute, _ io: TerminalIO) {
+    static func reportCustom(_ result: CustomRoutes.CustomRefreshResult, quiet: Bool, _ commute: Commute, _ io: TerminalIO) {
         let skipped = result.outcomes.filter { $0.result == .skipped && !($0.failure?.isBudget ?? false) && $0.skip != .notAskedFor }
         if !quiet {
             if !result.fetched.isEmpty {
@@ -95,7 +95,7 @@ extension Commands {
         let overBudget = Dictionary(grouping: result.outcomes.filter { $0.failure?.isBudget ?? false }, by: \.provider)
         for provider in overBudget.keys.sorted() {
             guard let outcomes = overBudget[provider], let failure = outcomes.first?.failure else { continue }
-            let isNews = (try? commute.noteBudgetSpent(provider)) ?? true
+            let isNews = (try? commute.customRoutes.noteBudgetSpent(provider)) ?? true
             guard !quiet || isNews else { continue }
             let kept = outcomes.map { outcome in
                 outcome.route.custom?.fetchedAt.map {
@@ -127,14 +127,14 @@ private struct RefreshRun {
     /// What the last refresh left: a failure said then is not said again under --quiet.
     let before: RefreshLog?
 
-    var feed: Commute.RefreshResult?
+    var feed: Refresh.RefreshResult?
     var feedFailure: RefreshFailed?
     var display: String?
-    var custom: Commute.CustomRefreshResult?
-    var transit: [Commute.TransitRefreshOutcome] = []
+    var custom: CustomRoutes.CustomRefreshResult?
+    var transit: [Transit.TransitRefreshOutcome] = []
     /// The alerts re-planned with the transit routes' new departures.
     var transitPlan: Commute.RescheduleSummary?
-    var events: [Commute.WatchEvent] = []
+    var events: [Alerts.WatchEvent] = []
     var watchProblem: String?
 
     init(_ invocation: Invocation) throws {
@@ -143,21 +143,21 @@ private struct RefreshRun {
         quiet = invocation.arguments.has("--quiet")
         commute = try invocation.commute()
         only = try invocation.arguments.all("--route").map(ScheduleParsing.routeID)
-        session = HelperSession(helperPath: invocation.fetchHelperPath(), workers: Commute.parallelRequests, environment: invocation.environment)
+        session = HelperSession(helperPath: invocation.fetchHelperPath(), workers: CustomRoutes.parallelRequests, environment: invocation.environment)
         do {
             access = try invocation.providerAccess(commute.configuration, session: session)
         } catch {
             session.finish()
             throw error
         }
-        accessCode = invocation.environment["WSDOT_ACCESS_CODE"].flatMap { $0.isEmpty ? nil : $0 } ?? commute.configuration.accessCode
+        accessCode = invocation.environment[.accessCode].flatMap { $0.isEmpty ? nil : $0 } ?? commute.configuration.accessCode
         source = FeedSource.effective(
             argument: invocation.arguments.value("--source"), environment: invocation.environment, saved: commute.configuration.source)
         secrets = (accessCode.map { [$0] } ?? []) + (source.map(FeedSource.secrets) ?? []) + access.secrets
             + (commute.configuration.transitFeeds ?? []).flatMap(\.secrets)
         io = invocation.io.redacting(secrets)
         start = access.clock()
-        before = try? commute.refreshLog()
+        before = try? commute.refresh.log()
     }
 
     /// The feed, when there is a source and not just some custom routes were asked for.
@@ -171,13 +171,13 @@ private struct RefreshRun {
         let spinner = Spinner(io: quiet || invocation.wantsJSON ? nil : io, message: "Fetching \(shown)")
         do {
             defer { spinner.stop() }
-            feed = try commute.refresh(
+            feed = try commute.refresh.run(
                 from: feedSource, display: shown, secrets: secrets, accessCode: accessCode,
                 fetcher: FeedFetcher(client: session), timeout: timeout)
-        } catch let error as Commute.SavedButNotPlanned {
+        } catch let error as Refresh.SavedButNotPlanned {
             feedFailure = RefreshFailed(underlying: error.underlying, saved: error.routeCount, secrets: secrets)
         } catch {
-            feedFailure = RefreshFailed(underlying: error, kept: commute.keptDataDescription(), secrets: secrets)
+            feedFailure = RefreshFailed(underlying: error, kept: commute.refresh.keptDataDescription(), secrets: secrets)
         }
         if let feed, !quiet, !invocation.wantsJSON { Commands.reportFeed(feed, display: shown, io) }
         // Calm under cron, loud once: a failure is said when it starts or changes, and its end.
@@ -185,7 +185,7 @@ private struct RefreshRun {
         if feed != nil {
             let since = before.failingSince.map { " since \(TimeFormatting.moment($0, relativeTo: commute.now, calendar: commute.calendar))" } ?? ""
             io.err("traveltimes: refresh works again, after \(before.failuresSinceSuccess) failed \(before.failuresSinceSuccess == 1 ? "try" : "tries")\(since)")
-        } else if quiet, let after = try? commute.refreshLog(), after.failuresSinceSuccess > before.failuresSinceSuccess,
+        } else if quiet, let after = try? commute.refresh.log(), after.failuresSinceSuccess > before.failuresSinceSuccess,
             after.lastResult == before.lastResult
         {
             feedFailure?.isQuietRepeat = true
@@ -197,7 +197,7 @@ private struct RefreshRun {
     /// the feed's error is the one to tell.)
     mutating func refreshCustomRoutes() throws {
         let hasCustom = try feed.map { !$0.customRoutes.isEmpty }
-            ?? (feedFailure == nil ? commute.routes() : (try? commute.routes()) ?? .empty).routes.contains { $0.custom != nil }
+            ?? (feedFailure == nil ? commute.routes.all() : (try? commute.routes.all()) ?? .empty).routes.contains { $0.custom != nil }
         if source == nil, !hasCustom, commute.configuration.transitFeeds?.isEmpty ?? true {
             throw invocation.usage(
                 "No feed source and no custom routes: pass --source URL|FILE, set TRAVELTIMES_SOURCE, run "
@@ -205,13 +205,13 @@ private struct RefreshRun {
                     + "add a route of your own with `traveltimes route add`, or a transit feed with `traveltimes transit add`.")
         }
         guard hasCustom || !only.isEmpty else { return }
-        let selection: Commute.CustomSelection = !only.isEmpty ? .routes(only) : invocation.arguments.has("--all") ? .all : .inPlay
+        let selection: CustomRoutes.CustomSelection = !only.isEmpty ? .routes(only) : invocation.arguments.has("--all") ? .all : .inPlay
         let spinner = Spinner(io: quiet || invocation.wantsJSON ? nil : io, message: "Asking the routing providers")
-        let result: Commute.CustomRefreshResult
+        let result: CustomRoutes.CustomRefreshResult
         do {
             defer { spinner.stop() }
-            result = try commute.refreshCustomRoutes(
-                selection, access: access, policy: Commute.CustomPolicy(commute.configuration),
+            result = try commute.customRoutes.refreshCustomRoutes(
+                selection, access: access, policy: CustomRoutes.CustomPolicy(commute.configuration),
                 timeout: max(0.1, timeout - (access.clock() - start)), custom: feed?.customRoutes)
         }
         custom = result
@@ -227,8 +227,8 @@ private struct RefreshRun {
         let spinner = Spinner(io: quiet || invocation.wantsJSON ? nil : io, message: "Reading the transit feeds")
         do {
             defer { spinner.stop() }
-            transit = try commute.refreshTransit(
-                client: session.limited(to: Commute.largestTimetableZip), timeout: max(0.1, timeout - (access.clock() - start)))
+            transit = try commute.transit.refreshTransit(
+                client: session.limited(to: Transit.largestTimetableZip), timeout: max(0.1, timeout - (access.clock() - start)))
         }
         if transit.contains(where: { !$0.routes.isEmpty }) { transitPlan = try commute.reschedule() }
         for outcome in transit {
@@ -261,7 +261,7 @@ private struct RefreshRun {
             .merging(transit.flatMap(\.planned).map { ($0.id, $0) }) { _, new in new }
         guard !refreshed.isEmpty else { return }
         do {
-            events = try commute.checkWatches(
+            events = try commute.alerts.checkWatches(
                 routes: refreshed, notifiers: commute.configuration.effectiveNotifiers, quietHours: commute.configuration.quietHours,
                 sender: invocation.sender(io))
             for event in events {
@@ -281,8 +281,8 @@ private struct RefreshRun {
                 feed, custom: custom, source: display, at: TimeFormatting.iso8601(commute.now, calendar: commute.calendar), events: events,
                 watchProblem: watchProblem,
                 providers: ProviderUsageJSON.all(
-                    try? commute.refreshLog(), commute.configuration, day: commute.budgetDay,
-                    custom: custom?.outcomes.map(\.route) ?? ((try? commute.routes().routes.filter { $0.custom != nil }) ?? [])),
+                    try? commute.refresh.log(), commute.configuration, day: commute.customRoutes.budgetDay,
+                    custom: custom?.outcomes.map(\.route) ?? ((try? commute.routes.all().routes.filter { $0.custom != nil }) ?? [])),
                 feedError: feedFailure.map { FeedSource.redact($0.description, secrets: secrets) }, calendar: commute.calendar,
                 transit: transit)
             try invocation.printJSON(json, through: io)
@@ -329,7 +329,7 @@ struct TransitFeedsFailed: ProcessError, CustomStringConvertible {
 /// Custom routes that could not be fetched: a line each, and the status of the worst: 69 for a
 /// key or a refusal, 64 for a missing key, else 75 (try again later).
 struct CustomRoutesFailed: ProcessError, CustomStringConvertible {
-    var outcomes: [Commute.CustomRouteOutcome]
+    var outcomes: [CustomRoutes.CustomRouteOutcome]
     var secrets: [String]
 
     var exitCode: ExitCode {
@@ -436,9 +436,9 @@ struct RefreshJSON: EveryKeyEncodable {
     var watchProblem: String?
 
     init(
-        _ result: Commute.RefreshResult?, custom: Commute.CustomRefreshResult?, source: String?, at moment: String,
-        events: [Commute.WatchEvent], watchProblem: String?, providers: [ProviderUsageJSON], feedError: String?, calendar: ZonedCalendar,
-        transit: [Commute.TransitRefreshOutcome] = []
+        _ result: Refresh.RefreshResult?, custom: CustomRoutes.CustomRefreshResult?, source: String?, at moment: String,
+        events: [Alerts.WatchEvent], watchProblem: String?, providers: [ProviderUsageJSON], feedError: String?, calendar: ZonedCalendar,
+        transit: [Transit.TransitRefreshOutcome] = []
     ) {
         self.transit = transit.map {
             TransitOutcome(feed: $0.feed, timetable: $0.timetable, realtime: $0.realtime, routes: $0.routes, problems: $0.problems)

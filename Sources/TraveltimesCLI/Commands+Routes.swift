@@ -13,13 +13,13 @@ extension Commands {
         ],
         discussion: "Favorites are marked *. A line warns when the data is more than an hour old."
     ) { invocation in
-        var order = Commute.RouteOrder.feed
+        var order = Routes.RouteOrder.feed
         if let text = invocation.arguments.value("--sort") {
             guard text == "delay" else { throw invocation.usage("Unknown --sort '\(text)': use delay.") }
             order = .delay
         }
         let commute = try invocation.commute()
-        let listing = try commute.routeListing(
+        let listing = try commute.routes.routeListing(
             search: invocation.arguments.value("--search"), favoritesOnly: invocation.arguments.has("--favorites"), order: order)
         if invocation.wantsJSON {
             try invocation.printJSON(listing.routes.map { RouteJSON($0, calendar: commute.calendar) })
@@ -45,7 +45,7 @@ extension Commands {
     }
 
     /// The `routes` table: favorites marked *, unavailable favorites in their place.
-    private static func routeTable(_ listing: Commute.RouteListing, _ commute: Commute) -> String {
+    private static func routeTable(_ listing: Routes.RouteListing, _ commute: Commute) -> String {
         var table = Table([.left, .right, .left, .right, .right, .right, .left, .left, .left])
         table.add(["", "ID", "NAME", "NOW", "AVG", "DELAY", "STATUS", "SOURCE", "UPDATED"])
         for entry in listing.entries {
@@ -77,7 +77,7 @@ extension Commands {
     ) { invocation in
         let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
         let commute = try invocation.commute()
-        let detail = try commute.routeDetail(id)
+        let detail = try commute.routes.routeDetail(id)
         if invocation.wantsJSON {
             let route = detail.route
             try invocation.printJSON(RouteDetailJSON(
@@ -91,7 +91,7 @@ extension Commands {
     }
 
     /// A route's card: its name, ends, source, times, arrival, age, and the schedules using it.
-    private static func printDetail(_ detail: Commute.RouteDetail, _ commute: Commute, _ io: TerminalIO) {
+    private static func printDetail(_ detail: Routes.RouteDetail, _ commute: Commute, _ io: TerminalIO) {
         let (route, schedules, arrival) = (detail.route, detail.schedules, detail.estimatedArrival)
         let calendar = commute.calendar
         io.out("\(route.name) (route \(route.id))\(detail.isFavorite ? "  * favorite" : "")")
@@ -147,7 +147,7 @@ extension Commands {
     /// When the data shown was updated, and a line for each source whose data is stale. One
     /// source: `Updated at 4:00 PM`; several: `Updated: wsdot Tue, Nov 4, 4:00 PM; transit metro
     /// 7:15 AM`, each stale one named on its own line, so one fresh source never hides another's age.
-    static func ageLines(_ sources: [Commute.SourceAge], newest: Date, _ commute: Commute) -> [String] {
+    static func ageLines(_ sources: [Routes.SourceAge], newest: Date, _ commute: Commute) -> [String] {
         let moment = { (date: Date) in TimeFormatting.moment(date, relativeTo: commute.now, calendar: commute.calendar) }
         guard sources.count > 1 else {
             return ["Updated at \(moment(sources.first?.updatedAt ?? newest))"] + sources.compactMap { $0.staleness.map { describe($0, commute) } }
@@ -161,7 +161,7 @@ extension Commands {
 
     /// `stale: refresh failed 3 times since 6:15 AM; the data is 3 h old`, naming the source when
     /// there are several (`stale: wsdot: …`).
-    static func describe(_ staleness: Commute.Staleness, _ commute: Commute, source: Commute.RouteSource? = nil) -> String {
+    static func describe(_ staleness: Routes.Staleness, _ commute: Commute, source: Routes.RouteSource? = nil) -> String {
         let moment = { (date: Date) in TimeFormatting.moment(date, relativeTo: commute.now, calendar: commute.calendar) }
         let what: String = switch staleness {
         case .failing(let times, let since, let age):

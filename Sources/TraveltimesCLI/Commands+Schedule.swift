@@ -49,7 +49,7 @@ extension Commands {
         }
         if invocation.arguments.has("--disabled") { draft.isEnabled = false }
         let commute = try invocation.commute()
-        let added = try commute.addSchedule(draft)
+        let added = try commute.schedules.addSchedule(draft)
         let schedule = added.schedule
         invocation.io.out("Added schedule \(shortID(schedule)): \(try describe(schedule, commute)).")
         warn(added.warnings, about: schedule, invocation)
@@ -59,7 +59,7 @@ extension Commands {
                 "Schedules are in \(zone) from now on, whatever TZ cron runs with "
                     + "(change it with `traveltimes config set timezone ZONE`).")
             // A host on UTC saves UTC: said at once when a source keeps other clocks.
-            if let other = commute.source(keepingOtherClocksThan: zone) {
+            if let other = commute.health.source(keepingOtherClocksThan: zone) {
                 invocation.io.warn(
                     "\(other.source) keeps \(other.zone)'s clocks, not \(zone)'s: if you live by them, run `traveltimes config set timezone \(other.zone)`")
             }
@@ -68,7 +68,7 @@ extension Commands {
     }
 
     /// Says, as warnings, why a schedule just saved may not do what its owner expects.
-    static func warn(_ warnings: [Commute.ScheduleWarning], about schedule: Schedule, _ invocation: Invocation) {
+    static func warn(_ warnings: [Schedules.ScheduleWarning], about schedule: Schedule, _ invocation: Invocation) {
         for warning in warnings {
             switch warning {
             case .duplicate(let copy):
@@ -92,7 +92,7 @@ extension Commands {
         ]
     ) { invocation in
         let commute = try invocation.commute()
-        let schedules = try commute.schedules().schedules
+        let schedules = try commute.schedules.read().schedules
         if invocation.wantsJSON {
             try invocation.printJSON(schedules.map { ScheduleJSON($0, calendar: commute.calendar) })
             return
@@ -102,7 +102,7 @@ extension Commands {
             return
         }
         if invocation.arguments.has("--verbose") {
-            let routes = try commute.routes().byID
+            let routes = try commute.routes.all().byID
             for schedule in schedules {
                 invocation.io.out("\(shortID(schedule))  \(schedule.spokenLabel)")
                 for id in schedule.routeIDs {
@@ -137,7 +137,7 @@ extension Commands {
             try invocation.printJSON(ScheduleJSON(schedule, calendar: commute.calendar))
             return
         }
-        let routes = try commute.routes().byID
+        let routes = try commute.routes.all().byID
         let io = invocation.io
         io.out("Schedule \(schedule.id.lowercasedString)")
         io.out("  \(schedule.spokenLabel)")
@@ -165,7 +165,7 @@ extension Commands {
                 io.out("    \(TimeFormatting.dayAndTime(fire, calendar: commute.calendar))")
             case .arriveBy:
                 // An arrive-by alert comes at the leave time, as `pending` shows it; the arrival after it.
-                let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: fire, typical: commute.typicalLookup)
+                let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: fire, typical: commute.history.typicalLookup)
                 io.out("    \(TimeFormatting.dayAndTime(leave.leave, calendar: commute.calendar))  leave, to arrive by \(commute.calendar.local(fire).time.label)")
             }
         }
@@ -204,7 +204,7 @@ extension Commands {
             }
             draft.timing = try arriveBy(invocation.arguments, over: current.timing)
         }
-        let edited = try commute.editSchedule(invocation.arguments.positionals[0], draft)
+        let edited = try commute.schedules.editSchedule(invocation.arguments.positionals[0], draft)
         invocation.io.out("Updated schedule \(shortID(edited.after)): \(try describe(edited.after, commute)).")
         warn(edited.warnings, about: edited.after, invocation)
         invocation.report(edited.summary)
@@ -245,14 +245,14 @@ extension Commands {
         let schedule = try commute.schedule(matching: invocation.arguments.positionals[0])
         try invocation.confirm(
             "This will stop notifications at \(schedule.timeLabel) on \(schedule.daysLabel).", question: "Remove it?")
-        let removed = try commute.removeSchedule(schedule.id.uuidString)
+        let removed = try commute.schedules.removeSchedule(schedule.id.uuidString)
         invocation.io.out("Removed schedule \(shortID(removed.change)) (\(removed.change.timeLabel) on \(removed.change.daysLabel)).")
         invocation.report(removed.summary)
     }
 
     private static func setEnabled(_ enabled: Bool, _ invocation: Invocation) throws {
         let commute = try invocation.commute()
-        let edited = try commute.editSchedule(invocation.arguments.positionals[0], Commute.ScheduleDraft(isEnabled: enabled))
+        let edited = try commute.schedules.editSchedule(invocation.arguments.positionals[0], Schedules.ScheduleDraft(isEnabled: enabled))
         let (before, after, summary) = (edited.before, edited.after, edited.summary)
         let label = "\(after.timeLabel) on \(after.daysLabel)"
         switch (before.isEnabled, enabled) {
@@ -301,8 +301,8 @@ extension Commands {
 
     /// The --at, --arrive-by, --buffer, --days and --route values, read and checked; nil fields
     /// were not given.
-    static func scheduleDraft(_ arguments: ParsedArguments) throws -> Commute.ScheduleDraft {
-        var draft = Commute.ScheduleDraft()
+    static func scheduleDraft(_ arguments: ParsedArguments) throws -> Schedules.ScheduleDraft {
+        var draft = Schedules.ScheduleDraft()
         if let text = arguments.value("--at") {
             guard arguments.value("--arrive-by") == nil else {
                 throw UsageError(message: "Give --at or --arrive-by, not both.", command: "")
@@ -343,7 +343,7 @@ extension Commands {
 
     /// `7:00 AM on Weekdays, 2 routes (Everett-Seattle, Seattle-Bellevue via 90), enabled; next alert Wed, Nov 5, 7:00 AM`.
     static func describe(_ schedule: Schedule, _ commute: Commute) throws -> String {
-        let routes = try commute.routes().byID
+        let routes = try commute.routes.all().byID
         let names = schedule.routeIDs.map { routes[$0]?.name ?? "Route \($0)" }.joined(separator: ", ")
         var text = "\(schedule.timeLabel) on \(schedule.daysLabel), \(routeCount(schedule.routeIDs.count)) (\(names))"
         if schedule.onlyWhenAboveUsual == true {
@@ -356,7 +356,7 @@ extension Commands {
             if buffer > 0 { text += ", \(buffer) min to spare" }
             if let headsUp { text += ", a heads-up \(headsUp) min before" }
         }
-        switch try commute.nextAlert(for: schedule) {
+        switch try commute.schedules.nextAlert(for: schedule) {
         case nil where !schedule.isEnabled:
             text += ", disabled"
         case nil:

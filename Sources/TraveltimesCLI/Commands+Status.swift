@@ -13,7 +13,7 @@ extension Commands {
             """
     ) { invocation in
         let commute = try invocation.commute(unreadableConfiguration: .readsAsDefaults)
-        let status = commute.storeStatus()
+        let status = commute.health.storeStatus()
         let configuration = commute.configurationError == nil ? commute.configuration : nil
         let report = try StatusJSON(status, configuration: configuration, commute, invocation)
         let pauseLines = status.schedules.map { book in (status.pauses ?? []).map { describe($0, book.schedules, commute) } } ?? []
@@ -220,7 +220,7 @@ struct StatusJSON: EveryKeyEncodable {
 
 extension StatusJSON {
     /// The report from what `Commute.storeStatus` read; `configuration` is nil when it could not be.
-    init(_ status: Commute.StoreStatus, configuration: Configuration?, _ commute: Commute, _ invocation: Invocation) throws {
+    init(_ status: Health.StoreStatus, configuration: Configuration?, _ commute: Commute, _ invocation: Invocation) throws {
         let calendar = commute.calendar
         func moment(_ date: Date) -> Moment { Moment(date: date, text: TimeFormatting.iso8601(date, calendar: calendar)) }
         self.init(store: commute.storeDirectory, installed: InstalledJSON(Commands.installed(invocation)))
@@ -235,7 +235,7 @@ extension StatusJSON {
             let custom = cache.routes.filter { $0.custom != nil }
             customRoutes = custom.count
             if !custom.isEmpty || configuration?.providerKeys != nil {
-                providers = ProviderUsageJSON.all(status.refreshLog, commute.configuration, day: commute.budgetDay, custom: custom)
+                providers = ProviderUsageJSON.all(status.refreshLog, commute.configuration, day: commute.customRoutes.budgetDay, custom: custom)
             }
             routes = Routes(
                 count: cache.routes.count, withoutData: cache.routes.count(where: { $0.status == .noData }),

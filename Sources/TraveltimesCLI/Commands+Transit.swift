@@ -52,12 +52,12 @@ extension Commands {
         let commute = try invocation.commute()
         let timeout = try invocation.timeout()
         let client = HelperHTTPClient(
-            helperPath: invocation.fetchHelperPath(), maximumBodyBytes: Commute.largestTimetableZip, environment: invocation.environment)
+            helperPath: invocation.fetchHelperPath(), maximumBodyBytes: Transit.largestTimetableZip, environment: invocation.environment)
         let contents: TransitTimetable.Contents
         do {
             let spinner = Spinner(io: io, message: "Fetching \(TransitFeed.shown(staticURL))")
             defer { spinner.stop() }
-            contents = try commute.addTransitFeed(feed, client: client, timeout: timeout)
+            contents = try commute.transit.addTransitFeed(feed, client: client, timeout: timeout)
         } catch let problem as TransitProblem {
             throw TransitFailed(problem: problem, context: "feed \(name) was not added", secrets: feed.secrets)
         }
@@ -72,7 +72,7 @@ extension Commands {
         options: [Options.json, Options.now]
     ) { invocation in
         let commute = try invocation.commute()
-        let feeds = try commute.transitFeeds()
+        let feeds = try commute.transit.transitFeeds()
         let secrets = feeds.flatMap(\.feed.secrets)
         let io = invocation.io.redacting(secrets)
         if invocation.wantsJSON {
@@ -105,7 +105,7 @@ extension Commands {
         let name = invocation.arguments.positionals[0]
         let commute = try invocation.commute()
         do {
-            try commute.removeTransitFeed(name)
+            try commute.transit.removeTransitFeed(name)
         } catch let problem as TransitProblem {
             throw TransitFailed(problem: problem, context: "nothing was removed", secrets: [])
         }
@@ -135,9 +135,9 @@ extension Commands {
         }
         guard search?.isEmpty == false || near != nil else { throw invocation.usage("Give --search TEXT or --near LAT,LON.") }
         let commute = try invocation.commute()
-        let stops: [Commute.TransitStop]
+        let stops: [Transit.TransitStop]
         do {
-            stops = try commute.transitStops(name, search: search, near: near)
+            stops = try commute.transit.transitStops(name, search: search, near: near)
         } catch let problem as TransitProblem {
             throw TransitFailed(problem: problem, context: "no stops were read", secrets: [])
         }
@@ -201,7 +201,7 @@ extension Commands {
         let commute = try invocation.commute()
         let route: Route
         do {
-            route = try commute.addTransitRoute(Commute.TransitRequest(
+            route = try commute.transit.addTransitRoute(Transit.TransitRequest(
                 id: id, name: name, feed: feed, fromStop: from, toStop: to, line: line, walkMinutes: walk))
         } catch let problem as TransitProblem {
             throw TransitFailed(problem: problem, context: "route \(id) was not added", secrets: [])
@@ -279,7 +279,7 @@ struct TransitStopJSON: EveryKeyEncodable {
     var longitude: Double?
     var metres: Int?
 
-    init(_ stop: Commute.TransitStop) {
+    init(_ stop: Transit.TransitStop) {
         id = stop.id
         name = stop.name
         parent = stop.parent

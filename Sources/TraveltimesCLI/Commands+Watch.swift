@@ -32,7 +32,7 @@ extension Commands {
             }
             names = list
         }
-        let route = try invocation.commute().watch(id, overMinutes: minutes, overUsual: threshold.aboveUsual, notify: names)
+        let route = try invocation.commute().notifiers.watch(id, overMinutes: minutes, overUsual: threshold.aboveUsual, notify: names)
         let line = threshold.aboveUsual ? "slower than 9 times in 10 at that hour" : "+\(minutes) min or more"
         invocation.io.out("Watching \(route.name) (\(id)): an alert when it runs \(line), and when it clears.")
     }
@@ -54,7 +54,7 @@ extension Commands {
             invocation.io.out("No routes watched: add one with `traveltimes watch add ROUTE --over MIN`.")
             return
         }
-        let routes = try commute.routes().byID
+        let routes = try commute.routes.all().byID
         for watch in watches {
             let state = watch.isOver.map { $0 ? "over now" : "clear now" } ?? "not checked yet"
             let line = watch.overUsual == true ? "slower than usual" : "over +\(watch.overMinutes) min"
@@ -76,7 +76,7 @@ extension Commands {
             throw invocation.usage("Route \(id) is not watched: see `traveltimes watch list`.")
         }
         try invocation.confirm("This will stop delay alerts for route \(id).", question: "Stop watching?")
-        try commute.unwatch(id)
+        try commute.notifiers.unwatch(id)
         invocation.io.out("Stopped watching route \(id).")
     }
 }

@@ -137,23 +137,23 @@ enum Completion {
         let lines: [String]
         switch kind {
         case .routeID, .customRouteID:
-            let routes = ((try? commute.routes().routes) ?? []).filter { kind == .routeID || $0.custom != nil }
+            let routes = ((try? commute.routes.all().routes) ?? []).filter { kind == .routeID || $0.custom != nil }
             lines = routes.map { "\($0.id)\t\($0.name)" }
         case .favoriteRouteID, .watchedRouteID:
             let ids = kind == .favoriteRouteID
-                ? (try? commute.favorites().routeIDs) ?? [] : (commute.configuration.watches ?? []).map(\.routeID)
-            let names = (try? commute.routes().byID) ?? [:]
+                ? (try? commute.favorites.read().routeIDs) ?? [] : (commute.configuration.watches ?? []).map(\.routeID)
+            let names = (try? commute.routes.all().byID) ?? [:]
             lines = ids.map { id in names[id].map { "\(id)\t\($0.name)" } ?? id }
         case .scheduleID:
-            lines = ((try? commute.schedules().schedules) ?? []).map {
+            lines = ((try? commute.schedules.read().schedules) ?? []).map {
                 "\(Commands.shortID($0))\t\($0.timeLabel) on \($0.daysLabel)"
             }
         case .notifierNumber:
             lines = (commute.configuration.notifiers ?? []).map { "\($0.id)\t\($0.summary)" }
         case .groupName:
-            lines = ((try? commute.favorites().groups) ?? []).map(\.name)
+            lines = ((try? commute.favorites.read().groups) ?? []).map(\.name)
         case .pauseNumber:
-            lines = ((try? commute.schedules())?.pauses ?? []).map { "\($0.number)\t\($0.from.iso) – \($0.until.iso)" }
+            lines = ((try? commute.schedules.read())?.pauses ?? []).map { "\($0.number)\t\($0.from.iso) – \($0.until.iso)" }
         default: lines = []
         }
         return matching(current, lines)

@@ -6,7 +6,7 @@ import FoundationEssentials
 /// then the typical delay by weekday and hour as shaded cells. Colour only when asked (a terminal
 /// without NO_COLOR); the same characters without it.
 struct HistoryChart {
-    let view: Commute.HistoryView
+    let view: History.HistoryView
     let commute: Commute
     let days: Int
     let color: Bool

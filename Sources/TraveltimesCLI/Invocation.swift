@@ -14,7 +14,7 @@ struct Invocation {
 
     /// Colour: only on a terminal, never with `NO_COLOR` set (https://no-color.org) or `TERM=dumb`.
     var usesColor: Bool {
-        io.outputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        io.outputIsTerminal && (environment[.noColor] ?? "").isEmpty && environment[.terminal] != "dumb"
     }
 
     /// Where the zone a command uses came from.
@@ -32,7 +32,7 @@ struct Invocation {
     /// `TZ` never changes it: cron on a UTC host delivers the 7:00 AM alert at 7:00 AM where the
     /// user is.
     func timeZone(saved: String?) throws(UsageError) -> (zone: IANAZone, source: ZoneSource) {
-        if let name = environment["TRAVELTIMES_TZ"], !name.isEmpty {
+        if let name = environment[.timeZone], !name.isEmpty {
             guard let zone = IANAZone(identifier: name) else {
                 throw usage("Unknown time zone '\(name)' in TRAVELTIMES_TZ: use an IANA name such as America/Los_Angeles.")
             }
@@ -45,7 +45,7 @@ struct Invocation {
 
     /// `TZ` when it names a zone, else the system's.
     func hostTimeZone() -> IANAZone {
-        if let name = environment["TZ"].map({ $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }), !name.isEmpty,
+        if let name = environment[.hostTimeZone].map({ $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }), !name.isEmpty,
             let zone = IANAZone(identifier: name)
         {
             return zone
@@ -59,7 +59,7 @@ struct Invocation {
     func now(in zone: IANAZone) throws -> Date {
         let given: (text: String, origin: String)? =
             if let text = arguments.value("--now") { (text, "--now") }
-            else if let text = environment["TRAVELTIMES_NOW"], !text.isEmpty { (text, "TRAVELTIMES_NOW") }
+            else if let text = environment[.now], !text.isEmpty { (text, "TRAVELTIMES_NOW") }
             else { nil }
         guard let (text, origin) = given else { return clock() }
         guard let parsed = ISO8601.parse(text) else {
@@ -86,7 +86,7 @@ struct Invocation {
 
     /// The pending-request cap: `TRAVELTIMES_CAP`, else 64.
     func cap() throws(UsageError) -> Int {
-        guard let text = environment["TRAVELTIMES_CAP"], !text.isEmpty else { return FanOut.defaultCap }
+        guard let text = environment[.cap], !text.isEmpty else { return FanOut.defaultCap }
         guard let cap = Int(text), (1...10_000).contains(cap) else {
             throw usage("Invalid TRAVELTIMES_CAP '\(text)': use a whole number from 1 to 10000.")
         }
@@ -95,7 +95,7 @@ struct Invocation {
 
     private func store() throws -> Store {
         var timeout = Store.defaultLockTimeout
-        if let text = environment["TRAVELTIMES_LOCK_TIMEOUT"], !text.isEmpty {
+        if let text = environment[.lockTimeout], !text.isEmpty {
             guard let seconds = NumberParsing.decimal(text), seconds <= 3_600 else {
                 throw usage("Invalid TRAVELTIMES_LOCK_TIMEOUT '\(text)': use seconds, such as 10 or 0.5.")
             }
@@ -111,7 +111,7 @@ struct Invocation {
         var commute = try Commute.open(
             try store(), unreadableConfiguration: unreadableConfiguration, cap: try cap(),
             zone: { saved in try timeZone(saved: saved).zone }, now: { zone in try now(in: zone) })
-        if let text = environment["TRAVELTIMES_TICK_DEADLINE"], !text.isEmpty {
+        if let text = environment[.tickDeadline], !text.isEmpty {
             guard let seconds = NumberParsing.decimal(text), seconds > 0, seconds <= 3_600 else {
                 throw usage("Invalid TRAVELTIMES_TICK_DEADLINE '\(DisplayText.line(String(text.prefix(20))))': use seconds, such as 45.")
             }
@@ -133,7 +133,7 @@ struct Invocation {
     /// The program run as `PROGRAM fetch-helper` for requests: `TRAVELTIMES_FETCH_HELPER`
     /// (tests), else this one.
     func fetchHelperPath() -> String {
-        environment["TRAVELTIMES_FETCH_HELPER"].flatMap { $0.isEmpty ? nil : $0 } ?? HelperHTTPClient.runningProgram()
+        environment[.fetchHelper].flatMap { $0.isEmpty ? nil : $0 } ?? HelperHTTPClient.runningProgram()
     }
 
     /// Prints a value as JSON: stable key order, two-space indentation, for scripts and jq.

@@ -1,34 +1,10 @@
+import CommuteCore
+
 /// What `--help` and the man page both list, written once; the README links to the man page
 /// rather than copying any of it.
 enum Reference {
     /// The environment variables the program reads.
-    static let environment: [(name: String, meaning: String)] = [
-        ("TRAVELTIMES_HOME", "Store directory (else $XDG_DATA_HOME/traveltimes, else ~/.local/share/traveltimes)"),
-        ("TRAVELTIMES_TZ", "The schedules' zone for this command, over the saved one (config set timezone)"),
-        ("TZ", "Used only before a zone is saved: the first schedule saves it"),
-        ("TRAVELTIMES_SOURCE", "Feed for refresh when --source is not given (else `config set source`)"),
-        ("WSDOT_ACCESS_CODE", "WSDOT access code (else `config set access-code`); never printed"),
-        ("TRAVELTIMES_NOW", "Act as if it were this ISO 8601 time, as --now does, for every command (a script's or a test's fixed clock); --now wins"),
-        ("TRAVELTIMES_CAP", "Most alerts pending at once (default 64)"),
-        ("TRAVELTIMES_LOCK_TIMEOUT", "Seconds to wait for a store lock (default 10)"),
-        ("TRAVELTIMES_TICK_DEADLINE", "Seconds a command may spend sending alerts (default 45); the rest are recorded failed and sent by the next tick"),
-        ("TRAVELTIMES_FETCH_HELPER", "Program run as PROGRAM fetch-helper for network requests (default: traveltimes itself)"),
-        ("XDG_CONFIG_HOME", "Units of install systemd go to $XDG_CONFIG_HOME/systemd/user (else ~/.config/systemd/user)"),
-        ("XDG_DATA_HOME", "The default store is $XDG_DATA_HOME/traveltimes when TRAVELTIMES_HOME is unset"),
-        ("HOME", "Base of the default store and unit directory when the XDG variables are unset"),
-        ("TOMTOM_API_KEY", "TomTom key (else `config set tomtom-key`); never printed"),
-        ("HERE_API_KEY", "HERE key (else `config set here-key`); never printed"),
-        ("GOOGLE_MAPS_API_KEY", "Google Routes API key (else `config set google-key`); never printed"),
-        ("TRAVELTIMES_TOMTOM_URL", "Replaces https://api.tomtom.com (scheme and host: a proxy, a test server)"),
-        ("TRAVELTIMES_HERE_URL", "Replaces https://router.hereapi.com"),
-        ("TRAVELTIMES_GOOGLE_URL", "Replaces https://routes.googleapis.com"),
-        ("TRAVELTIMES_PUSHOVER_URL", "Replaces https://api.pushover.net for pover:// notifiers"),
-        ("TRAVELTIMES_TELEGRAM_URL", "Replaces https://api.telegram.org for tgram:// notifiers"),
-        ("TRAVELTIMES_DISCORD_URL", "Replaces https://discord.com for discord:// notifiers"),
-        ("TRAVELTIMES_SLACK_URL", "Replaces https://hooks.slack.com for slack:// notifiers"),
-        ("NO_COLOR", "When set and not empty, no colour, even on a terminal (history is the only command with any)"),
-        ("TERM", "dumb: no colour"),
-    ]
+    static var environment: [(name: String, meaning: String)] { EnvironmentVariable.allCases.map { ($0.name, $0.meaning) } }
 
     /// The store's files, in the store directory.
     static let files: [(name: String, meaning: String)] = [

@@ -213,7 +213,7 @@ let home = FileManager.default.temporaryDirectory.appendingPathComponent("travel
 defer { try? FileManager.default.removeItem(atPath: home) }
 let environment = [
     "TRAVELTIMES_HOME": home, "TRAVELTIMES_TZ": "America/Los_Angeles", "HOME": home,
-    "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+    "PATH": ProcessInfo.processInfo.environment[.path] ?? "/usr/bin:/bin",
 ]
 let now = "2025-11-04T16:00:00-08:00"
 func must(_ arguments: [String], environment: [String: String]) {

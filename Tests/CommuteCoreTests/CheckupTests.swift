@@ -8,25 +8,25 @@ import Testing
     @Test func anEmptyStoreNamesEachMissingStepInOrder() throws {
         let directory = TemporaryDirectory()
         let commute = Commute(store: try Store(directory: directory.path), configuration: Configuration(), now: now, timeZone: .utc)
-        #expect(commute.checkup(environment: ["TRAVELTIMES_SOURCE": "https://example.com"]) == [
+        #expect(commute.health.checkup(environment: ["TRAVELTIMES_SOURCE": "https://example.com"]) == [
             .noSource(onlyInShell: true), .zoneNotSaved, .noSchedules, .neverRefreshed(lastFailure: nil, hasSource: false),
         ])
         var saved = Configuration(source: "relative/feed.json")
         saved.timeZone = "Europe/London"
         let configured = Commute(store: try Store(directory: directory.path), configuration: saved, now: now, timeZone: .utc)
-        #expect(configured.checkup(environment: ["TRAVELTIMES_TZ": "Asia/Tokyo"]).prefix(2) == [
+        #expect(configured.health.checkup(environment: ["TRAVELTIMES_TZ": "Asia/Tokyo"]).prefix(2) == [
             .sourceIsRelativePath(shown: "relative/feed.json"), .zoneOverridden(saved: "Europe/London", override: "Asia/Tokyo"),
         ])
     }
 
     @Test func ageAndFailuresDecideHowMuchARefreshMatters() {
-        func refreshed(_ hours: Double, failing: String? = nil) -> Commute.Finding.Severity {
-            Commute.Finding.refreshed(lastSuccess: now, age: hours * 3_600, lastFailure: failing).severity
+        func refreshed(_ hours: Double, failing: String? = nil) -> Health.Finding.Severity {
+            Health.Finding.refreshed(lastSuccess: now, age: hours * 3_600, lastFailure: failing).severity
         }
         #expect(refreshed(1) == .ok && refreshed(1, failing: "HTTP 503") == .warning)
         #expect(refreshed(3) == .warning && refreshed(25) == .problem)
-        #expect(Commute.Finding.dataAge(oldest: now, age: 3_600, alert: nil).severity == .ok)
-        #expect(Commute.Finding.dataAge(oldest: now, age: 3 * 3_600, alert: nil).severity == .warning)
-        #expect(Commute.Finding.dataAge(oldest: now, age: 25 * 3_600, alert: nil).severity == .problem)
+        #expect(Health.Finding.dataAge(oldest: now, age: 3_600, alert: nil).severity == .ok)
+        #expect(Health.Finding.dataAge(oldest: now, age: 3 * 3_600, alert: nil).severity == .warning)
+        #expect(Health.Finding.dataAge(oldest: now, age: 25 * 3_600, alert: nil).severity == .problem)
     }
 }

@@ -191,7 +191,7 @@ import Glibc
         try directory.write("routes.json", #"{"version": 1, "routes": [{"id": "5"}]}"#)
         let before = try directory.read("routes.json")
         let commute = Commute(store: try Store(directory: directory.path), now: Date(timeIntervalSince1970: 1_762_300_800), timeZone: zone("UTC"))
-        #expect(throws: StoreError.self) { try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture") }
+        #expect(throws: StoreError.self) { try commute.refresh.run(feed: Data(contentsOf: fixtureURL), source: "fixture") }
         #expect(try directory.read("routes.json") == before)
     }
 }
@@ -250,7 +250,7 @@ import Glibc
         let directory = TemporaryDirectory()
         let store = try Store(directory: directory.path)
         let commute = Commute(store: store, now: Date(timeIntervalSince1970: 1_762_300_800), timeZone: zone("UTC"))
-        _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture")
+        _ = try commute.refresh.run(feed: Data(contentsOf: fixtureURL), source: "fixture")
         let summary = try store.routes()
         let full = try store.routes(includingEndPoints: true)
         #expect(summary.routes.allSatisfy { $0.startPoint == nil && $0.endPoint == nil })
@@ -316,7 +316,7 @@ import Glibc
                             updatedAt: instant("2025-11-04T15:00:00-08:00")))
         let store = try Store(directory: directory.path)
         let commute = Commute(store: store, now: Date(timeIntervalSince1970: 1_762_300_800), timeZone: zone("UTC"))
-        _ = try commute.refresh(feed: WSDOTFeed.encode(routes), source: "test")
+        _ = try commute.refresh.run(feed: WSDOTFeed.encode(routes), source: "test")
         let all = try store.routes().routes
         for text in ["everett", "EVERETT", "seattle-b", "HOV", "Tacoma", "\"everett\"", "", "zzz", "brücke", "île"] {
             let found = try store.searchRoutes(text)

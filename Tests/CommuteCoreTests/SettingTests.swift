@@ -36,9 +36,9 @@ import Testing
             let directory = TemporaryDirectory()
             let store = try Store(directory: directory.path)
             let commute = Commute(store: store, now: Date(timeIntervalSince1970: 1_762_300_800), timeZone: .utc)
-            try commute.change(change)
+            try commute.settings.change(change)
             #expect(try store.configuration() != .empty, "\(setting.name) changed nothing")
-            try commute.clear(setting)
+            try commute.settings.clear(setting)
             #expect(try store.configuration() == .empty, "\(setting.name) left something behind")
         }
     }

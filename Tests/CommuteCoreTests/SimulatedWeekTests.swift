@@ -23,15 +23,15 @@ import Testing
         func isDelayedDay(_ date: Date) -> Bool { calendar.local(date).date.dayNumber % 2 == 0 }
 
         let setup = Commute(store: store, now: start, timeZone: la)
-        _ = try setup.refresh(feed: isDelayedDay(start) ? delayedFeed : clearFeed, source: "sim")
-        _ = try setup.addFavorites(["1", "70"])
+        _ = try setup.refresh.run(feed: isDelayedDay(start) ? delayedFeed : clearFeed, source: "sim")
+        _ = try setup.favorites.addFavorites(["1", "70"])
         let daily = Set(Weekday.allCases)
-        let a = try setup.addSchedule(.init(routeIDs: ["1"], days: daily, time: TimeOfDay(hour: 7, minute: 0))).schedule
-        let d = try setup.addSchedule(.init(routeIDs: ["1"], days: daily, time: TimeOfDay(hour: 7, minute: 5))).schedule
-        let e = try setup.addSchedule(.init(routeIDs: ["1"], days: daily, time: TimeOfDay(hour: 7, minute: 10))).schedule
-        let c = try setup.addSchedule(.init(routeIDs: ["1"], days: daily, time: TimeOfDay(hour: 23, minute: 30))).schedule
-        let b = try setup.addSchedule(.init(routeIDs: ["1"], days: [.sunday], time: TimeOfDay(hour: 1, minute: 30))).schedule
-        let f = try setup.addSchedule(.init(
+        let a = try setup.schedules.addSchedule(.init(routeIDs: ["1"], days: daily, time: TimeOfDay(hour: 7, minute: 0))).schedule
+        let d = try setup.schedules.addSchedule(.init(routeIDs: ["1"], days: daily, time: TimeOfDay(hour: 7, minute: 5))).schedule
+        let e = try setup.schedules.addSchedule(.init(routeIDs: ["1"], days: daily, time: TimeOfDay(hour: 7, minute: 10))).schedule
+        let c = try setup.schedules.addSchedule(.init(routeIDs: ["1"], days: daily, time: TimeOfDay(hour: 23, minute: 30))).schedule
+        let b = try setup.schedules.addSchedule(.init(routeIDs: ["1"], days: [.sunday], time: TimeOfDay(hour: 1, minute: 30))).schedule
+        let f = try setup.schedules.addSchedule(.init(
             routeIDs: ["70"], days: daily, time: TimeOfDay(hour: 6, minute: 30), onlyWhenDelayedBy: 10)).schedule
         try store.updateConfiguration { $0.watches = [DelayWatch(routeID: "70", overMinutes: 10)] }
         let quiet = try QuietHours("23:00-06:00")
@@ -44,15 +44,15 @@ import Testing
             let now = start.addingTimeInterval(TimeInterval(minute * 60))
             let commute = Commute(store: store, now: now, timeZone: la)
             if minute % 15 == 0 {
-                let result = try commute.refresh(feed: isDelayedDay(now) ? delayedFeed : clearFeed, source: "sim")
-                _ = try commute.checkWatches(
+                let result = try commute.refresh.run(feed: isDelayedDay(now) ? delayedFeed : clearFeed, source: "sim")
+                _ = try commute.alerts.checkWatches(
                     routes: result.routesByID, notifiers: notifiers, quietHours: quiet,
                     sender: ClosureSender { message, _ in
                         watchAlerts.append((message.title, now))
                         return .delivered
                     })
             }
-            let report = try commute.tick(
+            let report = try commute.alerts.tick(
                 notifiers: notifiers, quietHours: quiet, standardDailyCap: 3,
                 sender: ClosureSender { message, _ in
                     delivered.append((message.id, now))

@@ -43,9 +43,9 @@ final class TemporaryDirectory {
     @Test func filesAreVersionedPrivateAndRoundTrip() throws {
         let directory = TemporaryDirectory()
         let commute = try commute(directory)
-        _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture")
-        _ = try commute.addFavorites(["1", "96"])
-        _ = try commute.addSchedule(.init())
+        _ = try commute.refresh.run(feed: Data(contentsOf: fixtureURL), source: "fixture")
+        _ = try commute.favorites.addFavorites(["1", "96"])
+        _ = try commute.schedules.addSchedule(.init())
         #expect(try directory.mode() == 0o700)
         for name in ["routes.json", "favorites.json", "schedules.json", "pending.json"] {
             #expect(try directory.mode(name) == 0o600, "\(name)")
@@ -79,16 +79,16 @@ final class TemporaryDirectory {
         // Refresh saves the new routes (its own domain) but cannot reschedule over unreadable
         // schedules, and says which happened.
         do {
-            _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture")
+            _ = try commute.refresh.run(feed: Data(contentsOf: fixtureURL), source: "fixture")
             Issue.record("a refresh rescheduled over an unreadable file")
-        } catch let error as Commute.SavedButNotPlanned {
+        } catch let error as Refresh.SavedButNotPlanned {
             #expect(error.routeCount == 163)
             #expect(error.underlying is StoreError)
         }
         #expect(try commute.store.routes().routes.count == 163)
         #expect(throws: StoreError.self) { try commute.store.schedules() }
         do {
-            _ = try commute.addSchedule(.init(routeIDs: ["1"]))
+            _ = try commute.schedules.addSchedule(.init(routeIDs: ["1"]))
             Issue.record("a write went through over an unreadable file")
         } catch let error as StoreError {
             #expect(error.description.contains(directory.path + "/schedules.json"))
@@ -96,7 +96,7 @@ final class TemporaryDirectory {
         }
         #expect(try directory.read("schedules.json") == before)
         // Another domain still works.
-        #expect(try commute.addFavorites(["1"]).added == ["1"])
+        #expect(try commute.favorites.addFavorites(["1"]).added == ["1"])
     }
 
     @Test func aHeldLockMakesTheWaitEndWithTheLockNamed() throws {
@@ -132,24 +132,24 @@ final class TemporaryDirectory {
         let directory = TemporaryDirectory()
         let commute = try commute(directory)
         let routes = try WSDOTFeed.decode(Data(contentsOf: fixtureURL))
-        _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "A")
-        _ = try commute.addFavorites(["1"])
-        _ = try commute.addSchedule(.init(days: [.tuesday], time: TimeOfDay(hour: 16, minute: 30)))
-        #expect(try commute.pendingReport().requests[0].content?.body == "Everett-Seattle: 34 min (-11 min, CLEAR)")
+        _ = try commute.refresh.run(feed: Data(contentsOf: fixtureURL), source: "A")
+        _ = try commute.favorites.addFavorites(["1"])
+        _ = try commute.schedules.addSchedule(.init(days: [.tuesday], time: TimeOfDay(hour: 16, minute: 30)))
+        #expect(try commute.schedules.pendingReport().requests[0].content?.body == "Everett-Seattle: 34 min (-11 min, CLEAR)")
         var feedB = routes
         if let index = feedB.firstIndex(where: { $0.id == "1" }) { feedB[index].currentMinutes = 64 }
-        _ = try commute.refresh(feed: WSDOTFeed.encode(feedB), source: "B")
-        #expect(try commute.pendingReport().requests[0].content?.body == "Everett-Seattle: 64 min (+19 min, CONGESTED)")
+        _ = try commute.refresh.run(feed: WSDOTFeed.encode(feedB), source: "B")
+        #expect(try commute.schedules.pendingReport().requests[0].content?.body == "Everett-Seattle: 64 min (+19 min, CONGESTED)")
     }
 
     @Test func aRefreshSavesEveryRouteButKeepsOnlyTheNamedOnesInMemory() throws {
         let directory = TemporaryDirectory()
         let commute = try commute(directory)
-        _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "A")
-        _ = try commute.addFavorites(["1", "96", "4"])
-        _ = try commute.addSchedule(.init(routeIDs: ["96"]))
+        _ = try commute.refresh.run(feed: Data(contentsOf: fixtureURL), source: "A")
+        _ = try commute.favorites.addFavorites(["1", "96", "4"])
+        _ = try commute.schedules.addSchedule(.init(routeIDs: ["96"]))
         try commute.store.updateConfiguration { $0.watches = [DelayWatch(routeID: "70", overMinutes: 10)] }
-        let result = try commute.refresh(feed: .file(path: fixtureURL.path), source: "B")
+        let result = try commute.refresh.run(feed: .file(path: fixtureURL.path), source: "B")
         #expect(result.routeCount == 163 && result.noData == 3)
         #expect(Set(result.routesByID.keys) == ["1", "96", "4", "70"])
         // The cache written a piece at a time is the cache written whole.
@@ -160,15 +160,15 @@ final class TemporaryDirectory {
     @Test func aScheduleAddedDuringARefreshGetsTheSavedRouteNotNoData() throws {
         let directory = TemporaryDirectory()
         let commute = try commute(directory)
-        _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture")
-        _ = try commute.addFavorites(["1"])
-        _ = try commute.addSchedule(.init(days: [.tuesday], time: TimeOfDay(hour: 16, minute: 30)))
+        _ = try commute.refresh.run(feed: Data(contentsOf: fixtureURL), source: "fixture")
+        _ = try commute.favorites.addFavorites(["1"])
+        _ = try commute.schedules.addSchedule(.init(days: [.tuesday], time: TimeOfDay(hour: 16, minute: 30)))
         // As a refresh that began before the schedule existed: it kept no routes, but saved route 1.
         try commute.reschedule(routes: [:], feedIDs: ["1"])
-        #expect(try commute.pendingReport().requests[0].content?.body == "Everett-Seattle: 34 min (-11 min, CLEAR)")
+        #expect(try commute.schedules.pendingReport().requests[0].content?.body == "Everett-Seattle: 34 min (-11 min, CLEAR)")
         // A route the feed did not have is shown without data, as before.
         try commute.reschedule(routes: [:], feedIDs: [])
-        #expect(try commute.pendingReport().requests[0].content?.body != "Everett-Seattle: 34 min (-11 min, CLEAR)")
+        #expect(try commute.schedules.pendingReport().requests[0].content?.body != "Everett-Seattle: 34 min (-11 min, CLEAR)")
     }
 
     @Test func theRouteCacheIsReadThroughAMapLikeAnyFile() throws {
@@ -182,7 +182,7 @@ final class TemporaryDirectory {
         let error = #expect(throws: StoreError.self) { try store.searchRoutes("everett") }
         #expect(error?.description.contains("\(path): not valid JSON") == true, "\(String(describing: error))")
         try FileManager.default.removeItem(atPath: path)
-        _ = try commute(directory).refresh(feed: .file(path: fixtureURL.path), source: "fixture")
+        _ = try commute(directory).refresh.run(feed: .file(path: fixtureURL.path), source: "fixture")
         #expect(try store.routes().routes == WSDOTFeed.decode(Data(contentsOf: fixtureURL)).map { route in
             var withoutEnds = route
             withoutEnds.startPoint = nil
@@ -196,7 +196,7 @@ final class TemporaryDirectory {
     @Test func aFeedThatFailsPartWayLeavesTheCacheAndNoTemporaryFile() throws {
         let directory = TemporaryDirectory()
         let commute = try commute(directory)
-        _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "A")
+        _ = try commute.refresh.run(feed: Data(contentsOf: fixtureURL), source: "A")
         let before = try directory.read("routes.json")
         // Well past the first piece written out: 400 good routes, then a broken one.
         var routes = try WSDOTFeed.decode(Data(contentsOf: fixtureURL))
@@ -206,7 +206,7 @@ final class TemporaryDirectory {
             return route
         }
         let feed = String(decoding: try WSDOTFeed.encode(routes), as: UTF8.self).dropLast() + #",{"TravelTimeID":"x"}]"#
-        #expect(throws: FeedError.self) { try commute.refresh(feed: Data(feed.utf8), source: "B") }
+        #expect(throws: FeedError.self) { try commute.refresh.run(feed: Data(feed.utf8), source: "B") }
         #expect(try directory.read("routes.json") == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".tmp-") }.isEmpty)
         // A failure inside the caller's own work is the same.
@@ -224,31 +224,31 @@ final class TemporaryDirectory {
     @Test func unfavouritingCascadesIntoSchedules() throws {
         let directory = TemporaryDirectory()
         let commute = try commute(directory)
-        _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture")
-        _ = try commute.addFavorites(["1", "96", "4"])
-        let both = try commute.addSchedule(.init(routeIDs: ["1", "96"])).schedule
-        let only = try commute.addSchedule(.init(routeIDs: ["96"], days: [.monday])).schedule
-        let other = try commute.addSchedule(.init(routeIDs: ["4"])).schedule
-        let cascade = try commute.removeFavorites(["96"]).change
+        _ = try commute.refresh.run(feed: Data(contentsOf: fixtureURL), source: "fixture")
+        _ = try commute.favorites.addFavorites(["1", "96", "4"])
+        let both = try commute.schedules.addSchedule(.init(routeIDs: ["1", "96"])).schedule
+        let only = try commute.schedules.addSchedule(.init(routeIDs: ["96"], days: [.monday])).schedule
+        let other = try commute.schedules.addSchedule(.init(routeIDs: ["4"])).schedule
+        let cascade = try commute.favorites.removeFavorites(["96"]).change
         #expect(cascade.trimmed.map(\.after.routeIDs) == [["1"]])
         #expect(cascade.trimmed.map(\.before.id) == [both.id])
         #expect(cascade.deleted.map(\.id) == [only.id])
         #expect(try commute.store.schedules().schedules.map(\.id) == [both.id, other.id])
         #expect(try commute.store.favorites().routeIDs == ["1", "4"])
         #expect(try commute.store.pending().requests.allSatisfy { $0.scheduleID != only.id })
-        #expect(throws: CommuteError.notFavorite("96")) { try commute.removeFavorites(["96"]) }
+        #expect(throws: CommuteError.notFavorite("96")) { try commute.favorites.removeFavorites(["96"]) }
     }
 
     @Test func schedulesMayOnlyUseFavorites() throws {
         let directory = TemporaryDirectory()
         let commute = try commute(directory)
-        _ = try commute.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture")
-        #expect(throws: ModelError.noRoutes) { try commute.addSchedule(.init()) }
-        _ = try commute.addFavorites(["1"])
-        #expect(throws: ModelError.notFavorite("96")) { try commute.addSchedule(.init(routeIDs: ["96"])) }
-        #expect(throws: ModelError.noDays) { try commute.addSchedule(.init(days: [])) }
-        #expect(throws: CommuteError.duplicateRoute("1")) { try commute.addSchedule(.init(routeIDs: ["1", "1"])) }
-        #expect(throws: ModelError.unknownRoute("99999")) { try commute.addFavorites(["99999"]) }
+        _ = try commute.refresh.run(feed: Data(contentsOf: fixtureURL), source: "fixture")
+        #expect(throws: ModelError.noRoutes) { try commute.schedules.addSchedule(.init()) }
+        _ = try commute.favorites.addFavorites(["1"])
+        #expect(throws: ModelError.notFavorite("96")) { try commute.schedules.addSchedule(.init(routeIDs: ["96"])) }
+        #expect(throws: ModelError.noDays) { try commute.schedules.addSchedule(.init(days: [])) }
+        #expect(throws: CommuteError.duplicateRoute("1")) { try commute.schedules.addSchedule(.init(routeIDs: ["1", "1"])) }
+        #expect(throws: ModelError.unknownRoute("99999")) { try commute.favorites.addFavorites(["99999"]) }
         #expect(try commute.store.schedules().schedules.isEmpty)
     }
 }

@@ -12,15 +12,15 @@ import Testing
         let la = zone("America/Los_Angeles")
         let begin = instant(start)
         let setup = Commute(store: store, now: begin, timeZone: la)
-        _ = try setup.refresh(feed: Data(contentsOf: fixtureURL), source: "fixture")
-        _ = try setup.addFavorites(["1"])
-        _ = try setup.addSchedule(.init(days: [.sunday], time: TimeOfDay(hour: 2, minute: 30)))
-        _ = try setup.addSchedule(.init(days: [.sunday], time: TimeOfDay(hour: 1, minute: 30)))
-        _ = try setup.addSchedule(.init(days: Set(Weekday.allCases), time: TimeOfDay(hour: 7, minute: 0)))
+        _ = try setup.refresh.run(feed: Data(contentsOf: fixtureURL), source: "fixture")
+        _ = try setup.favorites.addFavorites(["1"])
+        _ = try setup.schedules.addSchedule(.init(days: [.sunday], time: TimeOfDay(hour: 2, minute: 30)))
+        _ = try setup.schedules.addSchedule(.init(days: [.sunday], time: TimeOfDay(hour: 1, minute: 30)))
+        _ = try setup.schedules.addSchedule(.init(days: Set(Weekday.allCases), time: TimeOfDay(hour: 7, minute: 0)))
         var delivered: [(id: AlertID, at: Date)] = []
         for minute in 1...(days * 1_440) {
             let now = begin.addingTimeInterval(TimeInterval(minute * 60))
-            let report = try Commute(store: store, now: now, timeZone: la, grace: 600).tick(
+            let report = try Commute(store: store, now: now, timeZone: la, grace: 600).alerts.tick(
                 notifiers: [Notifier(id: 0, kind: .stdout)],
                 sender: ClosureSender { message, _ in
                     delivered.append((message.id, now))

@@ -12,12 +12,12 @@ import Testing
 @Suite struct TruthRulesTests {
     @Test func aTimeIsImpossibleFasterThanARoadOrSlowerThanWalking() {
         // 26.72 miles = 43.0 km: at 130 km/h, 20 min; walking at 5 km/h, 516 min.
-        #expect(Commute.isImpossible(minutes: 18, distanceMiles: 26.72))
-        #expect(!Commute.isImpossible(minutes: 20, distanceMiles: 26.72))
-        #expect(!Commute.isImpossible(minutes: 516, distanceMiles: 26.72))
-        #expect(Commute.isImpossible(minutes: 520, distanceMiles: 26.72))
-        #expect(!Commute.isImpossible(minutes: 100_000, distanceMiles: nil))
-        #expect(!Commute.isImpossible(minutes: 1, distanceMiles: 0))
+        #expect(History.isImpossible(minutes: 18, distanceMiles: 26.72))
+        #expect(!History.isImpossible(minutes: 20, distanceMiles: 26.72))
+        #expect(!History.isImpossible(minutes: 516, distanceMiles: 26.72))
+        #expect(History.isImpossible(minutes: 520, distanceMiles: 26.72))
+        #expect(!History.isImpossible(minutes: 100_000, distanceMiles: nil))
+        #expect(!History.isImpossible(minutes: 1, distanceMiles: 0))
     }
 
     @Test func tomTomsUsualIsItsHistoricTimeElseItsTimeWithoutTraffic() throws {

@@ -104,10 +104,10 @@ import Testing
     @Test func idPrefixesMustBeUniqueAndKnown() throws {
         let sandbox = Sandbox()
         let commute = Commute(store: try sandbox.store, now: try #require(ISO8601.parse(Paths.capturedAt)?.instant), timeZone: zoneLA)
-        _ = try commute.refresh(feed: Data(contentsOf: URL(fileURLWithPath: Paths.fixture)), source: "fixture")
-        _ = try commute.addFavorites(["1"])
+        _ = try commute.refresh.run(feed: Data(contentsOf: URL(fileURLWithPath: Paths.fixture)), source: "fixture")
+        _ = try commute.favorites.addFavorites(["1"])
         for suffix in ["1", "2"] {
-            _ = try commute.addSchedule(.init(), id: try #require(UUID(uuidString: "ABCDEF00-0000-0000-0000-00000000000\(suffix)")))
+            _ = try commute.schedules.addSchedule(.init(), id: try #require(UUID(uuidString: "ABCDEF00-0000-0000-0000-00000000000\(suffix)")))
         }
         let ambiguous = try sandbox.run(["schedule", "show", "abc"])
         #expect(ambiguous.status == 64 && ambiguous.stderr.contains("'abc' matches 2 schedules (abcdef00, abcdef00)"))

@@ -1,6 +1,6 @@
 /// Every environment variable the program reads, and what it means: the code reads them through
 /// this type (`environment[.timeZone]`), and `--help` and the man page list them from it.
-public enum EnvironmentVariable: String, CaseIterable, Sendable {
+public enum EnvironmentVariable: String, CaseIterable, Sendable, CustomStringConvertible {
     case home = "TRAVELTIMES_HOME"
     case timeZone = "TRAVELTIMES_TZ"
     case hostTimeZone = "TZ"
@@ -32,6 +32,8 @@ public enum EnvironmentVariable: String, CaseIterable, Sendable {
 
     /// The variable's name.
     public var name: String { rawValue }
+
+    public var description: String { rawValue }
 
     /// What it does, in one line.
     public var meaning: String {
@@ -85,7 +87,10 @@ public enum EnvironmentVariable: String, CaseIterable, Sendable {
 
 extension Dictionary where Key == String, Value == String {
     /// The variable's value.
-    public subscript(variable: EnvironmentVariable) -> String? { self[variable.rawValue] }
+    public subscript(variable: EnvironmentVariable) -> String? {
+        get { self[variable.rawValue] }
+        set { self[variable.rawValue] = newValue }
+    }
 
     /// The variable's value, when it is set and not empty.
     public func nonEmpty(_ variable: EnvironmentVariable) -> String? {

@@ -226,7 +226,7 @@ package enum Subprocess {
         posix_spawnattr_setflags(&attributes, flags)
         // The child's PATH, not this process's: a caller that hands over an environment (a test, a
         // library user) gets the programs that environment names.
-        guard let executable = resolve(program, path: environment["PATH"]) else {
+        guard let executable = resolve(program, path: environment[.path]) else {
             return .failure(.cannotStart(String(cString: strerror(ENOENT))))
         }
         closeInheritedDescriptorsOnExec()

@@ -33,7 +33,7 @@ public enum SystemCommand {
 
     /// Whether `name` is a program on `PATH` (as the shell would find it).
     public static func find(_ name: String, environment: [String: String]) -> String? {
-        let directories = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        let directories = (environment[.path] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
         return directories.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 }

@@ -78,7 +78,7 @@ public struct IANAZone: Sendable, Hashable, CustomStringConvertible {
                     && part.utf8.allSatisfy { $0 < 0x80 && (Character(Unicode.Scalar($0)).isLetter || Character(Unicode.Scalar($0)).isNumber || "_-+".utf8.contains($0)) }
             })
         else { return nil }
-        let directories = [ProcessInfo.processInfo.environment["TZDIR"], "/usr/share/zoneinfo", "/usr/lib/zoneinfo"].compactMap { $0 }.filter { !$0.isEmpty }
+        let directories = [ProcessInfo.processInfo.environment[.zoneDirectory], "/usr/share/zoneinfo", "/usr/lib/zoneinfo"].compactMap { $0 }.filter { !$0.isEmpty }
         for directory in directories {
             let path = directory + "/" + name
             var status = stat()

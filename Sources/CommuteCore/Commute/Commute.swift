@@ -25,7 +25,7 @@ public struct Commute: Sendable {
     /// How long the command may spend sending alerts, from when it began (the real clock, never
     /// `--now`): what is left unsent then is recorded as failed and sent by the next tick. A tick
     /// that outlives a minute must not outlive its purpose.
-    public var sendingTime: TimeInterval = Commute.defaultTickDeadline
+    public var sendingTime: TimeInterval = Alerts.defaultTickDeadline
     /// When the command began, on the monotonic clock.
     let began = DispatchTime.now()
 
@@ -91,6 +91,9 @@ public struct Commute: Sendable {
 
     /// Where the store is.
     public var storeDirectory: String { store.directory }
+
+    /// The local day it is.
+    public var today: CivilDate { calendar.local(now).date }
 
     /// The ledger keeps what was decided after this (`DeliveryLedger.retention` ago): every read
     /// leaves older entries out and every write drops them.
@@ -163,11 +166,11 @@ public struct Commute: Sendable {
             uniquingKeysWith: { first, _ in first })
         let plan = FanOut.plan(
             schedules: book.schedules, routes: routes, now: now, calendar: calendar, cap: cap, due: due,
-            pauses: Pauses(book.pauses ?? []), typical: typicalLookup,
+            pauses: Pauses(book.pauses ?? []), typical: history.typicalLookup,
             memory: { request in remembered[request.id].flatMap { $0.arrival == request.arrival ? $0.memory : nil } })
         var pending = PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier, previous: previous, handled: handled)
         Self.backdate(&pending, previous: previous, schedules: book.schedules)
-        let pauses = Self.activePauses(book, today: calendar.local(now).date)
+        let pauses = Schedules.activePauses(book, today: calendar.local(now).date)
         pending.pauses = pauses.isEmpty ? nil : pauses
         return pending
     }

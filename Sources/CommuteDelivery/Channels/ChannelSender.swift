@@ -59,7 +59,7 @@ public struct ChannelSender: Sendable {
     }
 
     /// A service's base URL: the environment's replacement, else its own.
-    private func base(_ variable: String, _ standard: String) -> String {
+    private func base(_ variable: EnvironmentVariable, _ standard: String) -> String {
         guard let replacement = environment[variable], WebhookNotifier.isWebhookURL(replacement) else { return standard }
         return replacement.hasSuffix("/") ? String(replacement.dropLast()) : replacement
     }
@@ -127,7 +127,7 @@ public struct ChannelSender: Sendable {
         if !pushover.devices.isEmpty { fields.append(("device", pushover.devices.joined(separator: ","))) }
         if let sound = pushover.sound { fields.append(("sound", sound)) }
         if priority == 2 { fields += [("retry", String(pushover.retry)), ("expire", String(pushover.expire))] }
-        let url = base("TRAVELTIMES_PUSHOVER_URL", "https://api.pushover.net") + "/1/messages.json"
+        let url = base(.pushoverURL, "https://api.pushover.net") + "/1/messages.json"
         return request("POST", url, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Self.form(fields), service: "Pushover")
             .receipt(handle: \.["request"])
     }
@@ -135,7 +135,7 @@ public struct ChannelSender: Sendable {
     // MARK: Telegram
 
     private func telegram(_ operation: AlertOperation, _ telegram: Channel.Telegram) -> AlertReceipt {
-        let api = base("TRAVELTIMES_TELEGRAM_URL", "https://api.telegram.org") + "/bot\(telegram.token)"
+        let api = base(.telegramURL, "https://api.telegram.org") + "/bot\(telegram.token)"
         func text(_ message: AlertMessage) -> String {
             Limits.cut("<b>\(Self.html(message.title))</b>\n\(Self.html(message.body))", to: 4_096)
         }
@@ -214,7 +214,7 @@ public struct ChannelSender: Sendable {
     // MARK: Discord
 
     private func discord(_ operation: AlertOperation, _ discord: Channel.Discord) -> AlertReceipt {
-        let hook = base("TRAVELTIMES_DISCORD_URL", "https://discord.com") + "/api/webhooks/\(discord.webhookID)/\(discord.token)"
+        let hook = base(.discordURL, "https://discord.com") + "/api/webhooks/\(discord.webhookID)/\(discord.token)"
         func body(_ message: AlertMessage) -> Data {
             var object: [String: Any] = ["content": Limits.cut("**\(message.title)**\n\(message.body)", to: 2_000)]
             if let name = discord.botname { object["username"] = name }
@@ -236,7 +236,7 @@ public struct ChannelSender: Sendable {
 
     private func slack(_ operation: AlertOperation, _ slack: Channel.Slack) -> AlertReceipt {
         guard let message = operation.message else { return .cannot("a Slack incoming webhook cannot change what it posted") }
-        let url = base("TRAVELTIMES_SLACK_URL", "https://hooks.slack.com") + "/services/\(slack.path)"
+        let url = base(.slackURL, "https://hooks.slack.com") + "/services/\(slack.path)"
         let text = Limits.cut("*\(message.title)*\n\(message.body)", to: 40_000)
         return request("POST", url, headers: ["Content-Type": "application/json"], body: Self.json(["text": text]), service: "Slack")
             .receipt()

@@ -11,8 +11,8 @@ enum DesktopNotifier {
     static func perform(_ operation: AlertOperation, environment given: [String: String]) -> AlertReceipt {
         var environment = given
         // Cron and systemd give no session bus: the user's own, where systemd-logind puts it.
-        if environment["DBUS_SESSION_BUS_ADDRESS"] == nil, access("/run/user/\(getuid())/bus", F_OK) == 0 {
-            environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/run/user/\(getuid())/bus"
+        if environment[.desktopBus] == nil, access("/run/user/\(getuid())/bus", F_OK) == 0 {
+            environment[.desktopBus] = "unix:path=/run/user/\(getuid())/bus"
         }
         switch operation {
         case .send(let message): return show(message, replacing: nil, environment: environment)

@@ -10,7 +10,7 @@ enum Sendmailer {
 
     static func perform(_ operation: AlertOperation, _ mail: Channel.Sendmail, environment: [String: String]) -> AlertReceipt {
         guard let message = operation.message else { return .cannot("mail cannot be taken back once sent") }
-        guard let program = Subprocess.resolve("sendmail", path: environment["PATH"]) ?? usualPlaces.first(where: { access($0, X_OK) == 0 })
+        guard let program = Subprocess.resolve("sendmail", path: environment[.path]) ?? usualPlaces.first(where: { access($0, X_OK) == 0 })
         else { return AlertReceipt(result: .failed(.couldNotRun(program: "sendmail", reason: "no sendmail on PATH or in /usr/sbin"))) }
         do {
             let (_, status) = try Subprocess.exchange(

@@ -19,16 +19,22 @@ public enum RouteProvider: String, CaseIterable, Codable, Sendable, Comparable {
     public var budgetSetting: String { "budget.\(rawValue)" }
 
     /// The variable that gives the key over `config.json`.
-    public var keyVariable: String {
+    public var keyVariable: EnvironmentVariable {
         switch self {
-        case .tomtom: "TOMTOM_API_KEY"
-        case .here: "HERE_API_KEY"
-        case .google: "GOOGLE_MAPS_API_KEY"
+        case .tomtom: .tomtomKey
+        case .here: .hereKey
+        case .google: .googleKey
         }
     }
 
     /// The variable that replaces the scheme and host (a proxy; a loopback server in tests).
-    public var baseURLVariable: String { "TRAVELTIMES_\(rawValue.uppercased())_URL" }
+    public var baseURLVariable: EnvironmentVariable {
+        switch self {
+        case .tomtom: .tomtomURL
+        case .here: .hereURL
+        case .google: .googleURL
+        }
+    }
 
     public var defaultBaseURL: String {
         switch self {

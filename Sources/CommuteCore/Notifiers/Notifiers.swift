@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// The notifiers and delay watches, kept in `config.json`: each change is read, made and saved
 /// under the configuration lock, so that two commands at once both land.
-extension Commute {
+extension Notifiers {
     /// Adds a notifier, numbered one past the highest so far; its name, if any, is its own.
     public func addNotifier(_ kind: Notifier.Kind, name: String? = nil) throws -> Notifier {
         try store.updateConfiguration { configuration in
@@ -34,7 +34,7 @@ extension Commute {
         guard !routes.isEmpty else { throw CommuteError.noRouteData }
         guard let route = routes[id] else { throw ModelError.unknownRoute(id) }
         try store.updateConfiguration { configuration in
-            try Self.checkNotifierNames(names, in: configuration)
+            try Schedules.checkNotifierNames(names, in: configuration)
             var watches = configuration.watches ?? []
             watches.removeAll { $0.routeID == id }
             watches.append(DelayWatch(routeID: id, overMinutes: minutes, overUsual: overUsual ? true : nil, notify: names))

@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-extension Commute {
+extension Alerts {
     /// One watch alert decision.
     public struct WatchEvent: Sendable, Equatable {
         public typealias Direction = WatchDirection
@@ -69,7 +69,7 @@ extension Commute {
             for index in watches.indices {
                 let watch = watches[index]
                 guard let route = routes[watch.routeID], route.delayMinutes != nil else { continue }
-                let over = isDelayed(route, minutes: watch.overMinutes, aboveUsual: watch.overUsual == true, at: route.updatedAt)
+                let over = commute.history.isDelayed(route, minutes: watch.overMinutes, aboveUsual: watch.overUsual == true, at: route.updatedAt)
                 watches[index].isOver = over
                 // A first look that finds the route already over is news; a first clear is not.
                 switch (watch.isOver, over) {

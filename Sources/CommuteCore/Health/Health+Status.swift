@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-extension Commute {
+extension Health {
     /// What `status` shows: each part read on its own, so that one unreadable file does not hide
     /// the others. A part is nil when its file cannot be read, and `errors` says why, in the order
     /// the parts are read (the configuration's first, when the commute was opened
@@ -8,7 +8,7 @@ extension Commute {
     public struct StoreStatus: Sendable {
         public var routes: RouteCache?
         /// How old each source's data is; nil when the routes cannot be read.
-        public var sources: [SourceAge]?
+        public var sources: [Routes.SourceAge]?
         public var refreshLog: RefreshLog?
         public var favorites: Int?
         public var schedules: ScheduleBook?
@@ -44,17 +44,17 @@ extension Commute {
         }
         status.routes = read { try store.routes() }
         status.refreshLog = read { try store.refreshLog() }
-        if let routes = status.routes { status.sources = try? sourceAges(of: routes.routes.map(current)) }
+        if let routes = status.routes { status.sources = try? commute.routes.sourceAges(of: routes.routes.map(current)) }
         status.favorites = read { try store.favorites().routeIDs.count }
         status.schedules = read { try store.schedules() }
-        status.pauses = status.schedules.map { Self.activePauses($0, today: today) }
+        status.pauses = status.schedules.map { Schedules.activePauses($0, today: today) }
         if let book = read({ try store.pending(deferred: .none) }) {
             // `requested` is from a file: never trusted to be arithmetic-safe.
             let (deferred, overflow) = book.requested.subtractingReportingOverflow(book.requests.count)
             status.pending = PendingCounts(
                 scheduled: book.requests.count, deferred: overflow ? 0 : max(0, deferred), cap: book.cap, plannedAt: book.plannedAt)
         }
-        status.transit = read { try transitFeeds() }
+        status.transit = read { try commute.transit.transitFeeds() }
         status.decisions = read {
             try store.ledgerDecisions(since: ledgerHorizon).filter { $0.outcome != .claimed }
         }

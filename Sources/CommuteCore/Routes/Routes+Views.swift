@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-extension Commute {
+extension Routes {
     /// How `routes` orders what it lists.
     public enum RouteOrder: Sendable {
         /// As the feed gives them (favorites: in favorites order).
@@ -152,7 +152,7 @@ extension Commute {
             (routes, newest) = try store.searchRoutes(search)
             routes = routes.map(current)
         } else {
-            let cache = try self.routes()
+            let cache = try all()
             routes = cache.routes
             newest = cache.routes.map(\.updatedAt).max()
             if favoritesOnly {
@@ -238,7 +238,7 @@ extension Commute {
             routeIDs = favorites.routeIDs
         }
         guard !routeIDs.isEmpty else { throw CommuteError.nothingToBrief }
-        let cache = try routes()
+        let cache = try all()
         guard !cache.routes.isEmpty else { throw CommuteError.noRouteData }
         let byID = cache.byID
         let present = routeIDs.compactMap { byID[$0] }

@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-extension Commute {
+extension Alerts {
     /// What one tick did.
     public struct TickReport: Sendable, Equatable {
         /// Every alert sent, and how each went.
@@ -11,9 +11,9 @@ extension Commute {
         public var missedReasons: [Occurrence: Miss] = [:]
         /// Occurrences held back: quiet hours, the daily cap, a smart alert with no delay.
         public var suppressed: [Occurrence] = []
-        public var rescheduled: RescheduleSummary?
+        public var rescheduled: Commute.RescheduleSummary?
         /// The alerts' health, and any health alert sent; nil when health alerts are off.
-        public var health: HealthReport?
+        public var health: Health.HealthReport?
         /// A store file the health check could not read or write: the alerts due were handled all
         /// the same.
         public var healthError: StoreError?
@@ -59,7 +59,7 @@ extension Commute {
     /// health is checked (`tickHealth`), unless `health` is nil or off.
     public func tick(
         notifiers: [Notifier], quietHours: QuietHours? = nil,
-        standardDailyCap: Int = Configuration.defaultStandardDailyCap, health: HealthPolicy? = nil, sender: some AlertSender
+        standardDailyCap: Int = Configuration.defaultStandardDailyCap, health: Health.HealthPolicy? = nil, sender: some AlertSender
     ) throws -> TickReport {
         var report = TickReport()
         var plan: PendingBook?
@@ -80,7 +80,7 @@ extension Commute {
         if let health, !health.isOff {
             let current = try plan ?? store.pending(deferred: .none)
             do {
-                report.health = try tickHealth(
+                report.health = try commute.health.tickHealth(
                     plan: current, policy: health, notifiers: Notifier.chosen(configuration.healthNotify, from: notifiers),
                     quietHours: quietHours, sender: sender)
             } catch let error as StoreError {
@@ -96,7 +96,7 @@ extension Commute {
         try tick(
             notifiers: configuration.effectiveNotifiers, quietHours: configuration.quietHours,
             standardDailyCap: configuration.standardDailyCap ?? Configuration.defaultStandardDailyCap,
-            health: HealthPolicy(configuration), sender: sender)
+            health: Health.HealthPolicy(configuration), sender: sender)
     }
 
     /// Which of `failures` (by index) repeat their notifier's failure before, for the same reason:
@@ -128,7 +128,7 @@ extension Commute {
         // A command that died between saving the schedules and planning them left a plan older
         // than the schedules: it is made again before anything is judged due.
         if !store.planIsCurrent(plan) {
-            report.rescheduled = try reschedule()
+            report.rescheduled = try commute.reschedule()
             plan = try store.pending(deferred: .none)
         }
         guard plan.requests.contains(where: { entry in
@@ -136,7 +136,7 @@ extension Commute {
             // every refresh re-plans).
             if let arrival = entry.arrival, entry.nextFire <= now, arrival > now { return true }
             return Self.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback).map { at in
-                at > (entry.handled ?? .distantPast) && at > (entry.since.map { Self.since($0, now: now) } ?? .distantPast)
+                at > (entry.handled ?? .distantPast) && at > (entry.since.map { Commute.since($0, now: now) } ?? .distantPast)
                     && !Self.isPaused(entry, at: at, pauses: plan.pauses, calendar: lookback)
             } ?? false
         }) else { return (report, plan) }
@@ -157,7 +157,7 @@ extension Commute {
                     // Arrive-by: the last arrival, if it went by unhandled, is missed; the next is
                     // due once its leave time, computed again from the cache now, has come.
                     if !entry.isHeadsUp, let previous = Self.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback),
-                        previous > (entry.since.map { Self.since($0, now: now) } ?? pending.plannedAt ?? .distantPast),
+                        previous > (entry.since.map { Commute.since($0, now: now) } ?? pending.plannedAt ?? .distantPast),
                         !Self.isPaused(entry, at: previous, pauses: pending.pauses, calendar: lookback)
                     {
                         let occurrence = Occurrence(entry.id, at: previous)
@@ -179,7 +179,7 @@ extension Commute {
                     guard !Self.isPaused(entry, at: next, pauses: pending.pauses, calendar: lookback) else { continue }
                     let routes = try inputs.routes()
                     let leave = LeaveTime.compute(
-                        for: schedule, routes: routes, arrival: next, typical: typicalLookup, memory: entry.arrival == next ? entry.memory : nil)
+                        for: schedule, routes: routes, arrival: next, typical: commute.history.typicalLookup, memory: entry.arrival == next ? entry.memory : nil)
                     let due = entry.isHeadsUp
                         ? leave.leave.addingTimeInterval(-TimeInterval((headsUp ?? 0) * 60))
                         : leave.leave
@@ -207,7 +207,7 @@ extension Commute {
                     continue
                 }
                 guard let at = Self.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback),
-                    at > (entry.since.map { Self.since($0, now: now) } ?? pending.plannedAt ?? .distantPast),
+                    at > (entry.since.map { Commute.since($0, now: now) } ?? pending.plannedAt ?? .distantPast),
                     !Self.isPaused(entry, at: at, pauses: pending.pauses, calendar: lookback)
                 else { continue }
                 let occurrence = Occurrence(entry.id, at: at)
@@ -242,7 +242,7 @@ extension Commute {
         }
         report.sent = try deliver(deliveries, sender: sender)
         // Handled occurrences leave the window, which may let deferred requests in.
-        if !report.isEmpty { report.rescheduled = try reschedule() }
+        if !report.isEmpty { report.rescheduled = try commute.reschedule() }
         return (report, plan)
     }
 
@@ -359,14 +359,14 @@ extension Commute {
     /// What the schedule's routes usually take in `moment`'s quarter hour: each route's history
     /// read for that slot alone, and only now that an alert is being composed.
     private func usual(of schedule: Schedule, at moment: Date) -> AlertComposer.Usual? {
-        let byRoute = usualTimes(of: schedule.routeIDs, at: moment)
+        let byRoute = commute.history.usualTimes(of: schedule.routeIDs, at: moment)
         return byRoute.isEmpty ? nil : AlertComposer.Usual(slot: TimeSlot(calendar.local(moment)), byRoute: byRoute)
     }
 
     /// A smart alert's test for one route: its threshold, or (auto) its usual 90th percentile now.
     private func isDelayed(_ schedule: Schedule, _ threshold: Int) -> (Route) -> Bool {
         let aboveUsual = schedule.onlyWhenAboveUsual == true
-        return { route in self.isDelayed(route, minutes: threshold, aboveUsual: aboveUsual, at: self.now) }
+        return { route in self.commute.history.isDelayed(route, minutes: threshold, aboveUsual: aboveUsual, at: self.now) }
     }
 
     private func notDelayed(_ schedule: Schedule, _ threshold: Int) -> String {

@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-extension Commute {
+extension History {
     /// When to leave, from history: for each day asked about, the departure with the least typical
     /// travel that arrives in time on a usual day, and the latest that arrives in time 9 times in 10.
     public struct BestTime: Sendable, Equatable {

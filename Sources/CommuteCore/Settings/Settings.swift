@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-extension Commute {
+extension Settings {
     /// Saves a setting's new value (`config set`). A change that `replansAlerts` is followed by a
     /// `reschedule` of a commute opened afresh, in the zone now in force.
     public func change(_ change: SettingChange) throws {

@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-extension Commute {
+extension FavoriteRoutes {
     /// What `favorites add` did.
     public struct FavoritesAddResult: Sendable, Equatable {
         public var added: [String]
@@ -75,8 +75,8 @@ extension Commute {
 
     /// Unfavorites routes: strips them from every schedule, deletes schedules left with no route,
     /// then re-plans every trigger.
-    public func removeFavorites(_ ids: [String]) throws -> Replanned<Cascade> {
-        try changeSchedules(favoritesAccess: .exclusive) { favorites, book in
+    public func removeFavorites(_ ids: [String]) throws -> Commute.Replanned<Cascade> {
+        try commute.changeSchedules(favoritesAccess: .exclusive) { favorites, book in
             try Self.cascade(removing: ids, favorites: &favorites, book: &book)
         }
     }

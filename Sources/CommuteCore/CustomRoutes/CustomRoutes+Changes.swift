@@ -31,7 +31,7 @@ public struct ProviderAccess: Sendable {
     func base(for provider: RouteProvider) -> String { baseURLs[provider] ?? provider.defaultBaseURL }
 }
 
-extension Commute {
+extension CustomRoutes {
     /// Why a custom route has no new time from this request.
     public enum CustomFetchFailure: Error, Sendable, Equatable, CustomStringConvertible {
         /// No key for the provider, in the environment or `config.json`.
@@ -189,7 +189,7 @@ extension Commute {
     /// in its history, as a refresh's would be; a history that cannot be written is not the add's
     /// failure, and comes back in `warnings`.
     public func addCustomRoute(_ route: Route, measurement: RoutingAPI.Measurement?) throws -> AddedCustomRoute {
-        let (saved, record) = measurement.map { judge(Self.measured(route, $0, at: now), history: nil) } ?? (route, nil)
+        let (saved, record) = measurement.map { commute.history.judge(Self.measured(route, $0, at: now), history: nil) } ?? (route, nil)
         try store.updateCustomRoutes { routes in
             // Transit routes share the ID space: their file is read under the same lock.
             guard !routes.contains(where: { $0.id == saved.id }), try !store.transitRoutes().contains(where: { $0.id == saved.id }) else {
@@ -197,8 +197,8 @@ extension Commute {
             }
             routes.append(saved)
         }
-        let held = saved.suspiciousMinutes != nil ? [Self.heldBack(saved)] : []
-        let warnings = held + (record.map { self.record([(saved.id, $0)]) } ?? [])
+        let held = saved.suspiciousMinutes != nil ? [History.heldBack(saved)] : []
+        let warnings = held + (record.map { commute.history.record([(saved.id, $0)]) } ?? [])
         return AddedCustomRoute(route: saved, warnings: warnings.map(\.description))
     }
 
@@ -240,13 +240,13 @@ extension Commute {
         // Its history timed other ends: it starts afresh. Failing to remove it leaves readings of
         // the old ends to age out, never a failed edit.
         if movedEnds { try? store.history.remove(id) }
-        try reschedule()
+        try commute.reschedule()
         return route
     }
 
     /// What removing a custom route would do, or did: the favorites cascade, and its watch.
     public struct CustomRemoval: Sendable, Equatable {
-        public var cascade: Cascade?
+        public var cascade: FavoriteRoutes.Cascade?
         public var wasWatched: Bool
     }
 
@@ -254,14 +254,14 @@ extension Commute {
         _ = try customRoute(id)
         let isFavorite = try store.favorites().routeIDs.contains(id)
         return CustomRemoval(
-            cascade: isFavorite ? try previewRemovingFavorites([id]) : nil,
+            cascade: isFavorite ? try commute.favorites.previewRemovingFavorites([id]) : nil,
             wasWatched: try store.configuration().watches?.contains { $0.routeID == id } ?? false)
     }
 
     /// Removes a custom route and everything that names it: first what refers to it (favorites,
     /// schedules, groups, its watch), then the route itself, so no moment leaves a reference to a
     /// route that is gone.
-    public func removeCustomRoute(_ id: String) throws -> Replanned<CustomRemoval> {
+    public func removeCustomRoute(_ id: String) throws -> Commute.Replanned<CustomRemoval> {
         _ = try customRoute(id)
         // Everything the re-plan reads is checked before the first write.
         try store.checkPlanInputs()
@@ -269,7 +269,7 @@ extension Commute {
         var removal = CustomRemoval(cascade: nil, wasWatched: false)
         if try store.favorites().routeIDs.contains(id) {
             removal.cascade = try store.updateFavoritesAndSchedules { favorites, book in
-                try Self.cascade(removing: [id], favorites: &favorites, book: &book)
+                try FavoriteRoutes.cascade(removing: [id], favorites: &favorites, book: &book)
             }
         }
         removal.wasWatched = try store.updateConfiguration { configuration in
@@ -283,6 +283,6 @@ extension Commute {
         // A route added again under this ID may time other ends: its history goes with it. One
         // that cannot be removed is left to age out, never a failed removal.
         try? store.history.remove(id)
-        return Replanned(change: removal, summary: try reschedule())
+        return Commute.Replanned(change: removal, summary: try commute.reschedule())
     }
 }

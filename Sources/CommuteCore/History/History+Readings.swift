@@ -4,7 +4,7 @@ import FoundationEssentials
 import Glibc
 #endif
 
-extension Commute {
+extension History {
     /// The fastest a road can be driven, in km/h: a reading that implies more is not a travel time.
     public static let fastestSpeed = 130.0
     /// Walking pace, in km/h: a drive that takes longer than walking its whole length is not a
@@ -92,8 +92,8 @@ extension Commute {
 
 
     /// The warning a reading held back gives, the same from every refresh while it lasts.
-    static func heldBack(_ route: Route) -> RefreshWarning {
-        RefreshWarning(
+    static func heldBack(_ route: Route) -> Refresh.RefreshWarning {
+        Refresh.RefreshWarning(
             key: "suspicious:\(route.id)", description: route.suspicionText() + " (held back until a second reading confirms it)",
             isRepeat: false)
     }
@@ -117,19 +117,19 @@ extension Commute {
 
     /// Records the readings a refresh judged; what could not be recorded comes back as warnings
     /// (a refresh never fails over its history).
-    func record(_ readings: [(routeID: String, record: HistoryRecord)]) -> [RefreshWarning] {
+    func record(_ readings: [(routeID: String, record: HistoryRecord)]) -> [Refresh.RefreshWarning] {
         guard recordsHistory, !readings.isEmpty else { return [] }
         do {
             let byRoute = Dictionary(grouping: readings, by: \.routeID).mapValues { $0.map(\.record) }
             let outcome = try store.history.record(byRoute, now: now, retentionDays: configuration.historyRetentionDays)
-            return outcome.failures.map { RefreshWarning(key: "history:\($0)", description: "history not recorded for route \($0)", isRepeat: false) }
+            return outcome.failures.map { Refresh.RefreshWarning(key: "history:\($0)", description: "history not recorded for route \($0)", isRepeat: false) }
                 + outcome.future.sorted().map {
-                    RefreshWarning(
+                    Refresh.RefreshWarning(
                         key: "history-future:\($0)", description: "route \($0)'s reading is dated ahead of now: not recorded in its history",
                         isRepeat: false)
                 }
         } catch {
-            return [RefreshWarning(key: "history", description: "travel times not recorded: \(error)", isRepeat: false)]
+            return [Refresh.RefreshWarning(key: "history", description: "travel times not recorded: \(error)", isRepeat: false)]
         }
     }
 
@@ -200,7 +200,7 @@ extension Commute {
 
     /// A route's history: typical times over the last weeks, and its readings since local
     /// midnight `days − 1` days ago. A route neither cached nor recorded is unknown.
-    public func history(of routeID: String, days: Int) throws -> HistoryView {
+    public func view(of routeID: String, days: Int) throws -> HistoryView {
         let contents = try store.history.contents(of: routeID)
         let route = try store.routes(withIDs: [routeID])[routeID]
         guard route != nil || contents.count > 0 else { throw ModelError.unknownRoute(routeID) }

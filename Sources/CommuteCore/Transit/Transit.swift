@@ -18,7 +18,7 @@ public struct TransitProblem: Error, Equatable, Sendable, CustomStringConvertibl
     public var description: String { message }
 }
 
-extension Commute {
+extension Transit {
     /// The largest timetable zip fetched or read, and the largest realtime feed.
     public static let largestTimetableZip = 256 << 20
     public static let largestRealtimeFeed = 32 << 20
@@ -340,7 +340,7 @@ extension Commute {
             unlink(store.transitPath(request.id, "timetable.json"))
             throw error
         }
-        try reschedule()
+        try commute.reschedule()
         return route
     }
 
@@ -408,7 +408,7 @@ extension Commute {
         var judged: [TransitDeparture] = []
         for departure in plausible {
             let previous = earlier.first { $0.isSameRun(as: departure) }
-            judged.append(departure.judged(walkMinutes: transit.walkMinutes, factor: Self.absurdFactor, previous: previous))
+            judged.append(departure.judged(walkMinutes: transit.walkMinutes, factor: History.absurdFactor, previous: previous))
         }
         // A delay held back puts its bus back at its timetable time: soonest first again.
         transit.departures = judged.sorted { $0.expected != $1.expected ? $0.expected < $1.expected : $0.tripID < $1.tripID }
@@ -474,7 +474,7 @@ extension Commute {
         public var newProblems: [String]
         /// Delays held back as outside what a trip can be, and what could not be recorded in the
         /// routes' history (a refresh never fails over either).
-        public var warnings: [RefreshWarning] = []
+        public var warnings: [Refresh.RefreshWarning] = []
     }
 
     /// The feeds' refresh: each timetable when due (daily, with validators), the realtime feeds
@@ -565,8 +565,8 @@ extension Commute {
             // A delay held back is recorded as outside, and said.
             if realtime != nil {
                 let current = outcome.planned.map { $0.at(now) }
-                outcome.warnings = current.filter { $0.suspiciousMinutes != nil }.map(Self.heldBack)
-                outcome.warnings += record(current.compactMap { route in
+                outcome.warnings = current.filter { $0.suspiciousMinutes != nil }.map(History.heldBack)
+                outcome.warnings += commute.history.record(current.compactMap { route in
                     guard let minutes = route.currentMinutes ?? route.suspiciousMinutes else { return nil }
                     let at = ZonedCalendar.seconds(route.transit?.realtimeAt ?? now)
                     return (route.id, HistoryRecord(at: at, minutes: minutes, source: .transit, outside: route.suspiciousMinutes != nil))

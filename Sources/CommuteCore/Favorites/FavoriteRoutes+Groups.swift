@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-extension Commute {
+extension FavoriteRoutes {
     /// Adds a group of favorites. The name must be new (any case); every route a favorite.
     public func addGroup(_ name: String, routeIDs: [String]) throws -> RouteGroup {
         try store.updateFavorites { favorites in

@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-extension Commute {
+extension Refresh {
     /// Something a refresh reports without failing over it: a route left out, a favorite gone
     /// from the feed, a log that could not be written.
     public struct RefreshWarning: Sendable, Equatable, CustomStringConvertible {
@@ -16,7 +16,7 @@ extension Commute {
     public struct RefreshResult: Sendable, Equatable {
         public var routeCount: Int
         public var noData: Int
-        public var reschedule: RescheduleSummary
+        public var reschedule: Commute.RescheduleSummary
         /// Favorites that are not in the new feed: they stay favorites and show as unavailable.
         public var missingFavorites: [String]
         /// The server said 304: the cached routes are current, and were rescheduled.
@@ -52,7 +52,7 @@ extension Commute {
     /// it is `SavedButNotPlanned`. Every attempt is recorded for `status` when the log can be
     /// written; a log that cannot be is a warning, never the refresh's failure. `display` is the
     /// source as it may be shown and stored; `secrets` are removed from anything recorded.
-    public func refresh(
+    public func run(
         from source: FeedSource, display: String, secrets: [String], accessCode: String?, fetcher: FeedFetcher,
         timeout: TimeInterval
     ) throws -> RefreshResult {
@@ -62,7 +62,7 @@ extension Commute {
         do {
             switch source {
             case .file(let path):
-                result = try refresh(feed: .file(path: path), source: display, deadline: FeedInput.Deadline(seconds: timeout))
+                result = try run(feed: .file(path: path), source: display, deadline: FeedInput.Deadline(seconds: timeout))
             case .url(let url):
                 // Validators go back only to the source that issued them, for the routes it sent.
                 let header = try? store.routeCacheHeader()
@@ -70,7 +70,7 @@ extension Commute {
                 let target = FeedSource.addingAccessCode(accessCode, to: url)
                 switch try fetcher.fetch(target, validators: validators, timeout: timeout) {
                 case .fresh(let data, let newValidators):
-                    result = try refresh(feed: .data(data), source: display, validators: newValidators)
+                    result = try run(feed: .data(data), source: display, validators: newValidators)
                 case .notModified:
                     result = try refreshUnchanged()
                 }
@@ -82,7 +82,7 @@ extension Commute {
             throw error
         } catch {
             let reason = FeedSource.redact(String(describing: error), secrets: secrets)
-            let fix = Self.fix(forRefreshFailure: error)
+            let fix = Health.fix(forRefreshFailure: error)
             try? store.updateRefreshLog { $0.recordFailure(at: now, reason: reason, fix: fix) }
             throw error
         }
@@ -105,7 +105,7 @@ extension Commute {
         let missing = result.missingFavorites.map {
             ("missing:\($0)", "favorite \($0) is not in this feed: it stays a favorite and shows as unavailable")
         }
-        let news = (result.suspicious.map(Self.heldBack) + result.historyWarnings).map { ($0.key, $0.description) }
+        let news = (result.suspicious.map(History.heldBack) + result.historyWarnings).map { ($0.key, $0.description) }
         return (dropped + missing + news).map {
             RefreshWarning(key: $0.0, description: $0.1, isRepeat: previous.contains($0.0))
         }
@@ -114,21 +114,21 @@ extension Commute {
     /// Decodes a feed, saves it as the route cache, then re-plans every trigger with the routes just
     /// decoded — passed forward in memory, never read back from the cache. A feed that cannot be
     /// decoded changes nothing.
-    public func refresh(feed data: Data, source: String, validators: FeedFetcher.Validators? = nil) throws -> RefreshResult {
-        try refresh(feed: .data(data), source: source, validators: validators)
+    public func run(feed data: Data, source: String, validators: FeedFetcher.Validators? = nil) throws -> RefreshResult {
+        try run(feed: .data(data), source: source, validators: validators)
     }
 
     /// The same, for a feed in a file or in memory. The feed is read a route at a time and each
     /// route written straight to the new cache, so a feed of any size is saved in a small window of
     /// memory; only the routes that favorites, schedules and watches name are kept, for the
     /// reschedule and the watches. A file that sends nothing before `deadline` fails it.
-    public func refresh(
+    public func run(
         feed input: FeedInput, source: String, validators: FeedFetcher.Validators? = nil, deadline: FeedInput.Deadline? = nil
     ) throws -> RefreshResult {
         // An unreadable file here names no routes: the routes are still saved (their own
         // domain), and the reschedule then fails on that file with its reason.
         let favorites = (try? store.favorites().routeIDs) ?? []
-        let wanted = routesInUse(favorites: favorites)
+        let wanted = commute.history.routesInUse(favorites: favorites)
         var kept: [String: Route] = [:]
         var noData = 0
         var dropped: [WSDOTFeed.DroppedRoute] = []
@@ -138,13 +138,13 @@ extension Commute {
         // there is no history to say so.
         let (feedIDs, custom) = try store.replaceRoutes(
             fetchedAt: now, source: source, validators: validators,
-            keeping: { route in route.suspiciousMinutes != nil || route.currentMinutes.map { isOutside($0, of: route, history: nil) } == true }
+            keeping: { route in route.suspiciousMinutes != nil || route.currentMinutes.map { commute.history.isOutside($0, of: route, history: nil) } == true }
         ) { previous, save in
             try WSDOTFeed.forEachRoute(in: input, deadline: deadline, dropped: { dropped.append($0) }) { fed in
                 // The routes in use are judged against their history and recorded; every other
                 // route against its distance and the feed's own average.
-                let recorded = recordsHistory && wanted.contains(fed.id)
-                let (route, record) = judge(fed, history: recorded ? (try? store.history.contents(of: fed.id)) : nil, previous: previous[fed.id])
+                let recorded = commute.history.recordsHistory && wanted.contains(fed.id)
+                let (route, record) = commute.history.judge(fed, history: recorded ? (try? store.history.contents(of: fed.id)) : nil, previous: previous[fed.id])
                 if recorded, let record { readings.append((fed.id, record)) }
                 if route.suspiciousMinutes != nil, wanted.contains(route.id) { suspicious.append(route) }
                 try save(route)
@@ -154,9 +154,9 @@ extension Commute {
         }
         // The custom routes stay as they were: the alerts that name them are planned with them.
         for route in custom where wanted.contains(route.id) { kept[route.id] = route }
-        let summary: RescheduleSummary
+        let summary: Commute.RescheduleSummary
         do {
-            summary = try reschedule(routes: kept, feedIDs: feedIDs.union(custom.map(\.id)))
+            summary = try commute.reschedule(routes: kept, feedIDs: feedIDs.union(custom.map(\.id)))
         } catch {
             throw SavedButNotPlanned(routeCount: feedIDs.count, underlying: error)
         }
@@ -164,7 +164,7 @@ extension Commute {
             routeCount: feedIDs.count, noData: noData, reschedule: summary,
             missingFavorites: favorites.filter { !feedIDs.contains($0) && !Route.isValidCustomID($0) }, routesByID: kept,
             droppedRoutes: dropped, customRoutes: custom)
-        result.historyWarnings = record(readings)
+        result.historyWarnings = commute.history.record(readings)
         result.suspicious = suspicious
         return result
     }
@@ -176,7 +176,7 @@ extension Commute {
         let byID = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var result = RefreshResult(
             routeCount: routes.count, noData: routes.count(where: { $0.status == .noData }),
-            reschedule: try reschedule(routes: byID),
+            reschedule: try commute.reschedule(routes: byID),
             missingFavorites: ((try? store.favorites().routeIDs) ?? []).filter { byID[$0] == nil }, routesByID: byID)
         result.notModified = true
         result.customRoutes = all.filter { $0.custom != nil }

@@ -6,7 +6,7 @@ import FoundationEssentials
 /// moves, and cleared once the occurrence is over — on the channels that can; the others are told
 /// only what matters. Every send, revision and clear is a ledger line, and `alerts.json` keeps the
 /// handles a later process needs.
-extension Commute {
+extension Alerts {
     /// Sends each claimed delivery through its notifier — outside any lock, so a slow notifier
     /// never holds up a refresh or another tick — and records its result in the ledger under the
     /// pending lock as soon as it is known, so that a tick killed later loses none it sent. The
@@ -22,8 +22,8 @@ extension Commute {
             let notifier = delivery.claim.notifier
             let key = key(of: delivery)
             let result: SentAlert
-            if isOutOfSendingTime {
-                result = SentAlert(delivery: delivery, result: .failed(.outOfTime(seconds: Int(sendingTime))), handle: delivery.claim.reached)
+            if commute.isOutOfSendingTime {
+                result = SentAlert(delivery: delivery, result: .failed(.outOfTime(seconds: Int(commute.sendingTime))), handle: delivery.claim.reached)
             } else if notifier.canUpdate, let handle = open.alert(key, notifier: notifier.id)?.handle {
                 let receipt = sender.perform(.update(delivery.message, handle: handle), through: notifier)
                 result = SentAlert(delivery: delivery, result: receipt.result, handle: receipt.handle ?? handle, replaced: true)
@@ -142,7 +142,7 @@ extension Commute {
                     let schedule = try inputs.schedule(scheduleID), schedule.isEnabled, case .arriveBy(_, _) = schedule.timing
                 else { continue }
                 let routes = try inputs.routes()
-                let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: alert.occurrence, typical: typicalLookup)
+                let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: alert.occurrence, typical: commute.history.typicalLookup)
                 let moved = leave.leave.timeIntervalSince(announced)
                 // Past the leave time, the leave alert says it; a small move is no news.
                 guard abs(moved) >= OpenAlerts.materialMove, leave.leave.timeIntervalSince(now) >= 60 else { continue }

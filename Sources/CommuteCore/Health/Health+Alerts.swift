@@ -28,7 +28,7 @@ public struct HealthProblem: Sendable, Equatable {
     public static let dailyCap = 4
 }
 
-extension Commute {
+extension Health {
     /// How old data may grow, and how long refreshes may fail, before the user is told:
     /// `config set stale-after` (0 turns health alerts off) and the lead window it looks in.
     public struct HealthPolicy: Sendable, Equatable {
@@ -70,7 +70,7 @@ extension Commute {
         // data problem. Only those within the lead window raise one.
         let stale = plan.requests.filter { entry in
             guard entry.nextFire >= now.addingTimeInterval(-60), let dataAsOf = entry.dataAsOf, dataAsOf < limit else { return false }
-            return !Self.isPaused(entry, at: entry.arrival ?? entry.nextFire, pauses: plan.pauses, calendar: lookback)
+            return !Alerts.isPaused(entry, at: entry.arrival ?? entry.nextFire, pauses: plan.pauses, calendar: lookback)
         }
         var titles: Set<String> = []
         let affected: [HealthProblem.Affected] = stale.compactMap { entry in
@@ -171,7 +171,7 @@ extension Commute {
             let message = mendedMessage(open, fresh: open.kind == .refresh || plan.requests.contains { ($0.dataAsOf ?? .distantPast) >= limit })
             return claims(message, Occurrence(open.mendedAlert, at: open.foundAt), notifiers: notifiers, ledger: &ledger)
         }
-        report.sent = try deliver(deliveries, sender: sender)
+        report.sent = try commute.alerts.deliver(deliveries, sender: sender)
         return report
     }
 
@@ -223,7 +223,7 @@ extension Commute {
     private func moment(_ date: Date) -> String { TimeFormatting.moment(date, relativeTo: now, calendar: calendar) }
 }
 
-extension Commute {
+extension Health {
     /// What would mend a failed feed refresh, as an instruction; nil when nothing specific is known
     /// (the failure itself says it).
     static func fix(forRefreshFailure error: any Error) -> String? {

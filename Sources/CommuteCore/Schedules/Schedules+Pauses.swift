@@ -1,9 +1,7 @@
 import FoundationEssentials
 
-extension Commute {
+extension Schedules {
     /// The local date now, in the schedules' zone.
-    public var today: CivilDate { calendar.local(now).date }
-
     /// The pauses still to come or under way, for schedules that exist; ended ones and those of
     /// deleted schedules are left out (and pruned at the next change).
     public static func activePauses(_ book: ScheduleBook, today: CivilDate) -> [Pause] {
@@ -15,9 +13,9 @@ extension Commute {
 
     /// Adds a pause (the schedule, if any, named by an ID prefix), prunes the ended ones, and
     /// re-plans: the paused occurrences leave the plan, and later ones take their places.
-    public func addPause(from: CivilDate, until: CivilDate, schedule prefix: String?, reason: String?) throws -> Replanned<Pause> {
-        try changeSchedules { _, book -> Pause in
-            let schedule = try prefix.map { try Self.find($0, in: book.schedules) }
+    public func addPause(from: CivilDate, until: CivilDate, schedule prefix: String?, reason: String?) throws -> Commute.Replanned<Pause> {
+        try commute.changeSchedules { _, book -> Pause in
+            let schedule = try prefix.map { try Commute.find($0, in: book.schedules) }
             var kept = Self.activePauses(book, today: today)
             let pause = Pause(
                 number: min((kept.map(\.number).max() ?? 0) + 1, Pause.largestNumber), from: from, until: until,
@@ -29,8 +27,8 @@ extension Commute {
     }
 
     /// Removes one pause by number; the occurrences it held back are planned again.
-    public func removePause(_ number: Int) throws -> Replanned<Pause> {
-        try changeSchedules { _, book -> Pause in
+    public func removePause(_ number: Int) throws -> Commute.Replanned<Pause> {
+        try commute.changeSchedules { _, book -> Pause in
             var kept = Self.activePauses(book, today: today)
             guard let index = kept.firstIndex(where: { $0.number == number }) else { throw CommuteError.unknownPause(String(number)) }
             let pause = kept.remove(at: index)
@@ -40,8 +38,8 @@ extension Commute {
     }
 
     /// Removes every pause; how many were in force.
-    public func clearPauses() throws -> Replanned<Int> {
-        try changeSchedules { _, book -> Int in
+    public func clearPauses() throws -> Commute.Replanned<Int> {
+        try commute.changeSchedules { _, book -> Int in
             let count = Self.activePauses(book, today: today).count
             book.pauses = nil
             return count

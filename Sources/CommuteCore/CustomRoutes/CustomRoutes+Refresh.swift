@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Synchronization
 
-extension Commute {
+extension CustomRoutes {
     /// Which custom routes a refresh asks about.
     public enum CustomSelection: Sendable, Equatable {
         /// Those in play, not asked about within the minimum interval.
@@ -72,9 +72,9 @@ extension Commute {
         /// Every custom route, in cache order.
         public var outcomes: [CustomRouteOutcome]
         /// Nil when nothing new was fetched (the alerts were not re-planned for it).
-        public var reschedule: RescheduleSummary?
+        public var reschedule: Commute.RescheduleSummary?
         /// Readings held back as outside what the route can be, and what could not be recorded.
-        public var warnings: [RefreshWarning] = []
+        public var warnings: [Refresh.RefreshWarning] = []
 
         public var fetched: [CustomRouteOutcome] { outcomes.filter { $0.result == .fetched } }
         public var failed: [CustomRouteOutcome] { outcomes.filter { $0.result == .failed } }
@@ -174,7 +174,7 @@ extension Commute {
         }
         // A few at a time, each a wait on the network (through one fetch helper, when the client is a session).
         let state = FetchState(work: work.sorted())
-        let commute = self
+        let feature = self
         // Threads of their own, not `concurrentPerform`: these wait on the network, and on two
         // cores `concurrentPerform` would run two at a time.
         let group = DispatchGroup()
@@ -194,7 +194,7 @@ extension Commute {
                     continue
                 }
                 do {
-                    let result = try commute.measure(
+                    let result = try feature.measure(
                         custom, access: access, budget: policy.budgets[custom.provider] ?? 0, deadline: deadline, reserved: true)
                     // Its reserved first request was never sent: it is given back.
                     let unsent: RouteProvider? = if case .failure(.notAsked) = result { custom.provider } else { nil }
@@ -206,7 +206,7 @@ extension Commute {
         }
         let results = state.results
         var readings: [(routeID: String, record: HistoryRecord)] = []
-        var warnings: [RefreshWarning] = []
+        var warnings: [Refresh.RefreshWarning] = []
         var unsent = state.unsentRequests
         // Work left undone after an error was reserved and never sent.
         for index in work where results[index] == nil {
@@ -224,11 +224,11 @@ extension Commute {
             switch result {
             case .success(let measurement):
                 // Judged against its history, and recorded (when history is on).
-                let (judged, record) = judge(
-                    Self.measured(route, measurement, at: now), history: recordsHistory ? (try? store.history.contents(of: route.id)) : nil,
+                let (judged, record) = commute.history.judge(
+                    Self.measured(route, measurement, at: now), history: commute.history.recordsHistory ? (try? store.history.contents(of: route.id)) : nil,
                     previous: route)
-                if recordsHistory, let record { readings.append((route.id, record)) }
-                if judged.suspiciousMinutes != nil { warnings.append(Self.heldBack(judged)) }
+                if commute.history.recordsHistory, let record { readings.append((route.id, record)) }
+                if judged.suspiciousMinutes != nil { warnings.append(History.heldBack(judged)) }
                 decided[index] = CustomRouteOutcome(
                     routeID: route.id, provider: custom.provider, result: .fetched, failure: nil, route: judged)
             case .failure(let failure):
@@ -252,9 +252,9 @@ extension Commute {
                 }
             }
         }
-        var result = CustomRefreshResult(outcomes: outcomes, reschedule: nil, warnings: warnings + record(readings))
+        var result = CustomRefreshResult(outcomes: outcomes, reschedule: nil, warnings: warnings + commute.history.record(readings))
         try recordProviderHealth(outcomes)
-        if !result.fetched.isEmpty { result.reschedule = try reschedule() }
+        if !result.fetched.isEmpty { result.reschedule = try commute.reschedule() }
         return result
     }
 
@@ -283,7 +283,7 @@ extension Commute {
     }
 }
 
-extension Commute {
+extension CustomRoutes {
     /// How long before an arrival its routes are in play.
     static let arriveByWindow: TimeInterval = 3 * 3_600
 
@@ -301,9 +301,9 @@ private final class FetchState: Sendable {
     private struct State {
         var work: [Int]
         var position = 0
-        var stoppedProviders: [RouteProvider: Commute.CustomFetchFailure] = [:]
+        var stoppedProviders: [RouteProvider: CustomRoutes.CustomFetchFailure] = [:]
         var unsent: [RouteProvider: Int] = [:]
-        var answers: [Int: Result<RoutingAPI.Measurement, Commute.CustomFetchFailure>] = [:]
+        var answers: [Int: Result<RoutingAPI.Measurement, CustomRoutes.CustomFetchFailure>] = [:]
         var firstError: (any Error)?
     }
 
@@ -317,9 +317,9 @@ private final class FetchState: Sendable {
         }
     }
 
-    func stopped(_ provider: RouteProvider) -> Commute.CustomFetchFailure? { state.withLock { $0.stoppedProviders[provider] } }
+    func stopped(_ provider: RouteProvider) -> CustomRoutes.CustomFetchFailure? { state.withLock { $0.stoppedProviders[provider] } }
 
-    func record(_ index: Int, _ result: Result<RoutingAPI.Measurement, Commute.CustomFetchFailure>, unsent provider: RouteProvider?) {
+    func record(_ index: Int, _ result: Result<RoutingAPI.Measurement, CustomRoutes.CustomFetchFailure>, unsent provider: RouteProvider?) {
         state.withLock { state in
             state.answers[index] = result
             if let provider { state.unsent[provider, default: 0] += 1 }
@@ -336,12 +336,12 @@ private final class FetchState: Sendable {
 
     var unsentRequests: [RouteProvider: Int] { state.withLock { $0.unsent } }
     /// Each route's answer, by its index.
-    var results: [Int: Result<RoutingAPI.Measurement, Commute.CustomFetchFailure>] { state.withLock { $0.answers } }
+    var results: [Int: Result<RoutingAPI.Measurement, CustomRoutes.CustomFetchFailure>] { state.withLock { $0.answers } }
     /// The first error no route could get past.
     var error: (any Error)? { state.withLock { $0.firstError } }
 }
 
-extension Commute {
+extension CustomRoutes {
     /// Notes in the refresh log that `provider`'s budget is spent today; whether that is news (the
     /// first time today), so that a quiet refresh says it once a day.
     public func noteBudgetSpent(_ provider: RouteProvider) throws -> Bool {

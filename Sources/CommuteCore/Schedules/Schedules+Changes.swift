@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-extension Commute {
+extension Schedules {
     /// The fields of a new schedule, or the changes to one: nil means "not given".
     public struct ScheduleDraft: Sendable, Equatable {
         public var routeIDs: [String]?
@@ -40,7 +40,7 @@ extension Commute {
     /// What adding a schedule did.
     public struct AddedSchedule: Sendable {
         public var schedule: Schedule
-        public var summary: RescheduleSummary
+        public var summary: Commute.RescheduleSummary
         /// Whether it saved the zone (the first schedule).
         public var savedZone: Bool
         /// Why it may not do what its owner expects: a copy of another, alerts inside quiet hours.
@@ -52,7 +52,7 @@ extension Commute {
         // an unreadable configuration fails the command before anything is written.
         try store.updateConfiguration { configuration in
             var warnings: [ScheduleWarning] = []
-            let added = try changeSchedules { favorites, book in
+            let added = try commute.changeSchedules { favorites, book in
                 let time = draft.time ?? Schedule.Preset.morning.time
                 let schedule = Schedule(
                     id: id, routeIDs: draft.routeIDs ?? favorites.routeIDs, days: draft.days ?? Schedule.Preset.morning.days,
@@ -114,7 +114,7 @@ extension Commute {
     public struct EditedSchedule: Sendable {
         public var before: Schedule
         public var after: Schedule
-        public var summary: RescheduleSummary
+        public var summary: Commute.RescheduleSummary
         /// Why it may not do what its owner expects, now: see `AddedSchedule.warnings`.
         public var warnings: [ScheduleWarning]
     }
@@ -122,8 +122,8 @@ extension Commute {
     /// Changes the given fields of the schedule whose ID starts with `prefix`.
     public func editSchedule(_ prefix: String, _ draft: ScheduleDraft) throws -> EditedSchedule {
         let edit = try namingUnknownRoutes {
-            try changeSchedules { favorites, book -> Edit in
-                let before = try Self.find(prefix, in: book.schedules)
+            try commute.changeSchedules { favorites, book -> Edit in
+                let before = try Commute.find(prefix, in: book.schedules)
                 var after = before
                 if let routeIDs = draft.routeIDs { after.routeIDs = routeIDs }
                 if let days = draft.days { after.days = days }
@@ -183,14 +183,14 @@ extension Commute {
         guard let next else { return nil }
         switch schedule.timing {
         case .at: return .at(next)
-        case .arriveBy: return .leave(LeaveTime.compute(for: schedule, routes: try store.routes().byID, arrival: next, typical: typicalLookup))
+        case .arriveBy: return .leave(LeaveTime.compute(for: schedule, routes: try store.routes().byID, arrival: next, typical: commute.history.typicalLookup))
         }
     }
 
     /// Deletes the schedule whose ID starts with `prefix`; its pending triggers go with it.
-    public func removeSchedule(_ prefix: String) throws -> Replanned<Schedule> {
-        try changeSchedules { _, book in
-            let schedule = try Self.find(prefix, in: book.schedules)
+    public func removeSchedule(_ prefix: String) throws -> Commute.Replanned<Schedule> {
+        try commute.changeSchedules { _, book in
+            let schedule = try Commute.find(prefix, in: book.schedules)
             book.schedules.removeAll { $0.id == schedule.id }
             // Its pauses go with it.
             book.pauses?.removeAll { $0.scheduleID == schedule.id }

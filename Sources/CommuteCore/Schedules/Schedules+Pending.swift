@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-extension Commute {
+extension Schedules {
     /// One row of `pending`.
     public struct PendingItem: Sendable, Equatable {
         public var request: TriggerRequest
@@ -55,7 +55,7 @@ extension Commute {
         var book = try store.pending(deferred: reading)
         // A plan older than the schedules (a command died in between) is made again first.
         if !store.planIsCurrent(book) {
-            try reschedule()
+            try commute.reschedule()
             book = try store.pending(deferred: reading)
         }
         let sameZone = book.timeZone == timeZone.identifier

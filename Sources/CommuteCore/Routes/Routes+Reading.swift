@@ -1,15 +1,16 @@
 import FoundationEssentials
 
-/// What the commands read as it is saved: each returns one store file's document, read once.
-extension Commute {
-    /// The route cache, without the end points (`routeDetail` reads those).
-    public func routes() throws -> RouteCache {
+extension Routes {
+    /// Every route, as of now (a transit route's times are its next departure's); without the end
+    /// points (`detail` reads those).
+    public func all() throws -> RouteCache {
         var cache = try store.routes()
-        // A transit route's times are its next departure's, as of now.
         if cache.routes.contains(where: { $0.transit != nil }) { cache.routes = cache.routes.map(current) }
         return cache
     }
+}
 
+extension Commute {
     /// A route as of now. A transit route's departures are the last refresh's when now lies in
     /// the window that refresh worked out; for another moment (`--now` in the past, or past the
     /// window) they are worked out again from its timetable, for that moment and without live
@@ -17,21 +18,34 @@ extension Commute {
     func current(_ route: Route) -> Route {
         guard let transit = route.transit else { return route }
         let inWindow = now >= route.updatedAt.addingTimeInterval(-60) && now <= (transit.coveredUntil ?? .distantPast)
-        guard !inWindow, let timetable = try? loadTimetable(for: route.id) else { return route.at(now) }
-        var planned = Self.planned(route, timetable: timetable, realtime: nil, alerts: nil, at: now)
+        guard !inWindow, let timetable = try? self.transit.loadTimetable(for: route.id) else { return route.at(now) }
+        var planned = Transit.planned(route, timetable: timetable, realtime: nil, alerts: nil, at: now)
         planned.transit?.notices = nil
         return planned
     }
-    public func favorites() throws -> Favorites { try store.favorites() }
-    public func schedules() throws -> ScheduleBook { try store.schedules() }
-    /// When refreshes ran, what they reported, and each provider's requests today.
-    public func refreshLog() throws -> RefreshLog { try store.refreshLog() }
 }
 
-extension Commute {
+extension FavoriteRoutes {
+    /// The favorites as they are saved.
+    public func read() throws -> Favorites { try store.favorites() }
+}
+
+extension Schedules {
+    /// The schedules as they are saved.
+    public func read() throws -> ScheduleBook { try store.schedules() }
+}
+
+extension Refresh {
+    /// When refreshes ran, what they reported, and each provider's requests today.
+    public func log() throws -> RefreshLog { try store.refreshLog() }
+}
+
+extension Alerts {
     /// The delivery ledger: what was decided in the last `DeliveryLedger.retention`.
     public func ledger() throws -> DeliveryLedger { try store.ledger(keepingSince: ledgerHorizon) }
+}
 
+extension Health {
     /// What `doctor` checks of the store itself.
     public struct StoreCheck: Sendable {
         /// Why each unreadable file cannot be read, the configuration's first.

@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-extension Commute {
+extension Alerts {
     /// What `delivered` lists: the decisions of a window, newest first.
     public struct DeliveredReport: Sendable, Equatable {
         /// Newest first by when each alert was due; the later decision first within one. No

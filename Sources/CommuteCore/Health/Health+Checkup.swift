@@ -4,7 +4,7 @@ import FoundationEssentials
 import Glibc
 #endif
 
-extension Commute {
+extension Health {
     /// One thing `doctor` finds in the store: the source, the zone, the schedules and their plan,
     /// the refreshes, the data's age, the providers and the notifiers' last deliveries. Typed, so
     /// that the CLI words each and says how to fix it; `severity` says how much it matters.
@@ -111,7 +111,7 @@ extension Commute {
         let configuration = configurationError == nil ? self.configuration : nil
         let cache = try? store.routes()
         let custom = (cache?.routes ?? []).filter { $0.custom != nil }
-        let transit = (try? transitFeeds()) ?? []
+        let transit = (try? commute.transit.transitFeeds()) ?? []
         var findings: [Finding] = []
         if let configuration {
             findings += checkSource(configuration, customRoutes: custom.count, transitFeeds: transit.count, environment: environment)
@@ -145,7 +145,7 @@ extension Commute {
         if let cache = try? store.routes(), cache.routes.contains(where: { $0.custom == nil && $0.transit == nil }) {
             zones.append(("WSDOT's feed", WSDOTFeed.timeZone))
         }
-        for (feed, state, _) in (try? transitFeeds()) ?? [] {
+        for (feed, state, _) in (try? commute.transit.transitFeeds()) ?? [] {
             if let zone = state?.timeZone { zones.append(("transit feed \(feed.name)", zone)) }
         }
         return zones
@@ -175,7 +175,7 @@ extension Commute {
     private func checkSource(_ configuration: Configuration, customRoutes: Int, transitFeeds: Int, environment: [String: String]) -> [Finding] {
         guard let text = configuration.source else {
             if customRoutes > 0 || transitFeeds > 0 { return [.customRoutesOnly(count: customRoutes, transitFeeds: transitFeeds)] }
-            return [.noSource(onlyInShell: !(environment["TRAVELTIMES_SOURCE"] ?? "").isEmpty)]
+            return [.noSource(onlyInShell: !(environment[.source] ?? "").isEmpty)]
         }
         let shown = FeedSource.redact(FeedSource.display(text), secrets: configuration.accessCode.map { [$0] } ?? [])
         switch FeedSource(text) {
@@ -188,14 +188,14 @@ extension Commute {
             let needsCode = url.host?.lowercased().hasSuffix("wsdot.wa.gov") == true
                 && !(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).contains { $0.name.lowercased() == "accesscode" }
             guard needsCode, configuration.accessCode == nil else { return [.sourceURL(shown: shown)] }
-            return [.sourceNeedsAccessCode(shown: shown, onlyInShell: !(environment["WSDOT_ACCESS_CODE"] ?? "").isEmpty)]
+            return [.sourceNeedsAccessCode(shown: shown, onlyInShell: !(environment[.accessCode] ?? "").isEmpty)]
         }
     }
 
     private func checkPlans(_ configuration: Configuration, environment: [String: String]) -> [Finding] {
         var findings: [Finding] = []
         if let saved = configuration.timeZone {
-            let override = environment["TRAVELTIMES_TZ"].flatMap { $0.isEmpty ? nil : $0 }
+            let override = environment[.timeZone].flatMap { $0.isEmpty ? nil : $0 }
             if let override, override != saved {
                 findings.append(.zoneOverridden(saved: saved, override: override))
             } else if let other = source(keepingOtherClocksThan: saved) {
@@ -217,7 +217,7 @@ extension Commute {
         guard enabled > 0 || watches > 0 else {
             return findings + [schedules.isEmpty ? .noSchedules : .allSchedulesDisabled(count: schedules.count)]
         }
-        guard let report = try? pendingReport(deferred: .soonest(0)) else { return findings + [.planUnreadable] }
+        guard let report = try? commute.schedules.pendingReport(deferred: .soonest(0)) else { return findings + [.planUnreadable] }
         if let next = report.requests.map(\.request.nextFire).min() {
             findings.append(.planned(enabled: enabled, watches: watches, pending: report.requests.count, next: next))
         } else if enabled == 0 {
@@ -225,7 +225,7 @@ extension Commute {
         } else {
             findings.append(.nothingPlanned(enabled: enabled, watches: watches))
         }
-        for (schedule, warnings) in Self.warnings(for: schedules, quietHours: configuration.quietHours) {
+        for (schedule, warnings) in Schedules.warnings(for: schedules, quietHours: configuration.quietHours) {
             for warning in warnings {
                 switch warning {
                 case .duplicate(let copy): findings.append(.duplicateSchedule(schedule, copy: copy))
@@ -258,7 +258,7 @@ extension Commute {
         if let plan = try? store.pending(deferred: .none), !plan.requests.isEmpty {
             let lookback = ZonedCalendar(timeZone: timeZone, around: now, daysBefore: 1, daysAfter: 8)
             let aged = plan.requests.filter { entry in
-                !Self.isPaused(entry, at: entry.arrival ?? entry.nextFire, pauses: plan.pauses, calendar: lookback)
+                !Alerts.isPaused(entry, at: entry.arrival ?? entry.nextFire, pauses: plan.pauses, calendar: lookback)
             }.compactMap { entry in entry.dataAsOf.map { (entry, $0) } }
             guard let (entry, oldest) = aged.min(by: { $0.1 < $1.1 }) else { return [] }
             return [.dataAge(oldest: oldest, age: max(0, now.timeIntervalSince(oldest)), alert: entry.title)]
@@ -275,7 +275,7 @@ extension Commute {
         return RouteProvider.allCases.compactMap { provider in
             let routes = custom.count { $0.custom?.provider == provider }
             guard routes > 0 else { return nil }
-            let usage = ProviderUsage(routes: routes, used: log.requests(to: provider, on: budgetDay), budget: configuration.budget(for: provider))
+            let usage = ProviderUsage(routes: routes, used: log.requests(to: provider, on: commute.customRoutes.budgetDay), budget: configuration.budget(for: provider))
             guard configuration.key(for: provider) != nil else {
                 return .providerWithoutKey(provider, usage: usage, keyOnlyInShell: !(environment[provider.keyVariable] ?? "").isEmpty)
             }
