@@ -33,7 +33,7 @@ public enum CLI {
                 io.out(group)
                 return .success
             }
-            guard let command = Commands.all.first(where: { $0.name == topic })
+            guard let command = Commands.named(topic)
                 ?? (try? Commands.resolve(words).get().0)
             else {
                 return fail(UsageError(message: unknownCommandMessage(topic), command: ""), io: io)

@@ -47,7 +47,7 @@ struct Command: Sendable {
         }
         lines += table.render()
         // A command that is also a group (`route ID`, `route add`…) lists its subcommands.
-        let subcommands = Commands.all.map(\.name).filter { $0.hasPrefix(name + " ") }
+        let subcommands = Commands.subcommands(of: name).map(\.name)
         if !subcommands.isEmpty {
             lines += ["", "Commands:"] + Commands.table(of: subcommands)
             lines += ["", "See 'traveltimes \(name) COMMAND --help' for one of them."]

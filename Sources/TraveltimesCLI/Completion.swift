@@ -45,8 +45,7 @@ enum Completion {
             // Still choosing the command (the other spelling of `favorites` completes too).
             guard let first = before.first else { return matching(current, topLevel() + (current.hasPrefix("favou") ? ["favourites"] : [])) }
             guard before.count == 1, Commands.groups.contains(first) else { return [] }
-            let subcommands = Commands.all.filter { $0.name.hasPrefix(first + " ") }
-                .map { "\($0.name.dropFirst(first.count + 1))\t\($0.summary)" }
+            let subcommands = Commands.subcommands(of: first).map { "\($0.name.dropFirst(first.count + 1))\t\($0.summary)" }
             return matching(current, subcommands)
         }
         let rest = before.dropFirst(used)
@@ -78,10 +77,9 @@ enum Completion {
             return matching(current, command.allOptions.map { "\($0.name)\t\($0.help)" })
         }
         // `route ` and `pause ` offer their subcommands (beside the route IDs).
-        let subcommands = Commands.hybrids[command.name] != nil && positional == 0 && rest.isEmpty
-            ? matching(current, Commands.all.filter { $0.name.hasPrefix(command.name + " ") }.map {
-                "\($0.name.dropFirst(command.name.count + 1))\t\($0.summary)"
-            })
+        let isHybrid = CommandTree.group(command.name)?.ownTakesOtherWords == true
+        let subcommands = isHybrid && positional == 0 && rest.isEmpty
+            ? matching(current, Commands.subcommands(of: command.name).map { "\($0.name.dropFirst(command.name.count + 1))\t\($0.summary)" })
             : []
         let kinds = command.argumentValues
         if !kinds.isEmpty, positional < command.positionals.upperBound {
@@ -96,16 +94,14 @@ enum Completion {
         guard let first = words.first else { return nil }
         if Commands.groups.contains(first) {
             guard words.count >= 2 else { return nil }
-            if let command = Commands.all.first(where: { $0.name == "\(first) \(words[1])" }) { return (command, 2) }
+            if let command = Commands.named("\(first) \(words[1])") { return (command, 2) }
             guard words[1].hasPrefix("-"), case .success(let (command, _)) = Commands.resolve([first]) else { return nil }
             return (command, 1)
         }
-        if let subs = Commands.hybrids[first], words.count >= 2, subs.contains(words[1]),
-            let command = Commands.all.first(where: { $0.name == "\(first) \(words[1])" })
-        {
+        if let group = CommandTree.group(first), group.ownTakesOtherWords, words.count >= 2, let command = Commands.named("\(first) \(words[1])") {
             return (command, 2)
         }
-        guard let command = Commands.all.first(where: { $0.name == first }) else { return nil }
+        guard let command = Commands.named(first) else { return nil }
         return (command, 1)
     }
 

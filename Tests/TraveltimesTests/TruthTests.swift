@@ -371,7 +371,7 @@ import Testing
     @Test func oneNotifierIsRecommendedEverywhere() throws {
         let readme = try String(contentsOfFile: ReadmeTests.readme, encoding: .utf8)
         #expect(readme.contains("\n\(Commands.recommendedNotifier)\n"))
-        #expect(Commands.nextSteps.contains(Commands.recommendedNotifier))
+        #expect(Commands.DemoCommand.nextSteps.contains(Commands.recommendedNotifier))
         let sandbox = Sandbox(runner: .binary)
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
         try sandbox.ok(["favorites", "add", "1"])

@@ -1,0 +1,68 @@
+import CommuteCore
+import FoundationEssentials
+
+extension Commands {
+    enum ConfigShowCommand {
+        static let command = Command(
+            name: "config show",
+            summary: "Show the configuration (secrets are never shown)",
+            options: [Options.json]
+        ) { invocation in
+            let configuration = try invocation.commute().configuration
+            let secrets = configuration.accessCode.map { [$0] } ?? []
+            let source = configuration.source.map { FeedSource.redact(FeedSource.display($0), secrets: secrets) }
+            let environmentCode = !(invocation.environment[.accessCode] ?? "").isEmpty
+            let codeState = environmentCode ? "set (from WSDOT_ACCESS_CODE)" : configuration.accessCode == nil ? "not set" : "set"
+            let (zone, zoneSource) = try invocation.timeZone(saved: configuration.timeZone)
+            if invocation.wantsJSON {
+                try invocation.printJSON(ConfigJSON(
+                    configuration, source: source, codeFromEnvironment: environmentCode, environment: invocation.environment))
+                return
+            }
+            // Each name in a column as wide as the longest, then its value.
+            let width = (Setting.all.map(\.name.count).max() ?? 0) + 2
+            func line(_ name: String, _ value: String) {
+                invocation.io.out((name + ":").padded(to: width) + value)
+            }
+            for setting in Setting.all { line(setting.name, shown(setting)) }
+            line("notifiers", configuration.effectiveNotifiers.map(\.summary).joined(separator: "; "))
+
+            /// The setting's value as it is in force: a secret only as set or not, and where from.
+            func shown(_ setting: Setting) -> String {
+                switch setting {
+                case .source: source ?? "not set"
+                case .accessCode: codeState
+                case .timeZone: describe(zone, zoneSource, saved: configuration.timeZone)
+                case .grace: TimeFormatting.age(TimeInterval(configuration.graceSeconds ?? Configuration.defaultGrace))
+                case .quietHours: configuration.quietHours.map(\.description) ?? "none"
+                case .dailyCap: "\(configuration.standardDailyCap ?? Configuration.defaultStandardDailyCap) scheduled alerts"
+                case .providerKey(let provider): keyState(provider, configuration, invocation.environment)
+                case .lead: "\(configuration.leadMinutes ?? Configuration.defaultLeadMinutes) min before an alert, custom routes are in play"
+                case .minInterval: "\(configuration.minIntervalMinutes ?? Configuration.defaultMinIntervalMinutes) min between requests for a route"
+                case .budget(let provider): "\(configuration.budget(for: provider)) requests a day"
+                case .staleAfter: staleAfterLabel(configuration)
+                case .alertLifetime:
+                    "\(TimeFormatting.age(TimeInterval(configuration.alertLifetime))) after it fires, an alert is cleared where the channel can"
+                case .healthNotify: configuration.healthNotify.map { $0.joined(separator: ", ") } ?? "every notifier"
+                case .historyDays:
+                    configuration.historyRetentionDays == 0
+                        ? "off (no travel times are recorded)" : "\(configuration.historyRetentionDays) days of travel times are kept"
+                case .typicalWeeks: "typical times look back \(configuration.typicalTimeWeeks) weeks"
+                }
+            }
+        }
+
+        /// `set`, `set (from TOMTOM_API_KEY)` or `not set`: never the key.
+        static func keyState(_ provider: RouteProvider, _ configuration: Configuration, _ environment: [String: String]) -> String {
+            if !(environment[provider.keyVariable] ?? "").isEmpty { return "set (from \(provider.keyVariable))" }
+            return configuration.key(for: provider) == nil ? "not set" : "set"
+        }
+
+        /// `60 min: older data or failing refreshes send a health alert`, or `off`.
+        static func staleAfterLabel(_ configuration: Configuration) -> String {
+            let minutes = configuration.staleAfterMinutes ?? Configuration.defaultStaleAfterMinutes
+            guard minutes > 0 else { return "off (no health alerts)" }
+            return "\(TimeFormatting.age(TimeInterval(minutes * 60))): older data, or refreshes failing that long, send a health alert"
+        }
+    }
+}

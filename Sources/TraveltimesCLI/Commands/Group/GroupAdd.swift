@@ -1,0 +1,19 @@
+import CommuteCore
+import FoundationEssentials
+
+extension Commands {
+    enum GroupAddCommand {
+        static let command = Command(
+            name: "group add",
+            summary: "Name a group of favorites (for `brief --group`)",
+            arguments: "NAME",
+            positionals: 1...1,
+            options: [OptionSpec(name: "--route", value: "ID", help: "A favorite route; repeat or use commas", repeatable: true, values: .favoriteRouteID)]
+        ) { invocation in
+            let routeIDs = try groupRoutes(invocation)
+            guard let routeIDs else { throw ModelError.noRoutes }
+            let group = try invocation.commute().favorites.addGroup(invocation.arguments.positionals[0], routeIDs: routeIDs)
+            invocation.io.out("Added group '\(group.name)': \(group.routeIDs.joined(separator: ", ")).")
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import CommuteCore
+import FoundationEssentials
+
+extension Commands {
+    static let refreshEvery = OptionSpec(
+        name: "--refresh-every", value: "INTERVAL", help: "How often refresh runs: 15m (default), 5m, 30m, 1h…")
+    static let dryRun = OptionSpec(name: "--dry-run", help: "Print what would be written and run; change nothing")
+    static let force = OptionSpec(name: "--force", help: "Replace what another hand wrote in its place")
+    static let unitDirectory = OptionSpec(
+        name: "--unit-dir", value: "DIR", help: "Where the units go (default $XDG_CONFIG_HOME/systemd/user, else ~/.config/systemd/user)",
+        values: .file)
+
+    /// What runs refresh and tick unattended, as this invocation's environment finds it.
+    static func installed(_ invocation: Invocation) -> Installation.Installed {
+        Installation.Installed(
+            unitDirectory: try? unitDirectory(invocation), crontab: (try? readCrontab(invocation)).flatMap { $0 },
+            store: try? storeDirectory(invocation))
+    }
+
+    // MARK: Helpers
+
+    static func interval(_ invocation: Invocation) throws -> Installation.Interval {
+        guard let text = invocation.arguments.value("--refresh-every") else { return .standard }
+        guard let interval = Installation.Interval(text) else {
+            throw invocation.usage("Invalid --refresh-every '\(text)': use minutes that divide an hour (5m, 15m, 30m) or hours that divide a day (1h, 2h).")
+        }
+        return interval
+    }
+
+    /// `--unit-dir`, else `$XDG_CONFIG_HOME/systemd/user`, else `~/.config/systemd/user`.
+    static func unitDirectory(_ invocation: Invocation) throws -> String {
+        if let given = invocation.arguments.value("--unit-dir") { return absolute(given) }
+        if let config = invocation.environment[.configHome], !config.isEmpty {
+            // The XDG specification says a relative one is to be ignored: writing to ~/.config
+            // instead would surprise whoever set it, so it is refused.
+            guard config.hasPrefix("/") else {
+                throw invocation.usage(
+                    "XDG_CONFIG_HOME '\(DisplayText.line(String(config.prefix(80))))' is not an absolute path, which the XDG specification says to ignore: set it to a full path, unset it, or pass --unit-dir DIR.")
+            }
+            return config + "/systemd/user"
+        }
+        guard let home = invocation.environment[.userHome], !home.isEmpty else {
+            throw invocation.usage("No unit directory: set HOME or XDG_CONFIG_HOME, or pass --unit-dir DIR.")
+        }
+        return home + "/.config/systemd/user"
+    }
+
+    /// The store, by its absolute path: what the timers and cron must find without this shell.
+    static func storeDirectory(_ invocation: Invocation) throws -> String {
+        try StoreDirectory(environment: invocation.environment).path
+    }
+
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    /// Runs a `systemctl` command; `otherwise` tells the user where things stand if it fails.
+    static func runSystemctl(_ command: [String], _ invocation: Invocation, otherwise: String) throws {
+        let result: SystemCommand.Result
+        do {
+            result = try SystemCommand.run(command[0], Array(command.dropFirst()), environment: invocation.environment, timeout: 30)
+        } catch {
+            throw SystemctlFailed(command: command.joined(separator: " "), reason: error.reason, otherwise: otherwise)
+        }
+        guard result.status == 0 else {
+            throw SystemctlFailed(command: command.joined(separator: " "), reason: "it exited with status \(result.status)", otherwise: otherwise)
+        }
+    }
+
+    /// The plan `make` returns for this binary, the store and the options; its problems worded
+    /// for the user, each with the exit status that fits it.
+    static func planned<Plan>(
+        _ invocation: Invocation, _ make: (String, String, Installation.Interval, Bool) throws(InstallProblem) -> Plan
+    ) throws -> Plan {
+        let binary = executablePath()
+        let store = try storeDirectory(invocation)
+        let interval = try interval(invocation)
+        do {
+            return try make(binary, store, interval, invocation.arguments.has("--force"))
+        } catch {
+            switch error {
+            case .storePath(let path, let problem):
+                throw invocation.usage("Cannot install with the store at '\(path)': \(problem). Choose another with TRAVELTIMES_HOME.")
+            case .binaryPath(let path, let problem):
+                throw invocation.usage("Cannot install traveltimes from '\(path)': \(problem). Move the binary to a plainer path.")
+            case .doesNotReadBack(let manager):
+                throw UnwritablePaths(manager: manager)
+            case .notOurs(let what) where what.hasPrefix("/"):
+                throw NotOurs(what: what, remedy: "traveltimes did not write it: move it aside, or pass --force to replace it")
+            case .notOurs(let what):
+                throw NotOurs(what: what, remedy: "traveltimes did not write it: edit it with `crontab -e`, or pass --force to replace it")
+            }
+        }
+    }
+
+    /// Writes the units that differ, each atomically, saying so.
+    static func write(_ plan: Installation.SystemdPlan, _ io: TerminalIO) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: plan.directory, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError.io(path: plan.directory, reason: "cannot create it: \(systemReason(error))")
+        }
+        for change in plan.changes {
+            try AtomicFile.write(Array(change.text.utf8), to: change.path, mode: 0o644)
+            io.out("Wrote \(change.path)")
+        }
+        if plan.changes.isEmpty { io.out("The units in \(plan.directory) are already installed as they should be.") }
+    }
+
+    /// The current crontab (empty when there is none yet), or nil when there is no crontab command:
+    /// as a byte string (`Installation.byteString`), so that every byte comes back as it was.
+    static func readCrontab(_ invocation: Invocation) throws -> String? {
+        guard SystemCommand.find("crontab", environment: invocation.environment) != nil else { return nil }
+        let result: SystemCommand.Result
+        do {
+            result = try SystemCommand.run("crontab", ["-l"], environment: invocation.environment)
+        } catch {
+            return nil
+        }
+        // `crontab -l` fails when the user has no crontab yet: that is an empty one.
+        return result.status == 0 ? Installation.byteString(result.output) : ""
+    }
+
+    static func writeCrontab(_ table: String, _ invocation: Invocation) throws {
+        let result: SystemCommand.Result
+        do {
+            result = try SystemCommand.run("crontab", ["-"], input: Installation.bytes(of: table), environment: invocation.environment)
+        } catch {
+            throw CrontabFailed(reason: error.reason)
+        }
+        guard result.status == 0 else { throw CrontabFailed(reason: "`crontab -` exited with status \(result.status); the table was not changed") }
+    }
+}
+
+/// Something of the same name is in the way, and traveltimes did not write it. Exit 1.
+struct NotOurs: ProcessError, CustomStringConvertible {
+    var what: String
+    var remedy: String
+    var exitCode: ExitCode { .failure }
+    var description: String { "\(what) is in the way: \(remedy)" }
+}
+
+/// No crontab command on this machine. Exit 69.
+struct NoCrontab: ProcessError, CustomStringConvertible {
+    var exitCode: ExitCode { .unavailable }
+    var description: String { "no crontab command here: use `traveltimes install systemd`, or add the lines above by hand" }
+}
+
+/// The lines written would not read back as this binary and store: refused rather than installed.
+struct UnwritablePaths: ProcessError, CustomStringConvertible {
+    var manager: String
+    var exitCode: ExitCode { .usage }
+    var description: String { "what \(manager) would be given does not read back as this binary and store; nothing was written" }
+}
+
+struct CrontabFailed: ProcessError, CustomStringConvertible {
+    var reason: String
+    var exitCode: ExitCode { .unavailable }
+    var description: String { "cannot write your crontab: \(reason)" }
+}
+
+struct SystemctlFailed: ProcessError, CustomStringConvertible {
+    var command: String
+    var reason: String
+    var otherwise: String
+    var exitCode: ExitCode { .unavailable }
+    var description: String { "`\(command)` failed: \(reason); \(otherwise)" }
+}

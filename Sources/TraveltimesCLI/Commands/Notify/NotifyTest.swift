@@ -1,0 +1,15 @@
+import CommuteCore
+import FoundationEssentials
+
+extension Commands {
+    enum NotifyTestCommand {
+        static let command = Command(
+            name: "notify test",
+            summary: "Send a sample alert through every notifier now (traveltimes test, without the wait)",
+            options: [
+                OptionSpec(name: "--delay", value: "SECONDS", help: "Wait this long first (default 0; up to 300)"),
+                Options.now,
+            ]
+        ) { invocation in try sendTest(invocation, defaultDelay: 0) }
+    }
+}

@@ -1,0 +1,49 @@
+import CommuteCore
+import FoundationEssentials
+
+extension Commands {
+    enum PauseCommand {
+        static let command = Command(
+            name: "pause",
+            summary: "Pause alerts for some days (a holiday, a vacation): every schedule, or one",
+            options: [
+                OptionSpec(name: "--until", value: "DATE", help: "The last day paused: 2026-11-27, today or tomorrow", required: true),
+                OptionSpec(name: "--from", value: "DATE", help: "The first day paused (default today)"),
+                OptionSpec(name: "--schedule", value: "ID", help: "Only this schedule (an ID prefix)", values: .scheduleID),
+                OptionSpec(name: "--reason", value: "TEXT", help: "A note to show with it (Thanksgiving)"),
+                Options.now,
+            ],
+            discussion: """
+                Dates are days in the schedules' zone, both included. A paused alert is neither planned
+                nor sent: it takes no place under the cap, so later alerts take its place. Nothing is
+                deleted, and the pause ends by itself. See `pause list`, `pause remove N`, `pause clear`.
+                """
+        ) { invocation in
+            let commute = try invocation.commute()
+            guard let untilText = invocation.arguments.value("--until") else {
+                throw invocation.usage("Missing --until DATE (the last day paused, such as 2026-11-27).")
+            }
+            let until = try date(untilText, "--until", commute, invocation)
+            let from = try invocation.arguments.value("--from").map { try date($0, "--from", commute, invocation) } ?? commute.today
+            guard until >= commute.today else { throw invocation.usage("--until \(until.iso) has passed: a pause is for days to come.") }
+            guard from <= until else {
+                throw invocation.usage("The pause ends (\(until.iso)) before it starts (\(from.iso)): --until is the last day paused.")
+            }
+            guard until.dayNumber - from.dayNumber < Pause.longestDays else {
+                throw invocation.usage("A pause is at most \(Pause.longestDays) days; for longer, `traveltimes schedule disable`.")
+            }
+            var reason: String?
+            if let text = invocation.arguments.value("--reason")?.trimmingWhitespace(), !text.isEmpty {
+                guard text.count <= Pause.longestReason, DisplayText.line(text) == text else {
+                    throw invocation.usage("Invalid --reason: use at most \(Pause.longestReason) characters on one line, without control characters.")
+                }
+                reason = text
+            }
+            let added = try commute.schedules.addPause(from: from, until: until, schedule: invocation.arguments.value("--schedule"), reason: reason)
+            let schedules = try commute.schedules.read().schedules
+            invocation.io.out("Pause \(added.change.number): \(describe(added.change, schedules, commute)).")
+            invocation.io.out("\(added.summary.scheduled) alerts scheduled (cap \(added.summary.cap)); paused days take no place.")
+            invocation.report(added.summary)
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import CommuteCore
+import FoundationEssentials
+
+extension Commands {
+    enum PauseRemoveCommand {
+        static let command = Command(
+            name: "pause remove",
+            summary: "End a pause now: its alerts are planned again",
+            arguments: "N",
+            positionals: 1...1,
+            argumentValues: [.pauseNumber],
+            options: [Options.now]
+        ) { invocation in
+            let text = invocation.arguments.positionals[0]
+            guard text.count <= 7, text.allSatisfy(\.isASCIIDigit), let number = Int(text) else { throw CommuteError.unknownPause(DisplayText.line(text)) }
+            let commute = try invocation.commute()
+            let schedules = try commute.schedules.read().schedules
+            let removed = try commute.schedules.removePause(number)
+            let summary = removed.summary
+            invocation.io.out("Removed pause \(removed.change.number): \(describe(removed.change, schedules, commute)); \(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
+            invocation.report(summary)
+        }
+    }
+}

@@ -1,0 +1,507 @@
+import CommuteCore
+import FoundationEssentials
+import Synchronization
+
+extension Commands {
+    /// `Refreshed 163 routes from …; 12 alerts scheduled (cap 64).`
+    static func reportFeed(_ result: Refresh.RefreshResult, display: String, _ io: TerminalIO) {
+        let summary = result.reschedule
+        if result.notModified {
+            io.out("Feed unchanged since the last refresh (HTTP 304); \(result.routeCount) routes kept; "
+                + "\(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
+        } else {
+            var line = "Refreshed \(result.routeCount) routes from \(display)"
+            if result.noData > 0 { line += " (\(result.noData) without data)" }
+            io.out(line + "; \(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
+        }
+    }
+
+    /// What was fetched and what was left as it was; a spent budget as a warning (once a day when
+    /// quiet). Failures are the error the command ends with.
+    static func reportCustom(_ result: CustomRoutes.CustomRefreshResult, quiet: Bool, _ commute: Commute, _ io: TerminalIO) {
+        let skipped = result.outcomes.filter { $0.result == .skipped && !($0.failure?.isBudget ?? false) && $0.skip != .notAskedFor }
+        if !quiet {
+            if !result.fetched.isEmpty {
+                let list = result.fetched.map { "\($0.routeID) \(minutes($0.route.currentMinutes)) (\($0.provider.displayName))" }
+                var line = "Fetched \(result.fetched.count) custom route\(result.fetched.count == 1 ? "" : "s"): \(list.joined(separator: ", "))"
+                if let summary = result.reschedule { line += "; \(summary.scheduled) alerts scheduled (cap \(summary.cap))" }
+                io.out(line + ".")
+            }
+            if !skipped.isEmpty {
+                let reasons = Dictionary(grouping: skipped) { outcome in
+                    switch outcome.skip {
+                    case .notInPlay: "not in play"
+                    case .askedRecently: "asked within min-interval"
+                    // A skip that is a failure: the time ran out before its turn (a missing key
+                    // or a spent budget is said as a failure or a warning instead).
+                    case .notAskedFor, nil: "not asked: the time ran out first"
+                    }
+                }
+                let parts = reasons.keys.sorted().map { "\(reasons[$0]?.count ?? 0) \($0)" }
+                io.out("Kept \(skipped.count) custom route\(skipped.count == 1 ? "" : "s") as \(skipped.count == 1 ? "it was" : "they were") (\(parts.joined(separator: ", "))).")
+            }
+        }
+        let overBudget = Dictionary(grouping: result.outcomes.filter { $0.failure?.isBudget ?? false }, by: \.provider)
+        for provider in overBudget.keys.sorted() {
+            guard let outcomes = overBudget[provider], let failure = outcomes.first?.failure else { continue }
+            let isNews = (try? commute.customRoutes.noteBudgetSpent(provider)) ?? true
+            guard !quiet || isNews else { continue }
+            let kept = outcomes.map { outcome in
+                outcome.route.custom?.fetchedAt.map {
+                    "\(outcome.routeID) keeps its time from \(TimeFormatting.age(commute.now.timeIntervalSince($0))) ago"
+                } ?? "\(outcome.routeID) has no time yet"
+            }
+            io.warn("\(failure); \(kept.joined(separator: ", "))")
+        }
+    }
+}
+
+/// One `refresh`, step by step: the feed, then the custom routes, then the delay watches, then
+/// what to print and the error to end with. Every request goes through one fetch helper.
+struct RefreshRun {
+    let invocation: Invocation
+    let commute: Commute
+    let session: HelperSession
+    let access: ProviderAccess
+    let accessCode: String?
+    /// The feed source in force (the flag's, the environment's, or the saved one).
+    let source: String?
+    let secrets: [String]
+    let io: TerminalIO
+    let quiet: Bool
+    let timeout: TimeInterval
+    let start: TimeInterval
+    /// The custom routes asked for by `--route`: then the feed is skipped.
+    let only: [String]
+    /// What the last refresh left: a failure said then is not said again under --quiet.
+    let before: RefreshLog?
+
+    var feed: Refresh.RefreshResult?
+    var feedFailure: RefreshFailed?
+    var display: String?
+    var custom: CustomRoutes.CustomRefreshResult?
+    var transit: [Transit.TransitRefreshOutcome] = []
+    /// The alerts re-planned with the transit routes' new departures.
+    var transitPlan: Commute.RescheduleSummary?
+    var events: [Alerts.WatchEvent] = []
+    var watchProblem: String?
+
+    init(_ invocation: Invocation) throws {
+        self.invocation = invocation
+        timeout = try invocation.timeout()
+        quiet = invocation.arguments.has("--quiet")
+        commute = try invocation.commute()
+        only = try invocation.arguments.all("--route").map(ScheduleParsing.routeID)
+        session = HelperSession(helperPath: invocation.fetchHelperPath(), workers: CustomRoutes.parallelRequests, environment: invocation.environment)
+        do {
+            access = try invocation.providerAccess(commute.configuration, session: session)
+        } catch {
+            session.finish()
+            throw error
+        }
+        accessCode = invocation.environment[.accessCode].flatMap { $0.isEmpty ? nil : $0 } ?? commute.configuration.accessCode
+        source = FeedSource.effective(
+            argument: invocation.arguments.value("--source"), environment: invocation.environment, saved: commute.configuration.source)
+        secrets = (accessCode.map { [$0] } ?? []) + (source.map(FeedSource.secrets) ?? []) + access.secrets
+            + (commute.configuration.transitFeeds ?? []).flatMap(\.secrets)
+        io = invocation.io.redacting(secrets)
+        start = access.clock()
+        before = try? commute.refresh.log()
+    }
+
+    /// The feed, when there is a source and not just some custom routes were asked for.
+    mutating func refreshFeed() throws {
+        guard let source, only.isEmpty else { return }
+        let shown = FeedSource.display(source)
+        display = shown
+        guard let feedSource = FeedSource(source) else {
+            throw invocation.usage("Invalid source '\(shown)': a URL needs a host, such as https://wsdot.wa.gov/….")
+        }
+        let spinner = Spinner(io: quiet || invocation.wantsJSON ? nil : io, message: "Fetching \(shown)")
+        do {
+            defer { spinner.stop() }
+            feed = try commute.refresh.run(
+                from: feedSource, display: shown, secrets: secrets, accessCode: accessCode,
+                fetcher: FeedFetcher(client: session), timeout: timeout)
+        } catch let error as Refresh.SavedButNotPlanned {
+            feedFailure = RefreshFailed(underlying: error.underlying, saved: error.routeCount, secrets: secrets)
+        } catch {
+            feedFailure = RefreshFailed(underlying: error, kept: commute.refresh.keptDataDescription(), secrets: secrets)
+        }
+        if let feed, !quiet, !invocation.wantsJSON { Commands.reportFeed(feed, display: shown, io) }
+        // Calm under cron, loud once: a failure is said when it starts or changes, and its end.
+        guard let before, before.failuresSinceSuccess > 0 else { return }
+        if feed != nil {
+            let since = before.failingSince.map { " since \(TimeFormatting.moment($0, relativeTo: commute.now, calendar: commute.calendar))" } ?? ""
+            io.err("traveltimes: refresh works again, after \(before.failuresSinceSuccess) failed \(before.failuresSinceSuccess == 1 ? "try" : "tries")\(since)")
+        } else if quiet, let after = try? commute.refresh.log(), after.failuresSinceSuccess > before.failuresSinceSuccess,
+            after.lastResult == before.lastResult
+        {
+            feedFailure?.isQuietRepeat = true
+        }
+    }
+
+    /// The custom routes in play (or those asked for): the feed's refresh has them in hand;
+    /// otherwise the cache is read. (After a failed feed, a cache that cannot be read has none:
+    /// the feed's error is the one to tell.)
+    mutating func refreshCustomRoutes() throws {
+        let hasCustom = try feed.map { !$0.customRoutes.isEmpty }
+            ?? (feedFailure == nil ? commute.routes.all() : (try? commute.routes.all()) ?? .empty).routes.contains { $0.custom != nil }
+        if source == nil, !hasCustom, commute.configuration.transitFeeds?.isEmpty ?? true {
+            throw invocation.usage(
+                "No feed source and no custom routes: pass --source URL|FILE, set TRAVELTIMES_SOURCE, run "
+                    + "`traveltimes config set source \(FeedSource.wsdotURL)`, "
+                    + "add a route of your own with `traveltimes route add`, or a transit feed with `traveltimes transit add`.")
+        }
+        guard hasCustom || !only.isEmpty else { return }
+        let selection: CustomRoutes.CustomSelection = !only.isEmpty ? .routes(only) : invocation.arguments.has("--all") ? .all : .inPlay
+        let spinner = Spinner(io: quiet || invocation.wantsJSON ? nil : io, message: "Asking the routing providers")
+        let result: CustomRoutes.CustomRefreshResult
+        do {
+            defer { spinner.stop() }
+            result = try commute.customRoutes.refreshCustomRoutes(
+                selection, access: access, policy: CustomRoutes.CustomPolicy(commute.configuration),
+                timeout: max(0.1, timeout - (access.clock() - start)), custom: feed?.customRoutes)
+        }
+        custom = result
+        Commands.reportCustom(result, quiet: quiet || invocation.wantsJSON, commute, io)
+        if !invocation.wantsJSON { for warning in result.warnings { io.warn(warning.description) } }
+    }
+
+    /// The transit feeds (not with `--route`): timetables when due, realtime every time, then
+    /// every transit route's departures, and the alerts re-planned with them. A feed's problem
+    /// is a warning (quiet, only when new), and the refresh ends with 75.
+    mutating func refreshTransit() throws {
+        guard only.isEmpty, !(commute.configuration.transitFeeds ?? []).isEmpty else { return }
+        let spinner = Spinner(io: quiet || invocation.wantsJSON ? nil : io, message: "Reading the transit feeds")
+        do {
+            defer { spinner.stop() }
+            transit = try commute.transit.refreshTransit(
+                client: session.limited(to: Transit.largestTimetableZip), timeout: max(0.1, timeout - (access.clock() - start)))
+        }
+        if transit.contains(where: { !$0.routes.isEmpty }) { transitPlan = try commute.reschedule() }
+        for outcome in transit {
+            if !quiet, !invocation.wantsJSON {
+                let timetable = outcome.timetable.map { "timetable \($0)" } ?? "timetable not fetched"
+                let live = outcome.realtime ? "realtime read" : "no realtime data"
+                io.out("Transit \(outcome.feed): \(timetable); \(live); \(outcome.routes.count) route\(outcome.routes.count == 1 ? "" : "s") planned.")
+            }
+            for problem in quiet ? outcome.newProblems : outcome.problems where !invocation.wantsJSON { io.warn(problem) }
+            for warning in outcome.warnings where !invocation.wantsJSON { io.warn(warning.description) }
+        }
+    }
+
+    /// The feed's warnings (quiet, a warning is news only once), and how the alerts were planned.
+    func reportPlans() {
+        if let feed {
+            for warning in feed.warnings where !quiet || !warning.isRepeat {
+                io.warn(warning.description)
+            }
+            invocation.report(feed.reschedule)
+        } else if let summary = custom?.reschedule ?? transitPlan {
+            invocation.report(summary)
+        }
+    }
+
+    /// Delay watches look at the routes just refreshed, passed forward. The refresh itself is
+    /// done: a watch that cannot be checked is a warning.
+    mutating func checkWatches() {
+        let refreshed = (feed?.routesByID ?? [:]).merging(custom?.fetched.map { ($0.routeID, $0.route) } ?? []) { _, new in new }
+            .merging(transit.flatMap(\.planned).map { ($0.id, $0) }) { _, new in new }
+        guard !refreshed.isEmpty else { return }
+        do {
+            events = try commute.alerts.checkWatches(
+                routes: refreshed, notifiers: commute.configuration.effectiveNotifiers, quietHours: commute.configuration.quietHours,
+                sender: invocation.sender(io))
+            for event in events {
+                if let problem = event.problem { io.err("traveltimes: watch alert \"\(event.message.title)\": \(problem)") }
+            }
+        } catch {
+            watchProblem = DisplayText.line(String(describing: error))
+            io.warn("delay watches were not checked: \(watchProblem ?? "")")
+        }
+    }
+
+    /// `--json`'s object, then the error to end with: the feed's, else the custom routes' (a
+    /// line each; the last is the error itself).
+    func finish() throws {
+        if invocation.wantsJSON {
+            let json = RefreshJSON(
+                feed, custom: custom, source: display, at: TimeFormatting.iso8601(commute.now, calendar: commute.calendar), events: events,
+                watchProblem: watchProblem,
+                providers: ProviderUsageJSON.all(
+                    try? commute.refresh.log(), commute.configuration, day: commute.customRoutes.budgetDay,
+                    custom: custom?.outcomes.map(\.route) ?? ((try? commute.routes.all().routes.filter { $0.custom != nil }) ?? [])),
+                feedError: feedFailure.map { FeedSource.redact($0.description, secrets: secrets) }, calendar: commute.calendar,
+                transit: transit)
+            try invocation.printJSON(json, through: io)
+        }
+        if let feedFailure { throw feedFailure }
+        if let custom, !custom.failed.isEmpty {
+            let failure = CustomRoutesFailed(outcomes: custom.failed, secrets: secrets)
+            for line in failure.lines.dropLast() { io.err("traveltimes: \(DisplayText.line(line))") }
+            throw failure
+        }
+        let failing = transit.filter { !$0.problems.isEmpty }
+        if !failing.isEmpty {
+            throw TransitFeedsFailed(
+                feeds: failing.map(\.feed), isQuietRepeat: quiet && failing.allSatisfy { $0.newProblems.isEmpty })
+        }
+        let unsent = events.filter { if case .failed = $0.outcome { true } else { false } }
+        if !unsent.isEmpty { throw WatchAlertsFailed(count: unsent.count) }
+    }
+}
+
+/// Delay-watch alerts a notifier failed (each said above): the next refresh sends them again to
+/// those notifiers, while the route stays as it is today.
+struct WatchAlertsFailed: ProcessError, CustomStringConvertible {
+    var count: Int
+
+    var exitCode: ExitCode { .temporaryFailure }
+    var description: String {
+        "\(count == 1 ? "a watch alert" : "\(count) watch alerts") could not be sent; the next refresh sends \(count == 1 ? "it" : "them") again"
+    }
+}
+
+/// Transit feeds with a file that could not be fetched or read (said as warnings, what was there
+/// kept): try again later.
+struct TransitFeedsFailed: ProcessError, CustomStringConvertible {
+    var feeds: [String]
+    var isQuietRepeat: Bool
+
+    var exitCode: ExitCode { .temporaryFailure }
+    var description: String {
+        "transit feed\(feeds.count == 1 ? "" : "s") \(feeds.joined(separator: ", ")) not fully refreshed (see the warnings); what was there is kept"
+    }
+}
+
+/// Custom routes that could not be fetched: a line each, and the status of the worst: 69 for a
+/// key or a refusal, 64 for a missing key, else 75 (try again later).
+struct CustomRoutesFailed: ProcessError, CustomStringConvertible {
+    var outcomes: [CustomRoutes.CustomRouteOutcome]
+    var secrets: [String]
+
+    var exitCode: ExitCode {
+        let codes = outcomes.compactMap { $0.failure?.exitCode }
+        for code in [ExitCode.unavailable, .usage, .failure] where codes.contains(code) { return code }
+        return .temporaryFailure
+    }
+
+    /// The last line: what the command ends with (the others are printed before it).
+    var description: String { lines.last ?? "custom routes failed" }
+
+    var lines: [String] {
+        // A provider-wide problem is said once, with the routes it held back.
+        var lines: [String] = []
+        var said = Set<String>()
+        for outcome in outcomes {
+            let reason = outcome.reason ?? "failed"
+            guard outcome.failure?.isProviderWide == true else {
+                lines.append("custom route \(outcome.routeID): \(reason)")
+                continue
+            }
+            guard said.insert(reason).inserted else { continue }
+            let ids = outcomes.filter { $0.reason == reason }.map(\.routeID)
+            lines.append("\(reason); not refreshed: \(ids.joined(separator: ", "))")
+        }
+        return lines.map { FeedSource.redact($0, secrets: secrets) }
+    }
+}
+
+/// `refresh --json`: a public contract. Secrets are already out of every string (the source is
+/// shown as `display` shows it; messages went through the same redaction as stderr).
+struct RefreshJSON: EveryKeyEncodable {
+    struct Routes: EveryKeyEncodable {
+        var saved: Int
+        var withoutData: Int
+        var leftOut: [LeftOut]
+    }
+
+    struct LeftOut: EveryKeyEncodable {
+        var id: String
+        var reason: String
+    }
+
+    struct Rescheduled: EveryKeyEncodable {
+        var requested: Int
+        var scheduled: Int
+        var deferred: Int
+        var cap: Int
+    }
+
+    struct Warning: EveryKeyEncodable {
+        var message: String
+        /// The last successful refresh said it too (a quiet refresh does not repeat it).
+        var isRepeat: Bool
+    }
+
+    struct WatchAlert: EveryKeyEncodable {
+        var routeID: String
+        var direction: String
+        var title: String
+        /// Why it was held back or failed; nil when it was sent.
+        var problem: String?
+    }
+
+    struct TransitOutcome: EveryKeyEncodable {
+        var feed: String
+        var timetable: String?
+        var realtime: Bool
+        var routes: [String]
+        var problems: [String]
+    }
+
+    /// One custom route: fetched, skipped or failed, and why.
+    struct CustomRoute: EveryKeyEncodable {
+        var id: String
+        var provider: String
+        /// `fetched`, `skipped` or `failed`.
+        var result: String
+        var reason: String?
+        var currentMinutes: Int?
+        var usualMinutes: Int?
+        /// When its time was fetched (now, or earlier when kept); null before the first time.
+        var fetchedAt: String?
+    }
+
+    /// The feed's source as shown; null when the feed was not read (no source, or `--route`).
+    var source: String?
+    var refreshedAt: String
+    /// The server answered 304: the saved routes are current, and were kept. Null without a feed.
+    var notModified: Bool?
+    var routes: Routes?
+    /// Why the feed could not be refreshed; null when it was (or was not asked for).
+    var feedError: String?
+    var missingFavorites: [String]
+    /// The last re-plan: after the custom routes when they brought news, else after the feed.
+    var rescheduled: Rescheduled?
+    var custom: [CustomRoute]
+    /// Each transit feed: `timetable` is `fetched`, `unchanged`, `kept` (not due) or null (failed).
+    var transit: [TransitOutcome]
+    var providers: [ProviderUsageJSON]
+    var warnings: [Warning]
+    var watchAlerts: [WatchAlert]
+    /// Why the delay watches could not be checked; nil when they were.
+    var watchProblem: String?
+
+    init(
+        _ result: Refresh.RefreshResult?, custom: CustomRoutes.CustomRefreshResult?, source: String?, at moment: String,
+        events: [Alerts.WatchEvent], watchProblem: String?, providers: [ProviderUsageJSON], feedError: String?, calendar: ZonedCalendar,
+        transit: [Transit.TransitRefreshOutcome] = []
+    ) {
+        self.transit = transit.map {
+            TransitOutcome(feed: $0.feed, timetable: $0.timetable, realtime: $0.realtime, routes: $0.routes, problems: $0.problems)
+        }
+        self.source = source
+        refreshedAt = moment
+        notModified = result?.notModified
+        routes = result.map { result in
+            Routes(
+                saved: result.routeCount, withoutData: result.noData,
+                leftOut: result.droppedRoutes.map { LeftOut(id: $0.id, reason: $0.reason) })
+        }
+        self.feedError = feedError
+        missingFavorites = result?.missingFavorites ?? []
+        rescheduled = (custom?.reschedule ?? result?.reschedule).map { summary in
+            Rescheduled(requested: summary.requested, scheduled: summary.scheduled, deferred: summary.deferred, cap: summary.cap)
+        }
+        self.custom = (custom?.outcomes ?? []).map { outcome in
+            CustomRoute(
+                id: outcome.routeID, provider: outcome.provider.rawValue, result: outcome.result.rawValue, reason: outcome.reason,
+                currentMinutes: outcome.route.currentMinutes, usualMinutes: outcome.route.averageMinutes,
+                fetchedAt: outcome.route.custom?.fetchedAt.map { TimeFormatting.iso8601($0, calendar: calendar) })
+        }
+        self.providers = providers
+        warnings = (result?.warnings ?? []).map { Warning(message: $0.description, isRepeat: $0.isRepeat) }
+        watchAlerts = events.map {
+            WatchAlert(routeID: $0.routeID, direction: $0.direction.rawValue, title: $0.message.title, problem: $0.problem)
+        }
+        self.watchProblem = watchProblem
+    }
+}
+
+/// A provider's requests today against its budget, and whether a key is there: for `refresh`,
+/// `status` and `doctor`.
+struct ProviderUsageJSON: EveryKeyEncodable {
+    var provider: String
+    var requestsToday: Int
+    var budget: Int
+    /// Custom routes it serves.
+    var routes: Int
+
+    static func all(_ log: RefreshLog?, _ configuration: Configuration, day: String, custom: [Route]) -> [ProviderUsageJSON] {
+        RouteProvider.allCases.map { provider in
+            ProviderUsageJSON(
+                provider: provider.rawValue, requestsToday: log?.requests(to: provider, on: day) ?? 0,
+                budget: configuration.budget(for: provider), routes: custom.count { $0.custom?.provider == provider })
+        }
+    }
+}
+
+/// A refresh that failed: what failed, and what is on disk now — the data kept in its place, or
+/// the routes it saved before the alerts could not be re-planned.
+struct RefreshFailed: ProcessError, CustomStringConvertible {
+    var underlying: any Error
+    var isQuietRepeat = false
+    var kept: String? = nil
+    /// Routes saved to routes.json before the failure; nil when nothing was replaced.
+    var saved: Int? = nil
+    var secrets: [String]
+
+    var exitCode: ExitCode { (underlying as? any ProcessError)?.exitCode ?? .failure }
+
+    var description: String {
+        let text = saved.map { "saved \($0) routes to routes.json, but could not re-plan the alerts: \(underlying)" }
+            ?? "refresh failed: \(underlying)" + (kept.map { "; \($0)" } ?? "")
+        return FeedSource.redact(text, secrets: secrets)
+    }
+}
+
+extension Invocation {
+    /// `--timeout SECONDS`, default 25.
+    func timeout() throws(UsageError) -> TimeInterval {
+        guard let text = arguments.value("--timeout") else { return 25 }
+        guard let seconds = NumberParsing.decimal(text), seconds > 0, seconds <= 600 else {
+            throw usage("Invalid --timeout '\(text)': use seconds from 0.1 to 600.")
+        }
+        return seconds
+    }
+}
+
+/// A one-line progress message on a terminal's stderr for fetches longer than half a second.
+/// Prints nothing when stderr is not a terminal (cron).
+final class Spinner: @unchecked Sendable {
+    private let timer: DispatchSourceTimer?
+    /// Guards the frame shown last and whether any was: the timer's queue writes them, `stop()`
+    /// reads them.
+    private let state = Mutex((frame: 0, shown: false))
+    private let io: TerminalIO?
+
+    /// Shows nothing when `io` is nil (quiet) or stderr is not a terminal.
+    init(io: TerminalIO?, message: String) {
+        self.io = io
+        guard let io, io.errorIsTerminal else {
+            timer = nil
+            return
+        }
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        self.timer = timer
+        let frames = ["|", "/", "-", "\\"]
+        timer.schedule(deadline: .now() + 0.5, repeating: 0.1)
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            let text = self.state.withLock { state -> String in
+                state.shown = true
+                state.frame += 1
+                return "\r\(frames[state.frame % frames.count]) \(message)…"
+            }
+            io.writeError(text)
+        }
+        timer.resume()
+    }
+
+    func stop() {
+        timer?.cancel()
+        if state.withLock({ $0.shown }) { io?.writeError("\r\u{1B}[K") }
+    }
+}

@@ -1,0 +1,57 @@
+import CommuteCore
+import FoundationEssentials
+
+extension Commands {
+    enum RefreshCommand {
+        static let command = Command(
+            name: "refresh",
+            summary: "Fetch travel times, save them, and reschedule every alert with them",
+            options: [
+                OptionSpec(name: "--source", value: "URL|FILE", help: "Feed to read (else $TRAVELTIMES_SOURCE, else `config set source`)", values: .file),
+                OptionSpec(name: "--all", help: "Ask about every custom route, in play or not (the budget still applies)"),
+                OptionSpec(
+                    name: "--route", value: "ID", help: "Ask about this custom route only, and skip the feed (repeatable)", repeatable: true,
+                    values: .customRouteID),
+                OptionSpec(name: "--timeout", value: "SECONDS", help: "Deadline for the whole fetch, retries included (default 25)"),
+                Options.quiet, Options.json, Options.now,
+            ],
+            discussion: """
+                The feed is WSDOT's GetTravelTimesAsJson, from an http(s) URL or a file (a pipe such as
+                /dev/stdin too). The access code comes from $WSDOT_ACCESS_CODE or `config set
+                access-code`, and is added as the AccessCode query parameter when the URL has none. It
+                never appears in any output or file but config.json, nor do a URL's user, password or
+                query values.
+                Connection failures and 5xx are retried after 1 s, 2 s, 4 s while the deadline allows;
+                an unchanged feed (304) keeps the cache and still reschedules. Any failure before the
+                routes are saved leaves the route cache and the pending alerts exactly as they were.
+                A route holding an impossible value (a time over a day, a date past 9999) is left out,
+                with a warning; the rest are saved.
+                Custom routes (`route add`) are asked about only when in play: an alert that uses them
+                within `lead` (60 min), a delay watch, or never fetched; never again within
+                `min-interval` (10 min), never past a provider's daily budget. With no feed source, only
+                the custom routes and transit feeds are refreshed. A key that is missing or rejected names
+                the setting to fix, keeps that provider's routes as they were, saves the others, and
+                exits 69.
+                Transit feeds (`transit add`, not with --route): each timetable at most daily, with its
+                validators, and a new one taken only when it still serves every transit route; the
+                realtime feeds every time, used only when dated within 15 minutes. A file that cannot be
+                fetched or read is a warning (with --quiet, only when new), what was there is kept, the
+                rest is refreshed, and the refresh exits 75.
+                --json prints what was fetched, saved and rescheduled, each custom route fetched or
+                skipped with the reason, and the warnings and delay-watch alerts, as one object
+                (warnings still go to stderr as well).
+                Run it every 15 minutes: `traveltimes install systemd` or `traveltimes install cron`.
+                """,
+            reportsPartialWork: true
+        ) { invocation in
+            var run = try RefreshRun(invocation)
+            defer { run.session.finish() }
+            try run.refreshFeed()
+            try run.refreshCustomRoutes()
+            try run.refreshTransit()
+            run.reportPlans()
+            run.checkWatches()
+            try run.finish()
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import CommuteCore
+import FoundationEssentials
+
+extension Commands {
+    enum RouteEditCommand {
+        static let command = Command(
+            name: "route edit",
+            summary: "Change a custom route's name, ends or provider",
+            arguments: "ID",
+            positionals: 1...1,
+            argumentValues: [.customRouteID],
+            options: [nameOption, fromOption, toOption, providerOption, Options.now],
+            discussion: "New ends or a new provider drop the old times: the route is fetched again at the next refresh that needs it. --name '' goes back to the default name."
+        ) { invocation in
+            let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
+            let name = try routeName(invocation)
+            let from = try coordinate("--from", invocation, required: false)
+            let to = try coordinate("--to", invocation, required: false)
+            let provider = try provider(invocation, required: false)
+            guard name != nil || from != nil || to != nil || provider != nil else {
+                throw invocation.usage("Nothing to change: give --name, --from, --to or --provider.")
+            }
+            let commute = try invocation.commute()
+            _ = try commute.customRoutes.customRoute(id)
+            let route = try commute.customRoutes.editCustomRoute(id, name: name, from: from, to: to, provider: provider)
+            invocation.io.out("Route \(id): \(route.name); \(describeTimes(route)).")
+        }
+    }
+}

@@ -1,0 +1,295 @@
+import CommuteCore
+import FoundationEssentials
+
+extension Commands {
+
+    static let fromOption = OptionSpec(name: "--from", value: "LAT,LON", help: "Where the route starts, in decimal degrees: 47.6062,-122.3321")
+    static let toOption = OptionSpec(name: "--to", value: "LAT,LON", help: "Where it ends")
+    static let providerOption = OptionSpec(
+        name: "--provider", value: "NAME", help: "tomtom, here or google", values: .words(RouteProvider.allCases.map(\.rawValue)))
+    static let nameOption = OptionSpec(name: "--name", value: "TEXT", help: "The name to show (default: its ends and provider)")
+
+    /// `24 min now (usually 21 min; +3 min, SLOWING), 8.4 mi`, or why there is no time yet.
+    static func describeTimes(_ route: Route) -> String {
+        guard let current = route.currentMinutes else { return "no time yet; it is fetched at the next refresh that needs it" }
+        let usual = route.custom?.provider.usualIsFreeFlow == true ? "without traffic" : "usually"
+        var text = "\(current) min now"
+        if let average = route.averageMinutes {
+            text += " (\(usual) \(average) min; \(route.delayMinutes.map(TimeFormatting.delay) ?? "-"), \(route.status.rawValue))"
+        }
+        if let distance = route.distanceMiles { text += ", \(distance) mi" }
+        return text
+    }
+
+    /// The option's point; nil when it is not given and not `required` (else a usage error).
+    static func coordinate(_ option: String, _ invocation: Invocation, required: Bool) throws -> Coordinate? {
+        guard let text = invocation.arguments.value(option) else {
+            if required { throw invocation.usage("Missing \(option) LAT,LON (decimal degrees, such as 47.6062,-122.3321).") }
+            return nil
+        }
+        guard let point = Coordinate(text) else {
+            throw invocation.usage(
+                "Invalid \(option) '\(DisplayText.line(text))': use LAT,LON in decimal degrees, such as 47.6062,-122.3321 (latitude -90 to 90, longitude -180 to 180).")
+        }
+        return point
+    }
+
+    static func provider(_ invocation: Invocation, required: Bool) throws -> RouteProvider? {
+        guard let text = invocation.arguments.value("--provider") else {
+            if required { throw invocation.usage("Missing --provider: tomtom, here or google.") }
+            return nil
+        }
+        guard let provider = RouteProvider(rawValue: text) else {
+            throw invocation.usage("Unknown --provider '\(DisplayText.line(text))': use tomtom, here or google.")
+        }
+        return provider
+    }
+
+    /// `--name`: nil when not given, `.some(nil)` for `--name ''` (the default name).
+    static func routeName(_ invocation: Invocation) throws -> String?? {
+        guard let text = invocation.arguments.value("--name") else { return nil }
+        let trimmed = text.trimmingWhitespace()
+        if trimmed.isEmpty { return .some(nil) }
+        guard trimmed.count <= 80, DisplayText.line(trimmed) == trimmed else {
+            throw invocation.usage("Invalid --name: use at most 80 characters on one line, without control characters.")
+        }
+        return .some(trimmed)
+    }
+
+    /// What an unfavouriting cascade did, a line each.
+    static func report(_ cascade: FavoriteRoutes.Cascade, _ invocation: Invocation) {
+        for trimmed in cascade.trimmed {
+            let before = trimmed.before
+            invocation.io.out(
+                "Schedule \(shortID(before)) at \(before.timeLabel) on \(before.daysLabel): "
+                    + "now \(routeCount(trimmed.after.routeIDs.count)) (was \(before.routeIDs.count)).")
+        }
+        for schedule in cascade.deleted {
+            invocation.io.out(
+                "Deleted schedule \(shortID(schedule)) at \(schedule.timeLabel) on \(schedule.daysLabel): it had no routes left.")
+        }
+        for group in cascade.trimmedGroups {
+            invocation.io.out("Group '\(group.name)': now \(group.routeIDs.joined(separator: ", ")).")
+        }
+        for group in cascade.deletedGroups {
+            invocation.io.out("Deleted group '\(group.name)': it had no routes left.")
+        }
+    }
+}
+
+/// A custom route the provider could not time: what failed, and that nothing was saved.
+struct CustomRouteFailed: ProcessError, CustomStringConvertible {
+    var failure: CustomRoutes.CustomFetchFailure
+    var context: String
+    var secrets: [String]
+
+    var exitCode: ExitCode { failure.exitCode }
+    var description: String { FeedSource.redact("\(failure); \(context)", secrets: secrets) }
+}
+
+extension CustomRoutes.CustomFetchFailure {
+    /// A setting to give: 64; a key refused or a provider's refusal: 69; no route: 1; the budget
+    /// spent, no answer in time, or no time left to ask: 75.
+    var exitCode: ExitCode {
+        switch self {
+        case .noKey: .usage
+        case .keyRejected, .refused: .unavailable
+        case .noRoute: .failure
+        case .budgetSpent, .gaveUp, .notAsked: .temporaryFailure
+        }
+    }
+}
+
+extension Invocation {
+    /// The keys (the environment's over `config.json`), each provider's base URL (an environment
+    /// variable's over its own), and the fetch helper: `session`'s when given (a refresh's one
+    /// helper for every request), else one helper run per request.
+    func providerAccess(_ configuration: Configuration, session: HelperSession? = nil) throws -> ProviderAccess {
+        var keys: [RouteProvider: String] = [:]
+        var bases: [RouteProvider: String] = [:]
+        for provider in RouteProvider.allCases {
+            if let key = environment[provider.keyVariable].flatMap({ $0.isEmpty ? nil : $0 }) ?? configuration.key(for: provider) {
+                keys[provider] = key
+            }
+            if let text = environment[provider.baseURLVariable], !text.isEmpty {
+                guard let base = RoutingAPI.baseURL(text) else {
+                    throw usage("Invalid \(provider.baseURLVariable) '\(FeedSource.display(text))': use http(s)://host[:port][/path].")
+                }
+                bases[provider] = base
+            }
+        }
+        return ProviderAccess(
+            keys: keys, baseURLs: bases,
+            client: session.map { $0.limited(to: RoutingAPI.maximumAnswerBytes) }
+                ?? HelperHTTPClient(helperPath: fetchHelperPath(), maximumBodyBytes: RoutingAPI.maximumAnswerBytes, environment: environment))
+    }
+}
+
+extension Commands {
+
+    /// `stale: refresh failed 3 times since 6:15 AM; the data is 3 h old`, naming the source when
+    /// there are several (`stale: wsdot: …`).
+    static func describe(_ staleness: Routes.Staleness, _ commute: Commute, source: Routes.RouteSource? = nil) -> String {
+        let moment = { (date: Date) in TimeFormatting.moment(date, relativeTo: commute.now, calendar: commute.calendar) }
+        let what: String = switch staleness {
+        case .failing(let times, let since, let age):
+            "refresh failed \(times == 1 ? "once" : "\(times) times") since \(moment(since)); the data is \(TimeFormatting.age(age)) old"
+        case .providerFailing(let since, let age):
+            "it has failed since \(moment(since)); the data is \(TimeFormatting.age(age)) old"
+        case .noLiveData(let age):
+            "its live data is \(TimeFormatting.age(age)) old; run `traveltimes refresh`"
+        case .notRefreshed(let age):
+            "the data is \(TimeFormatting.age(age)) old; run `traveltimes refresh`"
+        }
+        return "stale: " + (source.map { "\($0.label): " } ?? "") + what
+    }
+
+    static func describe(_ point: Route.Point) -> String {
+        var parts = [point.description ?? "?"]
+        if let road = point.roadName { parts.append("road \(road)") }
+        if let direction = point.direction { parts.append("heading \(direction)") }
+        if let milePost = point.milePost { parts.append("milepost \(milePost)") }
+        return DisplayText.line(parts.joined(separator: ", "))
+    }
+
+    static func minutes(_ value: Int?) -> String { value.map { "\($0) min" } ?? "-" }
+}
+
+/// `routes --json`: a public contract.
+struct RouteJSON: EveryKeyEncodable {
+    var id: String
+    var name: String
+    var description: String?
+    var currentMinutes: Int?
+    var averageMinutes: Int?
+    var delayMinutes: Int?
+    var status: String
+    var distanceMiles: Double?
+    var updatedAt: String
+    /// `wsdot`, `tomtom`, `here` or `google`.
+    var source: String
+    /// A custom route's ends; null for the feed's.
+    var from: Coordinate?
+    var to: Coordinate?
+    /// The source's latest reading lies outside what the route can be: it is held back (in
+    /// `suspiciousMinutes`, not `currentMinutes`) until a second reading confirms it.
+    var suspicious: Bool
+    var suspiciousMinutes: Int?
+
+    init(_ route: Route, calendar: ZonedCalendar) {
+        id = route.id
+        name = route.name
+        description = route.description
+        currentMinutes = route.currentMinutes
+        averageMinutes = route.averageMinutes
+        delayMinutes = route.delayMinutes
+        status = route.status.rawValue
+        distanceMiles = route.distanceMiles
+        updatedAt = TimeFormatting.iso8601(route.updatedAt, calendar: calendar)
+        source = route.sourceName
+        from = route.custom?.from
+        to = route.custom?.to
+        suspicious = route.suspiciousMinutes != nil
+        suspiciousMinutes = route.suspiciousMinutes
+    }
+}
+
+/// `route ID --json`: the route's fields, plus where it runs, when you would arrive, and who uses it.
+struct RouteDetailJSON: Encodable {
+    var route: RouteJSON
+    var startPoint: Route.Point?
+    var endPoint: Route.Point?
+    var estimatedArrival: String?
+    var favorite: Bool
+    var scheduleIDs: [String]
+    /// A transit route's stops, and its next departures; absent for other routes.
+    var transit: TransitJSON?
+
+    private enum CodingKeys: String, CodingKey { case startPoint, endPoint, estimatedArrival, favorite, scheduleIDs, transit, departures }
+
+    func encode(to encoder: any Encoder) throws {
+        try route.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(startPoint, forKey: .startPoint)
+        try container.encode(endPoint, forKey: .endPoint)
+        try container.encode(estimatedArrival, forKey: .estimatedArrival)
+        try container.encode(favorite, forKey: .favorite)
+        try container.encode(scheduleIDs, forKey: .scheduleIDs)
+        if let transit {
+            try container.encode(transit, forKey: .transit)
+            try container.encode(transit.departures, forKey: .departures)
+        }
+    }
+}
+
+/// A transit route in `route ID --json`: the stops, the line, the walk, whether the times are
+/// live; and (beside it, as `departures`) the next departures, soonest first.
+struct TransitJSON: Encodable {
+    struct Departure: EveryKeyEncodable {
+        var trip: String
+        var line: String
+        var headsign: String
+        var scheduled: String
+        var predicted: String?
+        var delayMinutes: Int?
+        var canceled: Bool
+        var skipped: Bool
+        /// At the second stop: predicted when known, else scheduled.
+        var arrival: String
+    }
+
+    var feed: String
+    var fromStop: String
+    var fromName: String?
+    var toStop: String
+    var toName: String?
+    var line: String?
+    var walkMinutes: Int
+    /// When the realtime feed the predictions come from was produced; null for timetable times.
+    var realtimeAt: String?
+    var realtimeProblem: String?
+    var notices: [String]
+    let departures: [Departure]
+
+    private enum CodingKeys: String, CodingKey {
+        case feed, fromStop, fromName, toStop, toName, line, walkMinutes, realtimeAt, realtimeProblem, notices
+    }
+
+    /// The most departures listed.
+    static let listed = 10
+
+    init(_ transit: Route.Transit, at moment: Date, calendar: ZonedCalendar) {
+        feed = transit.feed
+        fromStop = transit.fromStop
+        fromName = transit.fromName
+        toStop = transit.toStop
+        toName = transit.toName
+        line = transit.line
+        walkMinutes = transit.walkMinutes
+        realtimeAt = transit.realtimeAt.map { TimeFormatting.iso8601($0, calendar: calendar) }
+        realtimeProblem = transit.realtimeProblem
+        notices = transit.notices ?? []
+        departures = transit.departures(after: moment).prefix(Self.listed).map { departure in
+            Departure(
+                trip: departure.tripID, line: departure.line, headsign: departure.headsign,
+                scheduled: TimeFormatting.iso8601(departure.scheduled, calendar: calendar),
+                predicted: departure.predicted.map { TimeFormatting.iso8601($0, calendar: calendar) },
+                delayMinutes: departure.delaySeconds.map { Int((Double($0) / 60).rounded()) }, canceled: departure.canceled,
+                skipped: departure.skipped, arrival: TimeFormatting.iso8601(departure.arrival, calendar: calendar))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(feed, forKey: .feed)
+        try container.encode(fromStop, forKey: .fromStop)
+        try container.encode(fromName, forKey: .fromName)
+        try container.encode(toStop, forKey: .toStop)
+        try container.encode(toName, forKey: .toName)
+        try container.encode(line, forKey: .line)
+        try container.encode(walkMinutes, forKey: .walkMinutes)
+        try container.encode(realtimeAt, forKey: .realtimeAt)
+        try container.encode(realtimeProblem, forKey: .realtimeProblem)
+        try container.encode(notices, forKey: .notices)
+    }
+}

@@ -1,0 +1,201 @@
+import CommuteCore
+import FoundationEssentials
+
+extension Commands {
+    static let timeHelp = "7:00, 07:00, 16:30, 7:00am or 4:30 PM"
+
+    /// `Mon-Fri 7:00 AM`.
+    static func presetHelp(_ preset: Schedule.Preset) -> String {
+        "\(Schedule.daysLabel(preset.days) == "Weekdays" ? "Mon-Fri" : Schedule.daysLabel(preset.days)) \(preset.time.label)"
+    }
+    static let daysHelp = "weekdays, weekends, daily, or day names: mon,wed,fri"
+
+    /// Says, as warnings, why a schedule just saved may not do what its owner expects.
+    static func warn(_ warnings: [Schedules.ScheduleWarning], about schedule: Schedule, _ invocation: Invocation) {
+        for warning in warnings {
+            switch warning {
+            case .duplicate(let copy):
+                invocation.io.warn(
+                    "schedule \(shortID(copy)) already sends these alerts (\(copy.timeLabel) on \(copy.daysLabel)): each will come "
+                        + "twice — remove one with `traveltimes schedule remove ID`")
+            case .insideQuietHours(let window):
+                invocation.io.warn(
+                    "\(schedule.latestAlertTime.label) is inside quiet hours (\(window)): every alert of this schedule will be held "
+                        + "back — change its time, or the quiet hours with `traveltimes config set quiet-hours`")
+            }
+        }
+    }
+
+    static func setEnabled(_ enabled: Bool, _ invocation: Invocation) throws {
+        let commute = try invocation.commute()
+        let edited = try commute.schedules.editSchedule(invocation.arguments.positionals[0], Schedules.ScheduleDraft(isEnabled: enabled))
+        let (before, after, summary) = (edited.before, edited.after, edited.summary)
+        let label = "\(after.timeLabel) on \(after.daysLabel)"
+        switch (before.isEnabled, enabled) {
+        case (true, true): invocation.io.out("Schedule \(shortID(after)) (\(label)) was already enabled.")
+        case (false, false): invocation.io.out("Schedule \(shortID(after)) (\(label)) was already disabled.")
+        case (_, true): invocation.io.out("Enabled schedule \(shortID(after)) (\(label)).")
+        case (_, false): invocation.io.out("Disabled schedule \(shortID(after)) (\(label)): its alerts are no longer pending.")
+        }
+        invocation.report(summary)
+    }
+
+    static let arriveByOption = OptionSpec(
+        name: "--arrive-by", value: "TIME", help: "Arrive by this time instead: the alert fires when you must leave")
+
+    static let bufferOption = OptionSpec(name: "--buffer", value: "DURATION", help: "With --arrive-by: minutes to spare (default 5m)")
+    static let headsUpOption = OptionSpec(
+        name: "--heads-up", value: "DURATION|off", help: "With --arrive-by: one more alert this long before the leave time, such as 15m (default: none)")
+
+    /// An arrive-by schedule's timing from --buffer and --heads-up, over `current` (an edit keeps
+    /// what is not given); the defaults for a new one, or one that was at a fixed time.
+    static func arriveBy(_ arguments: ParsedArguments, over current: Schedule.Timing) throws -> Schedule.Timing {
+        var (buffer, headsUp) = switch current {
+        case .at: (Schedule.Timing.defaultBufferMinutes, Int?.none)
+        case .arriveBy(let buffer, let headsUp): (buffer, headsUp)
+        }
+        let largest = Schedule.Timing.largestBufferMinutes
+        if let text = arguments.value("--buffer") {
+            guard let seconds = ScheduleParsing.duration(text), seconds % 60 == 0, seconds / 60 <= largest else {
+                throw UsageError(message: "Invalid --buffer '\(DisplayText.line(text))': use whole minutes such as 5m or 0 (at most 3h).", command: "")
+            }
+            buffer = seconds / 60
+        }
+        if let text = arguments.value("--heads-up") {
+            if text.lowercased() == "off" {
+                headsUp = nil
+            } else {
+                guard let seconds = ScheduleParsing.duration(text), seconds % 60 == 0, (1...largest).contains(seconds / 60) else {
+                    throw UsageError(message: "Invalid --heads-up '\(DisplayText.line(text))': use whole minutes such as 15m (1m to 3h), or off.", command: "")
+                }
+                headsUp = seconds / 60
+            }
+        }
+        return .arriveBy(buffer: buffer, headsUp: headsUp)
+    }
+
+    /// The --at, --arrive-by, --buffer, --days and --route values, read and checked; nil fields
+    /// were not given.
+    static func scheduleDraft(_ arguments: ParsedArguments) throws -> Schedules.ScheduleDraft {
+        var draft = Schedules.ScheduleDraft()
+        if let text = arguments.value("--at") {
+            guard arguments.value("--arrive-by") == nil else {
+                throw UsageError(message: "Give --at or --arrive-by, not both.", command: "")
+            }
+            guard arguments.value("--buffer") == nil, arguments.value("--heads-up") == nil else {
+                throw UsageError(message: "--buffer and --heads-up are for arrive-by schedules, not --at.", command: "")
+            }
+            draft.time = try ScheduleParsing.time(text)
+            draft.timing = .at
+        }
+        if let text = arguments.value("--arrive-by") {
+            draft.time = try ScheduleParsing.time(text)
+            draft.timing = try arriveBy(arguments, over: .at)
+        }
+        if let text = arguments.value("--days") { draft.days = try ScheduleParsing.days(text) }
+        if let text = arguments.value("--only-when-delayed") {
+            let threshold = try ScheduleParsing.delayThreshold(text)
+            draft.onlyWhenDelayedBy = .some(threshold.minutes)
+            draft.onlyWhenAboveUsual = threshold.aboveUsual
+        }
+        if let text = arguments.value("--notify") {
+            if text.trimmingWhitespace() == "all" {
+                draft.notify = .some(nil)
+            } else {
+                guard let names = ScheduleParsing.notifierNames(text) else {
+                    throw UsageError(message: "Invalid --notify '\(DisplayText.line(String(text.prefix(60))))': give notifier names (notify add --name), comma-separated, or all.", command: "")
+                }
+                draft.notify = .some(names)
+            }
+        }
+        let routes = arguments.all("--route")
+        if !routes.isEmpty {
+            draft.routeIDs = try routes.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+                .map { try ScheduleParsing.routeID(String($0)) }
+        }
+        return draft
+    }
+
+    /// `7:00 AM on Weekdays, 2 routes (Everett-Seattle, Seattle-Bellevue via 90), enabled; next alert Wed, Nov 5, 7:00 AM`.
+    static func describe(_ schedule: Schedule, _ commute: Commute) throws -> String {
+        let routes = try commute.routes.all().byID
+        let names = schedule.routeIDs.map { routes[$0]?.name ?? "Route \($0)" }.joined(separator: ", ")
+        var text = "\(schedule.timeLabel) on \(schedule.daysLabel), \(routeCount(schedule.routeIDs.count)) (\(names))"
+        if schedule.onlyWhenAboveUsual == true {
+            text += ", only when slower than usual"
+        } else if let threshold = schedule.onlyWhenDelayedBy {
+            text += ", only when delayed \(threshold)+ min"
+        }
+        if let names = schedule.notify { text += ", to \(names.joined(separator: ", "))" }
+        if case .arriveBy(let buffer, let headsUp) = schedule.timing {
+            if buffer > 0 { text += ", \(buffer) min to spare" }
+            if let headsUp { text += ", a heads-up \(headsUp) min before" }
+        }
+        switch try commute.schedules.nextAlert(for: schedule) {
+        case nil where !schedule.isEnabled:
+            text += ", disabled"
+        case nil:
+            break
+        case .at(let next):
+            text += "; next alert \(TimeFormatting.dayAndTime(next, calendar: commute.calendar))"
+        case .leave(let leave):
+            text += "; next: leave \(TimeFormatting.dayAndTime(leave.leave, calendar: commute.calendar)) to arrive by "
+                + commute.calendar.local(leave.arrival).time.label
+            switch leave.basis {
+            case .current: break
+            case .usual: text += " (on usual times)"
+            case .typical: text += " (on its history: on time 9 times in 10)"
+            case .noData: text += " (no travel times yet)"
+            }
+        }
+        return text
+    }
+}
+
+/// `schedule list --json`: a public contract.
+struct ScheduleJSON: EveryKeyEncodable {
+    var id: String
+    var routeIDs: [String]
+    var days: [Int]
+    var hour: Int
+    var minute: Int
+    var enabled: Bool
+    var createdAt: String
+    var onlyWhenDelayedBy: Int?
+    /// `--only-when-delayed auto`: onlyWhenDelayedBy stands in where history is thin.
+    var onlyWhenAboveUsual: Bool
+    var daysLabel: String
+    var timeLabel: String
+    /// `at` or `arrive-by`.
+    var kind: String
+    /// `"09:00"` for an arrive-by schedule; null for a fixed time.
+    var arriveBy: String?
+    var bufferMinutes: Int?
+    var headsUpMinutes: Int?
+    /// The notifiers it sends to, by name; null for every one.
+    var notify: [String]?
+
+    init(_ schedule: Schedule, calendar: ZonedCalendar) {
+        id = schedule.id.lowercasedString
+        routeIDs = schedule.routeIDs
+        days = schedule.days.map(\.rawValue).sorted()
+        hour = schedule.hour
+        minute = schedule.minute
+        enabled = schedule.isEnabled
+        createdAt = TimeFormatting.iso8601(schedule.createdAt, calendar: calendar)
+        onlyWhenDelayedBy = schedule.onlyWhenDelayedBy
+        onlyWhenAboveUsual = schedule.onlyWhenAboveUsual ?? false
+        daysLabel = schedule.daysLabel
+        timeLabel = schedule.timeLabel
+        notify = schedule.notify
+        switch schedule.timing {
+        case .at:
+            kind = "at"
+        case .arriveBy(let buffer, let headsUp):
+            kind = "arrive-by"
+            arriveBy = String(cFormat: "%02d:%02d", schedule.hour, schedule.minute)
+            bufferMinutes = buffer
+            headsUpMinutes = headsUp
+        }
+    }
+}
