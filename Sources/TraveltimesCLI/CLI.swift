@@ -61,7 +61,7 @@ public enum CLI {
             let parsed = try ArgumentParser.parse(
                 rest, options: command.allOptions, positionals: command.positionals, command: command.name,
                 verbatimAfterFirstPositional: command.verbatimArguments)
-            if parsed.has("--help") {
+            if parsed.isGiven(Options.help.spec) {
                 io.out(command.help)
                 return .success
             }

@@ -58,7 +58,7 @@ struct Invocation {
     /// `SOURCE_DATE_EPOCH` pins a build; `--now` still wins for one command.
     func now(in zone: IANAZone) throws -> Date {
         let given: (text: String, origin: String)? =
-            if let text = arguments.value("--now") { (text, "--now") }
+            if let text = arguments.value(for: Options.now.spec) { (text, "--now") }
             else if let text = environment[.now], !text.isEmpty { (text, "TRAVELTIMES_NOW") }
             else { nil }
         guard let (text, origin) = given else { return clock() }
@@ -128,7 +128,7 @@ struct Invocation {
         return NotifierSender(print: { json ? io.err($0) : io.out($0) }, helperPath: fetchHelperPath(), environment: environment)
     }
 
-    var wantsJSON: Bool { arguments.has("--json") }
+    var wantsJSON: Bool { isSet(Options.json) }
 
     /// The program run as `PROGRAM fetch-helper` for requests: `TRAVELTIMES_FETCH_HELPER`
     /// (tests), else this one.
@@ -181,7 +181,7 @@ struct Invocation {
     /// Asks before destroying something. On a terminal the user answers; otherwise `--yes` is needed.
     /// Returns normally only when confirmed.
     func confirm(_ consequence: String, question: String) throws {
-        if arguments.has("--yes") { return }
+        if isSet(Options.yes) { return }
         guard io.isInteractive else {
             throw usage("\(consequence) Re-run with --yes to confirm.")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+import CommuteCore
 @testable import TraveltimesCLI
 
 @Suite struct ArgumentParserTests {
@@ -16,10 +17,10 @@ import Testing
             ["abc", "--at", "7:00", "--route=1", "--route", "96", "--yes", "--", "--literal"], options: options,
             positionals: 0...2, command: "x")
         #expect(parsed.positionals == ["abc", "--literal"])
-        #expect(parsed.value("--at") == "7:00")
-        #expect(parsed.all("--route") == ["1", "96"])
-        #expect(parsed.has("--yes"))
-        #expect(try ArgumentParser.parse(["-h"], options: options, positionals: 1...1, command: "x").has("--help"))
+        #expect(parsed.value(for: options[0]) == "7:00")
+        #expect(parsed.values(for: options[1]) == ["1", "96"])
+        #expect(parsed.isGiven(options[2]) && !parsed.isGiven(options[3]))
+        #expect(try ArgumentParser.parse(["-h"], options: options, positionals: 1...1, command: "x").isGiven(options[3]))
     }
 
     @Test func refusesWhatDoesNotFit() throws {
@@ -31,6 +32,21 @@ import Testing
             try ArgumentParser.parse(["--rout", "1"], options: options, positionals: 0...0, command: "schedule add")
         }
         #expect(error?.message == "Unknown option '--rout' for 'schedule add'. Did you mean '--route'?")
+    }
+
+    @Test func typedOptionsReadTheirValueOrSayWhyNot() throws {
+        let at = Option<TimeOfDay>("--at", value: "TIME", help: "", read: { try? ScheduleParsing.time($0) }, invalid: { "Invalid --at '\($0)'." })
+        let yes = Flag("--yes", help: "")
+        let command = Command(name: "x", summary: "", options: [at, yes]) { _ in }
+        func invocation(_ words: [String]) throws -> Invocation {
+            let parsed = try ArgumentParser.parse(words, options: command.allOptions, positionals: 0...0, command: "x")
+            return Invocation(command: command, arguments: parsed, environment: [:], io: TerminalIO(writeOut: { _ in }, writeError: { _ in }), clock: { Date(timeIntervalSince1970: 0) })
+        }
+        let given = try invocation(["--at", "7:30pm", "--yes"])
+        #expect(try given.value(at) == TimeOfDay(hour: 19, minute: 30) && given.isSet(yes) && given.isGiven(at))
+        let none = try invocation([])
+        #expect(try none.value(at) == nil && !none.isSet(yes) && !none.isGiven(at))
+        #expect(throws: UsageError(message: "Invalid --at '25:00'.", command: "x")) { try invocation(["--at", "25:00"]).value(at) }
     }
 
     @Test func suggestionsFindNearMissesOnly() {

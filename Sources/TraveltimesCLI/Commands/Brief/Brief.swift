@@ -7,12 +7,12 @@ extension Commands {
             name: "brief",
             summary: "The commute in one sentence: best and worst route and what is delayed",
             options: [
-                OptionSpec(name: "--group", value: "NAME", help: "Brief a group (default: all favorites)", values: .groupName),
+                group,
                 Options.json, Options.now,
             ]
         ) { invocation in
             let commute = try invocation.commute()
-            let briefing = try commute.routes.brief(group: invocation.arguments.value("--group"))
+            let briefing = try commute.routes.brief(group: try invocation.value(Self.group))
             if invocation.wantsJSON {
                 try invocation.printJSON(BriefJSON(briefing.brief, calendar: commute.calendar))
                 return
@@ -24,5 +24,7 @@ extension Commands {
                 if let staleness = source.staleness { invocation.io.out(describe(staleness, commute, source: several ? source.source : nil)) }
             }
         }
+
+        static let group = Option<String>("--group", value: "NAME", help: "Brief a group (default: all favorites)", values: .groupName)
     }
 }

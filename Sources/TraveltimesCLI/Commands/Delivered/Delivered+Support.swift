@@ -2,14 +2,12 @@ import CommuteCore
 import FoundationEssentials
 
 extension Commands {
-    /// `--schedule ID`: the start of a schedule's ID, or nil without the option.
-    static func scheduleOption(_ invocation: Invocation) throws -> ScheduleIDPrefix? {
-        guard let text = invocation.arguments.value("--schedule") else { return nil }
-        // An empty prefix would match every schedule: only --all clears everything.
-        guard let prefix = ScheduleIDPrefix(text) else {
-            throw invocation.usage("Invalid --schedule '\(text)': give the start of a schedule ID (from `traveltimes schedule list`), or --all.")
-        }
-        return prefix
+    /// `--schedule ID`: the start of a schedule's ID. An empty one would match every schedule:
+    /// only --all clears everything.
+    static func scheduleIDPrefixOption(help: String) -> Option<ScheduleIDPrefix> {
+        Option(
+            "--schedule", value: "ID", help: help, values: .scheduleID, read: ScheduleIDPrefix.init,
+            invalid: { "Invalid --schedule '\($0)': give the start of a schedule ID (from `traveltimes schedule list`), or --all." })
     }
 }
 

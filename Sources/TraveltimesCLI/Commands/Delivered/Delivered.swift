@@ -7,9 +7,9 @@ extension Commands {
             name: "delivered",
             summary: "What tick delivered, missed or failed, newest first",
             options: [
-                OptionSpec(name: "--schedule", value: "ID", help: "Only this schedule's alerts (an ID prefix)", values: .scheduleID),
-                OptionSpec(name: "--since", value: "TIME", help: "Decisions at or after this ISO 8601 time (default: since yesterday began)"),
-                OptionSpec(name: "--all", help: "Every decision the ledger keeps (\(Int(DeliveryLedger.retention / 86_400)) days)"),
+                schedule,
+                since,
+                all,
                 Options.json, Options.now,
             ],
             discussion: """
@@ -19,7 +19,7 @@ extension Commands {
         ) { invocation in
             let since = try deliveredSince(invocation)
             let commute = try invocation.commute()
-            let report = try commute.alerts.delivered(since: since, schedules: try scheduleOption(invocation))
+            let report = try commute.alerts.delivered(since: since, schedules: try invocation.value(Self.schedule))
             let calendar = commute.calendar
             if invocation.wantsJSON {
                 try invocation.printJSON(report.entries.map { entry in
@@ -33,7 +33,7 @@ extension Commands {
                 return
             }
             // Older decisions are counted, not read: with --schedule, the count would be everyone's.
-            let olderNote = invocation.arguments.value("--schedule") == nil
+            let olderNote = !invocation.isGiven(Self.schedule)
                 ? "\(report.older) older \(report.older == 1 ? "decision" : "decisions") not shown: `traveltimes delivered --all` lists every one kept."
                 : "Older decisions not shown: `--all` lists every one kept."
             guard !report.entries.isEmpty else {
@@ -67,7 +67,7 @@ extension Commands {
 
         /// `--since TIME`, `--all` (the distant past), or neither (nil: the command's default).
         private static func deliveredSince(_ invocation: Invocation) throws -> Date? {
-            switch (invocation.arguments.value("--since"), invocation.arguments.has("--all")) {
+            switch (try invocation.value(Self.since), invocation.isSet(Self.all)) {
             case (let text?, false):
                 guard let instant = ISO8601.parse(text)?.instant else {
                     throw invocation.usage("Invalid --since '\(text)': use ISO 8601 with an offset, such as 2025-11-04T07:00:00-08:00.")
@@ -78,5 +78,9 @@ extension Commands {
             case (_?, true): throw invocation.usage("Give --since TIME or --all, not both.")
             }
         }
+
+        static let schedule = scheduleIDPrefixOption(help: "Only this schedule's alerts (an ID prefix)")
+        static let since = Option<String>("--since", value: "TIME", help: "Decisions at or after this ISO 8601 time (default: since yesterday began)")
+        static let all = Flag("--all", help: "Every decision the ledger keeps (\(Int(DeliveryLedger.retention / 86_400)) days)")
     }
 }

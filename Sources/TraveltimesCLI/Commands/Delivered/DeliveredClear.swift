@@ -7,8 +7,8 @@ extension Commands {
             name: "delivered clear",
             summary: "Dismiss the delivered alerts of one schedule, or all, where the channel can, and forget them",
             options: [
-                OptionSpec(name: "--schedule", value: "ID", help: "This schedule's entries (an ID prefix; removed schedules too)", values: .scheduleID),
-                OptionSpec(name: "--all", help: "Every entry (schedules and delay watches)"),
+                schedule,
+                all,
                 Options.yes,
             ],
             discussion: """
@@ -20,11 +20,12 @@ extension Commands {
         ) { invocation in
             let prefix: ScheduleIDPrefix?
             let scope: String
-            switch (invocation.arguments.value("--schedule"), invocation.arguments.has("--all")) {
-            case (let text?, false):
-                prefix = try scheduleOption(invocation)
-                scope = "schedule \(text)"
-            case (nil, true):
+            switch (invocation.isGiven(Self.schedule), invocation.isSet(Self.all)) {
+            case (true, false):
+                let chosen = try invocation.value(Self.schedule)
+                prefix = chosen
+                scope = "schedule \(chosen?.text ?? "")"
+            case (false, true):
                 prefix = nil
                 scope = "everything"
             default:
@@ -43,5 +44,8 @@ extension Commands {
             let removed = try commute.alerts.clearLedger(ofSchedules: prefix)
             invocation.io.out("Removed \(removed) ledger \(removed == 1 ? "entry" : "entries") for \(scope).")
         }
+
+        static let schedule = scheduleIDPrefixOption(help: "This schedule's entries (an ID prefix; removed schedules too)")
+        static let all = Flag("--all", help: "Every entry (schedules and delay watches)")
     }
 }

@@ -6,7 +6,7 @@ extension Commands {
         static let command = Command(
             name: "demo",
             summary: "Try the whole main job on the bundled sample feed, in a throwaway store",
-            options: [OptionSpec(name: "--source", value: "FILE", help: "Feed to use (default: the bundled sample)", values: .file)],
+            options: [source],
             discussion: """
                 Refreshes from the sample, favorites three routes, adds the morning and evening presets and
                 prints the pending alerts — as if it were \(sampleMoment) in \(sampleZone), when the
@@ -18,7 +18,7 @@ extension Commands {
                 .appendingPathComponent("traveltimes-demo-\(UUID().uuidString.prefix(8))").path
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let source: String
-            if let given = invocation.arguments.value("--source") {
+            if let given = try invocation.value(Self.source) {
                 source = given
             } else {
                 source = directory + "/sample-feed.json"
@@ -74,5 +74,7 @@ extension Commands {
 
         /// When the sample was captured, and where.
         static let sampleMoment = "2025-11-04T16:00:00-08:00"
+
+        static let source = Option<String>("--source", value: "FILE", help: "Feed to use (default: the bundled sample)", values: .file)
     }
 }

@@ -9,10 +9,10 @@ extension Commands {
             arguments: "ID",
             positionals: 1...1,
             argumentValues: [.favoriteRouteID],
-            options: [OptionSpec(name: "--to", value: "POSITION", help: "New position, 1 = first", required: true)]
+            options: [to]
         ) { invocation in
             let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
-            guard let text = invocation.arguments.value("--to") else {
+            guard let text = try invocation.value(Self.to) else {
                 throw invocation.usage("Missing --to POSITION.")
             }
             let commute = try invocation.commute()
@@ -20,5 +20,7 @@ extension Commands {
             let order = try commute.favorites.moveFavorite(id, to: position)
             invocation.io.out("Favorites: \(order.joined(separator: ", ")).")
         }
+
+        static let to = Option<String>("--to", value: "POSITION", help: "New position, 1 = first", required: true)
     }
 }

@@ -10,15 +10,18 @@ extension Commands {
             positionals: 1...1,
             argumentValues: [.groupName],
             options: [
-                OptionSpec(name: "--route", value: "ID", help: "New routes, replacing the old; repeat or use commas", repeatable: true, values: .favoriteRouteID),
-                OptionSpec(name: "--rename", value: "NEW", help: "New name"),
+                route,
+                rename,
             ]
         ) { invocation in
-            let routeIDs = try groupRoutes(invocation)
-            let newName = invocation.arguments.value("--rename")
+            let routeIDs = try routes(Self.route, invocation)
+            let newName = try invocation.value(Self.rename)
             guard routeIDs != nil || newName != nil else { throw invocation.usage("Nothing to change: give --route or --rename.") }
             let group = try invocation.commute().favorites.editGroup(invocation.arguments.positionals[0], routeIDs: routeIDs, newName: newName)
             invocation.io.out("Group '\(group.name)': \(group.routeIDs.joined(separator: ", ")).")
         }
+
+        static let route = ScheduleOptions.routes(help: "New routes, replacing the old; repeat or use commas")
+        static let rename = Option<String>("--rename", value: "NEW", help: "New name")
     }
 }

@@ -10,9 +10,9 @@ extension Commands {
             positionals: 1...20,
             argumentValues: [.routeID],
             options: [
-                OptionSpec(name: "--arrive-by", value: "TIME", help: "When you must be there: 9:00, 8:30am", required: true),
-                OptionSpec(name: "--days", value: "DAYS", help: "weekdays (default), weekends, daily, or mon,wed,fri", values: .days),
-                OptionSpec(name: "--window", value: "START-END", help: "Leave between START and END (default: the 3 hours before TIME)"),
+                arriveBy,
+                days,
+                window,
                 Options.json, Options.now,
             ],
             discussion: """
@@ -24,11 +24,11 @@ extension Commands {
                 """
         ) { invocation in
             let ids = try invocation.arguments.positionals.map { try ScheduleParsing.routeID($0) }
-            guard let text = invocation.arguments.value("--arrive-by") else { throw invocation.usage("Missing --arrive-by TIME.") }
+            guard let text = try invocation.value(Self.arriveBy) else { throw invocation.usage("Missing --arrive-by TIME.") }
             let arriveBy = try ScheduleParsing.time(text)
-            let days = try invocation.arguments.value("--days").map { try ScheduleParsing.days($0) } ?? Weekday.weekdays
+            let days = try invocation.value(Self.days).map { try ScheduleParsing.days($0) } ?? Weekday.weekdays
             var window: (start: TimeOfDay, end: TimeOfDay)?
-            if let text = invocation.arguments.value("--window") {
+            if let text = try invocation.value(Self.window) {
                 guard let hours = try? QuietHours(text), hours.start < hours.end, hours.start < arriveBy else {
                     throw invocation.usage(
                         "Invalid --window '\(DisplayText.line(String(text.prefix(40))))': use START-END within one day, "
@@ -65,5 +65,9 @@ extension Commands {
                 io.out("A quarter hour needs \(TypicalTime.minimumReadings) readings from \(TypicalTime.minimumWeeks) weeks; refresh keeps recording.")
             }
         }
+
+        static let arriveBy = Option<String>("--arrive-by", value: "TIME", help: "When you must be there: 9:00, 8:30am", required: true)
+        static let days = Option<String>("--days", value: "DAYS", help: "weekdays (default), weekends, daily, or mon,wed,fri", values: .days)
+        static let window = Option<String>("--window", value: "START-END", help: "Leave between START and END (default: the 3 hours before TIME)")
     }
 }

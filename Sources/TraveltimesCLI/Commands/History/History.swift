@@ -10,7 +10,7 @@ extension Commands {
             positionals: 1...1,
             argumentValues: [.routeID],
             options: [
-                OptionSpec(name: "--days", value: "N", help: "Show the last N days, today included (default 1; as far back as history-days keeps)"),
+                days,
                 Options.json, Options.now,
             ],
             discussion: """
@@ -24,7 +24,7 @@ extension Commands {
         ) { invocation in
             let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
             var days = 1
-            if let text = invocation.arguments.value("--days") {
+            if let text = try invocation.value(Self.days) {
                 let longest = Configuration.longestHistoryDays
                 guard text.count <= 4, text.allSatisfy(\.isASCIIDigit), let value = Int(text), (1...longest).contains(value) else {
                     throw invocation.usage("Invalid --days '\(DisplayText.line(String(text.prefix(20))))': use a whole number from 1 to \(longest).")
@@ -39,5 +39,7 @@ extension Commands {
             }
             HistoryChart(view: view, commute: commute, days: days, color: invocation.usesColor).print(to: invocation.io)
         }
+
+        static let days = Option<String>("--days", value: "N", help: "Show the last N days, today included (default 1; as far back as history-days keeps)")
     }
 }

@@ -9,7 +9,7 @@ extension Commands {
             arguments: "[ROUTE...]",
             positionals: 0...1_000,
             argumentValues: [.routeID],
-            options: [OptionSpec(name: "--csv", help: "CSV with a header line: \(HistoryCSV.header)"), Options.now],
+            options: [csv, Options.now],
             discussion: """
                 Without ROUTE, every route with a history. One reading a line, oldest first, route by
                 route: {"route", "at", "minutes", "source", "suspicious"}; at is ISO 8601 in the
@@ -17,7 +17,7 @@ extension Commands {
                 """
         ) { invocation in
             let ids = try invocation.arguments.positionals.map { try ScheduleParsing.routeID($0) }
-            let csv = invocation.arguments.has("--csv")
+            let csv = invocation.isSet(Self.csv)
             let commute = try invocation.commute()
             var buffer = csv ? HistoryCSV.header + "\n" : ""
             let io = invocation.io
@@ -36,5 +36,7 @@ extension Commands {
             io.writeOut(buffer)
             if damaged > 0 { io.warn(damaged == 1 ? "1 damaged record was skipped" : "\(damaged) damaged records were skipped") }
         }
+
+        static let csv = Flag("--csv", help: "CSV with a header line: \(HistoryCSV.header)")
     }
 }

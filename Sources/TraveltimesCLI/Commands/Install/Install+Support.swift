@@ -2,13 +2,17 @@ import CommuteCore
 import FoundationEssentials
 
 extension Commands {
-    static let refreshEvery = OptionSpec(
-        name: "--refresh-every", value: "INTERVAL", help: "How often refresh runs: 15m (default), 5m, 30m, 1h…")
-    static let dryRun = OptionSpec(name: "--dry-run", help: "Print what would be written and run; change nothing")
-    static let force = OptionSpec(name: "--force", help: "Replace what another hand wrote in its place")
-    static let unitDirectory = OptionSpec(
-        name: "--unit-dir", value: "DIR", help: "Where the units go (default $XDG_CONFIG_HOME/systemd/user, else ~/.config/systemd/user)",
-        values: .file)
+    /// The options of install and uninstall, worded once.
+    enum InstallOptions {
+        static let refreshEvery = Option<Installation.Interval>(
+            "--refresh-every", value: "INTERVAL", help: "How often refresh runs: 15m (default), 5m, 30m, 1h…", read: Installation.Interval.init,
+            invalid: { "Invalid --refresh-every '\($0)': use minutes that divide an hour (5m, 15m, 30m) or hours that divide a day (1h, 2h)." })
+        static let dryRun = Flag("--dry-run", help: "Print what would be written and run; change nothing")
+        static let force = Flag("--force", help: "Replace what another hand wrote in its place")
+        static let unitDirectory = Option<String>(
+            "--unit-dir", value: "DIR", help: "Where the units go (default $XDG_CONFIG_HOME/systemd/user, else ~/.config/systemd/user)",
+            values: .file)
+    }
 
     /// What runs refresh and tick unattended, as this invocation's environment finds it.
     static func installed(_ invocation: Invocation) -> Installation.Installed {
@@ -20,16 +24,12 @@ extension Commands {
     // MARK: Helpers
 
     static func interval(_ invocation: Invocation) throws -> Installation.Interval {
-        guard let text = invocation.arguments.value("--refresh-every") else { return .standard }
-        guard let interval = Installation.Interval(text) else {
-            throw invocation.usage("Invalid --refresh-every '\(text)': use minutes that divide an hour (5m, 15m, 30m) or hours that divide a day (1h, 2h).")
-        }
-        return interval
+        try invocation.value(InstallOptions.refreshEvery) ?? .standard
     }
 
     /// `--unit-dir`, else `$XDG_CONFIG_HOME/systemd/user`, else `~/.config/systemd/user`.
     static func unitDirectory(_ invocation: Invocation) throws -> String {
-        if let given = invocation.arguments.value("--unit-dir") { return absolute(given) }
+        if let given = try invocation.value(InstallOptions.unitDirectory) { return absolute(given) }
         if let config = invocation.environment[.configHome], !config.isEmpty {
             // The XDG specification says a relative one is to be ignored: writing to ~/.config
             // instead would surprise whoever set it, so it is refused.
@@ -76,7 +76,7 @@ extension Commands {
         let store = try storeDirectory(invocation)
         let interval = try interval(invocation)
         do {
-            return try make(binary, store, interval, invocation.arguments.has("--force"))
+            return try make(binary, store, interval, invocation.isSet(InstallOptions.force))
         } catch {
             switch error {
             case .storePath(let path, let problem):

@@ -6,7 +6,7 @@ extension Commands {
         static let command = Command(
             name: "install cron",
             summary: "Add the refresh and tick lines to your crontab",
-            options: [refreshEvery, dryRun, force],
+            options: [InstallOptions.refreshEvery, InstallOptions.dryRun, InstallOptions.force],
             discussion: """
                 Reads `crontab -l`, puts the lines between `# BEGIN traveltimes` and `# END traveltimes`
                 (replacing the block written before), and writes the table back with `crontab -`. Every
@@ -24,7 +24,7 @@ extension Commands {
             let block = plan.block
             guard let table, let merged = plan.table else {
                 // A dry run says what it would do, and succeeds: it was asked to change nothing.
-                if invocation.arguments.has("--dry-run") {
+                if invocation.isSet(InstallOptions.dryRun) {
                     io.out("There is no crontab command here: install cron would print these lines to add with your scheduler, and exit 69:")
                     for line in block { io.out("  " + Installation.text(ofByteString: line)) }
                     return
@@ -37,7 +37,7 @@ extension Commands {
                 io.out("Your crontab already has the traveltimes block, as it should be.")
                 return
             }
-            if invocation.arguments.has("--dry-run") {
+            if invocation.isSet(InstallOptions.dryRun) {
                 io.out("Would write this crontab:")
                 io.writeOut(DisplayText.terminal(Installation.text(ofByteString: merged)))
                 return

@@ -6,7 +6,7 @@ extension Commands {
         static let command = Command(
             name: "install systemd",
             summary: "Write systemd user timers that run refresh and tick",
-            options: [unitDirectory, refreshEvery, OptionSpec(name: "--enable", help: "Also reload systemd and start both timers now"), dryRun, force],
+            options: [InstallOptions.unitDirectory, InstallOptions.refreshEvery, enable, InstallOptions.dryRun, InstallOptions.force],
             discussion: """
                 Writes traveltimes-tick.service and .timer (every minute, at second 0, to the second) and
                 traveltimes-refresh.service and .timer (every 15 minutes; a run missed while the machine
@@ -22,7 +22,7 @@ extension Commands {
                 try Installation.systemdPlan(directory: directory, binary: binary, store: store, refreshEvery: interval, force: force)
             }
             let io = invocation.io
-            if invocation.arguments.has("--dry-run") {
+            if invocation.isSet(InstallOptions.dryRun) {
                 for change in plan.changes {
                     io.out("Would write \(change.path):")
                     io.out(change.text)
@@ -33,7 +33,7 @@ extension Commands {
                 return
             }
             try write(plan, io)
-            if invocation.arguments.has("--enable") {
+            if invocation.isSet(Self.enable) {
                 for command in plan.commands { try runSystemctl(command, invocation, otherwise: "the units are written; run it by hand") }
                 io.out("Started \(Installation.timers.joined(separator: " and ")).")
             } else {
@@ -42,5 +42,7 @@ extension Commands {
             }
             io.out("On a server without a login session, also run: loginctl enable-linger \"$USER\"")
         }
+
+        static let enable = Flag("--enable", help: "Also reload systemd and start both timers now")
     }
 }

@@ -6,7 +6,7 @@ extension Commands {
         static let command = Command(
             name: "uninstall systemd",
             summary: "Stop the traveltimes timers and remove the units install wrote",
-            options: [unitDirectory, Options.yes],
+            options: [InstallOptions.unitDirectory, Options.yes],
             discussion: "Removes only units traveltimes wrote. Asks first on a terminal; otherwise needs --yes."
         ) { invocation in
             let directory = try unitDirectory(invocation)

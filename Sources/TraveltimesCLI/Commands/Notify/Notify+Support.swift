@@ -16,32 +16,36 @@ extension Commands {
     /// parser as every command's options. No message repeats a header's value or the URL's path.
     static func webhook(_ words: [String], _ invocation: Invocation) throws -> Notifier.Kind {
         let usage = "notify add webhook URL [--format ntfy|slack|discord|json] [--header 'Name: value']... [--click URL]"
-        let options = [
-            OptionSpec(name: "--format", value: "FORMAT", help: ""),
-            OptionSpec(name: "--header", value: "HEADER", help: "", repeatable: true),
-            OptionSpec(name: "--click", value: "URL", help: ""),
-        ]
-        let parsed = try ArgumentParser.parse(words, options: options, positionals: 0...Int.max, command: "notify add")
+        let parsed = try ArgumentParser.parse(
+            words, options: [WebhookOptions.format.spec, WebhookOptions.header.spec, WebhookOptions.click.spec], positionals: 0...Int.max,
+            command: "notify add")
         var format = WebhookNotifier.Format.ntfy
-        if let text = parsed.value("--format") {
+        if let text = parsed.value(for: WebhookOptions.format.spec) {
             guard let chosen = WebhookNotifier.Format(rawValue: text) else { throw invocation.usage("--format takes ntfy, slack, discord or json.") }
             format = chosen
         }
         guard parsed.positionals.count == 1, let url = parsed.positionals.first, WebhookNotifier.isWebhookURL(url) else {
             throw invocation.usage("webhook needs one http(s) URL: \(usage).")
         }
-        let headers = parsed.all("--header")
+        let headers = parsed.values(for: WebhookOptions.header.spec)
         for header in headers {
             guard WebhookNotifier.isHeader(header), let value = header.split(separator: ":", maxSplits: 1).last,
                   !value.trimmingWhitespace().isEmpty
             else { throw invocation.usage("--header takes one line 'Name: value', such as 'Authorization: Bearer tk_…'.") }
         }
-        let click = parsed.value("--click")
+        let click = parsed.value(for: WebhookOptions.click.spec)
         if let click {
             guard format == .ntfy || format == .json else { throw invocation.usage("--click is for ntfy (or json) webhooks; \(format.rawValue) has no click URL.") }
             guard WebhookNotifier.isWebhookURL(click) else { throw invocation.usage("--click takes an http(s) URL.") }
         }
         return .webhook(url: url, format: format, headers: headers.isEmpty ? nil : headers, click: click)
+    }
+
+    /// A webhook's own options, read from the words after `notify add webhook`.
+    enum WebhookOptions {
+        static let format = Option<String>("--format", value: "FORMAT", help: "ntfy, slack, discord or json")
+        static let header = Option<String>("--header", value: "HEADER", help: "'Name: value', sent with each alert", repeatable: true)
+        static let click = Option<String>("--click", value: "URL", help: "What opens when the alert is tapped")
     }
 }
 

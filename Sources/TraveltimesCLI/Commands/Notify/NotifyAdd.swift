@@ -10,8 +10,8 @@ extension Commands {
             positionals: 1...Int.max,
             argumentValues: [.words(["desktop", "stdout", "exec", "webhook"])],
             options: [
-                OptionSpec(name: "--name", value: "NAME", help: "What schedules call it: schedule add --notify NAME"),
-                OptionSpec(name: "--force", help: "Add an exec notifier even if its program is not found here"),
+                name,
+                force,
             ],
             discussion: """
                 A URL in Apprise's form, pasted as it works there:
@@ -42,7 +42,7 @@ extension Commands {
             verbatimArguments: true
         ) { invocation in
             var words = invocation.arguments.positionals
-            var name = invocation.arguments.value("--name")
+            var name = try invocation.value(Self.name)
             // `--name NAME` after a URL, desktop or stdout (an exec's arguments are its own).
             if words.first != "exec", words.first != "webhook", let index = words.firstIndex(of: "--name"), index + 1 < words.count {
                 name = words[index + 1]
@@ -62,7 +62,7 @@ extension Commands {
             case "stdout" where words.count == 1: return .stdout
             case "desktop" where words.count == 1:
                 // Checked as `exec notify-send` is: a desktop notifier with no notify-send never works.
-                if !invocation.arguments.has("--force"), let problem = ExecNotifier.problem(program: "notify-send", path: invocation.environment[.path]) {
+                if !invocation.isSet(Self.force), let problem = ExecNotifier.problem(program: "notify-send", path: invocation.environment[.path]) {
                     throw invocation.usage("Cannot add desktop: notify-send: \(problem) (install libnotify-bin). Pass --force before desktop to add it anyway.")
                 }
                 return .desktop
@@ -78,7 +78,7 @@ extension Commands {
                         "'\(option)' after the program would be passed to it: give it before exec (notify add \(option)\(option == "--name" ? " NAME" : "") exec \(DisplayText.line(program)) …), or put -- before the program's arguments to pass it on.")
                 }
                 if end < arguments.endIndex { arguments.remove(at: end) }
-                if !invocation.arguments.has("--force"), let problem = ExecNotifier.problem(program: program, path: invocation.environment[.path]) {
+                if !invocation.isSet(Self.force), let problem = ExecNotifier.problem(program: program, path: invocation.environment[.path]) {
                     throw invocation.usage("Cannot add exec \(DisplayText.line(program)): \(problem). Give the program's full path, or pass --force before exec to add it anyway.")
                 }
                 return .exec(program: program, arguments: arguments)
@@ -101,5 +101,8 @@ extension Commands {
                 throw invocation.usage(message)
             }
         }
+
+        static let name = Option<String>("--name", value: "NAME", help: "What schedules call it: schedule add --notify NAME")
+        static let force = Flag("--force", help: "Add an exec notifier even if its program is not found here")
     }
 }

@@ -7,9 +7,11 @@ extension Commands {
             name: "notify test",
             summary: "Send a sample alert through every notifier now (traveltimes test, without the wait)",
             options: [
-                OptionSpec(name: "--delay", value: "SECONDS", help: "Wait this long first (default 0; up to 300)"),
+                delay,
                 Options.now,
             ]
-        ) { invocation in try sendTest(invocation, defaultDelay: 0) }
+        ) { invocation in try sendTest(invocation, delay: Self.delay, defaultDelay: 0) }
+
+        static let delay = delayOption(help: "Wait this long first (default 0; up to 300)")
     }
 }

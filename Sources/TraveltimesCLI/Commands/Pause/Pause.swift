@@ -7,10 +7,10 @@ extension Commands {
             name: "pause",
             summary: "Pause alerts for some days (a holiday, a vacation): every schedule, or one",
             options: [
-                OptionSpec(name: "--until", value: "DATE", help: "The last day paused: 2026-11-27, today or tomorrow", required: true),
-                OptionSpec(name: "--from", value: "DATE", help: "The first day paused (default today)"),
-                OptionSpec(name: "--schedule", value: "ID", help: "Only this schedule (an ID prefix)", values: .scheduleID),
-                OptionSpec(name: "--reason", value: "TEXT", help: "A note to show with it (Thanksgiving)"),
+                until,
+                from,
+                schedule,
+                reason,
                 Options.now,
             ],
             discussion: """
@@ -20,11 +20,11 @@ extension Commands {
                 """
         ) { invocation in
             let commute = try invocation.commute()
-            guard let untilText = invocation.arguments.value("--until") else {
+            guard let untilText = try invocation.value(Self.until) else {
                 throw invocation.usage("Missing --until DATE (the last day paused, such as 2026-11-27).")
             }
             let until = try date(untilText, "--until", commute, invocation)
-            let from = try invocation.arguments.value("--from").map { try date($0, "--from", commute, invocation) } ?? commute.today
+            let from = try invocation.value(Self.from).map { try date($0, "--from", commute, invocation) } ?? commute.today
             guard until >= commute.today else { throw invocation.usage("--until \(until.iso) has passed: a pause is for days to come.") }
             guard from <= until else {
                 throw invocation.usage("The pause ends (\(until.iso)) before it starts (\(from.iso)): --until is the last day paused.")
@@ -33,17 +33,22 @@ extension Commands {
                 throw invocation.usage("A pause is at most \(Pause.longestDays) days; for longer, `traveltimes schedule disable`.")
             }
             var reason: String?
-            if let text = invocation.arguments.value("--reason")?.trimmingWhitespace(), !text.isEmpty {
+            if let text = try invocation.value(Self.reason)?.trimmingWhitespace(), !text.isEmpty {
                 guard text.count <= Pause.longestReason, DisplayText.line(text) == text else {
                     throw invocation.usage("Invalid --reason: use at most \(Pause.longestReason) characters on one line, without control characters.")
                 }
                 reason = text
             }
-            let added = try commute.schedules.addPause(from: from, until: until, schedule: invocation.arguments.value("--schedule"), reason: reason)
+            let added = try commute.schedules.addPause(from: from, until: until, schedule: try invocation.value(Self.schedule), reason: reason)
             let schedules = try commute.schedules.read().schedules
             invocation.io.out("Pause \(added.change.number): \(describe(added.change, schedules, commute)).")
             invocation.io.out("\(added.summary.scheduled) alerts scheduled (cap \(added.summary.cap)); paused days take no place.")
             invocation.report(added.summary)
         }
+
+        static let until = Option<String>("--until", value: "DATE", help: "The last day paused: 2026-11-27, today or tomorrow", required: true)
+        static let from = Option<String>("--from", value: "DATE", help: "The first day paused (default today)")
+        static let schedule = Option<String>("--schedule", value: "ID", help: "Only this schedule (an ID prefix)", values: .scheduleID)
+        static let reason = Option<String>("--reason", value: "TEXT", help: "A note to show with it (Thanksgiving)")
     }
 }

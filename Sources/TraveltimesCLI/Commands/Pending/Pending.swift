@@ -7,7 +7,7 @@ extension Commands {
             name: "pending",
             summary: "List the scheduled alerts, soonest first, with their content; and any the cap deferred",
             options: [
-                OptionSpec(name: "--all", help: "List every deferred alert, not only the soonest \(deferredShown)"),
+                all,
                 Options.json, Options.now,
             ],
             discussion: """
@@ -19,7 +19,7 @@ extension Commands {
         ) { invocation in
             let commute = try invocation.commute()
             let detail: Schedules.DeferredDetail = invocation.wantsJSON
-                ? .everyWithContent : .soonest(invocation.arguments.has("--all") ? .max : deferredShown)
+                ? .everyWithContent : .soonest(invocation.isSet(Self.all) ? .max : deferredShown)
             let report = try commute.schedules.pendingReport(deferred: detail)
             if invocation.wantsJSON {
                 try invocation.printJSON(PendingJSON(report, calendar: commute.calendar))
@@ -74,5 +74,7 @@ extension Commands {
                 io.out("    id \(item.request.id)")
             }
         }
+
+        static let all = Flag("--all", help: "List every deferred alert, not only the soonest \(deferredShown)")
     }
 }

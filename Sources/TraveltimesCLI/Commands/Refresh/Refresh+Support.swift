@@ -88,10 +88,10 @@ struct RefreshRun {
 
     init(_ invocation: Invocation) throws {
         self.invocation = invocation
-        timeout = try invocation.timeout()
-        quiet = invocation.arguments.has("--quiet")
+        timeout = try invocation.value(Commands.RefreshCommand.timeout) ?? Options.defaultTimeout
+        quiet = invocation.isSet(Options.quiet)
         commute = try invocation.commute()
-        only = try invocation.arguments.all("--route").map(ScheduleParsing.routeID)
+        only = try invocation.values(Commands.RefreshCommand.route)
         session = HelperSession(helperPath: invocation.fetchHelperPath(), workers: CustomRoutes.parallelRequests, environment: invocation.environment)
         do {
             access = try invocation.providerAccess(commute.configuration, session: session)
@@ -101,7 +101,7 @@ struct RefreshRun {
         }
         accessCode = invocation.environment[.accessCode].flatMap { $0.isEmpty ? nil : $0 } ?? commute.configuration.accessCode
         source = FeedSource.effective(
-            argument: invocation.arguments.value("--source"), environment: invocation.environment, saved: commute.configuration.source)
+            argument: try invocation.value(Commands.RefreshCommand.source), environment: invocation.environment, saved: commute.configuration.source)
         secrets = (accessCode.map { [$0] } ?? []) + (source.map(FeedSource.secrets) ?? []) + access.secrets
             + (commute.configuration.transitFeeds ?? []).flatMap(\.secrets)
         io = invocation.io.redacting(secrets)
@@ -154,7 +154,7 @@ struct RefreshRun {
                     + "add a route of your own with `traveltimes route add`, or a transit feed with `traveltimes transit add`.")
         }
         guard hasCustom || !only.isEmpty else { return }
-        let selection: CustomRoutes.CustomSelection = !only.isEmpty ? .routes(only) : invocation.arguments.has("--all") ? .all : .inPlay
+        let selection: CustomRoutes.CustomSelection = !only.isEmpty ? .routes(only) : invocation.isSet(Commands.RefreshCommand.all) ? .all : .inPlay
         let spinner = Spinner(io: quiet || invocation.wantsJSON ? nil : io, message: "Asking the routing providers")
         let result: CustomRoutes.CustomRefreshResult
         do {
@@ -457,15 +457,15 @@ struct RefreshFailed: ProcessError, CustomStringConvertible {
     }
 }
 
-extension Invocation {
-    /// `--timeout SECONDS`, default 25.
-    func timeout() throws(UsageError) -> TimeInterval {
-        guard let text = arguments.value("--timeout") else { return 25 }
-        guard let seconds = NumberParsing.decimal(text), seconds > 0, seconds <= 600 else {
-            throw usage("Invalid --timeout '\(text)': use seconds from 0.1 to 600.")
-        }
-        return seconds
+extension Options {
+    /// `--timeout SECONDS` (default 25), worded for what it bounds.
+    static func timeout(help: String) -> Option<TimeInterval> {
+        Option(
+            "--timeout", value: "SECONDS", help: help, read: { NumberParsing.decimal($0).flatMap { $0 > 0 && $0 <= 600 ? $0 : nil } },
+            invalid: { "Invalid --timeout '\($0)': use seconds from 0.1 to 600." })
     }
+
+    static let defaultTimeout: TimeInterval = 25
 }
 
 /// A one-line progress message on a terminal's stderr for fetches longer than half a second.

@@ -7,12 +7,10 @@ extension Commands {
             name: "refresh",
             summary: "Fetch travel times, save them, and reschedule every alert with them",
             options: [
-                OptionSpec(name: "--source", value: "URL|FILE", help: "Feed to read (else $TRAVELTIMES_SOURCE, else `config set source`)", values: .file),
-                OptionSpec(name: "--all", help: "Ask about every custom route, in play or not (the budget still applies)"),
-                OptionSpec(
-                    name: "--route", value: "ID", help: "Ask about this custom route only, and skip the feed (repeatable)", repeatable: true,
-                    values: .customRouteID),
-                OptionSpec(name: "--timeout", value: "SECONDS", help: "Deadline for the whole fetch, retries included (default 25)"),
+                source,
+                all,
+                route,
+                timeout,
                 Options.quiet, Options.json, Options.now,
             ],
             discussion: """
@@ -53,5 +51,12 @@ extension Commands {
             run.checkWatches()
             try run.finish()
         }
+
+        static let source = Option<String>("--source", value: "URL|FILE", help: "Feed to read (else $TRAVELTIMES_SOURCE, else `config set source`)", values: .file)
+        static let all = Flag("--all", help: "Ask about every custom route, in play or not (the budget still applies)")
+        static let route = Option<String>(
+            "--route", value: "ID", help: "Ask about this custom route only, and skip the feed (repeatable)", repeatable: true, values: .customRouteID,
+            parse: { try ScheduleParsing.routeID($0) })
+        static let timeout = Options.timeout(help: "Deadline for the whole fetch, retries included (default 25)")
     }
 }

@@ -8,14 +8,14 @@ extension Commands {
             summary: "Add a custom route: your own origin and destination, timed by TomTom, HERE or Google",
             arguments: "ID",
             positionals: 1...1,
-            options: [fromOption, toOption, providerOption, nameOption,
-                OptionSpec(name: "--transit", value: "FEED", help: "A transit trip instead: the feed `transit add` named"),
-                OptionSpec(name: "--from-stop", value: "STOP", help: "The stop (or station) you board at, as `transit stops` lists it"),
-                OptionSpec(name: "--to-stop", value: "STOP", help: "The stop (or station) you get off at"),
-                OptionSpec(name: "--line", value: "LINE", help: "Only this line (a route's short name or ID); default any line between the stops"),
-                OptionSpec(name: "--walk", value: "MINUTES", help: "The walk to the first stop, such as 6m (default 0)"),
-                OptionSpec(name: "--no-check", help: "Save it without asking the provider now (it is fetched at the next refresh)"),
-                OptionSpec(name: "--timeout", value: "SECONDS", help: "Deadline for the check, retries included (default 25)"),
+            options: [RouteOptions.from, RouteOptions.to, RouteOptions.provider, RouteOptions.name,
+                transit,
+                fromStop,
+                toStop,
+                line,
+                walk,
+                noCheck,
+                timeout,
                 Options.now],
             discussion: """
                 ID: lowercase letters, digits and dashes with at least one letter (home-work), so it never
@@ -44,28 +44,28 @@ extension Commands {
         ) { invocation in
             let id = invocation.arguments.positionals[0]
             try checkNewRouteID(id, invocation)
-            if invocation.arguments.value("--transit") != nil {
-                try addTransitRoute(id, name: try routeName(invocation) ?? nil, invocation: invocation)
+            if try invocation.value(Self.transit) != nil {
+                try addTransitRoute(id, name: try invocation.value(RouteOptions.name) ?? nil, invocation: invocation)
                 return
             }
-            for option in ["--from-stop", "--to-stop", "--line", "--walk"] where invocation.arguments.value(option) != nil {
-                throw invocation.usage("\(option) is for a transit route: give --transit FEED too.")
+            for option in [Self.fromStop.spec, Self.toStop.spec, Self.line.spec, Self.walk.spec] where invocation.isGiven(option) {
+                throw invocation.usage("\(option.name) is for a transit route: give --transit FEED too.")
             }
-            guard let provider = try provider(invocation, required: true), let from = try coordinate("--from", invocation, required: true),
-                let to = try coordinate("--to", invocation, required: true)
-            else { return }
+            let provider = try required(RouteOptions.provider, invocation, missing: "Missing --provider: tomtom, here or google.")
+            let from = try required(RouteOptions.from, invocation, missing: "Missing --from LAT,LON (decimal degrees, such as 47.6062,-122.3321).")
+            let to = try required(RouteOptions.to, invocation, missing: "Missing --to LAT,LON (decimal degrees, such as 47.6062,-122.3321).")
             let custom = Route.Custom(provider: provider, from: from, to: to)
-            let name = try routeName(invocation)
+            let name = try invocation.value(RouteOptions.name)
             let commute = try invocation.commute()
             let route = CustomRoutes.customRoute(id: id, name: name ?? nil, custom: custom, at: commute.now)
-            if invocation.arguments.has("--no-check") {
+            if invocation.isSet(Self.noCheck) {
                 _ = try commute.customRoutes.addCustomRoute(route, measurement: nil)
                 invocation.io.out("Added route \(id): \(route.name), not checked; it is fetched at the next refresh that needs it.")
                 return
             }
             let configuration = commute.configuration
             let access = try invocation.providerAccess(configuration)
-            let timeout = try invocation.timeout()
+            let timeout = try invocation.value(Self.timeout) ?? Options.defaultTimeout
             let io = invocation.io.redacting(access.secrets)
             let result: Result<RoutingAPI.Measurement, CustomRoutes.CustomFetchFailure>
             do {
@@ -94,6 +94,57 @@ extension Commands {
             guard !words.contains(id) else {
                 throw invocation.usage("Invalid route ID '\(id)': it is a command word; pick another, such as \(id)-route.")
             }
+        }
+
+        static let transit = Option<String>("--transit", value: "FEED", help: "A transit trip instead: the feed `transit add` named")
+        static let fromStop = Option<String>("--from-stop", value: "STOP", help: "The stop (or station) you board at, as `transit stops` lists it")
+        static let toStop = Option<String>("--to-stop", value: "STOP", help: "The stop (or station) you get off at")
+        static let line = Option<String>("--line", value: "LINE", help: "Only this line (a route's short name or ID); default any line between the stops")
+        /// `--walk 6m` (or `6`, `6min`): 0 to 180 minutes.
+        static let walk = Option<Int>(
+            "--walk", value: "MINUTES", help: "The walk to the first stop, such as 6m (default 0)",
+            read: { text in
+                var text = text.lowercased()
+                for suffix in ["min", "m"] where text.hasSuffix(suffix) {
+                    text.removeLast(suffix.count)
+                    break
+                }
+                guard text.count <= 3, text.allSatisfy(\.isASCIIDigit), let minutes = Int(text), (0...Route.Transit.longestWalk).contains(minutes) else {
+                    return nil
+                }
+                return minutes
+            },
+            invalid: { _ in "Invalid --walk: minutes from 0 to \(Route.Transit.longestWalk), such as 6m." })
+        static let noCheck = Flag("--no-check", help: "Save it without asking the provider now (it is fetched at the next refresh)")
+        static let timeout = Options.timeout(help: "Deadline for the check, retries included (default 25)")
+
+        /// `route add ID --transit NAME --from-stop STOP --to-stop STOP [--line L] [--walk 6m]`.
+        private static func addTransitRoute(_ id: String, name: String?, invocation: Invocation) throws {
+            guard let feed = try invocation.value(transit), let from = try invocation.value(fromStop), let to = try invocation.value(toStop) else {
+                throw invocation.usage("A transit route needs --transit NAME, --from-stop STOP and --to-stop STOP (find them with `traveltimes transit stops`).")
+            }
+            for option in [RouteOptions.from.spec, RouteOptions.to.spec, RouteOptions.provider.spec] where invocation.isGiven(option) {
+                throw invocation.usage("\(option.name) is for a driving route; a transit route takes --from-stop and --to-stop.")
+            }
+            for (option, stop) in [("--from-stop", from), ("--to-stop", to)] where stop.isEmpty || stop.utf8.count > 255 || DisplayText.line(stop) != stop {
+                throw invocation.usage("Invalid \(option): a stop ID as `transit stops` lists it.")
+            }
+            let line = try invocation.value(Self.line)
+            if let line, line.isEmpty || line.utf8.count > 64 || DisplayText.line(line) != line {
+                throw invocation.usage("Invalid --line: a route's short name or ID, such as 545.")
+            }
+            let walk = try invocation.value(Self.walk) ?? 0
+            let commute = try invocation.commute()
+            let route: Route
+            do {
+                route = try commute.transit.addTransitRoute(Transit.TransitRequest(
+                    id: id, name: name, feed: feed, fromStop: from, toStop: to, line: line, walkMinutes: walk))
+            } catch let problem as TransitProblem {
+                throw TransitFailed(problem: problem, context: "route \(id) was not added", secrets: [])
+            }
+            guard let transit = route.transit else { return }
+            invocation.io.out("Added route \(id): \(route.name).")
+            invocation.io.out("Next: \(TransitText.departures(of: transit, at: commute.now, calendar: commute.calendar))")
         }
     }
 }

@@ -9,14 +9,14 @@ extension Commands {
             arguments: "ID",
             positionals: 1...1,
             argumentValues: [.customRouteID],
-            options: [nameOption, fromOption, toOption, providerOption, Options.now],
+            options: [RouteOptions.name, RouteOptions.from, RouteOptions.to, RouteOptions.provider, Options.now],
             discussion: "New ends or a new provider drop the old times: the route is fetched again at the next refresh that needs it. --name '' goes back to the default name."
         ) { invocation in
             let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
-            let name = try routeName(invocation)
-            let from = try coordinate("--from", invocation, required: false)
-            let to = try coordinate("--to", invocation, required: false)
-            let provider = try provider(invocation, required: false)
+            let name = try invocation.value(RouteOptions.name)
+            let from = try invocation.value(RouteOptions.from)
+            let to = try invocation.value(RouteOptions.to)
+            let provider = try invocation.value(RouteOptions.provider)
             guard name != nil || from != nil || to != nil || provider != nil else {
                 throw invocation.usage("Nothing to change: give --name, --from, --to or --provider.")
             }

@@ -3,11 +3,32 @@ import FoundationEssentials
 
 extension Commands {
 
-    static let fromOption = OptionSpec(name: "--from", value: "LAT,LON", help: "Where the route starts, in decimal degrees: 47.6062,-122.3321")
-    static let toOption = OptionSpec(name: "--to", value: "LAT,LON", help: "Where it ends")
-    static let providerOption = OptionSpec(
-        name: "--provider", value: "NAME", help: "tomtom, here or google", values: .words(RouteProvider.allCases.map(\.rawValue)))
-    static let nameOption = OptionSpec(name: "--name", value: "TEXT", help: "The name to show (default: its ends and provider)")
+    /// The options of `route add` and `route edit`, worded once.
+    enum RouteOptions {
+        static let from = point("--from", help: "Where the route starts, in decimal degrees: 47.6062,-122.3321")
+        static let to = point("--to", help: "Where it ends")
+        static let provider = Option<RouteProvider>(
+            "--provider", value: "NAME", help: "tomtom, here or google", values: .words(RouteProvider.allCases.map(\.rawValue)),
+            read: RouteProvider.init(rawValue:), invalid: { "Unknown --provider '\(DisplayText.line($0))': use tomtom, here or google." })
+        /// `--name ''` is nil: the default name.
+        static let name = Option<String?>(
+            "--name", value: "TEXT", help: "The name to show (default: its ends and provider)",
+            read: { text in
+                let trimmed = text.trimmingWhitespace()
+                if trimmed.isEmpty { return .some(nil) }
+                guard trimmed.count <= 80, DisplayText.line(trimmed) == trimmed else { return Optional<String?>.none }
+                return .some(trimmed)
+            },
+            invalid: { _ in "Invalid --name: use at most 80 characters on one line, without control characters." })
+
+        private static func point(_ name: String, help: String) -> Option<Coordinate> {
+            Option(
+                name, value: "LAT,LON", help: help, read: Coordinate.init,
+                invalid: {
+                    "Invalid \(name) '\(DisplayText.line($0))': use LAT,LON in decimal degrees, such as 47.6062,-122.3321 (latitude -90 to 90, longitude -180 to 180)."
+                })
+        }
+    }
 
     /// `24 min now (usually 21 min; +3 min, SLOWING), 8.4 mi`, or why there is no time yet.
     static func describeTimes(_ route: Route) -> String {
@@ -21,39 +42,10 @@ extension Commands {
         return text
     }
 
-    /// The option's point; nil when it is not given and not `required` (else a usage error).
-    static func coordinate(_ option: String, _ invocation: Invocation, required: Bool) throws -> Coordinate? {
-        guard let text = invocation.arguments.value(option) else {
-            if required { throw invocation.usage("Missing \(option) LAT,LON (decimal degrees, such as 47.6062,-122.3321).") }
-            return nil
-        }
-        guard let point = Coordinate(text) else {
-            throw invocation.usage(
-                "Invalid \(option) '\(DisplayText.line(text))': use LAT,LON in decimal degrees, such as 47.6062,-122.3321 (latitude -90 to 90, longitude -180 to 180).")
-        }
-        return point
-    }
-
-    static func provider(_ invocation: Invocation, required: Bool) throws -> RouteProvider? {
-        guard let text = invocation.arguments.value("--provider") else {
-            if required { throw invocation.usage("Missing --provider: tomtom, here or google.") }
-            return nil
-        }
-        guard let provider = RouteProvider(rawValue: text) else {
-            throw invocation.usage("Unknown --provider '\(DisplayText.line(text))': use tomtom, here or google.")
-        }
-        return provider
-    }
-
-    /// `--name`: nil when not given, `.some(nil)` for `--name ''` (the default name).
-    static func routeName(_ invocation: Invocation) throws -> String?? {
-        guard let text = invocation.arguments.value("--name") else { return nil }
-        let trimmed = text.trimmingWhitespace()
-        if trimmed.isEmpty { return .some(nil) }
-        guard trimmed.count <= 80, DisplayText.line(trimmed) == trimmed else {
-            throw invocation.usage("Invalid --name: use at most 80 characters on one line, without control characters.")
-        }
-        return .some(trimmed)
+    /// The option's value, which must be given: `missing` says what to give.
+    static func required<Value>(_ option: Option<Value>, _ invocation: Invocation, missing: String) throws -> Value {
+        guard let value = try invocation.value(option) else { throw invocation.usage(missing) }
+        return value
     }
 
     /// What an unfavouriting cascade did, a line each.

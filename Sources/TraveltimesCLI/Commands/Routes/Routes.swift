@@ -7,21 +7,21 @@ extension Commands {
             name: "routes",
             summary: "List cached routes with current and average times and delay status",
             options: [
-                OptionSpec(name: "--search", value: "TEXT", help: "Only routes whose name or description contains TEXT (any case)"),
-                OptionSpec(name: "--favorites", help: "Only favorites, in favorites order"),
-                OptionSpec(name: "--sort", value: "ORDER", help: "delay: the worst delay first (default: feed order)", values: .words(["delay"])),
+                search,
+                favorites,
+                sort,
                 Options.json, Options.now,
             ],
             discussion: "Favorites are marked *. A line warns when the data is more than an hour old."
         ) { invocation in
             var order = Routes.RouteOrder.feed
-            if let text = invocation.arguments.value("--sort") {
+            if let text = try invocation.value(Self.sort) {
                 guard text == "delay" else { throw invocation.usage("Unknown --sort '\(text)': use delay.") }
                 order = .delay
             }
             let commute = try invocation.commute()
             let listing = try commute.routes.routeListing(
-                search: invocation.arguments.value("--search"), favoritesOnly: invocation.arguments.has("--favorites"), order: order)
+                search: try invocation.value(Self.search), favoritesOnly: invocation.isSet(Self.favorites), order: order)
             if invocation.wantsJSON {
                 try invocation.printJSON(listing.routes.map { RouteJSON($0, calendar: commute.calendar) })
                 return
@@ -29,7 +29,7 @@ extension Commands {
             let io = invocation.io
             for line in ageLines(listing.sources, newest: listing.newestUpdate, commute) { io.out(line) }
             guard !listing.entries.isEmpty else {
-                if let text = invocation.arguments.value("--search") {
+                if let text = try invocation.value(Self.search) {
                     io.out("No routes match '\(text)'.")
                 } else {
                     io.out("No favorites yet: add routes with `traveltimes favorites add ID...`.")
@@ -82,5 +82,9 @@ extension Commands {
             }
             return table.render().joined(separator: "\n")
         }
+
+        static let search = Option<String>("--search", value: "TEXT", help: "Only routes whose name or description contains TEXT (any case)")
+        static let favorites = Flag("--favorites", help: "Only favorites, in favorites order")
+        static let sort = Option<String>("--sort", value: "ORDER", help: "delay: the worst delay first (default: feed order)", values: .words(["delay"]))
     }
 }

@@ -40,79 +40,105 @@ extension Commands {
         invocation.report(summary)
     }
 
-    static let arriveByOption = OptionSpec(
-        name: "--arrive-by", value: "TIME", help: "Arrive by this time instead: the alert fires when you must leave")
+    /// The options `schedule add` and `schedule edit` share, each read as what it means; their
+    /// words differ (`New time of day`), so each command has its own set.
+    struct ScheduleOptions: Sendable {
+        var at: Option<TimeOfDay>
+        var days: Option<Set<Weekday>>
+        var routes: Option<[String]>
+        var onlyWhenDelayed: Option<(minutes: Int?, aboveUsual: Bool)>
+        var notify: Option<[String]?>
 
-    static let bufferOption = OptionSpec(name: "--buffer", value: "DURATION", help: "With --arrive-by: minutes to spare (default 5m)")
-    static let headsUpOption = OptionSpec(
-        name: "--heads-up", value: "DURATION|off", help: "With --arrive-by: one more alert this long before the leave time, such as 15m (default: none)")
+        static let arriveBy = Option<TimeOfDay>(
+            "--arrive-by", value: "TIME", help: "Arrive by this time instead: the alert fires when you must leave", parse: { try ScheduleParsing.time($0) })
+        static let buffer = Option<Int>(
+            "--buffer", value: "DURATION", help: "With --arrive-by: minutes to spare (default 5m)",
+            parse: { text in
+                guard let seconds = ScheduleParsing.duration(text), seconds % 60 == 0, seconds / 60 <= Schedule.Timing.largestBufferMinutes else {
+                    throw UsageError(message: "Invalid --buffer '\(DisplayText.line(text))': use whole minutes such as 5m or 0 (at most 3h).", command: "")
+                }
+                return seconds / 60
+            })
+        /// Minutes, or nil for `off`.
+        static let headsUp = Option<Int?>(
+            "--heads-up", value: "DURATION|off", help: "With --arrive-by: one more alert this long before the leave time, such as 15m (default: none)",
+            parse: { text in
+                if text.lowercased() == "off" { return nil }
+                guard let seconds = ScheduleParsing.duration(text), seconds % 60 == 0,
+                    (1...Schedule.Timing.largestBufferMinutes).contains(seconds / 60)
+                else {
+                    throw UsageError(message: "Invalid --heads-up '\(DisplayText.line(text))': use whole minutes such as 15m (1m to 3h), or off.", command: "")
+                }
+                return seconds / 60
+            })
+
+        static func at(help: String) -> Option<TimeOfDay> { Option("--at", value: "TIME", help: help, parse: { try ScheduleParsing.time($0) }) }
+        static func days(help: String) -> Option<Set<Weekday>> { Option("--days", value: "DAYS", help: help, values: .days, parse: { try ScheduleParsing.days($0) }) }
+        /// Each `--route` may hold several IDs, comma-separated.
+        static func routes(help: String) -> Option<[String]> {
+            Option("--route", value: "ID", help: help, repeatable: true, values: .favoriteRouteID) { text in
+                try text.split(separator: ",", omittingEmptySubsequences: false).map { try ScheduleParsing.routeID(String($0)) }
+            }
+        }
+        static func onlyWhenDelayed(value: String, help: String) -> Option<(minutes: Int?, aboveUsual: Bool)> {
+            Option("--only-when-delayed", value: value, help: help, parse: { try ScheduleParsing.delayThreshold($0) })
+        }
+        /// Names, or nil for `all`.
+        static func notify(value: String, help: String) -> Option<[String]?> {
+            Option("--notify", value: value, help: help) { text in
+                if text.trimmingWhitespace() == "all" { return nil }
+                guard let names = ScheduleParsing.notifierNames(text) else {
+                    throw UsageError(
+                        message: "Invalid --notify '\(DisplayText.line(String(text.prefix(60))))': give notifier names (notify add --name), comma-separated, or all.",
+                        command: "")
+                }
+                return names
+            }
+        }
+    }
 
     /// An arrive-by schedule's timing from --buffer and --heads-up, over `current` (an edit keeps
     /// what is not given); the defaults for a new one, or one that was at a fixed time.
-    static func arriveBy(_ arguments: ParsedArguments, over current: Schedule.Timing) throws -> Schedule.Timing {
+    static func arriveBy(_ invocation: Invocation, over current: Schedule.Timing) throws -> Schedule.Timing {
         var (buffer, headsUp) = switch current {
         case .at: (Schedule.Timing.defaultBufferMinutes, Int?.none)
         case .arriveBy(let buffer, let headsUp): (buffer, headsUp)
         }
-        let largest = Schedule.Timing.largestBufferMinutes
-        if let text = arguments.value("--buffer") {
-            guard let seconds = ScheduleParsing.duration(text), seconds % 60 == 0, seconds / 60 <= largest else {
-                throw UsageError(message: "Invalid --buffer '\(DisplayText.line(text))': use whole minutes such as 5m or 0 (at most 3h).", command: "")
-            }
-            buffer = seconds / 60
-        }
-        if let text = arguments.value("--heads-up") {
-            if text.lowercased() == "off" {
-                headsUp = nil
-            } else {
-                guard let seconds = ScheduleParsing.duration(text), seconds % 60 == 0, (1...largest).contains(seconds / 60) else {
-                    throw UsageError(message: "Invalid --heads-up '\(DisplayText.line(text))': use whole minutes such as 15m (1m to 3h), or off.", command: "")
-                }
-                headsUp = seconds / 60
-            }
-        }
+        if let given = try invocation.value(ScheduleOptions.buffer) { buffer = given }
+        if let given = try invocation.value(ScheduleOptions.headsUp) { headsUp = given }
         return .arriveBy(buffer: buffer, headsUp: headsUp)
+    }
+
+    /// Whether --buffer or --heads-up was given: what only an arrive-by schedule has.
+    static func tunesArrival(_ invocation: Invocation) -> Bool {
+        invocation.isGiven(ScheduleOptions.buffer) || invocation.isGiven(ScheduleOptions.headsUp)
     }
 
     /// The --at, --arrive-by, --buffer, --days and --route values, read and checked; nil fields
     /// were not given.
-    static func scheduleDraft(_ arguments: ParsedArguments) throws -> Schedules.ScheduleDraft {
+    static func scheduleDraft(_ invocation: Invocation, _ options: ScheduleOptions) throws -> Schedules.ScheduleDraft {
         var draft = Schedules.ScheduleDraft()
-        if let text = arguments.value("--at") {
-            guard arguments.value("--arrive-by") == nil else {
-                throw UsageError(message: "Give --at or --arrive-by, not both.", command: "")
-            }
-            guard arguments.value("--buffer") == nil, arguments.value("--heads-up") == nil else {
+        let arriveBy = try invocation.value(ScheduleOptions.arriveBy)
+        if let time = try invocation.value(options.at) {
+            guard arriveBy == nil else { throw UsageError(message: "Give --at or --arrive-by, not both.", command: "") }
+            guard !tunesArrival(invocation) else {
                 throw UsageError(message: "--buffer and --heads-up are for arrive-by schedules, not --at.", command: "")
             }
-            draft.time = try ScheduleParsing.time(text)
+            draft.time = time
             draft.timing = .at
         }
-        if let text = arguments.value("--arrive-by") {
-            draft.time = try ScheduleParsing.time(text)
-            draft.timing = try arriveBy(arguments, over: .at)
+        if let arriveBy {
+            draft.time = arriveBy
+            draft.timing = try Commands.arriveBy(invocation, over: .at)
         }
-        if let text = arguments.value("--days") { draft.days = try ScheduleParsing.days(text) }
-        if let text = arguments.value("--only-when-delayed") {
-            let threshold = try ScheduleParsing.delayThreshold(text)
+        if let days = try invocation.value(options.days) { draft.days = days }
+        if let threshold = try invocation.value(options.onlyWhenDelayed) {
             draft.onlyWhenDelayedBy = .some(threshold.minutes)
             draft.onlyWhenAboveUsual = threshold.aboveUsual
         }
-        if let text = arguments.value("--notify") {
-            if text.trimmingWhitespace() == "all" {
-                draft.notify = .some(nil)
-            } else {
-                guard let names = ScheduleParsing.notifierNames(text) else {
-                    throw UsageError(message: "Invalid --notify '\(DisplayText.line(String(text.prefix(60))))': give notifier names (notify add --name), comma-separated, or all.", command: "")
-                }
-                draft.notify = .some(names)
-            }
-        }
-        let routes = arguments.all("--route")
-        if !routes.isEmpty {
-            draft.routeIDs = try routes.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-                .map { try ScheduleParsing.routeID(String($0)) }
-        }
+        if let names = try invocation.value(options.notify) { draft.notify = .some(names) }
+        let routes = try invocation.values(options.routes)
+        if !routes.isEmpty { draft.routeIDs = routes.flatMap { $0 } }
         return draft
     }
 

@@ -7,17 +7,8 @@ extension Commands {
             name: "schedule add",
             summary: "Add a notification schedule",
             options: [
-                OptionSpec(name: "--preset", value: "NAME", help: "morning (Mon-Fri 7:00 AM) or evening (Mon-Fri 4:30 PM)", values: .preset),
-                OptionSpec(name: "--at", value: "TIME", help: "Time of day: \(timeHelp)"),
-                arriveByOption, bufferOption, headsUpOption,
-                OptionSpec(name: "--days", value: "DAYS", help: "Days: \(daysHelp)", values: .days),
-                OptionSpec(name: "--route", value: "ID", help: "A favorite route; repeat or use commas (default: all favorites)", repeatable: true, values: .favoriteRouteID),
-                OptionSpec(
-                    name: "--only-when-delayed", value: "MIN|auto",
-                    help: "Smart alert: only when a route is MIN+ minutes over its usual time, or (auto) slower than its history's 9 times in 10"),
-                notifyOption,
-                OptionSpec(name: "--disabled", help: "Save it switched off"),
-                Options.now,
+                preset, options.at, ScheduleOptions.arriveBy, ScheduleOptions.buffer, ScheduleOptions.headsUp, options.days, options.routes,
+                options.onlyWhenDelayed, options.notify, disabled, Options.now,
             ],
             discussion: """
                 With no --route the schedule takes every favorite, in favorites order. --at and --days
@@ -27,20 +18,15 @@ extension Commands {
                 before) less --buffer (default 5m), computed again at every refresh and at delivery.
                 """
         ) { invocation in
-            var draft = try scheduleDraft(invocation.arguments)
-            if invocation.arguments.value("--arrive-by") == nil,
-                invocation.arguments.value("--buffer") != nil || invocation.arguments.value("--heads-up") != nil
-            {
+            var draft = try scheduleDraft(invocation, options)
+            if !invocation.isGiven(ScheduleOptions.arriveBy), tunesArrival(invocation) {
                 throw invocation.usage("--buffer and --heads-up are for arrive-by schedules: give --arrive-by TIME too.")
             }
-            if let name = invocation.arguments.value("--preset") {
-                guard let preset = Schedule.Preset(rawValue: name.lowercased()) else {
-                    throw invocation.usage("Unknown preset '\(name)': use morning or evening.")
-                }
+            if let preset = try invocation.value(Self.preset) {
                 draft.time = draft.time ?? preset.time
                 draft.days = draft.days ?? preset.days
             }
-            if invocation.arguments.has("--disabled") { draft.isEnabled = false }
+            if invocation.isSet(Self.disabled) { draft.isEnabled = false }
             let commute = try invocation.commute()
             let added = try commute.schedules.addSchedule(draft)
             let schedule = added.schedule
@@ -60,7 +46,18 @@ extension Commands {
             invocation.report(added.summary)
         }
 
-        static let notifyOption = OptionSpec(
-            name: "--notify", value: "NAMES", help: "Send only to these notifiers, by name (notify add --name), comma-separated (default: all)")
+        static let preset = Option<Schedule.Preset>(
+            "--preset", value: "NAME", help: "morning (Mon-Fri 7:00 AM) or evening (Mon-Fri 4:30 PM)", values: .preset,
+            read: { Schedule.Preset(rawValue: $0.lowercased()) }, invalid: { "Unknown preset '\($0)': use morning or evening." })
+        static let disabled = Flag("--disabled", help: "Save it switched off")
+        static let options = ScheduleOptions(
+            at: ScheduleOptions.at(help: "Time of day: \(timeHelp)"),
+            days: ScheduleOptions.days(help: "Days: \(daysHelp)"),
+            routes: ScheduleOptions.routes(help: "A favorite route; repeat or use commas (default: all favorites)"),
+            onlyWhenDelayed: ScheduleOptions.onlyWhenDelayed(
+                value: "MIN|auto",
+                help: "Smart alert: only when a route is MIN+ minutes over its usual time, or (auto) slower than its history's 9 times in 10"),
+            notify: ScheduleOptions.notify(
+                value: "NAMES", help: "Send only to these notifiers, by name (notify add --name), comma-separated (default: all)"))
     }
 }

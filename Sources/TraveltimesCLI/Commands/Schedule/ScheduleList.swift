@@ -7,7 +7,7 @@ extension Commands {
             name: "schedule list",
             summary: "List schedules (also: traveltimes schedule)",
             options: [
-                OptionSpec(name: "--verbose", help: "Spell each schedule out in full, with its routes"),
+                verbose,
                 Options.json, Options.now,
             ]
         ) { invocation in
@@ -21,7 +21,7 @@ extension Commands {
                 invocation.io.out("No schedules yet: add one with `traveltimes schedule add --preset morning`.")
                 return
             }
-            if invocation.arguments.has("--verbose") {
+            if invocation.isSet(Self.verbose) {
                 let routes = try commute.routes.all().byID
                 for schedule in schedules {
                     invocation.io.out("\(shortID(schedule))  \(schedule.spokenLabel)")
@@ -42,5 +42,7 @@ extension Commands {
             }
             invocation.io.out(table.render().joined(separator: "\n"))
         }
+
+        static let verbose = Flag("--verbose", help: "Spell each schedule out in full, with its routes")
     }
 }

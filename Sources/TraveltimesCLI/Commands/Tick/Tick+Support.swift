@@ -2,13 +2,16 @@ import CommuteCore
 import FoundationEssentials
 
 extension Commands {
-    static func sendTest(_ invocation: Invocation, defaultDelay: Double) throws {
-        let delay = try invocation.arguments.value("--delay").map { text -> Double in
-            guard let seconds = NumberParsing.decimal(text), (0...300).contains(seconds) else {
-                throw invocation.usage("Invalid --delay '\(text)': use seconds from 0 to 300, such as 5 or 0.5.")
-            }
-            return seconds
-        } ?? defaultDelay
+    /// `--delay SECONDS`: 0 to 300.
+    static func delayOption(help: String) -> Option<Double> {
+        Option(
+            "--delay", value: "SECONDS", help: help, read: { NumberParsing.decimal($0).flatMap { (0...300).contains($0) ? $0 : nil } },
+            invalid: { "Invalid --delay '\($0)': use seconds from 0 to 300, such as 5 or 0.5." })
+    }
+
+    /// Sends a sample alert through every notifier, after `delay` (the option's, or its default).
+    static func sendTest(_ invocation: Invocation, delay option: Option<Double>, defaultDelay: Double) throws {
+        let delay = try invocation.value(option) ?? defaultDelay
         let commute = try invocation.commute()
         let notifiers = commute.configuration.effectiveNotifiers
         // Said before the wait, not after it (sendTestAlert checks again, for its other callers).

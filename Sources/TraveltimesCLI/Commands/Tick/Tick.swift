@@ -37,7 +37,7 @@ extension Commands {
             }
             // Under --quiet a notifier failing as it failed last time is not said again each minute:
             // said when it starts failing, or fails otherwise (`status` and `doctor` show it meanwhile).
-            let repeats = invocation.arguments.has("--quiet") ? commute.alerts.repeatedFailures(report.failures) : []
+            let repeats = invocation.isSet(Options.quiet) ? commute.alerts.repeatedFailures(report.failures) : []
             var said = 0
             for (index, failure) in report.failures.enumerated() {
                 if repeats.contains(index) { continue }
@@ -51,7 +51,7 @@ extension Commands {
             }
             // A revision is tried once; a clear is tried again each tick, a few times, so under
             // --quiet only the revisions are said.
-            for change in report.tending.failures where change.message != nil || !invocation.arguments.has("--quiet") {
+            for change in report.tending.failures where change.message != nil || !invocation.isSet(Options.quiet) {
                 let what = change.message == nil ? "clear" : "revise"
                 io.err("traveltimes: notifier \(change.notifier.id) could not \(what) \(change.key): \(change.result.failure ?? "")")
             }

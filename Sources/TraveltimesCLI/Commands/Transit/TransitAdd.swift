@@ -9,14 +9,11 @@ extension Commands {
             arguments: "NAME",
             positionals: 1...1,
             options: [
-                OptionSpec(name: "--static", value: "URL|FILE", help: "The timetable: a GTFS zip (http(s) URL, file:// URL or path)", values: .file,
-                    required: true),
-                OptionSpec(name: "--realtime", value: "URL|FILE", help: "GTFS-realtime trip updates (delays, cancellations)", values: .file),
-                OptionSpec(name: "--alerts", value: "URL|FILE", help: "GTFS-realtime service alerts", values: .file),
-                OptionSpec(
-                    name: "--header", value: "'Name: value'", help: "Sent with every request, for an agency that wants a key (repeatable; - reads lines from stdin)",
-                    repeatable: true),
-                OptionSpec(name: "--timeout", value: "SECONDS", help: "Deadline for fetching the timetable, retries included (default 25)"),
+                staticFeed,
+                realtime,
+                alerts,
+                header,
+                timeout,
                 Options.now,
             ],
             discussion: """
@@ -36,7 +33,7 @@ extension Commands {
                 throw invocation.usage(
                     "Invalid feed name '\(DisplayText.line(String(name.prefix(40))))': use lowercase letters, digits and dashes, starting with a letter (metro).")
             }
-            guard let staticURL = invocation.arguments.value("--static") else { throw invocation.usage("Missing --static URL|FILE: the GTFS zip.") }
+            guard let staticURL = try invocation.value(Self.staticFeed) else { throw invocation.usage("Missing --static URL|FILE: the GTFS zip.") }
             // A relative path is kept as a full one: timers and cron run in another directory.
             func located(_ text: String) -> String {
                 guard case .file(let path) = TransitLocation(text), !path.hasPrefix("/") else { return text }
@@ -44,14 +41,14 @@ extension Commands {
                     .standardizedFileURL.path
             }
             let feed = TransitFeed(
-                name: name, staticURL: located(staticURL), realtimeURL: invocation.arguments.value("--realtime").map(located),
-                alertsURL: invocation.arguments.value("--alerts").map(located), headers: try transitHeaders(invocation))
+                name: name, staticURL: located(staticURL), realtimeURL: try invocation.value(Self.realtime).map(located),
+                alertsURL: try invocation.value(Self.alerts).map(located), headers: try transitHeaders(invocation))
             let io = invocation.io.redacting(feed.secrets)
             for location in feed.locations where TransitLocation(location.text) == nil {
                 throw invocation.usage("Invalid --\(location.kind) '\(TransitFeed.shown(location.text))': give an http(s) URL, a file:// URL or a path.")
             }
             let commute = try invocation.commute()
-            let timeout = try invocation.timeout()
+            let timeout = try invocation.value(Self.timeout) ?? Options.defaultTimeout
             let client = HelperHTTPClient(
                 helperPath: invocation.fetchHelperPath(), maximumBodyBytes: Transit.largestTimetableZip, environment: invocation.environment)
             let contents: TransitTimetable.Contents
@@ -70,7 +67,7 @@ extension Commands {
         /// `--header 'Name: value'`, repeatable; `--header -` reads such lines from standard input.
         private static func transitHeaders(_ invocation: Invocation) throws -> [TransitFeed.Header]? {
             var texts: [String] = []
-            for text in invocation.arguments.all("--header") {
+            for text in try invocation.values(Self.header) {
                 if text == "-" {
                     guard let input = StandardInput.line(maximumBytes: 4_096) else {
                         throw invocation.usage("No header on standard input: give one line 'Name: value'.")
@@ -88,5 +85,11 @@ extension Commands {
             }
             return headers.isEmpty ? nil : headers
         }
+
+        static let staticFeed = Option<String>("--static", value: "URL|FILE", help: "The timetable: a GTFS zip (http(s) URL, file:// URL or path)", values: .file, required: true)
+        static let realtime = Option<String>("--realtime", value: "URL|FILE", help: "GTFS-realtime trip updates (delays, cancellations)", values: .file)
+        static let alerts = Option<String>("--alerts", value: "URL|FILE", help: "GTFS-realtime service alerts", values: .file)
+        static let header = Option<String>("--header", value: "'Name: value'", help: "Sent with every request, for an agency that wants a key (repeatable; - reads lines from stdin)", repeatable: true)
+        static let timeout = Options.timeout(help: "Deadline for fetching the timetable, retries included (default 25)")
     }
 }

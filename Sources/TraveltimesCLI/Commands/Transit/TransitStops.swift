@@ -9,16 +9,16 @@ extension Commands {
             arguments: "NAME",
             positionals: 1...1,
             options: [
-                OptionSpec(name: "--search", value: "TEXT", help: "Stops whose name holds TEXT (any case), or whose ID is TEXT"),
-                OptionSpec(name: "--near", value: "LAT,LON", help: "The 20 stops nearest this point, nearest first"),
+                search,
+                near,
                 Options.json, Options.now,
             ],
             discussion: "A station (with platforms) can be given as --from-stop or --to-stop: it stands for all its platforms."
         ) { invocation in
             let name = invocation.arguments.positionals[0]
-            let search = invocation.arguments.value("--search").map { $0.trimmingWhitespace() }
+            let search = try invocation.value(Self.search).map { $0.trimmingWhitespace() }
             var near: Coordinate?
-            if let text = invocation.arguments.value("--near") {
+            if let text = try invocation.value(Self.near) {
                 guard let point = Coordinate(text) else {
                     throw invocation.usage("Invalid --near '\(DisplayText.line(String(text.prefix(60))))': use LAT,LON in decimal degrees, such as 47.6062,-122.3321.")
                 }
@@ -50,5 +50,8 @@ extension Commands {
             }
             invocation.io.out(table.render().map { $0.trimmingWhitespace() }.joined(separator: "\n"))
         }
+
+        static let search = Option<String>("--search", value: "TEXT", help: "Stops whose name holds TEXT (any case), or whose ID is TEXT")
+        static let near = Option<String>("--near", value: "LAT,LON", help: "The 20 stops nearest this point, nearest first")
     }
 }

@@ -10,9 +10,8 @@ extension Commands {
             positionals: 1...1,
             argumentValues: [.routeID],
             options: [
-                OptionSpec(name: "--over", value: "MIN|auto", help: "Delay in minutes over the usual time, or auto: slower than 9 times in 10 at that hour",
-                    required: true),
-                OptionSpec(name: "--notify", value: "NAMES", help: "Send only to these notifiers, by name, comma-separated (default: all)"),
+                over,
+                notify,
             ],
             discussion: """
                 Checked after every successful refresh: one alert when the delay reaches MIN, one when it
@@ -23,11 +22,11 @@ extension Commands {
                 """
         ) { invocation in
             let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
-            guard let text = invocation.arguments.value("--over") else { throw invocation.usage("Missing --over MIN.") }
+            guard let text = try invocation.value(Self.over) else { throw invocation.usage("Missing --over MIN.") }
             let threshold = try ScheduleParsing.delayThreshold(text)
             guard let minutes = threshold.minutes else { throw ModelError.badThreshold(text) }
             var names: [String]?
-            if let text = invocation.arguments.value("--notify") {
+            if let text = try invocation.value(Self.notify) {
                 guard let list = ScheduleParsing.notifierNames(text) else {
                     throw invocation.usage("Invalid --notify '\(DisplayText.line(String(text.prefix(60))))': give notifier names (notify add --name), comma-separated.")
                 }
@@ -37,5 +36,8 @@ extension Commands {
             let line = threshold.aboveUsual ? "slower than 9 times in 10 at that hour" : "+\(minutes) min or more"
             invocation.io.out("Watching \(route.name) (\(id)): an alert when it runs \(line), and when it clears.")
         }
+
+        static let over = Option<String>("--over", value: "MIN|auto", help: "Delay in minutes over the usual time, or auto: slower than 9 times in 10 at that hour", required: true)
+        static let notify = Option<String>("--notify", value: "NAMES", help: "Send only to these notifiers, by name, comma-separated (default: all)")
     }
 }

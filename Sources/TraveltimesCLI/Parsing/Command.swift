@@ -9,7 +9,8 @@ struct Command: Sendable {
     var positionals: ClosedRange<Int> = 0...0
     /// What each positional argument is, for completions (the last stands for any after it).
     var argumentValues: [ValueKind] = []
-    var options: [OptionSpec] = []
+    /// The options it takes, as declared: what `--help`, the parser and the completions read.
+    var declarations: [any OptionDeclaring] = []
     /// Paragraphs after the options.
     var discussion: String = ""
     /// Words after the first argument are taken as they are, flags included.
@@ -20,8 +21,28 @@ struct Command: Sendable {
     var reportsPartialWork = false
     var run: @Sendable (Invocation) throws -> Void
 
+    init(
+        name: String, summary: String, arguments: String = "", positionals: ClosedRange<Int> = 0...0, argumentValues: [ValueKind] = [],
+        options: [any OptionDeclaring] = [], discussion: String = "", verbatimArguments: Bool = false, reportsPartialWork: Bool = false,
+        run: @escaping @Sendable (Invocation) throws -> Void
+    ) {
+        self.name = name
+        self.summary = summary
+        self.arguments = arguments
+        self.positionals = positionals
+        self.argumentValues = argumentValues
+        declarations = options
+        self.discussion = discussion
+        self.verbatimArguments = verbatimArguments
+        self.reportsPartialWork = reportsPartialWork
+        self.run = run
+    }
+
+    /// The options' specifications, in the order declared.
+    var options: [OptionSpec] { declarations.map(\.spec) }
+
     /// The options as parsed: the command's own plus `--help`.
-    var allOptions: [OptionSpec] { options + [Options.help] }
+    var allOptions: [OptionSpec] { options + [Options.help.spec] }
 
     /// `Usage: traveltimes watch add ROUTE --over MIN|auto [--notify NAMES]`, from the
     /// declarations alone: a required option bare, an optional one in brackets, a repeatable one
@@ -58,11 +79,10 @@ struct Command: Sendable {
 
 /// Options shared by several commands, worded once.
 enum Options {
-    static let help = OptionSpec(name: "--help", help: "Show this help", short: "-h")
-    static let quiet = OptionSpec(
-        name: "--quiet", help: "Print nothing on success; a warning only when something changed (for cron)", short: "-q")
-    static let json = OptionSpec(name: "--json", help: "Print JSON for scripts (stable field names)")
-    static let now = OptionSpec(
-        name: "--now", value: "TIME", help: "Act as if it were this ISO 8601 time (e.g. 2025-11-04T07:00:00-08:00)")
-    static let yes = OptionSpec(name: "--yes", help: "Confirm without asking (needed when not on a terminal)")
+    static let help = Flag("--help", help: "Show this help", short: "-h")
+    static let quiet = Flag("--quiet", help: "Print nothing on success; a warning only when something changed (for cron)", short: "-q")
+    static let json = Flag("--json", help: "Print JSON for scripts (stable field names)")
+    /// Read with the zone in force (`Invocation.now(in:)`), which a declaration cannot know.
+    static let now = Option<String>("--now", value: "TIME", help: "Act as if it were this ISO 8601 time (e.g. 2025-11-04T07:00:00-08:00)")
+    static let yes = Flag("--yes", help: "Confirm without asking (needed when not on a terminal)")
 }

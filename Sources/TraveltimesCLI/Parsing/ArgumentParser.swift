@@ -15,16 +15,17 @@ struct OptionSpec: Sendable {
     var required = false
 }
 
-/// What the words after a command mean, before the command interprets them.
+/// What the words after a command mean, before the command interprets them. Commands read it
+/// through their declarations (`Option`, `Flag`), never by an option's name.
 struct ParsedArguments: Sendable, Equatable {
     var positionals: [String] = []
-    var values: [String: [String]] = [:]
-    var flags: Set<String> = []
+    fileprivate(set) var values: [String: [String]] = [:]
+    fileprivate(set) var flags: Set<String> = []
 
-    func has(_ flag: String) -> Bool { flags.contains(flag) }
     /// The last value given for an option.
-    func value(_ option: String) -> String? { values[option]?.last }
-    func all(_ option: String) -> [String] { values[option] ?? [] }
+    func value(for option: OptionSpec) -> String? { values[option.name]?.last }
+    func values(for option: OptionSpec) -> [String] { values[option.name] ?? [] }
+    func isGiven(_ option: OptionSpec) -> Bool { flags.contains(option.name) || values[option.name] != nil }
 }
 
 /// A command line that does not fit the command. Exit 64.
@@ -68,7 +69,7 @@ enum ArgumentParser {
             if let long = options.first(where: { $0.short == word }) {
                 name = long.name
             } else if word == "-h" {
-                name = Options.help.name
+                name = Options.help.spec.name
             }
             var inlineValue: String?
             if name == word, let equals = word.firstIndex(of: "=") {
@@ -104,9 +105,9 @@ enum ArgumentParser {
             }
             parsed.values[name, default: []].append(value)
         }
-        if parsed.has("--help") { return parsed }
+        if parsed.flags.contains(Options.help.spec.name) { return parsed }
         // A required option is checked from its declaration, as the usage line shows it.
-        if let missing = options.first(where: { $0.required && parsed.values[$0.name] == nil && !parsed.has($0.name) }) {
+        if let missing = options.first(where: { $0.required && !parsed.isGiven($0) }) {
             throw UsageError(message: "Missing \(missing.name)\(missing.value.map { " \($0)" } ?? "").", command: command)
         }
         if parsed.positionals.count > positionals.upperBound {
