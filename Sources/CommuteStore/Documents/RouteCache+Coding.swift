@@ -22,7 +22,7 @@ extension RouteCache {
 
     /// The reason to report for a failed read. A shape problem may be found before the version is
     /// read: the version, when it is wrong or missing, is the better reason.
-    private static func problem(_ error: any Error, in data: Data) -> DocumentProblem {
+    static func problem(_ error: any Error, in data: Data) -> DocumentProblem {
         if let error = error as? JSONReadError, error.kind == .syntax {
             return DocumentProblem("not valid JSON (\(error.description))")
         }
@@ -32,93 +32,6 @@ extension RouteCache {
             return error as? DocumentProblem ?? DocumentProblem("\(error)")
         }
         return error as? DocumentProblem ?? DocumentProblem("wrong shape: \(error)")
-    }
-
-    public func encodeDocument() throws -> [UInt8] {
-        // About 500 bytes a route; reserve twice that so the buffer never regrows (and never holds
-        // two copies). Pages that are never written cost no memory.
-        var encoder = Encoder(fetchedAt: fetchedAt, source: source, validators: validators, capacity: 4_096 + routes.count * 1_024)
-        for route in routes { encoder.append(route) }
-        encoder.finish()
-        return encoder.writer.bytes
-    }
-
-    /// Writes a cache a route at a time, so that a refresh can save a feed of any size as it reads
-    /// it, a piece at a time (`flush`), instead of holding all of it.
-    struct Encoder {
-        private(set) var writer: JSONWriter
-
-        init(fetchedAt: Date?, source: String?, validators: HTTPValidators?, capacity: Int) {
-            writer = JSONWriter(capacity: capacity)
-            writer.beginObject()
-            writer.key("version")
-            writer.int(RouteCache.currentVersion)
-            writer.key("fetchedAt")
-            writer.string(fetchedAt.map { ISO8601.string($0) })
-            writer.key("source")
-            writer.string(source)
-            // Before the routes, so that a conditional request reads only the head of the file.
-            writer.key("validators")
-            if let validators, !validators.isEmpty {
-                writer.beginObject()
-                writer.key("etag")
-                writer.string(validators.etag)
-                writer.key("lastModified")
-                writer.string(validators.lastModified)
-                writer.endObject()
-            } else {
-                writer.null()
-            }
-            writer.key("routes")
-            writer.beginArray()
-        }
-
-        mutating func append(_ route: Route) {
-            writer.beginObject()
-            writer.key("id")
-            writer.string(route.id)
-            writer.key("name")
-            writer.string(route.feedName)
-            writer.key("description")
-            writer.string(route.description)
-            writer.key("currentMinutes")
-            writer.int(route.currentMinutes)
-            writer.key("averageMinutes")
-            writer.int(route.averageMinutes)
-            writer.key("distanceMiles")
-            writer.double(route.distanceMiles)
-            writer.key("updatedAt")
-            writer.string(ISO8601.string(route.updatedAt))
-            writer.key("startPoint")
-            RouteCache.write(route.startPoint, &writer)
-            writer.key("endPoint")
-            RouteCache.write(route.endPoint, &writer)
-            // Only custom routes carry it: a feed's cache is as it always was.
-            if let custom = route.custom {
-                writer.key("custom")
-                RouteCache.write(custom, &writer)
-            }
-            // Only a route with a reading held back carries it.
-            if let suspicious = route.suspiciousMinutes {
-                writer.key("suspiciousMinutes")
-                writer.int(suspicious)
-            }
-            writer.endObject()
-        }
-
-        mutating func finish() {
-            writer.endArray()
-            writer.endObject()
-            writer.newline()
-        }
-
-        /// Bytes written and not yet flushed.
-        var pendingByteCount: Int { writer.bytes.count }
-
-        /// Writes out what has been encoded so far.
-        mutating func flush(to file: AtomicFile.Output) throws {
-            try writer.flush { bytes in try file.write(bytes) }
-        }
     }
 
     /// A whole pass over the file that keeps nothing: valid JSON, version 1, and `routes` an array
@@ -169,92 +82,6 @@ extension RouteCache {
         _ = try readRoute(&reader, index: index, includingEndPoints: true)
     }
 
-    /// The routes whose name or description contains the text (any case), and the newest update
-    /// time of all routes. Routes that do not match are tested on the file's bytes and skipped
-    /// unbuilt, so a search of 10,000 routes costs a fraction of reading them all.
-    static func search(_ data: Data, for search: TextSearch) throws -> (routes: [Route], newest: Date?) {
-        var newest: Date?
-        var routes: [Route] = []
-        do {
-            try JSONReader.read(data) { reader in
-                try walk(&reader) { reader, index in
-                    let start = reader.position
-                    let (matched, updated) = try scan(&reader, for: search)
-                    if let updated, newest.map({ updated > $0 }) ?? true { newest = updated }
-                    if matched {
-                        reader.restore(start)
-                        routes.append(try readRoute(&reader, index: index, includingEndPoints: false))
-                    }
-                }
-            }
-        } catch {
-            throw problem(error, in: data)
-        }
-        return (routes, newest)
-    }
-
-    /// The routes with these IDs in the cache at `path`. Every other route is read for its ID and
-    /// skipped unbuilt, and the mapped file's pages are handed back behind the pass, so finding a
-    /// few routes among 10,000 costs a pass over the bytes, not 10,000 routes in memory.
-    static func routes(atPath path: String, withIDs ids: Set<String>, includingEndPoints: Bool) throws(StoreError) -> [Route] {
-        guard let file = try MappedFile(path: path, maximumSize: RegularFile.routeCacheMaximumSize) else { return [] }
-        guard !file.bytes.isEmpty else { throw .unreadable(path: path, reason: "the file is empty") }
-        var routes: [Route] = []
-        do {
-            try JSONReader.read(file.bytes) { reader in
-                try walk(&reader) { reader, index in
-                    let start = reader.position
-                    guard try reader.peek() == .object else { throw DocumentProblem("wrong shape: routes[\(index)] is not an object") }
-                    try reader.beginObject()
-                    var wanted = false
-                    var seen = JSONReader.FieldsSeen()
-                    while let key = try reader.nextKey(firstOf: routeFields, seen: &seen) {
-                        if "id" ~= key, try reader.peek() == .string {
-                            wanted = ids.contains(try reader.readString())
-                        } else {
-                            try reader.skipValue()
-                        }
-                    }
-                    if wanted {
-                        reader.restore(start)
-                        routes.append(try readRoute(&reader, index: index, includingEndPoints: includingEndPoints))
-                    }
-                    if index % 256 == 255 { file.release(before: reader.offset) }
-                }
-            }
-        } catch {
-            throw .unreadable(path: path, reason: file.withData { problem(error, in: $0) }.reason)
-        }
-        return routes
-    }
-
-    /// One route object, read for its name, description and update time only.
-    private static func scan(_ reader: inout JSONReader, for search: TextSearch) throws -> (matched: Bool, updated: Date?) {
-        try reader.beginObject()
-        var matched = false
-        var name: Bool?
-        var updated: Date?
-        var seen = JSONReader.FieldsSeen()
-        while let key = try reader.nextKey(firstOf: routeFields, seen: &seen) {
-            switch key {
-            case "name", "description":
-                if try reader.readNull() {
-                    if key == "name" { name = false }
-                    continue
-                }
-                let found = try reader.withStringBytes { search.matches($0) }
-                if key == "name" { name = true }
-                matched = matched || found
-            case "updatedAt":
-                updated = try reader.withStringBytes { ISO8601.parse(bytes: $0)?.instant }
-            default: try reader.skipValue()
-            }
-        }
-        // A route with no name is shown by its description, else as "Route <id>": the rare
-        // nameless route is built and matched the ordinary way.
-        return (matched || name != true, updated)
-    }
-
     /// The `version` member's value, which must be this build's.
     private static func readVersion(_ reader: inout JSONReader) throws {
         guard try reader.peek() == .number else { throw DocumentProblem("\"version\" is not a number") }
@@ -287,7 +114,7 @@ extension RouteCache {
     /// The top level of a cache file: checks the version, hands every other member to `member`, and
     /// each element of `routes` to `route` with its index. One walk for decoding, validating and
     /// searching.
-    private static func walk(
+    static func walk(
         _ reader: inout JSONReader, member: (JSONReader.Key, inout JSONReader) throws -> Void = { _, reader in try reader.skipValue() },
         route: (inout JSONReader, Int) throws -> Void
     ) throws {
@@ -318,7 +145,7 @@ extension RouteCache {
 
     // A key given twice keeps its first value (see `JSONReader.FieldsSeen`).
     private static let topLevelFields: [StaticString] = ["version", "fetchedAt", "source", "validators", "routes"]
-    private static let routeFields: [StaticString] = [
+    static let routeFields: [StaticString] = [
         "id", "name", "description", "currentMinutes", "averageMinutes", "distanceMiles", "updatedAt", "startPoint", "endPoint",
         "custom", "suspiciousMinutes",
     ]
@@ -380,7 +207,7 @@ extension RouteCache {
         var suspicious: Int?
     }
 
-    private static func readRoute(_ reader: inout JSONReader, index: Int, includingEndPoints: Bool) throws -> Route {
+    static func readRoute(_ reader: inout JSONReader, index: Int, includingEndPoints: Bool) throws -> Route {
         // Built only for a message: every route of a 10,000-route cache passes through here.
         var field: String { "routes[\(index)]" }
         guard try reader.peek() == .object else { throw DocumentProblem("wrong shape: \(field) is not an object") }
@@ -501,41 +328,4 @@ extension RouteCache {
         return point
     }
 
-    fileprivate static func write(_ custom: Route.Custom, _ writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.key("provider")
-        writer.string(custom.provider.rawValue)
-        for (name, point) in [("from", custom.from), ("to", custom.to)] {
-            writer.key(name)
-            writer.beginObject()
-            writer.key("latitude")
-            writer.double(point.latitude)
-            writer.key("longitude")
-            writer.double(point.longitude)
-            writer.endObject()
-        }
-        writer.key("fetchedAt")
-        writer.string(custom.fetchedAt.map { ISO8601.string($0) })
-        writer.key("triedAt")
-        writer.string(custom.triedAt.map { ISO8601.string($0) })
-        writer.endObject()
-    }
-
-    fileprivate static func write(_ point: Route.Point?, _ writer: inout JSONWriter) {
-        guard let point else { return writer.null() }
-        writer.beginObject()
-        writer.key("description")
-        writer.string(point.description)
-        writer.key("direction")
-        writer.string(point.direction)
-        writer.key("latitude")
-        writer.double(point.latitude)
-        writer.key("longitude")
-        writer.double(point.longitude)
-        writer.key("milePost")
-        writer.double(point.milePost)
-        writer.key("roadName")
-        writer.string(point.roadName)
-        writer.endObject()
-    }
 }

@@ -1,0 +1,94 @@
+import FoundationEssentials
+
+extension Alerts {
+    enum Composition {
+        /// The message; an arrive-by alert's leave time, and whether it is the heads-up.
+        case send(AlertMessage, leave: Date? = nil, headsUp: Bool = false)
+        case suppress(String)
+    }
+
+    /// The words of a scheduled alert, composed at delivery from the route cache as it is now — the
+    /// freshest data there is. A smart alert with no route delayed enough is suppressed when first
+    /// handled; a retry of one already decided sends what there is.
+    func compose(
+        _ schedule: Schedule, id: AlertID, late: TimeInterval, firstHandling: Bool, routes: [String: Route]
+    ) -> Composition {
+        let usual = usual(of: schedule, at: now)
+        var content = AlertComposer.content(for: schedule, routes: routes, firesAt: now, calendar: calendar, usual: usual)
+        if let threshold = schedule.onlyWhenDelayedBy {
+            if let smart = AlertComposer.smartContent(
+                for: schedule, isDelayed: isDelayed(schedule, threshold), routes: routes, at: now, calendar: calendar, usual: usual)
+            {
+                content = smart
+            } else if firstHandling {
+                return .suppress(notDelayed(schedule, threshold))
+            }
+        }
+        if late >= 60 { content.body += "\n(late by \(TimeFormatting.age(late)))" }
+        return .send(AlertMessage(id: id, title: content.title, body: content.body))
+    }
+
+    /// An arrive-by alert, composed now from the cache: a smart one with no route delayed enough is
+    /// suppressed when first handled, as for a fixed time.
+    func composeLeave(
+        _ schedule: Schedule, id: AlertID, leave: LeaveTime, headsUp: Bool, firstHandling: Bool, routes: [String: Route]
+    ) -> Composition {
+        // A transit leave time is for one departure: a smart alert goes when that bus is late or
+        // the timetable's was cancelled.
+        let departureIsNews = leave.departure.map { choice in
+            choice.plannedIsLost || choice.delayMinutes >= (schedule.onlyWhenDelayedBy ?? 1)
+                || (choice.chosen.delaySeconds ?? 0) >= (schedule.onlyWhenDelayedBy ?? 1) * 60
+        }
+        if let threshold = schedule.onlyWhenDelayedBy, firstHandling,
+            departureIsNews.map({ !$0 })
+                ?? (AlertComposer.smartContent(for: schedule, isDelayed: isDelayed(schedule, threshold), routes: routes, at: now, calendar: calendar)
+                    == nil)
+        {
+            return .suppress(notDelayed(schedule, threshold))
+        }
+        let usual = usual(of: schedule, at: leave.leave)
+        let content = headsUp
+            ? AlertComposer.headsUpContent(for: schedule, routes: routes, leave: leave, now: now, calendar: calendar, usual: usual)
+            : AlertComposer.leaveContent(for: schedule, routes: routes, leave: leave, now: now, calendar: calendar, usual: usual)
+        return .send(AlertMessage(id: id, title: content.title, body: content.body), leave: leave.leave, headsUp: headsUp)
+    }
+
+    /// What the schedule's routes usually take in `moment`'s quarter hour: each route's history
+    /// read for that slot alone, and only now that an alert is being composed.
+    private func usual(of schedule: Schedule, at moment: Date) -> AlertComposer.Usual? {
+        let byRoute = commute.history.usualTimes(of: schedule.routeIDs, at: moment)
+        return byRoute.isEmpty ? nil : AlertComposer.Usual(slot: TimeSlot(calendar.local(moment)), byRoute: byRoute)
+    }
+
+    /// A smart alert's test for one route: its threshold, or (auto) its usual 90th percentile now.
+    private func isDelayed(_ schedule: Schedule, _ threshold: Int) -> (Route) -> Bool {
+        let aboveUsual = schedule.onlyWhenAboveUsual == true
+        return { route in self.commute.history.isDelayed(route, minutes: threshold, aboveUsual: aboveUsual, at: self.now) }
+    }
+
+    private func notDelayed(_ schedule: Schedule, _ threshold: Int) -> String {
+        schedule.onlyWhenAboveUsual == true
+            ? "not delayed: no route is slower than 9 times in 10 at this hour (or \(threshold) min over its usual time where history is thin)"
+            : "not delayed: no route is \(threshold) min or more over its usual time"
+    }
+
+    /// Whether a pause the plan was made with holds back this occurrence: it is not delivered, and
+    /// not recorded as missed.
+    static func isPaused(_ entry: PendingBook.Entry, at occurrence: Date, pauses: [Pause]?, calendar: ZonedCalendar) -> Bool {
+        guard let pauses, !pauses.isEmpty else { return false }
+        let day = calendar.localDay(of: ZonedCalendar.seconds(occurrence))
+        return pauses.contains { $0.covers(entry.scheduleID, dayNumber: day) }
+    }
+
+    /// The latest fire of a weekly request at or before `now`.
+    static func latestOccurrence(of entry: PendingBook.Entry, atOrBefore now: Date, calendar: ZonedCalendar) -> Date? {
+        var latest: Date?
+        var cursor = now.addingTimeInterval(-8 * 86_400)
+        while true {
+            let next = calendar.nextFire(weekday: entry.weekday, hour: entry.hour, minute: entry.minute, after: cursor)
+            guard next <= now else { return latest }
+            latest = next
+            cursor = next
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import FoundationEssentials
+
+extension ChannelSender {
+    func ntfy(_ operation: AlertOperation, _ ntfy: Channel.Ntfy) -> AlertReceipt {
+        var headers: [String: String] = [:]
+        if let authorization = ntfy.authorization { headers["Authorization"] = authorization }
+        let topic = "\(ntfy.server)/\(ntfy.topic)"
+        func publish(_ message: AlertMessage, to url: String) -> Answer {
+            var headers = headers
+            headers["Content-Type"] = "text/plain; charset=utf-8"
+            headers["Title"] = WebhookNotifier.headerValue(Limits.cut(message.title, to: 250))
+            headers["Priority"] = String(message.urgency == "critical" ? 5 : ntfy.priority ?? 3)
+            headers["Tags"] = (ntfy.tags.isEmpty ? ["car", "traveltimes"] : ntfy.tags).joined(separator: ",")
+            if let click = ntfy.click { headers["Click"] = click }
+            return request("POST", url, headers: headers, body: Data(Limits.cutBytes(message.body, to: 4_096).utf8), service: "ntfy")
+        }
+        switch operation {
+        case .send(let message):
+            // The sequence ID is chosen before sending: a resend after a crash replaces the
+            // notification the first attempt made (ntfy 2.16; an older server ignores it).
+            guard let sequence = message.idempotencyKey else { return publish(message, to: topic).receipt(handle: \.["id"]) }
+            headers["X-Sequence-ID"] = sequence
+            let answer = publish(message, to: topic)
+            return answer.receipt(handle: answer["sequence_id"] == sequence ? \.["sequence_id"] : \.["id"])
+        case .update(let message, let handle):
+            // ntfy 2.16 replaces the message with the same ID; an older server answers 404, and
+            // the alert is sent anew.
+            let answer = publish(message, to: "\(topic)/\(Self.pathSegment(handle))")
+            if answer.status == 404 { return publish(message, to: topic).receipt(handle: \.["id"]) }
+            return answer.receipt(handle: \.["sequence_id"], keeping: handle)
+        case .clear(let handle):
+            return request("PUT", "\(topic)/\(Self.pathSegment(handle))/clear", headers: headers, body: nil, service: "ntfy")
+                .receipt(keeping: handle)
+        }
+    }
+
+    // MARK: Gotify
+
+    func gotify(_ operation: AlertOperation, _ gotify: Channel.Gotify) -> AlertReceipt {
+        guard let message = operation.message else { return .cannot("Gotify cannot clear a message with an application token") }
+        let object: [String: Any] = [
+            "title": message.title, "message": message.body,
+            "priority": message.urgency == "critical" ? max(gotify.priority, 8) : gotify.priority,
+        ]
+        return request(
+            "POST", "\(gotify.server)/message", headers: ["X-Gotify-Key": gotify.token, "Content-Type": "application/json"],
+            body: Self.json(object), service: "Gotify"
+        ).receipt(handle: \.["id"])
+    }
+
+    // MARK: Pushover
+
+    func pushover(_ operation: AlertOperation, _ pushover: Channel.Pushover) -> AlertReceipt {
+        guard let message = operation.message else { return .cannot("Pushover cannot clear a message") }
+        // A critical alert is high priority (it sounds through the phone's quiet hours); only a
+        // URL that asks for emergency (2) gets it, with its retry and expiry.
+        let priority = pushover.priority ?? (message.urgency == "critical" ? 1 : 0)
+        var fields = [
+            ("token", pushover.token), ("user", pushover.user), ("title", Limits.cut(message.title, to: 250)),
+            ("message", Limits.cut(message.body, to: 1_024)), ("priority", String(priority)),
+        ]
+        if !pushover.devices.isEmpty { fields.append(("device", pushover.devices.joined(separator: ","))) }
+        if let sound = pushover.sound { fields.append(("sound", sound)) }
+        if priority == 2 { fields += [("retry", String(pushover.retry)), ("expire", String(pushover.expire))] }
+        let url = base(.pushoverURL, "https://api.pushover.net") + "/1/messages.json"
+        return request("POST", url, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Self.form(fields), service: "Pushover")
+            .receipt(handle: \.["request"])
+    }
+
+    // MARK: Telegram
+
+    func telegram(_ operation: AlertOperation, _ telegram: Channel.Telegram) -> AlertReceipt {
+        let api = base(.telegramURL, "https://api.telegram.org") + "/bot\(telegram.token)"
+        func text(_ message: AlertMessage) -> String {
+            Limits.cut("<b>\(Self.html(message.title))</b>\n\(Self.html(message.body))", to: 4_096)
+        }
+        switch operation {
+        case .send(let message):
+            // One message per chat; the handle names each: `chat:message`, comma-separated. Chats
+            // an earlier attempt reached are not sent to again.
+            var handles = message.reached.map { reached in
+                Self.chatMessages(reached).filter { telegram.chats.contains($0.0) }.map { "\($0.0):\($0.1)" }
+            } ?? []
+            let done = Set(handles.compactMap { $0.split(separator: ":").dropLast().joined(separator: ":") })
+            for chat in telegram.chats where !done.contains(chat) {
+                let answer = request(
+                    "POST", "\(api)/sendMessage", headers: ["Content-Type": "application/json"],
+                    body: Self.json([
+                        "chat_id": chat, "text": text(message), "parse_mode": "HTML", "disable_notification": telegram.silent,
+                    ]), service: "Telegram")
+                let receipt = answer.receipt(handle: \.["result", "message_id"])
+                guard case .delivered = receipt.result, let id = receipt.handle else {
+                    return AlertReceipt(result: receipt.result, handle: handles.isEmpty ? nil : handles.joined(separator: ","))
+                }
+                handles.append("\(chat):\(id)")
+            }
+            return AlertReceipt(result: .delivered, handle: handles.joined(separator: ","))
+        case .update(let message, let handle):
+            for (chat, id) in Self.chatMessages(handle) {
+                let answer = request(
+                    "POST", "\(api)/editMessageText", headers: ["Content-Type": "application/json"],
+                    body: Self.json(["chat_id": chat, "message_id": Int(id) ?? 0, "text": text(message), "parse_mode": "HTML"]),
+                    service: "Telegram")
+                // Editing to the same words is refused as "message is not modified": nothing to do.
+                if answer.status == 400, answer.reason?.contains("not modified") == true { continue }
+                let receipt = answer.receipt(keeping: handle)
+                guard case .delivered = receipt.result else { return receipt }
+            }
+            return AlertReceipt(result: .delivered, handle: handle)
+        case .clear:
+            return .cannot("Telegram keeps messages in the chat; it has nothing to dismiss")
+        }
+    }
+
+    // MARK: Matrix
+
+    func matrix(_ operation: AlertOperation, _ matrix: Channel.Matrix) -> AlertReceipt {
+        guard let message = operation.message else { return .cannot("Matrix keeps messages in the room; it has nothing to dismiss") }
+        let headers = ["Authorization": "Bearer \(matrix.token)", "Content-Type": "application/json"]
+        let api = "\(matrix.server)/_matrix/client/v3"
+        var room = matrix.room
+        if room.hasPrefix("#") {
+            let answer = request("GET", "\(api)/directory/room/\(Self.pathSegment(room))", headers: headers, body: nil, service: "Matrix")
+            guard answer.succeeded, let id = answer.field(["room_id"]) else {
+                return answer.succeeded ? .cannot("Matrix did not name the room \(room)") : answer.receipt()
+            }
+            room = id
+        }
+        let text = "\(message.title)\n\(message.body)"
+        var content: [String: Any] = ["msgtype": matrix.messageType, "body": text]
+        if case .update(_, let handle) = operation {
+            content = [
+                "msgtype": matrix.messageType, "body": "* " + text,
+                "m.new_content": ["msgtype": matrix.messageType, "body": text],
+                "m.relates_to": ["rel_type": "m.replace", "event_id": handle],
+            ]
+        }
+        // A send's transaction ID is the alert's idempotency key: Matrix answers a repeat with the
+        // event it made the first time. A revision is a new transaction.
+        let transaction = operation.message?.idempotencyKey.flatMap { key in
+            if case .send = operation { return key } else { return nil }
+        } ?? "tt\(UInt64(Date().timeIntervalSince1970 * 1_000))\(UInt32.random(in: 0...UInt32.max))"
+        let url = "\(api)/rooms/\(Self.pathSegment(room))/send/m.room.message/\(transaction)"
+        let answer = request("PUT", url, headers: headers, body: Self.json(content), service: "Matrix")
+        if case .update(_, let handle) = operation { return answer.receipt(keeping: handle) }
+        return answer.receipt(handle: \.["event_id"])
+    }
+
+    // MARK: Discord
+
+    func discord(_ operation: AlertOperation, _ discord: Channel.Discord) -> AlertReceipt {
+        let hook = base(.discordURL, "https://discord.com") + "/api/webhooks/\(discord.webhookID)/\(discord.token)"
+        func body(_ message: AlertMessage) -> Data {
+            var object: [String: Any] = ["content": Limits.cut("**\(message.title)**\n\(message.body)", to: 2_000)]
+            if let name = discord.botname { object["username"] = name }
+            return Self.json(object)
+        }
+        let headers = ["Content-Type": "application/json"]
+        switch operation {
+        case .send(let message):
+            return request("POST", hook + "?wait=true", headers: headers, body: body(message), service: "Discord").receipt(handle: \.["id"])
+        case .update(let message, let handle):
+            return request("PATCH", "\(hook)/messages/\(Self.pathSegment(handle))", headers: headers, body: body(message), service: "Discord")
+                .receipt(keeping: handle)
+        case .clear:
+            return .cannot("Discord keeps messages in the channel; it has nothing to dismiss")
+        }
+    }
+
+    // MARK: Slack, JSON
+
+    func slack(_ operation: AlertOperation, _ slack: Channel.Slack) -> AlertReceipt {
+        guard let message = operation.message else { return .cannot("a Slack incoming webhook cannot change what it posted") }
+        let url = base(.slackURL, "https://hooks.slack.com") + "/services/\(slack.path)"
+        let text = Limits.cut("*\(message.title)*\n\(message.body)", to: 40_000)
+        return request("POST", url, headers: ["Content-Type": "application/json"], body: Self.json(["text": text]), service: "Slack")
+            .receipt()
+    }
+
+    func jsonPost(_ operation: AlertOperation, _ post: Channel.JSONPost) -> AlertReceipt {
+        guard let message = operation.message else { return .cannot("a JSON endpoint is not asked to clear anything") }
+        var headers = ["Content-Type": "application/json"]
+        var url = post.url
+        // Credentials in the URL become a header: the URL itself is then free of them.
+        if var components = URLComponents(string: post.url), let user = components.user {
+            headers["Authorization"] = "Basic " + Data("\(user):\(components.password ?? "")".utf8).base64EncodedString()
+            components.user = nil
+            components.password = nil
+            url = components.string ?? post.url
+        }
+        // Apprise's JSON fields, and this program's own.
+        let object: [String: Any] = [
+            "version": "1.0", "title": message.title, "message": message.body, "type": message.urgency == "critical" ? "warning" : "info",
+            "id": message.id.description, "body": message.body, "urgency": message.urgency,
+        ]
+        return request("POST", url, headers: headers, body: Self.json(object), service: "JSON endpoint").receipt()
+    }
+
+    // MARK: Requests
+}
