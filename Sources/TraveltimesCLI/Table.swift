@@ -20,20 +20,22 @@ struct Table {
                 widths[column] = max(widths[column], Self.width(cell))
             }
         }
+        // Padding is cut from one run of spaces, not made anew for every cell.
+        let spaces = String(repeating: " ", count: widths.max() ?? 0)
         return rows.map { row in
             var line = ""
             line.reserveCapacity(widths.reduce(2 * widths.count, +))
             for (column, cell) in row.enumerated() {
                 if column > 0 { line += "  " }
-                let padding = String(repeating: " ", count: max(0, (column < widths.count ? widths[column] : 0) - Self.width(cell)))
+                let padding = max(0, (column < widths.count ? widths[column] : 0) - Self.width(cell))
                 let isLast = column == row.count - 1
                 switch column < alignments.count ? alignments[column] : .left {
                 case .right:
-                    line += padding
+                    if padding > 0 { line += spaces.prefix(padding) }
                     line += cell
                 case .left:
                     line += cell
-                    if !isLast { line += padding }
+                    if !isLast, padding > 0 { line += spaces.prefix(padding) }
                 }
             }
             return line

@@ -8,6 +8,8 @@ import Glibc
 /// One finished child process: wall time and peak resident memory.
 struct Sample {
     var seconds: Double
+    /// User and system CPU time.
+    var cpuSeconds: Double
     var maxRSSKiB: Int
     var status: Int32
 }
@@ -28,13 +30,15 @@ func spawn(_ path: String, _ arguments: [String], environment: [String: String])
     var pid: pid_t = 0
     let start = DispatchTime.now().uptimeNanoseconds
     guard posix_spawn(&pid, path, &actions, nil, argv, envp) == 0 else {
-        return Sample(seconds: .nan, maxRSSKiB: 0, status: -1)
+        return Sample(seconds: .nan, cpuSeconds: .nan, maxRSSKiB: 0, status: -1)
     }
     var status: Int32 = 0
     var usage = rusage()
     wait4(pid, &status, 0, &usage)
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    return Sample(seconds: seconds, maxRSSKiB: usage.ru_maxrss, status: (status >> 8) & 0xff)
+    func time(_ value: timeval) -> Double { Double(value.tv_sec) + Double(value.tv_usec) / 1e6 }
+    return Sample(
+        seconds: seconds, cpuSeconds: time(usage.ru_utime) + time(usage.ru_stime), maxRSSKiB: usage.ru_maxrss, status: (status >> 8) & 0xff)
 }
 
 func median(_ values: [Double]) -> Double {
@@ -99,6 +103,23 @@ func measureAgainst(
     return (median(times), median(ratios))
 }
 
+/// The CPU time (user and system) of a command against a baseline's, run for run as
+/// `measureAgainst` times them: the median of the paired ratios.
+func cpuAgainst(
+    _ options: Options, baseline: (path: String, arguments: [String], environment: [String: String]),
+    _ path: String, _ arguments: [String], environment: [String: String]
+) -> (median: Double, ratio: Double) {
+    var times: [Double] = []
+    var ratios: [Double] = []
+    for _ in 0..<options.runs {
+        let base = spawn(baseline.path, baseline.arguments, environment: baseline.environment)
+        let sample = spawn(path, arguments, environment: environment)
+        times.append(sample.cpuSeconds)
+        ratios.append(sample.cpuSeconds / max(base.cpuSeconds, 1e-6))
+    }
+    return (median(times), median(ratios))
+}
+
 /// A test server from `Tests/Support` on 127.0.0.1: `feed_server.py` serving the fixture, or
 /// `provider_server.py` standing in for the routing providers.
 final class LoopbackServer {
@@ -138,4 +159,26 @@ final class LoopbackServer {
 
 func mebibytes(_ kibibytes: Int?) -> String {
     kibibytes.map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "n/a"
+}
+
+/// The bytes Scripts/install would put on disk for `binary`: a stripped copy of it, and what it
+/// prints as its man page and completions. Nil when `strip` is missing.
+func installedBytes(_ binary: String) -> Int? {
+    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("bench-stripped-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: copy) }
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strip"), spawn("/usr/bin/strip", ["-o", copy, binary], environment: [:]).status == 0,
+        let size = (try? FileManager.default.attributesOfItem(atPath: copy))?[.size] as? Int
+    else { return nil }
+    var total = size
+    for arguments in [["manpage"], ["completions", "bash"], ["completions", "zsh"], ["completions", "fish"]] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        guard (try? process.run()) != nil else { return nil }
+        total += pipe.fileHandleForReading.readDataToEndOfFile().count
+        process.waitUntilExit()
+    }
+    return total
 }

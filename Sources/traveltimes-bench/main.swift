@@ -8,7 +8,8 @@ import Glibc
 #endif
 
 struct Options {
-    var binary = ".build/release/traveltimes"
+    /// The binary as Scripts/install builds it: release, the Swift runtime linked in.
+    var binary = ".build/install/release/traveltimes"
     var hello = ".build/release/foundation-hello"
     var fixture = "Fixtures/wsdot/travel-times-2025-11-04T1600-0800.json"
     var runs = 21
@@ -108,6 +109,17 @@ let (tick, tickRatio) = measureAgainst(options, baseline: helloRun, options.bina
 let tickPeak = peakMemory(options.binary, ["tick", "--now", now], environment: environment)
 report("traveltimes tick, nothing due (9 schedules)", milliseconds(tick),
        String(format: "%.2f× baseline; target ≤ 1.5× (tick %@)", tickRatio, mebibytes(tickPeak)), tickRatio <= 1.5)
+// The CPU it costs every minute on a small machine, against a bare dynamic Foundation binary's.
+let (tickCPU, tickCPURatio) = cpuAgainst(options, baseline: helloRun, options.binary, ["tick", "--now", now], environment: environment)
+report("traveltimes tick, nothing due: CPU time", milliseconds(tickCPU),
+       String(format: "%.2f× the baseline's CPU; target ≤ 0.8×", tickCPURatio), tickCPURatio <= 0.8)
+
+// 2a'. What Scripts/install puts on disk: the binary (stripped, as it installs it), the man page
+// and the three completion scripts.
+if let installed = installedBytes(options.binary) {
+    report("installed files (stripped binary, man page, completions)", String(format: "%8.1f MiB", Double(installed) / 1_048_576),
+           "target ≤ 25 MiB", installed <= 25 << 20)
+}
 
 // 2c. `pending` and `tick` with 1,000 and 3,000 schedules of five days each (64 scheduled, the
 // rest deferred), first planned a month ago, with a month of deliveries in the ledger (four weeks

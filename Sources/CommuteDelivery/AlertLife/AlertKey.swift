@@ -55,6 +55,18 @@ public enum AlertKey: Hashable, Sendable, Codable, CustomStringConvertible {
         self = .watchDay(routeID: String(parts[1]), date)
     }
 
+    /// The same codec over UTF-8 bytes, for the ledger's reader.
+    public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        if let at = bytes.lastIndex(of: UInt8(ascii: "@")), let instant = ISO8601.parse(bytes: UnsafeBufferPointer(rebasing: bytes[(at + 1)...]))?.instant,
+            let alert = AlertID(utf8: UnsafeBufferPointer(rebasing: bytes[..<at]))
+        {
+            self = .occurrence(alert, instant)
+            return
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        self.init(text)
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)

@@ -179,14 +179,19 @@ extension DeliveryLedger {
                     outcome = value
                 case "reason": reason = try reader.readOptionalString()
                 case "requestID":
-                    let text = try reader.readString()
-                    guard let id = AlertID(text) else {
+                    let position = reader.position
+                    guard let id = try reader.withStringBytes(AlertID.init(utf8:)) else {
+                        reader.restore(position)
+                        let text = try reader.readString()
                         throw DocumentProblem("wrong shape: \(field()).requestID '\(DisplayText.line(String(text.prefix(80))))' is not an alert")
                     }
                     alert = id
                 case "key":
-                    guard let text = try reader.readOptionalString() else { break }
-                    guard let value = AlertKey(text) else {
+                    if try reader.readNull() { break }
+                    let position = reader.position
+                    guard let value = try reader.withStringBytes(AlertKey.init(utf8:)) else {
+                        reader.restore(position)
+                        let text = try reader.readString()
                         throw DocumentProblem("wrong shape: \(field()).key '\(DisplayText.line(String(text.prefix(80))))' is not an alert's key")
                     }
                     alertKey = value

@@ -105,14 +105,25 @@ public enum AlertID: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The same codec over UTF-8 bytes, for the ledger's reader: a scheduled alert (nearly every
+    /// line of a month's ledger) is read without building a string.
+    public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        // `schedule.` + 36 + `.weekday.` + digit, and perhaps `.heads-up`.
+        let base = 9 + 36 + 9 + 1
+        if (bytes.count == base || bytes.count == base + 9), bytes.starts(with: Self.schedulePrefix.utf8),
+            let id = UUID.parse(UnsafeBufferPointer(rebasing: bytes[9..<45])),
+            bytes[45..<54].elementsEqual(".weekday.".utf8), let weekday = Weekday(rawValue: Int(bytes[54]) - 48),
+            bytes.count == base || bytes[base...].elementsEqual(".heads-up".utf8)
+        {
+            self = .schedule(id, weekday, headsUp: bytes.count != base)
+            return
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        self.init(text)
+    }
+
     /// What every scheduled alert's text begins with.
     static let schedulePrefix = "schedule."
-
-    /// Whether the text is a scheduled alert's: one comparison of bytes, for the ledger reader's
-    /// hot path (the text is parsed in full when it is).
-    public static func isScheduleText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.count > 9 && bytes.starts(with: schedulePrefix.utf8)
-    }
 }
 
 extension AlertID: Codable {
