@@ -188,7 +188,7 @@ extension Health {
             let needsCode = url.host?.lowercased().hasSuffix("wsdot.wa.gov") == true
                 && !(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).contains { $0.name.lowercased() == "accesscode" }
             guard needsCode, configuration.accessCode == nil else { return [.sourceURL(shown: shown)] }
-            return [.sourceNeedsAccessCode(shown: shown, onlyInShell: !(environment[.accessCode] ?? "").isEmpty)]
+            return [.sourceNeedsAccessCode(shown: shown, onlyInShell: Credentials(environment: environment, configuration: configuration).isInEnvironment(.accessCode))]
         }
     }
 
@@ -276,8 +276,9 @@ extension Health {
             let routes = custom.count { $0.custom?.provider == provider }
             guard routes > 0 else { return nil }
             let usage = ProviderUsage(routes: routes, used: log.requests(to: provider, on: commute.customRoutes.budgetDay), budget: configuration.budget(for: provider))
+            let credentials = Credentials(environment: environment, configuration: configuration)
             guard configuration.key(for: provider) != nil else {
-                return .providerWithoutKey(provider, usage: usage, keyOnlyInShell: !(environment[provider.keyVariable] ?? "").isEmpty)
+                return .providerWithoutKey(provider, usage: usage, keyOnlyInShell: credentials.isInEnvironment(provider.keyVariable))
             }
             return usage.used >= usage.budget ? .providerBudgetSpent(provider, usage: usage) : .providerReady(provider, usage: usage)
         }

@@ -102,10 +102,20 @@ extension Transit {
     }
 
     /// What a refresh did for one feed.
+    /// What a refresh did with a feed's timetable.
+    public enum TimetableOutcome: String, Sendable, Equatable {
+        /// A new one, fetched and read.
+        case fetched
+        /// The server said it had not changed (304).
+        case unchanged
+        /// Not due: fetched less than a day ago.
+        case kept
+    }
+
     public struct TransitRefreshOutcome: Sendable, Equatable {
         public var feed: String
-        /// `fetched` (a new timetable), `unchanged` (304), `kept` (not due), or nil when it failed.
-        public var timetable: String?
+        /// What became of the timetable; nil when it could not be had.
+        public var timetable: TimetableOutcome?
         public var realtime: Bool
         public var routes: [String]
         /// Those routes with their new departures: what the delay watches look at.
@@ -136,7 +146,7 @@ extension Transit {
             var state = states[feed.name] ?? TransitState.FeedState()
             var problems: [String: String] = [:]
             var outcome = TransitRefreshOutcome(
-                feed: feed.name, timetable: "kept", realtime: false, routes: [], planned: [], problems: [], newProblems: [])
+                feed: feed.name, timetable: .kept, realtime: false, routes: [], planned: [], problems: [], newProblems: [])
             let routes = before.routes.filter { $0.transit?.feed == feed.name }
             let zipPath = store.transitPath(feed.name, "zip")
             let hasZip = FileManager.default.fileExists(atPath: zipPath)
@@ -149,7 +159,7 @@ extension Transit {
                     {
                     case .notModified:
                         state.checkedAt = now
-                        outcome.timetable = "unchanged"
+                        outcome.timetable = .unchanged
                     case .fresh(let staged, let validators):
                         defer { unlink(staged.path) }
                         // Every route's trips from the new timetable, before it replaces the old.
@@ -172,7 +182,7 @@ extension Transit {
                         state.checkedAt = now
                         state.validators = validators.isEmpty ? nil : validators
                         state.timeZone = staged.timeZone
-                        outcome.timetable = "fetched"
+                        outcome.timetable = .fetched
                     }
                 } catch let error as TransitProblem {
                     problems["static"] = error.message

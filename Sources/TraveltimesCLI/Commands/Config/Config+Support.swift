@@ -131,9 +131,13 @@ struct ConfigJSON: EveryKeyEncodable {
         watches = (configuration.watches ?? []).map { WatchJSON(routeID: $0.routeID, overMinutes: $0.overMinutes, overUsual: $0.overUsual ?? false) }
         var keys: [String: String?] = [:]
         var keysFrom: [String: String?] = [:]
+        let credentials = Credentials(environment: environment, configuration: configuration)
         for provider in RouteProvider.allCases {
-            let fromEnvironment = !(environment[provider.keyVariable] ?? "").isEmpty
-            let from = fromEnvironment ? "environment" : configuration.key(for: provider) == nil ? nil : "config"
+            let from: String? = switch credentials.key(for: provider)?.origin {
+            case nil: nil
+            case .configuration: "config"
+            case .environment: "environment"
+            }
             keys[provider.rawValue] = .some(from == nil ? nil : "set")
             keysFrom[provider.rawValue] = .some(from)
         }

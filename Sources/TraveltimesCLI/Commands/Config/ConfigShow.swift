@@ -11,8 +11,9 @@ extension Commands {
             let configuration = try invocation.commute().configuration
             let secrets = configuration.accessCode.map { [$0] } ?? []
             let source = configuration.source.map { FeedSource.redact(FeedSource.display($0), secrets: secrets) }
-            let environmentCode = !(invocation.environment[.accessCode] ?? "").isEmpty
-            let codeState = environmentCode ? "set (from WSDOT_ACCESS_CODE)" : configuration.accessCode == nil ? "not set" : "set"
+            let credentials = Credentials(environment: invocation.environment, configuration: configuration)
+            let environmentCode = credentials.accessCode?.isOnlyInShell == true
+            let codeState = credentialState(credentials.accessCode)
             let (zone, zoneSource) = try invocation.timeZone(saved: configuration.timeZone)
             if invocation.wantsJSON {
                 try invocation.printJSON(ConfigJSON(
@@ -36,7 +37,7 @@ extension Commands {
                 case .grace: TimeFormatting.age(TimeInterval(configuration.graceSeconds ?? Configuration.defaultGrace))
                 case .quietHours: configuration.quietHours.map(\.description) ?? "none"
                 case .dailyCap: "\(configuration.standardDailyCap ?? Configuration.defaultStandardDailyCap) scheduled alerts"
-                case .providerKey(let provider): keyState(provider, configuration, invocation.environment)
+                case .providerKey(let provider): credentialState(credentials.key(for: provider))
                 case .lead: "\(configuration.leadMinutes ?? Configuration.defaultLeadMinutes) min before an alert, custom routes are in play"
                 case .minInterval: "\(configuration.minIntervalMinutes ?? Configuration.defaultMinIntervalMinutes) min between requests for a route"
                 case .budget(let provider): "\(configuration.budget(for: provider)) requests a day"
@@ -52,10 +53,13 @@ extension Commands {
             }
         }
 
-        /// `set`, `set (from TOMTOM_API_KEY)` or `not set`: never the key.
-        static func keyState(_ provider: RouteProvider, _ configuration: Configuration, _ environment: [String: String]) -> String {
-            if !(environment[provider.keyVariable] ?? "").isEmpty { return "set (from \(provider.keyVariable))" }
-            return configuration.key(for: provider) == nil ? "not set" : "set"
+        /// `set`, `set (from TOMTOM_API_KEY)` or `not set`: never the secret.
+        static func credentialState(_ credential: Credentials.Credential?) -> String {
+            switch credential?.origin {
+            case nil: "not set"
+            case .configuration: "set"
+            case .environment(let variable): "set (from \(variable))"
+            }
         }
 
         /// `60 min: older data or failing refreshes send a health alert`, or `off`.

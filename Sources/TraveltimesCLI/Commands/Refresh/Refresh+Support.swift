@@ -99,7 +99,7 @@ struct RefreshRun {
             session.finish()
             throw error
         }
-        accessCode = invocation.environment[.accessCode].flatMap { $0.isEmpty ? nil : $0 } ?? commute.configuration.accessCode
+        accessCode = Credentials(environment: invocation.environment, configuration: commute.configuration).accessCode?.value
         source = FeedSource.effective(
             argument: try invocation.value(Commands.RefreshCommand.source), environment: invocation.environment, saved: commute.configuration.source)
         secrets = (accessCode.map { [$0] } ?? []) + (source.map(FeedSource.secrets) ?? []) + access.secrets
@@ -182,7 +182,7 @@ struct RefreshRun {
         if transit.contains(where: { !$0.routes.isEmpty }) { transitPlan = try commute.reschedule() }
         for outcome in transit {
             if !quiet, !invocation.wantsJSON {
-                let timetable = outcome.timetable.map { "timetable \($0)" } ?? "timetable not fetched"
+                let timetable = outcome.timetable.map { "timetable \($0.rawValue)" } ?? "timetable not fetched"
                 let live = outcome.realtime ? "realtime read" : "no realtime data"
                 io.out("Transit \(outcome.feed): \(timetable); \(live); \(outcome.routes.count) route\(outcome.routes.count == 1 ? "" : "s") planned.")
             }

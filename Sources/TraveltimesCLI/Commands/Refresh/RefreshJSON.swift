@@ -83,7 +83,7 @@ struct RefreshJSON: EveryKeyEncodable {
         transit: [Transit.TransitRefreshOutcome] = []
     ) {
         self.transit = transit.map {
-            TransitOutcome(feed: $0.feed, timetable: $0.timetable, realtime: $0.realtime, routes: $0.routes, problems: $0.problems)
+            TransitOutcome(feed: $0.feed, timetable: $0.timetable?.rawValue, realtime: $0.realtime, routes: $0.routes, problems: $0.problems)
         }
         self.source = source
         refreshedAt = moment

@@ -99,10 +99,9 @@ extension Invocation {
     func providerAccess(_ configuration: Configuration, session: HelperSession? = nil) throws -> ProviderAccess {
         var keys: [RouteProvider: String] = [:]
         var bases: [RouteProvider: String] = [:]
+        let credentials = Credentials(environment: environment, configuration: configuration)
         for provider in RouteProvider.allCases {
-            if let key = environment[provider.keyVariable].flatMap({ $0.isEmpty ? nil : $0 }) ?? configuration.key(for: provider) {
-                keys[provider] = key
-            }
+            if let key = credentials.key(for: provider) { keys[provider] = key.value }
             if let text = environment[provider.baseURLVariable], !text.isEmpty {
                 guard let base = RoutingAPI.baseURL(text) else {
                     throw usage("Invalid \(provider.baseURLVariable) '\(FeedSource.display(text))': use http(s)://host[:port][/path].")

@@ -24,8 +24,8 @@ extension Commands {
                 try invocation.printJSON(report, through: io)
             } else {
                 printStatus(
-                    report, pauseLines: pauseLines, transitFeeds: status.transit ?? [], configurationRead: configuration != nil, commute: commute,
-                    io: io)
+                    report, sources: status.sources ?? [], pauseLines: pauseLines, transitFeeds: status.transit ?? [],
+                    configurationRead: configuration != nil, commute: commute, io: io)
             }
             if let first = status.errors.first {
                 for error in status.errors.dropFirst() { _ = CLI.fail(error, io: invocation.io) }
@@ -35,7 +35,7 @@ extension Commands {
 
         /// `status` as text, one line a part.
         private static func printStatus(
-            _ report: StatusJSON, pauseLines: [String], transitFeeds: [(feed: TransitFeed, state: TransitState.FeedState?, routes: [String])],
+            _ report: StatusJSON, sources: [Routes.SourceAge], pauseLines: [String], transitFeeds: [(feed: TransitFeed, state: TransitState.FeedState?, routes: [String])],
             configurationRead: Bool, commute: Commute, io: TerminalIO
         ) {
             let calendar = commute.calendar
@@ -50,9 +50,11 @@ extension Commands {
             }
             if let routes = report.routes {
                 // Each source's age on its own: a fresh transit feed never hides an old road feed.
-                let ages = routes.sources.map { source in
-                    let age = source.updatedAt.map { "\(moment($0)) (\(TimeFormatting.age(commute.now.timeIntervalSince($0.date))) ago\(source.stale ? ", stale" : ""))" }
-                    return (routes.sources.count > 1 ? "\(source.source) " : "") + (age ?? (source.source.hasPrefix("transit ") ? "timetable only" : "not fetched yet"))
+                let ages = sources.map { source in
+                    let age = source.updatedAt.map { date in
+                        "\(TimeFormatting.moment(date, relativeTo: commute.now, calendar: calendar)) (\(TimeFormatting.age(commute.now.timeIntervalSince(date))) ago\(source.staleness != nil ? ", stale" : ""))"
+                    }
+                    return (sources.count > 1 ? "\(source.source.label) " : "") + (age ?? (source.source.isTransit ? "timetable only" : "not fetched yet"))
                 }
                 if routes.updatedAt != nil, !ages.isEmpty {
                     io.out("Routes:     \(routes.count) (\(routes.withoutData) without data)\(ages.count > 1 ? "; " : ", ")updated \(ages.joined(separator: "; "))")
