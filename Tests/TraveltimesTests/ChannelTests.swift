@@ -215,7 +215,7 @@ final class DesktopAndMail {
         let added = try sandbox.run(["notify", "add", "-", "--name", "phone"], stdin: "ntfys://tk_SECRETTOKEN@ntfy.example.com/commute\n")
         #expect(added.status == 0 && added.stdout == "Added notifier 1: phone: ntfy https://ntfy.example.com/… (with credentials).\n", "\(added)")
         let taken = try sandbox.run(["notify", "add", "--force", "desktop", "--name", "phone"])
-        #expect(taken.stderr.contains("A notifier named 'phone' already exists"))
+        #expect(taken.stderr == "traveltimes: A notifier named 'phone' already exists; pick another name or remove it with `traveltimes notify remove`\n")
     }
 
     /// An arrive-by morning: "arrive by 9:00" with a heads-up 15 minutes before leaving; the
@@ -341,7 +341,7 @@ func decodeTitle(_ header: String?) -> String? {
         try sandbox.ok(["notify", "add", "ntfy://\(server.host)/phone", "--name", "phone"])
         try sandbox.ok(["notify", "add", "ntfy://\(server.host)/desk", "--name", "desk"])
         let unknown = try sandbox.run(["schedule", "add", "--at", "7:00", "--notify", "pager"])
-        #expect(unknown.status == 64 && unknown.stderr.contains("No notifier is named 'pager'"), "\(unknown)")
+        #expect(unknown.status == 64 && unknown.stderr == "traveltimes: No notifier is named 'pager'; see `traveltimes notify list`\n", "\(unknown)")
         let added = try sandbox.ok(["schedule", "add", "--at", "7:00", "--days", "weekdays", "--notify", "desk", "--now", "2025-11-05T06:00:00"])
         #expect(added.stdout.contains(", to desk"), "\(added)")
         try sandbox.ok(["tick", "--now", "2025-11-05T07:00:00"])
@@ -355,7 +355,7 @@ func decodeTitle(_ header: String?) -> String? {
         let edited = try #require(try sandbox.json(["schedule", "list", "--json"]) as? [[String: Any]])
         #expect(edited.first?["notify"] is NSNull)
         let bad = try sandbox.run(["schedule", "edit", String(id.prefix(8)), "--notify", "desk,\u{1B}[2J"])
-        #expect(bad.status == 64 && bad.stderr.contains("Invalid --notify") && !bad.stderr.contains("\u{1B}"), "\(bad)")
+        #expect(bad.status == 64 && bad.stderr == "traveltimes: Invalid --notify 'desk,�[2J': give notifier names (notify add --name), comma-separated, or all.\n" && !bad.stderr.contains("\u{1B}"), "\(bad)")
 
         // A watch to the phone alone: its "cleared" takes the place of its "over".
         try sandbox.ok(["watch", "add", "1", "--over", "10", "--notify", "phone"])

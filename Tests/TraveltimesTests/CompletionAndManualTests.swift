@@ -99,7 +99,7 @@ import Testing
         // Other values do not need that file.
         #expect(try sandbox.ok(["completions", "candidates", "favorites", "move", ""]).stdout.hasPrefix("1\tEverett-Seattle\n"))
         let unknown = try sandbox.run(["completions", "tcsh"])
-        #expect(unknown.status == 64 && unknown.stderr.contains("Unknown shell 'tcsh': use bash, zsh or fish."))
+        #expect(unknown.status == 64 && unknown.stderr == "traveltimes: Unknown shell 'tcsh': use bash, zsh or fish. Did you mean 'bash'? See 'traveltimes completions --help'.\n")
     }
 }
 

@@ -65,7 +65,7 @@ import Glibc
             #expect(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
         }
         let lockWait = try sandbox.run(["status"], environment: ["TRAVELTIMES_LOCK_TIMEOUT": "0x10"])
-        #expect(lockWait.status == 64 && lockWait.stderr.contains("Invalid TRAVELTIMES_LOCK_TIMEOUT '0x10'"))
+        #expect(lockWait.status == 64 && lockWait.stderr == "traveltimes: Invalid TRAVELTIMES_LOCK_TIMEOUT '0x10': use seconds, such as 10 or 0.5. See 'traveltimes status --help'.\n")
     }
 
     @Test(arguments: [
@@ -169,7 +169,7 @@ import Glibc
         try sandbox.ok(["group", "add", "commute", "--route", "1,96"])
         try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--now", Paths.capturedAt])
         let typed = try sandbox.run(["group", "add", "evil\u{1B}[2J", "--route", "1"])
-        #expect(typed.status == 64 && typed.stderr.contains("Invalid group name"))
+        #expect(typed.status == 64 && typed.stderr == "traveltimes: Invalid group name 'evil�[2J': use 1 to 40 characters on one line, without control characters\n")
         let commands: [[String]] = [
             ["routes", "--now", Paths.capturedAt], ["routes", "--search", "everett"], ["route", "1", "--now", Paths.capturedAt],
             ["pending", "--now", Paths.capturedAt], ["brief", "--now", Paths.capturedAt], ["favorites"],
@@ -203,7 +203,9 @@ import Glibc
         #expect(!(String(decoding: sandbox.bytes("refresh.json") ?? Data(), as: UTF8.self)).contains("\\u001b"))
         // The stdout notifier prints the name as one line, its control characters shown as U+FFFD.
         let tick = try sandbox.ok(["tick", "--now", "2025-11-11T16:30:00-08:00"])
-        #expect(tick.stdout.contains("Everett\u{FFFD}]0;pwned\u{FFFD}\u{FFFD}[2J\u{FFFD}Seattle\u{FFFD}FAKE LINE: all clear\u{FFFD}31m\u{FFFD}: 34 min"), "\(tick)")
+        #expect(tick.stdout == """
+            Commute at 4:30 PM (Tue)\u{A}Everett�]0;pwned��[2J�Seattle�FAKE LINE: all clear�31m�: 34 min (-11 min, CLEAR)\u{A}Data is 7 days old (updated Tue, Nov 4, 4:00 PM)\u{A}\u{A}Alerts may be wrong: refresh has failed for 7 days\u{A}Refresh has failed once since Tue, Nov 4, 4:00 PM: the server sent an HTML page instead of the feed: "Error�]0;pwned��[2J�FAKE LINE: refresh ok" (a bad access code does this).\u{A}Fix: check the access code: `traveltimes config set access-code -`.\u{A}No alert in the next 1 h carries old data yet.\u{A}\u{A}
+            """, "\(tick)")
     }
 }
 
@@ -275,11 +277,11 @@ import Glibc
     @Test func smallerThingsSayWhatTheyWant() throws {
         let sandbox = try Sandbox().prepared()
         let noDays = try sandbox.run(["schedule", "add", "--days", ""])
-        #expect(noDays.status == 64 && noDays.stderr.contains("Please select at least one day"), "\(noDays)")
+        #expect(noDays.status == 64 && noDays.stderr == "traveltimes: Please select at least one day\n", "\(noDays)")
         let combined = try sandbox.ok(["schedule", "add", "--days", "weekdays,sat", "--at", "8:00", "--now", Paths.capturedAt])
         #expect(combined.stdout.contains("8:00 AM on Mon, Tue, Wed, Thu, Fri, Sat"), "\(combined)")
         let clearAll = try sandbox.run(["delivered", "clear", "--schedule", "", "--yes"])
-        #expect(clearAll.status == 64 && clearAll.stderr.contains("Invalid --schedule ''"), "\(clearAll)")
+        #expect(clearAll.status == 64 && clearAll.stderr == "traveltimes: Invalid --schedule '': give the start of a schedule ID (from `traveltimes schedule list`), or --all. See 'traveltimes delivered clear --help'.\n", "\(clearAll)")
         let quiet = try sandbox.run(["config", "set", "quiet-hours", "22:00"])
         #expect(quiet.stderr == "traveltimes: Invalid quiet-hours '22:00': use START-END, such as 22:00-06:00 (times as --at takes them). See 'traveltimes config set --help'.\n")
         // A FIFO with no writer honours --timeout instead of holding cron forever.

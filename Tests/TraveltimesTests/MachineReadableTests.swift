@@ -95,7 +95,9 @@ import Testing
         ]
         #expect(try object(outcome) == expected)
         // The stdout notifier's alert went to stderr: stdout is the JSON's alone.
-        #expect(outcome.stderr.contains("Seattle-Bellevue via 90 is running +30 min (usually 15)\n"))
+        #expect(outcome.stderr == """
+            traveltimes: warning: route #89 (ID 1) was left out: its current time, 5000 min, is over a day: not a travel time\u{A}traveltimes: warning: favorite 1 is not in this feed: it stays a favorite and shows as unavailable\u{A}traveltimes: warning: favorite 4 is not in this feed: it stays a favorite and shows as unavailable\u{A}Seattle-Bellevue via 90 is running +30 min (usually 15)\u{A}Seattle-Bellevue via 90: 45 min (+30 min, CONGESTED)\u{A}\u{A}
+            """)
         // Unchanged: the same again says so, and the warnings are repeats.
         let again = try object(try sandbox.ok(["refresh", "--json", "--source", feed, "--now", "2025-11-04T16:30:00-08:00"]))
         let warnings = try #require(again["warnings"] as? [[String: Any]])

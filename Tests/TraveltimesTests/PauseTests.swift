@@ -52,7 +52,9 @@ import Testing
         #expect(ledger.contains { Calendar.losAngeles.component(.day, from: $0.occurrence) == 25 && $0.outcome == .delivered })
         // The Monday after is sent as usual.
         let after = try sandbox.run(["tick", "--now", "2026-11-30T07:00:00"])
-        #expect(after.stdout.contains("Commute at 7:00 AM (Weekdays)"))
+        #expect(after.stdout == """
+            Commute at 7:00 AM (Weekdays)\u{A}Everett-Seattle: 34 min (-11 min, CLEAR)\u{A}Seattle-Bellevue via 90: 14 min (-1 min, CLEAR)\u{A}Data is 390 days old (updated Tue, Nov 4, 2025, 4:00 PM)\u{A}\u{A}
+            """)
     }
 
     @Test func pausedDaysTakeNoPlaceUnderTheCapAndOneScheduleCanBePaused() throws {
