@@ -54,38 +54,17 @@ public enum RoutingAPI {
         return base
     }
 
+    /// The request for one route, built by its provider's service with the key made safe for a URL.
     public static func request(for custom: Route.Custom, key: String, base: String) -> Request? {
-        let key = key.percentEncoded(keeping: unreserved)
-        let from = custom.from.description
-        let to = custom.to.description
-        switch custom.provider {
-        case .tomtom:
-            let text = "\(base)/routing/1/calculateRoute/\(from):\(to)/json?key=\(key)&traffic=true&travelMode=car"
-                + "&computeTravelTimeFor=all&routeRepresentation=summaryOnly"
-            return URL(string: text).map { Request(url: $0, body: nil, headers: ["Accept": "application/json"]) }
-        case .here:
-            let text = "\(base)/v8/routes?transportMode=car&origin=\(from)&destination=\(to)&return=summary,typicalDuration&apiKey=\(key)"
-            return URL(string: text).map { Request(url: $0, body: nil, headers: ["Accept": "application/json"]) }
-        case .google:
-            func place(_ point: Coordinate) -> String {
-                #"{"location":{"latLng":{"latitude":\#(point.latitude),"longitude":\#(point.longitude)}}}"#
-            }
-            let body = #"{"origin":\#(place(custom.from)),"destination":\#(place(custom.to)),"travelMode":"DRIVE","routingPreference":"TRAFFIC_AWARE"}"#
-            return URL(string: "\(base)/directions/v2:computeRoutes").map {
-                Request(url: $0, body: Data(body.utf8), headers: [
-                    "Content-Type": "application/json", "Accept": "application/json",
-                    "X-Goog-Api-Key": key.percentDecoded ?? key,
-                    "X-Goog-FieldMask": "routes.duration,routes.staticDuration,routes.distanceMeters",
-                ])
-            }
-        }
+        custom.provider.service.request(from: custom.from, to: custom.to, key: key.percentEncoded(keeping: unreserved), base: base)
     }
 
-    private static let unreserved = ScalarSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    static let unreserved = ScalarSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// What an answer says: a measurement, or the fault. Messages quoted from the provider are one
     /// line, without control characters, and short; the caller removes the key from them.
     public static func interpret(_ response: HTTPResponse, from provider: RouteProvider) -> Result<Measurement, Fault> {
+        let service = provider.service
         let message = providerMessage(response.body)
         switch response.status {
         case 200: break
@@ -95,59 +74,14 @@ public enum RoutingAPI {
             return .failure(.rateLimited(retryAfter: seconds))
         case 500...599: return .failure(.server(status: response.status))
         default:
-            let code = errorCode(response.body)
-            if provider == .tomtom, code == "NO_ROUTE_FOUND" { return .failure(.noRoute(message ?? "NO_ROUTE_FOUND")) }
-            if provider == .google, code == "API_KEY_INVALID" || (message ?? "").contains("API key") {
-                return .failure(.keyRejected(message ?? "HTTP \(response.status)"))
-            }
+            if let fault = service.fault(status: response.status, code: errorCode(response.body), message: message) { return .failure(fault) }
             return .failure(.refused("HTTP \(response.status)" + (message.map { ": \($0)" } ?? "")))
         }
         guard let object = JSONReader.any(response.body) as? [String: Any] else {
             return .failure(.badAnswer("the answer is not a JSON object"))
         }
         do {
-            switch provider {
-            case .tomtom:
-                guard let routes = object["routes"] as? [Any] else { return .failure(.badAnswer("no routes in the answer")) }
-                guard let summary = (routes.first as? [String: Any])?["summary"] as? [String: Any] else {
-                    return .failure(.noRoute("TomTom returned no route"))
-                }
-                // The usual time is the historic one; without it, the time with no traffic.
-                let historic = try Field.seconds(summary["historicTrafficTravelTimeInSeconds"], "summary.historicTrafficTravelTimeInSeconds")
-                let free = try Field.seconds(summary["noTrafficTravelTimeInSeconds"], "summary.noTrafficTravelTimeInSeconds")
-                return measurement(
-                    now: try Field.seconds(summary["travelTimeInSeconds"], "summary.travelTimeInSeconds", required: true),
-                    usual: historic ?? free,
-                    metres: try Field.metres(summary["lengthInMeters"], "summary.lengthInMeters"))
-            case .here:
-                guard let routes = object["routes"] as? [Any] else { return .failure(.badAnswer("no routes in the answer")) }
-                guard let sections = (routes.first as? [String: Any])?["sections"] as? [Any], !sections.isEmpty else {
-                    let notice = ((object["notices"] as? [Any])?.first as? [String: Any]).flatMap { $0["code"] as? String ?? $0["title"] as? String }
-                    return .failure(.noRoute(notice.map { "HERE: \(DisplayText.line(String($0.prefix(120))))" } ?? "HERE returned no route"))
-                }
-                // Each section is checked on its own: two absurd sections must not sum to a plausible route.
-                var now = 0.0
-                var usual: Double? = 0
-                var metres: Double? = 0
-                for (index, section) in sections.enumerated() {
-                    let name = "sections[\(index)].summary"
-                    guard let summary = (section as? [String: Any])?["summary"] as? [String: Any] else {
-                        throw Field.Problem("\(name) is missing")
-                    }
-                    now += try Field.seconds(summary["duration"], name + ".duration", required: true) ?? 0
-                    let typical = try Field.seconds(summary["typicalDuration"], name + ".typicalDuration")
-                    usual = usual.flatMap { total in typical.map { total + $0 } }
-                    let length = try Field.metres(summary["length"], name + ".length")
-                    metres = metres.flatMap { total in length.map { total + $0 } }
-                }
-                return measurement(now: now, usual: usual, metres: metres)
-            case .google:
-                guard let route = (object["routes"] as? [Any])?.first as? [String: Any] else { return .failure(.noRoute("Google returned no route")) }
-                return measurement(
-                    now: try Field.seconds(route["duration"], "routes[0].duration", required: true, text: true),
-                    usual: try Field.seconds(route["staticDuration"], "routes[0].staticDuration", text: true),
-                    metres: try Field.metres(route["distanceMeters"], "routes[0].distanceMeters"))
-            }
+            return try service.measurement(in: object)
         } catch let problem as Field.Problem {
             return .failure(.badAnswer(problem.reason))
         } catch {
@@ -157,11 +91,11 @@ public enum RoutingAPI {
 
     /// The fields of an answer, each checked on its own: absent (or null) is nil; present, it must
     /// be a plausible value, else the whole answer is refused naming the field.
-    enum Field {
-        struct Problem: Error { var reason: String; init(_ reason: String) { self.reason = reason } }
+    package enum Field {
+        package struct Problem: Error { var reason: String; package init(_ reason: String) { self.reason = reason } }
 
         /// Seconds of travel: a number (or Google's `"1510s"`, with `text`) from 0 to a day.
-        static func seconds(_ value: Any?, _ name: String, required: Bool = false, text: Bool = false) throws -> Double? {
+        package static func seconds(_ value: Any?, _ name: String, required: Bool = false, text: Bool = false) throws -> Double? {
             guard let value, !(value is JSONNull) else {
                 if required { throw Problem("\(name) is missing") }
                 return nil
@@ -175,7 +109,7 @@ public enum RoutingAPI {
         }
 
         /// Metres of road: a number from 0 to `Route.longestDistanceMiles`.
-        static func metres(_ value: Any?, _ name: String) throws -> Double? {
+        package static func metres(_ value: Any?, _ name: String) throws -> Double? {
             guard let value, !(value is JSONNull) else { return nil }
             guard let metres = value as? Double else { throw Problem("\(name) is not a number of metres") }
             guard metres.isFinite, (0...Route.longestDistanceMiles * 1_609.344).contains(metres) else {
@@ -198,7 +132,7 @@ public enum RoutingAPI {
 
     /// Seconds become minutes rounded to the nearest (at least 1), metres become miles; a value no
     /// road could have is a bad answer, never arithmetic that traps.
-    static func measurement(now: Double?, usual: Double?, metres: Double?) -> Result<Measurement, Fault> {
+    package static func measurement(now: Double?, usual: Double?, metres: Double?) -> Result<Measurement, Fault> {
         let longest = Double(Route.longestTravelMinutes * 60)
         guard let now, (0...longest).contains(now) else { return .failure(.badAnswer("no travel time of at most a day in the answer")) }
         // No road between two different points takes no time: 0 s is an answer gone wrong, not

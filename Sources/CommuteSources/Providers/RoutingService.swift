@@ -1,0 +1,36 @@
+import FoundationEssentials
+
+/// What every routing provider is to a refresh: a request for two points, and the reading of an
+/// answer. Everything else — the key, the budget, the deadline and retries, the absurd-number
+/// guard, health and history — is applied by the caller to every provider alike, so a new
+/// provider is one small file conforming to this.
+public protocol RoutingService: Sendable {
+    /// The request for a route between two points; `key` is already safe inside a URL. Nil when no
+    /// URL can be made from `base`.
+    func request(from origin: Coordinate, to destination: Coordinate, key: String, base: String) -> RoutingAPI.Request?
+    /// The measurement in a 200 answer's JSON object, or why there is none. Throws
+    /// `RoutingAPI.Field.Problem` for a field that is not what the provider documents.
+    func measurement(in answer: [String: Any]) throws -> Result<RoutingAPI.Measurement, RoutingAPI.Fault>
+    /// A refusal this provider words its own way (TomTom's `NO_ROUTE_FOUND`, Google's invalid key);
+    /// nil leaves it a plain refusal.
+    func fault(status: Int, code: String?, message: String?) -> RoutingAPI.Fault?
+}
+
+extension RoutingService {
+    public func fault(status: Int, code: String?, message: String?) -> RoutingAPI.Fault? { nil }
+
+    static func getJSON(_ text: String) -> RoutingAPI.Request? {
+        URL(string: text).map { RoutingAPI.Request(url: $0, body: nil, headers: ["Accept": "application/json"]) }
+    }
+}
+
+extension RouteProvider {
+    /// The service that asks this provider and reads its answers.
+    public var service: any RoutingService {
+        switch self {
+        case .tomtom: TomTomRouting()
+        case .here: HERERouting()
+        case .google: GoogleRouting()
+        }
+    }
+}

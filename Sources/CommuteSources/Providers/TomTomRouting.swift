@@ -1,0 +1,28 @@
+import FoundationEssentials
+
+/// TomTom's Routing API `calculateRoute`, summary only (see `reference/providers.md`).
+struct TomTomRouting: RoutingService {
+    func request(from origin: Coordinate, to destination: Coordinate, key: String, base: String) -> RoutingAPI.Request? {
+        Self.getJSON("\(base)/routing/1/calculateRoute/\(origin):\(destination)/json?key=\(key)&traffic=true&travelMode=car"
+            + "&computeTravelTimeFor=all&routeRepresentation=summaryOnly")
+    }
+
+    func measurement(in answer: [String: Any]) throws -> Result<RoutingAPI.Measurement, RoutingAPI.Fault> {
+        typealias Field = RoutingAPI.Field
+        guard let routes = answer["routes"] as? [Any] else { return .failure(.badAnswer("no routes in the answer")) }
+        guard let summary = (routes.first as? [String: Any])?["summary"] as? [String: Any] else {
+            return .failure(.noRoute("TomTom returned no route"))
+        }
+        // The usual time is the historic one; without it, the time with no traffic.
+        let historic = try Field.seconds(summary["historicTrafficTravelTimeInSeconds"], "summary.historicTrafficTravelTimeInSeconds")
+        let free = try Field.seconds(summary["noTrafficTravelTimeInSeconds"], "summary.noTrafficTravelTimeInSeconds")
+        return RoutingAPI.measurement(
+            now: try Field.seconds(summary["travelTimeInSeconds"], "summary.travelTimeInSeconds", required: true),
+            usual: historic ?? free,
+            metres: try Field.metres(summary["lengthInMeters"], "summary.lengthInMeters"))
+    }
+
+    func fault(status: Int, code: String?, message: String?) -> RoutingAPI.Fault? {
+        code == "NO_ROUTE_FOUND" ? .noRoute(message ?? "NO_ROUTE_FOUND") : nil
+    }
+}
