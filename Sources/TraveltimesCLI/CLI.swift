@@ -3,7 +3,7 @@ import FoundationEssentials
 
 /// The command-line interface: words in, text and an exit code out.
 public enum CLI {
-    public static let version = "0.1.0"
+    public static let version = Product.version
 
     /// Runs one command line (without the program name) and returns its exit status.
     public static func run(

@@ -16,6 +16,8 @@ enum ValueKind: Sendable, Equatable {
     case scheduleID
     case notifierNumber
     case groupName
+    /// A saved place (`place add`).
+    case placeName
     case preset
     case days
     case configKey
@@ -148,6 +150,8 @@ enum Completion {
             lines = (commute.configuration.notifiers ?? []).map { "\($0.id)\t\($0.summary)" }
         case .groupName:
             lines = ((try? commute.favorites.read().groups) ?? []).map(\.name)
+        case .placeName:
+            lines = ((try? commute.places.list()) ?? []).map { "\($0.name)\t\($0.label ?? "\($0.latitude),\($0.longitude)")" }
         case .pauseNumber:
             lines = ((try? commute.schedules.read())?.pauses ?? []).map { "\($0.number)\t\($0.from.iso) – \($0.until.iso)" }
         default: lines = []

@@ -96,6 +96,17 @@ extension FetchError: ProcessError {
     }
 }
 
+extension Places.PlaceProblem: ProcessError {
+    var exitCode: ExitCode {
+        switch self {
+        case .invalidName, .exists, .unknown, .tooMany, .noSuchCandidate: .usage
+        case .nothingFound: .failure
+        case .geocoderFailed: .unavailable
+        case .noTurn: .temporaryFailure
+        }
+    }
+}
+
 extension TransitProblem: ProcessError {
     /// A server or file that failed: 69; a timetable or request that cannot be used: 1.
     var exitCode: ExitCode { isTemporary ? .unavailable : .failure }

@@ -31,9 +31,9 @@ func benchCustomRoutes() {
             FileHandle.standardError.write(Data("cannot write 500 custom routes: \(error)\n".utf8))
             exit(1)
         }
-        for provider in RouteProvider.allCases {
+        for provider in RouteProvider.keyed {
             providerEnvironment[provider.baseURLVariable] = "http://127.0.0.1:\(providers.port)"
-            providerEnvironment[provider.keyVariable] = "bench-key-\(provider.rawValue)"
+            if let variable = provider.keyVariable { providerEnvironment[variable] = "bench-key-\(provider.rawValue)" }
             must(["config", "set", provider.budgetSetting, "1000000"], environment: providerEnvironment)
         }
         var fewer = options

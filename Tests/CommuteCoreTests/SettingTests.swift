@@ -20,6 +20,8 @@ import Testing
         case .healthNotify: ("phone,desk", "phone desk")
         case .historyDays: ("90", "6")
         case .typicalWeeks: ("12", "53")
+        case .contact: ("me@example.org", "me (at) example")
+        case .transitousURL, .geocoderURL: ("http://127.0.0.1:8080", "ftp://example.org")
         }
     }
 

@@ -166,14 +166,14 @@ import Testing
 }
 
 enum TraveltimesVersion {
-    static let expected = "0.1.0"
+    static let expected = "0.4.0"
 }
 
 @Suite struct RefreshTests {
     @Test func refreshSavesTheFeedAndSaysSo() throws {
         let sandbox = Sandbox()
         let outcome = try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
-        #expect(outcome.stdout == "Refreshed 163 routes from /work/main/Fixtures/wsdot/travel-times-2025-11-04T1600-0800.json (3 without data); 0 alerts scheduled (cap 64).\n")
+        #expect(outcome.stdout == "Refreshed 163 routes from \(Paths.fixture) (3 without data); 0 alerts scheduled (cap 64).\n")
         #expect(try sandbox.store.routes().routes.count == 163)
         // The source may come from the environment.
         try sandbox.ok(["refresh"], environment: ["TRAVELTIMES_SOURCE": Paths.fixture])

@@ -495,6 +495,15 @@ public struct JSONReader {
     }
 
     /// Skips one value of any kind.
+    /// The next value's bytes as they are, consumed: a part of a document that another decoder
+    /// reads whole.
+    public mutating func readRawValue() throws -> [UInt8] {
+        skipWhitespace()
+        let start = index
+        try skipValue()
+        return Array(bytes[start..<index])
+    }
+
     public mutating func skipValue() throws {
         // The kind is known from here on: skipping is most of what a search does, so the checks
         // each reader repeats are left out.

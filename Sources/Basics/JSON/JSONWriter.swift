@@ -53,6 +53,12 @@ public struct JSONWriter {
         appendQuoted(value)
     }
 
+    /// A value already encoded (by `JSONEncoder`), written as it is.
+    public mutating func raw(_ encoded: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: encoded)
+    }
+
     public mutating func int(_ value: Int?) {
         guard let value else { return null() }
         separate()

@@ -8,6 +8,11 @@ public enum NumberParsing {
         else { return nil }
         return Double(text)
     }
+
+    /// The same, perhaps with a leading `-`: `-122.3321`.
+    public static func signedDecimal(_ text: String) -> Double? {
+        text.hasPrefix("-") ? decimal(String(text.dropFirst())).map { -$0 } : decimal(text)
+    }
 }
 
 extension Character {

@@ -11,6 +11,8 @@ extension Commute {
     public var routes: Routes { Routes(commute: self) }
     /// Routes measured by a routing provider.
     public var customRoutes: CustomRoutes { CustomRoutes(commute: self) }
+    /// Places saved by name, and finding them by text.
+    public var places: Places { Places(commute: self) }
     /// Transit feeds, their stops, and transit routes.
     public var transit: Transit { Transit(commute: self) }
     /// Fetching the feed, and what refreshes reported.
@@ -51,6 +53,7 @@ public struct FavoriteRoutes: CommuteFeature { public let commute: Commute }
 public struct Routes: CommuteFeature { public let commute: Commute }
 public struct CustomRoutes: CommuteFeature { public let commute: Commute }
 public struct Transit: CommuteFeature { public let commute: Commute }
+public struct Places: CommuteFeature { public let commute: Commute }
 public struct Refresh: CommuteFeature { public let commute: Commute }
 public struct History: CommuteFeature { public let commute: Commute }
 public struct Alerts: CommuteFeature { public let commute: Commute }

@@ -10,6 +10,10 @@ public struct ProviderAccess: Sendable {
     /// Monotonic seconds, and a way to wait: injected so the policy is tested without waiting.
     public var clock: @Sendable () -> TimeInterval
     public var sleep: @Sendable (TimeInterval) -> Void
+    /// What every request says it is: `traveltimes/VERSION (+CONTACT)`.
+    public var userAgent = Product.userAgent(contact: nil)
+    /// The wall clock, which every process shares: a public service's pace is kept by it.
+    public var wallClock: @Sendable () -> Date = { Date() }
 
     public init(
         keys: [RouteProvider: String], baseURLs: [RouteProvider: String] = [:], client: any HTTPClient,
@@ -31,6 +35,14 @@ public struct ProviderAccess: Sendable {
     func base(for provider: RouteProvider) -> String { baseURLs[provider] ?? provider.defaultBaseURL }
 }
 
+extension Store {
+    /// A keyless service's pace, shared by every process of this store: one request a second, and
+    /// no more a minute than its policy allows.
+    func pace(of provider: RouteProvider) -> RequestPace {
+        RequestPace(path: "\(directory)/\(provider.rawValue).pace", minimumGap: Transitous.minimumGap, perMinute: Transitous.plansPerMinute)
+    }
+}
+
 extension CustomRoutes {
     /// Why a custom route has no new time from this request.
     public enum CustomFetchFailure: Error, Sendable, Equatable, CustomStringConvertible {
@@ -50,10 +62,10 @@ extension CustomRoutes {
         public var description: String {
             switch self {
             case .noKey(let provider):
-                "no \(provider.displayName) key: `traveltimes config set \(provider.keySetting) KEY` (or set \(provider.keyVariable))"
+                "no \(provider.displayName) key: `traveltimes config set \(provider.keySetting) KEY` (or set \(provider.keyVariable?.name ?? "its variable"))"
             case .keyRejected(let provider, let message):
                 "\(provider.displayName) rejected the key (\(message)): set a valid one with "
-                    + "`traveltimes config set \(provider.keySetting) KEY` (or \(provider.keyVariable))"
+                    + "`traveltimes config set \(provider.keySetting) KEY` (or \(provider.keyVariable?.name ?? "its variable"))"
             case .budgetSpent(let provider, let budget):
                 "\(provider.displayName)'s daily budget of \(budget) requests is spent (`config set \(provider.budgetSetting) N`)"
             case .noRoute(let message): "no route: \(message)"
@@ -97,13 +109,18 @@ extension CustomRoutes {
     /// `reserved`: the first attempt was counted already (a refresh counts its routes' first
     /// requests together, in one write).
     public func measure(
-        _ custom: Route.Custom, access: ProviderAccess, budget: Int, deadline: TimeInterval, reserved: Bool = false
+        _ custom: Route.Custom, access: ProviderAccess, budget: Int, deadline: TimeInterval, reserved: Bool = false,
+        query: RoutingQuery? = nil
     ) throws -> Result<RoutingAPI.Measurement, CustomFetchFailure> {
         let provider = custom.provider
-        guard let key = access.keys[provider], !key.isEmpty else { return .failure(.noKey(provider)) }
-        guard let request = RoutingAPI.request(for: custom, key: key, base: access.base(for: provider)) else {
+        let key = access.keys[provider] ?? ""
+        guard !provider.needsKey || !key.isEmpty else { return .failure(.noKey(provider)) }
+        guard var request = RoutingAPI.request(
+            for: custom, key: key, base: access.base(for: provider), query: query ?? RoutingQuery(time: now, arriveBy: false))
+        else {
             return .failure(.refused("the \(provider.displayName) URL cannot be built from \(provider.baseURLVariable)"))
         }
+        request.headers["User-Agent"] = access.userAgent
         let day = budgetDay
         var attempt = 0
         var last = "no answer"
@@ -126,6 +143,12 @@ extension CustomRoutes {
                 }
             }
             var pause = FeedFetcher.backoff[min(attempt, FeedFetcher.backoff.count - 1)]
+            // A public service's turn, shared by every process: never two requests in its gap.
+            if !provider.needsKey, try !store.pace(of: provider).admit(
+                latest: access.wallClock().addingTimeInterval(deadline - access.clock()), clock: access.wallClock, sleep: access.sleep)
+            {
+                return .failure(attempt == 0 ? .notAsked(provider) : .gaveUp("no turn at \(provider.displayName) before the deadline (last: \(last))"))
+            }
             do {
                 let response = try request.body.map {
                     try access.client.post(request.url, headers: request.headers, body: $0, timeout: remaining)
@@ -172,7 +195,7 @@ extension CustomRoutes {
     }
 
     /// The route with a measurement taken now.
-    static func measured(_ route: Route, _ measurement: RoutingAPI.Measurement, at now: Date) -> Route {
+    static func measured(_ route: Route, _ measurement: RoutingAPI.Measurement, at now: Date, query: RoutingQuery? = nil) -> Route {
         var route = route
         route.currentMinutes = measurement.currentMinutes
         route.averageMinutes = measurement.usualMinutes
@@ -180,7 +203,26 @@ extension CustomRoutes {
         route.updatedAt = now
         route.custom?.fetchedAt = now
         route.custom?.triedAt = now
+        if let itineraries = measurement.itineraries, let custom = route.custom {
+            route.transit = Self.itineraryTransit(custom: custom, itineraries: itineraries, query: query, previous: route.transit)
+        }
         return route
+    }
+
+    /// A planner's itineraries as a transit route's departures from the door (no walk before
+    /// them: each itinerary begins at the door). They are complete up to the arrival asked for,
+    /// or to the last departure.
+    static func itineraryTransit(custom: Route.Custom, itineraries: [TransitDeparture], query: RoutingQuery?, previous: Route.Transit?) -> Route.Transit {
+        var transit = Route.Transit(
+            feed: custom.provider.rawValue, fromStop: custom.from.description, toStop: custom.to.description, line: nil, walkMinutes: 0,
+            fromName: previous?.fromName, toName: previous?.toName, departures: itineraries)
+        transit.realtimeAt = itineraries.contains { $0.predicted != nil } ? itineraries.first?.expected : nil
+        if let query, query.arriveBy {
+            transit.coveredUntil = query.time
+        } else {
+            transit.coveredUntil = itineraries.map(\.arrival).max()
+        }
+        return transit
     }
 
     /// Saves a new custom route (with the measurement its check took, if any). Its ID must not be
@@ -189,7 +231,7 @@ extension CustomRoutes {
     /// in its history, as a refresh's would be; a history that cannot be written is not the add's
     /// failure, and comes back in `warnings`.
     public func addCustomRoute(_ route: Route, measurement: RoutingAPI.Measurement?) throws -> AddedCustomRoute {
-        let (saved, record) = measurement.map { commute.history.judge(Self.measured(route, $0, at: now), history: nil) } ?? (route, nil)
+        let (saved, record) = measurement.map { commute.history.judge(named(Self.measured(route, $0, at: now)), history: nil) } ?? (route, nil)
         try store.updateCustomRoutes { routes in
             // Transit routes share the ID space: their file is read under the same lock.
             guard !routes.contains(where: { $0.id == saved.id }), try !store.transitRoutes().contains(where: { $0.id == saved.id }) else {

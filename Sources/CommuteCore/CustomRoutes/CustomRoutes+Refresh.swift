@@ -104,6 +104,45 @@ extension CustomRoutes {
         return inPlay
     }
 
+    /// What a transit planner is asked for each of `routes`: the soonest alert in play that names
+    /// it — arriving by an arrive-by alert's arrival (and half an hour past it, so that a run the
+    /// timetable had arriving in time and now late is in the answer, and the alert can say why the
+    /// plan moved), else leaving at the alert's time — and for a route no alert names yet, leaving
+    /// now.
+    func routingQueries(_ routes: [Route], lead: TimeInterval) throws -> [String: RoutingQuery] {
+        guard !routes.isEmpty else { return [:] }
+        let ids = Set(routes.map(\.id))
+        let pending = try store.pending()
+        let window = now.addingTimeInterval(-grace)...now.addingTimeInterval(lead)
+        let soon = (pending.requests + pending.deferred).filter { entry in
+            if let arrival = entry.arrival { return arrival > now && arrival.timeIntervalSince(now) <= Self.arriveByWindow }
+            return window.contains(entry.nextFire)
+        }.sorted { $0.nextFire < $1.nextFire }
+        var queries: [String: RoutingQuery] = [:]
+        if !soon.isEmpty {
+            let schedules = Dictionary(try store.schedules().schedules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            for entry in soon {
+                guard let schedule = schedules[entry.scheduleID], schedule.isEnabled else { continue }
+                for id in schedule.routeIDs where ids.contains(id) && queries[id] == nil {
+                    queries[id] = entry.arrival.map { RoutingQuery(time: $0.addingTimeInterval(Self.lateRunWindow), arriveBy: true) }
+                        ?? RoutingQuery(time: max(now, entry.nextFire), arriveBy: false)
+                }
+            }
+        }
+        for id in ids where queries[id] == nil { queries[id] = RoutingQuery(time: now, arriveBy: false) }
+        return queries
+    }
+
+    /// A planner's route with its ends named as the places saved there (`home`), else as the
+    /// start and the destination.
+    func named(_ route: Route) -> Route {
+        guard let custom = route.custom, route.transit != nil else { return route }
+        var route = route
+        route.transit?.fromName = commute.places.name(of: custom.from) ?? "your start"
+        route.transit?.toName = commute.places.name(of: custom.to) ?? "your destination"
+        return route
+    }
+
     /// Asks the providers about the custom routes selected, saves what they answer (keeping every
     /// other route as it was), and re-plans the alerts when anything new came. A provider whose key
     /// is missing or rejected, or whose budget is spent, is not asked again in this refresh; its
@@ -143,7 +182,7 @@ extension CustomRoutes {
                 }
             } else if selection == .inPlay, let tried = custom.triedAt, tried <= now, now.timeIntervalSince(tried) < policy.minimumInterval {
                 skip(.askedRecently(ago: now.timeIntervalSince(tried), minimumInterval: policy.minimumInterval))
-            } else if (access.keys[custom.provider] ?? "").isEmpty {
+            } else if custom.provider.needsKey, (access.keys[custom.provider] ?? "").isEmpty {
                 let failure = CustomFetchFailure.noKey(custom.provider)
                 decided[index] = CustomRouteOutcome(
                     routeID: route.id, provider: custom.provider, result: failure.isSkip ? .skipped : .failed, failure: failure, route: route)
@@ -172,6 +211,7 @@ extension CustomRoutes {
                     route: routes[index])
             }
         }
+        let queries = try routingQueries(routes.filter { $0.custom?.provider.isTransit == true }, lead: policy.lead)
         // A few at a time, each a wait on the network (through one fetch helper, when the client is a session).
         let state = FetchState(work: work.sorted())
         let feature = self
@@ -195,7 +235,8 @@ extension CustomRoutes {
                 }
                 do {
                     let result = try feature.measure(
-                        custom, access: access, budget: policy.budgets[custom.provider] ?? 0, deadline: deadline, reserved: true)
+                        custom, access: access, budget: policy.budgets[custom.provider] ?? 0, deadline: deadline, reserved: true,
+                        query: queries[routes[index].id])
                     // Its reserved first request was never sent: it is given back.
                     let unsent: RouteProvider? = if case .failure(.notAsked) = result { custom.provider } else { nil }
                     state.record(index, result, unsent: unsent)
@@ -225,7 +266,7 @@ extension CustomRoutes {
             case .success(let measurement):
                 // Judged against its history, and recorded (when history is on).
                 let (judged, record) = commute.history.judge(
-                    Self.measured(route, measurement, at: now), history: commute.history.recordsHistory ? (try? store.history.contents(of: route.id)) : nil,
+                    named(Self.measured(route, measurement, at: now, query: queries[route.id])), history: commute.history.recordsHistory ? (try? store.history.contents(of: route.id)) : nil,
                     previous: route)
                 if commute.history.recordsHistory, let record { readings.append((route.id, record)) }
                 if judged.suspiciousMinutes != nil { warnings.append(History.heldBack(judged)) }
@@ -286,6 +327,9 @@ extension CustomRoutes {
 extension CustomRoutes {
     /// How long before an arrival its routes are in play.
     static let arriveByWindow: TimeInterval = 3 * 3_600
+
+    /// How far past an arrival a planner is asked to arrive by: a late run is still in its answer.
+    static let lateRunWindow: TimeInterval = 30 * 60
 
     /// How many custom routes are asked about at once.
     public static let parallelRequests = 4

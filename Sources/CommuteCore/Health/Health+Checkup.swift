@@ -277,8 +277,8 @@ extension Health {
             guard routes > 0 else { return nil }
             let usage = ProviderUsage(routes: routes, used: log.requests(to: provider, on: commute.customRoutes.budgetDay), budget: configuration.budget(for: provider))
             let credentials = Credentials(environment: environment, configuration: configuration)
-            guard configuration.key(for: provider) != nil else {
-                return .providerWithoutKey(provider, usage: usage, keyOnlyInShell: credentials.isInEnvironment(provider.keyVariable))
+            if let variable = provider.keyVariable, configuration.key(for: provider) == nil {
+                return .providerWithoutKey(provider, usage: usage, keyOnlyInShell: credentials.isInEnvironment(variable))
             }
             return usage.used >= usage.budget ? .providerBudgetSpent(provider, usage: usage) : .providerReady(provider, usage: usage)
         }

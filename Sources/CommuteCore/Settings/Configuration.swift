@@ -45,6 +45,13 @@ public struct Configuration: StoreDocument, Equatable {
     public var historyDays: Int?
     /// How many weeks back typical times look (default 8).
     public var typicalWeeks: Int?
+    /// How the user can be reached, named in every request to a public service's User-Agent
+    /// (`config set contact me@example.org`).
+    public var contact: String?
+    /// A self-hosted MOTIS in place of Transitous (`config set transitous-url`).
+    public var transitousURL: String?
+    /// A Nominatim in place of the public one (`config set geocoder-url`).
+    public var geocoderURL: String?
     /// Transit agencies' GTFS feeds (`transit add`): their URLs and headers may hold keys.
     public var transitFeeds: [TransitFeed]?
 

@@ -36,7 +36,7 @@ public struct Credentials: Sendable {
 
     /// A routing provider's key.
     public func key(for provider: RouteProvider) -> Credential? {
-        credential(provider.keyVariable, saved: configuration.key(for: provider))
+        provider.keyVariable.flatMap { credential($0, saved: configuration.key(for: provider)) }
     }
 
     /// Whether the environment sets `variable` (a value the file may lack, or may also have).

@@ -21,11 +21,14 @@ public enum Setting: Hashable, Sendable {
     case healthNotify
     case historyDays
     case typicalWeeks
+    case contact
+    case transitousURL
+    case geocoderURL
 
     /// Every setting, in the order `config set` lists them.
     public static let all: [Setting] =
-        [.source, .accessCode, .timeZone, .grace, .quietHours, .dailyCap] + RouteProvider.allCases.map(Setting.providerKey)
-        + [.lead, .minInterval] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter, .alertLifetime, .healthNotify, .historyDays, .typicalWeeks]
+        [.source, .accessCode, .timeZone, .grace, .quietHours, .dailyCap] + RouteProvider.keyed.map(Setting.providerKey)
+        + [.lead, .minInterval] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter, .alertLifetime, .healthNotify, .historyDays, .typicalWeeks, .contact, .transitousURL, .geocoderURL]
 
     /// The setting called `name`, as `config set` takes it.
     public init?(name: String) {
@@ -51,6 +54,9 @@ public enum Setting: Hashable, Sendable {
         case .healthNotify: "health-notify"
         case .historyDays: "history-days"
         case .typicalWeeks: "typical-weeks"
+        case .contact: "contact"
+        case .transitousURL: "transitous-url"
+        case .geocoderURL: "geocoder-url"
         }
     }
 
@@ -60,7 +66,7 @@ public enum Setting: Hashable, Sendable {
         switch self {
         case .accessCode, .providerKey: true
         case .source, .timeZone, .grace, .quietHours, .dailyCap, .lead, .minInterval, .budget, .staleAfter, .alertLifetime, .healthNotify, .historyDays,
-            .typicalWeeks: false
+            .typicalWeeks, .contact, .transitousURL, .geocoderURL: false
         }
     }
 
@@ -76,7 +82,7 @@ public enum Setting: Hashable, Sendable {
         case .grace: "how late an alert may still be delivered (default 10m)"
         case .quietHours: "scheduled alerts inside it are held back"
         case .dailyCap: "the most scheduled alerts a day (default \(Configuration.defaultStandardDailyCap))"
-        case .providerKey(let provider): "\(provider.displayName)'s key (\(provider.keyVariable) wins over it)"
+        case .providerKey(let provider): "\(provider.displayName)'s key (\(provider.keyVariable?.name ?? "its variable") wins over it)"
         case .lead: "how long before an alert its custom routes are in play (default \(Configuration.defaultLeadMinutes)m)"
         case .minInterval: "the least time between two requests for one route (default \(Configuration.defaultMinIntervalMinutes)m)"
         case .budget(let provider): "the requests \(provider.displayName) may be sent a day (default \(provider.defaultBudget))"
@@ -87,6 +93,9 @@ public enum Setting: Hashable, Sendable {
         case .healthNotify: "the notifiers health alerts go to, by name (default: all)"
         case .historyDays: "how many days of measured travel times are kept (default \(Configuration.defaultHistoryDays)); off records none"
         case .typicalWeeks: "how many weeks back typical times look (default \(TypicalTime.defaultWeeks))"
+        case .contact: "how the public services (Transitous, Nominatim) can reach you: named in every request's User-Agent"
+        case .transitousURL: "a self-hosted MOTIS in place of https://api.transitous.org"
+        case .geocoderURL: "a Nominatim in place of https://nominatim.openstreetmap.org"
         }
     }
 
@@ -107,6 +116,8 @@ public enum Setting: Hashable, Sendable {
         case .healthNotify: "notifier names, comma-separated, such as phone,desk (see notify list)"
         case .historyDays: "a whole number of days from 7 to \(Configuration.longestHistoryDays), or off"
         case .typicalWeeks: "a whole number of weeks from 1 to \(Configuration.longestTypicalWeeks)"
+        case .contact: "an e-mail address or an http(s) URL, such as me@example.org"
+        case .transitousURL, .geocoderURL: "an http(s) URL: a scheme, a host, perhaps a port and a path"
         }
     }
 
@@ -182,6 +193,15 @@ public enum Setting: Hashable, Sendable {
             guard text.count <= 2, text.allSatisfy(\.isASCIIDigit), let weeks = Int(text), (1...Configuration.longestTypicalWeeks).contains(weeks)
             else { throw invalid }
             return SettingChange(self, "typical-weeks set to \(weeks): typical times look back \(weeks) weeks.") { $0.typicalWeeks = weeks }
+        case .contact:
+            guard Product.isValidContact(text) else { throw invalid }
+            return SettingChange(self, "contact set: requests to public services now say \(Product.userAgent(contact: text))") { $0.contact = text }
+        case .transitousURL:
+            guard let base = RoutingAPI.baseURL(text) else { throw invalid }
+            return SettingChange(self, "transitous-url set to \(base).") { $0.transitousURL = base }
+        case .geocoderURL:
+            guard let base = RoutingAPI.baseURL(text) else { throw invalid }
+            return SettingChange(self, "geocoder-url set to \(base).") { $0.geocoderURL = base }
         }
     }
 
@@ -213,6 +233,9 @@ public enum Setting: Hashable, Sendable {
         case .healthNotify: configuration.healthNotify = nil
         case .historyDays: configuration.historyDays = nil
         case .typicalWeeks: configuration.typicalWeeks = nil
+        case .contact: configuration.contact = nil
+        case .transitousURL: configuration.transitousURL = nil
+        case .geocoderURL: configuration.geocoderURL = nil
         }
     }
 }

@@ -4,14 +4,26 @@ import FoundationEssentials
 /// request above a free allowance.
 public enum RouteProvider: String, CaseIterable, Codable, Sendable, Comparable {
     case tomtom, here, google
+    /// Door-to-door public transport from Transitous (MOTIS): keyless.
+    case transitous
 
     public var displayName: String {
         switch self {
         case .tomtom: "TomTom"
         case .here: "HERE"
         case .google: "Google"
+        case .transitous: "Transitous"
         }
     }
+
+    /// Whether it needs a key: the public, keyless services do not.
+    public var needsKey: Bool { self != .transitous }
+
+    /// Whether its routes are public transport (itineraries) rather than a car's time.
+    public var isTransit: Bool { self == .transitous }
+
+    /// The car providers, those `--provider` names with a key: in the order messages list them.
+    public static var keyed: [RouteProvider] { allCases.filter(\.needsKey) }
 
     /// `config set tomtom-key KEY`.
     public var keySetting: String { "\(rawValue)-key" }
@@ -19,11 +31,12 @@ public enum RouteProvider: String, CaseIterable, Codable, Sendable, Comparable {
     public var budgetSetting: String { "budget.\(rawValue)" }
 
     /// The variable that gives the key over `config.json`.
-    public var keyVariable: EnvironmentVariable {
+    public var keyVariable: EnvironmentVariable? {
         switch self {
         case .tomtom: .tomtomKey
         case .here: .hereKey
         case .google: .googleKey
+        case .transitous: nil
         }
     }
 
@@ -33,6 +46,7 @@ public enum RouteProvider: String, CaseIterable, Codable, Sendable, Comparable {
         case .tomtom: .tomtomURL
         case .here: .hereURL
         case .google: .googleURL
+        case .transitous: .transitousURL
         }
     }
 
@@ -41,6 +55,7 @@ public enum RouteProvider: String, CaseIterable, Codable, Sendable, Comparable {
         case .tomtom: "https://api.tomtom.com"
         case .here: "https://router.hereapi.com"
         case .google: "https://routes.googleapis.com"
+        case .transitous: "https://api.transitous.org"
         }
     }
 
@@ -51,6 +66,9 @@ public enum RouteProvider: String, CaseIterable, Codable, Sendable, Comparable {
         case .tomtom: 2_500
         case .here: 1_000
         case .google: 160
+        // Transitous asks that routing be used sparingly: its plan limit is 20 a minute per
+        // address, and a commute needs a few a day.
+        case .transitous: 200
         }
     }
 

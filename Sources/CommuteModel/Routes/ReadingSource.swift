@@ -3,6 +3,8 @@ public enum ReadingSource: UInt8, CaseIterable, Sendable, Equatable {
     case wsdot = 0, tomtom = 1, here = 2, google = 3
     /// A transit route's door-to-door time as its agency's realtime feed had it.
     case transit = 4
+    /// A door-to-door itinerary from Transitous.
+    case transitous = 5
 
     /// As `history export` writes it and `history import` reads it: `wsdot`, `tomtom`.
     public var name: String {
@@ -12,6 +14,7 @@ public enum ReadingSource: UInt8, CaseIterable, Sendable, Equatable {
         case .here: "here"
         case .google: "google"
         case .transit: "transit"
+        case .transitous: "transitous"
         }
     }
 
@@ -23,6 +26,7 @@ public enum ReadingSource: UInt8, CaseIterable, Sendable, Equatable {
         case .here: RouteProvider.here.displayName
         case .google: RouteProvider.google.displayName
         case .transit: "The realtime feed"
+        case .transitous: RouteProvider.transitous.displayName
         }
     }
 
@@ -33,7 +37,7 @@ public enum ReadingSource: UInt8, CaseIterable, Sendable, Equatable {
 
     /// Where a route's times come from: the feed, or its provider.
     public init(of route: Route) {
-        if route.transit != nil {
+        if route.transit != nil, route.custom == nil {
             self = .transit
             return
         }
@@ -42,6 +46,7 @@ public enum ReadingSource: UInt8, CaseIterable, Sendable, Equatable {
         case .tomtom: self = .tomtom
         case .here: self = .here
         case .google: self = .google
+        case .transitous: self = .transitous
         }
     }
 }

@@ -19,6 +19,10 @@ public struct TransitDeparture: Sendable, Equatable {
     /// A delay the realtime feed gave that lies outside what the trip can be (over 4 times its
     /// walk and ride): held back, the timetable used, until the next feed says it too.
     public var heldDelaySeconds: Int?
+    /// A door-to-door itinerary's legs (walks and rides) and changes; nil for a GTFS route's
+    /// departure, which is one ride between two stops.
+    public var legs: [TransitLeg]?
+    public var transfers: Int?
 
     public init(
         tripID: String, line: String, headsign: String, scheduled: Date, predicted: Date?, delaySeconds: Int?, canceled: Bool,

@@ -227,7 +227,7 @@ extension Route {
     }
 
     /// `transit` for a transit route, `wsdot` for the feed's, else the provider's name.
-    public var sourceName: String { transit != nil ? "transit" : custom?.provider.rawValue ?? "wsdot" }
+    public var sourceName: String { custom?.provider.rawValue ?? (transit != nil ? "transit" : "wsdot") }
 
     /// The route with its times as of `moment`: for a transit route, the walk and the ride of the
     /// next departure one could plan for, as the timetable has it (`average`) and as it will be
@@ -257,7 +257,7 @@ extension Route {
 
 extension TransitDeparture: Codable {
     private enum CodingKeys: String, CodingKey {
-        case tripID = "trip", line, headsign, scheduled, predicted, delaySeconds, canceled, skipped, arrival, scheduledArrival, heldDelaySeconds
+        case tripID = "trip", line, headsign, scheduled, predicted, delaySeconds, canceled, skipped, arrival, scheduledArrival, heldDelaySeconds, legs, transfers
     }
 
     public init(from decoder: any Decoder) throws {
@@ -273,6 +273,8 @@ extension TransitDeparture: Codable {
         arrival = try container.decode(Date.self, forKey: .arrival)
         scheduledArrival = try container.decodeIfPresent(Date.self, forKey: .scheduledArrival) ?? arrival
         heldDelaySeconds = try container.decodeIfPresent(Int.self, forKey: .heldDelaySeconds)
+        legs = try container.decodeIfPresent([TransitLeg].self, forKey: .legs)
+        transfers = try container.decodeIfPresent(Int.self, forKey: .transfers)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -288,5 +290,7 @@ extension TransitDeparture: Codable {
         try container.encode(arrival, forKey: .arrival)
         if scheduledArrival != arrival { try container.encode(scheduledArrival, forKey: .scheduledArrival) }
         try container.encodeIfPresent(heldDelaySeconds, forKey: .heldDelaySeconds)
+        try container.encodeIfPresent(legs, forKey: .legs)
+        try container.encodeIfPresent(transfers, forKey: .transfers)
     }
 }

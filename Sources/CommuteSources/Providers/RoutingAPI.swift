@@ -21,6 +21,9 @@ public enum RoutingAPI {
         /// not given.
         public var usualMinutes: Int?
         public var distanceMiles: Double?
+        /// A transit planner's itineraries, soonest first: each a departure from the door with
+        /// its legs. Nil for a car provider.
+        public var itineraries: [TransitDeparture]?
     }
 
     /// Why an answer holds no travel time.
@@ -39,8 +42,8 @@ public enum RoutingAPI {
         case badAnswer(String)
     }
 
-    /// The most bytes a provider's answer may have: a summary is a few hundred.
-    public static let maximumAnswerBytes = 1 << 20
+    /// The most bytes a provider's answer may have: a summary is a few hundred bytes, five itineraries without geometry some kilobytes.
+    public static let maximumAnswerBytes = 2 << 20
 
     /// Reads a base URL that replaces `https://api.tomtom.com` and the like: http(s), a host, and
     /// perhaps a port and a path prefix (a proxy). Nil for anything else.
@@ -55,8 +58,9 @@ public enum RoutingAPI {
     }
 
     /// The request for one route, built by its provider's service with the key made safe for a URL.
-    public static func request(for custom: Route.Custom, key: String, base: String) -> Request? {
-        custom.provider.service.request(from: custom.from, to: custom.to, key: key.percentEncoded(keeping: unreserved), base: base)
+    public static func request(for custom: Route.Custom, key: String, base: String, query: RoutingQuery) -> Request? {
+        custom.provider.service.request(
+            from: custom.from, to: custom.to, key: key.percentEncoded(keeping: unreserved), base: base, query: query)
     }
 
     static let unreserved = ScalarSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -68,11 +72,12 @@ public enum RoutingAPI {
         let message = providerMessage(response.body)
         switch response.status {
         case 200: break
-        case 401, 403: return .failure(.keyRejected(message ?? "HTTP \(response.status)"))
+        case 401 where provider.needsKey, 403 where provider.needsKey: return .failure(.keyRejected(message ?? "HTTP \(response.status)"))
         case 429:
             let seconds = response.headers["retry-after"].flatMap { NumberParsing.decimal($0) }.flatMap { $0 >= 0 && $0 <= 3_600 ? $0 : nil }
             return .failure(.rateLimited(retryAfter: seconds))
         case 500...599: return .failure(.server(status: response.status))
+        case 403: return .failure(service.fault(status: 403, code: nil, message: message ?? plainText(response.body)) ?? .refused("HTTP 403"))
         default:
             if let fault = service.fault(status: response.status, code: errorCode(response.body), message: message) { return .failure(fault) }
             return .failure(.refused("HTTP \(response.status)" + (message.map { ": \($0)" } ?? "")))
@@ -159,6 +164,12 @@ public enum RoutingAPI {
         ]
         guard let text = candidates.lazy.compactMap({ $0 as? String }).first(where: { !$0.isEmpty }) else { return nil }
         return DisplayText.line(String(text.prefix(200)))
+    }
+
+    /// A short plain-text body (a proxy's refusal), as one line.
+    static func plainText(_ body: Data) -> String? {
+        let text = DisplayText.line(String(decoding: body.prefix(200), as: UTF8.self)).trimmingWhitespace()
+        return text.isEmpty || text.hasPrefix("<") ? nil : text
     }
 
     /// TomTom's `detailedError.code` or Google's `error.details[].reason`/`error.status`.

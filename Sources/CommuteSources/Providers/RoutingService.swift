@@ -7,13 +7,25 @@ import FoundationEssentials
 public protocol RoutingService: Sendable {
     /// The request for a route between two points; `key` is already safe inside a URL. Nil when no
     /// URL can be made from `base`.
-    func request(from origin: Coordinate, to destination: Coordinate, key: String, base: String) -> RoutingAPI.Request?
+    func request(from origin: Coordinate, to destination: Coordinate, key: String, base: String, query: RoutingQuery) -> RoutingAPI.Request?
     /// The measurement in a 200 answer's JSON object, or why there is none. Throws
     /// `RoutingAPI.Field.Problem` for a field that is not what the provider documents.
     func measurement(in answer: [String: Any]) throws -> Result<RoutingAPI.Measurement, RoutingAPI.Fault>
     /// A refusal this provider words its own way (TomTom's `NO_ROUTE_FOUND`, Google's invalid key);
     /// nil leaves it a plain refusal.
     func fault(status: Int, code: String?, message: String?) -> RoutingAPI.Fault?
+}
+
+/// When a route is asked about: leaving now (a car provider's traffic is always now's), leaving
+/// at a time, or arriving by one (a transit planner plans for it).
+public struct RoutingQuery: Sendable, Equatable {
+    public var time: Date
+    public var arriveBy: Bool
+
+    public init(time: Date, arriveBy: Bool) {
+        self.time = time
+        self.arriveBy = arriveBy
+    }
 }
 
 extension RoutingService {
@@ -31,6 +43,7 @@ extension RouteProvider {
         case .tomtom: TomTomRouting()
         case .here: HERERouting()
         case .google: GoogleRouting()
+        case .transitous: TransitousRouting()
         }
     }
 }

@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// TomTom's Routing API `calculateRoute`, summary only (see `reference/providers.md`).
 struct TomTomRouting: RoutingService {
-    func request(from origin: Coordinate, to destination: Coordinate, key: String, base: String) -> RoutingAPI.Request? {
+    func request(from origin: Coordinate, to destination: Coordinate, key: String, base: String, query: RoutingQuery) -> RoutingAPI.Request? {
         Self.getJSON("\(base)/routing/1/calculateRoute/\(origin):\(destination)/json?key=\(key)&traffic=true&travelMode=car"
             + "&computeTravelTimeFor=all&routeRepresentation=summaryOnly")
     }

@@ -147,7 +147,7 @@ extension RouteCache {
     private static let topLevelFields: [StaticString] = ["version", "fetchedAt", "source", "validators", "routes"]
     static let routeFields: [StaticString] = [
         "id", "name", "description", "currentMinutes", "averageMinutes", "distanceMiles", "updatedAt", "startPoint", "endPoint",
-        "custom", "suspiciousMinutes",
+        "custom", "suspiciousMinutes", "transit",
     ]
     private static let pointFields: [StaticString] = ["description", "direction", "latitude", "longitude", "milePost", "roadName"]
 
@@ -205,6 +205,7 @@ extension RouteCache {
         var end: Route.Point?
         var custom: Route.Custom?
         var suspicious: Int?
+        var transit: Route.Transit?
     }
 
     static func readRoute(_ reader: inout JSONReader, index: Int, includingEndPoints: Bool) throws -> Route {
@@ -224,6 +225,12 @@ extension RouteCache {
             averageMinutes: fields.average, distanceMiles: fields.distance, updatedAt: updated,
             startPoint: fields.start, endPoint: fields.end, custom: fields.custom)
         route.suspiciousMinutes = fields.suspicious.flatMap { $0 > 0 ? $0 : nil }
+        // Only a transit planner's route carries its itineraries.
+        if let transit = fields.transit {
+            guard route.custom?.provider.isTransit == true else { throw DocumentProblem("wrong shape: \(field).transit on a route that is not a planner's") }
+            try checkItineraries(transit, field: "\(field).transit")
+            route.transit = transit
+        }
         if let problem = route.implausibility { throw DocumentProblem("impossible value: \(field): \(problem)") }
         return route
     }
@@ -244,10 +251,30 @@ extension RouteCache {
             case "endPoint" where includingEndPoints: fields.end = try readPoint(&reader)
             case "custom": fields.custom = try readCustom(&reader, field: "routes[\(index)].custom")
             case "suspiciousMinutes": fields.suspicious = try reader.readOptionalInt()
+            case "transit":
+                let raw = try reader.readRawValue()
+                do {
+                    fields.transit = try StoreCoding.decoder.decode(Route.Transit?.self, from: Data(raw))
+                } catch let error as DecodingError {
+                    throw DocumentProblem("wrong shape: routes[\(index)].transit: \(StoreCoding.describe(error))")
+                }
             default: try reader.skipValue()
             }
         } catch let error as JSONReadError where error.kind == .type {
             throw DocumentProblem("wrong shape: routes[\(index)].\(key) has the wrong type")
+        }
+    }
+
+    /// A planner's itineraries: few, with few legs, at times a departure may be at.
+    static func checkItineraries(_ transit: Route.Transit, field: String) throws(DocumentProblem) {
+        try DocumentProblem.check(transit.departures.count <= 64, "\(field).departures holds over 64 itineraries")
+        for departure in transit.departures {
+            try DocumentProblem.check((departure.legs ?? []).count <= TransitLeg.largestCount, "\(field) has an itinerary of too many legs")
+            let times = [departure.scheduled, departure.arrival, departure.scheduledArrival] + (departure.predicted.map { [$0] } ?? [])
+                + (departure.legs ?? []).flatMap { [$0.departure, $0.arrival, $0.scheduledDeparture] }
+            for date in times {
+                try DocumentProblem.check(Route.Transit.plausibleDates.contains(date), "\(field) has a time outside 1970 to 2199")
+            }
         }
     }
 
@@ -296,7 +323,7 @@ extension RouteCache {
             case "provider":
                 let name = try reader.readString()
                 guard let known = RouteProvider(rawValue: name) else {
-                    throw DocumentProblem("impossible value: \(field).provider '\(DisplayText.line(name))' is not tomtom, here or google")
+                    throw DocumentProblem("impossible value: \(field).provider '\(DisplayText.line(name))' is not \(RouteProvider.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 provider = known
             case "from": from = try readCoordinate(&reader, field: "\(field).from")

@@ -105,6 +105,11 @@ extension RouteCache {
                 writer.key("custom")
                 RouteCache.write(custom, &writer)
             }
+            // Only a transit planner's route carries its itineraries.
+            if let transit = route.transit, route.custom?.provider.isTransit == true, let encoded = try? StoreCoding.encoder.encode(transit) {
+                writer.key("transit")
+                writer.raw(Array(encoded))
+            }
             // Only a route with a reading held back carries it.
             if let suspicious = route.suspiciousMinutes {
                 writer.key("suspiciousMinutes")

@@ -36,6 +36,9 @@ enum CommandTree {
             name: "route", own: Commands.RouteCommand.command, ownTakesOtherWords: true,
             commands: [Commands.RouteAddCommand.command, Commands.RouteEditCommand.command, Commands.RouteRemoveCommand.command])),
         .group(Group(
+            name: "place", summary: "Places by name (home, office) for --from and --to: typed in, or found once by a search", alone: "list",
+            commands: [Commands.PlaceAddCommand.command, Commands.PlaceListCommand.command, Commands.PlaceRemoveCommand.command])),
+        .group(Group(
             name: "transit", summary: "Transit agencies' GTFS feeds, their stops and their live data", alone: "list",
             commands: [Commands.TransitAddCommand.command, Commands.TransitListCommand.command, Commands.TransitStopsCommand.command, Commands.TransitRemoveCommand.command])),
         .command(Commands.BriefCommand.command),

@@ -92,6 +92,10 @@ struct ConfigJSON: EveryKeyEncodable {
     var historyDays: Int
     /// Weeks typical times look back.
     var typicalWeeks: Int
+    /// How public services can reach the user; null when not set.
+    var contact: String?
+    var transitousURL: String
+    var geocoderURL: String
 
     init(_ configuration: Configuration, source: String?, codeFromEnvironment: Bool, environment: [String: String] = [:]) {
         self.source = source
@@ -132,7 +136,7 @@ struct ConfigJSON: EveryKeyEncodable {
         var keys: [String: String?] = [:]
         var keysFrom: [String: String?] = [:]
         let credentials = Credentials(environment: environment, configuration: configuration)
-        for provider in RouteProvider.allCases {
+        for provider in RouteProvider.keyed {
             let from: String? = switch credentials.key(for: provider)?.origin {
             case nil: nil
             case .configuration: "config"
@@ -151,5 +155,8 @@ struct ConfigJSON: EveryKeyEncodable {
         healthNotify = configuration.healthNotify
         historyDays = configuration.historyRetentionDays
         typicalWeeks = configuration.typicalTimeWeeks
+        contact = configuration.contact
+        transitousURL = configuration.transitousURL ?? RouteProvider.transitous.defaultBaseURL
+        geocoderURL = configuration.geocoderURL ?? Geocoder.nominatim.defaultBaseURL
     }
 }

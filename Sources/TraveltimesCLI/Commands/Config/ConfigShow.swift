@@ -49,6 +49,9 @@ extension Commands {
                     configuration.historyRetentionDays == 0
                         ? "off (no travel times are recorded)" : "\(configuration.historyRetentionDays) days of travel times are kept"
                 case .typicalWeeks: "typical times look back \(configuration.typicalTimeWeeks) weeks"
+                case .contact: configuration.contact.map { "\($0) (\(Product.userAgent(contact: $0)))" } ?? "not set (requests name \(Product.url))"
+                case .transitousURL: configuration.transitousURL ?? RouteProvider.transitous.defaultBaseURL
+                case .geocoderURL: configuration.geocoderURL ?? Geocoder.nominatim.defaultBaseURL
                 }
             }
         }

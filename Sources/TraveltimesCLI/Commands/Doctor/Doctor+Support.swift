@@ -196,13 +196,19 @@ struct Doctor {
             }
         case .providerWithoutKey(let provider, let usage, let keyOnlyInShell):
             return ("provider " + provider.rawValue,
-                    usageText(usage) + (keyOnlyInShell ? "; the key is set only in \(provider.keyVariable), which timers and cron do not see" : "; no key"),
+                    usageText(usage) + (keyOnlyInShell ? "; the key is set only in \(provider.keyVariable?.name ?? "its variable"), which timers and cron do not see" : "; no key"),
                     "traveltimes config set \(provider.keySetting) KEY" + keyFix)
         case .providerBudgetSpent(let provider, let usage):
             return ("provider " + provider.rawValue, usageText(usage) + ": the budget is spent; its routes keep their last times until midnight",
                     "traveltimes config set \(provider.budgetSetting) N, if your plan allows more")
         case .providerReady(let provider, let usage):
-            return ("provider " + provider.rawValue, usageText(usage), nil)
+            guard !provider.needsKey else { return ("provider " + provider.rawValue, usageText(usage), nil) }
+            // A public service: who it is told is asking, and when it last answered.
+            let answered = ((try? commute.routes.all().routes) ?? []).filter { $0.custom?.provider == provider }.compactMap(\.custom?.fetchedAt).max()
+            let contact = commute.configuration.contact
+            let detail = usageText(usage) + "; requests say \(Product.userAgent(contact: contact))"
+                + "; last answered " + (answered.map { "\(moment($0)) (\(TimeFormatting.age(commute.now.timeIntervalSince($0))) ago)" } ?? "never")
+            return ("provider " + provider.rawValue, detail, contact == nil ? "traveltimes config set contact YOUR-EMAIL (the service's policy asks how to reach you)" : nil)
         case .transitNoDeparture(let route, let why):
             return ("route " + route, why, "check the feed's dates with `traveltimes route \(route)`; a newer timetable comes with `traveltimes refresh`")
         case .transitFeed(let name, let routes, let checkedAt, let problems):

@@ -20,10 +20,34 @@ extension Commands {
                     route: RouteJSON(route, calendar: commute.calendar), startPoint: route.startPoint, endPoint: route.endPoint,
                     estimatedArrival: detail.estimatedArrival.map { TimeFormatting.iso8601($0, calendar: commute.calendar) },
                     favorite: detail.isFavorite, scheduleIDs: detail.schedules.map { $0.id.lowercasedString },
-                    transit: route.transit.map { TransitJSON($0, at: commute.now, calendar: commute.calendar) }))
+                    transit: route.custom == nil ? route.transit.map { TransitJSON($0, at: commute.now, calendar: commute.calendar) } : nil,
+                    itineraries: route.custom?.provider.isTransit == true
+                        ? ItineraryJSON.list(route.transit, at: commute.now, calendar: commute.calendar) : nil))
                 return
             }
             printDetail(detail, commute, invocation.io)
+        }
+
+        /// A planner's route: its next itineraries, when it was asked, its schedules, and the
+        /// credit its data asks for.
+        private static func printItineraries(_ route: Route, _ commute: Commute, _ io: TerminalIO) {
+            let calendar = commute.calendar
+            let coming = route.transit?.departures(after: commute.now) ?? []
+            if coming.isEmpty {
+                io.out("  Next:     no itinerary known from now on; the next refresh that needs it asks Transitous")
+            } else {
+                io.out("  Next:")
+                for itinerary in coming.prefix(5) { io.out("    " + ItineraryText.line(itinerary, calendar: calendar)) }
+            }
+            if let custom = route.custom, custom.fetchedAt != nil {
+                io.out("  Asked:    \(TimeFormatting.moment(route.updatedAt, relativeTo: commute.now, calendar: calendar)) "
+                    + "(\(TimeFormatting.age(commute.now.timeIntervalSince(route.updatedAt))) ago)")
+            } else {
+                io.out("  Asked:    not yet; the next refresh that needs it asks Transitous")
+            }
+            let schedules = (try? commute.routes.routeDetail(route.id).schedules) ?? []
+            io.out("  Schedules: " + (schedules.isEmpty ? "none" : schedules.map { "\(shortID($0)) \($0.timeLabel) on \($0.daysLabel)" }.joined(separator: "; ")))
+            io.out(Transitous.attribution)
         }
 
         /// A route's card: its name, ends, source, times, arrival, age, and the schedules using it.
@@ -35,9 +59,13 @@ extension Commands {
             if let start = route.startPoint { io.out("  From:     \(describe(start))") }
             if let end = route.endPoint { io.out("  To:       \(describe(end))") }
             if let custom = route.custom {
-                io.out("  From:     \(custom.from)")
-                io.out("  To:       \(custom.to)")
-                io.out("  Source:   \(custom.provider.displayName) (a custom route)")
+                io.out("  From:     \(commute.places.name(of: custom.from).map { "\($0) (\(custom.from))" } ?? custom.from.description)")
+                io.out("  To:       \(commute.places.name(of: custom.to).map { "\($0) (\(custom.to))" } ?? custom.to.description)")
+                io.out("  Source:   \(custom.provider.displayName) (\(custom.provider.isTransit ? "door-to-door public transport, no key" : "a custom route"))")
+            }
+            if route.custom?.provider.isTransit == true {
+                printItineraries(route, commute, io)
+                return
             }
             if let transit = route.transit {
                 io.out("  From:     \(transit.fromName ?? "?") (stop \(transit.fromStop))")

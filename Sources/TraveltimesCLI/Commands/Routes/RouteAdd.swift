@@ -51,13 +51,16 @@ extension Commands {
             for option in [Self.fromStop.spec, Self.toStop.spec, Self.line.spec, Self.walk.spec] where invocation.isGiven(option) {
                 throw invocation.usage("\(option.name) is for a transit route: give --transit FEED too.")
             }
-            let provider = try required(RouteOptions.provider, invocation, missing: "Missing --provider: tomtom, here or google.")
-            let from = try required(RouteOptions.from, invocation, missing: "Missing --from LAT,LON (decimal degrees, such as 47.6062,-122.3321).")
-            let to = try required(RouteOptions.to, invocation, missing: "Missing --to LAT,LON (decimal degrees, such as 47.6062,-122.3321).")
-            let custom = Route.Custom(provider: provider, from: from, to: to)
+            let provider = try required(RouteOptions.provider, invocation, missing: "Missing --provider: tomtom, here, google or transitous.")
+            let fromArgument = try required(RouteOptions.from, invocation, missing: "Missing --from PLACE or LAT,LON (decimal degrees, such as 47.6062,-122.3321).")
+            let toArgument = try required(RouteOptions.to, invocation, missing: "Missing --to PLACE or LAT,LON (decimal degrees, such as 47.6062,-122.3321).")
             let name = try invocation.value(RouteOptions.name)
             let commute = try invocation.commute()
-            let route = CustomRoutes.customRoute(id: id, name: name ?? nil, custom: custom, at: commute.now)
+            let from = try fromArgument.resolved(in: commute)
+            let to = try toArgument.resolved(in: commute)
+            let custom = Route.Custom(provider: provider, from: from, to: to)
+            var route = CustomRoutes.customRoute(id: id, name: name ?? nil, custom: custom, at: commute.now)
+            route.description = "\(commute.places.name(of: from) ?? from.description) → \(commute.places.name(of: to) ?? to.description) (\(provider.displayName))"
             if invocation.isSet(Self.noCheck) {
                 _ = try commute.customRoutes.addCustomRoute(route, measurement: nil)
                 invocation.io.out("Added route \(id): \(route.name), not checked; it is fetched at the next refresh that needs it.")
@@ -82,6 +85,7 @@ extension Commands {
                 let saved = added.route
                 io.out("Added route \(id): \(saved.name): \(describeTimes(saved)).")
                 for warning in added.warnings { io.warn(warning) }
+                if provider.isTransit { io.out(Transitous.attribution) }
             }
         }
 

@@ -22,7 +22,8 @@ extension Commands {
             }
             let commute = try invocation.commute()
             _ = try commute.customRoutes.customRoute(id)
-            let route = try commute.customRoutes.editCustomRoute(id, name: name, from: from, to: to, provider: provider)
+            let route = try commute.customRoutes.editCustomRoute(
+                id, name: name, from: try from?.resolved(in: commute), to: try to?.resolved(in: commute), provider: provider)
             invocation.io.out("Route \(id): \(route.name); \(describeTimes(route)).")
         }
     }

@@ -5,11 +5,12 @@ extension Commands {
 
     /// The options of `route add` and `route edit`, worded once.
     enum RouteOptions {
-        static let from = point("--from", help: "Where the route starts, in decimal degrees: 47.6062,-122.3321")
+        static let from = point("--from", help: "Where the route starts: a place's name (place add), or 47.6062,-122.3321")
         static let to = point("--to", help: "Where it ends")
         static let provider = Option<RouteProvider>(
-            "--provider", value: "NAME", help: "tomtom, here or google", values: .words(RouteProvider.allCases.map(\.rawValue)),
-            read: RouteProvider.init(rawValue:), invalid: { "Unknown --provider '\(DisplayText.line($0))': use tomtom, here or google." })
+            "--provider", value: "NAME", help: "tomtom, here, google (keys) or transitous (public transport, no key)",
+            values: .words(RouteProvider.allCases.map(\.rawValue)),
+            read: RouteProvider.init(rawValue:), invalid: { "Unknown --provider '\(DisplayText.line($0))': use tomtom, here, google or transitous." })
         /// `--name ''` is nil: the default name.
         static let name = Option<String?>(
             "--name", value: "TEXT", help: "The name to show (default: its ends and provider)",
@@ -21,12 +22,37 @@ extension Commands {
             },
             invalid: { _ in "Invalid --name: use at most 80 characters on one line, without control characters." })
 
-        private static func point(_ name: String, help: String) -> Option<Coordinate> {
+        private static func point(_ name: String, help: String) -> Option<PointArgument> {
             Option(
-                name, value: "LAT,LON", help: help, read: Coordinate.init,
+                name, value: "PLACE", help: help, values: .placeName, read: PointArgument.init,
                 invalid: {
-                    "Invalid \(name) '\(DisplayText.line($0))': use LAT,LON in decimal degrees, such as 47.6062,-122.3321 (latitude -90 to 90, longitude -180 to 180)."
+                    "Invalid \(name) '\(DisplayText.line($0))': use a place's name (traveltimes place list) or LAT,LON in decimal degrees, "
+                        + "such as 47.6062,-122.3321 (latitude -90 to 90, longitude -180 to 180)."
                 })
+        }
+    }
+
+    /// What `--from` and `--to` take: a point, or the name of a saved place.
+    enum PointArgument: Sendable {
+        case point(Coordinate)
+        case place(String)
+
+        init?(_ text: String) {
+            if let point = Coordinate(text) {
+                self = .point(point)
+            } else if Place.isValidName(text) {
+                self = .place(text)
+            } else {
+                return nil
+            }
+        }
+
+        /// The point: a saved place's is read from the store.
+        func resolved(in commute: Commute) throws -> Coordinate {
+            switch self {
+            case .point(let point): point
+            case .place(let name): try commute.places.point(name)
+            }
         }
     }
 
@@ -102,6 +128,7 @@ extension Invocation {
         let credentials = Credentials(environment: environment, configuration: configuration)
         for provider in RouteProvider.allCases {
             if let key = credentials.key(for: provider) { keys[provider] = key.value }
+            if provider == .transitous, let base = configuration.transitousURL { bases[provider] = base }
             if let text = environment[provider.baseURLVariable], !text.isEmpty {
                 guard let base = RoutingAPI.baseURL(text) else {
                     throw usage("Invalid \(provider.baseURLVariable) '\(FeedSource.display(text))': use http(s)://host[:port][/path].")
@@ -109,10 +136,12 @@ extension Invocation {
                 bases[provider] = base
             }
         }
-        return ProviderAccess(
+        var access = ProviderAccess(
             keys: keys, baseURLs: bases,
             client: session.map { $0.limited(to: RoutingAPI.maximumAnswerBytes) }
                 ?? HelperHTTPClient(helperPath: fetchHelperPath(), maximumBodyBytes: RoutingAPI.maximumAnswerBytes, environment: environment))
+        access.userAgent = Product.userAgent(contact: configuration.contact)
+        return access
     }
 }
 
@@ -195,8 +224,10 @@ struct RouteDetailJSON: Encodable {
     var scheduleIDs: [String]
     /// A transit route's stops, and its next departures; absent for other routes.
     var transit: TransitJSON?
+    /// A planner's (Transitous) next itineraries; absent for other routes.
+    var itineraries: [ItineraryJSON]?
 
-    private enum CodingKeys: String, CodingKey { case startPoint, endPoint, estimatedArrival, favorite, scheduleIDs, transit, departures }
+    private enum CodingKeys: String, CodingKey { case startPoint, endPoint, estimatedArrival, favorite, scheduleIDs, transit, departures, itineraries }
 
     func encode(to encoder: any Encoder) throws {
         try route.encode(to: encoder)
@@ -210,6 +241,7 @@ struct RouteDetailJSON: Encodable {
             try container.encode(transit, forKey: .transit)
             try container.encode(transit.departures, forKey: .departures)
         }
+        if let itineraries { try container.encode(itineraries, forKey: .itineraries) }
     }
 }
 

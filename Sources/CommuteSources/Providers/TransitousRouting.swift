@@ -1,0 +1,119 @@
+import FoundationEssentials
+
+/// Transitous, the public keyless instance of the MOTIS router: `GET /api/v6/plan` for door-to-door
+/// itineraries between two points, leaving at or arriving by a time (see
+/// `reference/keyless-transit.md`). Its answer's times are UTC; the legs say what is live.
+struct TransitousRouting: RoutingService {
+    /// How many itineraries to ask for, and the most kept.
+    static let itineraryCount = 8
+    static let largestItineraryCount = 64
+
+    func request(from origin: Coordinate, to destination: Coordinate, key: String, base: String, query: RoutingQuery) -> RoutingAPI.Request? {
+        // UTC with `Z`: a `+` in the query would be read as a space.
+        let time = ISO8601.string(Date(timeIntervalSince1970: query.time.timeIntervalSince1970.rounded(.down)))
+        return Self.getJSON(
+            "\(base)/api/v6/plan?fromPlace=\(origin)&toPlace=\(destination)&time=\(time)&arriveBy=\(query.arriveBy)"
+                + "&numItineraries=\(Self.itineraryCount)&detailedLegs=false")
+    }
+
+    func fault(status: Int, code: String?, message: String?) -> RoutingAPI.Fault? {
+        switch status {
+        case 403:
+            // Its front refuses a request without a User-Agent of its own, in plain text.
+            .refused("HTTP 403" + (message.map { ": \($0)" } ?? "") + " (its usage policy: https://transitous.org/api/)")
+        case 404: .noRoute(message ?? "a place is unknown to Transitous")
+        default: nil
+        }
+    }
+
+    func measurement(in answer: [String: Any]) throws -> Result<RoutingAPI.Measurement, RoutingAPI.Fault> {
+        guard let list = answer["itineraries"] as? [Any] else { return .failure(.badAnswer("no itineraries in the answer")) }
+        var itineraries: [TransitDeparture] = []
+        for (index, item) in list.prefix(Self.largestItineraryCount).enumerated() {
+            guard let object = item as? [String: Any] else { throw RoutingAPI.Field.Problem("itineraries[\(index)] is not an object") }
+            itineraries.append(try Self.itinerary(object, name: "itineraries[\(index)]"))
+        }
+        itineraries.sort { $0.expected < $1.expected }
+        guard let first = itineraries.first(where: { !$0.canceled }) ?? itineraries.first else {
+            return .failure(.noRoute("Transitous found no itinerary for that time"))
+        }
+        let result = RoutingAPI.measurement(
+            now: first.arrival.timeIntervalSince(first.expected), usual: first.scheduledArrival.timeIntervalSince(first.scheduled), metres: nil)
+        return result.map { measurement in
+            var measurement = measurement
+            measurement.itineraries = itineraries
+            return measurement
+        }
+    }
+
+    /// One itinerary as a departure from the door: its scheduled start is its live start less the
+    /// first ride's delay, its scheduled arrival its live one less the last ride's.
+    static func itinerary(_ object: [String: Any], name: String) throws -> TransitDeparture {
+        typealias Problem = RoutingAPI.Field.Problem
+        let start = try time(object["startTime"], "\(name).startTime")
+        let end = try time(object["endTime"], "\(name).endTime")
+        guard end >= start, end.timeIntervalSince(start) <= Double(Route.longestTravelMinutes * 60) else {
+            throw Problem("\(name) ends before it starts, or takes over a day")
+        }
+        guard let legObjects = object["legs"] as? [Any], !legObjects.isEmpty else { throw Problem("\(name).legs is missing") }
+        guard legObjects.count <= TransitLeg.largestCount else { throw Problem("\(name) has over \(TransitLeg.largestCount) legs") }
+        var legs: [TransitLeg] = []
+        for (index, item) in legObjects.enumerated() {
+            guard let leg = item as? [String: Any] else { throw Problem("\(name).legs[\(index)] is not an object") }
+            legs.append(try Self.leg(leg, name: "\(name).legs[\(index)]", within: start.addingTimeInterval(-86_400)...end.addingTimeInterval(86_400)))
+        }
+        let rides = legs.filter { !$0.isWalk }
+        let firstDelay = rides.first.map { $0.departure.timeIntervalSince($0.scheduledDeparture) } ?? 0
+        let lastRide = rides.last.flatMap { ride in legObjects.lazy.compactMap { $0 as? [String: Any] }.last { ($0["mode"] as? String) == ride.mode } }
+        let lastDelay = try lastRide.flatMap { leg -> TimeInterval? in
+            guard let scheduled = leg["scheduledEndTime"], let actual = leg["endTime"] else { return nil }
+            return try time(actual, "\(name).endTime").timeIntervalSince(try time(scheduled, "\(name).scheduledEndTime"))
+        } ?? 0
+        let live = rides.contains(where: \.realtime)
+        var id = (object["id"] as? String).map { DisplayText.line(String($0.prefix(TransitRun.longestTrip))) } ?? ""
+        if id.isEmpty { id = "\(ISO8601.string(Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded(.down)))) " + rides.compactMap(\.line).joined(separator: ",") }
+        var departure = TransitDeparture(
+            tripID: String(id.prefix(TransitRun.longestTrip)), line: rides.compactMap(\.line).joined(separator: " → "),
+            headsign: rides.last?.headsign ?? "", scheduled: start.addingTimeInterval(-firstDelay), predicted: live ? start : nil,
+            delaySeconds: live ? Int(firstDelay) : nil, canceled: legs.contains(where: \.cancelled), skipped: false, arrival: end,
+            scheduledArrival: end.addingTimeInterval(-lastDelay))
+        departure.legs = legs
+        let transfers = (object["transfers"] as? Double).flatMap { $0 >= 0 && $0 <= 64 ? Int($0) : nil }
+        departure.transfers = transfers ?? max(0, rides.count - 1)
+        return departure
+    }
+
+    static func leg(_ object: [String: Any], name: String, within window: ClosedRange<Date>) throws -> TransitLeg {
+        typealias Problem = RoutingAPI.Field.Problem
+        func text(_ value: Any?) -> String? {
+            guard let value = value as? String else { return nil }
+            let cleaned = DisplayText.line(String(value.prefix(TransitLeg.longestName))).trimmingWhitespace()
+            return cleaned.isEmpty ? nil : cleaned
+        }
+        guard let mode = text(object["mode"]), mode.utf8.count <= 40 else { throw Problem("\(name).mode is missing") }
+        let departure = try time(object["startTime"], "\(name).startTime")
+        let arrival = try time(object["endTime"], "\(name).endTime")
+        let scheduled = try object["scheduledStartTime"].map { try time($0, "\(name).scheduledStartTime") } ?? departure
+        for moment in [departure, arrival, scheduled] where !window.contains(moment) {
+            throw Problem("\(name) has a time a day away from its itinerary")
+        }
+        guard arrival >= departure else { throw Problem("\(name) ends before it starts") }
+        let from = object["from"] as? [String: Any]
+        let to = object["to"] as? [String: Any]
+        let street = ["WALK", "BIKE", "CAR", "RENTAL", "FLEX", "CAR_PARKING", "ODM"].contains(mode)
+        let line = street ? nil : text(object["displayName"]) ?? text(object["routeShortName"]) ?? text(object["tripShortName"]) ?? mode.lowercased()
+        let cancelled = object["cancelled"] as? Bool == true || from?["cancelled"] as? Bool == true || to?["cancelled"] as? Bool == true
+        return TransitLeg(
+            mode: mode, line: line, headsign: street ? nil : text(object["headsign"]), from: text(from?["name"]) ?? "?",
+            to: text(to?["name"]) ?? "?", departure: departure, arrival: arrival, scheduledDeparture: scheduled,
+            realtime: object["realTime"] as? Bool == true, cancelled: cancelled)
+    }
+
+    /// `2026-06-10T07:00:00Z`, within the years a departure may be at.
+    static func time(_ value: Any?, _ name: String) throws -> Date {
+        guard let text = value as? String, text.utf8.count <= 40, let date = ISO8601.parse(text)?.instant,
+            Route.Transit.plausibleDates.contains(date)
+        else { throw RoutingAPI.Field.Problem("\(name) is not a time") }
+        return date
+    }
+}

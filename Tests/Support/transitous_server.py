@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""A loopback stand-in for Transitous (MOTIS 2: GET /api/v6/plan, GET /api/v1/geocode) and for
+Nominatim (GET /search), shaped after motis-project/motis's openapi.yaml and Nominatim's search API
+(see reference/keyless-transit.md), checking each request as the real services do.
+
+Usage: transitous_server.py LOG CONTROL -- prints its port on the first line of stdout, logs each
+request (path, query, user agent, arrival time) as a JSON line to LOG, and exits when its stdin
+closes or after 300 seconds. Test-only; standard library only; binds 127.0.0.1.
+
+As Transitous's nginx does: no User-Agent, or a library's stock one (python-requests/…,
+Python-urllib/…, node, curl/…), is refused with 403 and a text body; more than 20 plans a minute
+get 429 with an HTML body. As MOTIS does: times must be RFC 3339 (a `+` left unencoded arrives as
+a space and fails with 500 {"error": "failed to parse timestamp …"}); answers' times are UTC with Z.
+
+The timetable: line 545 leaves the stop near the origin at :02, :17, :32 and :47 of every hour
+(UTC), 30 minutes to the stop near the destination; a 6-minute walk before, 4 after. CONTROL is a
+JSON file read on every request: {"delays": {"HH:MM": minutes}} (by the scheduled UTC departure)
+makes those runs late (realTime true), {"cancel": ["HH:MM"]} cancels them, {"fault": F} answers
+every plan with F: "503", "429", "garbage" (200, not JSON), "huge" (200, 50 MiB), "empty" (no
+itinerary), "shape" (200, itineraries of the wrong shape), "error" (400 {"error": …}).
+"""
+import datetime
+import http.server
+import json
+import sys
+import threading
+import time
+import urllib.parse
+
+LOG, CONTROL = sys.argv[1], sys.argv[2]
+LOCK = threading.Lock()
+PLANS = []
+GENERIC = ("python-requests/", "python-urllib/", "python-httpx/", "curl/", "wget/")
+
+
+def control():
+    try:
+        with open(CONTROL) as handle:
+            return json.load(handle)
+    except (OSError, ValueError):
+        return {}
+
+
+def z(moment):
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_time(text):
+    # RFC 3339 as openapi-cpp reads it; a space (a `+` decoded) is not one.
+    if " " in text:
+        raise ValueError(text)
+    if text.endswith("Z"):
+        text = text[:-1] + "+00:00"
+    moment = datetime.datetime.fromisoformat(text)
+    if moment.tzinfo is None:
+        raise ValueError(text)
+    return moment.astimezone(datetime.timezone.utc)
+
+
+def latlon(text):
+    lat, lon = (float(part) for part in text.split(","))
+    if not (-90 <= lat <= 90 and -180 <= lon <= 180):
+        raise ValueError(text)
+    return lat, lon
+
+
+def itinerary(bus, state):
+    """The itinerary on the run that leaves the stop at `bus` (UTC, scheduled)."""
+    key = bus.strftime("%H:%M")
+    delay = int(state.get("delays", {}).get(key, 0))
+    cancelled = key in state.get("cancel", [])
+    live = key in state.get("delays", {}) or cancelled
+    leave = bus + datetime.timedelta(minutes=delay)
+    arrive = leave + datetime.timedelta(minutes=30)
+    start, end = leave - datetime.timedelta(minutes=6), arrive + datetime.timedelta(minutes=4)
+    ride = {
+        "mode": "BUS", "startTime": z(leave), "endTime": z(arrive), "scheduledStartTime": z(bus),
+        "scheduledEndTime": z(bus + datetime.timedelta(minutes=30)), "realTime": live, "scheduled": True,
+        "duration": 1800, "routeShortName": "545", "headsign": "Redmond", "tripId": "545-" + key,
+        "from": {"name": "Stop A", "stopId": "a", "lat": 47.61, "lon": -122.33, "cancelled": cancelled},
+        "to": {"name": "Stop B", "stopId": "b", "lat": 47.67, "lon": -122.12}, "cancelled": cancelled,
+        "legGeometry": {"points": "", "precision": 6, "length": 0}}
+    walk = lambda a, b, f, t: {
+        "mode": "WALK", "startTime": z(a), "endTime": z(b), "scheduledStartTime": z(a), "scheduledEndTime": z(b),
+        "realTime": False, "scheduled": True, "duration": int((b - a).total_seconds()), "from": {"name": f}, "to": {"name": t},
+        "legGeometry": {"points": "", "precision": 6, "length": 0}}
+    return {"id": "it-" + key, "duration": int((end - start).total_seconds()), "startTime": z(start), "endTime": z(end),
+            "transfers": 0, "legs": [walk(start, leave, "START", "Stop A"), ride, walk(arrive, end, "Stop B", "END")]}
+
+
+def runs(around):
+    first = around.replace(minute=2, second=0, microsecond=0) - datetime.timedelta(hours=3)
+    return [first + datetime.timedelta(minutes=15 * index) for index in range(48)]
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status, body, content_type="application/json", headers=None):
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):
+        parsed = urllib.parse.urlsplit(self.path)
+        query = {k: v[0] for k, v in urllib.parse.parse_qs(parsed.query, keep_blank_values=True).items()}
+        agent = self.headers.get("User-Agent", "")
+        with LOCK, open(LOG, "a") as log:
+            log.write(json.dumps({"path": parsed.path, "query": query, "userAgent": agent, "at": time.time()}) + "\n")
+        if not agent or agent.lower().startswith(GENERIC) or agent == "node":
+            return self.send(403, b"Empty or generic user-agent headers are not allowed. Please review the usage policy: https://transitous.org/api/", "text/plain")
+        if parsed.path == "/api/v6/plan":
+            return self.plan(query)
+        if parsed.path == "/api/v1/geocode":
+            return self.geocode(query)
+        if parsed.path == "/search":
+            return self.nominatim(query)
+        self.send(404, {"error": "not found"})
+
+    def plan(self, query):
+        now = time.time()
+        with LOCK:
+            PLANS[:] = [t for t in PLANS if t > now - 60] + [now]
+            if len(PLANS) > 20:
+                return self.send(429, b"<html><body>429 Too Many Requests</body></html>", "text/html")
+        try:
+            latlon(query["fromPlace"])
+            latlon(query["toPlace"])
+        except (KeyError, ValueError):
+            return self.send(400, {"error": "missing parameter"})
+        try:
+            moment = parse_time(query.get("time", z(datetime.datetime.now(datetime.timezone.utc))))
+        except ValueError:
+            return self.send(500, {"error": "failed to parse timestamp \"%s\"" % query.get("time")})
+        state = control()
+        fault = state.get("fault")
+        if fault == "503":
+            return self.send(503, b"<html>503 Service Temporarily Unavailable</html>", "text/html")
+        if fault == "429":
+            return self.send(429, b"<html>429 Too Many Requests</html>", "text/html")
+        if fault == "garbage":
+            return self.send(200, b"<html>not json</html>", "text/html")
+        if fault == "huge":
+            return self.send(200, b'{"itineraries":[' + b" " * (50 << 20) + b"]}")
+        if fault == "error":
+            return self.send(400, {"error": "query time is outside of loaded timetable window"})
+        arrive_by = query.get("arriveBy") == "true"
+        count = int(query.get("numItineraries", "5"))
+        all_runs = [itinerary(bus, state) for bus in runs(moment)]
+        if arrive_by:
+            chosen = [it for it in all_runs if parse_time(it["endTime"]) <= moment][-count:]
+        else:
+            chosen = [it for it in all_runs if parse_time(it["startTime"]) >= moment][:count]
+        if fault == "empty":
+            chosen = []
+        if fault == "shape":
+            chosen = [{"startTime": 12, "legs": "no"}]
+        place = lambda name: {"name": name, "lat": 0, "lon": 0, "level": 0, "vertexType": "NORMAL"}
+        self.send(200, {"requestParameters": {}, "debugOutput": {}, "from": place("START"), "to": place("END"), "direct": [],
+                        "itineraries": chosen, "previousPageCursor": "EARLIER|0", "nextPageCursor": "LATER|0"},
+                  headers={"Link": '<https://transitous.org/sources/>; rel="license"'})
+
+    PLACES = {
+        "pike place market": [("47.6097", "-122.3422", "Pike Place Market, 85, Pike Street, Seattle, King County, Washington, 98101, United States")],
+        "redmond town center": [("47.6712", "-122.1185", "Redmond Town Center, Redmond, King County, Washington, United States")],
+        "main street": [("47.6010", "-122.3300", "Main Street, Seattle, Washington, United States"),
+                        ("45.5200", "-122.6700", "Main Street, Portland, Oregon, United States"),
+                        ("40.7100", "-74.0060", "Main Street, New York, United States")],
+    }
+
+    def nominatim(self, query):
+        if query.get("format") not in ("json", "jsonv2"):
+            return self.send(200, b"<html>the search page</html>", "text/html")
+        text = query.get("q", "").strip().lower()
+        if not text:
+            return self.send(400, {"error": {"code": 400, "message": "Nothing to search for."}})
+        found = self.PLACES.get(text, [])[: int(query.get("limit", "10"))]
+        self.send(200, [{"place_id": index, "licence": "Data © OpenStreetMap contributors, ODbL 1.0. https://osm.org/copyright",
+                         "osm_type": "way", "osm_id": index, "lat": lat, "lon": lon, "category": "place", "type": "yes",
+                         "place_rank": 30, "importance": 0.5, "addresstype": "place", "name": label.split(",")[0],
+                         "display_name": label, "boundingbox": [lat, lat, lon, lon]} for index, (lat, lon, label) in enumerate(found)])
+
+    def geocode(self, query):
+        text = query.get("text", "").strip().lower()
+        if not text:
+            return self.send(400, {"error": "missing parameter"})
+        found = self.PLACES.get(text, [])
+        self.send(200, [{"type": "PLACE", "tokens": [], "name": label.split(",")[0], "id": "", "lat": float(lat), "lon": float(lon),
+                         "areas": [{"name": label.split(",")[1].strip(), "adminLevel": 8, "matched": False, "default": True}],
+                         "score": 1.0} for lat, lon, label in found])
+
+
+def main():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    print(server.server_address[1], flush=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        if not sys.stdin.readline():
+            break
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()

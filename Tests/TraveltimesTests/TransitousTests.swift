@@ -1,0 +1,209 @@
+import Foundation
+import Testing
+
+/// The loopback stand-in for Transitous (plan, geocode) and Nominatim (search): see
+/// `Tests/Support/transitous_server.py`. `control` steers its timetable and its faults.
+final class TransitousServer: @unchecked Sendable {
+    let log: String
+    let control: String
+    private let server: LoopbackServer
+
+    init() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("transitous-\(UUID().uuidString)").path
+        log = base + ".log"
+        control = base + ".json"
+        server = try LoopbackServer(script: "transitous_server.py", arguments: [log, control])
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: log)
+        try? FileManager.default.removeItem(atPath: control)
+    }
+
+    var environment: [String: String] {
+        let base = "http://127.0.0.1:\(server.port)"
+        return ["TRAVELTIMES_TRANSITOUS_URL": base, "TRAVELTIMES_NOMINATIM_URL": base]
+    }
+
+    /// Sets the stand-in's timetable changes or fault for the requests that follow.
+    func steer(_ json: String) throws { try Data(json.utf8).write(to: URL(fileURLWithPath: control)) }
+
+    struct Request {
+        var path: String
+        var query: [String: String]
+        var userAgent: String
+        var at: Double
+    }
+
+    func requests() -> [Request] {
+        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return Request(
+                path: object["path"] as? String ?? "", query: object["query"] as? [String: String] ?? [:],
+                userAgent: object["userAgent"] as? String ?? "", at: object["at"] as? Double ?? 0)
+        }
+    }
+}
+
+@Suite struct TransitousTests {
+    static let attribution =
+        "Transit data: Transitous (transitous.org/sources) · map data © OpenStreetMap contributors (openstreetmap.org/copyright)\n"
+    static let nominatim = "Search by Nominatim · map data © OpenStreetMap contributors (openstreetmap.org/copyright)\n"
+
+    /// A store with the stand-in, the places home and work found by name, and the route bus.
+    func prepared(_ server: TransitousServer) throws -> Sandbox {
+        let sandbox = Sandbox()
+        sandbox.environment.merge(server.environment) { _, new in new }
+        sandbox.environment["TRAVELTIMES_TZ"] = "America/Los_Angeles"
+        try sandbox.ok(["config", "set", "contact", "me@example.org"])
+        try sandbox.ok(["place", "add", "home", "--search", "Pike Place Market", "--now", "2026-11-24T06:00:00-08:00"])
+        try sandbox.ok(["place", "add", "work", "--search", "redmond town center", "--geocoder", "transitous", "--now", "2026-11-24T06:00:00-08:00"])
+        try sandbox.ok(["route", "add", "bus", "--provider", "transitous", "--from", "home", "--to", "work", "--now", "2026-11-24T06:00:00-08:00"])
+        return sandbox
+    }
+
+    @Test func placesAreFoundOnceByNameAndAnAmbiguousOneIsChosen() throws {
+        let server = try TransitousServer()
+        let sandbox = Sandbox()
+        sandbox.environment.merge(server.environment) { _, new in new }
+        let found = try sandbox.ok(["place", "add", "home", "--search", "Pike Place Market"])
+        #expect(found.stdout == "Saved place home at 47.6097,-122.3422: Pike Place Market, 85, Pike Street, Seattle, King County, Washington, 98101, United States.\n" + Self.nominatim)
+        let ambiguous = try sandbox.run(["place", "add", "office", "--search", "main street"])
+        #expect(ambiguous.status == 1)
+        #expect(ambiguous.stdout == """
+            Nominatim found 3 places for "main street"; nothing saved:
+              1. Main Street, Seattle, Washington, United States (47.601,-122.33)
+              2. Main Street, Portland, Oregon, United States (45.52,-122.67)
+              3. Main Street, New York, United States (40.71,-74.006)
+
+            """ + Self.nominatim)
+        #expect(ambiguous.stderr == "traveltimes: several places match; nothing was saved: choose one with `traveltimes place add office --search \"main street\" --pick N`\n")
+        // The choice is made from the answer kept: the service is not asked again.
+        let picked = try sandbox.ok(["place", "add", "office", "--search", "main street", "--pick", "2"])
+        #expect(picked.stdout == "Saved place office at 45.52,-122.67: Main Street, Portland, Oregon, United States (found before; not asked again).\n" + Self.nominatim)
+        #expect(server.requests().filter { $0.path == "/search" }.count == 2)
+        try sandbox.ok(["place", "add", "gym", "47.6,-122.3"])
+        #expect(try sandbox.ok(["place", "list"]).stdout == """
+            home    47.6097,-122.3422  Pike Place Market, 85, Pike Street, Seattle, King County, Washington, 98101, United States
+            office  45.52,-122.67  Main Street, Portland, Oregon, United States
+            gym     47.6,-122.3
+
+            """)
+        let json = try #require(try sandbox.json(["place", "list", "--json"]) as? [[String: Any]])
+        #expect(json.map { $0["name"] as? String } == ["home", "office", "gym"])
+        #expect(json.map { $0["source"] as? String } == ["nominatim", "nominatim", "coordinates"])
+        #expect(json[2]["label"] is NSNull)
+        // Every request names the application, its version and — with no contact set — the project.
+        #expect(server.requests().allSatisfy { $0.userAgent.hasPrefix("traveltimes/") && $0.userAgent.contains("(+http") })
+        let missing = try sandbox.run(["route", "add", "x", "--provider", "transitous", "--from", "nowhere", "--to", "gym"])
+        #expect(missing.status == 64)
+        #expect(missing.stderr == "traveltimes: no place called nowhere (see `traveltimes place list`)\n")
+        #expect(try sandbox.ok(["place", "remove", "gym"]).stdout == "Removed place gym; routes added with it keep their points.\n")
+    }
+
+    @Test func anArriveByAlertMovesWithADelayAndSaysWhy() throws {
+        let server = try TransitousServer()
+        let sandbox = try prepared(server)
+        try sandbox.ok(["favorites", "add", "bus"])
+        try sandbox.ok(["notify", "add", "stdout"])
+        try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--buffer", "5m", "--route", "bus", "--days", "weekdays", "--now", "2026-11-24T06:00:00-08:00"])
+        #expect(try sandbox.ok(["refresh", "--now", "2026-11-24T07:00:00-08:00"]).stdout
+            == "Fetched 1 custom route: bus 40 min (Transitous); 5 alerts scheduled (cap 64).\n")
+        // Asked to arrive by 9:30 (UTC, with Z): a run late past 9:00 is still in the answer.
+        let plan = try #require(server.requests().last { $0.path == "/api/v6/plan" })
+        #expect(plan.query["time"] == "2026-11-24T17:30:00Z")
+        #expect(plan.query["arriveBy"] == "true")
+        #expect(plan.userAgent == "traveltimes/0.4.0 (+mailto:me@example.org)")
+        let first = try #require(try sandbox.json(["pending", "--json", "--now", "2026-11-24T07:00:00-08:00"]) as? [String: Any])
+        let request = try #require((first["requests"] as? [[String: Any]])?.first)
+        #expect(request["nextFire"] as? String == "2026-11-24T08:06:00-08:00")
+        #expect(request["title"] as? String == "Leave now for the 545 to Redmond at 8:11 AM to arrive by 9:00 AM")
+        // The 8:17 bus runs 12 min late: the leave time moves to the earlier one, and the alert says why.
+        try server.steer(#"{"delays": {"16:17": 12}}"#)
+        try sandbox.ok(["refresh", "--now", "2026-11-24T07:40:00-08:00"])
+        let tick = try sandbox.ok(["tick", "--now", "2026-11-24T07:51:00-08:00"])
+        #expect(tick.stdout == """
+            Leave now for the 545 to Redmond at 7:56 AM to arrive by 9:00 AM
+            The 8:11 AM is 12 min late and would arrive 9:03 AM: take the 7:56 AM
+            home → work (Transitous): the 545 to Redmond at 7:56 AM (timetable) from home, arriving work at 8:36 AM
+
+
+            """)
+        let route = try sandbox.ok(["route", "bus", "--now", "2026-11-24T07:52:00-08:00"])
+        #expect(route.stdout == """
+            home → work (Transitous) (route bus)  * favorite
+              From:     home (47.6097,-122.3422)
+              To:       work (47.6712,-122.1185)
+              Source:   Transitous (door-to-door public transport, no key)
+              Next:
+                7:56 AM → 8:36 AM  40 min  545, walk 10 min, timetable
+                8:23 AM → 9:03 AM  40 min  545, walk 10 min, +12 min (live)
+                8:26 AM → 9:06 AM  40 min  545, walk 10 min, timetable
+                8:41 AM → 9:21 AM  40 min  545, walk 10 min, timetable
+              Asked:    7:40 AM (12 min ago)
+              Schedules: \(try sandbox.scheduleIDs()[0].prefix(8)) Arrive by 9:00 AM on Weekdays
+
+            """ + Self.attribution)
+        let json = try #require(try sandbox.json(["route", "bus", "--json", "--now", "2026-11-24T07:52:00-08:00"]) as? [String: Any])
+        let itineraries = try #require(json["itineraries"] as? [[String: Any]])
+        #expect(itineraries.count == 4)
+        #expect(itineraries[1]["departure"] as? String == "2026-11-24T08:23:00-08:00")
+        #expect(itineraries[1]["duration"] as? Int == 40)
+        let legs = try #require(itineraries[1]["legs"] as? [[String: Any]])
+        #expect(legs.map { $0["mode"] as? String } == ["WALK", "BUS", "WALK"])
+        #expect(legs[1]["line"] as? String == "545")
+        #expect(legs[1]["realtime"] as? Bool == true)
+        #expect(legs[1]["scheduledDeparture"] as? String == "2026-11-24T08:17:00-08:00")
+        #expect(json["source"] as? String == "transitous")
+        // History records door-to-door minutes.
+        #expect(try sandbox.ok(["history", "bus", "--json", "--now", "2026-11-24T08:00:00-08:00"]).stdout.contains(#""source" : "transitous""#))
+    }
+
+    @Test func thePublicServicesPaceIsKeptAcrossProcesses() throws {
+        let server = try TransitousServer()
+        let sandbox = Sandbox()
+        sandbox.environment.merge(server.environment) { _, new in new }
+        // Three searches at once, from three processes: at least a second apart at the server.
+        let runs = try ["pike place market", "redmond town center", "main street"].enumerated().map { index, text in
+            try sandbox.start(["place", "add", "p\(index)", "--search", text, "--pick", "1"])
+        }
+        for run in runs { #expect(try run.wait().status == 0) }
+        let times = server.requests().filter { $0.path == "/search" }.map(\.at).sorted()
+        #expect(times.count == 3)
+        for (earlier, later) in zip(times, times.dropFirst()) { #expect(later - earlier >= 0.95, "\(times)") }
+        // Plans likewise.
+        try sandbox.ok(["route", "add", "a", "--provider", "transitous", "--from", "p0", "--to", "p1"])
+        try sandbox.ok(["route", "add", "b", "--provider", "transitous", "--from", "p1", "--to", "p0"])
+        let plans = server.requests().filter { $0.path == "/api/v6/plan" }.map(\.at)
+        #expect(plans.count == 2)
+        #expect(plans[1] - plans[0] >= 0.95)
+    }
+
+    @Test func hostileAnswersAreRefusedInOneLineAndChangeNothing() throws {
+        let server = try TransitousServer()
+        let sandbox = try prepared(server)
+        let before = try #require(sandbox.bytes("routes.json"))
+        let cases: [(fault: String, status: Int32, message: String)] = [
+            ("garbage", 69, "Transitous answered oddly: the answer is not a JSON object"),
+            ("huge", 69, "Transitous's answer is over 2097152 bytes"),
+            ("shape", 69, "Transitous answered oddly: itineraries[0].startTime is not a time"),
+            ("error", 69, "Transitous refused: HTTP 400: query time is outside of loaded timetable window"),
+            ("empty", 1, "no route: Transitous found no itinerary for that time"),
+            ("503", 75, "Transitous failed 2 times (last: HTTP 503)"),
+        ]
+        for (fault, status, message) in cases {
+            try server.steer(#"{"fault": "\#(fault)"}"#)
+            let outcome = try sandbox.run(["route", "add", "x", "--provider", "transitous", "--from", "home", "--to", "work", "--timeout", "2"])
+            #expect(outcome.status == status, "\(fault): \(outcome)")
+            #expect(outcome.stderr == "traveltimes: \(message); route x was not added\n", "\(fault)")
+            #expect(sandbox.bytes("routes.json") == before, "\(fault)")
+        }
+        // A refresh that meets a fault keeps the last itineraries, with their age.
+        try server.steer(#"{"fault": "429"}"#)
+        let refresh = try sandbox.run(["refresh", "--all", "--timeout", "2", "--now", "2026-11-24T06:30:00-08:00"])
+        #expect(refresh.status != 0)
+        let route = try sandbox.ok(["route", "bus", "--now", "2026-11-24T06:30:00-08:00"])
+        #expect(route.stdout.components(separatedBy: "\n").contains("  Asked:    6:00 AM (30 min ago)"))
+    }
+}
