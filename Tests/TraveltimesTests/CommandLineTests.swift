@@ -7,7 +7,7 @@ import Testing
         let sandbox = Sandbox()
         let bare = try sandbox.ok([])
         #expect(bare.stdout == """
-            traveltimes 0.1.0 — commute alerts from live freeway travel times\u{A}\u{A}Usage: traveltimes <command> [options]\u{A}\u{A}Try:   traveltimes demo\u{A}Help:  traveltimes --help, or traveltimes <command> --help\u{A}
+            traveltimes \(TraveltimesVersion.expected) — commute alerts from live freeway travel times\u{A}\u{A}Usage: traveltimes <command> [options]\u{A}\u{A}Try:   traveltimes demo\u{A}Help:  traveltimes --help, or traveltimes <command> --help\u{A}
             """)
         #expect(try sandbox.ok(["--version"]).stdout == "traveltimes \(TraveltimesVersion.expected)\n")
         let help = try sandbox.ok(["--help"]).stdout
@@ -145,6 +145,9 @@ import Testing
             "install cron": ["install", "cron"],
             "uninstall cron": ["uninstall", "cron", "--yes"],
             "manpage": ["manpage"],
+            "place add": ["place", "add", "home", "47.6097,-122.3422"],
+            "place list": ["place", "list"],
+            "place remove": ["place", "remove", "home"],
         ]
         for name in try listedCommands(sandbox) {
             guard let words = samples[name] else {

@@ -60,13 +60,13 @@ import Testing
         #expect(try complete("bash", ["route", "7"], in: sandbox) == ["7", "70", "71", "72", "73", "74", "77", "78", "79"])
         #expect(try complete("bash", ["brief", "--group", ""], in: sandbox) == ["commute"])
         #expect(try complete("bash", ["notify", "remove", ""], in: sandbox) == ["1"])
-        #expect(try complete("bash", ["config", "set", "t"], in: sandbox) == ["timezone", "tomtom-key", "typical-weeks"])
+        #expect(try complete("bash", ["config", "set", "t"], in: sandbox) == ["timezone", "tomtom-key", "typical-weeks", "transitous-url"])
         // `route ` offers its subcommands beside the IDs; `route remove` only custom routes.
         try sandbox.ok(["route", "add", "home-work", "--from", "47.6,-122.3", "--to", "47.7,-122.2", "--provider", "here", "--no-check"])
         #expect(try complete("bash", ["route", "h"], in: sandbox) == ["home-work"])
         #expect(try complete("bash", ["route", "e"], in: sandbox) == ["edit"])
         #expect(try complete("bash", ["route", "remove", ""], in: sandbox) == ["home-work"])
-        #expect(try complete("bash", ["route", "add", "x", "--provider", ""], in: sandbox) == ["tomtom", "here", "google"])
+        #expect(try complete("bash", ["route", "add", "x", "--provider", ""], in: sandbox) == ["tomtom", "here", "google", "transitous"])
         #expect(try complete("bash", ["refresh", "--route", ""], in: sandbox) == ["home-work"])
         #expect(try complete("bash", ["completions", ""], in: sandbox) == ["bash", "zsh", "fish"])
         // A file option hands over to the shell's own file completion.

@@ -323,7 +323,7 @@ final class ProviderServer: @unchecked Sendable {
             (["route", "add", "123", "--from", Self.home, "--to", Self.work, "--provider", "here"], "Invalid route ID '123'"),
             (["route", "add", "edit", "--from", Self.home, "--to", Self.work, "--provider", "here"], "Invalid route ID"),
             (["route", "add", "list", "--from", Self.home, "--to", Self.work, "--provider", "here"], "it is a command word"),
-            (["route", "add", "a", "--to", Self.work, "--provider", "here"], "Missing --from LAT,LON"),
+            (["route", "add", "a", "--to", Self.work, "--provider", "here"], "Missing --from PLACE or LAT,LON"),
             (["route", "add", "a", "--from", "91,0", "--to", Self.work, "--provider", "here"], "Invalid --from '91,0'"),
             (["route", "add", "a", "--from", "nan,1", "--to", Self.work, "--provider", "here"], "Invalid --from 'nan,1'"),
             (["route", "add", "a", "--from", "1e2,1", "--to", Self.work, "--provider", "here"], "Invalid --from '1e2,1'"),

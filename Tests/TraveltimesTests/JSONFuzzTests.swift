@@ -217,6 +217,8 @@ enum Mutator {
         (.here, #"{"routes":[],"notices":[{"title":"Couldn't find a route.","code":"noRouteFound"}]}"#),
         (.google, #"{"routes":[{"distanceMeters":12000,"duration":"1800s","staticDuration":"1200s"}]}"#),
         (.google, #"{"error":{"code":403,"message":"blocked","status":"PERMISSION_DENIED"}}"#),
+        (.transitous, #"{"requestParameters":{},"direct":[],"itineraries":[{"id":"a","duration":2400,"startTime":"2026-11-24T15:56:00Z","endTime":"2026-11-24T16:36:00Z","transfers":0,"legs":[{"mode":"WALK","startTime":"2026-11-24T15:56:00Z","endTime":"2026-11-24T16:02:00Z","scheduledStartTime":"2026-11-24T15:56:00Z","realTime":false,"from":{"name":"START"},"to":{"name":"Stop A"}},{"mode":"BUS","routeShortName":"545","headsign":"Redmond","startTime":"2026-11-24T16:05:00Z","endTime":"2026-11-24T16:32:00Z","scheduledStartTime":"2026-11-24T16:02:00Z","scheduledEndTime":"2026-11-24T16:32:00Z","realTime":true,"cancelled":false,"from":{"name":"Stop A"},"to":{"name":"Stop B"}}]}],"nextPageCursor":"LATER|1"}"#),
+        (.transitous, #"{"error":"failed to parse timestamp \"2026-11-24T07:00:00 08:00\""}"#),
     ]
 
     @Test func anyAnswerIsAMeasurementOrAFault() {
@@ -242,6 +244,31 @@ enum Mutator {
             }
         }
         #expect(measured > JSONFuzzTests.count / 60, "the fuzz should leave some answers readable: \(measured)")
+    }
+
+    @Test func anyGeocoderAnswerIsPlacesOnTheEarthOrAFault() {
+        let seeds: [(Geocoder, String)] = [
+            (.nominatim, #"[{"place_id":1,"lat":"47.6097","lon":"-122.3422","display_name":"Pike Place Market, Seattle","name":"Pike Place Market"}]"#),
+            (.transitous, #"[{"type":"PLACE","name":"Redmond","id":"","lat":47.67,"lon":-122.12,"areas":[{"name":"Redmond","default":true}],"score":1}]"#),
+        ]
+        var random = SeededRandom(seed: JSONFuzzTests.seed)
+        var found = 0
+        for index in 0..<JSONFuzzTests.count {
+            let (geocoder, seed) = seeds[index % seeds.count]
+            let status = [200, 200, 200, 400, 429, 503][Int(random.next() % 6)]
+            let response = HTTPResponse(status: status, headers: [:], body: Mutator.mutate(Array(seed.utf8), &random))
+            switch geocoder.candidates(in: response) {
+            case .success(let places):
+                found += places.count
+                for place in places {
+                    #expect(place.coordinate != nil)
+                    #expect(place.label.count <= Geocoder.longestLabel && DisplayText.line(place.label) == place.label)
+                }
+            case .failure(let fault):
+                #expect(fault.description.count <= 300 && DisplayText.line(fault.description) == fault.description)
+            }
+        }
+        #expect(found > 0)
     }
 
     @Test func aCacheWithCustomRoutesReadsBackOrIsRefused() throws {

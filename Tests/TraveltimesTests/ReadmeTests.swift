@@ -165,6 +165,7 @@ struct Readme {
 final class ReadmeRun: @unchecked Sendable {
     let sandbox = Sandbox()
     let providers: ProviderServer
+    let transitous: TransitousServer
     let standIns: StandInPrograms
     /// The `export` lines run so far, run again before each command.
     private var exports: [String] = []
@@ -176,11 +177,12 @@ final class ReadmeRun: @unchecked Sendable {
 
     init() throws {
         providers = try ProviderServer()
+        transitous = try TransitousServer()
         standIns = try StandInPrograms(sandbox)
         let binaries = URL(fileURLWithPath: Paths.binary).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: sandbox.home + "-home", withIntermediateDirectories: true)
         places = [
-            (sandbox.home + "-home", "/home/me"), (binaries, "/home/me/.local/bin"), (sandbox.home, "/tmp/tt"),
+            (transitous.control, "/tmp/transitous.json"), (sandbox.home + "-home", "/home/me"), (binaries, "/home/me/.local/bin"), (sandbox.home, "/tmp/tt"),
         ].sorted { $0.real.count > $1.real.count }
         sandbox.environment = [
             "PATH": "\(binaries):\(standIns.directory):/usr/bin:/bin",
@@ -188,7 +190,7 @@ final class ReadmeRun: @unchecked Sendable {
             "USER": "me",
             "LANG": "C.UTF-8",
             "TRAVELTIMES_NOW": ReadmeTests.elsewhen,
-        ].merging(providers.environment) { _, new in new }
+        ].merging(providers.environment) { _, new in new }.merging(transitous.environment) { _, new in new }
     }
 
     struct Outcome {

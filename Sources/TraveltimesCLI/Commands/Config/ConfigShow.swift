@@ -20,10 +20,11 @@ extension Commands {
                     configuration, source: source, codeFromEnvironment: environmentCode, environment: invocation.environment))
                 return
             }
-            // Each name in a column as wide as the longest, then its value.
-            let width = (Setting.all.map(\.name.count).max() ?? 0) + 2
+            // Each name in a column as wide as the common ones, then its value; a longer name
+            // (budget.transitous) takes one space.
+            let width = 16
             func line(_ name: String, _ value: String) {
-                invocation.io.out((name + ":").padded(to: width) + value)
+                invocation.io.out((name + ":").padded(to: max(width, name.count + 2)) + value)
             }
             for setting in Setting.all { line(setting.name, shown(setting)) }
             line("notifiers", configuration.effectiveNotifiers.map(\.summary).joined(separator: "; "))
