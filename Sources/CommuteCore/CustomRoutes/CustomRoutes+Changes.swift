@@ -216,6 +216,7 @@ extension CustomRoutes {
         var transit = Route.Transit(
             feed: custom.provider.rawValue, fromStop: custom.from.description, toStop: custom.to.description, line: nil, walkMinutes: 0,
             fromName: previous?.fromName, toName: previous?.toName, departures: itineraries)
+        transit.planner = custom.provider
         transit.realtimeAt = itineraries.contains { $0.predicted != nil } ? itineraries.first?.expected : nil
         if let query, query.arriveBy {
             transit.coveredUntil = query.time

@@ -31,8 +31,8 @@ public enum TransitText {
     public static func departures(of transit: Route.Transit, at moment: Date, calendar: ZonedCalendar) -> String {
         let leaving = moment.addingTimeInterval(TimeInterval(transit.walkMinutes * 60))
         // A planner's itineraries are asked for one alert at a time.
-        if transit.feed == RouteProvider.transitous.rawValue, !transit.departures.contains(where: { $0.expected >= leaving && Route.Transit.isRunning($0) }) {
-            return "no itinerary known from \(calendar.local(moment).time.label) on: Transitous is asked within the alert's lead window"
+        if let planner = transit.planner, !transit.departures.contains(where: { $0.expected >= leaving && Route.Transit.isRunning($0) }) {
+            return "no itinerary known from \(calendar.local(moment).time.label) on: \(planner.displayName) is asked within the alert's lead window"
         }
         if let until = transit.coveredUntil, leaving > until {
             guard transit.departures.count < Route.Transit.largestDepartureCount else {

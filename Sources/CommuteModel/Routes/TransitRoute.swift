@@ -140,6 +140,8 @@ extension Route {
         /// zone): why a route with no departure has none.
         public var serviceFrom: Int?
         public var serviceUntil: Int?
+        /// The planner whose itineraries these departures are (Transitous); nil for a GTFS feed's.
+        public var planner: RouteProvider?
 
         public init(
             feed: String, fromStop: String, toStop: String, line: String?, walkMinutes: Int, fromName: String? = nil,
