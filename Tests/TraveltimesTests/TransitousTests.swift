@@ -110,23 +110,25 @@ final class TransitousServer: @unchecked Sendable {
         try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--buffer", "5m", "--route", "bus", "--days", "weekdays", "--now", "2026-11-24T06:00:00-08:00"])
         #expect(try sandbox.ok(["refresh", "--now", "2026-11-24T07:00:00-08:00"]).stdout
             == "Fetched 1 custom route: bus 40 min (Transitous); 5 alerts scheduled (cap 64).\n")
-        // Asked to arrive by 9:30 (UTC, with Z): a run late past 9:00 is still in the answer.
+        // Asked to arrive by 9:00, in UTC with Z (a `+` would arrive as a space).
         let plan = try #require(server.requests().last { $0.path == "/api/v6/plan" })
-        #expect(plan.query["time"] == "2026-11-24T17:30:00Z")
+        #expect(plan.query["time"] == "2026-11-24T17:00:00Z")
         #expect(plan.query["arriveBy"] == "true")
         #expect(plan.userAgent == "traveltimes/0.4.0 (+mailto:me@example.org)")
         let first = try #require(try sandbox.json(["pending", "--json", "--now", "2026-11-24T07:00:00-08:00"]) as? [String: Any])
         let request = try #require((first["requests"] as? [[String: Any]])?.first)
         #expect(request["nextFire"] as? String == "2026-11-24T08:06:00-08:00")
         #expect(request["title"] as? String == "Leave now for the 545 to Redmond at 8:11 AM to arrive by 9:00 AM")
-        // The 8:17 bus runs 12 min late: the leave time moves to the earlier one, and the alert says why.
+        // The 8:17 bus runs 12 min late: the planner no longer offers it for 9:00, the leave time
+        // moves to the earlier one, and the alert says why.
         try server.steer(#"{"delays": {"16:17": 12}}"#)
         try sandbox.ok(["refresh", "--now", "2026-11-24T07:40:00-08:00"])
         let tick = try sandbox.ok(["tick", "--now", "2026-11-24T07:51:00-08:00"])
         #expect(tick.stdout == """
             Leave now for the 545 to Redmond at 7:56 AM to arrive by 9:00 AM
-            The 8:11 AM is 12 min late and would arrive 9:03 AM: take the 7:56 AM
-            home → work (Transitous): the 545 to Redmond at 7:56 AM (timetable) from home, arriving work at 8:36 AM
+            The 8:11 AM no longer arrives in time: take the 7:56 AM
+            home → work (Transitous): the 545 to Redmond at 7:56 AM from home, arriving work at 8:36 AM
+            Timetable times: no live data
 
 
             """)
@@ -138,26 +140,56 @@ final class TransitousServer: @unchecked Sendable {
               Source:   Transitous (door-to-door public transport, no key)
               Next:
                 7:56 AM → 8:36 AM  40 min  545, walk 10 min, timetable
-                8:23 AM → 9:03 AM  40 min  545, walk 10 min, +12 min (live)
-                8:26 AM → 9:06 AM  40 min  545, walk 10 min, timetable
-                8:41 AM → 9:21 AM  40 min  545, walk 10 min, timetable
+                8:11 AM → 8:51 AM  40 min  545, walk 10 min  no longer arrives in time
               Asked:    7:40 AM (12 min ago)
               Schedules: \(try sandbox.scheduleIDs()[0].prefix(8)) Arrive by 9:00 AM on Weekdays
 
             """ + Self.attribution)
-        let json = try #require(try sandbox.json(["route", "bus", "--json", "--now", "2026-11-24T07:52:00-08:00"]) as? [String: Any])
+        let json = try #require(try sandbox.json(["route", "bus", "--json", "--now", "2026-11-24T07:40:00-08:00"]) as? [String: Any])
+        // The itineraries offered: the one no longer arriving in time is not among them.
         let itineraries = try #require(json["itineraries"] as? [[String: Any]])
-        #expect(itineraries.count == 4)
-        #expect(itineraries[1]["departure"] as? String == "2026-11-24T08:23:00-08:00")
+        #expect(itineraries.map { $0["departure"] as? String } == ["2026-11-24T07:41:00-08:00", "2026-11-24T07:56:00-08:00"])
+        #expect(itineraries[1]["arrival"] as? String == "2026-11-24T08:36:00-08:00")
         #expect(itineraries[1]["duration"] as? Int == 40)
+        #expect(itineraries[1]["transfers"] as? Int == 0)
         let legs = try #require(itineraries[1]["legs"] as? [[String: Any]])
         #expect(legs.map { $0["mode"] as? String } == ["WALK", "BUS", "WALK"])
+        #expect(legs.map { $0["from"] as? String } == ["START", "Stop A", "Stop B"])
         #expect(legs[1]["line"] as? String == "545")
-        #expect(legs[1]["realtime"] as? Bool == true)
-        #expect(legs[1]["scheduledDeparture"] as? String == "2026-11-24T08:17:00-08:00")
+        #expect(legs[1]["headsign"] as? String == "Redmond")
+        #expect(legs[1]["realtime"] as? Bool == false)
+        #expect(legs[1]["cancelled"] as? Bool == false)
+        #expect(legs[1]["scheduledDeparture"] as? String == "2026-11-24T08:02:00-08:00")
         #expect(json["source"] as? String == "transitous")
         // History records door-to-door minutes.
         #expect(try sandbox.ok(["history", "bus", "--json", "--now", "2026-11-24T08:00:00-08:00"]).stdout.contains(#""source" : "transitous""#))
+    }
+
+    @Test func aCancelledRunMovesTheLeaveAndAFixedTimeAlertListsItineraries() throws {
+        let server = try TransitousServer()
+        let sandbox = try prepared(server)
+        try sandbox.ok(["favorites", "add", "bus"])
+        try sandbox.ok(["notify", "add", "stdout"])
+        try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--buffer", "5m", "--heads-up", "off", "--route", "bus", "--days", "weekdays", "--now", "2026-11-24T06:00:00-08:00"])
+        try sandbox.ok(["schedule", "add", "--at", "17:00", "--route", "bus", "--days", "weekdays", "--now", "2026-11-24T06:00:00-08:00"])
+        try sandbox.ok(["refresh", "--now", "2026-11-24T07:00:00-08:00"])
+        try server.steer(#"{"cancel": ["16:17"]}"#)
+        try sandbox.ok(["refresh", "--now", "2026-11-24T07:40:00-08:00"])
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T07:51:00-08:00"]).stdout == """
+            Leave now for the 545 to Redmond at 7:56 AM to arrive by 9:00 AM
+            The 8:11 AM is cancelled: take the 7:56 AM
+            home → work (Transitous): the 545 to Redmond at 7:56 AM (timetable) from home, arriving work at 8:36 AM
+
+
+            """)
+        // The 5:00 PM alert asks for departures from 5:00 PM, and lists them.
+        try server.steer("{}")
+        try sandbox.ok(["refresh", "--now", "2026-11-24T16:10:00-08:00"])
+        let plan = try #require(server.requests().last { $0.path == "/api/v6/plan" })
+        #expect(plan.query["time"] == "2026-11-25T01:00:00Z" && plan.query["arriveBy"] == "false")
+        let evening = try sandbox.ok(["tick", "--now", "2026-11-24T17:00:00-08:00"]).stdout
+        #expect(evening.components(separatedBy: "\n").contains(
+            "home → work (Transitous): 545 to Redmond: 5:11 PM, then 5:26 PM, 5:41 PM; leave by 5:11 PM; timetable times, no live data"), "\(evening)")
     }
 
     @Test func thePublicServicesPaceIsKeptAcrossProcesses() throws {

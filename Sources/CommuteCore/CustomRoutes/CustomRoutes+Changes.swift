@@ -213,9 +213,23 @@ extension CustomRoutes {
     /// them: each itinerary begins at the door). They are complete up to the arrival asked for,
     /// or to the last departure.
     static func itineraryTransit(custom: Route.Custom, itineraries: [TransitDeparture], query: RoutingQuery?, previous: Route.Transit?) -> Route.Transit {
+        var departures = itineraries
+        // Asked again for the same arrival: an itinerary offered before and gone now is kept,
+        // marked, so that a plan that was on it says why it moved.
+        if let query, query.arriveBy, let previous, previous.planner == custom.provider, previous.coveredUntil == query.time {
+            let earliest = itineraries.map(\.scheduled).min() ?? query.time
+            for old in previous.departures where !old.dropped && old.scheduled >= earliest && old.scheduledArrival <= query.time
+                && !itineraries.contains(where: { $0.isSameRun(as: old) })
+            {
+                var gone = old
+                gone.dropped = true
+                departures.append(gone)
+            }
+            departures.sort { $0.scheduled < $1.scheduled }
+        }
         var transit = Route.Transit(
             feed: custom.provider.rawValue, fromStop: custom.from.description, toStop: custom.to.description, line: nil, walkMinutes: 0,
-            fromName: previous?.fromName, toName: previous?.toName, departures: itineraries)
+            fromName: previous?.fromName, toName: previous?.toName, departures: departures)
         transit.planner = custom.provider
         transit.realtimeAt = itineraries.contains { $0.predicted != nil } ? itineraries.first?.expected : nil
         if let query, query.arriveBy {

@@ -105,10 +105,8 @@ extension CustomRoutes {
     }
 
     /// What a transit planner is asked for each of `routes`: the soonest alert in play that names
-    /// it — arriving by an arrive-by alert's arrival (and half an hour past it, so that a run the
-    /// timetable had arriving in time and now late is in the answer, and the alert can say why the
-    /// plan moved), else leaving at the alert's time — and for a route no alert names yet, leaving
-    /// now.
+    /// it — arriving by an arrive-by alert's arrival, else leaving at the alert's time — and for a
+    /// route no alert names yet, leaving now.
     func routingQueries(_ routes: [Route], lead: TimeInterval) throws -> [String: RoutingQuery] {
         guard !routes.isEmpty else { return [:] }
         let ids = Set(routes.map(\.id))
@@ -124,7 +122,7 @@ extension CustomRoutes {
             for entry in soon {
                 guard let schedule = schedules[entry.scheduleID], schedule.isEnabled else { continue }
                 for id in schedule.routeIDs where ids.contains(id) && queries[id] == nil {
-                    queries[id] = entry.arrival.map { RoutingQuery(time: $0.addingTimeInterval(Self.lateRunWindow), arriveBy: true) }
+                    queries[id] = entry.arrival.map { RoutingQuery(time: $0, arriveBy: true) }
                         ?? RoutingQuery(time: max(now, entry.nextFire), arriveBy: false)
                 }
             }
@@ -327,9 +325,6 @@ extension CustomRoutes {
 extension CustomRoutes {
     /// How long before an arrival its routes are in play.
     static let arriveByWindow: TimeInterval = 3 * 3_600
-
-    /// How far past an arrival a planner is asked to arrive by: a late run is still in its answer.
-    static let lateRunWindow: TimeInterval = 30 * 60
 
     /// How many custom routes are asked about at once.
     public static let parallelRequests = 4

@@ -14,6 +14,7 @@ public enum TransitText {
         let time = calendar.local(departure.canceled ? departure.scheduled : departure.expected).time.label
         if departure.canceled { return "\(time) CANCELLED" }
         if departure.skipped { return "\(time) (skips the stop)" }
+        if departure.dropped { return "\(time) (no longer arrives in time)" }
         if let held = departure.heldDelaySeconds {
             return "\(time) (timetable; the feed's \(TimeFormatting.delay(Int((Double(held) / 60).rounded()))) held back until confirmed)"
         }
@@ -102,6 +103,7 @@ public enum TransitText {
         let take = "take the \(calendar.local(chosen.expected).time.label)"
         if planned.canceled { return "The \(was) is cancelled: \(take)" }
         if planned.skipped { return "The \(was) skips the stop: \(take)" }
+        if planned.dropped { return "The \(was) no longer arrives in time: \(take)" }
         if let seconds = planned.delaySeconds, seconds > 0 {
             return "The \(was) is \(Int((Double(seconds) / 60).rounded())) min late and would arrive \(calendar.local(planned.arrival).time.label): \(take)"
         }

@@ -23,6 +23,9 @@ public struct TransitDeparture: Sendable, Equatable {
     /// departure, which is one ride between two stops.
     public var legs: [TransitLeg]?
     public var transfers: Int?
+    /// An itinerary the planner offered for this arrival and no longer does (its run now arrives
+    /// too late, or is gone): kept so that a plan that was on it can say why it moved.
+    public var dropped = false
 
     public init(
         tripID: String, line: String, headsign: String, scheduled: Date, predicted: Date?, delaySeconds: Int?, canceled: Bool,

@@ -176,7 +176,7 @@ extension Route {
         }
 
         /// A departure that can be taken: not cancelled, and calling at the first stop.
-        static func isRunning(_ departure: TransitDeparture) -> Bool { !departure.canceled && !departure.skipped }
+        static func isRunning(_ departure: TransitDeparture) -> Bool { !departure.canceled && !departure.skipped && !departure.dropped }
 
         /// For an arrival at `arrival`: the timetable's last departure that reaches the second stop
         /// by then (what the plan was), and the last running one predicted to (what to take).
@@ -259,7 +259,7 @@ extension Route {
 
 extension TransitDeparture: Codable {
     private enum CodingKeys: String, CodingKey {
-        case tripID = "trip", line, headsign, scheduled, predicted, delaySeconds, canceled, skipped, arrival, scheduledArrival, heldDelaySeconds, legs, transfers
+        case tripID = "trip", line, headsign, scheduled, predicted, delaySeconds, canceled, skipped, arrival, scheduledArrival, heldDelaySeconds, legs, transfers, dropped
     }
 
     public init(from decoder: any Decoder) throws {
@@ -277,6 +277,7 @@ extension TransitDeparture: Codable {
         heldDelaySeconds = try container.decodeIfPresent(Int.self, forKey: .heldDelaySeconds)
         legs = try container.decodeIfPresent([TransitLeg].self, forKey: .legs)
         transfers = try container.decodeIfPresent(Int.self, forKey: .transfers)
+        dropped = try container.decodeIfPresent(Bool.self, forKey: .dropped) ?? false
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -294,5 +295,6 @@ extension TransitDeparture: Codable {
         try container.encodeIfPresent(heldDelaySeconds, forKey: .heldDelaySeconds)
         try container.encodeIfPresent(legs, forKey: .legs)
         try container.encodeIfPresent(transfers, forKey: .transfers)
+        if dropped { try container.encode(true, forKey: .dropped) }
     }
 }

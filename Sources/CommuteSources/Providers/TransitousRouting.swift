@@ -70,7 +70,9 @@ struct TransitousRouting: RoutingService {
             return try time(actual, "\(name).endTime").timeIntervalSince(try time(scheduled, "\(name).scheduledEndTime"))
         } ?? 0
         let live = rides.contains(where: \.realtime)
-        var id = (object["id"] as? String).map { DisplayText.line(String($0.prefix(TransitRun.longestTrip))) } ?? ""
+        // A run is known by its first ride's trip (an itinerary's own ID may change with a delay).
+        let firstTrip = legObjects.lazy.compactMap { $0 as? [String: Any] }.compactMap { $0["tripId"] as? String }.first
+        var id = (firstTrip ?? object["id"] as? String).map { DisplayText.line(String($0.prefix(TransitRun.longestTrip))) } ?? ""
         if id.isEmpty { id = "\(ISO8601.string(Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded(.down)))) " + rides.compactMap(\.line).joined(separator: ",") }
         var departure = TransitDeparture(
             tripID: String(id.prefix(TransitRun.longestTrip)), line: rides.compactMap(\.line).joined(separator: " → "),

@@ -15,6 +15,7 @@ enum ItineraryText {
         text += changes == 0 ? "" : " (\(changes) change\(changes == 1 ? "" : "s"))"
         if walk >= 60 { text += ", walk \(Int((walk / 60).rounded())) min" }
         if itinerary.canceled { return text + "  CANCELLED" }
+        if itinerary.dropped { return text + "  no longer arrives in time" }
         if let delay = itinerary.delaySeconds {
             let minutes = Int((Double(delay) / 60).rounded())
             text += minutes == 0 ? ", on time (live)" : ", \(TimeFormatting.delay(minutes)) (live)"
@@ -50,7 +51,7 @@ struct ItineraryJSON: EveryKeyEncodable {
     /// The itineraries from `moment` on, soonest first.
     static func list(_ transit: Route.Transit?, at moment: Date, calendar: ZonedCalendar) -> [ItineraryJSON] {
         let time = { (date: Date) in TimeFormatting.iso8601(date, calendar: calendar) }
-        return (transit?.departures(after: moment) ?? []).prefix(10).map { itinerary in
+        return (transit?.departures(after: moment) ?? []).filter { !$0.dropped }.prefix(10).map { itinerary in
             ItineraryJSON(
                 departure: time(itinerary.expected), arrival: time(itinerary.arrival),
                 duration: max(0, Int((itinerary.arrival.timeIntervalSince(itinerary.expected) / 60).rounded())),
