@@ -3,7 +3,7 @@
 Nominatim (GET /search), shaped after motis-project/motis's openapi.yaml and Nominatim's search API
 (see reference/keyless-transit.md), checking each request as the real services do.
 
-Usage: transitous_server.py LOG CONTROL -- prints its port on the first line of stdout, logs each
+Usage: transitous_server.py LOG [CONTROL] (or --control CONTROL LOG) -- prints its port on the first line of stdout, logs each
 request (path, query, user agent, arrival time) as a JSON line to LOG, and exits when its stdin
 closes or after 300 seconds. Test-only; standard library only; binds 127.0.0.1.
 
@@ -17,7 +17,8 @@ The timetable: line 545 leaves the stop near the origin at :02, :17, :32 and :47
 JSON file read on every request: {"delays": {"HH:MM": minutes}} (by the scheduled UTC departure)
 makes those runs late (realTime true), {"cancel": ["HH:MM"]} cancels them, {"fault": F} answers
 every plan with F: "503", "429", "garbage" (200, not JSON), "huge" (200, 50 MiB), "empty" (no
-itinerary), "shape" (200, itineraries of the wrong shape), "error" (400 {"error": …}).
+itinerary), "shape" (200, itineraries of the wrong shape), "error" (400 {"error": …}), "big" (a
+valid answer of about 1 MiB: 64 itineraries with their geometry, for the benchmark).
 """
 import datetime
 import http.server
@@ -27,7 +28,15 @@ import threading
 import time
 import urllib.parse
 
-LOG, CONTROL = sys.argv[1], sys.argv[2]
+ARGS = sys.argv[1:]
+CONTROL = "/dev/null"
+if "--control" in ARGS:
+    at = ARGS.index("--control")
+    CONTROL = ARGS[at + 1]
+    del ARGS[at:at + 2]
+LOG = ARGS[0]
+if len(ARGS) > 1:
+    CONTROL = ARGS[1]
 LOCK = threading.Lock()
 PLANS = []
 GENERIC = ("python-requests/", "python-urllib/", "python-httpx/", "curl/", "wget/")
@@ -162,6 +171,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             chosen = [it for it in all_runs if parse_time(it["startTime"]) >= moment][:count]
         if fault == "empty":
             chosen = []
+        if fault == "big":
+            chosen = [itinerary(bus, state) for bus in runs(moment)][:48]
+            chosen += [itinerary(bus, state) for bus in runs(moment + datetime.timedelta(hours=12))][:16]
+            for it in chosen:
+                for leg in it["legs"]:
+                    leg["legGeometry"] = {"points": "_p~iF~ps|U_ulLnnqC_mqNvxq`@" * 200, "precision": 6, "length": 1200}
         if fault == "shape":
             chosen = [{"startTime": 12, "legs": "no"}]
         place = lambda name: {"name": name, "lat": 0, "lon": 0, "level": 0, "vertexType": "NORMAL"}

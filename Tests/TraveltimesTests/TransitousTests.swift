@@ -161,6 +161,22 @@ final class TransitousServer: @unchecked Sendable {
         #expect(legs[1]["cancelled"] as? Bool == false)
         #expect(legs[1]["scheduledDeparture"] as? String == "2026-11-24T08:02:00-08:00")
         #expect(json["source"] as? String == "transitous")
+        // doctor names the provider, what its requests say, its budget and its last answer.
+        let doctor = try sandbox.run(["doctor", "--now", "2026-11-24T07:52:00-08:00"]).stdout
+        // Refreshes that asked only Transitous are refreshes that worked.
+        #expect(doctor.components(separatedBy: "\n").contains("ok       refresh              last success 7:40 AM (12 min ago)"), "\(doctor)")
+        #expect(doctor.components(separatedBy: "\n").contains(
+            "ok       provider transitous  1 route; 3 of 200 requests today; requests say traveltimes/0.4.0 (+mailto:me@example.org); last answered 7:40 AM (12 min ago)"),
+            "\(doctor)")
+        // A self-hosted MOTIS by configuration works the same as the variable.
+        var configured = sandbox.environment
+        let removed = configured.removeValue(forKey: "TRAVELTIMES_TRANSITOUS_URL")
+        let base = try #require(removed)
+        try sandbox.ok(["config", "set", "transitous-url", base])
+        let asked = server.requests().count
+        let viaConfig = try execute([Paths.binary, "refresh", "--all", "--now", "2026-11-24T07:53:00-08:00"], environment: configured)
+        #expect(viaConfig.status == 0, "\(viaConfig)")
+        #expect(server.requests().count == asked + 1)
         // History records door-to-door minutes.
         #expect(try sandbox.ok(["history", "bus", "--json", "--now", "2026-11-24T08:00:00-08:00"]).stdout.contains(#""source" : "transitous""#))
     }

@@ -242,7 +242,9 @@ extension Health {
         let log = (try? store.refreshLog()) ?? .empty
         let failing = log.failuresSinceSuccess > 0 ? log.lastResult : nil
         let transitSuccess = transit.compactMap { $0 }.flatMap { [$0.checkedAt, $0.realtimeFetchedAt].compactMap { $0 } }.max()
-        guard let success = [log.lastSuccessAt ?? cache?.fetchedAt, transitSuccess].compactMap({ $0 }).max() else {
+        // A custom route answered is a refresh that worked, whatever else the store has.
+        let customSuccess = (cache?.routes ?? []).compactMap(\.custom?.fetchedAt).max()
+        guard let success = [log.lastSuccessAt ?? cache?.fetchedAt, transitSuccess, customSuccess].compactMap({ $0 }).max() else {
             // With no source, a refresh has nothing to read: the first missing step comes first.
             let hasSource = configuration.source != nil || (cache?.routes ?? []).contains { $0.custom != nil } || !transit.isEmpty
             return [.neverRefreshed(lastFailure: failing, hasSource: hasSource)]
