@@ -238,7 +238,6 @@ final class TransitousServer: @unchecked Sendable {
             ("shape", 69, "Transitous answered oddly: itineraries[0].startTime is not a time"),
             ("error", 69, "Transitous refused: HTTP 400: query time is outside of loaded timetable window"),
             ("empty", 1, "no route: Transitous found no itinerary for that time"),
-            ("503", 75, "Transitous failed 2 times (last: HTTP 503)"),
         ]
         for (fault, status, message) in cases {
             try server.steer(#"{"fault": "\#(fault)"}"#)
@@ -247,6 +246,15 @@ final class TransitousServer: @unchecked Sendable {
             #expect(outcome.stderr == "traveltimes: \(message); route x was not added\n", "\(fault)")
             #expect(sandbox.bytes("routes.json") == before, "\(fault)")
         }
+        // A server failing every time is tried again while the deadline allows (how many times
+        // depends on how fast the machine is), then given up on in one line.
+        try server.steer(#"{"fault": "503"}"#)
+        let failing = try sandbox.run(["route", "add", "x", "--provider", "transitous", "--from", "home", "--to", "work", "--timeout", "2"])
+        #expect(failing.status == 75, "\(failing)")
+        #expect(failing.stderr.hasPrefix("traveltimes: ") && failing.stderr.hasSuffix(" (last: HTTP 503); route x was not added\n")
+            && failing.stderr.filter { $0 == "\n" }.count == 1, "\(failing)")
+        #expect(server.requests().filter { $0.path == "/api/v6/plan" }.count >= 2 + cases.count)
+        #expect(sandbox.bytes("routes.json") == before)
         // A refresh that meets a fault keeps the last itineraries, with their age.
         try server.steer(#"{"fault": "429"}"#)
         let refresh = try sandbox.run(["refresh", "--all", "--timeout", "2", "--now", "2026-11-24T06:30:00-08:00"])
