@@ -21,7 +21,8 @@ import Testing
         case .historyDays: ("90", "6")
         case .typicalWeeks: ("12", "53")
         case .contact: ("me@example.org", "me (at) example")
-        case .transitousURL, .geocoderURL: ("http://127.0.0.1:8080", "ftp://example.org")
+        case .transitousURL, .geocoderURL, .osrmURL, .valhallaURL: ("http://127.0.0.1:8080", "ftp://example.org")
+        case .freeFlowMargin: ("1.5", "4")
         }
     }
 

@@ -66,7 +66,7 @@ import Testing
         #expect(try complete("bash", ["route", "h"], in: sandbox) == ["home-work"])
         #expect(try complete("bash", ["route", "e"], in: sandbox) == ["edit"])
         #expect(try complete("bash", ["route", "remove", ""], in: sandbox) == ["home-work"])
-        #expect(try complete("bash", ["route", "add", "x", "--provider", ""], in: sandbox) == ["tomtom", "here", "google", "transitous"])
+        #expect(try complete("bash", ["route", "add", "x", "--provider", ""], in: sandbox) == ["tomtom", "here", "google", "transitous", "osrm", "valhalla"])
         #expect(try complete("bash", ["refresh", "--route", ""], in: sandbox) == ["home-work"])
         #expect(try complete("bash", ["completions", ""], in: sandbox) == ["bash", "zsh", "fish"])
         // A file option hands over to the shell's own file completion.

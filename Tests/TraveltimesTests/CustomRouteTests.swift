@@ -255,8 +255,10 @@ final class ProviderServer: @unchecked Sendable {
     @Test func faultsArePerProviderAndNoKeyIsEverShown() throws {
         let server = try ProviderServer()
         let sandbox = try sandbox(server)
-        try #require(try add(sandbox, "home-work", "tomtom").status == 0)
-        try #require(try add(sandbox, "gym", "here").status == 0)
+        let tomtom = try add(sandbox, "home-work", "tomtom")
+        try #require(tomtom.status == 0, "\(tomtom)")
+        let here = try add(sandbox, "gym", "here")
+        try #require(here.status == 0, "\(here)")
         let before = try #require(try sandbox.store.routes().byID["home-work"])
         // A rejected key: that provider's routes stay as they were, the others are saved, exit 69.
         let bad = ["TOMTOM_API_KEY": "bad-ENVSECRET-key"]

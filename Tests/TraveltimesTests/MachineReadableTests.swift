@@ -77,6 +77,8 @@ import Testing
                 ["provider": "here", "requestsToday": 0, "budget": 1_000, "routes": 0],
                 ["provider": "google", "requestsToday": 0, "budget": 160, "routes": 0],
                 ["provider": "transitous", "requestsToday": 0, "budget": 200, "routes": 0],
+                ["provider": "osrm", "requestsToday": 0, "budget": 100, "routes": 0],
+                ["provider": "valhalla", "requestsToday": 0, "budget": 100, "routes": 0],
             ],
             "routes": [
                 "saved": 161, "withoutData": 3,
@@ -114,9 +116,10 @@ import Testing
             "quietHours": NSNull(), "dailyCap": 20, "notifiers": [Any](), "watches": [Any](),
             "providerKeys": ["tomtom": NSNull(), "here": NSNull(), "google": NSNull()],
             "providerKeysFrom": ["tomtom": NSNull(), "here": NSNull(), "google": NSNull()],
-            "leadMinutes": 60, "minIntervalMinutes": 10, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 160, "transitous": 200],
+            "leadMinutes": 60, "minIntervalMinutes": 10, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 160, "transitous": 200, "osrm": 100, "valhalla": 100],
             "staleAfterMinutes": 60, "alertLifetimeMinutes": 120, "healthNotify": NSNull(), "historyDays": 400, "typicalWeeks": 8,
             "contact": NSNull(), "transitousURL": "https://api.transitous.org", "geocoderURL": "https://nominatim.openstreetmap.org",
+            "osrmURL": "https://router.project-osrm.org", "valhallaURL": "https://valhalla1.openstreetmap.de", "freeFlowMargin": 1.25,
         ] as NSDictionary)
 
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
@@ -163,9 +166,10 @@ import Testing
             "watches": [["routeID": "96", "overMinutes": 10, "overUsual": false]],
             "providerKeys": ["tomtom": "set", "here": "set", "google": NSNull()],
             "providerKeysFrom": ["tomtom": "environment", "here": "config", "google": NSNull()],
-            "leadMinutes": 90, "minIntervalMinutes": 15, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 100, "transitous": 200],
+            "leadMinutes": 90, "minIntervalMinutes": 15, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 100, "transitous": 200, "osrm": 100, "valhalla": 100],
             "staleAfterMinutes": 120, "alertLifetimeMinutes": 90, "healthNotify": ["phone"], "historyDays": 0, "typicalWeeks": 12,
             "contact": NSNull(), "transitousURL": "https://api.transitous.org", "geocoderURL": "https://nominatim.openstreetmap.org",
+            "osrmURL": "https://router.project-osrm.org", "valhallaURL": "https://valhalla1.openstreetmap.de", "freeFlowMargin": 1.25,
         ] as NSDictionary)
         let fromShell = try object(try sandbox.ok(["config", "show", "--json"], environment: ["WSDOT_ACCESS_CODE": "SHELLSECRET"]))
         #expect(fromShell["accessCode"] as? String == "set" && fromShell["accessCodeFrom"] as? String == "environment")

@@ -166,6 +166,7 @@ final class ReadmeRun: @unchecked Sendable {
     let sandbox = Sandbox()
     let providers: ProviderServer
     let transitous: TransitousServer
+    let engines: EngineServer
     let standIns: StandInPrograms
     /// The `export` lines run so far, run again before each command.
     private var exports: [String] = []
@@ -178,6 +179,7 @@ final class ReadmeRun: @unchecked Sendable {
     init() throws {
         providers = try ProviderServer()
         transitous = try TransitousServer()
+        engines = try EngineServer()
         standIns = try StandInPrograms(sandbox)
         let binaries = URL(fileURLWithPath: Paths.binary).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: sandbox.home + "-home", withIntermediateDirectories: true)
@@ -191,6 +193,7 @@ final class ReadmeRun: @unchecked Sendable {
             "LANG": "C.UTF-8",
             "TRAVELTIMES_NOW": ReadmeTests.elsewhen,
         ].merging(providers.environment) { _, new in new }.merging(transitous.environment) { _, new in new }
+            .merging(engines.environment) { _, new in new }
     }
 
     struct Outcome {

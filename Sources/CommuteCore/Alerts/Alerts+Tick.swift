@@ -179,7 +179,8 @@ extension Alerts {
                     guard !Self.isPaused(entry, at: next, pauses: pending.pauses, calendar: lookback) else { continue }
                     let routes = try inputs.routes()
                     let leave = LeaveTime.compute(
-                        for: schedule, routes: routes, arrival: next, typical: commute.history.typicalLookup, memory: entry.arrival == next ? entry.memory : nil)
+                        for: schedule, routes: routes, arrival: next, typical: commute.history.typicalLookup, memory: entry.arrival == next ? entry.memory : nil,
+                        freeFlowMargin: configuration.freeFlowMarginInForce)
                     let due = entry.isHeadsUp
                         ? leave.leave.addingTimeInterval(-TimeInterval((headsUp ?? 0) * 60))
                         : leave.leave

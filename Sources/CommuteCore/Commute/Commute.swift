@@ -167,7 +167,8 @@ public struct Commute: Sendable {
         let plan = FanOut.plan(
             schedules: book.schedules, routes: routes, now: now, calendar: calendar, cap: cap, due: due,
             pauses: Pauses(book.pauses ?? []), typical: history.typicalLookup,
-            memory: { request in remembered[request.id].flatMap { $0.arrival == request.arrival ? $0.memory : nil } })
+            memory: { request in remembered[request.id].flatMap { $0.arrival == request.arrival ? $0.memory : nil } },
+            freeFlowMargin: configuration.freeFlowMarginInForce)
         var pending = PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier, previous: previous, handled: handled)
         Self.backdate(&pending, previous: previous, schedules: book.schedules)
         let pauses = Schedules.activePauses(book, today: calendar.local(now).date)

@@ -39,7 +39,7 @@ extension Store {
     /// A keyless service's pace, shared by every process of this store: one request a second, and
     /// no more a minute than its policy allows.
     func pace(of provider: RouteProvider) -> RequestPace {
-        RequestPace(path: "\(directory)/\(provider.rawValue).pace", minimumGap: Transitous.minimumGap, perMinute: Transitous.plansPerMinute)
+        RequestPace(path: "\(directory)/\(provider.rawValue).pace", minimumGap: 1, perMinute: provider.requestsPerMinute)
     }
 }
 
@@ -255,7 +255,8 @@ extension CustomRoutes {
             routes.append(saved)
         }
         let held = saved.suspiciousMinutes != nil ? [History.heldBack(saved)] : []
-        let warnings = held + (record.map { commute.history.record([(saved.id, $0)]) } ?? [])
+        let recorded = saved.custom?.provider.isFreeFlow == true ? nil : record
+        let warnings = held + (recorded.map { commute.history.record([(saved.id, $0)]) } ?? [])
         return AddedCustomRoute(route: saved, warnings: warnings.map(\.description))
     }
 

@@ -42,6 +42,10 @@ extension CustomRoutes {
             case notInPlay(lead: TimeInterval)
             /// Asked `ago` seconds ago, within `min-interval`.
             case askedRecently(ago: TimeInterval, minimumInterval: TimeInterval)
+            /// A free-flow estimate does not change with traffic: asked at most daily.
+            case estimatedToday(ago: TimeInterval)
+            /// Its engine failed `ago` seconds ago: not asked again within the hour.
+            case engineFailing(ago: TimeInterval)
 
             public var description: String {
                 switch self {
@@ -49,6 +53,8 @@ extension CustomRoutes {
                 case .notInPlay(let lead): "not in play: no alert within \(TimeFormatting.age(lead)), not watched"
                 case .askedRecently(let ago, let minimumInterval):
                     "asked \(TimeFormatting.age(ago)) ago (min-interval \(TimeFormatting.age(minimumInterval)))"
+                case .estimatedToday(let ago): "free-flow estimate \(TimeFormatting.age(ago)) old (asked at most daily)"
+                case .engineFailing(let ago): "its engine failed \(TimeFormatting.age(ago)) ago (asked again after an hour)"
                 }
             }
         }
@@ -104,43 +110,6 @@ extension CustomRoutes {
         return inPlay
     }
 
-    /// What a transit planner is asked for each of `routes`: the soonest alert in play that names
-    /// it — arriving by an arrive-by alert's arrival, else leaving at the alert's time — and for a
-    /// route no alert names yet, leaving now.
-    func routingQueries(_ routes: [Route], lead: TimeInterval) throws -> [String: RoutingQuery] {
-        guard !routes.isEmpty else { return [:] }
-        let ids = Set(routes.map(\.id))
-        let pending = try store.pending()
-        let window = now.addingTimeInterval(-grace)...now.addingTimeInterval(lead)
-        let soon = (pending.requests + pending.deferred).filter { entry in
-            if let arrival = entry.arrival { return arrival > now && arrival.timeIntervalSince(now) <= Self.arriveByWindow }
-            return window.contains(entry.nextFire)
-        }.sorted { $0.nextFire < $1.nextFire }
-        var queries: [String: RoutingQuery] = [:]
-        if !soon.isEmpty {
-            let schedules = Dictionary(try store.schedules().schedules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            for entry in soon {
-                guard let schedule = schedules[entry.scheduleID], schedule.isEnabled else { continue }
-                for id in schedule.routeIDs where ids.contains(id) && queries[id] == nil {
-                    queries[id] = entry.arrival.map { RoutingQuery(time: $0, arriveBy: true) }
-                        ?? RoutingQuery(time: max(now, entry.nextFire), arriveBy: false)
-                }
-            }
-        }
-        for id in ids where queries[id] == nil { queries[id] = RoutingQuery(time: now, arriveBy: false) }
-        return queries
-    }
-
-    /// A planner's route with its ends named as the places saved there (`home`), else as the
-    /// start and the destination.
-    func named(_ route: Route) -> Route {
-        guard let custom = route.custom, route.transit != nil else { return route }
-        var route = route
-        route.transit?.fromName = commute.places.name(of: custom.from) ?? "your start"
-        route.transit?.toName = commute.places.name(of: custom.to) ?? "your destination"
-        return route
-    }
-
     /// Asks the providers about the custom routes selected, saves what they answer (keeping every
     /// other route as it was), and re-plans the alerts when anything new came. A provider whose key
     /// is missing or rejected, or whose budget is spent, is not asked again in this refresh; its
@@ -178,6 +147,13 @@ extension CustomRoutes {
                 } else {
                     skip(.notInPlay(lead: policy.lead))
                 }
+            } else if custom.provider.isFreeFlow, let fetched = custom.fetchedAt, fetched <= now, now.timeIntervalSince(fetched) < Self.freeFlowInterval {
+                skip(.estimatedToday(ago: now.timeIntervalSince(fetched)))
+            } else if custom.provider.isFreeFlow, let tried = custom.triedAt, tried <= now, tried > (custom.fetchedAt ?? .distantPast),
+                now.timeIntervalSince(tried) < Self.failingEngineInterval
+            {
+                // A failing engine is not asked again for an hour: a refresh never hammers it.
+                skip(.engineFailing(ago: now.timeIntervalSince(tried)))
             } else if selection == .inPlay, let tried = custom.triedAt, tried <= now, now.timeIntervalSince(tried) < policy.minimumInterval {
                 skip(.askedRecently(ago: now.timeIntervalSince(tried), minimumInterval: policy.minimumInterval))
             } else if custom.provider.needsKey, (access.keys[custom.provider] ?? "").isEmpty {
@@ -266,7 +242,8 @@ extension CustomRoutes {
                 let (judged, record) = commute.history.judge(
                     named(Self.measured(route, measurement, at: now, query: queries[route.id])), history: commute.history.recordsHistory ? (try? store.history.contents(of: route.id)) : nil,
                     previous: route)
-                if commute.history.recordsHistory, let record { readings.append((route.id, record)) }
+                // A free-flow estimate is not a measurement: history keeps what traffic did.
+                if commute.history.recordsHistory, !custom.provider.isFreeFlow, let record { readings.append((route.id, record)) }
                 if judged.suspiciousMinutes != nil { warnings.append(History.heldBack(judged)) }
                 decided[index] = CustomRouteOutcome(
                     routeID: route.id, provider: custom.provider, result: .fetched, failure: nil, route: judged)
@@ -277,10 +254,30 @@ extension CustomRoutes {
                     routeID: route.id, provider: custom.provider, result: failure.isSkip ? .skipped : .failed, failure: failure, route: tried)
             }
         }
-        let outcomes = routes.indices.compactMap { decided[$0] }
+        var outcomes = routes.indices.compactMap { decided[$0] }
+        // A route with an engine to fall back on: why its provider has no live time now (or that it
+        // has again), and a free-flow estimate when it has none from today.
+        var fellBack = Set<String>()
+        for index in outcomes.indices where outcomes[index].route.custom?.fallback != nil && wanted.contains(outcomes[index].routeID) {
+            var route = outcomes[index].route
+            let problem: String? = switch outcomes[index].result {
+            case .fetched: nil
+            case .failed: outcomes[index].failure?.description
+            case .skipped: outcomes[index].failure.flatMap { $0.isBudget ? $0.description : nil } ?? route.custom?.liveProblem
+            }
+            if route.custom?.liveProblem != problem {
+                route.custom?.liveProblem = problem
+                fellBack.insert(route.id)
+            }
+            if let estimated = try refreshEstimate(of: &route, access: access, policy: policy, deadline: deadline), estimated {
+                fellBack.insert(route.id)
+            }
+            outcomes[index].route = route
+        }
         // What was asked about is saved; a route edited or removed meanwhile is left as it now is.
         let asked = Dictionary(
-            outcomes.filter { $0.result != .skipped }.map { ($0.routeID, $0.route) }, uniquingKeysWith: { first, _ in first })
+            outcomes.filter { $0.result != .skipped || fellBack.contains($0.routeID) }.map { ($0.routeID, $0.route) },
+            uniquingKeysWith: { first, _ in first })
         if !asked.isEmpty {
             try store.updateCustomRoutes { routes in
                 for index in routes.indices {
@@ -293,7 +290,7 @@ extension CustomRoutes {
         }
         var result = CustomRefreshResult(outcomes: outcomes, reschedule: nil, warnings: warnings + commute.history.record(readings))
         try recordProviderHealth(outcomes)
-        if !result.fetched.isEmpty { result.reschedule = try commute.reschedule() }
+        if !result.fetched.isEmpty || !fellBack.isEmpty { result.reschedule = try commute.reschedule() }
         return result
     }
 
@@ -325,6 +322,10 @@ extension CustomRoutes {
 extension CustomRoutes {
     /// How long before an arrival its routes are in play.
     static let arriveByWindow: TimeInterval = 3 * 3_600
+
+    /// How often a free-flow estimate is asked for, and how long a failing engine is left alone.
+    public static let freeFlowInterval: TimeInterval = 86_400
+    public static let failingEngineInterval: TimeInterval = 3_600
 
     /// How many custom routes are asked about at once.
     public static let parallelRequests = 4

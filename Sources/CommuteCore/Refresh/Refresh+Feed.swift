@@ -169,6 +169,11 @@ extension Refresh {
         return result
     }
 
+    /// A refresh with no feed, of custom routes alone, recorded as a refresh that ran.
+    public func recordCustomRun(fetched: Int, kept: Int) throws {
+        try store.updateRefreshLog { $0.recordSuccess(at: now, result: "custom routes: \(fetched) fetched, \(kept) kept") }
+    }
+
     /// After a 304: the cached routes are current; the alerts are re-planned with them.
     func refreshUnchanged() throws -> RefreshResult {
         let all = try store.routes().routes

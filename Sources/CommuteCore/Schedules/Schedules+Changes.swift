@@ -183,7 +183,7 @@ extension Schedules {
         guard let next else { return nil }
         switch schedule.timing {
         case .at: return .at(next)
-        case .arriveBy: return .leave(LeaveTime.compute(for: schedule, routes: try store.routes().byID, arrival: next, typical: commute.history.typicalLookup))
+        case .arriveBy: return .leave(LeaveTime.compute(for: schedule, routes: try store.routes().byID, arrival: next, typical: commute.history.typicalLookup, freeFlowMargin: configuration.freeFlowMarginInForce))
         }
     }
 

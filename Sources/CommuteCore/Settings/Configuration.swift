@@ -52,6 +52,26 @@ public struct Configuration: StoreDocument, Equatable {
     public var transitousURL: String?
     /// A Nominatim in place of the public one (`config set geocoder-url`).
     public var geocoderURL: String?
+    /// Self-hosted engines in place of the public OSRM and Valhalla (`config set osrm-url`).
+    public var osrmURL: String?
+    public var valhallaURL: String?
+    /// What an arrive-by leave time multiplies a free-flow estimate by (`config set
+    /// free-flow-margin 1.25`): traffic makes a drive slower than the open road.
+    public var freeFlowMargin: Double?
+
+    public static let defaultFreeFlowMargin = 1.25
+    /// The margin in force.
+    public var freeFlowMarginInForce: Double { freeFlowMargin ?? Self.defaultFreeFlowMargin }
+
+    /// A keyless service's base URL set in the configuration.
+    public func baseURL(for provider: RouteProvider) -> String? {
+        switch provider {
+        case .transitous: transitousURL
+        case .osrm: osrmURL
+        case .valhalla: valhallaURL
+        case .tomtom, .here, .google: nil
+        }
+    }
     /// Transit agencies' GTFS feeds (`transit add`): their URLs and headers may hold keys.
     public var transitFeeds: [TransitFeed]?
 

@@ -24,11 +24,14 @@ public enum Setting: Hashable, Sendable {
     case contact
     case transitousURL
     case geocoderURL
+    case osrmURL
+    case valhallaURL
+    case freeFlowMargin
 
     /// Every setting, in the order `config set` lists them.
     public static let all: [Setting] =
         [.source, .accessCode, .timeZone, .grace, .quietHours, .dailyCap] + RouteProvider.keyed.map(Setting.providerKey)
-        + [.lead, .minInterval] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter, .alertLifetime, .healthNotify, .historyDays, .typicalWeeks, .contact, .transitousURL, .geocoderURL]
+        + [.lead, .minInterval] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter, .alertLifetime, .healthNotify, .historyDays, .typicalWeeks, .contact, .transitousURL, .geocoderURL, .osrmURL, .valhallaURL, .freeFlowMargin]
 
     /// The setting called `name`, as `config set` takes it.
     public init?(name: String) {
@@ -57,6 +60,9 @@ public enum Setting: Hashable, Sendable {
         case .contact: "contact"
         case .transitousURL: "transitous-url"
         case .geocoderURL: "geocoder-url"
+        case .osrmURL: "osrm-url"
+        case .valhallaURL: "valhalla-url"
+        case .freeFlowMargin: "free-flow-margin"
         }
     }
 
@@ -66,12 +72,12 @@ public enum Setting: Hashable, Sendable {
         switch self {
         case .accessCode, .providerKey: true
         case .source, .timeZone, .grace, .quietHours, .dailyCap, .lead, .minInterval, .budget, .staleAfter, .alertLifetime, .healthNotify, .historyDays,
-            .typicalWeeks, .contact, .transitousURL, .geocoderURL: false
+            .typicalWeeks, .contact, .transitousURL, .geocoderURL, .osrmURL, .valhallaURL, .freeFlowMargin: false
         }
     }
 
     /// Whether changing it re-plans every alert: the zone the schedules live in.
-    public var replansAlerts: Bool { self == .timeZone }
+    public var replansAlerts: Bool { self == .timeZone || self == .freeFlowMargin }
 
     /// What it is, for `config set --help` and the manual page.
     public var meaning: String {
@@ -96,6 +102,9 @@ public enum Setting: Hashable, Sendable {
         case .contact: "how the public services (Transitous, Nominatim) can reach you: named in every request's User-Agent"
         case .transitousURL: "a self-hosted MOTIS in place of https://api.transitous.org"
         case .geocoderURL: "a Nominatim in place of https://nominatim.openstreetmap.org"
+        case .osrmURL: "a self-hosted OSRM in place of https://router.project-osrm.org"
+        case .valhallaURL: "a self-hosted Valhalla in place of https://valhalla1.openstreetmap.de"
+        case .freeFlowMargin: "what an arrive-by leave time multiplies a free-flow estimate by (default 1.25)"
         }
     }
 
@@ -117,7 +126,8 @@ public enum Setting: Hashable, Sendable {
         case .historyDays: "a whole number of days from 7 to \(Configuration.longestHistoryDays), or off"
         case .typicalWeeks: "a whole number of weeks from 1 to \(Configuration.longestTypicalWeeks)"
         case .contact: "an e-mail address or an http(s) URL, such as me@example.org"
-        case .transitousURL, .geocoderURL: "an http(s) URL: a scheme, a host, perhaps a port and a path"
+        case .transitousURL, .geocoderURL, .osrmURL, .valhallaURL: "an http(s) URL: a scheme, a host, perhaps a port and a path"
+        case .freeFlowMargin: "a number from 1 to 3, such as 1.25"
         }
     }
 
@@ -202,6 +212,17 @@ public enum Setting: Hashable, Sendable {
         case .geocoderURL:
             guard let base = RoutingAPI.baseURL(text) else { throw invalid }
             return SettingChange(self, "geocoder-url set to \(base).") { $0.geocoderURL = base }
+        case .osrmURL:
+            guard let base = RoutingAPI.baseURL(text) else { throw invalid }
+            return SettingChange(self, "osrm-url set to \(base).") { $0.osrmURL = base }
+        case .valhallaURL:
+            guard let base = RoutingAPI.baseURL(text) else { throw invalid }
+            return SettingChange(self, "valhalla-url set to \(base).") { $0.valhallaURL = base }
+        case .freeFlowMargin:
+            guard text.count <= 5, let margin = NumberParsing.decimal(text), (1...3).contains(margin) else { throw invalid }
+            return SettingChange(self, "free-flow-margin set to \(TimeFormatting.factor(margin)): arrive-by leave times on free-flow estimates allow that much") {
+                $0.freeFlowMargin = margin
+            }
         }
     }
 
@@ -236,6 +257,9 @@ public enum Setting: Hashable, Sendable {
         case .contact: configuration.contact = nil
         case .transitousURL: configuration.transitousURL = nil
         case .geocoderURL: configuration.geocoderURL = nil
+        case .osrmURL: configuration.osrmURL = nil
+        case .valhallaURL: configuration.valhallaURL = nil
+        case .freeFlowMargin: configuration.freeFlowMargin = nil
         }
     }
 }

@@ -28,8 +28,11 @@ public enum AlertComposer {
     }
 
     /// When the oldest data among these routes was measured.
+    /// A free-flow estimate has no age that matters (it is asked for daily, and the roads change
+    /// slower than that): a route on one (an engine's, or a keyed route fallen back) is left out,
+    /// and says what it is instead.
     public static func oldestUpdate(of routeIDs: [String], _ routes: [String: Route]) -> Date? {
-        routeIDs.compactMap { routes[$0]?.updatedAt }.min()
+        routeIDs.compactMap { routes[$0] }.filter(\.hasLiveTime).map(\.updatedAt).min()
     }
 
     /// The one rule every kind of alert follows: data over `staleAfter` old at the moment the alert
@@ -64,6 +67,10 @@ public enum AlertComposer {
     /// `49 min (+19 min, CONGESTED)`, `no data (NO DATA)`, or `unavailable (not in the latest feed)`.
     public static func summary(of route: Route?) -> String {
         guard let route else { return "unavailable (not in the latest feed)" }
+        if let engine = route.estimateEngine, let estimate = route.freeFlowEstimate {
+            let problem = route.custom?.liveProblem.map { "no live time (\($0)): " } ?? ""
+            return problem + "\(estimate) min (free-flow estimate from \(engine.displayName), no live traffic)"
+        }
         guard let current = route.currentMinutes, let delay = route.delayMinutes else {
             return "no data (\(DelayStatus.noData.rawValue))"
         }

@@ -61,7 +61,7 @@ public enum FanOut {
     public static func plan(
         schedules: [Schedule], routes: [String: Route], now: Date, calendar: ZonedCalendar, cap: Int,
         due: DueOccurrences? = nil, pauses: Pauses = .none, typical: LeaveTime.Typical? = nil,
-        memory: (TriggerRequest) -> TransitMemory? = { _ in nil }
+        memory: (TriggerRequest) -> TransitMemory? = { _ in nil }, freeFlowMargin: Double = LeaveTime.defaultFreeFlowMargin
     ) -> FanOutPlan {
         let ranked = schedules.filter(\.isEnabled).sorted {
             $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.precedes($1.id)
@@ -97,7 +97,7 @@ public enum FanOut {
                     {
                         arrival = calendar.nextFire(weekday: weekday, minuteOfDay: minuteOfDay, after: arrival, nowDay: calendar.localDay(of: arrival))
                     }
-                    let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(arrival)), typical: typical)
+                    let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(arrival)), typical: typical, freeFlowMargin: freeFlowMargin)
                     // A late plan is due now: it sorts first, like a due occurrence.
                     let fire = max(ZonedCalendar.seconds(leave.leave), nowSeconds - grace)
                     arrivals[rank << 4 | (weekday.rawValue - 1)] = arrival
@@ -113,7 +113,7 @@ public enum FanOut {
                         {
                             next = calendar.nextFire(weekday: weekday, minuteOfDay: minuteOfDay, after: next, nowDay: calendar.localDay(of: next))
                             leaveSeconds = ZonedCalendar.seconds(
-                                LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(next)), typical: typical).leave)
+                                LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(next)), typical: typical, freeFlowMargin: freeFlowMargin).leave)
                         }
                         let headsUpFire = max(leaveSeconds - minutes * 60, nowSeconds - grace)
                         arrivals[rank << 4 | 8 | (weekday.rawValue - 1)] = next
@@ -183,7 +183,7 @@ public enum FanOut {
                 return PendingAlert(request: request, content: content)
             }
             // What it will say when it fires: the leave time as planned, or now for a late plan.
-            let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: arrival, typical: typical, memory: memory(request))
+            let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: arrival, typical: typical, memory: memory(request), freeFlowMargin: freeFlowMargin)
             // Its data's age as of its fire time, as a fixed-time alert's (`pending` moves it on).
             let content = request.isHeadsUp
                 ? AlertComposer.headsUpContent(for: schedule, routes: routes, leave: leave, now: max(now, request.nextFire), calendar: calendar)

@@ -11,6 +11,8 @@ public struct LeaveTime: Sendable, Equatable {
         /// No route has a current time: the least 90th percentile of their histories at the
         /// departure's quarter hour.
         case typical
+        /// No route has a live time: an open engine's free-flow estimate, times `freeFlowMargin`.
+        case freeFlow
         /// No route has a current time: the fastest usual time.
         case usual
         /// No time at all: an hour before the arrival.
@@ -27,6 +29,8 @@ public struct LeaveTime: Sendable, Equatable {
     public var minutes: Int?
     /// For a transit route: the departure the leave time is for, and the one the timetable had.
     public var departure: Route.Transit.Choice?
+    /// For a free-flow estimate: the margin it was multiplied by.
+    public var margin: Double?
 
     /// What this plan remembers of its bus for the next plan of the same occurrence.
     public var memory: TransitMemory? { departure?.memory }
@@ -40,6 +44,9 @@ public struct LeaveTime: Sendable, Equatable {
         self.departure = departure
     }
 
+    /// What a free-flow estimate is multiplied by when `config set free-flow-margin` says nothing.
+    public static let defaultFreeFlowMargin = 1.25
+
     /// How long before the arrival an alert goes out when no route has a time.
     public static let withoutData: TimeInterval = 3_600
 
@@ -50,7 +57,8 @@ public struct LeaveTime: Sendable, Equatable {
     /// `memory` is what an earlier plan of this occurrence remembered of its bus (a transit
     /// route's): the choice then names the bus it replaced.
     public static func compute(
-        for schedule: Schedule, routes: [String: Route], arrival: Date, typical: Typical? = nil, memory: TransitMemory? = nil
+        for schedule: Schedule, routes: [String: Route], arrival: Date, typical: Typical? = nil, memory: TransitMemory? = nil,
+        freeFlowMargin: Double = defaultFreeFlowMargin
     ) -> LeaveTime {
         let buffer: TimeInterval = switch schedule.timing {
         case .at: 0
@@ -71,7 +79,9 @@ public struct LeaveTime: Sendable, Equatable {
                 arrival: arrival, leave: start.addingTimeInterval(-buffer), basis: .current, fastest: route, minutes: minutes,
                 departure: choice)
         }
-        let driving = known.filter { $0.transit == nil }
+        // An open engine's time is not traffic: it counts only where no route has a live time.
+        let estimated = known.filter { $0.transit == nil && !$0.hasLiveTime }
+        let driving = known.filter { $0.transit == nil && $0.hasLiveTime }
         if let best = transit.max(by: { $0.leave < $1.leave }) {
             let current = driving.compactMap { route in route.currentMinutes.map { (route, $0) } }.min { $0.1 < $1.1 }
             guard let (route, minutes) = current, arrival.addingTimeInterval(-TimeInterval(minutes * 60) - buffer) > best.leave else {
@@ -84,11 +94,30 @@ public struct LeaveTime: Sendable, Equatable {
         func fastest(_ minutes: (Route) -> Int?) -> (Route, Int)? {
             known.compactMap { route in minutes(route).map { (route, $0) } }.min { $0.1 < $1.1 }
         }
-        if let (route, minutes) = fastest(\.currentMinutes) {
+        if let (route, minutes) = fastest({ $0.hasLiveTime ? $0.currentMinutes : nil }) {
             return LeaveTime(
                 arrival: arrival, leave: arrival.addingTimeInterval(-TimeInterval(minutes * 60) - buffer), basis: .current,
                 fastest: route, minutes: minutes)
         }
+        // A free-flow route: its own typical time where its history knows the quarter hour (the
+        // alert says so), else the estimate with the margin.
+        let estimates = estimated.compactMap { route -> LeaveTime? in
+            guard let free = route.freeFlowEstimate else { return nil }
+            let departure = arrival.addingTimeInterval(-TimeInterval(free * 60) - buffer)
+            if let typical, let known = typical(route.id, departure) {
+                let minutes = Int(known.p90.rounded(.up))
+                return LeaveTime(
+                    arrival: arrival, leave: arrival.addingTimeInterval(-TimeInterval(minutes * 60) - buffer), basis: .typical,
+                    fastest: route, minutes: minutes)
+            }
+            let minutes = Int((Double(free) * freeFlowMargin).rounded(.up))
+            var leave = LeaveTime(
+                arrival: arrival, leave: arrival.addingTimeInterval(-TimeInterval(minutes * 60) - buffer), basis: .freeFlow,
+                fastest: route, minutes: minutes)
+            leave.margin = freeFlowMargin
+            return leave
+        }
+        if let best = estimates.max(by: { $0.leave < $1.leave }) { return best }
         if let typical, let (route, minutes) = fastest({ route in
             // The quarter hour it would leave in, on its usual time (an hour when it has none).
             let departure = arrival.addingTimeInterval(-TimeInterval((route.averageMinutes ?? 60) * 60) - buffer)
@@ -167,7 +196,12 @@ extension AlertComposer {
         var closing = "Expected arrival \(expectedLabel) by \(fastest.name)"
         switch leave.basis {
         case .usual: closing += " (no current times: its usual time)"
+        case .typical where !fastest.hasLiveTime:
+            closing += " (its typical time from history, not the free-flow estimate: 9 times in 10 it takes no longer)"
         case .typical: closing += " (no current times: 9 times in 10 it takes no longer)"
+        case .freeFlow:
+            let free = fastest.freeFlowEstimate.map { "\($0) min" } ?? "its estimate"
+            closing += " (free-flow estimate: \(free) × \(TimeFormatting.factor(leave.margin ?? LeaveTime.defaultFreeFlowMargin)), no live traffic)"
         case .current, .noData: break
         }
         lines.append(closing)

@@ -6,6 +6,8 @@ public enum RouteProvider: String, CaseIterable, Codable, Sendable, Comparable {
     case tomtom, here, google
     /// Door-to-door public transport from Transitous (MOTIS): keyless.
     case transitous
+    /// Open routing engines on public instances: keyless, free-flow times (no traffic).
+    case osrm, valhalla
 
     public var displayName: String {
         switch self {
@@ -13,11 +15,20 @@ public enum RouteProvider: String, CaseIterable, Codable, Sendable, Comparable {
         case .here: "HERE"
         case .google: "Google"
         case .transitous: "Transitous"
+        case .osrm: "OSRM"
+        case .valhalla: "Valhalla"
         }
     }
 
+    /// An open engine's time: free-flow, from its profile's speeds, with no traffic of any kind.
+    public var isFreeFlow: Bool { self == .osrm || self == .valhalla }
+
+    /// The most requests a minute a keyless service is sent (its policy): Transitous's plan
+    /// limit; one a second for the engines.
+    public var requestsPerMinute: Int { self == .transitous ? 20 : 60 }
+
     /// Whether it needs a key: the public, keyless services do not.
-    public var needsKey: Bool { self != .transitous }
+    public var needsKey: Bool { self == .tomtom || self == .here || self == .google }
 
     /// Whether its routes are public transport (itineraries) rather than a car's time.
     public var isTransit: Bool { self == .transitous }
@@ -36,7 +47,7 @@ public enum RouteProvider: String, CaseIterable, Codable, Sendable, Comparable {
         case .tomtom: .tomtomKey
         case .here: .hereKey
         case .google: .googleKey
-        case .transitous: nil
+        case .transitous, .osrm, .valhalla: nil
         }
     }
 
@@ -47,6 +58,8 @@ public enum RouteProvider: String, CaseIterable, Codable, Sendable, Comparable {
         case .here: .hereURL
         case .google: .googleURL
         case .transitous: .transitousURL
+        case .osrm: .osrmURL
+        case .valhalla: .valhallaURL
         }
     }
 
@@ -56,6 +69,8 @@ public enum RouteProvider: String, CaseIterable, Codable, Sendable, Comparable {
         case .here: "https://router.hereapi.com"
         case .google: "https://routes.googleapis.com"
         case .transitous: "https://api.transitous.org"
+        case .osrm: "https://router.project-osrm.org"
+        case .valhalla: "https://valhalla1.openstreetmap.de"
         }
     }
 
@@ -69,6 +84,8 @@ public enum RouteProvider: String, CaseIterable, Codable, Sendable, Comparable {
         // Transitous asks that routing be used sparingly: its plan limit is 20 a minute per
         // address, and a commute needs a few a day.
         case .transitous: 200
+        // A free-flow time is asked for when a route is added and at most daily after.
+        case .osrm, .valhalla: 100
         }
     }
 
@@ -142,6 +159,14 @@ extension Route {
         /// The last request for it, answered or not: no route is asked about again within the
         /// minimum interval.
         public var triedAt: Date?
+        /// An open engine that stands in when the provider cannot answer (`--fallback osrm`), its
+        /// free-flow estimate and when it was had.
+        public var fallback: RouteProvider?
+        public var estimateMinutes: Int?
+        public var estimatedAt: Date?
+        /// Why the provider has no live time now (its last request failed, its budget is spent);
+        /// nil while it answers.
+        public var liveProblem: String?
 
         public init(provider: RouteProvider, from: Coordinate, to: Coordinate, fetchedAt: Date? = nil, triedAt: Date? = nil) {
             self.provider = provider
@@ -162,5 +187,28 @@ extension Route {
     /// with a dash.
     public static func isValidCustomID(_ id: String) -> Bool {
         id.utf8.count <= 40 && isValidID(id) && id.last != "-" && id.contains { $0.isASCII && $0.isLetter }
+    }
+}
+
+extension Route {
+    /// Whether its current time is live: not an open engine's estimate, and not a keyed route
+    /// whose provider cannot answer now and that has an engine to fall back on.
+    public var hasLiveTime: Bool {
+        guard let custom else { return true }
+        if custom.provider.isFreeFlow { return false }
+        return custom.liveProblem == nil || custom.fallback == nil
+    }
+
+    /// The free-flow estimate that stands in for a live time: an engine's route's own time, or a
+    /// keyed route's fallback estimate while its provider cannot answer.
+    public var freeFlowEstimate: Int? {
+        guard let custom, !hasLiveTime else { return nil }
+        return custom.provider.isFreeFlow ? currentMinutes : custom.estimateMinutes
+    }
+
+    /// The engine the estimate comes from.
+    public var estimateEngine: RouteProvider? {
+        guard let custom, !hasLiveTime else { return nil }
+        return custom.provider.isFreeFlow ? custom.provider : custom.fallback
     }
 }

@@ -5,6 +5,8 @@ public enum ReadingSource: UInt8, CaseIterable, Sendable, Equatable {
     case transit = 4
     /// A door-to-door itinerary from Transitous.
     case transitous = 5
+    /// An open engine's free-flow time (never recorded as history: it is not a measurement).
+    case osrm = 6, valhalla = 7
 
     /// As `history export` writes it and `history import` reads it: `wsdot`, `tomtom`.
     public var name: String {
@@ -15,6 +17,8 @@ public enum ReadingSource: UInt8, CaseIterable, Sendable, Equatable {
         case .google: "google"
         case .transit: "transit"
         case .transitous: "transitous"
+        case .osrm: "osrm"
+        case .valhalla: "valhalla"
         }
     }
 
@@ -27,6 +31,8 @@ public enum ReadingSource: UInt8, CaseIterable, Sendable, Equatable {
         case .google: RouteProvider.google.displayName
         case .transit: "The realtime feed"
         case .transitous: RouteProvider.transitous.displayName
+        case .osrm: RouteProvider.osrm.displayName
+        case .valhalla: RouteProvider.valhalla.displayName
         }
     }
 
@@ -47,6 +53,8 @@ public enum ReadingSource: UInt8, CaseIterable, Sendable, Equatable {
         case .here: self = .here
         case .google: self = .google
         case .transitous: self = .transitous
+        case .osrm: self = .osrm
+        case .valhalla: self = .valhalla
         }
     }
 }

@@ -11,6 +11,14 @@ public enum TimeFormatting {
     }
 
     /// `+19 min`, `on time`, `-3 min`.
+    /// `1.25`, `1.5`, `2`: a multiplier as typed, without trailing zeros.
+    public static func factor(_ value: Double) -> String {
+        var text = String(cFormat: "%.2f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
     public static func delay(_ minutes: Int) -> String {
         switch minutes {
         case 0: "on time"

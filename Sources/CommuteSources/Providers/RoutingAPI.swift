@@ -160,10 +160,16 @@ public enum RoutingAPI {
         guard let object = JSONReader.any(body.prefix(65_536)) as? [String: Any] else { return nil }
         let candidates: [Any?] = [
             (object["detailedError"] as? [String: Any])?["message"], (object["error"] as? [String: Any])?["message"],
-            object["error_description"], object["cause"], object["title"], object["error"] as? String,
+            object["error_description"], object["cause"], object["title"], object["error"] as? String, object["message"],
         ]
         guard let text = candidates.lazy.compactMap({ $0 as? String }).first(where: { !$0.isEmpty }) else { return nil }
         return DisplayText.line(String(text.prefix(200)))
+    }
+
+    /// What an open engine's operators ask to be shown with its routes: the engine, OpenStreetMap's
+    /// credit, and where to fix the map.
+    public static func engineAttribution(_ provider: RouteProvider) -> String {
+        "Route by \(provider.displayName) · map data © OpenStreetMap contributors (openstreetmap.org/copyright) · fix the map: openstreetmap.org/fixthemap"
     }
 
     /// A short plain-text body (a proxy's refusal), as one line.
@@ -176,6 +182,7 @@ public enum RoutingAPI {
     private static func errorCode(_ body: Data) -> String? {
         guard let object = JSONReader.any(body.prefix(65_536)) as? [String: Any] else { return nil }
         if let code = (object["detailedError"] as? [String: Any])?["code"] as? String { return code }
+        if let code = object["code"] as? String { return code }
         if let error = object["error"] as? [String: Any] {
             for case let detail as [String: Any] in (error["details"] as? [Any]) ?? [] {
                 if let reason = detail["reason"] as? String { return reason }

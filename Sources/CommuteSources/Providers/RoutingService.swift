@@ -44,6 +44,8 @@ extension RouteProvider {
         case .here: HERERouting()
         case .google: GoogleRouting()
         case .transitous: TransitousRouting()
+        case .osrm: OSRMRouting()
+        case .valhalla: ValhallaRouting()
         }
     }
 }

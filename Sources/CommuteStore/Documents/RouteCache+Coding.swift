@@ -307,7 +307,9 @@ extension RouteCache {
         return point
     }
 
-    private static let customFields: [StaticString] = ["provider", "from", "to", "fetchedAt", "triedAt"]
+    private static let customFields: [StaticString] = [
+        "provider", "from", "to", "fetchedAt", "triedAt", "fallback", "estimateMinutes", "estimatedAt", "liveProblem",
+    ]
 
     private static func readCustom(_ reader: inout JSONReader, field: String) throws -> Route.Custom? {
         if try reader.readNull() { return nil }
@@ -317,6 +319,10 @@ extension RouteCache {
         var to: Coordinate?
         var fetchedAt: Date?
         var triedAt: Date?
+        var fallback: RouteProvider?
+        var estimate: Int?
+        var estimatedAt: Date?
+        var problem: String?
         var seen = JSONReader.FieldsSeen()
         while let key = try reader.nextKey(firstOf: customFields, seen: &seen) {
             switch key {
@@ -330,11 +336,31 @@ extension RouteCache {
             case "to": to = try readCoordinate(&reader, field: "\(field).to")
             case "fetchedAt": fetchedAt = try readDate(&reader, field: "\(field).fetchedAt", optional: true)
             case "triedAt": triedAt = try readDate(&reader, field: "\(field).triedAt", optional: true)
+            case "fallback":
+                let name = try reader.readOptionalString()
+                fallback = try name.map { name in
+                    guard let engine = RouteProvider(rawValue: name), engine.isFreeFlow else {
+                        throw DocumentProblem("impossible value: \(field).fallback '\(DisplayText.line(name))' is not osrm or valhalla")
+                    }
+                    return engine
+                }
+            case "estimateMinutes":
+                estimate = try reader.readOptionalInt()
+                if let minutes = estimate, !(1...Route.longestTravelMinutes).contains(minutes) {
+                    throw DocumentProblem("impossible value: \(field).estimateMinutes is \(minutes), not a travel time")
+                }
+            case "estimatedAt": estimatedAt = try readDate(&reader, field: "\(field).estimatedAt", optional: true)
+            case "liveProblem": problem = try reader.readOptionalString().map { DisplayText.line(String($0.prefix(300))) }
             default: try reader.skipValue()
             }
         }
         guard let provider, let from, let to else { throw DocumentProblem("wrong shape: \(field) needs provider, from and to") }
-        return Route.Custom(provider: provider, from: from, to: to, fetchedAt: fetchedAt, triedAt: triedAt)
+        var custom = Route.Custom(provider: provider, from: from, to: to, fetchedAt: fetchedAt, triedAt: triedAt)
+        custom.fallback = fallback
+        custom.estimateMinutes = estimate
+        custom.estimatedAt = estimatedAt
+        custom.liveProblem = problem
+        return custom
     }
 
     private static func readCoordinate(_ reader: inout JSONReader, field: String) throws -> Coordinate {

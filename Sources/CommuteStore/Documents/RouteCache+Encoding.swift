@@ -18,6 +18,19 @@ extension RouteCache {
         writer.string(custom.fetchedAt.map { ISO8601.string($0) })
         writer.key("triedAt")
         writer.string(custom.triedAt.map { ISO8601.string($0) })
+        // Only a route with a fallback, or a problem, carries them.
+        if let fallback = custom.fallback {
+            writer.key("fallback")
+            writer.string(fallback.rawValue)
+            writer.key("estimateMinutes")
+            writer.int(custom.estimateMinutes)
+            writer.key("estimatedAt")
+            writer.string(custom.estimatedAt.map { ISO8601.string($0) })
+        }
+        if let problem = custom.liveProblem {
+            writer.key("liveProblem")
+            writer.string(problem)
+        }
         writer.endObject()
     }
 

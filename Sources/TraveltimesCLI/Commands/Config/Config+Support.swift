@@ -96,6 +96,9 @@ struct ConfigJSON: EveryKeyEncodable {
     var contact: String?
     var transitousURL: String
     var geocoderURL: String
+    var osrmURL: String
+    var valhallaURL: String
+    var freeFlowMargin: Double
 
     init(_ configuration: Configuration, source: String?, codeFromEnvironment: Bool, environment: [String: String] = [:]) {
         self.source = source
@@ -158,5 +161,8 @@ struct ConfigJSON: EveryKeyEncodable {
         contact = configuration.contact
         transitousURL = configuration.transitousURL ?? RouteProvider.transitous.defaultBaseURL
         geocoderURL = configuration.geocoderURL ?? Geocoder.nominatim.defaultBaseURL
+        osrmURL = configuration.osrmURL ?? RouteProvider.osrm.defaultBaseURL
+        valhallaURL = configuration.valhallaURL ?? RouteProvider.valhalla.defaultBaseURL
+        freeFlowMargin = configuration.freeFlowMarginInForce
     }
 }

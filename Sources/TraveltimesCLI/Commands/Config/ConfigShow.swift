@@ -53,6 +53,9 @@ extension Commands {
                 case .contact: configuration.contact.map { "\($0) (\(Product.userAgent(contact: $0)))" } ?? "not set (requests name \(Product.url))"
                 case .transitousURL: configuration.transitousURL ?? RouteProvider.transitous.defaultBaseURL
                 case .geocoderURL: configuration.geocoderURL ?? Geocoder.nominatim.defaultBaseURL
+                case .osrmURL: configuration.osrmURL ?? RouteProvider.osrm.defaultBaseURL
+                case .valhallaURL: configuration.valhallaURL ?? RouteProvider.valhalla.defaultBaseURL
+                case .freeFlowMargin: "free-flow estimates × \(TimeFormatting.factor(configuration.freeFlowMarginInForce)) for arrive-by leave times"
                 }
             }
         }

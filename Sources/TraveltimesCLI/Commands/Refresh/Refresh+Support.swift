@@ -32,6 +32,8 @@ extension Commands {
                     switch outcome.skip {
                     case .notInPlay: "not in play"
                     case .askedRecently: "asked within min-interval"
+                    case .estimatedToday: "free-flow estimate asked today"
+                    case .engineFailing: "its engine failed within the hour"
                     // A skip that is a failure: the time ran out before its turn (a missing key
                     // or a spent budget is said as a failure or a warning instead).
                     case .notAskedFor, nil: "not asked: the time ran out first"
@@ -164,6 +166,11 @@ struct RefreshRun {
                 timeout: max(0.1, timeout - (access.clock() - start)), custom: feed?.customRoutes)
         }
         custom = result
+        // Without a feed this run is the refresh: it is recorded as one (a provider's failures are
+        // its own health, said apart).
+        if source == nil, only.isEmpty {
+            try? commute.refresh.recordCustomRun(fetched: result.fetched.count, kept: result.outcomes.count - result.fetched.count - result.failed.count)
+        }
         Commands.reportCustom(result, quiet: quiet || invocation.wantsJSON, commute, io)
         if !invocation.wantsJSON { for warning in result.warnings { io.warn(warning.description) } }
     }

@@ -22,7 +22,8 @@ extension Commands {
                     favorite: detail.isFavorite, scheduleIDs: detail.schedules.map { $0.id.lowercasedString },
                     transit: route.custom == nil ? route.transit.map { TransitJSON($0, at: commute.now, calendar: commute.calendar) } : nil,
                     itineraries: route.custom?.provider.isTransit == true
-                        ? ItineraryJSON.list(route.transit, at: commute.now, calendar: commute.calendar) : nil))
+                        ? ItineraryJSON.list(route.transit, at: commute.now, calendar: commute.calendar) : nil,
+                    estimate: route.custom?.provider.isFreeFlow == true ? FreeFlowJSON(route) : nil))
                 return
             }
             printDetail(detail, commute, invocation.io)
@@ -61,7 +62,7 @@ extension Commands {
             if let custom = route.custom {
                 io.out("  From:     \(commute.places.name(of: custom.from).map { "\($0) (\(custom.from))" } ?? custom.from.description)")
                 io.out("  To:       \(commute.places.name(of: custom.to).map { "\($0) (\(custom.to))" } ?? custom.to.description)")
-                io.out("  Source:   \(custom.provider.displayName) (\(custom.provider.isTransit ? "door-to-door public transport, no key" : "a custom route"))")
+                io.out("  Source:   \(custom.provider.displayName) (\(custom.provider.isTransit ? "door-to-door public transport, no key" : custom.provider.isFreeFlow ? "an open routing engine, no key" : "a custom route"))")
             }
             if route.custom?.provider.isTransit == true {
                 printItineraries(route, commute, io)
@@ -83,6 +84,10 @@ extension Commands {
                 let known = next.map { $0.chosen.delaySeconds != nil || $0.plannedIsLost } ?? false
                 io.out("  Delay:    " + (known ? "\(route.delayMinutes.map(TimeFormatting.delay) ?? "-"), \(route.status.rawValue)"
                     : transit.realtimeAt == nil ? "unknown: timetable times, no live data" : "unknown: the realtime feed says nothing of the next bus"))
+            } else if route.custom?.provider.isFreeFlow == true {
+                let margin = TimeFormatting.factor(commute.configuration.freeFlowMarginInForce)
+                io.out("  Estimate: \(minutes(route.currentMinutes)), free-flow: no live traffic (arrive-by leave times allow × \(margin))")
+                if route.suspiciousMinutes != nil { io.out("  Held back: \(route.suspicionText()); ignored until confirmed") }
             } else {
                 io.out("  Now:      \(minutes(route.currentMinutes)) (\(usual) \(minutes(route.averageMinutes)))")
                 if route.suspiciousMinutes != nil { io.out("  Held back: \(route.suspicionText()); ignored until confirmed") }
@@ -98,6 +103,7 @@ extension Commands {
                     + "(\(TimeFormatting.age(commute.now.timeIntervalSince(route.updatedAt))) ago)")
             }
             if let staleness = detail.source?.staleness { io.out("  \(describe(staleness, commute))") }
+            defer { if let provider = route.custom?.provider, provider.isFreeFlow { io.out(RoutingAPI.engineAttribution(provider)) } }
             if schedules.isEmpty {
                 io.out("  Schedules: none")
             } else {

@@ -8,7 +8,7 @@ extension Commands {
             summary: "Add a custom route: your own origin and destination, timed by TomTom, HERE or Google",
             arguments: "ID",
             positionals: 1...1,
-            options: [RouteOptions.from, RouteOptions.to, RouteOptions.provider, RouteOptions.name,
+            options: [RouteOptions.from, RouteOptions.to, RouteOptions.provider, RouteOptions.name, fallback,
                 transit,
                 fromStop,
                 toStop,
@@ -58,7 +58,13 @@ extension Commands {
             let commute = try invocation.commute()
             let from = try fromArgument.resolved(in: commute)
             let to = try toArgument.resolved(in: commute)
-            let custom = Route.Custom(provider: provider, from: from, to: to)
+            var custom = Route.Custom(provider: provider, from: from, to: to)
+            if let engine = try invocation.value(Self.fallback) {
+                guard provider.needsKey else {
+                    throw invocation.usage("--fallback is for a route with a keyed provider (tomtom, here, google): \(provider.rawValue) needs none.")
+                }
+                custom.fallback = engine
+            }
             var route = CustomRoutes.customRoute(id: id, name: name ?? nil, custom: custom, at: commute.now)
             route.description = "\(commute.places.name(of: from) ?? from.description) → \(commute.places.name(of: to) ?? to.description) (\(provider.displayName))"
             if invocation.isSet(Self.noCheck) {
@@ -81,11 +87,30 @@ extension Commands {
             case .failure(let failure):
                 throw CustomRouteFailed(failure: failure, context: "route \(id) was not added", secrets: access.secrets)
             case .success(let measurement):
+                // The engine it falls back on is asked too: its estimate is there before it is needed.
+                var route = route
+                if let engine = custom.fallback {
+                    let estimate = try commute.customRoutes.measure(
+                        Route.Custom(provider: engine, from: from, to: to), access: access, budget: configuration.budget(for: engine),
+                        deadline: access.clock() + timeout)
+                    switch estimate {
+                    case .success(let found):
+                        route.custom?.estimateMinutes = found.currentMinutes
+                        route.custom?.estimatedAt = commute.now
+                    case .failure(let failure):
+                        io.warn("\(engine.displayName), its fallback, has no estimate yet (\(failure)): it is asked again at the next refresh")
+                    }
+                }
                 let added = try commute.customRoutes.addCustomRoute(route, measurement: measurement)
                 let saved = added.route
                 io.out("Added route \(id): \(saved.name): \(describeTimes(saved)).")
                 for warning in added.warnings { io.warn(warning) }
                 if provider.isTransit { io.out(Transitous.attribution) }
+                if provider.isFreeFlow { io.out(RoutingAPI.engineAttribution(provider)) }
+                if let engine = saved.custom?.fallback, let estimate = saved.custom?.estimateMinutes {
+                    io.out("When \(provider.displayName) cannot answer, \(engine.displayName)'s free-flow estimate stands in: \(estimate) min, no live traffic.")
+                    io.out(RoutingAPI.engineAttribution(engine))
+                }
             }
         }
 
@@ -119,6 +144,11 @@ extension Commands {
                 return minutes
             },
             invalid: { _ in "Invalid --walk: minutes from 0 to \(Route.Transit.longestWalk), such as 6m." })
+        static let fallback = Option<RouteProvider>(
+            "--fallback", value: "ENGINE",
+            help: "osrm or valhalla: its free-flow estimate stands in when the provider fails or its budget is spent",
+            values: .words(["osrm", "valhalla"]), read: { RouteProvider(rawValue: $0).flatMap { $0.isFreeFlow ? $0 : nil } },
+            invalid: { "Unknown --fallback '\(DisplayText.line($0))': use osrm or valhalla." })
         static let noCheck = Flag("--no-check", help: "Save it without asking the provider now (it is fetched at the next refresh)")
         static let timeout = Options.timeout(help: "Deadline for the check, retries included (default 25)")
 

@@ -59,6 +59,10 @@ extension Commands {
     /// `24 min now (usually 21 min; +3 min, SLOWING), 8.4 mi`, or why there is no time yet.
     static func describeTimes(_ route: Route) -> String {
         guard let current = route.currentMinutes else { return "no time yet; it is fetched at the next refresh that needs it" }
+        if let provider = route.custom?.provider, provider.isFreeFlow {
+            return "\(current) min, a free-flow estimate from \(provider.displayName) (no live traffic)"
+                + (route.distanceMiles.map { ", \(String(cFormat: "%.1f", $0 * 1.609344)) km" } ?? "")
+        }
         let usual = route.custom?.provider.usualIsFreeFlow == true ? "without traffic" : "usually"
         var text = "\(current) min now"
         if let average = route.averageMinutes {
@@ -128,7 +132,7 @@ extension Invocation {
         let credentials = Credentials(environment: environment, configuration: configuration)
         for provider in RouteProvider.allCases {
             if let key = credentials.key(for: provider) { keys[provider] = key.value }
-            if provider == .transitous, let base = configuration.transitousURL { bases[provider] = base }
+            if let base = configuration.baseURL(for: provider) { bases[provider] = base }
             if let text = environment[provider.baseURLVariable], !text.isEmpty {
                 guard let base = RoutingAPI.baseURL(text) else {
                     throw usage("Invalid \(provider.baseURLVariable) '\(FeedSource.display(text))': use http(s)://host[:port][/path].")
@@ -226,8 +230,12 @@ struct RouteDetailJSON: Encodable {
     var transit: TransitJSON?
     /// A planner's (Transitous) next itineraries; absent for other routes.
     var itineraries: [ItineraryJSON]?
+    /// An open engine's estimate; absent for other routes.
+    var estimate: FreeFlowJSON?
 
-    private enum CodingKeys: String, CodingKey { case startPoint, endPoint, estimatedArrival, favorite, scheduleIDs, transit, departures, itineraries }
+    private enum CodingKeys: String, CodingKey {
+        case startPoint, endPoint, estimatedArrival, favorite, scheduleIDs, transit, departures, itineraries, freeFlowMinutes, distanceKm, live
+    }
 
     func encode(to encoder: any Encoder) throws {
         try route.encode(to: encoder)
@@ -242,6 +250,11 @@ struct RouteDetailJSON: Encodable {
             try container.encode(transit.departures, forKey: .departures)
         }
         if let itineraries { try container.encode(itineraries, forKey: .itineraries) }
+        if let estimate {
+            try container.encode(estimate.freeFlowMinutes, forKey: .freeFlowMinutes)
+            try container.encode(estimate.distanceKm, forKey: .distanceKm)
+            try container.encode(false, forKey: .live)
+        }
     }
 }
 
@@ -314,5 +327,16 @@ struct TransitJSON: Encodable {
         try container.encode(realtimeAt, forKey: .realtimeAt)
         try container.encode(realtimeProblem, forKey: .realtimeProblem)
         try container.encode(notices, forKey: .notices)
+    }
+}
+
+/// An open engine's route in `route ID --json`: its free-flow time and its length; never live.
+struct FreeFlowJSON {
+    var freeFlowMinutes: Int?
+    var distanceKm: Double?
+
+    init(_ route: Route) {
+        freeFlowMinutes = route.currentMinutes
+        distanceKm = route.distanceMiles.map { ($0 * 1.609344 * 10).rounded() / 10 }
     }
 }

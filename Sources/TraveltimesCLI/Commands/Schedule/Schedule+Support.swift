@@ -171,6 +171,7 @@ extension Commands {
             case .current: break
             case .usual: text += " (on usual times)"
             case .typical: text += " (on its history: on time 9 times in 10)"
+            case .freeFlow: text += " (free-flow estimate × \(TimeFormatting.factor(leave.margin ?? LeaveTime.defaultFreeFlowMargin)), no live traffic)"
             case .noData: text += " (no travel times yet)"
             }
         }

@@ -1,0 +1,57 @@
+import FoundationEssentials
+
+/// What a refresh asks the keyless services: a planner's query for the alert in play, the names
+/// its ends go by, and a fallback engine's daily estimate.
+extension CustomRoutes {
+    /// What a transit planner is asked for each of `routes`: the soonest alert in play that names
+    /// it — arriving by an arrive-by alert's arrival, else leaving at the alert's time — and for a
+    /// route no alert names yet, leaving now.
+    func routingQueries(_ routes: [Route], lead: TimeInterval) throws -> [String: RoutingQuery] {
+        guard !routes.isEmpty else { return [:] }
+        let ids = Set(routes.map(\.id))
+        let pending = try store.pending()
+        let window = now.addingTimeInterval(-grace)...now.addingTimeInterval(lead)
+        let soon = (pending.requests + pending.deferred).filter { entry in
+            if let arrival = entry.arrival { return arrival > now && arrival.timeIntervalSince(now) <= Self.arriveByWindow }
+            return window.contains(entry.nextFire)
+        }.sorted { $0.nextFire < $1.nextFire }
+        var queries: [String: RoutingQuery] = [:]
+        if !soon.isEmpty {
+            let schedules = Dictionary(try store.schedules().schedules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            for entry in soon {
+                guard let schedule = schedules[entry.scheduleID], schedule.isEnabled else { continue }
+                for id in schedule.routeIDs where ids.contains(id) && queries[id] == nil {
+                    queries[id] = entry.arrival.map { RoutingQuery(time: $0, arriveBy: true) }
+                        ?? RoutingQuery(time: max(now, entry.nextFire), arriveBy: false)
+                }
+            }
+        }
+        for id in ids where queries[id] == nil { queries[id] = RoutingQuery(time: now, arriveBy: false) }
+        return queries
+    }
+
+    /// A planner's route with its ends named as the places saved there (`home`), else as the
+    /// start and the destination.
+    func named(_ route: Route) -> Route {
+        guard let custom = route.custom, route.transit != nil else { return route }
+        var route = route
+        route.transit?.fromName = commute.places.name(of: custom.from) ?? "your start"
+        route.transit?.toName = commute.places.name(of: custom.to) ?? "your destination"
+        return route
+    }
+
+    /// Asks a route's fallback engine for its free-flow estimate when it has none from the last
+    /// day (at most daily, as the engines ask). True when a new estimate came, false when the
+    /// engine was asked and failed (the old estimate stays), nil when it was not asked.
+    func refreshEstimate(of route: inout Route, access: ProviderAccess, policy: CustomPolicy, deadline: TimeInterval) throws -> Bool? {
+        guard let custom = route.custom, let engine = custom.fallback else { return nil }
+        if let estimated = custom.estimatedAt, estimated <= now, now.timeIntervalSince(estimated) < Self.freeFlowInterval { return nil }
+        let asking = Route.Custom(provider: engine, from: custom.from, to: custom.to)
+        guard case .success(let measurement) = try measure(asking, access: access, budget: policy.budgets[engine] ?? 0, deadline: deadline) else {
+            return false
+        }
+        route.custom?.estimateMinutes = measurement.currentMinutes
+        route.custom?.estimatedAt = now
+        return true
+    }
+}

@@ -1,0 +1,33 @@
+import FoundationEssentials
+
+/// OSRM's route service, `GET /route/v1/driving/LON,LAT;LON,LAT` (longitude first), no geometry
+/// (see `reference/keyless-roads.md` §2). Its duration is free-flow: the profile's speeds, no
+/// traffic.
+struct OSRMRouting: RoutingService {
+    func request(from origin: Coordinate, to destination: Coordinate, key: String, base: String, query: RoutingQuery) -> RoutingAPI.Request? {
+        func lonLat(_ point: Coordinate) -> String {
+            // As `Coordinate` writes it, the other way round.
+            let parts = point.description.split(separator: ",")
+            return "\(parts[1]),\(parts[0])"
+        }
+        return Self.getJSON("\(base)/route/v1/driving/\(lonLat(origin));\(lonLat(destination))?overview=false&alternatives=false&steps=false")
+    }
+
+    func fault(status: Int, code: String?, message: String?) -> RoutingAPI.Fault? {
+        // `{"code":"NoRoute","message":"No route found between points"}`, `NoSegment`: no road.
+        guard status == 400 else { return nil }
+        return ["NoRoute", "NoSegment"].contains(code ?? "") ? .noRoute("OSRM: \(message ?? code ?? "no route")") : nil
+    }
+
+    func measurement(in answer: [String: Any]) throws -> Result<RoutingAPI.Measurement, RoutingAPI.Fault> {
+        typealias Field = RoutingAPI.Field
+        guard let code = answer["code"] as? String else { return .failure(.badAnswer("no code in the answer")) }
+        guard code == "Ok" else {
+            let message = (answer["message"] as? String).map { DisplayText.line(String($0.prefix(120))) } ?? code
+            return ["NoRoute", "NoSegment"].contains(code) ? .failure(.noRoute("OSRM: \(message)")) : .failure(.refused(message))
+        }
+        guard let route = (answer["routes"] as? [Any])?.first as? [String: Any] else { return .failure(.noRoute("OSRM returned no route")) }
+        let seconds = try Field.seconds(route["duration"], "routes[0].duration", required: true)
+        return RoutingAPI.measurement(now: seconds, usual: nil, metres: try Field.metres(route["distance"], "routes[0].distance"))
+    }
+}

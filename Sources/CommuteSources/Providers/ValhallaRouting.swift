@@ -1,0 +1,32 @@
+import FoundationEssentials
+
+/// Valhalla's route action, `POST /route` with `costing: auto`, no directions, in kilometres (see
+/// `reference/keyless-roads.md` §3). The public instance has no traffic: its time is free-flow.
+struct ValhallaRouting: RoutingService {
+    func request(from origin: Coordinate, to destination: Coordinate, key: String, base: String, query: RoutingQuery) -> RoutingAPI.Request? {
+        let body = #"{"locations":[{"lat":\#(origin.latitude),"lon":\#(origin.longitude)},{"lat":\#(destination.latitude),"lon":\#(destination.longitude)}],"costing":"auto","units":"kilometers","directions_type":"none"}"#
+        return URL(string: "\(base)/route").map {
+            RoutingAPI.Request(url: $0, body: Data(body.utf8), headers: ["Content-Type": "application/json", "Accept": "application/json"])
+        }
+    }
+
+    func fault(status: Int, code: String?, message: String?) -> RoutingAPI.Fault? {
+        // 442 no path, 170 unconnected regions, 171 no road near a point, 154 too far.
+        guard status == 400, let message else { return nil }
+        let noRoute = ["No path could be found", "unconnected regions", "No suitable edges", "exceeds the max distance"]
+        return noRoute.contains(where: { message.contains($0) }) ? .noRoute("Valhalla: \(message)") : nil
+    }
+
+    func measurement(in answer: [String: Any]) throws -> Result<RoutingAPI.Measurement, RoutingAPI.Fault> {
+        typealias Field = RoutingAPI.Field
+        guard let trip = answer["trip"] as? [String: Any], let summary = trip["summary"] as? [String: Any] else {
+            return .failure(.badAnswer("no trip summary in the answer"))
+        }
+        let seconds = try Field.seconds(summary["time"], "trip.summary.time", required: true)
+        // Kilometres, as asked; miles if the answer says so.
+        let miles = (trip["units"] as? String).map { $0 == "miles" || $0 == "mi" } ?? false
+        let length = summary["length"] as? Double
+        let metres = try Field.metres(length.map { $0 * (miles ? 1_609.344 : 1_000) }, "trip.summary.length")
+        return RoutingAPI.measurement(now: seconds, usual: nil, metres: metres)
+    }
+}

@@ -1,0 +1,189 @@
+import CommuteCore
+import Foundation
+import Testing
+
+/// The loopback stand-in for the open routing engines (OSRM, Valhalla): see
+/// `Tests/Support/engine_server.py`.
+final class EngineServer: @unchecked Sendable {
+    let log: String
+    let control: String
+    private let server: LoopbackServer
+
+    init() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("engines-\(UUID().uuidString)").path
+        log = base + ".log"
+        control = base + ".json"
+        server = try LoopbackServer(script: "engine_server.py", arguments: [log, control])
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: log)
+        try? FileManager.default.removeItem(atPath: control)
+    }
+
+    var environment: [String: String] {
+        let base = "http://127.0.0.1:\(server.port)"
+        return ["TRAVELTIMES_OSRM_URL": base, "TRAVELTIMES_VALHALLA_URL": base]
+    }
+
+    func steer(_ json: String) throws { try Data(json.utf8).write(to: URL(fileURLWithPath: control)) }
+
+    struct Request {
+        var engine: String
+        var detail: String
+        var userAgent: String
+        var at: Double
+    }
+
+    func requests() -> [Request] {
+        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return Request(
+                engine: object["engine"] as? String ?? "", detail: object["detail"] as? String ?? "",
+                userAgent: object["userAgent"] as? String ?? "", at: object["at"] as? Double ?? 0)
+        }
+    }
+}
+
+@Suite struct FreeFlowTests {
+    static let attribution = "Route by OSRM · map data © OpenStreetMap contributors (openstreetmap.org/copyright) · fix the map: openstreetmap.org/fixthemap\n"
+
+    func sandbox(_ server: EngineServer) throws -> Sandbox {
+        let sandbox = Sandbox()
+        sandbox.environment.merge(server.environment) { _, new in new }
+        sandbox.environment["TRAVELTIMES_TZ"] = "America/Los_Angeles"
+        try sandbox.ok(["config", "set", "contact", "https://example.org/me"])
+        try sandbox.ok(["place", "add", "home", "47.6205,-122.3493"])
+        try sandbox.ok(["place", "add", "work", "47.6101,-122.2015"])
+        return sandbox
+    }
+
+    @Test func aCarRouteWithNoKeyIsAnHonestEstimateAndItsArriveByHasAMargin() throws {
+        let server = try EngineServer()
+        let sandbox = try sandbox(server)
+        let added = try sandbox.ok(["route", "add", "drive", "--provider", "osrm", "--from", "home", "--to", "work", "--now", "2026-11-24T06:00:00-08:00"])
+        #expect(added.stdout == "Added route drive: home → work (OSRM): 17 min, a free-flow estimate from OSRM (no live traffic), 14.5 km.\n" + Self.attribution)
+        // OSRM takes longitude first; the request names traveltimes, its version and the contact.
+        let first = try #require(server.requests().first)
+        #expect(first.detail == "/route/v1/driving/-122.3493,47.6205;-122.2015,47.6101?overview=false&alternatives=false&steps=false")
+        #expect(first.userAgent == "traveltimes/0.4.0 (+https://example.org/me)")
+        let valhalla = try sandbox.ok(["route", "add", "drive2", "--provider", "valhalla", "--from", "home", "--to", "work", "--now", "2026-11-24T06:00:00-08:00"])
+        #expect(valhalla.stdout.hasPrefix("Added route drive2: home → work (Valhalla): 17 min, a free-flow estimate from Valhalla (no live traffic), 14.5 km.\n"))
+        let body = try #require(server.requests().last?.detail)
+        #expect(body == #"{"locations":[{"lat":47.6205,"lon":-122.3493},{"lat":47.6101,"lon":-122.2015}],"costing":"auto","units":"kilometers","directions_type":"none"}"#)
+        #expect(try sandbox.ok(["routes", "--now", "2026-11-24T06:10:00-08:00"]).stdout == """
+            Updated: osrm 6:00 AM; valhalla 6:00 AM
+                  ID  NAME                        NOW  AVG  DELAY  STATUS    SOURCE    UPDATED
+               drive  home → work (OSRM)      17 min~    -      -  ESTIMATE  osrm      6:00 AM
+              drive2  home → work (Valhalla)  17 min~    -      -  ESTIMATE  valhalla  6:00 AM
+            ~ A free-flow estimate from an open routing engine (OSRM, Valhalla): no live traffic.
+
+            """)
+        let json = try #require(try sandbox.json(["route", "drive", "--json", "--now", "2026-11-24T06:10:00-08:00"]) as? [String: Any])
+        #expect(json["source"] as? String == "osrm" && json["freeFlowMinutes"] as? Int == 17)
+        #expect(json["distanceKm"] as? Double == 14.5 && json["live"] as? Bool == false)
+
+        // Arrive by 9:00 with 5 min to spare: 17 min × 1.25 = 22 min, so leave at 8:33.
+        try sandbox.ok(["favorites", "add", "drive"])
+        let schedule = try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--route", "drive", "--days", "weekdays", "--heads-up", "off", "--now", "2026-11-24T06:10:00-08:00"])
+        #expect(schedule.stdout.hasPrefix("Added schedule \(try sandbox.scheduleIDs()[0].prefix(8)): Arrive by 9:00 AM on Weekdays, 1 route (home → work (OSRM)), 5 min to spare; next: leave Tue, Nov 24, 8:33 AM to arrive by 9:00 AM (free-flow estimate × 1.25, no live traffic).\n"))
+        // The estimate is not asked again the same day, however near the alert.
+        let asked = server.requests().count
+        #expect(try sandbox.ok(["refresh", "--now", "2026-11-24T08:00:00-08:00"]).stdout == "Kept 2 custom routes as they were (1 free-flow estimate asked today, 1 not in play).\n")
+        #expect(server.requests().count == asked)
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:33:00-08:00"]).stdout == """
+            Leave now to arrive by 9:00 AM
+            home → work (OSRM): 17 min (free-flow estimate from OSRM, no live traffic)
+            Expected arrival 8:55 AM by home → work (OSRM) (free-flow estimate: 17 min × 1.25, no live traffic)
+
+
+            """)
+        // Another margin, said where it is used.
+        try sandbox.ok(["config", "set", "free-flow-margin", "1.5", "--now", "2026-11-24T09:00:00-08:00"])
+        let pending = try #require(try sandbox.json(["pending", "--json", "--now", "2026-11-24T09:00:00-08:00"]) as? [String: Any])
+        #expect((pending["requests"] as? [[String: Any]])?.first?["nextFire"] as? String == "2026-11-25T08:29:00-08:00")
+        // A day later it is asked again.
+        try sandbox.ok(["refresh", "--now", "2026-11-25T07:00:00-08:00"])
+        #expect(server.requests().count == asked + 1)
+        // A free-flow estimate is not history: nothing is recorded for it.
+        #expect(try sandbox.ok(["history", "drive", "--json", "--now", "2026-11-25T07:00:00-08:00"]).stdout.contains(#""total" : 0,"#))
+    }
+
+    @Test func aFailingEngineKeepsTheLastEstimateAndIsNotHammered() throws {
+        let server = try EngineServer()
+        let sandbox = try sandbox(server)
+        try sandbox.ok(["route", "add", "drive", "--provider", "osrm", "--from", "home", "--to", "work", "--now", "2026-11-23T06:00:00-08:00"])
+        try server.steer(#"{"fault": "503"}"#)
+        let failed = try sandbox.run(["refresh", "--all", "--timeout", "2", "--now", "2026-11-24T07:00:00-08:00"])
+        #expect(failed.status != 0)
+        let route = try sandbox.ok(["route", "drive", "--now", "2026-11-24T07:05:00-08:00"]).stdout
+        #expect(route.components(separatedBy: "\n").contains("  Estimate: 17 min, free-flow: no live traffic (arrive-by leave times allow × 1.25)"), "\(route)")
+        let asked = server.requests().count
+        // Within the hour, the failing engine is left alone.
+        #expect(try sandbox.ok(["refresh", "--all", "--now", "2026-11-24T07:30:00-08:00"]).stdout
+            == "Kept 1 custom route as it was (1 its engine failed within the hour).\n")
+        #expect(server.requests().count == asked)
+        // Garbage and absurd answers: one line each, nothing saved.
+        let before = sandbox.bytes("routes.json")
+        for (fault, message) in [
+            ("garbage", "traveltimes: OSRM answered oddly: the answer is not a JSON object; route x was not added\n"),
+            ("noroute", "traveltimes: no route: OSRM: No route found between points; route x was not added\n"),
+        ] {
+            try server.steer(#"{"fault": "\#(fault)"}"#)
+            let outcome = try sandbox.run(["route", "add", "x", "--provider", "osrm", "--from", "home", "--to", "work"])
+            #expect(outcome.status != 0 && outcome.stderr == message, "\(fault): \(outcome)")
+            #expect(sandbox.bytes("routes.json") == before)
+        }
+        // 10 km in 2 s is faster than any road: held back, as any provider's reading.
+        try server.steer(#"{"fault": "absurd"}"#)
+        let absurd = try sandbox.run(["route", "add", "y", "--provider", "osrm", "--from", "home", "--to", "work"])
+        #expect(absurd.stderr.contains("OSRM reported 1 min for"), "\(absurd)")
+    }
+
+    @Test func aKeyedRouteWhoseBudgetIsSpentFallsBackAndSaysSo() throws {
+        let server = try EngineServer()
+        let providers = try ProviderServer()
+        let sandbox = try sandbox(server)
+        sandbox.environment.merge(providers.environment) { _, new in new }
+        sandbox.environment["TOMTOM_API_KEY"] = "tomtom-key"
+        try sandbox.ok(["config", "set", "budget.tomtom", "1"])
+        let added = try sandbox.ok([
+            "route", "add", "hw", "--provider", "tomtom", "--from", "home", "--to", "work", "--fallback", "osrm", "--name", "Home to work",
+            "--now", "2026-11-24T06:00:00-08:00",
+        ])
+        #expect(added.stdout == """
+            Added route hw: Home to work: 25 min now (usually 22 min; +3 min, SLOWING), 8.4 mi.
+            When TomTom cannot answer, OSRM's free-flow estimate stands in: 17 min, no live traffic.
+
+            """ + Self.attribution)
+        try sandbox.ok(["favorites", "add", "hw"])
+        try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--route", "hw", "--days", "weekdays", "--heads-up", "off", "--now", "2026-11-24T06:10:00-08:00"])
+        // The budget is spent: the route keeps TomTom's old time, and its alerts use the estimate.
+        let refresh = try sandbox.ok(["refresh", "--now", "2026-11-24T08:00:00-08:00"])
+        #expect(refresh.stderr == "traveltimes: warning: TomTom's daily budget of 1 requests is spent (`config set budget.tomtom N`); hw keeps its time from 2 h ago\n")
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:33:00-08:00"]).stdout == """
+            Leave now to arrive by 9:00 AM
+            Home to work: no live time (TomTom's daily budget of 1 requests is spent (`config set budget.tomtom N`)): 17 min (free-flow estimate from OSRM, no live traffic)
+            Expected arrival 8:55 AM by Home to work (free-flow estimate: 17 min × 1.25, no live traffic)
+
+
+            """)
+        // A new day, a new budget: TomTom answers again, and the alerts are live again.
+        try sandbox.ok(["refresh", "--now", "2026-11-25T08:00:00-08:00"])
+        let route = try #require(try sandbox.store.routes().byID["hw"])
+        #expect(route.custom?.liveProblem == nil && route.hasLiveTime)
+    }
+
+    @Test func theEnginesPaceIsKeptAcrossProcesses() throws {
+        let server = try EngineServer()
+        let sandbox = try sandbox(server)
+        let runs = try (0..<3).map { index in
+            try sandbox.start(["route", "add", "r\(index)", "--provider", "osrm", "--from", "home", "--to", "work"])
+        }
+        for run in runs { #expect(try run.wait().status == 0) }
+        let times = server.requests().map(\.at).sorted()
+        #expect(times.count == 3)
+        for (earlier, later) in zip(times, times.dropFirst()) { #expect(later - earlier >= 0.95, "\(times)") }
+    }
+}
