@@ -5,9 +5,10 @@ import Foundation
 import Glibc
 #endif
 
-// 2g. Transitous: a feed refresh with 20 Transitous routes that no alert needs (nothing is sent)
-// against the same refresh without them; reading a 1 MiB plan answer, in process and as
-// `route add` reads it from the loopback stand-in (time and peak memory).
+// 2g. The keyless services: a feed refresh with 20 Transitous routes that no alert needs (nothing
+// is sent) against the same refresh without them; the same with 20 OSRM routes estimated today,
+// and a tick; reading a 1 MiB plan answer, in process and as `route add` reads it from the
+// loopback stand-in (time and peak memory).
 @MainActor
 func benchTransitous() {
     let plain = home + "-transitous-none"
@@ -46,6 +47,39 @@ func benchTransitous() {
         options, baseline: (options.binary, arguments, plainEnvironment), options.binary, arguments, environment: twentyEnvironment)
     report("traveltimes refresh, feed + 20 Transitous routes not in play", milliseconds(refresh),
            String(format: "%.2f× the refresh without them; target ≤ 1.1×", ratio), ratio <= 1.1)
+
+    // 20 OSRM routes estimated today: a refresh and a tick cost what they did without them.
+    let engines = home + "-engines-20"
+    defer { try? FileManager.default.removeItem(atPath: engines) }
+    var enginesEnvironment = environment
+    enginesEnvironment["TRAVELTIMES_HOME"] = engines
+    enginesEnvironment["TRAVELTIMES_OSRM_URL"] = "http://127.0.0.1:9"
+    do {
+        let store = try Store(directory: engines)
+        try store.updateCustomRoutes { routes in
+            routes = (0..<20).compactMap { index -> Route? in
+                guard let from = Coordinate(latitude: 47.6 + Double(index) / 100, longitude: -122.33),
+                    let to = Coordinate(latitude: 47.61, longitude: -122.2 - Double(index) / 100)
+                else { return nil }
+                return Route(
+                    id: "drive-\(index)", name: "Drive \(index)", description: nil, currentMinutes: 17, averageMinutes: nil, distanceMiles: 9,
+                    updatedAt: capturedAt, custom: Route.Custom(provider: .osrm, from: from, to: to, fetchedAt: capturedAt, triedAt: capturedAt))
+            }
+        }
+    } catch {
+        FileHandle.standardError.write(Data("cannot write 20 OSRM routes: \(error)\n".utf8))
+        exit(1)
+    }
+    must(arguments, environment: enginesEnvironment)
+    let (engineRefresh, engineRatio) = measureAgainst(
+        options, baseline: (options.binary, arguments, plainEnvironment), options.binary, arguments, environment: enginesEnvironment)
+    report("traveltimes refresh, feed + 20 OSRM routes estimated today", milliseconds(engineRefresh),
+           String(format: "%.2f× the refresh without them; target ≤ 1.05×", engineRatio), engineRatio <= 1.05)
+    let tick = ["tick", "--quiet", "--now", now]
+    let (engineTick, engineTickRatio) = measureAgainst(
+        options, baseline: (options.binary, tick, plainEnvironment), options.binary, tick, environment: enginesEnvironment)
+    report("traveltimes tick, + 20 OSRM routes", milliseconds(engineTick),
+           String(format: "%.2f× the tick without them; target ≤ 1.05×", engineTickRatio), engineTickRatio <= 1.05)
 
     // A 1 MiB plan answer read in process: the median of the runs.
     guard let server = LoopbackServer(script: "Tests/Support/transitous_server.py", arguments: ["--control", twenty + "/big.json"]) else { return }

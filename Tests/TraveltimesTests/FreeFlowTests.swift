@@ -175,6 +175,38 @@ final class EngineServer: @unchecked Sendable {
         #expect(route.custom?.liveProblem == nil && route.hasLiveTime)
     }
 
+    @Test func withHistoryTheRoutesTypicalTimeIsUsedAndSaid() throws {
+        let server = try EngineServer()
+        let sandbox = try sandbox(server)
+        try sandbox.ok(["route", "add", "drive", "--provider", "osrm", "--from", "home", "--to", "work", "--now", "2026-11-24T06:00:00-08:00"])
+        // Eight Tuesdays of 30 min at 8:30–8:40 (a live source's, imported).
+        var csv = "route,at,minutes,source,suspicious\n"
+        for week in 1...8 {
+            let day = Calendar(identifier: .gregorian).date(byAdding: .day, value: -7 * week, to: try #require(ISO8601DateFormatter().date(from: "2026-11-24T16:30:00Z")))!
+            for minute in [0, 5, 10] {
+                let moment = day.addingTimeInterval(TimeInterval(minute * 60))
+                let offset = moment < ISO8601DateFormatter().date(from: "2026-11-01T09:00:00Z")! ? "-07:00" : "-08:00"
+                let formatter = ISO8601DateFormatter()
+                formatter.timeZone = TimeZone(identifier: "America/Los_Angeles")
+                formatter.formatOptions = [.withInternetDateTime]
+                let text = formatter.string(from: moment).replacingOccurrences(of: "Z", with: offset)
+                csv += "drive,\(text),30,tomtom,false\n"
+            }
+        }
+        try Sandbox.write(sandbox.path("history.csv"), Data(csv.utf8))
+        try sandbox.ok(["history", "import", sandbox.path("history.csv"), "--now", "2026-11-24T06:05:00-08:00"])
+        try sandbox.ok(["favorites", "add", "drive"])
+        let schedule = try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--route", "drive", "--days", "weekdays", "--heads-up", "off", "--now", "2026-11-24T06:10:00-08:00"])
+        #expect(schedule.stdout.contains("next: leave Tue, Nov 24, 8:25 AM to arrive by 9:00 AM (on its history: on time 9 times in 10)"), "\(schedule)")
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:25:00-08:00"]).stdout == """
+            Leave now to arrive by 9:00 AM
+            home → work (OSRM): 17 min (free-flow estimate from OSRM, no live traffic)
+            Expected arrival 8:55 AM by home → work (OSRM) (its typical time from history, not the free-flow estimate: 9 times in 10 it takes no longer)
+
+
+            """)
+    }
+
     @Test func theEnginesPaceIsKeptAcrossProcesses() throws {
         let server = try EngineServer()
         let sandbox = try sandbox(server)
