@@ -122,7 +122,9 @@ extension CustomRoutes {
         let routes = try custom ?? store.routes().routes.filter { $0.custom != nil }
         let wanted: Set<String>
         switch selection {
-        case .inPlay: wanted = try customRoutesInPlay(routes, lead: policy.lead)
+        // An estimate asked for today, or a failing engine, is not asked whatever is in play: when
+        // that is every route, the plan is not even read.
+        case .inPlay: wanted = try customRoutesInPlay(routes.filter { $0.custom.flatMap(resting) == nil }, lead: policy.lead)
         case .all: wanted = Set(routes.map(\.id))
         case .routes(let ids):
             let known = Set(routes.map(\.id))
@@ -141,19 +143,12 @@ extension CustomRoutes {
                     routeID: route.id, provider: custom.provider, result: .skipped, skip: skip, failure: nil,
                     route: route)
             }
-            if !wanted.contains(route.id) {
-                if case .routes = selection {
-                    skip(.notAskedFor)
-                } else {
-                    skip(.notInPlay(lead: policy.lead))
-                }
-            } else if custom.provider.isFreeFlow, let fetched = custom.fetchedAt, fetched <= now, now.timeIntervalSince(fetched) < Self.freeFlowInterval {
-                skip(.estimatedToday(ago: now.timeIntervalSince(fetched)))
-            } else if custom.provider.isFreeFlow, let tried = custom.triedAt, tried <= now, tried > (custom.fetchedAt ?? .distantPast),
-                now.timeIntervalSince(tried) < Self.failingEngineInterval
-            {
-                // A failing engine is not asked again for an hour: a refresh never hammers it.
-                skip(.engineFailing(ago: now.timeIntervalSince(tried)))
+            if case .routes = selection, !wanted.contains(route.id) {
+                skip(.notAskedFor)
+            } else if let resting = resting(custom) {
+                skip(resting)
+            } else if !wanted.contains(route.id) {
+                skip(.notInPlay(lead: policy.lead))
             } else if selection == .inPlay, let tried = custom.triedAt, tried <= now, now.timeIntervalSince(tried) < policy.minimumInterval {
                 skip(.askedRecently(ago: now.timeIntervalSince(tried), minimumInterval: policy.minimumInterval))
             } else if custom.provider.needsKey, (access.keys[custom.provider] ?? "").isEmpty {
@@ -168,7 +163,8 @@ extension CustomRoutes {
         // allows, in cache order; the rest keep their data.
         let day = budgetDay
         let byProvider = Dictionary(grouping: toAsk) { routes[$0].custom?.provider ?? .tomtom }
-        let granted = try store.updateRefreshLog { log in
+        // Nothing to ask (every route skipped, the common case): the log is not touched.
+        let granted = byProvider.isEmpty ? [:] : try store.updateRefreshLog { log in
             byProvider.mapValues { indices in
                 log.reserveRequests(indices.count, to: routes[indices[0]].custom?.provider ?? .tomtom, on: day,
                     budget: policy.budgets[routes[indices[0]].custom?.provider ?? .tomtom] ?? 0)
@@ -185,7 +181,8 @@ extension CustomRoutes {
                     route: routes[index])
             }
         }
-        let queries = try routingQueries(routes.filter { $0.custom?.provider.isTransit == true }, lead: policy.lead)
+        // Only the planner's routes that will be asked need their queries (and the plan read).
+        let queries = try routingQueries(work.map { routes[$0] }.filter { $0.custom?.provider.isTransit == true }, lead: policy.lead)
         // A few at a time, each a wait on the network (through one fetch helper, when the client is a session).
         let state = FetchState(work: work.sorted())
         let feature = self
@@ -294,6 +291,19 @@ extension CustomRoutes {
         return result
     }
 
+    /// Why an open engine's route is not asked now, whatever is in play: its estimate is from the
+    /// last day (asked at most daily), or its engine failed within the hour (never hammered).
+    private func resting(_ custom: Route.Custom) -> CustomRouteOutcome.Skip? {
+        guard custom.provider.isFreeFlow else { return nil }
+        if let fetched = custom.fetchedAt, fetched <= now, now.timeIntervalSince(fetched) < Self.freeFlowInterval {
+            return .estimatedToday(ago: now.timeIntervalSince(fetched))
+        }
+        if let tried = custom.triedAt, tried <= now, tried > (custom.fetchedAt ?? .distantPast), now.timeIntervalSince(tried) < Self.failingEngineInterval {
+            return .engineFailing(ago: now.timeIntervalSince(tried))
+        }
+        return nil
+    }
+
     /// Keeps `RefreshLog.failingProviders` for the health alerts: a provider that answered leaves
     /// it; one whose every request failed joins it (keeping when it began). Skips (a spent budget,
     /// time run out) say nothing either way. Written only when it changes.
@@ -303,6 +313,8 @@ extension CustomRoutes {
         let failed = byProvider.compactMapValues { results in
             results.contains { $0.result == .fetched } ? nil : results.first { $0.result == .failed }?.failure?.description
         }
+        // Only an answer or a failure can change it.
+        guard !answered.isEmpty || !failed.isEmpty else { return }
         let current = ((try? store.refreshLog()) ?? .empty).failingProviders ?? [:]
         guard answered.contains(where: { current[$0.rawValue] != nil })
             || failed.contains(where: { current[$0.key.rawValue]?.reason != $0.value })

@@ -5,7 +5,7 @@ extension Commands {
     enum RouteAddCommand {
         static let command = Command(
             name: "route add",
-            summary: "Add a custom route: your own origin and destination, timed by TomTom, HERE or Google",
+            summary: "Add a route of your own between two places: by car (TomTom, HERE, Google; OSRM, Valhalla with no key) or by public transport (Transitous, no key)",
             arguments: "ID",
             positionals: 1...1,
             options: [RouteOptions.from, RouteOptions.to, RouteOptions.provider, RouteOptions.name, fallback,
@@ -32,8 +32,16 @@ extension Commands {
                           section's duration and typicalDuration, summed; each checked on its own
                   google  POST /directions/v2:computeRoutes, TRAFFIC_AWARE, the key in X-Goog-Api-Key:
                           duration now; usual is staticDuration, the time without traffic (marked †)
-                Lengths give the distance. A time outside what the route can be is held back until a
-                second reading confirms it.
+                  transitous  GET /api/v6/plan (no key): door-to-door itineraries, leaving at the
+                          alert's time or arriving by its arrival; live delays and cancellations
+                  osrm    GET /route/v1/driving/LON,LAT;LON,LAT (no key): a free-flow estimate
+                  valhalla POST /route, costing auto (no key): a free-flow estimate
+                A free-flow estimate has no traffic and says so; it is asked for at most daily, and an
+                arrive-by leaves with `config set free-flow-margin`. --fallback osrm|valhalla gives a
+                keyed route an estimate that stands in when its provider fails or its budget is spent.
+                The keyless services are asked at most once a second across processes, naming
+                traveltimes and `config set contact`. Lengths give the distance. A time outside what
+                the route can be is held back until a second reading confirms it.
                 With --transit FEED --from-stop STOP --to-stop STOP it is a bus or train trip instead:
                 every trip of the feed that calls at the first stop and then the second (any line, or
                 --line's), with --walk the minutes to the first stop. Its times are the next
