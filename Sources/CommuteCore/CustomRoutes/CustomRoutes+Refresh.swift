@@ -188,15 +188,18 @@ extension CustomRoutes {
         let feature = self
         // Threads of their own, not `concurrentPerform`: these wait on the network, and on two
         // cores `concurrentPerform` would run two at a time.
-        let group = DispatchGroup()
-        for _ in 0..<min(Self.parallelRequests, work.count) {
-            group.enter()
-            startThread {
-                defer { group.leave() }
-                fetch()
+        // Nothing to ask (the common case under cron): no thread, no dispatch group.
+        if !work.isEmpty {
+            let group = DispatchGroup()
+            for _ in 0..<min(Self.parallelRequests, work.count) {
+                group.enter()
+                startThread {
+                    defer { group.leave() }
+                    fetch()
+                }
             }
+            group.wait()
         }
-        group.wait()
         @Sendable func fetch() {
             while let index = state.next() {
                 guard let custom = routes[index].custom else { continue }

@@ -206,7 +206,7 @@ struct Doctor {
             // A public service: who it is told is asking, and when it last answered.
             let answered = ((try? commute.routes.all().routes) ?? []).filter { $0.custom?.provider == provider }.compactMap(\.custom?.fetchedAt).max()
             let contact = commute.configuration.contact
-            let detail = usageText(usage) + "; requests say \(Product.userAgent(contact: contact))"
+            let detail = usageText(usage) + "; requests say \(Product.userAgent(contact: contact, install: Product.installToken(store: commute.storeDirectory, machineID: Product.machineID())))"
                 + "; last answered " + (answered.map { "\(moment($0)) (\(TimeFormatting.age(commute.now.timeIntervalSince($0))) ago)" } ?? "never")
             return ("provider " + provider.rawValue, detail, contact == nil ? "traveltimes config set contact YOUR-EMAIL (the service's policy asks how to reach you)" : nil)
         case .transitNoDeparture(let route, let why):

@@ -50,7 +50,7 @@ extension Commands {
             }
             let access = Places.SearchAccess(
                 client: HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: Geocoder.maximumAnswerBytes, environment: invocation.environment),
-                baseURLs: bases, userAgent: Product.userAgent(contact: configuration.contact))
+                baseURLs: bases, userAgent: invocation.userAgent(configuration))
             let outcome: Places.SearchOutcome
             do {
                 let spinner = Spinner(io: invocation.io, message: "Asking \(geocoder.displayName)")

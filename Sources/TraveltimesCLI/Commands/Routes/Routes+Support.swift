@@ -126,6 +126,12 @@ extension Invocation {
     /// The keys (the environment's over `config.json`), each provider's base URL (an environment
     /// variable's over its own), and the fetch helper: `session`'s when given (a refresh's one
     /// helper for every request), else one helper run per request.
+    /// What requests to the public services say they are: the contact, else this install's token.
+    func userAgent(_ configuration: Configuration) -> String {
+        let store = (try? StoreDirectory(environment: environment).path) ?? ""
+        return Product.userAgent(contact: configuration.contact, install: Product.installToken(store: store, machineID: Product.machineID()))
+    }
+
     func providerAccess(_ configuration: Configuration, session: HelperSession? = nil) throws -> ProviderAccess {
         var keys: [RouteProvider: String] = [:]
         var bases: [RouteProvider: String] = [:]
@@ -144,7 +150,7 @@ extension Invocation {
             keys: keys, baseURLs: bases,
             client: session.map { $0.limited(to: RoutingAPI.maximumAnswerBytes) }
                 ?? HelperHTTPClient(helperPath: fetchHelperPath(), maximumBodyBytes: RoutingAPI.maximumAnswerBytes, environment: environment))
-        access.userAgent = Product.userAgent(contact: configuration.contact)
+        access.userAgent = userAgent(configuration)
         return access
     }
 }
