@@ -120,6 +120,16 @@ extension CustomRoutes {
     ) throws -> CustomRefreshResult {
         let deadline = access.clock() + timeout
         let routes = try custom ?? store.routes().routes.filter { $0.custom != nil }
+        // Every route an open engine's, resting today (the common case under cron for a store of
+        // estimates): nothing to weigh, nothing to ask.
+        if selection == .inPlay, !routes.isEmpty {
+            let rests = routes.compactMap { route in
+                route.custom.flatMap(resting).map { skip in
+                    CustomRouteOutcome(routeID: route.id, provider: route.custom?.provider ?? .osrm, result: .skipped, skip: skip, failure: nil, route: route)
+                }
+            }
+            if rests.count == routes.count { return CustomRefreshResult(outcomes: rests, reschedule: nil) }
+        }
         let wanted: Set<String>
         switch selection {
         // An estimate asked for today, or a failing engine, is not asked whatever is in play: when
