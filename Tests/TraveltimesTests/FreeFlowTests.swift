@@ -4,29 +4,10 @@ import Testing
 
 /// The loopback stand-in for the open routing engines (OSRM, Valhalla): see
 /// `Tests/Support/engine_server.py`.
-final class EngineServer: @unchecked Sendable {
-    let log: String
-    let control: String
-    private let server: LoopbackServer
+final class EngineServer: SteeredServer, @unchecked Sendable {
+    init() throws { try super.init(script: "engine_server.py") }
 
-    init() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("engines-\(UUID().uuidString)").path
-        log = base + ".log"
-        control = base + ".json"
-        server = try LoopbackServer(script: "engine_server.py", arguments: [log, control])
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: log)
-        try? FileManager.default.removeItem(atPath: control)
-    }
-
-    var environment: [String: String] {
-        let base = "http://127.0.0.1:\(server.port)"
-        return ["TRAVELTIMES_OSRM_URL": base, "TRAVELTIMES_VALHALLA_URL": base]
-    }
-
-    func steer(_ json: String) throws { try Data(json.utf8).write(to: URL(fileURLWithPath: control)) }
+    var environment: [String: String] { ["TRAVELTIMES_OSRM_URL": base, "TRAVELTIMES_VALHALLA_URL": base] }
 
     struct Request {
         var engine: String
@@ -36,10 +17,8 @@ final class EngineServer: @unchecked Sendable {
     }
 
     func requests() -> [Request] {
-        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { line in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
-            return Request(
+        entries().map { object in
+            Request(
                 engine: object["engine"] as? String ?? "", detail: object["detail"] as? String ?? "",
                 userAgent: object["userAgent"] as? String ?? "", at: object["at"] as? Double ?? 0)
         }

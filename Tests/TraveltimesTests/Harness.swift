@@ -334,3 +334,34 @@ final class LoopbackServer: @unchecked Sendable {
         process.waitUntilExit()
     }
 }
+
+/// A loopback stand-in that logs each request as a JSON line and reads a control file on every
+/// request (`steer`): `SCRIPT LOG CONTROL`, as `transitous_server.py` and `engine_server.py` take them.
+class SteeredServer: @unchecked Sendable {
+    let log: String
+    let control: String
+    private let server: LoopbackServer
+
+    init(script: String) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(script)-\(UUID().uuidString)").path
+        log = path + ".log"
+        control = path + ".json"
+        server = try LoopbackServer(script: script, arguments: [log, control])
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: log)
+        try? FileManager.default.removeItem(atPath: control)
+    }
+
+    var base: String { "http://127.0.0.1:\(server.port)" }
+
+    /// What the stand-in answers the requests that follow (its control file's JSON).
+    func steer(_ json: String) throws { try Data(json.utf8).write(to: URL(fileURLWithPath: control)) }
+
+    /// Every request logged so far, oldest first.
+    func entries() -> [[String: Any]] {
+        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+}

@@ -2,31 +2,11 @@ import Foundation
 import Testing
 
 /// The loopback stand-in for Transitous (plan, geocode) and Nominatim (search): see
-/// `Tests/Support/transitous_server.py`. `control` steers its timetable and its faults.
-final class TransitousServer: @unchecked Sendable {
-    let log: String
-    let control: String
-    private let server: LoopbackServer
+/// `Tests/Support/transitous_server.py`.
+final class TransitousServer: SteeredServer, @unchecked Sendable {
+    init() throws { try super.init(script: "transitous_server.py") }
 
-    init() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("transitous-\(UUID().uuidString)").path
-        log = base + ".log"
-        control = base + ".json"
-        server = try LoopbackServer(script: "transitous_server.py", arguments: [log, control])
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: log)
-        try? FileManager.default.removeItem(atPath: control)
-    }
-
-    var environment: [String: String] {
-        let base = "http://127.0.0.1:\(server.port)"
-        return ["TRAVELTIMES_TRANSITOUS_URL": base, "TRAVELTIMES_NOMINATIM_URL": base]
-    }
-
-    /// Sets the stand-in's timetable changes or fault for the requests that follow.
-    func steer(_ json: String) throws { try Data(json.utf8).write(to: URL(fileURLWithPath: control)) }
+    var environment: [String: String] { ["TRAVELTIMES_TRANSITOUS_URL": base, "TRAVELTIMES_NOMINATIM_URL": base] }
 
     struct Request {
         var path: String
@@ -36,10 +16,8 @@ final class TransitousServer: @unchecked Sendable {
     }
 
     func requests() -> [Request] {
-        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { line in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
-            return Request(
+        entries().map { object in
+            Request(
                 path: object["path"] as? String ?? "", query: object["query"] as? [String: String] ?? [:],
                 userAgent: object["userAgent"] as? String ?? "", at: object["at"] as? Double ?? 0)
         }
@@ -104,6 +82,13 @@ final class TransitousServer: @unchecked Sendable {
         #expect(missing.status == 64)
         #expect(missing.stderr == "traveltimes: no place called nowhere (see `traveltimes place list`)\n")
         #expect(try sandbox.ok(["place", "remove", "gym"]).stdout == "Removed place gym; routes added with it keep their points.\n")
+        // A places.json whose label would drive the terminal is refused, naming the file, and left as it is.
+        let hostile = #"{"version":1,"places":[{"name":"x","latitude":1,"longitude":2,"label":"\u001b[2Jgone","source":"nominatim"}],"searches":[]}"#
+        try Sandbox.write(sandbox.path("places.json"), Data(hostile.utf8))
+        let refused = try sandbox.run(["place", "list"])
+        #expect(refused.status == 65 && refused.stdout.isEmpty, "\(refused)")
+        #expect(refused.stderr.contains("places.json") && refused.stderr.contains("places[0].label holds control characters") && !refused.stderr.contains("\u{1B}"))
+        #expect(sandbox.bytes("places.json") == Data(hostile.utf8))
     }
 
     @Test func anArriveByAlertMovesWithADelayAndSaysWhy() throws {

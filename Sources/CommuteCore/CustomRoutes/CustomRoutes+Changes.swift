@@ -38,8 +38,11 @@ public struct ProviderAccess: Sendable {
 extension Store {
     /// A keyless service's pace, shared by every process of this store: one request a second, and
     /// no more a minute than its policy allows.
-    func pace(of provider: RouteProvider) -> RequestPace {
-        RequestPace(path: "\(directory)/\(provider.rawValue).pace", minimumGap: 1, perMinute: provider.requestsPerMinute)
+    func pace(of provider: RouteProvider) -> RequestPace { pace(named: provider.rawValue, perMinute: provider.requestsPerMinute) }
+
+    /// A public service's pace file in the store: one request a second, at most `perMinute`.
+    func pace(named name: String, perMinute: Int) -> RequestPace {
+        RequestPace(path: "\(directory)/\(name).pace", minimumGap: 1, perMinute: perMinute)
     }
 }
 

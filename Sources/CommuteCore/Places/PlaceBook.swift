@@ -64,10 +64,15 @@ public struct PlaceBook: StoreDocument, Equatable {
             try DocumentProblem.check(seen.insert(place.name).inserted, "places[\(index)].name repeats another place's")
             try DocumentProblem.check(place.coordinate != nil, "places[\(index)] is not a point on the Earth")
             try DocumentProblem.check((place.label ?? "").utf8.count <= 400, "places[\(index)].label is too long")
+            try DocumentProblem.check(place.label.map { DisplayText.line($0) == $0 } ?? true, "places[\(index)].label holds control characters")
+            try DocumentProblem.check((["coordinates"] + Geocoder.allCases.map(\.rawValue)).contains(place.source), "places[\(index)].source is not coordinates, nominatim or transitous")
         }
         for (index, search) in searches.enumerated() {
             try DocumentProblem.check(search.candidates.count <= Geocoder.candidateCount, "searches[\(index)] holds too many candidates")
             try DocumentProblem.check(search.candidates.allSatisfy { $0.coordinate != nil }, "searches[\(index)] has a point off the Earth")
+            try DocumentProblem.check(
+                search.candidates.allSatisfy { $0.label.utf8.count <= 400 && DisplayText.line($0.label) == $0.label },
+                "searches[\(index)] has a label too long or with control characters")
         }
     }
 

@@ -132,7 +132,7 @@ extension Places {
             throw PlaceProblem.geocoderFailed(geocoder, "no request can be made to \(base)")
         }
         // One request a second for all users of the public Nominatim: here, for every process.
-        let pace = RequestPace(path: "\(store.directory)/\(geocoder.rawValue)-search.pace", minimumGap: 1, perMinute: 30)
+        let pace = store.pace(named: "\(geocoder.rawValue)-search", perMinute: 30)
         guard try pace.admit(latest: access.wallClock().addingTimeInterval(timeout), clock: access.wallClock, sleep: access.sleep) else {
             throw PlaceProblem.noTurn(geocoder)
         }

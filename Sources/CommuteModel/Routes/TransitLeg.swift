@@ -35,7 +35,11 @@ public struct TransitLeg: Codable, Sendable, Equatable {
     }
 
     /// A walk (or any leg on the street): no line, no vehicle.
-    public var isWalk: Bool { line == nil && ["WALK", "BIKE", "CAR", "RENTAL", "FLEX"].contains(mode) }
+    public var isWalk: Bool { line == nil && Self.isStreet(mode) }
+
+    /// The planner's modes that move on the street, not on a line (MOTIS's `Mode`).
+    public static func isStreet(_ mode: String) -> Bool { streetModes.contains(mode) }
+    private static let streetModes: Set<String> = ["WALK", "BIKE", "CAR", "RENTAL", "FLEX", "CAR_PARKING", "ODM"]
 
     /// How late it leaves, in whole minutes; 0 when on time or early, or without live data.
     public var delayMinutes: Int {

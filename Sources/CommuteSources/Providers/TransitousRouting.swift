@@ -102,7 +102,7 @@ struct TransitousRouting: RoutingService {
         guard arrival >= departure else { throw Problem("\(name) ends before it starts") }
         let from = object["from"] as? [String: Any]
         let to = object["to"] as? [String: Any]
-        let street = ["WALK", "BIKE", "CAR", "RENTAL", "FLEX", "CAR_PARKING", "ODM"].contains(mode)
+        let street = TransitLeg.isStreet(mode)
         let line = street ? nil : text(object["displayName"]) ?? text(object["routeShortName"]) ?? text(object["tripShortName"]) ?? mode.lowercased()
         let cancelled = object["cancelled"] as? Bool == true || from?["cancelled"] as? Bool == true || to?["cancelled"] as? Bool == true
         return TransitLeg(
