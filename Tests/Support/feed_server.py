@@ -10,6 +10,7 @@ import gzip
 import http.server
 import io
 import json
+import os
 import sys
 import threading
 import time
@@ -103,6 +104,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.send(304, headers={"ETag": '"v1"'})
             else:
                 self.send(200, FEED, headers={"ETag": '"v1"'})
+        elif path.startswith("/calendar/") or path.startswith("/calendar-then-fail/"):
+            # A file of Fixtures/calendars with an ETag and a Last-Modified (a 304 to either);
+            # -then-fail answers 404 after the first time.
+            name = os.path.basename(path)
+            with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Fixtures", "calendars", name), "rb") as handle:
+                body = handle.read()
+            validators = {"ETag": '"c1"', "Last-Modified": "Tue, 04 Nov 2025 12:00:00 GMT"}
+            if path.startswith("/calendar-then-fail/") and count > 1:
+                self.send(404, b"no such calendar", "text/plain")
+            elif self.headers.get("If-None-Match") == '"c1"':
+                self.send(304, headers=validators)
+            else:
+                self.send(200, body, "text/calendar", validators)
         elif path == "/redirect":
             self.send(302, b"", "text/plain", {"Location": "/feed"})
         elif path == "/redirect-ftp":  # a redirect to a protocol that is never followed

@@ -148,6 +148,10 @@ import Testing
             "place add": ["place", "add", "home", "47.6097,-122.3422"],
             "place list": ["place", "list"],
             "place remove": ["place", "remove", "home"],
+            "calendar add": ["calendar", "add", "work", "--ics", CalendarTests.calendar("work.ics"), "--route", "1", "--now", now],
+            "calendar list": ["calendar", "list"],
+            "calendar events": ["calendar", "events", "work", "--now", now],
+            "calendar remove": ["calendar", "remove", "work", "--now", now],
         ]
         for name in try listedCommands(sandbox) {
             guard let words = samples[name] else {

@@ -13,6 +13,8 @@ enum ExternalTool: String, CaseIterable {
     case systemdAnalyze = "systemd-analyze"
     /// Python's official GTFS-realtime bindings, from PyPI: the oracle for the protobuf reader.
     case gtfsRealtimeBindings = "gtfs-realtime-bindings"
+    /// Python's icalendar with recurring_ical_events, from PyPI: the oracle for calendars.
+    case recurringICalEvents = "recurring_ical_events"
 
     /// Whether this machine has it.
     var isInstalled: Bool {
@@ -22,6 +24,7 @@ enum ExternalTool: String, CaseIterable {
         case .systemdAnalyze: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")
         case .zsh, .fish, .groff, .man: Self.onPath(rawValue)
         case .gtfsRealtimeBindings: Self.hasBindings
+        case .recurringICalEvents: Self.imports("import icalendar, recurring_ical_events")
         }
     }
 
@@ -33,12 +36,13 @@ enum ExternalTool: String, CaseIterable {
         case .systemdAnalyze: "systemd"
         case .man: "man-db"
         case .zsh, .fish, .groff, .gtfsRealtimeBindings: rawValue
+        case .recurringICalEvents: "icalendar recurring_ical_events"
         }
     }
 
     /// How to install it.
     var installation: String {
-        self == .gtfsRealtimeBindings ? "python3 -m pip install \(package)" : "apt-get install \(package)"
+        self == .gtfsRealtimeBindings || self == .recurringICalEvents ? "python3 -m pip install \(package)" : "apt-get install \(package)"
     }
 
     /// Set by `.ci/run`: every tool must be there.
@@ -52,16 +56,19 @@ enum ExternalTool: String, CaseIterable {
     }
 
     /// Whether python3 can import the bindings: asked once.
-    private static let hasBindings: Bool = {
+    private static let hasBindings: Bool = imports("import google.transit.gtfs_realtime_pb2")
+
+    /// Whether python3 runs `statement` (an import).
+    private static func imports(_ statement: String) -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import google.transit.gtfs_realtime_pb2"]
+        process.arguments = ["python3", "-c", statement]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return false }
         process.waitUntilExit()
         return process.terminationStatus == 0
-    }()
+    }
 
     private static func onPath(_ name: String) -> Bool {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

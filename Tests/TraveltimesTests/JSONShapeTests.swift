@@ -56,6 +56,7 @@ import Testing
         try sandbox.ok(["watch", "add", "1", "--over", "10"])
         try sandbox.ok(["pause", "--from", "2026-12-01", "--until", "2026-12-02", "--reason", "away", "--now", Paths.capturedAt])
         try sandbox.ok(["tick", "--now", "2026-11-24T07:00:30-08:00"])
+        try sandbox.ok(["calendar", "add", "work", "--ics", CalendarTests.calendar("work.ics"), "--route", "1", "--now", Paths.capturedAt])
         let shapes = try Self.shapes(sandbox)
         let commands: [(name: String, arguments: [String])] = [
             ("refresh", ["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt]),
@@ -63,6 +64,7 @@ import Testing
             ("group list", ["group", "list"]), ("pause list", ["pause", "list"]), ("pending", ["pending"]),
             ("delivered", ["delivered"]), ("notify list", ["notify", "list"]), ("watch list", ["watch", "list"]),
             ("status", ["status"]), ("doctor", ["doctor"]), ("config show", ["config", "show"]),
+            ("calendar list", ["calendar", "list"]), ("calendar events", ["calendar", "events", "work", "--now", Paths.capturedAt]),
         ]
         for (name, arguments) in commands {
             let shape = try #require(shapes[name], "the man page has no shape for \(name) --json")

@@ -133,7 +133,7 @@ extension Alerts {
         // Heads-ups whose leave time moved.
         let revisable = open.alerts.filter { $0.isHeadsUp && $0.occurrence > now && ($0.clearAt.map { $0 > now } ?? true) && $0.leave != nil }
         if !revisable.isEmpty {
-            var inputs = AlertInputs(store: store, current: current)
+            var inputs = AlertInputs(store: store, current: current, calendar: calendar)
             let inQuietHours = quietHours?.contains(calendar.local(now).time) ?? false
             var revisions: [(alert: OpenAlerts.Alert, notifier: Notifier, message: AlertMessage, leave: LeaveTime)] = []
             for alert in revisable {

@@ -140,7 +140,7 @@ extension Alerts {
                     && !Self.isPaused(entry, at: at, pauses: plan.pauses, calendar: lookback)
             } ?? false
         }) else { return (report, plan) }
-        var inputs = AlertInputs(store: store, current: current)
+        var inputs = AlertInputs(store: store, current: current, calendar: calendar)
 
         let deliveries: [Delivery] = try store.updateLedgerWithPlan(keepingSince: ledgerHorizon) { pending, ledger in
             // Each occurrence's history, gathered in one pass over the ledger when first needed:
@@ -323,17 +323,21 @@ struct AlertInputs {
     let store: Store
     /// A route as of when the alerts are composed (`Commute.current`).
     let current: (Route) -> Route
+    /// For calendar departures' schedules, made from the calendars' plan.
+    let calendar: ZonedCalendar
     private var schedulesByID: [UUID: Schedule]?
     private var routesByID: [String: Route]?
 
-    init(store: Store, current: @escaping (Route) -> Route) {
+    init(store: Store, current: @escaping (Route) -> Route, calendar: ZonedCalendar) {
         self.store = store
         self.current = current
+        self.calendar = calendar
     }
 
     mutating func schedule(_ id: UUID) throws -> Schedule? {
         if let schedulesByID { return schedulesByID[id] }
-        let loaded = Dictionary(try store.schedules().schedules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let events = Calendars.schedules((try? store.calendarState()) ?? .empty, calendar: calendar)
+        let loaded = Dictionary((try store.schedules().schedules + events).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         schedulesByID = loaded
         return loaded[id]
     }

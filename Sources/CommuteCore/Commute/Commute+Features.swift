@@ -27,6 +27,8 @@ extension Commute {
     public var health: Health { Health(commute: self) }
     /// `config set` and `config unset`.
     public var settings: Settings { Settings(commute: self) }
+    /// Calendars whose events are departures, or days off.
+    public var calendars: Calendars { Calendars(commute: self) }
 }
 
 /// A feature of the commute: its operations see the commute's store, configuration and clock.
@@ -60,3 +62,4 @@ public struct Alerts: CommuteFeature { public let commute: Commute }
 public struct Notifiers: CommuteFeature { public let commute: Commute }
 public struct Health: CommuteFeature { public let commute: Commute }
 public struct Settings: CommuteFeature { public let commute: Commute }
+public struct Calendars: CommuteFeature { public let commute: Commute }

@@ -165,13 +165,13 @@ public struct Commute: Sendable {
             previous.requests.compactMap { entry in entry.memory.map { (entry.id, (arrival: entry.arrival, memory: $0)) } },
             uniquingKeysWith: { first, _ in first })
         let plan = FanOut.plan(
-            schedules: book.schedules, routes: routes, now: now, calendar: calendar, cap: cap, due: due,
-            pauses: Pauses(book.pauses ?? []), typical: history.typicalLookup,
+            schedules: book.schedules + calendars.departureSchedules(), routes: routes, now: now, calendar: calendar, cap: cap, due: due,
+            pauses: Pauses((book.pauses ?? []) + calendars.skipPauses()), typical: history.typicalLookup,
             memory: { request in remembered[request.id].flatMap { $0.arrival == request.arrival ? $0.memory : nil } },
             freeFlowMargin: configuration.freeFlowMarginInForce)
         var pending = PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier, previous: previous, handled: handled)
         Self.backdate(&pending, previous: previous, schedules: book.schedules)
-        let pauses = Schedules.activePauses(book, today: calendar.local(now).date)
+        let pauses = Schedules.activePauses(book, today: calendar.local(now).date) + calendars.skipPauses()
         pending.pauses = pauses.isEmpty ? nil : pauses
         return pending
     }

@@ -17,7 +17,7 @@ extension CustomRoutes {
         }.sorted { $0.nextFire < $1.nextFire }
         var queries: [String: RoutingQuery] = [:]
         if !soon.isEmpty {
-            let schedules = Dictionary(try store.schedules().schedules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let schedules = Dictionary((try store.schedules().schedules + commute.calendars.departureSchedules()).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             for entry in soon {
                 guard let schedule = schedules[entry.scheduleID], schedule.isEnabled else { continue }
                 for id in schedule.routeIDs where ids.contains(id) && queries[id] == nil {

@@ -103,7 +103,7 @@ extension CustomRoutes {
             return window.contains(entry.nextFire)
         }.map(\.scheduleID))
         if !soon.isEmpty {
-            for schedule in try store.schedules().schedules where schedule.isEnabled && soon.contains(schedule.id) {
+            for schedule in try store.schedules().schedules + commute.calendars.departureSchedules() where schedule.isEnabled && soon.contains(schedule.id) {
                 inPlay.formUnion(schedule.routeIDs.filter(custom.contains))
             }
         }

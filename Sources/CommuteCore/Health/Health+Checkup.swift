@@ -67,6 +67,10 @@ extension Health {
         /// timetable's dates, or none that runs).
         case transitNoDeparture(route: String, why: String)
 
+        // Calendars
+        /// A calendar, what it plans, when it was last read, and why its last reading failed.
+        case calendar(name: String, planned: String, checkedAt: Date?, problem: String?)
+
         // Deliveries
         case lastDeliveryFailed(Notifier, reason: String)
 
@@ -77,7 +81,7 @@ extension Health {
         /// refreshes failing, or old data, leave `tick` sending what it has.
         public var stopsAlerts: Bool {
             switch self {
-            case .refreshed, .dataAge, .neverRefreshed, .transitFeed, .transitNoDeparture: false
+            case .refreshed, .dataAge, .neverRefreshed, .transitFeed, .transitNoDeparture, .calendar: false
             default: severity == .problem
             }
         }
@@ -93,6 +97,7 @@ extension Health {
             case .refreshed(_, let age, let lastFailure): age > 86_400 ? .problem : age > Self.staleAfter || lastFailure != nil ? .warning : .ok
             case .dataAge(_, let age, _): age > 86_400 ? .problem : age > Self.staleAfter ? .warning : .ok
             case .transitFeed(_, _, let checkedAt, let problems): checkedAt == nil || !problems.isEmpty ? .warning : .ok
+            case .calendar(_, _, _, let problem): problem == nil ? .ok : .warning
             }
         }
     }
@@ -134,6 +139,12 @@ extension Health {
                     findings.append(.transitRelativePath(name: feed.name, kind: kind, path: path))
                 }
             }
+        }
+        for item in (try? commute.calendars.list()) ?? [] {
+            let planned = item.source.purpose == .skip
+                ? "rests every schedule on \(item.skippedDays) day\(item.skippedDays == 1 ? "" : "s")"
+                : "\(item.departures) departure\(item.departures == 1 ? "" : "s") by route \(item.source.routeID ?? "?")"
+            findings.append(.calendar(name: item.source.name, planned: planned, checkedAt: item.reading?.checkedAt, problem: item.reading?.problem))
         }
         return findings
     }

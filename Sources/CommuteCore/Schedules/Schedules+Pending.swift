@@ -59,12 +59,21 @@ extension Schedules {
             book = try store.pending(deferred: reading)
         }
         let sameZone = book.timeZone == timeZone.identifier
+        // Calendar departures' schedules, read only when an arrival has passed since the plan.
+        var events: Set<UUID>?
+        func eventIDs() -> Set<UUID> {
+            if let events { return events }
+            let found = Set(commute.calendars.departureSchedules().map(\.id))
+            events = found
+            return found
+        }
         func refreshed(_ entry: PendingBook.Entry) -> TriggerRequest {
             var request = entry.request
             // Arrive-by: the leave time stands until its arrival; a plan older than that moves on
             // to the next arrival, the leave time keeping its distance from it.
             if let arrival = request.arrival {
-                guard arrival <= now else { return request }
+                // A calendar event's departure has one arrival: the next plan drops it.
+                guard arrival <= now, !eventIDs().contains(request.scheduleID) else { return request }
                 let next = calendar.nextFire(weekday: request.weekday, hour: request.hour, minute: request.minute, after: now)
                 request.nextFire = next.addingTimeInterval(request.nextFire.timeIntervalSince(arrival))
                 request.arrival = next
@@ -104,7 +113,7 @@ extension Schedules {
             deferred = Array(deferred.sorted(by: order).prefix(count))
         case .everyWithContent where !book.deferred.isEmpty:
             let schedules = Dictionary(
-                try store.schedules().schedules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                (try store.schedules().schedules + commute.calendars.departureSchedules()).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let routes = try store.routes().byID
             for entry in book.deferred {
                 guard let schedule = schedules[entry.scheduleID] else { continue }

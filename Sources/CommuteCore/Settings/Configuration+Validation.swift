@@ -58,6 +58,10 @@ extension Configuration {
         if let typicalWeeks { try DocumentProblem.range(typicalWeeks, 1...Self.longestTypicalWeeks, "typicalWeeks") }
         try DocumentProblem.check((transitFeeds ?? []).count <= Self.largestTransitFeedCount, "transitFeeds holds too many feeds")
         var feedNames = Set<String>()
+        try DocumentProblem.check((calendars ?? []).count <= CalendarSource.largestCount, "calendars holds too many calendars")
+        for (index, source) in (calendars ?? []).enumerated() {
+            try source.validate(field: "calendars[\(index)]")
+        }
         for (index, feed) in (transitFeeds ?? []).enumerated() {
             let field = "transitFeeds[\(index)]"
             try DocumentProblem.check(TransitFeed.isValidName(feed.name), "\(field).name is not a feed name")

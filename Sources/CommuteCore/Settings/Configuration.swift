@@ -74,6 +74,8 @@ public struct Configuration: StoreDocument, Equatable {
     }
     /// Transit agencies' GTFS feeds (`transit add`): their URLs and headers may hold keys.
     public var transitFeeds: [TransitFeed]?
+    /// Calendars: their events' departures, or the days they pause every schedule.
+    public var calendars: [CalendarSource]?
 
     /// The most transit feeds.
     public static let largestTransitFeedCount = 20

@@ -87,6 +87,19 @@ public enum FanOut {
         for (rank, schedule) in ranked.enumerated() {
             for weekday in schedule.days {
                 let minuteOfDay = schedule.hour * 60 + schedule.minute
+                if let event = schedule.event {
+                    // A calendar event: one arrival, due from its leave time until the event starts.
+                    let id = AlertID.schedule(schedule.id, weekday, headsUp: false)
+                    let arrival = event.start
+                    guard arrival > nowSeconds, !pauses.covers(schedule.id, dayNumber: calendar.localDay(of: arrival)),
+                        due?.finished[id]?.contains(Date(timeIntervalSince1970: TimeInterval(arrival))) != true
+                    else { continue }
+                    let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(arrival)), typical: typical, freeFlowMargin: freeFlowMargin)
+                    let fire = max(ZonedCalendar.seconds(leave.leave), nowSeconds - grace)
+                    arrivals[rank << 4 | (weekday.rawValue - 1)] = arrival
+                    keys.append(UInt64(fire - nowSeconds + shift) << 28 | UInt64(rank) << 4 | UInt64(weekday.rawValue - 1))
+                    continue
+                }
                 if case .arriveBy(_, let headsUp) = schedule.timing {
                     let id = AlertID.schedule(schedule.id, weekday, headsUp: false)
                     // The next arrival not yet dealt with and not paused; the alert is due from

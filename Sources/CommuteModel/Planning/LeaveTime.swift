@@ -178,6 +178,7 @@ extension AlertComposer {
             return AlertContent(title: title, body: lines.joined(separator: "\n"), dataAsOf: oldest)
         }
         var lines = ordered.map { line(routeID: $0, route: routes[$0], usual: usual, at: now, calendar: calendar) }
+        if let event = schedule.event { lines.insert("\(event.summary) at \(arrive) (calendar \(event.calendar))", at: 0) }
         guard let minutes = leave.minutes, let fastest = leave.fastest else {
             lines.append("No travel times right now: this is an hour before \(arrive).")
             if let age { lines.append(age) }
@@ -192,7 +193,7 @@ extension AlertComposer {
         let lateBy = Int((expected.timeIntervalSince(leave.arrival) / 60).rounded(.up))
         let title = lateBy > 0
             ? "Leave now: expected arrival \(expectedLabel), \(lateBy) min late"
-            : "Leave now to arrive by \(arrive)"
+            : schedule.event.map { "Leave now for \($0.summary) at \(arrive)" } ?? "Leave now to arrive by \(arrive)"
         var closing = "Expected arrival \(expectedLabel) by \(fastest.name)"
         switch leave.basis {
         case .usual: closing += " (no current times: its usual time)"

@@ -24,6 +24,9 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
     public var timing: Timing
     /// The notifiers its alerts go to, by name; nil for every one.
     public var notify: [String]?
+    /// A calendar event's occurrence, planned as a one-off arrive-by schedule (never stored: made
+    /// from the calendars at each plan).
+    public var event: CalendarEventDetail?
 
     /// When a schedule alerts. Every place that treats the two kinds differently switches on this.
     public enum Timing: Sendable, Equatable {
@@ -43,8 +46,9 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
     public init(
         id: UUID = UUID(), routeIDs: [String], days: Set<Weekday>, hour: Int, minute: Int,
         isEnabled: Bool = true, createdAt: Date, onlyWhenDelayedBy: Int? = nil, onlyWhenAboveUsual: Bool? = nil, timing: Timing = .at,
-        notify: [String]? = nil
+        notify: [String]? = nil, event: CalendarEventDetail? = nil
     ) {
+        self.event = event
         self.onlyWhenAboveUsual = onlyWhenAboveUsual
         self.notify = notify
         self.id = id
@@ -175,3 +179,18 @@ extension Schedule {
             createdAt: createdAt)
     }
 }
+
+/// What makes a schedule one calendar event's departure: its arrival is the event's start.
+public struct CalendarEventDetail: Sendable, Equatable {
+    public var calendar: String
+    public var summary: String
+    /// The event's start, seconds since 1970: the arrival.
+    public var start: Int
+
+    public init(calendar: String, summary: String, start: Int) {
+        self.calendar = calendar
+        self.summary = summary
+        self.start = start
+    }
+}
+

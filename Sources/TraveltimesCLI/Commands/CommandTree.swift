@@ -41,6 +41,9 @@ enum CommandTree {
         .group(Group(
             name: "transit", summary: "Transit agencies' GTFS feeds, their stops and their live data", alone: "list",
             commands: [Commands.TransitAddCommand.command, Commands.TransitListCommand.command, Commands.TransitStopsCommand.command, Commands.TransitRemoveCommand.command])),
+        .group(Group(
+            name: "calendar", summary: "Calendars: leave in time for their events, or rest on their days off", alone: "list",
+            commands: [Commands.CalendarAddCommand.command, Commands.CalendarListCommand.command, Commands.CalendarEventsCommand.command, Commands.CalendarRemoveCommand.command])),
         .command(Commands.BriefCommand.command),
         .group(Group(
             name: "favorites", summary: "The routes you follow, in your order", alone: "list",

@@ -223,6 +223,11 @@ struct Doctor {
         case .transitRelativePath(let name, let kind, let path):
             return ("transit " + name, "its \(kind) \(path) is a relative path, and timers and cron run elsewhere",
                     "give the file's full path in config.json's transitFeeds (transit add keeps full paths)")
+        case .calendar(let name, let planned, let checkedAt, let problem):
+            let read = checkedAt.map { "read \(moment($0))" } ?? "never read"
+            guard let problem else { return ("calendar " + name, "\(planned); \(read)", nil) }
+            return ("calendar " + name, "\(planned) from its last good copy; the last reading failed: \(problem)",
+                    "check the calendar's address (traveltimes calendar list); refresh reads it again")
         case .lastDeliveryFailed(let notifier, let reason):
             return (notifier.id == 0 ? "notifier" : "notifier \(notifier.id)", "\(notifier.summary): its last delivery failed (\(reason))",
                     "traveltimes notify test, and see what it says")

@@ -42,7 +42,7 @@ extension Commands {
             let added = try commute.schedules.addPause(from: from, until: until, schedule: try invocation.value(Self.schedule), reason: reason)
             let schedules = try commute.schedules.read().schedules
             invocation.io.out("Pause \(added.change.number): \(describe(added.change, schedules, commute)).")
-            invocation.io.out("\(added.summary.scheduled) alerts scheduled (cap \(added.summary.cap)); paused days take no place.")
+            invocation.io.out("\(added.summary.scheduled) alert\(added.summary.scheduled == 1 ? "" : "s") scheduled (cap \(added.summary.cap)); paused days take no place.")
             invocation.report(added.summary)
         }
 

@@ -11,7 +11,7 @@ extension Commands {
             let commute = try invocation.commute()
             let cleared = try commute.schedules.clearPauses()
             let (count, summary) = (cleared.change, cleared.summary)
-            invocation.io.out(count == 0 ? "No pauses to remove." : "Removed \(count) pause\(count == 1 ? "" : "s"); \(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
+            invocation.io.out(count == 0 ? "No pauses to remove." : "Removed \(count) pause\(count == 1 ? "" : "s"); \(summary.scheduled) alert\(summary.scheduled == 1 ? "" : "s") scheduled (cap \(summary.cap)).")
             invocation.report(summary)
         }
     }

@@ -17,7 +17,7 @@ extension Commands {
             let schedules = try commute.schedules.read().schedules
             let removed = try commute.schedules.removePause(number)
             let summary = removed.summary
-            invocation.io.out("Removed pause \(removed.change.number): \(describe(removed.change, schedules, commute)); \(summary.scheduled) alerts scheduled (cap \(summary.cap)).")
+            invocation.io.out("Removed pause \(removed.change.number): \(describe(removed.change, schedules, commute)); \(summary.scheduled) alert\(summary.scheduled == 1 ? "" : "s") scheduled (cap \(summary.cap)).")
             invocation.report(summary)
         }
     }

@@ -30,7 +30,7 @@ extension Commands {
                 io.out("No alerts pending: add a schedule with `traveltimes schedule add --preset morning`.")
                 return
             }
-            io.out("\(report.requests.count) alerts scheduled (cap \(report.cap)); \(report.deferredCount) deferred.")
+            io.out("\(report.requests.count) alert\(report.requests.count == 1 ? "" : "s") scheduled (cap \(report.cap)); \(report.deferredCount) deferred.")
             if !report.pauses.isEmpty {
                 let schedules = try commute.schedules.read().schedules
                 for pause in report.pauses { io.out("Paused: \(describe(pause, schedules, commute)).") }

@@ -175,6 +175,16 @@ struct RefreshRun {
         if !invocation.wantsJSON { for warning in result.warnings { io.warn(warning.description) } }
     }
 
+    /// The calendars (not with `--route`): each read again and its departures or days off planned
+    /// again. A calendar that cannot be read keeps its last good copy, said once.
+    mutating func refreshCalendars() throws {
+        guard only.isEmpty, !(commute.configuration.calendars ?? []).isEmpty else { return }
+        let problems = try commute.calendars.refresh(
+            client: session.limited(to: ICSReader.maximumBytes), timeout: max(0.1, timeout - (access.clock() - start)))
+        try commute.reschedule()
+        for problem in problems where !invocation.wantsJSON { io.warn(problem) }
+    }
+
     /// The transit feeds (not with `--route`): timetables when due, realtime every time, then
     /// every transit route's departures, and the alerts re-planned with them. A feed's problem
     /// is a warning (quiet, only when new), and the refresh ends with 75.

@@ -47,6 +47,7 @@ extension Commands {
             try run.refreshFeed()
             try run.refreshCustomRoutes()
             try run.refreshTransit()
+            try run.refreshCalendars()
             run.reportPlans()
             run.checkWatches()
             try run.finish()
