@@ -1,3 +1,4 @@
+import CommuteCore
 import Foundation
 import Testing
 
@@ -174,6 +175,54 @@ import Testing
         }
     }
 
+    @Test func eachEventGetsARouteToItsPlaceFoundOnceAndOneWithoutAPlaceSaysWhy() throws {
+        let places = try TransitousServer()
+        let engines = try EngineServer()
+        let sandbox = Sandbox()
+        sandbox.environment.merge(places.environment.merging(engines.environment) { _, new in new }) { _, new in new }
+        try sandbox.ok(["place", "add", "home", "47.6097,-122.3422"])
+        try sandbox.ok(["place", "add", "office", "47.6101,-122.2015"])
+        let morning = "2030-01-15T06:00:00-08:00"
+        let added = try sandbox.ok(["calendar", "add", "day", "--ics", Self.calendar("places.ics"), "--from", "home", "--provider", "osrm", "--now", morning])
+        #expect(added.stdout == """
+            Added calendar day (places.ics): 5 events; 3 departures from home (OSRM) in the next 14 days.
+            See them: traveltimes calendar events day
+
+            """)
+        // GEO; a saved place named as the LOCATION; a LOCATION Nominatim finds; none; one it does not.
+        #expect(try sandbox.ok(["calendar", "events", "day", "--now", morning]).stdout == """
+            Tue, Jan 15
+              9:00 AM–9:30 AM     Dentist
+              12:30 PM–1:30 PM    Lunch (Office)
+            Wed, Jan 16
+              10:00 AM–4:00 PM    Offsite (Redmond Town Center)
+              5:00 PM–5:00 PM     Call  skipped: no location
+            Thu, Jan 17
+              9:00 AM–9:00 AM     Somewhere (Atlantis)  skipped: place not found
+
+            """)
+        let refreshed = try sandbox.ok(["refresh", "--now", "2030-01-15T08:00:00-08:00"])
+        #expect(refreshed.stdout.hasPrefix("Fetched 3 custom routes: "), "\(refreshed)")
+        #expect(try sandbox.ok(["routes", "--now", "2030-01-15T08:00:00-08:00"]).stdout == """
+            Updated at 8:00 AM
+                            ID  NAME                            NOW  AVG  DELAY  STATUS    SOURCE  UPDATED
+              cal-day-2b2caf36  home → 47.6205,-122.3493     2 min~    -      -  ESTIMATE  osrm    8:00 AM
+              cal-day-77c6679c  home → office               16 min~    -      -  ESTIMATE  osrm    8:00 AM
+              cal-day-e72d8a55  home → Redmond Town Center  28 min~    -      -  ESTIMATE  osrm    8:00 AM
+            ~ A free-flow estimate from an open routing engine (OSRM, Valhalla): no live traffic.
+
+            """)
+        // Each text was asked for once, naming traveltimes; later readings use the answers kept.
+        try sandbox.ok(["refresh", "--now", "2030-01-15T08:05:00-08:00"])
+        let searches = places.requests().filter { $0.path == "/search" }
+        #expect(searches.map { $0.query["q"] ?? "" } == ["redmond town center", "atlantis"])
+        #expect(searches.allSatisfy { $0.userAgent.hasPrefix("traveltimes/") })
+        let tick = try sandbox.ok(["tick", "--now", "2030-01-15T08:47:00-08:00"])
+        #expect(tick.stdout.hasPrefix("Leave now for Dentist at 9:00 AM\nDentist at 9:00 AM (calendar day)\n"), "\(tick)")
+        try sandbox.ok(["calendar", "remove", "day", "--now", "2030-01-15T08:50:00-08:00"])
+        #expect(try sandbox.run(["routes"]).stderr == "traveltimes: No route data yet: run `traveltimes refresh --source FILE-OR-URL` first\n")
+    }
+
     @Test func hostileCalendarsAreRefusedOrBoundedAndOneBadEventIsSkipped() throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ics-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
@@ -202,5 +251,79 @@ import Testing
             See them: traveltimes calendar events s
 
             """)
+    }
+}
+
+/// Calendars broken every way, with the fixed seed of `JSONFuzzTests`: the reader in process on
+/// thousands of damaged files (never a crash, never an occurrence outside the window, always
+/// bounded), and the binary on some (0, or 69 with one line; nothing hidden on the terminal).
+@Suite struct CalendarFuzzTests {
+    static let seeds = ["work.ics", "holidays.ics", "places.ics", "checklist/peer-failures.ics", "real/icalevents-icloud.ics", "real/recurring-issue_75_range_parameter.ics"]
+
+    /// Grammar-aware damage: a content line of any property with any value, folds in odd places,
+    /// rules with every part out of range.
+    static func hostileLine(_ random: inout SeededRandom) -> String {
+        let names = ["DTSTART", "DTEND", "RRULE", "EXDATE", "RDATE", "RECURRENCE-ID", "DURATION", "SUMMARY", "GEO", "BEGIN", "END", "TZID", "X-WR-TIMEZONE"]
+        let values = [
+            "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30", "FREQ=MONTHLY;BYSETPOS=-366;BYDAY=-53MO", "FREQ=DAILY;INTERVAL=0", "FREQ=WEEKLY;COUNT=99999999999999999999",
+            "FREQ=MINUTELY", "FREQ=DAILY;UNTIL=99991231T235959Z", "99991231T235959", "00000101", "20251105T250000", "P99999999W", "-PT1S", "VEVENT",
+            "VTIMEZONE", "VCALENDAR", "91;181", "nan;inf", "\u{1B}[2J", "../../../etc/passwd", "(UTC+99:99) Nowhere", "",
+        ]
+        let name = names[Int.random(in: 0..<names.count, using: &random)]
+        let parameter = Bool.random(using: &random) ? ";TZID=\"\(["Europe/Berlin", "Pacific Standard Time", "/x", "\u{0}"][Int.random(in: 0..<4, using: &random)])\"" : ""
+        return "\(name)\(parameter):\(values[Int.random(in: 0..<values.count, using: &random)])"
+    }
+
+    @Test func damagedCalendarsNeverCrashAndStayInTheirWindow() throws {
+        var random = SeededRandom(seed: JSONFuzzTests.seed &+ 38)
+        let zone = try #require(IANAZone(identifier: "America/Los_Angeles"))
+        let from = 1_762_300_800
+        let until = from + 30 * 86_400
+        var read = 0
+        for name in Self.seeds {
+            let intact = try Data(contentsOf: URL(fileURLWithPath: CalendarTests.calendar(name)))
+            for round in 0..<150 {
+                var data: Data
+                switch round % 3 {
+                case 0:
+                    let damages: [HostileInputFuzzTests.Damage] = [.flipped, .cut, .lengthened, .replaced, .spliced]
+                    data = HostileInputFuzzTests.damaged(intact, damages[round / 3 % damages.count], using: &random)
+                case 1:
+                    var lines = String(decoding: intact, as: UTF8.self).components(separatedBy: "\r\n")
+                    for _ in 0..<Int.random(in: 1...6, using: &random) {
+                        lines.insert(Self.hostileLine(&random), at: Int.random(in: 0...lines.count, using: &random))
+                    }
+                    data = Data(lines.joined(separator: "\r\n").utf8)
+                default:
+                    // Folds inserted anywhere, even inside a name or a multibyte character.
+                    data = intact
+                    for _ in 0..<Int.random(in: 1...20, using: &random) {
+                        data.insert(contentsOf: [0x0D, 0x0A, 0x20], at: Int.random(in: 0...data.count, using: &random))
+                    }
+                }
+                guard let expansion = try? CalendarEvents.expand(data, from: from, until: until, zone: zone) else { continue }
+                read += 1
+                #expect(expansion.occurrences.allSatisfy { $0.start >= from && $0.start < until }, "\(name) round \(round)")
+                #expect(expansion.occurrences.count <= CalendarEvents.maximumOccurrences)
+            }
+        }
+        #expect(read > 300, "most damaged calendars are still calendars: \(read) read")
+        // Through the binary: a few, each answered in one line.
+        let sandbox = Sandbox()
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ics-fuzz-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        for round in 0..<12 {
+            let intact = try Data(contentsOf: URL(fileURLWithPath: CalendarTests.calendar(Self.seeds[round % Self.seeds.count])))
+            let path = "\(scratch)/\(round).ics"
+            try HostileInputFuzzTests.damaged(intact, [.flipped, .cut, .spliced][round % 3], using: &random).write(to: URL(fileURLWithPath: path))
+            let added = try sandbox.run(["calendar", "add", "c\(round)", "--ics", path, "--skip", "--now", Paths.capturedAt])
+            #expect(added.status == 0 || added.status == 69 && added.stderr.split(separator: "\n").count == 1, "\(added)")
+            let listed = try sandbox.run(["calendar", "events", "c\(round)", "--now", Paths.capturedAt])
+            #expect(listed.status == (added.status == 0 ? 0 : 64), "\(listed)")
+            for output in [added.stdout, added.stderr, listed.stdout] {
+                #expect(output.unicodeScalars.allSatisfy { !DisplayText.isHidden($0) || $0 == "\n" }, "\(output)")
+            }
+        }
     }
 }

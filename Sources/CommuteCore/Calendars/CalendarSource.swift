@@ -17,6 +17,10 @@ public struct CalendarSource: Codable, Sendable, Equatable {
     public var purpose: Purpose
     /// The route every matched event uses.
     public var routeID: String?
+    /// Or: from this place (a saved place's name, or LAT,LON) to each event's place, timed by
+    /// `provider`.
+    public var from: String?
+    public var provider: RouteProvider?
     public var bufferMinutes: Int
     /// Kept events' SUMMARY or LOCATION contains it (any case).
     public var match: String?
@@ -28,11 +32,18 @@ public struct CalendarSource: Codable, Sendable, Equatable {
     public static let longestHorizonDays = 400
     public static let defaultBufferMinutes = 10
     public static let largestMatchLength = 200
+    /// The most places a reading asks the geocoder for (one a second): the rest wait for the next.
+    public static let lookupsPerReading = 10
+
+    /// The prefix of the routes made for its events' places: `cal-work-`.
+    public var routePrefix: String { "cal-\(name)-" }
 
     public init(
-        name: String, location: String, purpose: Purpose, routeID: String?, bufferMinutes: Int = Self.defaultBufferMinutes,
-        match: String? = nil, horizonDays: Int = Self.defaultHorizonDays, createdAt: Date
+        name: String, location: String, purpose: Purpose, routeID: String?, from: String? = nil, provider: RouteProvider? = nil,
+        bufferMinutes: Int = Self.defaultBufferMinutes, match: String? = nil, horizonDays: Int = Self.defaultHorizonDays, createdAt: Date
     ) {
+        self.from = from
+        self.provider = provider
         self.name = name
         self.location = location
         self.purpose = purpose
@@ -59,6 +70,7 @@ public struct CalendarSource: Codable, Sendable, Equatable {
         try DocumentProblem.check((0...Schedule.Timing.largestBufferMinutes).contains(bufferMinutes), "\(field).bufferMinutes is out of range")
         try DocumentProblem.check((1...Self.longestHorizonDays).contains(horizonDays), "\(field).horizonDays is out of range")
         try DocumentProblem.check((match ?? "").utf8.count <= Self.largestMatchLength, "\(field).match is too long")
-        try DocumentProblem.check(purpose == .skip || routeID != nil, "\(field) has no route")
+        try DocumentProblem.check(purpose == .skip || routeID != nil || (from != nil && provider != nil), "\(field) has no route")
+        try DocumentProblem.check((from ?? "").utf8.count <= 100, "\(field).from is too long")
     }
 }

@@ -42,7 +42,9 @@ extension Calendars {
     /// Adds a calendar: it is read now and must be one; nothing is saved otherwise. Then the
     /// alerts are planned again with its departures (or days off).
     @discardableResult
-    public func add(_ source: CalendarSource, client: any HTTPClient, timeout: TimeInterval) throws -> (reading: CalendarState.Reading, planned: Int) {
+    public func add(
+        _ source: CalendarSource, client: any HTTPClient, access: Places.SearchAccess? = nil, timeout: TimeInterval
+    ) throws -> (reading: CalendarState.Reading, planned: Int) {
         guard CalendarSource.isValidName(source.name) else {
             throw CalendarFailure("'\(DisplayText.line(source.name))' is not a calendar name: 1 to 40 lowercase letters, digits and dashes, starting with a letter (work, holidays)")
         }
@@ -55,6 +57,7 @@ extension Calendars {
         if let routeID = source.routeID, try store.routes().byID[routeID] == nil {
             throw CalendarFailure("no route '\(DisplayText.line(routeID))' (see `traveltimes routes`)")
         }
+        if let from = source.from { _ = try commute.places.point(from) }
         guard case .fresh(let data, let validators) = try fetch(source, validators: nil, client: client, timeout: timeout) else {
             throw CalendarFailure("calendar \(source.name): the server answered 304 to a first request")
         }
@@ -67,18 +70,20 @@ extension Calendars {
         let reading = CalendarState.Reading(
             validators: validators.isEmpty ? nil : validators, fetchedAt: now, checkedAt: now, problem: nil, problemTold: nil,
             events: expansion.events, unreadable: Self.unreadable(expansion))
-        let planned = try store.update(CalendarState.self) { state in
+        let plan = try plan(source, expansion: expansion, access: access, timeout: timeout)
+        if source.from != nil { try keepRoutes(of: source, plan.routes) }
+        try store.update(CalendarState.self) { state in
             state.readings[source.name] = reading
-            replan(&state, source: source, expansion: expansion)
-            return state.departures.filter { $0.calendar == source.name }.count + state.skippedDays.filter { $0.calendar == source.name }.count
+            apply(plan, to: &state, source: source)
         }
+        let planned = plan.departures.count + plan.skippedDays.count
         try commute.reschedule()
         return (reading, planned)
     }
 
     /// Removes a calendar, its copy and what was planned from it; alerts are planned again.
     public func remove(_ name: String) throws {
-        _ = try source(name)
+        let removed = try source(name)
         try store.checkPlanInputs()
         try store.updateConfiguration { configuration in
             configuration.calendars = (configuration.calendars ?? []).filter { $0.name != name }
@@ -89,6 +94,7 @@ extension Calendars {
             state.departures.removeAll { $0.calendar == name }
             state.skippedDays.removeAll { $0.calendar == name }
         }
+        try keepRoutes(of: removed, [:])
         unlink(store.calendarCopyPath(name))
         try commute.reschedule()
     }
@@ -103,11 +109,16 @@ extension Calendars {
         let start = calendar.instant(on: today, hour: 0, minute: 0)
         let end = calendar.instant(on: CivilDate(dayNumber: today.dayNumber + days), hour: 0, minute: 0)
         let expansion = try expansion(of: data, source: source, from: start, until: end)
-        return (expansion.occurrences.map { CalendarEventUse(occurrence: $0, skipped: skipReason($0, source: source)) }, expansion.problems, timeZone)
+        let places = source.from == nil ? nil : try EventPlaces(commute: commute, source: source, access: nil, timeout: 0)
+        return (
+            expansion.occurrences.map { CalendarEventUse(occurrence: $0, skipped: skipReason($0, source: source, places: places)) }, expansion.problems,
+            timeZone
+        )
     }
 
-    /// Why an occurrence is not used; nil when it is.
-    func skipReason(_ occurrence: CalendarOccurrence, source: CalendarSource) -> String? {
+    /// Why an occurrence is not used; nil when it is. With `places` (a calendar with --from), an
+    /// event whose place is not found is not used either.
+    func skipReason(_ occurrence: CalendarOccurrence, source: CalendarSource, places: EventPlaces? = nil) -> String? {
         if occurrence.isCancelled { return "cancelled" }
         if Double(occurrence.start) <= now.timeIntervalSince1970 && source.purpose == .departures { return "past" }
         if let match = source.match?.lowercased(), !match.isEmpty,
@@ -121,6 +132,7 @@ extension Calendars {
         }
         if occurrence.allDay { return "all-day" }
         if occurrence.isFree { return "free/transparent" }
+        if let places, case .missing(let why) = places.destination(of: occurrence) { return why }
         return nil
     }
 
@@ -180,23 +192,37 @@ extension Calendars {
         return lines.isEmpty ? nil : Array(lines)
     }
 
-    /// Replaces what `source` planned in `state` with its expansion's departures or days off.
-    func replan(_ state: inout CalendarState, source: CalendarSource, expansion: CalendarExpansion) {
-        state.departures.removeAll { $0.calendar == source.name }
-        state.skippedDays.removeAll { $0.calendar == source.name }
-        let used = expansion.occurrences.filter { skipReason($0, source: source) == nil }
+    /// What a calendar's occurrences plan: departures (with, for --from, the routes to the events'
+    /// places) or days off. Places not known yet are asked for here, outside any lock.
+    struct Plan {
+        var departures: [CalendarState.Departure] = []
+        var skippedDays: [CalendarState.SkippedDay] = []
+        /// For --from: the route to each event's place, by ID.
+        var routes: [String: Route] = [:]
+    }
+
+    func plan(_ source: CalendarSource, expansion: CalendarExpansion, access: Places.SearchAccess?, timeout: TimeInterval) throws -> Plan {
+        let places = source.from == nil ? nil : try EventPlaces(commute: commute, source: source, access: access, timeout: timeout)
+        let used = expansion.occurrences.filter { skipReason($0, source: source, places: places) == nil }
         func summary(_ occurrence: CalendarOccurrence) -> String {
             let text = DisplayText.line(occurrence.summary.trimmingWhitespace())
             return text.isEmpty ? "(no title)" : String(text.prefix(120))
         }
+        var plan = Plan()
         switch source.purpose {
         case .departures:
-            guard let routeID = source.routeID else { return }
-            state.departures += used.prefix(CalendarState.largestPlanned / 2).map { occurrence in
-                CalendarState.Departure(
+            for occurrence in used.prefix(CalendarState.largestPlanned / 2) {
+                var routeID = source.routeID
+                if let places, case .found(let point, let label) = places.destination(of: occurrence), let provider = source.provider {
+                    let route = places.route(to: point, label: label, provider: provider)
+                    plan.routes[route.id] = route
+                    routeID = route.id
+                }
+                guard let routeID else { continue }
+                plan.departures.append(CalendarState.Departure(
                     calendar: source.name, uid: String(occurrence.uid.prefix(200)), recurrenceID: occurrence.recurrenceID, summary: summary(occurrence),
                     start: Date(timeIntervalSince1970: TimeInterval(occurrence.start)), routeIDs: [routeID], bufferMinutes: source.bufferMinutes,
-                    createdAt: source.createdAt)
+                    createdAt: source.createdAt))
             }
         case .skip:
             var days: [String: String] = [:]
@@ -209,15 +235,34 @@ extension Calendars {
                     day += 1
                 }
             }
-            state.skippedDays += days.sorted { $0.key < $1.key }.prefix(CalendarState.largestPlanned / 2).map {
+            plan.skippedDays = days.sorted { $0.key < $1.key }.prefix(CalendarState.largestPlanned / 2).map {
                 CalendarState.SkippedDay(calendar: source.name, date: $0.key, summary: $0.value)
             }
+        }
+        return plan
+    }
+
+    /// Replaces what `source` planned in `state`.
+    func apply(_ plan: Plan, to state: inout CalendarState, source: CalendarSource) {
+        state.departures.removeAll { $0.calendar == source.name }
+        state.skippedDays.removeAll { $0.calendar == source.name }
+        state.departures += plan.departures
+        state.skippedDays += plan.skippedDays
+    }
+
+    /// Keeps the routes to a calendar's events' places as its plans need them: new ones added
+    /// (timed when an alert nears, as every custom route is), ones no event needs removed.
+    func keepRoutes(of source: CalendarSource, _ routes: [String: Route]) throws {
+        try store.updateCustomRoutes { saved in
+            saved.removeAll { $0.id.hasPrefix(source.routePrefix) && routes[$0.id] == nil }
+            let known = Set(saved.map(\.id))
+            saved += routes.values.filter { !known.contains($0.id) }.sorted { $0.id < $1.id }
         }
     }
 
     /// Reads every calendar again (a file, or a URL with its validators) and plans again from
     /// each. A calendar that cannot be read keeps its last good copy; its problem is returned once.
-    public func refresh(client: any HTTPClient, timeout: TimeInterval) throws -> [String] {
+    public func refresh(client: any HTTPClient, access: Places.SearchAccess? = nil, timeout: TimeInterval) throws -> [String] {
         guard let sources = configuration.calendars, !sources.isEmpty else { return [] }
         var told: [String] = []
         var state = try store.calendarState()
@@ -250,7 +295,13 @@ extension Calendars {
             if let expansion = expanded ?? data.flatMap({ try? expansion(of: $0, source: source) }) {
                 reading.events = expansion.events
                 reading.unreadable = Self.unreadable(expansion)
-                replan(&state, source: source, expansion: expansion)
+                do {
+                    let plan = try plan(source, expansion: expansion, access: access, timeout: timeout)
+                    if source.from != nil { try keepRoutes(of: source, plan.routes) }
+                    apply(plan, to: &state, source: source)
+                } catch {
+                    told.append("calendar \(source.name): \(error)")
+                }
             }
             state.readings[source.name] = reading
         }

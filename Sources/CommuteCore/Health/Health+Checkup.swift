@@ -143,7 +143,8 @@ extension Health {
         for item in (try? commute.calendars.list()) ?? [] {
             let planned = item.source.purpose == .skip
                 ? "rests every schedule on \(item.skippedDays) day\(item.skippedDays == 1 ? "" : "s")"
-                : "\(item.departures) departure\(item.departures == 1 ? "" : "s") by route \(item.source.routeID ?? "?")"
+                : "\(item.departures) departure\(item.departures == 1 ? "" : "s") "
+                    + (item.source.routeID.map { "by route \($0)" } ?? "from \(item.source.from ?? "?") (\(item.source.provider?.displayName ?? "?"))")
             findings.append(.calendar(name: item.source.name, planned: planned, checkedAt: item.reading?.checkedAt, problem: item.reading?.problem))
         }
         return findings

@@ -126,6 +126,24 @@ extension Places {
         return .saved(try add(name, at: point, label: chosen.label, source: geocoder.rawValue), fromCache: fromCache)
     }
 
+    /// Where Nominatim puts `text`, asked once ever (the answer, found or not, is kept with the
+    /// searches): the first result; nil when it found nothing. With no `access`, only a search
+    /// made before answers: `.some(nil)` is "found nothing", nil "not asked yet".
+    public func locate(_ text: String, access: SearchAccess?, timeout: TimeInterval) throws -> PlaceCandidate?? {
+        let key = String(text.trimmingWhitespace().lowercased().prefix(Geocoder.longestText))
+        if let search = try store.read(PlaceBook.self).searches.first(where: { $0.geocoder == .nominatim && $0.text == key }) {
+            return .some(search.candidates.first)
+        }
+        guard let access else { return nil }
+        let found = try ask(.nominatim, for: key, access: access, timeout: timeout)
+        try store.update(PlaceBook.self) { book in
+            book.searches.removeAll { $0.geocoder == .nominatim && $0.text == key }
+            book.searches.append(PlaceBook.Search(geocoder: .nominatim, text: key, at: now, candidates: found))
+            if book.searches.count > PlaceBook.largestSearchCount { book.searches.removeFirst(book.searches.count - PlaceBook.largestSearchCount) }
+        }
+        return .some(found.first)
+    }
+
     private func ask(_ geocoder: Geocoder, for text: String, access: SearchAccess, timeout: TimeInterval) throws -> [PlaceCandidate] {
         let base = access.baseURLs[geocoder] ?? geocoder.defaultBaseURL
         guard let request = geocoder.request(for: String(text.prefix(Geocoder.longestText)), base: base, userAgent: access.userAgent) else {

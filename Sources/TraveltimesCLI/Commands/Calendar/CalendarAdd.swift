@@ -8,7 +8,7 @@ extension Commands {
             summary: "Read a calendar: leave in time for its events (--route), or rest on its days (--skip)",
             arguments: "NAME",
             positionals: 1...1,
-            options: [ics, route, skip, buffer, match, horizon, timeout, Options.now],
+            options: [ics, route, from, provider, skip, buffer, match, horizon, timeout, Options.now],
             discussion: """
                 NAME: lowercase letters, digits and dashes, starting with a letter (work, holidays).
                 --ics is an .ics URL (Google's, Outlook's, iCloud's "secret address" — kept only in
@@ -18,7 +18,11 @@ extension Commands {
                 days (14d) is an arrive-by alert: arrive at its start, leave its route's time and
                 --buffer (10m) before, moved as traffic moves, counted under the alerts' cap. All-day,
                 cancelled and free (transparent) events are not departures; --match TEXT keeps the
-                events whose title or location holds TEXT. With --skip, any day with an event in it
+                events whose title or location holds TEXT. Or, with --from PLACE --provider P (tomtom,
+                here, google, transitous, osrm, valhalla), each event has a route of its own from PLACE
+                to its place: its GEO (or Apple's location), a saved place named as its LOCATION, else
+                its LOCATION found once by Nominatim (at most 10 new a reading; kept); an event whose
+                place is not found is skipped and says why. With --skip, any day with an event in it
                 (holidays, vacation) pauses every schedule; `pending` names the event.
                 """
         ) { invocation in
@@ -29,9 +33,15 @@ extension Commands {
             guard let text = try invocation.value(Self.ics) else { throw invocation.usage("Missing --ics URL|FILE: the calendar.") }
             let isSkip = invocation.isSet(Self.skip)
             let routeID = try invocation.value(Self.route)
-            guard isSkip != (routeID != nil) else {
-                throw invocation.usage(isSkip ? "Give --skip or --route ROUTE, not both." : "Missing --route ROUTE (the route its events use) or --skip (its days pause every schedule).")
+            let from = try invocation.value(Self.from)
+            let provider = try invocation.value(Self.provider)
+            let ways = [isSkip, routeID != nil, from != nil || provider != nil].filter { $0 }.count
+            guard ways == 1 else {
+                throw invocation.usage(ways == 0
+                    ? "Missing --route ROUTE (the route its events use), --from PLACE --provider P (a route to each event's place) or --skip (its days pause every schedule)."
+                    : "Give one of --route, --from with --provider, or --skip.")
             }
+            if (from == nil) != (provider == nil) { throw invocation.usage("--from PLACE and --provider P go together.") }
             guard TransitLocation(text) != nil else { throw invocation.usage("Invalid --ics '\(FeedSource.display(text))': give an http(s) URL, a file:// URL or a path.") }
             // A relative path is kept as a full one: timers and cron run in another directory.
             var location = text
@@ -40,7 +50,7 @@ extension Commands {
             }
             let commute = try invocation.commute()
             let source = CalendarSource(
-                name: name, location: location, purpose: isSkip ? .skip : .departures, routeID: routeID,
+                name: name, location: location, purpose: isSkip ? .skip : .departures, routeID: routeID, from: from, provider: provider,
                 bufferMinutes: try invocation.value(Self.buffer) ?? CalendarSource.defaultBufferMinutes, match: try invocation.value(Self.match),
                 horizonDays: try invocation.value(Self.horizon) ?? CalendarSource.defaultHorizonDays, createdAt: commute.now)
             let client = HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: ICSReader.maximumBytes, environment: invocation.environment)
@@ -49,9 +59,13 @@ extension Commands {
             do {
                 let spinner = Spinner(io: invocation.io, message: "Reading \(source.shownLocation)")
                 defer { spinner.stop() }
-                (reading, planned) = try commute.calendars.add(source, client: client, timeout: try invocation.value(Self.timeout) ?? Options.defaultTimeout)
+                (reading, planned) = try commute.calendars.add(
+                    source, client: client, access: from == nil ? nil : try invocation.searchAccess(commute.configuration),
+                    timeout: try invocation.value(Self.timeout) ?? Options.defaultTimeout)
             } catch let failure as CalendarFailure {
                 throw CalendarFailed(message: "\(failure.message); calendar \(name) was not added")
+            } catch let problem as Places.PlaceProblem {
+                throw invocation.usage("--from: \(problem); calendar \(name) was not added.")
             }
             let events = reading.events ?? 0
             if isSkip {
@@ -59,7 +73,8 @@ extension Commands {
                 invocation.io.out("Added calendar \(name) (\(source.shownLocation)): \(events) event\(events == 1 ? "" : "s"); every schedule rests on \(days) day\(days == 1 ? "" : "s") in the next \(source.horizonDays) days.")
             } else {
                 let departures = planned
-                invocation.io.out("Added calendar \(name) (\(source.shownLocation)): \(events) event\(events == 1 ? "" : "s"); \(departures) departure\(departures == 1 ? "" : "s") by route \(routeID ?? "") in the next \(source.horizonDays) days.")
+                let by = routeID.map { "by route \($0)" } ?? "from \(from ?? "") (\(provider?.displayName ?? ""))"
+                invocation.io.out("Added calendar \(name) (\(source.shownLocation)): \(events) event\(events == 1 ? "" : "s"); \(departures) departure\(departures == 1 ? "" : "s") \(by) in the next \(source.horizonDays) days.")
             }
             for line in reading.unreadable ?? [] { invocation.io.out("  skipped, unreadable: \(line)") }
             invocation.io.out("See them: traveltimes calendar events \(name)")
@@ -67,6 +82,11 @@ extension Commands {
 
         static let ics = Option<String>("--ics", value: "URL|FILE", help: "The calendar: an .ics http(s) URL, file:// URL or path", values: .file, required: true)
         static let route = Option<String>("--route", value: "ROUTE", help: "The route every matched event uses (its departures)")
+        static let from = Option<String>("--from", value: "PLACE", help: "With --provider: a route from this place (a saved place, or LAT,LON) to each event's place")
+        static let provider = Option<RouteProvider>(
+            "--provider", value: "PROVIDER", help: "With --from: who times each event's route (tomtom, here, google, transitous, osrm, valhalla)",
+            read: { RouteProvider(rawValue: $0.lowercased()) },
+            invalid: { text in "Invalid --provider '\(DisplayText.line(text))': use tomtom, here, google, transitous, osrm or valhalla." })
         static let skip = Flag("--skip", help: "Any day with an event in it pauses every schedule (holidays, vacation)")
         static let buffer = Option<Int>(
             "--buffer", value: "DURATION", help: "Minutes to spare before each event (default 10m)",

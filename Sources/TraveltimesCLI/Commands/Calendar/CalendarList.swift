@@ -14,6 +14,7 @@ extension Commands {
                 try invocation.printJSON(calendars.map { item in
                     CalendarJSON(
                         name: item.source.name, location: item.source.shownLocation, kind: item.source.purpose.rawValue, route: item.source.routeID,
+                        from: item.source.from, provider: item.source.provider?.rawValue,
                         bufferMinutes: item.source.bufferMinutes, match: item.source.match, horizonDays: item.source.horizonDays,
                         events: item.reading?.events, departures: item.departures, skippedDays: item.skippedDays,
                         fetchedAt: item.reading?.fetchedAt.map { TimeFormatting.iso8601($0, calendar: commute.calendar) },
@@ -30,7 +31,8 @@ extension Commands {
                 let source = item.source
                 let use = source.purpose == .skip
                     ? "skip: \(item.skippedDays) day\(item.skippedDays == 1 ? "" : "s") off"
-                    : "route \(source.routeID ?? "?"), \(source.bufferMinutes) min buffer: \(item.departures) departure\(item.departures == 1 ? "" : "s")"
+                    : (source.routeID.map { "route \($0)" } ?? "from \(source.from ?? "?") (\(source.provider?.displayName ?? "?"))")
+                        + ", \(source.bufferMinutes) min buffer: \(item.departures) departure\(item.departures == 1 ? "" : "s")"
                 let match = source.match.map { ", matching \"\($0)\"" } ?? ""
                 invocation.io.out("\(source.name)  \(source.shownLocation)  \(use) in \(source.horizonDays) days\(match)")
                 if let problem = item.reading?.problem { invocation.io.out("  last read failed: \(problem) (its last good copy is used)") }
@@ -47,6 +49,9 @@ struct CalendarJSON: EveryKeyEncodable {
     /// departures or skip.
     var kind: String
     var route: String?
+    /// For a route to each event's place: where from, and who times it.
+    var from: String?
+    var provider: String?
     var bufferMinutes: Int
     var match: String?
     var horizonDays: Int

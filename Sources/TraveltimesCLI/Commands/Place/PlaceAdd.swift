@@ -37,20 +37,7 @@ extension Commands {
             }
             guard let text else { throw invocation.usage("Missing LAT,LON or --search TEXT.") }
             let geocoder = try invocation.value(Self.geocoder) ?? .nominatim
-            let configuration = commute.configuration
-            var bases: [Geocoder: String] = [:]
-            if let base = configuration.geocoderURL { bases[.nominatim] = base }
-            if let base = configuration.transitousURL { bases[.transitous] = base }
-            for (coder, variable) in [(Geocoder.nominatim, EnvironmentVariable.nominatimURL), (.transitous, .transitousURL)] {
-                guard let text = invocation.environment[variable], !text.isEmpty else { continue }
-                guard let base = RoutingAPI.baseURL(text) else {
-                    throw invocation.usage("Invalid \(variable) '\(FeedSource.display(text))': use http(s)://host[:port][/path].")
-                }
-                bases[coder] = base
-            }
-            let access = Places.SearchAccess(
-                client: HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: Geocoder.maximumAnswerBytes, environment: invocation.environment),
-                baseURLs: bases, userAgent: invocation.userAgent(configuration))
+            let access = try invocation.searchAccess(commute.configuration)
             let outcome: Places.SearchOutcome
             do {
                 let spinner = Spinner(io: invocation.io, message: "Asking \(geocoder.displayName)")

@@ -179,8 +179,9 @@ struct RefreshRun {
     /// again. A calendar that cannot be read keeps its last good copy, said once.
     mutating func refreshCalendars() throws {
         guard only.isEmpty, !(commute.configuration.calendars ?? []).isEmpty else { return }
+        let places = (commute.configuration.calendars ?? []).contains { $0.from != nil } ? try invocation.searchAccess(commute.configuration) : nil
         let problems = try commute.calendars.refresh(
-            client: session.limited(to: ICSReader.maximumBytes), timeout: max(0.1, timeout - (access.clock() - start)))
+            client: session.limited(to: ICSReader.maximumBytes), access: places, timeout: max(0.1, timeout - (access.clock() - start)))
         try commute.reschedule()
         for problem in problems where !invocation.wantsJSON { io.warn(problem) }
     }

@@ -132,6 +132,24 @@ extension Invocation {
         return Product.userAgent(contact: configuration.contact, install: Product.installToken(store: store, machineID: Product.machineID()))
     }
 
+    /// How a search reaches the geocoders: `config set geocoder-url` / `transitous-url`, an
+    /// environment variable's over either, this install's User-Agent.
+    func searchAccess(_ configuration: Configuration, client: (any HTTPClient)? = nil) throws -> Places.SearchAccess {
+        var bases: [Geocoder: String] = [:]
+        if let base = configuration.geocoderURL { bases[.nominatim] = base }
+        if let base = configuration.transitousURL { bases[.transitous] = base }
+        for (coder, variable) in [(Geocoder.nominatim, EnvironmentVariable.nominatimURL), (.transitous, .transitousURL)] {
+            guard let text = environment[variable], !text.isEmpty else { continue }
+            guard let base = RoutingAPI.baseURL(text) else {
+                throw usage("Invalid \(variable) '\(FeedSource.display(text))': use http(s)://host[:port][/path].")
+            }
+            bases[coder] = base
+        }
+        return Places.SearchAccess(
+            client: client ?? HelperHTTPClient(helperPath: fetchHelperPath(), maximumBodyBytes: Geocoder.maximumAnswerBytes, environment: environment),
+            baseURLs: bases, userAgent: userAgent(configuration))
+    }
+
     func providerAccess(_ configuration: Configuration, session: HelperSession? = nil) throws -> ProviderAccess {
         var keys: [RouteProvider: String] = [:]
         var bases: [RouteProvider: String] = [:]
