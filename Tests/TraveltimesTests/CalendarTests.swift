@@ -32,6 +32,8 @@ import Testing
         ("real/recurring-issue_75_range_parameter.ics", "Europe/Madrid", "2024-08-25", 60),
         ("checklist/peer-failures.ics", "Europe/Berlin", "2025-10-01", 60),
         ("checklist/peer-failures.ics", "America/Los_Angeles", "2025-10-01", 60),
+        ("checklist/custom-timezone.ics", "Europe/Berlin", "2025-09-28", 50),
+        ("checklist/custom-timezone.ics", "America/New_York", "2025-09-28", 50),
     ]
 
     @Test(ExternalTool.recurringICalEvents.needed) func everyOccurrenceIsTheOraclesOnRealCalendarsAndTheChecklist() throws {
@@ -63,6 +65,17 @@ import Testing
             #expect(!theirs.isEmpty, "\(file): the window holds no events; nothing is compared")
             #expect(mine == theirs, "\(file) in \(zone)")
         }
+    }
+
+    /// Exchange's own spelling, which the oracle cannot read: a zone of its own (a VTIMEZONE, no
+    /// tz name) and `BYDAY=MO, TU, WE, TH, FR` with spaces; a daily series until a UTC UNTIL.
+    @Test func anExchangeSeriesInACustomZoneWithSpacedWeekdays() throws {
+        let sandbox = Sandbox(zone: "Europe/Berlin")
+        try sandbox.ok(["calendar", "add", "c", "--ics", Self.calendar("real/icalendar-issue_165_missing_event.ics"), "--skip", "--now", "2015-07-01T00:00:00Z"])
+        let listed = try sandbox.ok(["calendar", "events", "c", "--days", "30", "--json", "--now", "2015-07-01T12:00:00Z"])
+        let starts = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]).map { $0["start"] as? String ?? "" }
+        let days = [3, 6, 7, 8, 9, 10, 13, 14, 15, 16, 17, 20, 21, 22]
+        #expect(starts == days.map { String(format: "2015-07-%02dT10:00:00+02:00", $0) })
     }
 
     /// A sandbox with the sample feed, in Seattle's zone, and the work calendar on route 1.

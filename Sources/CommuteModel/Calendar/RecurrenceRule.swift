@@ -50,8 +50,9 @@ public struct RecurrenceRule: Sendable, Equatable {
         for part in text.split(separator: ";") {
             let pair = part.split(separator: "=", maxSplits: 1)
             guard pair.count == 2 else { continue }
-            let key = pair[0].uppercased()
-            let value = pair[1].uppercased()
+            let key = pair[0].trimmingWhitespace().uppercased()
+            // Outlook writes `BYDAY=MO, TU`: spaces around the items are not part of them.
+            let value = pair[1].uppercased().split(separator: ",").map { $0.trimmingWhitespace() }.joined(separator: ",")
             func numbers(_ range: ClosedRange<Int>, signed: Bool) throws(Problem) -> [Int] {
                 var result: [Int] = []
                 for item in value.split(separator: ",") {
