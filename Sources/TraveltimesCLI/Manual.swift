@@ -39,8 +39,8 @@ enum Manual {
         }
         roff.append(#".SH "JSON OUTPUT""#)
         roff += paragraphs("Field names are a stable contract. Every key is always present, null when it has no value; times are ISO 8601 with the zone's offset.")
-        for (command, shape) in Reference.jsonShapes {
-            roff += [".TP", #".B "\#(text(command)) \-\-json""#, text(shape)]
+        for (command, _, _) in Reference.jsonShapes {
+            roff += [".TP", #".B "\#(text(command)) \-\-json""#, text(Reference.jsonShape(command))]
         }
         roff.append(".SH ENVIRONMENT")
         for variable in Reference.environment {
