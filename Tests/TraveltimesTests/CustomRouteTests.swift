@@ -233,8 +233,44 @@ final class ProviderServer: @unchecked Sendable {
         try sandbox.ok(["config", "unset", "here-key"])
         let shellOnly = try sandbox.run(["doctor", "--now", day + "08:30:00"], environment: ["HERE_API_KEY": "here-SHELLSECRET"])
         #expect(shellOnly.status == 1 && !shellOnly.stdout.contains("SHELLSECRET"))
-        #expect(shellOnly.stdout.contains("the key is set only in HERE_API_KEY, which timers and cron do not see"))
-        #expect(shellOnly.stdout.contains("→ traveltimes config set here-key KEY (kept only in config.json, mode 0600)"))
+        #expect(Whole.normal(shellOnly.stdout) == """
+            ok       store          $TMP: readable and writable
+            ok       source         none: 3 custom routes only
+            problem  time zone      none saved: timers and cron would use the host's zone
+                                    → traveltimes config set timezone Area/City (such as America/Los_Angeles)
+            problem  schedules      none: nothing will be sent
+                                    → traveltimes schedule add --preset morning
+            ok       refresh        last success 8:20 AM (10 min ago)
+            ok       data           the newest travel time the alerts would carry was measured 8:00 AM (30 min ago)
+            problem  provider here  3 routes; 2 of 2 requests today; the key is set only in HERE_API_KEY, which timers and cron do not see
+                                    → traveltimes config set here-key KEY (kept only in config.json, mode 0600)
+            ok       fetch helper   libcurl loads: ready
+            ok       notifier       none configured: alerts go to stdout, which cron mails
+            problem  scheduler      nothing runs refresh and tick
+                                    → traveltimes install systemd --enable (or traveltimes install cron)
+
+            Alerts will not go out until the problems above are fixed.
+
+            """)
+        #expect(Whole.normal(shellOnly.stdout) == """
+            ok       store          $TMP: readable and writable
+            ok       source         none: 3 custom routes only
+            problem  time zone      none saved: timers and cron would use the host's zone
+                                    → traveltimes config set timezone Area/City (such as America/Los_Angeles)
+            problem  schedules      none: nothing will be sent
+                                    → traveltimes schedule add --preset morning
+            ok       refresh        last success 8:20 AM (10 min ago)
+            ok       data           the newest travel time the alerts would carry was measured 8:00 AM (30 min ago)
+            problem  provider here  3 routes; 2 of 2 requests today; the key is set only in HERE_API_KEY, which timers and cron do not see
+                                    → traveltimes config set here-key KEY (kept only in config.json, mode 0600)
+            ok       fetch helper   libcurl loads: ready
+            ok       notifier       none configured: alerts go to stdout, which cron mails
+            problem  scheduler      nothing runs refresh and tick
+                                    → traveltimes install systemd --enable (or traveltimes install cron)
+
+            Alerts will not go out until the problems above are fixed.
+
+            """)
         try sandbox.ok(["config", "set", "here-key", "here-KEYSECRET-2"])
         // The next local day has a budget of its own.
         try sandbox.ok(["refresh", "--all", "--quiet", "--now", "2026-11-24T08:00:00"])

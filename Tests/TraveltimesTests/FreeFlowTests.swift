@@ -86,7 +86,21 @@ final class EngineServer: SteeredServer, @unchecked Sendable {
         try sandbox.ok(["refresh", "--now", "2026-11-25T07:00:00-08:00"])
         #expect(server.requests().count == asked + 1)
         // A free-flow estimate is not history: nothing is recorded for it.
-        #expect(try sandbox.ok(["history", "drive", "--json", "--now", "2026-11-25T07:00:00-08:00"]).stdout.contains(#""total" : 0,"#))
+        #expect(try sandbox.ok(["history", "drive", "--json", "--now", "2026-11-25T07:00:00-08:00"]).stdout == """
+            {
+              "damaged" : 0,
+              "name" : "home → work (OSRM)",
+              "readings" : [],
+              "recorded" : true,
+              "route" : "drive",
+              "since" : "2026-11-25T00:00:00-08:00",
+              "slots" : [],
+              "total" : 0,
+              "weeks" : 8,
+              "zone" : "America/Los_Angeles"
+            }
+
+            """)
     }
 
     @Test func aFailingEngineKeepsTheLastEstimateAndIsNotHammered() throws {
@@ -117,7 +131,7 @@ final class EngineServer: SteeredServer, @unchecked Sendable {
         // 10 km in 2 s is faster than any road: held back, as any provider's reading.
         try server.steer(#"{"fault": "absurd"}"#)
         let absurd = try sandbox.run(["route", "add", "y", "--provider", "osrm", "--from", "home", "--to", "work"])
-        #expect(absurd.stderr.contains("OSRM reported 1 min for"), "\(absurd)")
+        #expect(absurd.stderr == "traveltimes: warning: OSRM reported 1 min for home → work (OSRM) (held back until a second reading confirms it)\n", "\(absurd)")
     }
 
     @Test func aKeyedRouteWhoseBudgetIsSpentFallsBackAndSaysSo() throws {

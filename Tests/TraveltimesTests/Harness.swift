@@ -365,3 +365,14 @@ class SteeredServer: @unchecked Sendable {
         return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 }
+
+/// Output compared whole where parts of it differ from run to run: the built binary's path
+/// becomes `$BINARY` (it differs by machine and architecture), this checkout's `$ROOT`, a temporary path named with a UUID (a sandbox's store, a scratch folder) `$TMP`, a
+/// loopback port `127.0.0.1:PORT`. Everything else must be exactly as expected.
+enum Whole {
+    static func normal(_ text: String) -> String {
+        text.replacing(Paths.binary, with: "$BINARY").replacing(Paths.root.path, with: "$ROOT")
+            .replacing(/\/tmp\/[^\/\s"']*?[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}/, with: "$TMP")
+            .replacing(/127\.0\.0\.1:[0-9]+/, with: "127.0.0.1:PORT")
+    }
+}

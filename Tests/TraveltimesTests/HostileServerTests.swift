@@ -33,7 +33,15 @@ import Glibc
         let test = try sandbox.run(["notify", "test", "--delay", "0"])
         #expect(test.status == 1, "\(test)")
         for service in ["ntfy", "Telegram", "Discord", "Matrix"] {
-            #expect(test.stderr.contains("\(service): rate limited (429); retry after 86400 s"), "\(service): \(test)")
+            #expect(Whole.normal(test.stderr) == """
+                Sent "Test: Commute at 4:00 PM (Tue)" to 1 of 5 notifiers (ntfy http://127.0.0.1:PORT/…). Failed: 4.
+                traveltimes: failed: ntfy http://127.0.0.1:PORT/…: ntfy: rate limited (429); retry after 86400 s
+                traveltimes: failed: telegram (1 chat): Telegram: rate limited (429); retry after 86400 s
+                traveltimes: failed: discord webhook: Discord: rate limited (429); retry after 86400 s
+                traveltimes: failed: matrix http://127.0.0.1:PORT: Matrix: rate limited (429); retry after 86400 s
+                traveltimes: 4 deliveries failed; see `traveltimes delivered`
+
+                """, "\(service): \(test)")
         }
         #expect((try server.state()["ntfy"] as? [String: [Any]])?["after"]?.count == 1)
         // A scheduled alert: the tick records each failure, and the next one tries again.
@@ -180,7 +188,12 @@ import Glibc
         let added = try sandbox.run(["notify", "add", "-"], stdin: "json://\(server.host)/refuse?apikey=SEKRITKEY123&lang=en\n")
         #expect(added.status == 0, "\(added)")
         let test = try sandbox.run(["notify", "test", "--delay", "0"])
-        #expect(test.status == 1 && test.stderr.contains("JSON endpoint: invalid api key REDACTED (401)"), "\(test)")
+        #expect(test.status == 1 && Whole.normal(test.stderr) == """
+            Sent "Test: Commute at 4:00 PM (Tue)" to 0 of 1 notifiers. Failed: 1.
+            traveltimes: failed: json http://127.0.0.1:PORT/…: JSON endpoint: invalid api key REDACTED (401)
+            traveltimes: 1 delivery failed; see `traveltimes delivered`
+
+            """, "\(test)")
         #expect(!test.stderr.contains("SEKRITKEY123"))
         let delivered = try sandbox.ok(["delivered", "--all", "--json"]).stdout + (try sandbox.ok(["delivered", "--all"]).stdout)
         #expect(!delivered.contains("SEKRITKEY123") && delivered.contains("REDACTED"), "\(delivered)")

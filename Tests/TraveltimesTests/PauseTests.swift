@@ -33,7 +33,20 @@ import Testing
         ])
         let pending = try sandbox.ok(["pending", "--now", monday]).stdout
         #expect(pending.hasPrefix("5 alerts scheduled (cap 64); 0 deferred.\nPaused: all schedules, Thu, Nov 26 – Fri, Nov 27 (Thanksgiving).\n"))
-        #expect(try sandbox.ok(["status", "--now", monday]).stdout.contains("\nPaused:     all schedules, Thu, Nov 26 – Fri, Nov 27 (Thanksgiving)\n"))
+        #expect(Whole.normal(try sandbox.ok(["status", "--now", monday]).stdout) == """
+            Store:      $TMP
+            Time zone:  America/Los_Angeles (saved)
+            Routes:     163 (3 without data), updated Tue, Nov 4, 2025, 4:00 PM (383 days ago, stale)
+            Refreshed:  6:00 AM from $ROOT/Fixtures/wsdot/travel-times-2025-11-04T1600-0800.json
+            Last try:   6:00 AM: ok
+            Source:     not set — `traveltimes config set source URL`
+            Favorites:  2
+            Schedules:  1 (1 enabled)
+            Paused:     all schedules, Thu, Nov 26 – Fri, Nov 27 (Thanksgiving)
+            Pending:    5 scheduled (cap 64), 0 deferred; planned 6:00 AM
+            Installed:  nothing runs refresh and tick: `traveltimes install systemd` or `traveltimes install cron`
+
+            """)
         #expect(try sandbox.json(["pause", "list", "--json", "--now", monday]) as? NSArray == [
             ["number": 1, "from": "2026-11-26", "until": "2026-11-27", "scheduleID": NSNull(), "reason": "Thanksgiving"],
         ] as NSArray)

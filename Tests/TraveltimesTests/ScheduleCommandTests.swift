@@ -124,8 +124,8 @@ import Testing
         let command = "\(Paths.binary) schedule remove \(id.prefix(8))"
         let declined = try sandbox.run(["-qec", command, "/dev/null"], viaScript: true, stdin: "n\n")
         #expect(declined.status == 1, "\(declined)")
-        #expect(declined.stdout.contains("This will stop notifications at 7:00 AM on Weekdays."))
-        #expect(declined.stdout.contains("Remove it? [y/N]"))
+        #expect(declined.stdout == "This will stop notifications at 7:00 AM on Weekdays.\r\nRemove it? [y/N] n\r\ntraveltimes: Cancelled; nothing was changed.\r\n")
+        #expect(declined.stdout == "This will stop notifications at 7:00 AM on Weekdays.\r\nRemove it? [y/N] n\r\ntraveltimes: Cancelled; nothing was changed.\r\n")
         #expect(try sandbox.scheduleIDs() == [id])
         let accepted = try sandbox.run(["-qec", command, "/dev/null"], viaScript: true, stdin: "y\n")
         #expect(accepted.status == 0, "\(accepted)")

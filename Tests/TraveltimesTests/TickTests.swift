@@ -228,13 +228,22 @@ import Testing
         let sent = try sandbox.ok(["test", "--delay", "1", "--now", "2025-11-04T16:05:00-08:00"])
         #expect(Date().timeIntervalSince(started) >= 1)
         #expect(sent.stdout.hasPrefix("Test: Commute at 4:05 PM (Tue)\nEverett-Seattle: 34 min (-11 min, CLEAR)\n"))
-        #expect(sent.stderr.contains("Sent \"Test: Commute at 4:05 PM (Tue)\" to 2 of 2 notifiers (stdout; exec sh -c"))
+        #expect(Whole.normal(sent.stderr) == """
+            Sending a test alert in 1 s…
+            Sent "Test: Commute at 4:05 PM (Tue)" to 2 of 2 notifiers (stdout; exec sh -c echo "$TRAVELTIMES_TITLE" >> $TMP/test.log).
+
+            """)
         #expect(try String(contentsOfFile: log, encoding: .utf8) == "Test: Commute at 4:05 PM (Tue)\n")
         let ledger = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
         #expect(ledger.count == 2 && ledger.allSatisfy { ($0["requestID"] as? String)?.hasPrefix("test.") == true && $0["outcome"] as? String == "delivered" })
         try sandbox.ok(["notify", "add", "exec", "false"])
         let failing = try sandbox.run(["test", "--delay", "0"])
-        #expect(failing.status == 1 && failing.stderr.contains("exec false: false exited with status 1"))
+        #expect(failing.status == 1 && Whole.normal(failing.stderr) == """
+            Sent "Test: Commute at 4:00 PM (Tue)" to 2 of 3 notifiers (stdout; exec sh -c echo "$TRAVELTIMES_TITLE" >> $TMP/test.log). Failed: 1.
+            traveltimes: failed: exec false: false exited with status 1
+            traveltimes: 1 delivery failed; see `traveltimes delivered`
+
+            """)
         let badDelay = try sandbox.run(["test", "--delay", "forever"])
         #expect(badDelay.status == 64 && badDelay.stderr == "traveltimes: Invalid --delay 'forever': use seconds from 0 to 300, such as 5 or 0.5. See 'traveltimes test --help'.\n")
         #expect(try Sandbox().run(["test", "--delay", "0"]).status == 1)

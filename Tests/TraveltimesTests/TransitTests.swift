@@ -285,7 +285,18 @@ final class TransitServer: @unchecked Sendable {
         #expect(stale.contains(
             "warning transit metro 1 route; timetable checked 7:00 AM; at the last refresh: metro's realtime feed is from 7:15 AM, over 15 min ago: not used"),
             "\(stale)")
-        #expect(try sandbox.ok(["status", "--now", Self.at("07:36")]).stdout.contains("; 1 problem (`traveltimes transit list`)\n"))
+        #expect(Whole.normal(try sandbox.ok(["status", "--now", Self.at("07:36")]).stdout) == """
+            Store:      $TMP
+            Time zone:  America/Los_Angeles (saved)
+            Routes:     1 (0 without data), updated timetable only
+            Source:     not set (transit feeds only)
+            Transit:    metro, 1 route; timetable checked 7:00 AM; realtime read 7:15 AM; 1 problem (`traveltimes transit list`)
+            Favorites:  1
+            Schedules:  1 (1 enabled)
+            Pending:    5 scheduled (cap 64), 0 deferred; planned 7:35 AM
+            Installed:  nothing runs refresh and tick: `traveltimes install systemd` or `traveltimes install cron`
+
+            """)
         // A relative path written by hand is a problem for timers and cron.
         try sandbox.store.updateConfiguration { configuration in configuration.transitFeeds?[0].staticURL = "gtfs.zip" }
         #expect(try doctor("07:36").contains("problem transit metro its static gtfs.zip is a relative path, and timers and cron run elsewhere"))
@@ -303,7 +314,17 @@ final class TransitServer: @unchecked Sendable {
             try sandbox.ok(["config", "show"]), try sandbox.ok(["status", "--now", Self.at("07:15")]),
         ]
         for outcome in outputs { #expect(!(outcome.stdout + outcome.stderr).contains("sekrit"), "\(outcome)") }
-        #expect(outputs[0].stdout.contains("  headers   X-Api-Key: …\n"))
+        #expect(Whole.normal(outputs[0].stdout) == """
+            metro
+              static    http://127.0.0.1:PORT/…
+              realtime  http://127.0.0.1:PORT/…
+              alerts    http://127.0.0.1:PORT/…
+              headers   X-Api-Key: …
+              timetable fetched 7:00 AM, checked 7:00 AM; zone America/Los_Angeles
+              realtime  read 7:15 AM
+              routes    commute
+
+            """)
         let files = try FileManager.default.subpathsOfDirectory(atPath: sandbox.home)
         for file in files where file != "config.json" {
             let data = FileManager.default.contents(atPath: sandbox.path(file)) ?? Data()

@@ -87,7 +87,7 @@ final class TransitousServer: SteeredServer, @unchecked Sendable {
         try Sandbox.write(sandbox.path("places.json"), Data(hostile.utf8))
         let refused = try sandbox.run(["place", "list"])
         #expect(refused.status == 65 && refused.stdout.isEmpty, "\(refused)")
-        #expect(refused.stderr.contains("places.json") && refused.stderr.contains("places[0].label holds control characters") && !refused.stderr.contains("\u{1B}"))
+        #expect(Whole.normal(refused.stderr) == "traveltimes: $TMP/places.json: impossible value: places[0].label holds control characters; nothing was changed (the file was left untouched) — fix or move it aside, then try again\n" && Whole.normal(refused.stderr) == "traveltimes: $TMP/places.json: impossible value: places[0].label holds control characters; nothing was changed (the file was left untouched) — fix or move it aside, then try again\n" && !refused.stderr.contains("\u{1B}"))
         #expect(sandbox.bytes("places.json") == Data(hostile.utf8))
     }
 
@@ -167,7 +167,83 @@ final class TransitousServer: SteeredServer, @unchecked Sendable {
         #expect(viaConfig.status == 0, "\(viaConfig)")
         #expect(server.requests().count == asked + 1)
         // History records door-to-door minutes.
-        #expect(try sandbox.ok(["history", "bus", "--json", "--now", "2026-11-24T08:00:00-08:00"]).stdout.contains(#""source" : "transitous""#))
+        #expect(try sandbox.ok(["history", "bus", "--json", "--now", "2026-11-24T08:00:00-08:00"]).stdout == """
+            {
+              "damaged" : 0,
+              "name" : "home → work (Transitous)",
+              "readings" : [
+                {
+                  "at" : "2026-11-24T06:00:00-08:00",
+                  "minutes" : 40,
+                  "source" : "transitous",
+                  "suspicious" : false
+                },
+                {
+                  "at" : "2026-11-24T07:00:00-08:00",
+                  "minutes" : 40,
+                  "source" : "transitous",
+                  "suspicious" : false
+                },
+                {
+                  "at" : "2026-11-24T07:40:00-08:00",
+                  "minutes" : 40,
+                  "source" : "transitous",
+                  "suspicious" : false
+                },
+                {
+                  "at" : "2026-11-24T07:53:00-08:00",
+                  "minutes" : 40,
+                  "source" : "transitous",
+                  "suspicious" : false
+                }
+              ],
+              "recorded" : true,
+              "route" : "bus",
+              "since" : "2026-11-24T00:00:00-08:00",
+              "slots" : [
+                {
+                  "enough" : false,
+                  "median" : 40,
+                  "p90" : 40,
+                  "readings" : 1,
+                  "start" : "06:00",
+                  "weekday" : 3,
+                  "weeks" : 1
+                },
+                {
+                  "enough" : false,
+                  "median" : 40,
+                  "p90" : 40,
+                  "readings" : 1,
+                  "start" : "07:00",
+                  "weekday" : 3,
+                  "weeks" : 1
+                },
+                {
+                  "enough" : false,
+                  "median" : 40,
+                  "p90" : 40,
+                  "readings" : 1,
+                  "start" : "07:30",
+                  "weekday" : 3,
+                  "weeks" : 1
+                },
+                {
+                  "enough" : false,
+                  "median" : 40,
+                  "p90" : 40,
+                  "readings" : 1,
+                  "start" : "07:45",
+                  "weekday" : 3,
+                  "weeks" : 1
+                }
+              ],
+              "total" : 4,
+              "weeks" : 8,
+              "zone" : "America/Los_Angeles"
+            }
+
+            """)
     }
 
     @Test func aCancelledRunMovesTheLeaveAndAFixedTimeAlertListsItineraries() throws {

@@ -299,7 +299,15 @@ import Testing
         let installed = try execute(
             ["sh", "-c", "cd \"$0\" && exec \"$1\" install cron", parent, Paths.binary],
             environment: sandbox.environment.merging(relative) { _, new in new }, in: parent)
-        #expect(installed.status == 0 && installed.stdout.contains("TRAVELTIMES_HOME='\(sandbox.home)'"), "\(installed)")
+        #expect(installed.status == 0 && Whole.normal(installed.stdout) == """
+            Added to your crontab:
+              # BEGIN traveltimes
+              # Written by `traveltimes install cron`; `traveltimes uninstall cron` removes this block.
+              */15 * * * * TRAVELTIMES_HOME='$TMP' '$BINARY' refresh --quiet
+              * * * * * TRAVELTIMES_HOME='$TMP' '$BINARY' tick --quiet
+              # END traveltimes
+
+            """, "\(installed)")
         let doctor = try execute(
             ["sh", "-c", "cd \"$0\" && exec \"$1\" doctor --json --now 2025-11-04T16:10:00-08:00", parent, Paths.binary],
             environment: sandbox.environment.merging(relative) { _, new in new }, in: parent)
@@ -325,7 +333,22 @@ import Testing
 
             """), "\(doctor)")
         try sandbox.ok(["config", "set", "timezone", "America/Vancouver"])  // the same clocks: nothing to say
-        #expect(try sandbox.run(["doctor", "--now", Paths.capturedAt]).stdout.contains("\nok       time zone     America/Vancouver (saved)\n"))
+        #expect(Whole.normal(try sandbox.run(["doctor", "--now", Paths.capturedAt]).stdout) == """
+            ok       store         $TMP: readable and writable
+            problem  source        not set
+                                   → traveltimes config set source URL (the WSDOT URL, or a file's full path)
+            ok       time zone     America/Vancouver (saved)
+            ok       schedules     1 enabled; 5 alerts pending, the next Wed, Nov 5, 7:00 AM
+            ok       refresh       last success 4:00 PM (0 min ago)
+            ok       data          Commute at 7:00 AM (Weekdays) would carry travel times measured 4:00 PM (0 min ago)
+            ok       fetch helper  libcurl loads: ready
+            ok       notifier      none configured: alerts go to stdout, which cron mails
+            problem  scheduler     nothing runs refresh and tick
+                                   → traveltimes install systemd --enable (or traveltimes install cron)
+
+            Alerts will not go out until the problems above are fixed.
+
+            """)
     }
 
     @Test func installAndStatusSayWhatIsTrueOfThisStore() throws {
