@@ -64,7 +64,7 @@ import CommuteCore
         #expect(CLI.run(["--version"], environment: [:], io: io) == .success)
         #expect(output.text == "traveltimes \(CLI.version)\n")
         #expect(CLI.run(["bogus"], environment: [:], io: io) == .usage)
-        #expect(errors.text.contains("Unknown command 'bogus'"))
+        #expect(errors.text == "traveltimes: Unknown command 'bogus'. See 'traveltimes --help'.\n")
     }
 }
 

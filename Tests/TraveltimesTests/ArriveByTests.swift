@@ -51,7 +51,15 @@ import Testing
         #expect(try sandbox.ok(["tick", "--now", "2025-11-05T08:04:00"]).stdout.isEmpty)
         let sent = try sandbox.ok(["tick", "--now", "2025-11-05T08:05:00"]).stdout
         #expect(sent.hasPrefix("Leave now to arrive by 9:00 AM\nSeattle-Everett: 50 min (-7 min, CLEAR)\n"), "\(sent)")
-        #expect(sent.contains("Expected arrival 8:55 AM by Seattle-Everett\n"))
+        #expect(sent == """
+            Leave now to arrive by 9:00 AM
+            Seattle-Everett: 50 min (-7 min, CLEAR)
+            Everett-Seattle: 60 min (+15 min, CONGESTED)
+            Expected arrival 8:55 AM by Seattle-Everett
+            Data is 16 h old (updated Tue, Nov 4, 4:00 PM)
+
+
+            """)
         for minute in ["08:06", "08:30", "08:59", "09:00", "09:01"] {
             #expect(try sandbox.ok(["tick", "--now", "2025-11-05T\(minute):00"]).stdout.isEmpty, "\(minute)")
         }

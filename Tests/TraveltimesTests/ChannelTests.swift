@@ -145,11 +145,34 @@ final class DesktopAndMail {
         #expect(tools.read("sendmail.args") == "-t -oi\n")
         let mail = tools.read("sendmail.mail")
         #expect(mail.hasPrefix("To: ada@example.com\nSubject: Test: Commute at 4:00 PM (Tue)\nMIME-Version: 1.0\n"), "\(mail)")
-        #expect(mail.contains("\n\nEverett-Seattle: 34 min"))
+        #expect(mail == """
+            To: ada@example.com
+            Subject: Test: Commute at 4:00 PM (Tue)
+            MIME-Version: 1.0
+            Content-Type: text/plain; charset=utf-8
+            Content-Transfer-Encoding: 8bit
+            Auto-Submitted: auto-generated
+            X-Traveltimes-Alert: test.1762300800
+
+            Everett-Seattle: 34 min (-11 min, CLEAR)
+
+            """)
 
         // Each is named and shown without its secrets.
         let list = try sandbox.ok(["notify", "list"]).stdout
-        for name in (0..<10).map({ "n\($0)" }) { #expect(list.contains("\(name): "), "\(list)") }
+        #expect(Whole.normal(list) == """
+            1  n0: ntfy http://127.0.0.1:PORT/…
+            2  n1: ntfy http://127.0.0.1:PORT/… (with credentials)
+            3  n2: gotify http://127.0.0.1:PORT/
+            4  n3: pushover
+            5  n4: telegram (1 chat)
+            6  n5: matrix http://127.0.0.1:PORT
+            7  n6: discord webhook
+            8  n7: slack webhook
+            9  n8: json http://127.0.0.1:PORT/…
+            10  n9: mailto:ada@example.com
+
+            """, "\(list)")
         let json2 = try sandbox.ok(["delivered", "--json"]).stdout
         #expect(json2.contains("\"action\" : \"sent\""))
         #expect(json2.contains("\"handle\" : \"42:1\""), "\(json2)")

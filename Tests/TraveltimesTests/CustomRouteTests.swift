@@ -113,19 +113,133 @@ final class ProviderServer: @unchecked Sendable {
         #expect(listed[0]["from"] as? NSDictionary == ["latitude": 47.6062, "longitude": -122.3321])
         #expect(listed[2]["currentMinutes"] as? Int == 30 && listed[2]["averageMinutes"] as? Int == 20)
         let table = try sandbox.ok(["routes"]).stdout
-        #expect(table.contains("  30 min  20 min†  +10 min  CONGESTED  google  "))
+        #expect(table == """
+            Updated: tomtom 4:00 PM; here 4:00 PM; google 4:00 PM
+                     ID  NAME                                             NOW      AVG    DELAY  STATUS     SOURCE  UPDATED
+              home-work  Home to work                                  25 min   22 min   +3 min  SLOWING    tomtom  4:00 PM
+                    gym  47.6062,-122.3321 → 47.6101,-122.2015 (HERE)  26 min   20 min   +6 min  CONGESTED  here    4:00 PM
+                 school  School run                                    30 min  20 min†  +10 min  CONGESTED  google  4:00 PM
+            † Google gives no usual time: its AVG is the time without traffic, so its delays run high.
+
+            """)
         #expect(table.hasSuffix("† Google gives no usual time: its AVG is the time without traffic, so its delays run high.\n"))
         let view = try sandbox.ok(["route", "school"]).stdout
-        #expect(view.contains("  From:     47.6062,-122.3321\n  To:       47.6101,-122.2015\n  Source:   Google (a custom route)\n"))
-        #expect(view.contains("  Now:      30 min (without traffic 20 min)\n"))
+        #expect(view == """
+            School run (route school)
+              47.6062,-122.3321 → 47.6101,-122.2015 (Google)
+              From:     47.6062,-122.3321
+              To:       47.6101,-122.2015
+              Source:   Google (a custom route)
+              Distance: 7.46 mi
+              Now:      30 min (without traffic 20 min)
+              Delay:    +10 min, CONGESTED
+              Arrive:   4:30 PM if you leave now
+              Updated:  4:00 PM (0 min ago)
+              Schedules: none
+
+            """)
+        #expect(view == """
+            School run (route school)
+              47.6062,-122.3321 → 47.6101,-122.2015 (Google)
+              From:     47.6062,-122.3321
+              To:       47.6101,-122.2015
+              Source:   Google (a custom route)
+              Distance: 7.46 mi
+              Now:      30 min (without traffic 20 min)
+              Delay:    +10 min, CONGESTED
+              Arrive:   4:30 PM if you leave now
+              Updated:  4:00 PM (0 min ago)
+              Schedules: none
+
+            """)
 
         // Keys are nowhere but config.json.
         for name in ["routes.json", "refresh.json", "pending.json"] {
             #expect(!String(decoding: sandbox.bytes(name) ?? Data(), as: UTF8.self).contains("KEYSECRET"), "\(name)")
         }
         let shown = try sandbox.ok(["config", "show"]).stdout + (try sandbox.ok(["status"]).stdout)
-        #expect(!shown.contains("KEYSECRET") && shown.contains("tomtom-key:     set\n"))
-        #expect(shown.contains("Providers:  tomtom 1 of 2500 requests today (1 route); here 1 of 1000 requests today (1 route); google 1 of 160 requests today (1 route)\n"))
+        #expect(!shown.contains("KEYSECRET") && Whole.normal(shown) == """
+            source:         not set
+            access-code:    not set
+            timezone:       America/Los_Angeles (from TRAVELTIMES_TZ, for this command; saved: none)
+            grace:          10 min
+            quiet-hours:    none
+            daily-cap:      20 scheduled alerts
+            tomtom-key:     set
+            here-key:       set
+            google-key:     set
+            lead:           60 min before an alert, custom routes are in play
+            min-interval:   10 min between requests for a route
+            budget.tomtom:  2500 requests a day
+            budget.here:    1000 requests a day
+            budget.google:  160 requests a day
+            budget.transitous: 200 requests a day
+            budget.osrm:    100 requests a day
+            budget.valhalla: 100 requests a day
+            stale-after:    1 h: older data, or refreshes failing that long, send a health alert
+            alert-lifetime: 2 h after it fires, an alert is cleared where the channel can
+            health-notify:  every notifier
+            history-days:   400 days of travel times are kept
+            typical-weeks:  typical times look back 8 weeks
+            contact:        not set (requests name https://github.com/traveltimes/traveltimes)
+            transitous-url: https://api.transitous.org
+            geocoder-url:   https://nominatim.openstreetmap.org
+            osrm-url:       https://router.project-osrm.org
+            valhalla-url:   https://valhalla1.openstreetmap.de
+            free-flow-margin: free-flow estimates × 1.25 for arrive-by leave times
+            notifiers:      stdout
+            Store:      $TMP
+            Time zone:  America/Los_Angeles (from TRAVELTIMES_TZ, for this command; saved: none)
+            Routes:     3 (0 without data); updated tomtom 4:00 PM (0 min ago); here 4:00 PM (0 min ago); google 4:00 PM (0 min ago)
+            Source:     not set (custom routes only)
+            Providers:  tomtom 1 of 2500 requests today (1 route); here 1 of 1000 requests today (1 route); google 1 of 160 requests today (1 route)
+            Favorites:  0
+            Schedules:  0 (0 enabled)
+            Pending:    0 scheduled (cap 64), 0 deferred
+            Installed:  nothing runs refresh and tick: `traveltimes install systemd` or `traveltimes install cron`
+
+            """)
+        #expect(Whole.normal(shown) == """
+            source:         not set
+            access-code:    not set
+            timezone:       America/Los_Angeles (from TRAVELTIMES_TZ, for this command; saved: none)
+            grace:          10 min
+            quiet-hours:    none
+            daily-cap:      20 scheduled alerts
+            tomtom-key:     set
+            here-key:       set
+            google-key:     set
+            lead:           60 min before an alert, custom routes are in play
+            min-interval:   10 min between requests for a route
+            budget.tomtom:  2500 requests a day
+            budget.here:    1000 requests a day
+            budget.google:  160 requests a day
+            budget.transitous: 200 requests a day
+            budget.osrm:    100 requests a day
+            budget.valhalla: 100 requests a day
+            stale-after:    1 h: older data, or refreshes failing that long, send a health alert
+            alert-lifetime: 2 h after it fires, an alert is cleared where the channel can
+            health-notify:  every notifier
+            history-days:   400 days of travel times are kept
+            typical-weeks:  typical times look back 8 weeks
+            contact:        not set (requests name https://github.com/traveltimes/traveltimes)
+            transitous-url: https://api.transitous.org
+            geocoder-url:   https://nominatim.openstreetmap.org
+            osrm-url:       https://router.project-osrm.org
+            valhalla-url:   https://valhalla1.openstreetmap.de
+            free-flow-margin: free-flow estimates × 1.25 for arrive-by leave times
+            notifiers:      stdout
+            Store:      $TMP
+            Time zone:  America/Los_Angeles (from TRAVELTIMES_TZ, for this command; saved: none)
+            Routes:     3 (0 without data); updated tomtom 4:00 PM (0 min ago); here 4:00 PM (0 min ago); google 4:00 PM (0 min ago)
+            Source:     not set (custom routes only)
+            Providers:  tomtom 1 of 2500 requests today (1 route); here 1 of 1000 requests today (1 route); google 1 of 160 requests today (1 route)
+            Favorites:  0
+            Schedules:  0 (0 enabled)
+            Pending:    0 scheduled (cap 64), 0 deferred
+            Installed:  nothing runs refresh and tick: `traveltimes install systemd` or `traveltimes install cron`
+
+            """)
     }
 
     @Test func refreshAsksOnlyAboutRoutesInPlayAndNeverWithinTheMinimumInterval() throws {
@@ -177,7 +291,12 @@ final class ProviderServer: @unchecked Sendable {
         #expect(pending.contains("    47.6062,-122.3321 → 47.6101,-122.2015 (TomTom): 25 min (+3 min, SLOWING)\n"))
         // And delivered from it by tick.
         let delivered = try sandbox.ok(["tick", "--now", day + "07:00:00"]).stdout
-        #expect(delivered.contains("Commute at 7:00 AM (Every day)") && delivered.contains("(TomTom): 25 min (+3 min, SLOWING)"))
+        #expect(delivered == """
+            Commute at 7:00 AM (Every day)
+            47.6062,-122.3321 → 47.6101,-122.2015 (TomTom): 25 min (+3 min, SLOWING)
+
+
+            """)
         // A delay watch on a custom route fires from its refresh.
         try sandbox.ok(["watch", "add", "gym", "--over", "5"])
         let watched = try sandbox.ok(["refresh", "--route", "gym", "--now", day + "07:05:00"])
@@ -227,8 +346,44 @@ final class ProviderServer: @unchecked Sendable {
         let status = try sandbox.ok(["status", "--json", "--now", day + "08:30:00"]).stdout
         #expect(status.contains(#""budget" : 2,"#) && status.contains(#""requestsToday" : 2,"#))
         let doctor = try sandbox.run(["doctor", "--now", day + "08:30:00"]).stdout
-        #expect(doctor.contains("provider here") && doctor.contains("3 routes; 2 of 2 requests today: the budget is spent"))
-        #expect(doctor.contains("none: 3 custom routes only"))
+        #expect(Whole.normal(doctor) == """
+            ok       store          $TMP: readable and writable
+            ok       source         none: 3 custom routes only
+            problem  time zone      none saved: timers and cron would use the host's zone
+                                    → traveltimes config set timezone Area/City (such as America/Los_Angeles)
+            problem  schedules      none: nothing will be sent
+                                    → traveltimes schedule add --preset morning
+            ok       refresh        last success 8:20 AM (10 min ago)
+            ok       data           the newest travel time the alerts would carry was measured 8:00 AM (30 min ago)
+            warning  provider here  3 routes; 2 of 2 requests today: the budget is spent; its routes keep their last times until midnight
+                                    → traveltimes config set budget.here N, if your plan allows more
+            ok       fetch helper   libcurl loads: ready
+            ok       notifier       none configured: alerts go to stdout, which cron mails
+            problem  scheduler      nothing runs refresh and tick
+                                    → traveltimes install systemd --enable (or traveltimes install cron)
+
+            Alerts will not go out until the problems above are fixed.
+
+            """)
+        #expect(Whole.normal(doctor) == """
+            ok       store          $TMP: readable and writable
+            ok       source         none: 3 custom routes only
+            problem  time zone      none saved: timers and cron would use the host's zone
+                                    → traveltimes config set timezone Area/City (such as America/Los_Angeles)
+            problem  schedules      none: nothing will be sent
+                                    → traveltimes schedule add --preset morning
+            ok       refresh        last success 8:20 AM (10 min ago)
+            ok       data           the newest travel time the alerts would carry was measured 8:00 AM (30 min ago)
+            warning  provider here  3 routes; 2 of 2 requests today: the budget is spent; its routes keep their last times until midnight
+                                    → traveltimes config set budget.here N, if your plan allows more
+            ok       fetch helper   libcurl loads: ready
+            ok       notifier       none configured: alerts go to stdout, which cron mails
+            problem  scheduler      nothing runs refresh and tick
+                                    → traveltimes install systemd --enable (or traveltimes install cron)
+
+            Alerts will not go out until the problems above are fixed.
+
+            """)
         // A key only this shell has is one the timers will not.
         try sandbox.ok(["config", "unset", "here-key"])
         let shellOnly = try sandbox.run(["doctor", "--now", day + "08:30:00"], environment: ["HERE_API_KEY": "here-SHELLSECRET"])

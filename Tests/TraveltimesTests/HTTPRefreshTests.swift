@@ -89,7 +89,19 @@ final class FeedServer: @unchecked Sendable {
             #expect(sandbox.bytes("pending.json") == pending, "\(path) changed pending.json")
         }
         let status = try sandbox.ok(["status", "--now", "2025-11-04T18:20:00-08:00"]).stdout
-        #expect(status.contains("Last try:   6:15 PM: the response is larger than 32 MiB; refusing it (5 failures in a row)"))
+        #expect(Whole.normal(status) == """
+            Store:      $TMP
+            Time zone:  America/Los_Angeles (saved)
+            Routes:     163 (3 without data), updated 4:00 PM (2 h ago, stale)
+            Refreshed:  4:00 PM from $ROOT/Fixtures/wsdot/travel-times-2025-11-04T1600-0800.json
+            Last try:   6:15 PM: the response is larger than 32 MiB; refusing it (5 failures in a row)
+            Source:     not set — `traveltimes config set source URL`
+            Favorites:  3
+            Schedules:  1 (1 enabled)
+            Pending:    5 scheduled (cap 64), 0 deferred; planned 4:00 PM
+            Installed:  nothing runs refresh and tick: `traveltimes install systemd` or `traveltimes install cron`
+
+            """)
     }
 
     @Test func aHangingServerMeetsTheDeadline() throws {
@@ -203,7 +215,7 @@ final class FeedServer: @unchecked Sendable {
             let text = String(decoding: sandbox.bytes(name) ?? Data(), as: UTF8.self)
             #expect(!text.contains(code), "\(name) holds the access code")
         }
-        #expect(String(decoding: sandbox.bytes("config.json") ?? Data(), as: UTF8.self).contains(code))
+        #expect(Whole.normal(String(decoding: sandbox.bytes("config.json") ?? Data(), as: UTF8.self)) == "{\"accessCode\":\"5e1f7c2a-90d1-4c5b-b0a3-deadbeef1234\",\"source\":\"http://127.0.0.1:PORT/feed\",\"timeZone\":\"America/Los_Angeles\",\"version\":1}\n")
         let mode = (try FileManager.default.attributesOfItem(atPath: sandbox.path("config.json"))[.posixPermissions] as? NSNumber)?.intValue
         #expect(mode == 0o600)
     }

@@ -284,8 +284,24 @@ import Glibc
         let refreshed = try sandbox.ok(["refresh", "--source", first, "--now", "2025-11-04T16:16:00-08:00"])
         #expect(refreshed.stderr == "traveltimes: warning: WSDOT reported 5 min for Everett-Seattle (usually 45) (held back until a second reading confirms it)\n")
         let routes = try sandbox.ok(["routes", "--favorites", "--now", "2025-11-04T16:16:00-08:00"]).stdout
-        #expect(routes.contains("Everett-Seattle") && routes.contains("5?") && routes.contains("SUSPICIOUS"))
-        #expect(routes.contains("? Outside what the route can be: ignored until a second reading confirms it."))
+        #expect(routes == """
+            Updated at 4:15 PM
+               ID  NAME                        NOW     AVG   DELAY  STATUS      SOURCE  UPDATED
+            *   1  Everett-Seattle              5?  45 min       -  SUSPICIOUS  wsdot   4:15 PM
+            *  96  Seattle-Bellevue via 90  14 min  15 min  -1 min  CLEAR       wsdot   4:00 PM
+            *   4  Seattle-Everett          48 min  57 min  -9 min  CLEAR       wsdot   4:00 PM
+            ? Outside what the route can be: ignored until a second reading confirms it.
+
+            """)
+        #expect(routes == """
+            Updated at 4:15 PM
+               ID  NAME                        NOW     AVG   DELAY  STATUS      SOURCE  UPDATED
+            *   1  Everett-Seattle              5?  45 min       -  SUSPICIOUS  wsdot   4:15 PM
+            *  96  Seattle-Bellevue via 90  14 min  15 min  -1 min  CLEAR       wsdot   4:00 PM
+            *   4  Seattle-Everett          48 min  57 min  -9 min  CLEAR       wsdot   4:00 PM
+            ? Outside what the route can be: ignored until a second reading confirms it.
+
+            """)
         let held = try #require(try sandbox.json(["route", "1", "--json"]) as? [String: Any])
         #expect(held["suspicious"] as? Bool == true && held["suspiciousMinutes"] as? Int == 5 && held["currentMinutes"] is NSNull)
         #expect(try sandbox.ok(["route", "1"]).stdout.contains("Held back: WSDOT reported 5 min for Everett-Seattle (usually 45); ignored until confirmed"))
@@ -378,8 +394,6 @@ import Glibc
         let sent = try sandbox.ok(["tick", "--now", "2025-11-04T07:03:10-08:00"])
         #expect(sent.stdout == """
             Delay: Everett-Seattle +7 min (7:03 AM alert)\u{A}Everett-Seattle: 52 min (+7 min, CONGESTED), +14 vs a usual Tuesday at 7:00 AM\u{A}\u{A}
-            """ && sent.stdout == """
-            Delay: Everett-Seattle +7 min (7:03 AM alert)\u{A}Everett-Seattle: 52 min (+7 min, CONGESTED), +14 vs a usual Tuesday at 7:00 AM\u{A}\u{A}
             """, "\(sent)")
     }
 
@@ -438,7 +452,7 @@ import Glibc
         let sandbox = try Sandbox(runner: .binary).prepared()
         try sandbox.ok(["history", "import", Self.sampleHistory])
         let piped = try sandbox.ok(["history", "1", "--now", "2025-11-04T16:05:00-08:00"]).stdout
-        #expect(piped.contains("█") && piped.contains("Typical delay by hour") && !piped.contains("\u{1B}"))
+        #expect(piped == "Everett-Seattle (route 1): 1812 readings recorded; usual times from the last 8 weeks, America/Los_Angeles\n\nToday, Tuesday 11/4, against a usual Tuesday:  █ usual  ░ up to 9 times in 10  ▲ above that\n 6:00 AM  ████████████████████░                  36 ▲  usually 32, 34.3 at worst\n 6:30 AM  █████████████████████████░             40    usually 39.5, 42 at worst\n 7:00 AM  █████████████████████████████░░░       51    usually 47.5, 51 at worst\n 7:30 AM  █████████████████████████████████░░░   48    usually 53, 58 at worst\n 8:00 AM  ██████████████████████████████░        41    usually 48, 50.3 at worst\n 8:30 AM  █████████████████████████░             38    usually 39.5, 41.3 at worst\n 9:00 AM  ████████████████████░░                 33    usually 31.5, 35 at worst\n 9:30 AM  ██████████████████░░                   30    usually 29.5, 32.2 at worst\n       ⋮\n 3:00 PM  █████████████████████░                 35    usually 33.5, 35 at worst\n 3:30 PM  ███████████████████░░░                 30    usually 31, 35 at worst\n 4:00 PM  ████████████████████░░░                      usually 33, 36.4 at worst\n 4:30 PM  ██████████████████████░                      usually 36, 37.4 at worst\n 5:00 PM  ███████████████████████░░                    usually 37, 40.4 at worst\n 5:30 PM  █████████████████████████                    usually 41, 41 at worst\n 6:00 PM  ██████████████████████░░                     usually 36, 38.3 at worst\n 6:30 PM  ████████████████████░                        usually 32.5, 34.6 at worst\n\nTypical delay by hour, over the quietest usual time (28.5 min):\n        0     3     6     9     12    15    18    21    \n  Mon   ············▓▓▓▓▓▓░░··········░░▒▒▒▒▒▒··········\n  Tue   ············▓▓▓▓▓▓░░··········▒▒▒▒▒▒▒▒··········\n  Wed   ············▓▓▓▓▓▓░░··········▒▒▒▒▒▒▒▒··········\n  Thu   ············▓▓▓▓▓▓░░··········░░▒▒▒▒▒▒··········\n  Fri   ············▓▓▓▓▓▓░░··········░░▒▒▒▒▒▒··········\n  Sat   ············░░░░░░░░··········░░░░░░░░··········\n  Sun   ············░░▒▒▒▒░░··········░░░░▒▒░░··········\n  ░ under 5 min  ▒ 5–14  ▓ 15–29  █ 30 or more  · too few readings\n" && piped == "Everett-Seattle (route 1): 1812 readings recorded; usual times from the last 8 weeks, America/Los_Angeles\n\nToday, Tuesday 11/4, against a usual Tuesday:  █ usual  ░ up to 9 times in 10  ▲ above that\n 6:00 AM  ████████████████████░                  36 ▲  usually 32, 34.3 at worst\n 6:30 AM  █████████████████████████░             40    usually 39.5, 42 at worst\n 7:00 AM  █████████████████████████████░░░       51    usually 47.5, 51 at worst\n 7:30 AM  █████████████████████████████████░░░   48    usually 53, 58 at worst\n 8:00 AM  ██████████████████████████████░        41    usually 48, 50.3 at worst\n 8:30 AM  █████████████████████████░             38    usually 39.5, 41.3 at worst\n 9:00 AM  ████████████████████░░                 33    usually 31.5, 35 at worst\n 9:30 AM  ██████████████████░░                   30    usually 29.5, 32.2 at worst\n       ⋮\n 3:00 PM  █████████████████████░                 35    usually 33.5, 35 at worst\n 3:30 PM  ███████████████████░░░                 30    usually 31, 35 at worst\n 4:00 PM  ████████████████████░░░                      usually 33, 36.4 at worst\n 4:30 PM  ██████████████████████░                      usually 36, 37.4 at worst\n 5:00 PM  ███████████████████████░░                    usually 37, 40.4 at worst\n 5:30 PM  █████████████████████████                    usually 41, 41 at worst\n 6:00 PM  ██████████████████████░░                     usually 36, 38.3 at worst\n 6:30 PM  ████████████████████░                        usually 32.5, 34.6 at worst\n\nTypical delay by hour, over the quietest usual time (28.5 min):\n        0     3     6     9     12    15    18    21    \n  Mon   ············▓▓▓▓▓▓░░··········░░▒▒▒▒▒▒··········\n  Tue   ············▓▓▓▓▓▓░░··········▒▒▒▒▒▒▒▒··········\n  Wed   ············▓▓▓▓▓▓░░··········▒▒▒▒▒▒▒▒··········\n  Thu   ············▓▓▓▓▓▓░░··········░░▒▒▒▒▒▒··········\n  Fri   ············▓▓▓▓▓▓░░··········░░▒▒▒▒▒▒··········\n  Sat   ············░░░░░░░░··········░░░░░░░░··········\n  Sun   ············░░▒▒▒▒░░··········░░░░▒▒░░··········\n  ░ under 5 min  ▒ 5–14  ▓ 15–29  █ 30 or more  · too few readings\n" && !piped.contains("\u{1B}"))
         func onATerminal(_ extra: [String: String]) throws -> String {
             let script = "import os, pty, sys\nos.environ.update(dict(a.split('=', 1) for a in sys.argv[2:]))\n"
                 + "pty.spawn([sys.argv[1], 'history', '1', '--now', '2025-11-04T16:05:00-08:00'])"
@@ -449,6 +463,6 @@ import Glibc
         }
         #expect(try onATerminal([:]).contains("\u{1B}[32m░░\u{1B}[0m"))
         let plain = try onATerminal(["NO_COLOR": "1"])
-        #expect(!plain.contains("\u{1B}[") && plain.contains("░░"))
+        #expect(!plain.contains("\u{1B}[") && plain == "Everett-Seattle (route 1): 1812 readings recorded; usual times from the last 8 weeks, America/Los_Angeles\r\n\r\nToday, Tuesday 11/4, against a usual Tuesday:  █ usual  ░ up to 9 times in 10  ▲ above that\r\n 6:00 AM  ████████████████████░                  36 ▲  usually 32, 34.3 at worst\r\n 6:30 AM  █████████████████████████░             40    usually 39.5, 42 at worst\r\n 7:00 AM  █████████████████████████████░░░       51    usually 47.5, 51 at worst\r\n 7:30 AM  █████████████████████████████████░░░   48    usually 53, 58 at worst\r\n 8:00 AM  ██████████████████████████████░        41    usually 48, 50.3 at worst\r\n 8:30 AM  █████████████████████████░             38    usually 39.5, 41.3 at worst\r\n 9:00 AM  ████████████████████░░                 33    usually 31.5, 35 at worst\r\n 9:30 AM  ██████████████████░░                   30    usually 29.5, 32.2 at worst\r\n       ⋮\r\n 3:00 PM  █████████████████████░                 35    usually 33.5, 35 at worst\r\n 3:30 PM  ███████████████████░░░                 30    usually 31, 35 at worst\r\n 4:00 PM  ████████████████████░░░                      usually 33, 36.4 at worst\r\n 4:30 PM  ██████████████████████░                      usually 36, 37.4 at worst\r\n 5:00 PM  ███████████████████████░░                    usually 37, 40.4 at worst\r\n 5:30 PM  █████████████████████████                    usually 41, 41 at worst\r\n 6:00 PM  ██████████████████████░░                     usually 36, 38.3 at worst\r\n 6:30 PM  ████████████████████░                        usually 32.5, 34.6 at worst\r\n\r\nTypical delay by hour, over the quietest usual time (28.5 min):\r\n        0     3     6     9     12    15    18    21    \r\n  Mon   ············▓▓▓▓▓▓░░··········░░▒▒▒▒▒▒··········\r\n  Tue   ············▓▓▓▓▓▓░░··········▒▒▒▒▒▒▒▒··········\r\n  Wed   ············▓▓▓▓▓▓░░··········▒▒▒▒▒▒▒▒··········\r\n  Thu   ············▓▓▓▓▓▓░░··········░░▒▒▒▒▒▒··········\r\n  Fri   ············▓▓▓▓▓▓░░··········░░▒▒▒▒▒▒··········\r\n  Sat   ············░░░░░░░░··········░░░░░░░░··········\r\n  Sun   ············░░▒▒▒▒░░··········░░░░▒▒░░··········\r\n  ░ under 5 min  ▒ 5–14  ▓ 15–29  █ 30 or more  · too few readings\r\n")
     }
 }

@@ -283,7 +283,7 @@ import Glibc
         }
         // The request itself carried them: they are sent, never shown.
         let sent = try #require(server.requests().first { $0.path.hasPrefix("/feed") })
-        #expect(sent.path.contains("token=tok3nSECRET") && sent.path.contains("AccessCode=CODE1234SECRET"))
+        #expect(sent.path == "/feed?token=tok3nSECRET&AccessCode=CODE1234SECRET" && sent.path == "/feed?token=tok3nSECRET&AccessCode=CODE1234SECRET")
         #expect(sent.headers["Authorization"] == "Basic " + Data("alice:hunter22pass".utf8).base64EncodedString())
     }
 

@@ -196,7 +196,26 @@ import Glibc
             """, "\(test)")
         #expect(!test.stderr.contains("SEKRITKEY123"))
         let delivered = try sandbox.ok(["delivered", "--all", "--json"]).stdout + (try sandbox.ok(["delivered", "--all"]).stdout)
-        #expect(!delivered.contains("SEKRITKEY123") && delivered.contains("REDACTED"), "\(delivered)")
+        #expect(!delivered.contains("SEKRITKEY123") && delivered == """
+            [
+              {
+                "action" : "failed",
+                "at" : "2025-11-04T16:00:00-08:00",
+                "attempts" : 1,
+                "handle" : null,
+                "key" : "test.1762300800@2025-11-05T00:00:00Z",
+                "leave" : null,
+                "notifier" : 1,
+                "occurrence" : "2025-11-04T16:00:00-08:00",
+                "outcome" : "failed",
+                "reason" : "JSON endpoint: invalid api key REDACTED (401)",
+                "requestID" : "test.1762300800"
+              }
+            ]
+            DUE                  OUTCOME  ALERT            NOTIFIER  NOTE
+            Tue, Nov 4, 4:00 PM  failed   test.1762300800  1         JSON endpoint: invalid api key REDACTED (401)
+
+            """, "\(delivered)")
         #expect(!(String(data: sandbox.bytes("delivered.json") ?? Data(), encoding: .utf8) ?? "").contains("SEKRITKEY123"))
     }
 

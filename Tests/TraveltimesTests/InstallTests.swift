@@ -64,8 +64,32 @@ import Testing
 
             """)
         let timer = try String(contentsOfFile: "\(units)/traveltimes-tick.timer", encoding: .utf8)
-        #expect(timer.contains("\nOnCalendar=*-*-* *:*:00\nAccuracySec=1s\n"))
-        #expect(try String(contentsOfFile: "\(units)/traveltimes-refresh.timer", encoding: .utf8).contains("\nOnCalendar=*-*-* *:00/15:00\nPersistent=true\n"))
+        #expect(timer == """
+            # Written by `traveltimes install systemd`; `traveltimes uninstall systemd` removes it.
+            [Unit]
+            Description=traveltimes: deliver due alerts every minute
+
+            [Timer]
+            OnCalendar=*-*-* *:*:00
+            AccuracySec=1s
+
+            [Install]
+            WantedBy=timers.target
+
+            """)
+        #expect(try String(contentsOfFile: "\(units)/traveltimes-refresh.timer", encoding: .utf8) == """
+            # Written by `traveltimes install systemd`; `traveltimes uninstall systemd` removes it.
+            [Unit]
+            Description=traveltimes: refresh travel times every 15m
+
+            [Timer]
+            OnCalendar=*-*-* *:00/15:00
+            Persistent=true
+
+            [Install]
+            WantedBy=timers.target
+
+            """)
         // Again: nothing changes.
         let before = try names.map { try Data(contentsOf: URL(fileURLWithPath: "\(units)/\($0)")) }
         #expect(try sandbox.ok(["install", "systemd", "--unit-dir", units]).stdout.hasPrefix("The units in \(units) are already installed"))

@@ -159,12 +159,84 @@ import Glibc
     @Test func statusReportsTheStoreAndWhatIsInstalled() throws {
         let sandbox = try Sandbox().prepared()
         let status = try sandbox.ok(["status", "--now", "2025-11-04T18:00:00-08:00"]).stdout
-        #expect(status.contains("Store:      \(sandbox.home)"))
-        #expect(status.contains("Time zone:  America/Los_Angeles"))
-        #expect(status.contains("Routes:     163 (3 without data), updated 4:00 PM (2 h ago, stale)"))
-        #expect(status.contains("Favorites:  3"))
-        #expect(status.contains("Schedules:  1 (1 enabled)"))
-        #expect(status.contains("Pending:    5 scheduled (cap 64), 0 deferred"))
+        #expect(Whole.normal(status) == """
+            Store:      $TMP
+            Time zone:  America/Los_Angeles (saved)
+            Routes:     163 (3 without data), updated 4:00 PM (2 h ago, stale)
+            Refreshed:  4:00 PM from $ROOT/Fixtures/wsdot/travel-times-2025-11-04T1600-0800.json
+            Last try:   4:00 PM: ok
+            Source:     not set — `traveltimes config set source URL`
+            Favorites:  3
+            Schedules:  1 (1 enabled)
+            Pending:    5 scheduled (cap 64), 0 deferred; planned 4:00 PM
+            Installed:  nothing runs refresh and tick: `traveltimes install systemd` or `traveltimes install cron`
+
+            """)
+        #expect(Whole.normal(status) == """
+            Store:      $TMP
+            Time zone:  America/Los_Angeles (saved)
+            Routes:     163 (3 without data), updated 4:00 PM (2 h ago, stale)
+            Refreshed:  4:00 PM from $ROOT/Fixtures/wsdot/travel-times-2025-11-04T1600-0800.json
+            Last try:   4:00 PM: ok
+            Source:     not set — `traveltimes config set source URL`
+            Favorites:  3
+            Schedules:  1 (1 enabled)
+            Pending:    5 scheduled (cap 64), 0 deferred; planned 4:00 PM
+            Installed:  nothing runs refresh and tick: `traveltimes install systemd` or `traveltimes install cron`
+
+            """)
+        #expect(Whole.normal(status) == """
+            Store:      $TMP
+            Time zone:  America/Los_Angeles (saved)
+            Routes:     163 (3 without data), updated 4:00 PM (2 h ago, stale)
+            Refreshed:  4:00 PM from $ROOT/Fixtures/wsdot/travel-times-2025-11-04T1600-0800.json
+            Last try:   4:00 PM: ok
+            Source:     not set — `traveltimes config set source URL`
+            Favorites:  3
+            Schedules:  1 (1 enabled)
+            Pending:    5 scheduled (cap 64), 0 deferred; planned 4:00 PM
+            Installed:  nothing runs refresh and tick: `traveltimes install systemd` or `traveltimes install cron`
+
+            """)
+        #expect(Whole.normal(status) == """
+            Store:      $TMP
+            Time zone:  America/Los_Angeles (saved)
+            Routes:     163 (3 without data), updated 4:00 PM (2 h ago, stale)
+            Refreshed:  4:00 PM from $ROOT/Fixtures/wsdot/travel-times-2025-11-04T1600-0800.json
+            Last try:   4:00 PM: ok
+            Source:     not set — `traveltimes config set source URL`
+            Favorites:  3
+            Schedules:  1 (1 enabled)
+            Pending:    5 scheduled (cap 64), 0 deferred; planned 4:00 PM
+            Installed:  nothing runs refresh and tick: `traveltimes install systemd` or `traveltimes install cron`
+
+            """)
+        #expect(Whole.normal(status) == """
+            Store:      $TMP
+            Time zone:  America/Los_Angeles (saved)
+            Routes:     163 (3 without data), updated 4:00 PM (2 h ago, stale)
+            Refreshed:  4:00 PM from $ROOT/Fixtures/wsdot/travel-times-2025-11-04T1600-0800.json
+            Last try:   4:00 PM: ok
+            Source:     not set — `traveltimes config set source URL`
+            Favorites:  3
+            Schedules:  1 (1 enabled)
+            Pending:    5 scheduled (cap 64), 0 deferred; planned 4:00 PM
+            Installed:  nothing runs refresh and tick: `traveltimes install systemd` or `traveltimes install cron`
+
+            """)
+        #expect(Whole.normal(status) == """
+            Store:      $TMP
+            Time zone:  America/Los_Angeles (saved)
+            Routes:     163 (3 without data), updated 4:00 PM (2 h ago, stale)
+            Refreshed:  4:00 PM from $ROOT/Fixtures/wsdot/travel-times-2025-11-04T1600-0800.json
+            Last try:   4:00 PM: ok
+            Source:     not set — `traveltimes config set source URL`
+            Favorites:  3
+            Schedules:  1 (1 enabled)
+            Pending:    5 scheduled (cap 64), 0 deferred; planned 4:00 PM
+            Installed:  nothing runs refresh and tick: `traveltimes install systemd` or `traveltimes install cron`
+
+            """)
         #expect(status.hasSuffix(
             "Installed:  nothing runs refresh and tick: `traveltimes install systemd` or `traveltimes install cron`\n"))
     }
