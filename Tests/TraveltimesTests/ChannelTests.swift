@@ -392,7 +392,11 @@ func decodeTitle(_ header: String?) -> String? {
         let unknown = try sandbox.run(["schedule", "add", "--at", "7:00", "--notify", "pager"])
         #expect(unknown.status == 64 && unknown.stderr == "traveltimes: No notifier is named 'pager'; see `traveltimes notify list`\n", "\(unknown)")
         let added = try sandbox.ok(["schedule", "add", "--at", "7:00", "--days", "weekdays", "--notify", "desk", "--now", "2025-11-05T06:00:00"])
-        #expect(added.stdout.contains(", to desk"), "\(added)")
+        #expect(Whole.normal(added.stdout) == """
+            Added schedule $ID: 7:00 AM on Weekdays, 1 route (Everett-Seattle), to desk; next alert Wed, Nov 5, 7:00 AM.
+            Schedules are in America/Los_Angeles from now on, whatever TZ cron runs with (change it with `traveltimes config set timezone ZONE`).
+
+            """, "\(added)")
         try sandbox.ok(["tick", "--now", "2025-11-05T07:00:00"])
         var state = try #require(try server.state()["ntfy"] as? [String: [[String: Any]]])
         #expect(state["desk"]?.count == 1 && state["phone"] == nil, "\(state)")

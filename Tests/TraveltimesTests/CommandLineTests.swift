@@ -61,7 +61,21 @@ import Testing
     @Test func theClockIsNowThenTheVariableThenTheRealOne() throws {
         let sandbox = try Sandbox().prepared()
         let evening = ["TRAVELTIMES_NOW": "2025-11-04T18:00:00-08:00"]
-        #expect(try sandbox.ok(["route", "1"], environment: evening).stdout.contains("\n  Updated:  4:00 PM (2 h ago)\n"))
+        #expect(Whole.normal(try sandbox.ok(["route", "1"], environment: evening).stdout) == """
+            Everett-Seattle (route 1)  * favorite
+              Everett to Downtown Seattle
+              From:     I-5 @ 41st St in Everett, road 005, heading S, milepost 192.55
+              To:       I-5 @ University St in Seattle, road 005, heading S, milepost 165.83
+              Distance: 26.72 mi
+              Now:      34 min (usually 45 min)
+              Delay:    -11 min, CLEAR
+              Arrive:   6:34 PM if you leave now
+              Updated:  4:00 PM (2 h ago)
+              stale: the data is 2 h old; run `traveltimes refresh`
+              Schedules:
+                $ID  7:00 AM on Weekdays
+
+            """)
         #expect(try sandbox.ok(["route", "1", "--now", "2025-11-04T16:30:00-08:00"], environment: evening).stdout
             .contains("\n  Updated:  4:00 PM (30 min ago)\n"))
         let bad = try sandbox.run(["route", "1"], environment: ["TRAVELTIMES_NOW": "yesterday"])
@@ -297,7 +311,14 @@ enum TraveltimesVersion {
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", now])
         try sandbox.ok(["favorites", "add", "1"])
         try sandbox.ok(["schedule", "add", "--at", "4:30 PM", "--days", "tue", "--now", now])
-        #expect(try sandbox.ok(["pending", "--now", now]).stdout.contains("Everett-Seattle: 34 min (-11 min, CLEAR)"))
+        #expect(Whole.normal(try sandbox.ok(["pending", "--now", now]).stdout) == """
+            1 alert scheduled (cap 64); 0 deferred.
+
+            Tue, Nov 4, 4:30 PM  Commute at 4:30 PM (Tue)
+                Everett-Seattle: 34 min (-11 min, CLEAR)
+                id schedule.$UUID.weekday.3
+
+            """)
 
         var routes = try WSDOTFeed.decode(Data(contentsOf: URL(fileURLWithPath: Paths.fixture)))
         if let index = routes.firstIndex(where: { $0.id == "1" }) { routes[index].currentMinutes = 64 }
@@ -305,7 +326,14 @@ enum TraveltimesVersion {
         try Sandbox.write(feedB, try WSDOTFeed.encode(routes))
         try sandbox.ok(["refresh", "--source", feedB, "--now", now])
         let pending = try sandbox.ok(["pending", "--now", now]).stdout
-        #expect(pending.contains("Everett-Seattle: 64 min (+19 min, CONGESTED)"))
+        #expect(Whole.normal(pending) == """
+            1 alert scheduled (cap 64); 0 deferred.
+
+            Tue, Nov 4, 4:30 PM  Commute at 4:30 PM (Tue)
+                Everett-Seattle: 64 min (+19 min, CONGESTED)
+                id schedule.$UUID.weekday.3
+
+            """)
         #expect(!pending.contains("34 min"))
     }
 
@@ -324,7 +352,45 @@ enum TraveltimesVersion {
             3.   4  Seattle-Everett  48 min (-9 min, CLEAR)
 
             """)
-        #expect(try sandbox.ok(["pending", "--now", Paths.capturedAt]).stdout.contains("Route 96: unavailable (not in the latest feed)"))
+        #expect(Whole.normal(try sandbox.ok(["pending", "--now", Paths.capturedAt]).stdout) == """
+            5 alerts scheduled (cap 64); 0 deferred.
+
+            Wed, Nov 5, 7:00 AM  Commute at 7:00 AM (Weekdays)
+                Everett-Seattle: 34 min (-11 min, CLEAR)
+                Route 96: unavailable (not in the latest feed)
+                Seattle-Everett: 48 min (-9 min, CLEAR)
+                Data is 15 h old (updated Tue, Nov 4, 4:00 PM)
+                id schedule.$UUID.weekday.4
+
+            Thu, Nov 6, 7:00 AM  Commute at 7:00 AM (Weekdays)
+                Everett-Seattle: 34 min (-11 min, CLEAR)
+                Route 96: unavailable (not in the latest feed)
+                Seattle-Everett: 48 min (-9 min, CLEAR)
+                Data is 39 h old (updated Tue, Nov 4, 4:00 PM)
+                id schedule.$UUID.weekday.5
+
+            Fri, Nov 7, 7:00 AM  Commute at 7:00 AM (Weekdays)
+                Everett-Seattle: 34 min (-11 min, CLEAR)
+                Route 96: unavailable (not in the latest feed)
+                Seattle-Everett: 48 min (-9 min, CLEAR)
+                Data is 2 days old (updated Tue, Nov 4, 4:00 PM)
+                id schedule.$UUID.weekday.6
+
+            Mon, Nov 10, 7:00 AM  Commute at 7:00 AM (Weekdays)
+                Everett-Seattle: 34 min (-11 min, CLEAR)
+                Route 96: unavailable (not in the latest feed)
+                Seattle-Everett: 48 min (-9 min, CLEAR)
+                Data is 5 days old (updated Tue, Nov 4, 4:00 PM)
+                id schedule.$UUID.weekday.2
+
+            Tue, Nov 11, 7:00 AM  Commute at 7:00 AM (Weekdays)
+                Everett-Seattle: 34 min (-11 min, CLEAR)
+                Route 96: unavailable (not in the latest feed)
+                Seattle-Everett: 48 min (-9 min, CLEAR)
+                Data is 6 days old (updated Tue, Nov 4, 4:00 PM)
+                id schedule.$UUID.weekday.3
+
+            """)
     }
 }
 
@@ -421,9 +487,24 @@ enum TraveltimesVersion {
         #expect(try sandbox.store.schedules() == before)
 
         let done = try sandbox.ok(["favorites", "remove", "96", "--yes", "--now", Paths.capturedAt])
-        #expect(done.stdout.contains("Removed from favorites: 96 (Seattle-Bellevue via 90)."))
-        #expect(done.stdout.contains("at 7:00 AM on Weekdays: now 2 routes (was 3)."))
-        #expect(done.stdout.contains("at 4:45 PM on Mon, Wed, Fri: it had no routes left."))
+        #expect(Whole.normal(done.stdout) == """
+            Removed from favorites: 96 (Seattle-Bellevue via 90).
+            Schedule $ID at 7:00 AM on Weekdays: now 2 routes (was 3).
+            Deleted schedule $ID at 4:45 PM on Mon, Wed, Fri: it had no routes left.
+
+            """)
+        #expect(Whole.normal(done.stdout) == """
+            Removed from favorites: 96 (Seattle-Bellevue via 90).
+            Schedule $ID at 7:00 AM on Weekdays: now 2 routes (was 3).
+            Deleted schedule $ID at 4:45 PM on Mon, Wed, Fri: it had no routes left.
+
+            """)
+        #expect(Whole.normal(done.stdout) == """
+            Removed from favorites: 96 (Seattle-Bellevue via 90).
+            Schedule $ID at 7:00 AM on Weekdays: now 2 routes (was 3).
+            Deleted schedule $ID at 4:45 PM on Mon, Wed, Fri: it had no routes left.
+
+            """)
         let schedules = try sandbox.store.schedules().schedules
         #expect(schedules.map(\.routeIDs) == [["1", "4"]])
         let pending = try #require(try sandbox.json(["pending", "--json", "--now", Paths.capturedAt]) as? [String: Any])

@@ -74,8 +74,44 @@ import Testing
         let sandbox = try Sandbox().prepared()
         let id = String(try #require(try sandbox.scheduleIDs().first).prefix(8))
         let show = try sandbox.ok(["schedule", "show", id, "--now", "2027-12-31T12:00:00-08:00"]).stdout
-        #expect(show.contains("    Mon, Jan 3, 2028, 7:00 AM\n"), "\(show)")
+        #expect(Whole.normal(show) == """
+            Schedule $UUID
+              Enabled notification at 7:00 AM, Monday, Tuesday, Wednesday, Thursday, Friday, 3 routes
+              Time:    7:00 AM
+              Days:    Weekdays
+              State:   enabled
+              Created: Tue, Nov 4, 2025, 4:00 PM
+              Routes:
+                Everett-Seattle: 34 min (-11 min, CLEAR)
+                Seattle-Bellevue via 90: 14 min (-1 min, CLEAR)
+                Seattle-Everett: 48 min (-9 min, CLEAR)
+              Next alerts:
+                Mon, Jan 3, 2028, 7:00 AM
+                Tue, Jan 4, 2028, 7:00 AM
+                Wed, Jan 5, 2028, 7:00 AM
+                Thu, Jan 6, 2028, 7:00 AM
+                Fri, Jan 7, 2028, 7:00 AM
+
+            """, "\(show)")
         #expect(show.contains("    Fri, Dec 31, 7:00 AM") == false)
-        #expect(show.contains("Created: Tue, Nov 4, 2025, 4:00 PM"), "\(show)")
+        #expect(Whole.normal(show) == """
+            Schedule $UUID
+              Enabled notification at 7:00 AM, Monday, Tuesday, Wednesday, Thursday, Friday, 3 routes
+              Time:    7:00 AM
+              Days:    Weekdays
+              State:   enabled
+              Created: Tue, Nov 4, 2025, 4:00 PM
+              Routes:
+                Everett-Seattle: 34 min (-11 min, CLEAR)
+                Seattle-Bellevue via 90: 14 min (-1 min, CLEAR)
+                Seattle-Everett: 48 min (-9 min, CLEAR)
+              Next alerts:
+                Mon, Jan 3, 2028, 7:00 AM
+                Tue, Jan 4, 2028, 7:00 AM
+                Wed, Jan 5, 2028, 7:00 AM
+                Thu, Jan 6, 2028, 7:00 AM
+                Fri, Jan 7, 2028, 7:00 AM
+
+            """, "\(show)")
     }
 }

@@ -367,12 +367,16 @@ class SteeredServer: @unchecked Sendable {
 }
 
 /// Output compared whole where parts of it differ from run to run: the built binary's path
-/// becomes `$BINARY` (it differs by machine and architecture), this checkout's `$ROOT`, a temporary path named with a UUID (a sandbox's store, a scratch folder) `$TMP`, a
-/// loopback port `127.0.0.1:PORT`. Everything else must be exactly as expected.
+/// becomes `$BINARY` (it differs by machine and architecture), this checkout's `$ROOT`, a
+/// temporary path named with a UUID (a sandbox's store, a scratch folder) `$TMP`, a loopback port
+/// `127.0.0.1:PORT`, a schedule's random ID `$UUID` (its short form `$ID`). Everything else must be
+/// exactly as expected.
 enum Whole {
     static func normal(_ text: String) -> String {
         text.replacing(Paths.binary, with: "$BINARY").replacing(Paths.root.path, with: "$ROOT")
             .replacing(/\/tmp\/[^\/\s"']*?[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}/, with: "$TMP")
             .replacing(/127\.0\.0\.1:[0-9]+/, with: "127.0.0.1:PORT")
+            .replacing(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/, with: "$UUID")
+            .replacing(/\b[0-9a-f]{8}\b/, with: "$ID")
     }
 }

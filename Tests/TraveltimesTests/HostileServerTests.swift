@@ -48,7 +48,14 @@ import Glibc
         try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--now", Paths.capturedAt])
         for minute in ["16:30", "16:31"] {
             let tick = try sandbox.run(["tick", "--now", "2025-11-04T\(minute):00-08:00"])
-            #expect(tick.status == 1 && tick.stderr.contains("rate limited (429); retry after 86400 s"), "\(tick)")
+            #expect(tick.status == 1 && Whole.normal(tick.stderr) == """
+                traveltimes: notifier 1 failed for schedule.$UUID.weekday.3: ntfy: rate limited (429); retry after 86400 s; retrying while the grace window lasts
+                traveltimes: notifier 2 failed for schedule.$UUID.weekday.3: Telegram: rate limited (429); retry after 86400 s; retrying while the grace window lasts
+                traveltimes: notifier 3 failed for schedule.$UUID.weekday.3: Discord: rate limited (429); retry after 86400 s; retrying while the grace window lasts
+                traveltimes: notifier 4 failed for schedule.$UUID.weekday.3: Matrix: rate limited (429); retry after 86400 s; retrying while the grace window lasts
+                traveltimes: 4 deliveries failed; see `traveltimes delivered`
+
+                """, "\(tick)")
         }
         let failed = try ledger(sandbox).filter { $0.alert.kind == .schedule && $0.outcome == .failed }
         #expect(failed.map(\.attempts) == [1, 1, 1, 1, 2, 2, 2, 2], "\(failed)")
@@ -72,7 +79,12 @@ import Glibc
         let beside = try sandbox.run(["tick", "--now", "2025-11-05T07:03:00-08:00"])
         #expect(beside.status == 0 && beside.stdout.isEmpty && beside.stderr.isEmpty, "\(beside)")
         let first = try slow.wait()
-        #expect(first.status == 1 && first.stderr.contains("not sent: this tick's 2 s ran out; the next tick sends it"), "\(first)")
+        #expect(first.status == 1 && Whole.normal(first.stderr) == """
+            traveltimes: notifier 1 failed for schedule.$UUID.weekday.4: not sent: this tick's 2 s ran out; the next tick sends it; retrying while the grace window lasts
+            traveltimes: notifier 1 failed for schedule.$UUID.weekday.4: not sent: this tick's 2 s ran out; the next tick sends it; retrying while the grace window lasts
+            traveltimes: 2 deliveries failed; see `traveltimes delivered`
+
+            """, "\(first)")
         let entries = try ledger(sandbox)
         #expect(entries.count(where: { $0.outcome == .delivered }) == 2 && entries.count(where: { $0.outcome == .failed }) == 2, "\(entries)")
         try sandbox.ok(["tick", "--now", "2025-11-05T07:04:00-08:00"])
@@ -90,7 +102,11 @@ import Glibc
         try sandbox.ok(["notify", "add", "tgram://123456:GOOD/42/9999"])
         for minute in ["00", "01", "02", "03", "04"] {
             let tick = try sandbox.run(["tick", "--now", "2025-11-05T07:\(minute):00-08:00"])
-            #expect(tick.status == 1 && tick.stderr.contains("Telegram: chat not found (400)"), "\(tick)")
+            #expect(tick.status == 1 && Whole.normal(tick.stderr) == """
+                traveltimes: notifier 1 failed for schedule.$UUID.weekday.4: Telegram: chat not found (400); retrying while the grace window lasts
+                traveltimes: 1 delivery failed; see `traveltimes delivered`
+
+                """, "\(tick)")
         }
         let chat = try #require((try server.state()["telegram"] as? [String: [[String: Any]]])?["42"])
         #expect(chat.count == 1, "\(chat)")

@@ -52,8 +52,20 @@ import Testing
         #expect(try sandbox.ok(["schedule", "list"]).stdout == "\(id.prefix(8))  7:00 AM  Weekdays  3 routes  enabled\n")
         #expect(try sandbox.ok(["schedule"]).stdout == "\(id.prefix(8))  7:00 AM  Weekdays  3 routes  enabled\n")
         let verbose = try sandbox.ok(["schedule", "list", "--verbose"]).stdout
-        #expect(verbose.contains("Enabled notification at 7:00 AM, Monday, Tuesday, Wednesday, Thursday, Friday, 3 routes"))
-        #expect(verbose.contains("    Everett-Seattle: 34 min (-11 min, CLEAR)"))
+        #expect(Whole.normal(verbose) == """
+            $ID  Enabled notification at 7:00 AM, Monday, Tuesday, Wednesday, Thursday, Friday, 3 routes
+                Everett-Seattle: 34 min (-11 min, CLEAR)
+                Seattle-Bellevue via 90: 14 min (-1 min, CLEAR)
+                Seattle-Everett: 48 min (-9 min, CLEAR)
+
+            """)
+        #expect(Whole.normal(verbose) == """
+            $ID  Enabled notification at 7:00 AM, Monday, Tuesday, Wednesday, Thursday, Friday, 3 routes
+                Everett-Seattle: 34 min (-11 min, CLEAR)
+                Seattle-Bellevue via 90: 14 min (-1 min, CLEAR)
+                Seattle-Everett: 48 min (-9 min, CLEAR)
+
+            """)
 
         let json = try #require(try sandbox.json(["schedule", "list", "--json"]) as? [[String: Any]])
         let keys: Set = [
@@ -70,8 +82,44 @@ import Testing
         #expect(json[0]["daysLabel"] as? String == "Weekdays" && json[0]["timeLabel"] as? String == "7:00 AM")
 
         let show = try sandbox.ok(["schedule", "show", String(id.prefix(4)), "--now", now]).stdout
-        #expect(show.contains("Schedule \(id)"))
-        #expect(show.contains("Next alerts:\n    Wed, Nov 5, 7:00 AM\n    Thu, Nov 6, 7:00 AM"))
+        #expect(Whole.normal(show) == """
+            Schedule $UUID
+              Enabled notification at 7:00 AM, Monday, Tuesday, Wednesday, Thursday, Friday, 3 routes
+              Time:    7:00 AM
+              Days:    Weekdays
+              State:   enabled
+              Created: Tue, Nov 4, 4:00 PM
+              Routes:
+                Everett-Seattle: 34 min (-11 min, CLEAR)
+                Seattle-Bellevue via 90: 14 min (-1 min, CLEAR)
+                Seattle-Everett: 48 min (-9 min, CLEAR)
+              Next alerts:
+                Wed, Nov 5, 7:00 AM
+                Thu, Nov 6, 7:00 AM
+                Fri, Nov 7, 7:00 AM
+                Mon, Nov 10, 7:00 AM
+                Tue, Nov 11, 7:00 AM
+
+            """)
+        #expect(Whole.normal(show) == """
+            Schedule $UUID
+              Enabled notification at 7:00 AM, Monday, Tuesday, Wednesday, Thursday, Friday, 3 routes
+              Time:    7:00 AM
+              Days:    Weekdays
+              State:   enabled
+              Created: Tue, Nov 4, 4:00 PM
+              Routes:
+                Everett-Seattle: 34 min (-11 min, CLEAR)
+                Seattle-Bellevue via 90: 14 min (-1 min, CLEAR)
+                Seattle-Everett: 48 min (-9 min, CLEAR)
+              Next alerts:
+                Wed, Nov 5, 7:00 AM
+                Thu, Nov 6, 7:00 AM
+                Fri, Nov 7, 7:00 AM
+                Mon, Nov 10, 7:00 AM
+                Tue, Nov 11, 7:00 AM
+
+            """)
         let showJSON = try #require(try sandbox.json(["schedule", "show", id, "--json"]) as? [String: Any])
         #expect(showJSON["id"] as? String == id)
     }
@@ -81,15 +129,15 @@ import Testing
         let id = try #require(try sandbox.scheduleIDs().first)
         let short = String(id.prefix(8))
         let edited = try sandbox.ok(["schedule", "edit", short, "--at", "7:30", "--days", "mon,tue", "--route", "4,1", "--now", now])
-        #expect(edited.stdout.contains("Updated schedule \(short): 7:30 AM on Mon, Tue, 2 routes (Seattle-Everett, Everett-Seattle); next alert Mon, Nov 10, 7:30 AM."))
+        #expect(Whole.normal(edited.stdout) == "Updated schedule $ID: 7:30 AM on Mon, Tue, 2 routes (Seattle-Everett, Everett-Seattle); next alert Mon, Nov 10, 7:30 AM.\n")
         let nothing = try sandbox.run(["schedule", "edit", short])
         #expect(nothing.status == 64 && nothing.stderr == "traveltimes: Nothing to change: give --at, --arrive-by, --buffer, --heads-up, --days, --route, --only-when-delayed or --notify. See 'traveltimes schedule edit --help'.\n")
 
-        #expect(try sandbox.ok(["schedule", "disable", short, "--now", now]).stdout.contains("Disabled schedule \(short)"))
+        #expect(Whole.normal(try sandbox.ok(["schedule", "disable", short, "--now", now]).stdout) == "Disabled schedule $ID (7:30 AM on Mon, Tue): its alerts are no longer pending.\n")
         #expect(try sandbox.store.pending().requests.isEmpty)
-        #expect(try sandbox.ok(["schedule", "disable", short, "--now", now]).stdout.contains("was already disabled"))
-        #expect(try sandbox.ok(["schedule", "list"]).stdout.contains("disabled"))
-        #expect(try sandbox.ok(["schedule", "enable", short, "--now", now]).stdout.contains("Enabled schedule \(short)"))
+        #expect(Whole.normal(try sandbox.ok(["schedule", "disable", short, "--now", now]).stdout) == "Schedule $ID (7:30 AM on Mon, Tue) was already disabled.\n")
+        #expect(Whole.normal(try sandbox.ok(["schedule", "list"]).stdout) == "$ID  7:30 AM  Mon, Tue  2 routes  disabled\n")
+        #expect(Whole.normal(try sandbox.ok(["schedule", "enable", short, "--now", now]).stdout) == "Enabled schedule $ID (7:30 AM on Mon, Tue).\n")
         #expect(try sandbox.store.pending().requests.count == 2)
 
         let refused = try sandbox.run(["schedule", "remove", short])

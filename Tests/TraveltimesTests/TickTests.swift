@@ -43,7 +43,7 @@ import Testing
         let (sandbox, _) = try sandbox()
         let late = try sandbox.ok(["tick", "--now", "2025-11-04T16:41:00-08:00"])
         #expect(late.stdout.isEmpty)
-        #expect(late.stderr.contains("missed schedule.") && late.stderr.contains("past the 10 min grace window; not delivered"))
+        #expect(Whole.normal(late.stderr) == "traveltimes: missed schedule.$UUID.weekday.3 due Tue, Nov 4, 4:30 PM: 11 min late, past the 10 min grace window; not delivered\n" && Whole.normal(late.stderr) == "traveltimes: missed schedule.$UUID.weekday.3 due Tue, Nov 4, 4:30 PM: 11 min late, past the 10 min grace window; not delivered\n")
         let json = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
         #expect(json.map { $0["outcome"] as? String } == ["missed"])
         #expect((json[0]["reason"] as? String)?.contains("11 min late, past the 10 min grace window") == true)
@@ -82,7 +82,15 @@ import Testing
         try sandbox.ok(["notify", "add", "exec", "sh", "-c", "echo ok >> \(log)"])
         try sandbox.ok(["notify", "add", "exec", "false"])
         let first = try sandbox.run(["tick", "--now", "2025-11-04T16:30:00-08:00"])
-        #expect(first.status == 1 && first.stderr.contains("notifier 2 failed") && first.stderr.contains("false exited with status 1"))
+        #expect(first.status == 1 && Whole.normal(first.stderr) == """
+            traveltimes: notifier 2 failed for schedule.$UUID.weekday.3: false exited with status 1; retrying while the grace window lasts
+            traveltimes: 1 delivery failed; see `traveltimes delivered`
+
+            """ && Whole.normal(first.stderr) == """
+            traveltimes: notifier 2 failed for schedule.$UUID.weekday.3: false exited with status 1; retrying while the grace window lasts
+            traveltimes: 1 delivery failed; see `traveltimes delivered`
+
+            """)
         let second = try sandbox.run(["tick", "--now", "2025-11-04T16:34:00-08:00"])
         #expect(second.status == 1, "retried within the grace window")
         let third = try sandbox.run(["tick", "--now", "2025-11-04T16:45:00-08:00"])
@@ -102,7 +110,7 @@ import Testing
         try sandbox.ok(["schedule", "remove", String(second.prefix(8)), "--yes"])
         #expect((try sandbox.json(["delivered", "--json", "--schedule", String(second.prefix(6))]) as? [Any])?.count == 1)
         let refused = try sandbox.run(["delivered", "clear", "--schedule", String(second.prefix(8))])
-        #expect(refused.status == 64 && refused.stderr.contains("This will dismiss and forget what was delivered for schedule"))
+        #expect(refused.status == 64 && Whole.normal(refused.stderr) == "traveltimes: This will dismiss and forget what was delivered for schedule $ID. Re-run with --yes to confirm. See 'traveltimes delivered clear --help'.\n")
         #expect(try sandbox.ok(["delivered", "clear", "--schedule", String(second.prefix(8)), "--yes"]).stdout
             == "Removed 1 ledger entry for schedule \(second.prefix(8)).\n")
         let left = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
@@ -196,9 +204,17 @@ import Testing
         let sandbox = try sandbox()
         // Renton-Auburn (70) runs +11 min in the sample; Everett-Seattle (1) and 96 are on time.
         let added = try sandbox.ok(["schedule", "add", "--at", "16:30", "--days", "tue", "--route", "1,70", "--only-when-delayed", "10", "--now", Paths.capturedAt])
-        #expect(added.stdout.contains("only when delayed 10+ min"))
+        #expect(Whole.normal(added.stdout) == """
+            Added schedule $ID: 4:30 PM on Tue, 2 routes (Everett-Seattle, Renton-Auburn), only when delayed 10+ min; next alert Tue, Nov 4, 4:30 PM.
+            Schedules are in America/Los_Angeles from now on, whatever TZ cron runs with (change it with `traveltimes config set timezone ZONE`).
+
+            """)
         try sandbox.ok(["schedule", "add", "--at", "16:40", "--days", "tue", "--route", "1,96", "--only-when-delayed", "5m", "--now", Paths.capturedAt])
-        #expect(try sandbox.ok(["schedule", "list"]).stdout.contains("only when +10 min"))
+        #expect(Whole.normal(try sandbox.ok(["schedule", "list"]).stdout) == """
+            $ID  4:30 PM  Tue  2 routes  enabled  only when +10 min
+            $ID  4:40 PM  Tue  2 routes  enabled  only when +5 min
+
+            """)
         let json = try #require(try sandbox.json(["schedule", "list", "--json"]) as? [[String: Any]])
         #expect(json.compactMap { $0["onlyWhenDelayedBy"] as? Int } == [10, 5])
 

@@ -288,8 +288,16 @@ import Glibc
         try sandbox.ok(["notify", "add", "exec", "sh", "-c", "echo 'cannot connect to the session bus' >&2; exit 3"])
         let tick = try sandbox.run(["tick", "--now", "2025-11-04T16:30:00-08:00"])
         #expect(tick.status == 1)
-        #expect(tick.stderr.contains("notifier 1 failed for schedule."))
-        #expect(tick.stderr.contains(": sh exited with status 3: cannot connect to the session bus; retrying while the grace window lasts"), "\(tick)")
+        #expect(Whole.normal(tick.stderr) == """
+            traveltimes: notifier 1 failed for schedule.$UUID.weekday.3: sh exited with status 3: cannot connect to the session bus; retrying while the grace window lasts
+            traveltimes: 1 delivery failed; see `traveltimes delivered`
+
+            """)
+        #expect(Whole.normal(tick.stderr) == """
+            traveltimes: notifier 1 failed for schedule.$UUID.weekday.3: sh exited with status 3: cannot connect to the session bus; retrying while the grace window lasts
+            traveltimes: 1 delivery failed; see `traveltimes delivered`
+
+            """, "\(tick)")
     }
 
     @Test func aTickKilledMidSendIsRecoveredAndSaysSo() throws {
@@ -338,7 +346,7 @@ import Glibc
         // The 307 reached its final endpoint as a POST, body intact; nothing reached it as a GET.
         let posts = server.posts()
         #expect(posts.map(\.path) == ["/hook-307/SECRET", "/hook-final", "/hook-302/SECRET"], "\(posts.map(\.path))")
-        #expect(posts[1].body.contains("\"title\":\"Commute at 4:30 PM (Tue)\""))
+        #expect(Whole.normal(posts[1].body) == "{\"body\":\"Everett-Seattle: 34 min (-11 min, CLEAR)\",\"id\":\"schedule.$UUID.weekday.3\",\"title\":\"Commute at 4:30 PM (Tue)\",\"urgency\":\"normal\"}")
         #expect(server.requests().filter { $0.path == "/hook-final" }.count == 1, "the one POST, and no GET")
         let ledger = try #require(try sandbox.json(["delivered", "--json"]) as? [[String: Any]])
         #expect(Set(ledger.map { "\($0["notifier"] as? Int ?? 0):\($0["outcome"] as? String ?? "")" }) == ["1:delivered", "2:failed"])
