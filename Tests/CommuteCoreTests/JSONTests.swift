@@ -118,23 +118,23 @@ import Glibc
     }
 
     @Test(arguments: [
-        (#"{"version": 1, "routes": [{"id": "5"}]}"#, "routes[0].updatedAt is missing", "routes[0].updatedAt is missing"),
-        (#"{"version": 1, "routes": [{"id": 5, "updatedAt": "2025-11-05T00:00:00Z"}]}"#, "routes[0].id has the wrong type", "routes[0].id has the wrong type"),
-        (#"{"version": 1, "routes": [7]}"#, "routes[0] is not an object", "routes[0] is not an object"),
-        (#"{"routes": [{"id": 5}], "version": 2}"#, "unknown version 2", "unknown version 2"),
+        (#"{"version": 1, "routes": [{"id": "5"}]}"#, "wrong shape: routes[0].updatedAt is missing", "wrong shape: routes[0].updatedAt is missing"),
+        (#"{"version": 1, "routes": [{"id": 5, "updatedAt": "2025-11-05T00:00:00Z"}]}"#, "wrong shape: routes[0].id has the wrong type", "wrong shape: routes[0].id has the wrong type"),
+        (#"{"version": 1, "routes": [7]}"#, "wrong shape: routes[0] is not an object", "wrong shape: routes[0] is not an object"),
+        (#"{"routes": [{"id": 5}], "version": 2}"#, "unknown version 2 (this traveltimes reads version 1)", "unknown version 2 (this traveltimes reads version 1)"),
         (#"{"routes": []}"#, "no \"version\" field", "no \"version\" field"),
-        (#"{"version": 1}"#, "routes is missing", "routes is missing"),
+        (#"{"version": 1}"#, "wrong shape: routes is missing", "wrong shape: routes is missing"),
         (#"{"version": "1", "routes": []}"#, "\"version\" is not a number", "\"version\" is not a number"),
         (#"[]"#, "expected a JSON object", "expected a JSON object"),
         (#"{"version": 1, "routes": [{"id": 5, "updatedAt": "2025-11-05T00:00:00Z"}]"#, "not valid JSON", "not valid JSON"),
-        (#"{"version": 1, "routes": [{"id": "5", "updatedAt": "yesterday"}]}"#, "'yesterday' is not an ISO 8601 time", nil),
+        (#"{"version": 1, "routes": [{"id": "5", "updatedAt": "yesterday"}]}"#, "wrong shape: routes[0].updatedAt 'yesterday' is not an ISO 8601 time with an offset", nil),
     ] as [(String, String, String?)])
     func problemsAreNamedAndTheVersionComesFirst(text: String, decodeReason: String, validateReason: String?) {
         do {
             _ = try RouteCache.decodeDocument(from: Data(text.utf8))
             Issue.record("decoded \(text)")
         } catch let problem as DocumentProblem {
-            #expect(problem.reason.contains(decodeReason), "\(problem.reason)")
+            #expect(problem.reason == decodeReason)
         } catch {
             Issue.record("unexpected \(error)")
         }
@@ -143,7 +143,7 @@ import Glibc
             try RouteCache.validateDocument(Data(text.utf8))
             Issue.record("validated \(text)")
         } catch let problem as DocumentProblem {
-            #expect(problem.reason.contains(validateReason), "\(problem.reason)")
+            #expect(problem.reason == validateReason)
         } catch {
             Issue.record("unexpected \(error)")
         }
@@ -225,9 +225,9 @@ import Glibc
     }
 
     @Test(arguments: [
-        ("tru", "unexpected"), ("nulL", "unexpected character 'L'"), ("fals", "unexpected end of data"), ("-", "invalid number"),
+        ("tru", "unexpected end of data"), ("nulL", "unexpected character 'L'"), ("fals", "unexpected end of data"), ("-", "invalid number"),
         ("1.", "invalid number"), ("1e+", "invalid number"), ("01", "invalid number"), ("-012", "invalid number"),
-        (#""abc"#, "unterminated string"), ("\"a\u{01}b\"", "control character"), ("[1,", "unexpected end of data"),
+        (#""abc"#, "unterminated string"), ("\"a\u{01}b\"", "control character in a string"), ("[1,", "unexpected end of data"),
         (#"{"a" 1}"#, "expected ':'"), (#"{"a": 1,}"#, "expected a key"), ("[1 2]", "expected ',' or ']'"),
     ])
     func skippingStillChecksEveryValue(text: String, message: String) {
@@ -235,7 +235,7 @@ import Glibc
             try JSONReader.read(Data(text.utf8)) { try $0.skipValue() }
             Issue.record("skipped \(text)")
         } catch let error as JSONReadError {
-            #expect(error.kind == .syntax && error.message.contains(message), "\(text): \(error)")
+            #expect(error.kind == .syntax && error.message == message, "\(text): \(error)")
         } catch {
             Issue.record("unexpected \(error)")
         }
