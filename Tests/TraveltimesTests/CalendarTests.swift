@@ -340,3 +340,19 @@ import Testing
         }
     }
 }
+
+/// Where an event is, as its writer put it: GEO (`lat;lon`), or Apple's structured location (a
+/// `geo:lat,lon` URI behind quoted parameters holding colons and escaped line breaks).
+@Suite struct EventPlaceTests {
+    @Test func geoAndApplesStructuredLocationGiveThePoint() throws {
+        let zone = try #require(IANAZone(identifier: "Europe/Zurich"))
+        let apple = try Data(contentsOf: URL(fileURLWithPath: CalendarTests.calendar("real/icalendar-x_location.ics")))
+        let from = 1_477_605_600  // 2016-10-28 00:00 in Zurich
+        let expansion = try CalendarEvents.expand(apple, from: from, until: from + 86_400, zone: zone)
+        #expect(expansion.occurrences.map(\.place) == [Coordinate(latitude: 52.382762, longitude: 7.528319)])
+        let places = try Data(contentsOf: URL(fileURLWithPath: CalendarTests.calendar("places.ics")))
+        let morning = 1_894_694_400  // 2030-01-15 00:00 UTC
+        let dentist = try CalendarEvents.expand(places, from: morning, until: morning + 86_400, zone: zone).occurrences.first
+        #expect(dentist?.summary == "Dentist" && dentist?.place == Coordinate(latitude: 47.6205, longitude: -122.3493))
+    }
+}
