@@ -226,7 +226,9 @@ extension Health {
         }
         let enabled = schedules.count(where: \.isEnabled)
         let watches = configuration.watches?.count ?? 0
-        guard enabled > 0 || watches > 0 else {
+        // A calendar's departures are alerts too: with them, no schedule is no problem.
+        let departures = commute.calendars.departureSchedules().count
+        guard enabled > 0 || watches > 0 || departures > 0 else {
             return findings + [schedules.isEmpty ? .noSchedules : .allSchedulesDisabled(count: schedules.count)]
         }
         guard let report = try? commute.schedules.pendingReport(deferred: .soonest(0)) else { return findings + [.planUnreadable] }
