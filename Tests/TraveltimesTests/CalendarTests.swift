@@ -254,6 +254,9 @@ import Testing
         let sandbox = try Self.withWorkCalendar()
         let nested = try sandbox.run(["calendar", "add", "n", "--ics", "\(scratch)/nest.ics", "--route", "1", "--now", Paths.capturedAt])
         #expect(nested.status == 69 && nested.stderr == "traveltimes: calendar n is not readable: components nested more than 8 deep at line 9; calendar n was not added\n", "\(nested)")
+        // The user's words wrong: 64, nothing saved.
+        let noRoute = try sandbox.run(["calendar", "add", "r", "--ics", Self.calendar("work.ics"), "--route", "nope", "--now", Paths.capturedAt])
+        #expect(noRoute.status == 64 && noRoute.stderr == "traveltimes: no route 'nope' (see `traveltimes routes`); calendar r was not added. See 'traveltimes calendar add --help'.\n", "\(noRoute)")
         let binary = try sandbox.run(["calendar", "add", "b", "--ics", "\(scratch)/binary.ics", "--route", "1", "--now", Paths.capturedAt])
         #expect(binary.status == 69 && binary.stderr == "traveltimes: calendar b is not readable: not an iCalendar file (no BEGIN:VCALENDAR); calendar b was not added\n", "\(binary)")
         // A fold a million characters long loses only its property.

@@ -7,7 +7,12 @@ import Glibc
 /// Why a calendar cannot be added, read or used: one line naming the calendar.
 public struct CalendarFailure: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// The user's words are wrong (a name, a route), not the calendar or its server.
+    public var isUsersFault: Bool
+    public init(_ message: String, isUsersFault: Bool = false) {
+        self.message = message
+        self.isUsersFault = isUsersFault
+    }
     public var description: String { message }
 }
 
@@ -46,16 +51,16 @@ extension Calendars {
         _ source: CalendarSource, client: any HTTPClient, access: Places.SearchAccess? = nil, timeout: TimeInterval
     ) throws -> (reading: CalendarState.Reading, planned: Int) {
         guard CalendarSource.isValidName(source.name) else {
-            throw CalendarFailure("'\(DisplayText.line(source.name))' is not a calendar name: 1 to 40 lowercase letters, digits and dashes, starting with a letter (work, holidays)")
+            throw CalendarFailure("'\(DisplayText.line(source.name))' is not a calendar name: 1 to 40 lowercase letters, digits and dashes, starting with a letter (work, holidays)", isUsersFault: true)
         }
         guard configuration.calendars?.contains(where: { $0.name == source.name }) != true else {
-            throw CalendarFailure("there is already a calendar '\(source.name)' (`traveltimes calendar remove \(source.name)` first)")
+            throw CalendarFailure("there is already a calendar '\(source.name)' (`traveltimes calendar remove \(source.name)` first)", isUsersFault: true)
         }
         guard (configuration.calendars ?? []).count < CalendarSource.largestCount else {
-            throw CalendarFailure("there are \(CalendarSource.largestCount) calendars already; remove one first")
+            throw CalendarFailure("there are \(CalendarSource.largestCount) calendars already; remove one first", isUsersFault: true)
         }
         if let routeID = source.routeID, try store.routes().byID[routeID] == nil {
-            throw CalendarFailure("no route '\(DisplayText.line(routeID))' (see `traveltimes routes`)")
+            throw CalendarFailure("no route '\(DisplayText.line(routeID))' (see `traveltimes routes`)", isUsersFault: true)
         }
         if let from = source.from { _ = try commute.places.point(from) }
         guard case .fresh(let data, let validators) = try fetch(source, validators: nil, client: client, timeout: timeout) else {

@@ -62,6 +62,8 @@ extension Commands {
                 (reading, planned) = try commute.calendars.add(
                     source, client: client, access: from == nil ? nil : try invocation.searchAccess(commute.configuration),
                     timeout: try invocation.value(Self.timeout) ?? Options.defaultTimeout)
+            } catch let failure as CalendarFailure where failure.isUsersFault {
+                throw invocation.usage("\(failure.message); calendar \(name) was not added.")
             } catch let failure as CalendarFailure {
                 throw CalendarFailed(message: "\(failure.message); calendar \(name) was not added")
             } catch let problem as Places.PlaceProblem {
