@@ -56,13 +56,6 @@ public enum ICSReader {
     public static let maximumDepth = 8
     public static let maximumComponents = 200_000
 
-    /// The VCALENDAR components of a file (usually one), whole.
-    public static func read(_ data: some Collection<UInt8>) throws(ICSReadError) -> [ICSComponent] {
-        var calendars: [ICSComponent] = []
-        try read(data, child: { _, _ in false }, calendar: { calendars.append($0) })
-        return calendars
-    }
-
     /// Streams a file: each component directly inside a VCALENDAR is handed to `child` as it
     /// ends, with its calendar's properties so far; `child` returns whether it took it (it is then
     /// not kept in the calendar: a large calendar is never held whole). Each VCALENDAR, with what
