@@ -293,15 +293,6 @@ import Glibc
             ? Outside what the route can be: ignored until a second reading confirms it.
 
             """)
-        #expect(routes == """
-            Updated at 4:15 PM
-               ID  NAME                        NOW     AVG   DELAY  STATUS      SOURCE  UPDATED
-            *   1  Everett-Seattle              5?  45 min       -  SUSPICIOUS  wsdot   4:15 PM
-            *  96  Seattle-Bellevue via 90  14 min  15 min  -1 min  CLEAR       wsdot   4:00 PM
-            *   4  Seattle-Everett          48 min  57 min  -9 min  CLEAR       wsdot   4:00 PM
-            ? Outside what the route can be: ignored until a second reading confirms it.
-
-            """)
         let held = try #require(try sandbox.json(["route", "1", "--json"]) as? [String: Any])
         #expect(held["suspicious"] as? Bool == true && held["suspiciousMinutes"] as? Int == 5 && held["currentMinutes"] is NSNull)
         #expect(Whole.normal(try sandbox.ok(["route", "1"]).stdout) == """

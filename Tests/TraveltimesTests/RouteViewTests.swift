@@ -70,34 +70,6 @@ import Testing
                 $ID  7:00 AM on Weekdays
 
             """)
-        #expect(Whole.normal(text) == """
-            Renton-Auburn (route 70)  * favorite
-              Renton to Auburn
-              From:     SR 167 @ I-405 in Renton, road 167, heading S, milepost 26.14
-              To:       SR 167 @ 15th St NW in Auburn, road 167, heading S, milepost 15.86
-              Distance: 10.28 mi
-              Now:      35 min (usually 24 min)
-              Delay:    +11 min, CONGESTED
-              Arrive:   4:40 PM if you leave now
-              Updated:  4:00 PM (5 min ago)
-              Schedules:
-                $ID  7:00 AM on Weekdays
-
-            """)
-        #expect(Whole.normal(text) == """
-            Renton-Auburn (route 70)  * favorite
-              Renton to Auburn
-              From:     SR 167 @ I-405 in Renton, road 167, heading S, milepost 26.14
-              To:       SR 167 @ 15th St NW in Auburn, road 167, heading S, milepost 15.86
-              Distance: 10.28 mi
-              Now:      35 min (usually 24 min)
-              Delay:    +11 min, CONGESTED
-              Arrive:   4:40 PM if you leave now
-              Updated:  4:00 PM (5 min ago)
-              Schedules:
-                $ID  7:00 AM on Weekdays
-
-            """)
         let json = try #require(try sandbox.json(["route", "70", "--json", "--now", now]) as? [String: Any])
         #expect(json["estimatedArrival"] as? String == "2025-11-04T16:40:00-08:00")
         #expect(json["favorite"] as? Bool == true)

@@ -326,18 +326,6 @@ final class TransitServer: @unchecked Sendable {
             Installed:  nothing runs refresh and tick: `traveltimes install systemd` or `traveltimes install cron`
 
             """, "\(status)")
-        #expect(Whole.normal(status) == """
-            Store:      $TMP
-            Time zone:  America/Los_Angeles (saved)
-            Routes:     1 (0 without data), updated 7:15 AM (1 min ago)
-            Source:     not set (transit feeds only)
-            Transit:    metro, 1 route; timetable checked 7:00 AM; realtime read 7:15 AM
-            Favorites:  1
-            Schedules:  1 (1 enabled)
-            Pending:    5 scheduled (cap 64), 0 deferred; planned 7:15 AM
-            Installed:  nothing runs refresh and tick: `traveltimes install systemd` or `traveltimes install cron`
-
-            """, "\(status)")
         let json = try JSONSerialization.jsonObject(with: Data(try sandbox.ok(["status", "--json", "--now", Self.at("07:16")]).stdout.utf8))
         let feeds = try #require((json as? [String: Any])?["transit"] as? [[String: Any]])
         #expect(feeds.count == 1 && feeds[0]["routes"] as? [String] == ["commute"] && feeds[0]["problems"] as? [String] == [])

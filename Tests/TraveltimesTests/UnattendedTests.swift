@@ -113,9 +113,6 @@ import Glibc
         #expect(stale.stdout == """
             Commute at 5:00 PM (Tue)\u{A}Everett-Seattle: 58 min (+13 min, CONGESTED)\u{A}Data is 2 h old (updated 4:00 PM)\u{A}(late by 1 h)\u{A}\u{A}
             """, "\(stale)")
-        #expect(stale.stdout == """
-            Commute at 5:00 PM (Tue)\u{A}Everett-Seattle: 58 min (+13 min, CONGESTED)\u{A}Data is 2 h old (updated 4:00 PM)\u{A}(late by 1 h)\u{A}\u{A}
-            """, "\(stale)")
     }
 
     @Test func aTickReadsTheLedgerOnlyWhenSomethingNewIsDue() throws {
@@ -222,36 +219,6 @@ import Glibc
               -h, --help   Show this help
 
             """)
-        #expect(tick == """
-            Usage: traveltimes tick [--quiet] [--now TIME]
-
-            Deliver the alerts that are due (run by cron every minute)
-
-            Each due occurrence is delivered once through every notifier, however many ticks run,
-            with its words composed now from the freshest routes saved. One more than the grace
-            window late (config set grace; default 10m) is recorded as missed, not delivered: a
-            laptop waking at 9:00 does not burst out the 7:00 alert. A failed notifier is retried by
-            later ticks while the grace window lasts. A tick killed while sending is recovered: two
-            minutes on, a later tick sends that alert again — so across a crash an alert arrives at
-            least once, perhaps twice, and the ledger says "resent after an interrupted tick".
-            Health: when an alert due within lead would carry data older than stale-after (60m), or
-            refreshes have failed that long, one health alert says what is wrong, since when, the
-            fix and the alerts it touches, and one more says when it mends (config set
-            stale-after; off for none). Quiet hours hold them; at most 4 a day.
-            One notification per occurrence: where the channel can change one (ntfy, Telegram,
-            Matrix, Discord, the desktop), the leave alert replaces its heads-up, a watch's
-            "cleared" its "over", a health alert's "mended" the problem; a heads-up is revised when
-            the leave time moves 3 minutes or more (on the other channels that is a new message,
-            held in quiet hours); and where the channel can clear (ntfy, the desktop), an alert is
-            dismissed once over: at its arrival, or alert-lifetime after it fired (default 2h).
-            Install:  * * * * * traveltimes tick --quiet
-
-            Options:
-              -q, --quiet  Print nothing on success; a warning only when something changed (for cron)
-              --now TIME   Act as if it were this ISO 8601 time (e.g. 2025-11-04T07:00:00-08:00)
-              -h, --help   Show this help
-
-            """, "\(tick)")
     }
 }
 
@@ -293,11 +260,6 @@ import Glibc
             traveltimes: 1 delivery failed; see `traveltimes delivered`
 
             """)
-        #expect(Whole.normal(tick.stderr) == """
-            traveltimes: notifier 1 failed for schedule.$UUID.weekday.3: sh exited with status 3: cannot connect to the session bus; retrying while the grace window lasts
-            traveltimes: 1 delivery failed; see `traveltimes delivered`
-
-            """, "\(tick)")
     }
 
     @Test func aTickKilledMidSendIsRecoveredAndSaysSo() throws {
