@@ -346,6 +346,40 @@ import Testing
     }
 }
 
+/// `calendars.json` damaged every way: every command answers (0, doctor's 1, or 65 naming the
+/// file), prints nothing hidden, and doctor says the calendars' alerts are not planned; the next
+/// refresh after it is moved aside plans them again.
+@Suite struct CalendarStoreFuzzTests {
+    @Test func aDamagedCalendarsFileIsNamedAndNeverSilent() throws {
+        var random = SeededRandom(seed: JSONFuzzTests.seed &+ 39)
+        let sandbox = try CalendarTests.withWorkCalendar()
+        try sandbox.ok(["calendar", "add", "work", "--ics", CalendarTests.calendar("work.ics"), "--route", "1", "--now", Paths.capturedAt])
+        let intact = try #require(sandbox.bytes("calendars.json"))
+        let damages: [HostileInputFuzzTests.Damage] = [.flipped, .cut, .lengthened, .replaced, .spliced]
+        for round in 0..<10 {
+            try Sandbox.write(sandbox.path("calendars.json"), HostileInputFuzzTests.damaged(intact, damages[round % damages.count], using: &random))
+            for command in [["pending"], ["calendar", "list"], ["calendar", "events", "work"], ["doctor"], ["tick"], ["status"]] {
+                // (calendar list shows no time of day: it takes no --now; the sandbox's clock is pinned.)
+                let outcome = try sandbox.run(command + (command == ["calendar", "list"] ? [] : ["--now", Paths.capturedAt]))
+                #expect([0, 1, 65].contains(outcome.status), "round \(round) \(command): \(outcome)")
+                if outcome.status == 65 { #expect(outcome.stderr.contains(sandbox.path("calendars.json")), "\(command): \(outcome)") }
+                for text in [outcome.stdout, outcome.stderr] {
+                    #expect(text.unicodeScalars.allSatisfy { !DisplayText.isHidden($0) || $0 == "\n" }, "\(command): \(text)")
+                }
+            }
+        }
+        try Sandbox.write(sandbox.path("calendars.json"), Data("{\"version\":1,".utf8))
+        let doctor = try sandbox.run(["doctor", "--now", Paths.capturedAt])
+        #expect(Whole.normal(doctor.stdout).contains("""
+            problem  calendars     unreadable: $TMP/calendars.json: not valid JSON; the file was left untouched — fix or move it aside, then try again; no calendar's departures or days off are planned
+                                   → move calendars.json aside: the next refresh reads every calendar again
+            """), "\(doctor)")
+        try FileManager.default.removeItem(atPath: sandbox.path("calendars.json"))
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--quiet", "--now", Paths.capturedAt])
+        #expect(try sandbox.ok(["pending", "--now", Paths.capturedAt]).stdout.hasPrefix("3 alerts scheduled (cap 64); 0 deferred.\n"))
+    }
+}
+
 /// Where an event is, as its writer put it: GEO (`lat;lon`), or Apple's structured location (a
 /// `geo:lat,lon` URI behind quoted parameters holding colons and escaped line breaks).
 @Suite struct EventPlaceTests {

@@ -70,6 +70,8 @@ extension Health {
         // Calendars
         /// A calendar, what it plans, when it was last read, and why its last reading failed.
         case calendar(name: String, planned: String, checkedAt: Date?, problem: String?)
+        /// `calendars.json` cannot be read: no calendar's departures or days off are planned.
+        case calendarsUnreadable(reason: String)
 
         // Deliveries
         case lastDeliveryFailed(Notifier, reason: String)
@@ -91,7 +93,7 @@ extension Health {
             case .customRoutesOnly, .sourceFile, .sourceURL, .zoneSaved, .planned, .onlyWatches, .providerReady: .ok
             case .noSource, .sourceNotUsable, .sourceIsRelativePath, .sourceFileUnreadable, .sourceNeedsAccessCode, .zoneNotSaved,
                 .schedulesUnreadable, .noSchedules, .allSchedulesDisabled, .planUnreadable, .nothingPlanned, .neverRefreshed,
-                .providerWithoutKey, .lastDeliveryFailed, .transitRelativePath:
+                .providerWithoutKey, .lastDeliveryFailed, .transitRelativePath, .calendarsUnreadable:
                 .problem
             case .zoneOverridden, .zoneDiffers, .duplicateSchedule, .scheduleInsideQuietHours, .providerBudgetSpent, .transitNoDeparture: .warning
             case .refreshed(_, let age, let lastFailure): age > 86_400 ? .problem : age > Self.staleAfter || lastFailure != nil ? .warning : .ok
@@ -140,7 +142,15 @@ extension Health {
                 }
             }
         }
-        for item in (try? commute.calendars.list()) ?? [] {
+        var calendars: [(source: CalendarSource, reading: CalendarState.Reading?, departures: Int, skippedDays: Int)] = []
+        if configuration?.calendars?.isEmpty == false {
+            do {
+                calendars = try commute.calendars.list()
+            } catch {
+                findings.append(.calendarsUnreadable(reason: String(describing: error)))
+            }
+        }
+        for item in calendars {
             let planned = item.source.purpose == .skip
                 ? "rests every schedule on \(item.skippedDays) day\(item.skippedDays == 1 ? "" : "s")"
                 : "\(item.departures) departure\(item.departures == 1 ? "" : "s") "

@@ -228,6 +228,9 @@ struct Doctor {
             guard let problem else { return ("calendar " + name, "\(planned); \(read)", nil) }
             return ("calendar " + name, "\(planned) from its last good copy; the last reading failed: \(problem)",
                     "check the calendar's address (traveltimes calendar list); refresh reads it again")
+        case .calendarsUnreadable(let reason):
+            return ("calendars", "unreadable: \(reason); no calendar's departures or days off are planned",
+                    "move calendars.json aside: the next refresh reads every calendar again")
         case .lastDeliveryFailed(let notifier, let reason):
             return (notifier.id == 0 ? "notifier" : "notifier \(notifier.id)", "\(notifier.summary): its last delivery failed (\(reason))",
                     "traveltimes notify test, and see what it says")
