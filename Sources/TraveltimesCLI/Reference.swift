@@ -70,6 +70,7 @@ enum Reference {
         ("transit stops", true, "metres from --near, else null"),
         ("calendar list", true, "location is a file's name or a URL's host (never its path: a private calendar's secret); kind is departures or skip; route is the route every event uses, else from and provider time a route to each event's place; problem is why the last reading failed (its last good copy is used); unreadable lists the events skipped and why"),
         ("calendar events", true, "by start; recurrenceId is an instance's original start (null for a single event); an all-day event's start and end are midnights in the saved zone, end exclusive; skipped is why it is not used (all-day, cancelled, free/transparent, not matched, past; with --from: no location, place not found, place not looked up yet), null when used"),
+        ("export list", true, "location is a URL's scheme, host and port (an MQTT broker's with its topic prefix; never a user, password or token) or a file's path; lastSuccessAt is when it last sent or wrote a change; problem is why its last attempt failed (tried again at the next run), null when it did not"),
         ("brief", false, "best and worst are route objects, the lists route IDs"),
         ("favorites list", false, "an array of route IDs (strings), in order"),
         ("schedule list", true, "days are weekday numbers 1-7, 1 = Sunday; notify is the notifier names it sends to, null for all; kind is at or arrive-by, and for arrive-by, hour and minute and arriveBy (\"09:00\") are the arrival"),

@@ -15,6 +15,10 @@ enum ExternalTool: String, CaseIterable {
     case gtfsRealtimeBindings = "gtfs-realtime-bindings"
     /// Python's icalendar with recurring_ical_events, from PyPI: the oracle for calendars.
     case recurringICalEvents = "recurring_ical_events"
+    /// Prometheus's Python client, from PyPI: the oracle for the textfile export.
+    case prometheusClient = "prometheus_client"
+    /// Debian's MQTT broker and its clients: the real broker the MQTT export publishes to.
+    case mosquitto
 
     /// Whether this machine has it.
     var isInstalled: Bool {
@@ -25,6 +29,8 @@ enum ExternalTool: String, CaseIterable {
         case .zsh, .fish, .groff, .man: Self.onPath(rawValue)
         case .gtfsRealtimeBindings: Self.hasBindings
         case .recurringICalEvents: Self.imports("import icalendar, recurring_ical_events")
+        case .prometheusClient: Self.imports("import prometheus_client.parser")
+        case .mosquitto: FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto") && Self.onPath("mosquitto_sub")
         }
     }
 
@@ -37,12 +43,14 @@ enum ExternalTool: String, CaseIterable {
         case .man: "man-db"
         case .zsh, .fish, .groff, .gtfsRealtimeBindings: rawValue
         case .recurringICalEvents: "icalendar recurring_ical_events"
+        case .prometheusClient: "prometheus_client"
+        case .mosquitto: "mosquitto mosquitto-clients"
         }
     }
 
     /// How to install it.
     var installation: String {
-        self == .gtfsRealtimeBindings || self == .recurringICalEvents ? "python3 -m pip install \(package)" : "apt-get install \(package)"
+        [.gtfsRealtimeBindings, .recurringICalEvents, .prometheusClient].contains(self) ? "python3 -m pip install \(package)" : "apt-get install \(package)"
     }
 
     /// Set by `.ci/run`: every tool must be there.

@@ -29,6 +29,8 @@ extension Commute {
     public var settings: Settings { Settings(commute: self) }
     /// Calendars whose events are departures, or days off.
     public var calendars: Calendars { Calendars(commute: self) }
+    /// Where the commute is published: Home Assistant, MQTT, an iCalendar file, Prometheus.
+    public var exports: Exports { Exports(commute: self) }
 }
 
 /// A feature of the commute: its operations see the commute's store, configuration and clock.
@@ -63,3 +65,4 @@ public struct Notifiers: CommuteFeature { public let commute: Commute }
 public struct Health: CommuteFeature { public let commute: Commute }
 public struct Settings: CommuteFeature { public let commute: Commute }
 public struct Calendars: CommuteFeature { public let commute: Commute }
+public struct Exports: CommuteFeature { public let commute: Commute }

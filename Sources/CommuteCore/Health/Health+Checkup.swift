@@ -73,6 +73,13 @@ extension Health {
         /// `calendars.json` cannot be read: no calendar's departures or days off are planned.
         case calendarsUnreadable(reason: String)
 
+        // Exports
+        /// An export, where it goes, when it last sent or wrote a change, and why its last
+        /// attempt failed.
+        case export(id: String, kind: String, location: String, lastSuccessAt: Date?, problem: String?)
+        /// `exports.json` cannot be read: every export sends everything again at the next run.
+        case exportsUnreadable(reason: String)
+
         // Deliveries
         case lastDeliveryFailed(Notifier, reason: String)
 
@@ -83,7 +90,7 @@ extension Health {
         /// refreshes failing, or old data, leave `tick` sending what it has.
         public var stopsAlerts: Bool {
             switch self {
-            case .refreshed, .dataAge, .neverRefreshed, .transitFeed, .transitNoDeparture, .calendar: false
+            case .refreshed, .dataAge, .neverRefreshed, .transitFeed, .transitNoDeparture, .calendar, .export, .exportsUnreadable: false
             default: severity == .problem
             }
         }
@@ -100,6 +107,8 @@ extension Health {
             case .dataAge(_, let age, _): age > 86_400 ? .problem : age > Self.staleAfter ? .warning : .ok
             case .transitFeed(_, _, let checkedAt, let problems): checkedAt == nil || !problems.isEmpty ? .warning : .ok
             case .calendar(_, _, _, let problem): problem == nil ? .ok : .warning
+            case .export(_, _, _, _, let problem): problem == nil ? .ok : .warning
+            case .exportsUnreadable: .warning
             }
         }
     }
@@ -156,6 +165,17 @@ extension Health {
                 : "\(item.departures) departure\(item.departures == 1 ? "" : "s") "
                     + (item.source.routeID.map { "by route \($0)" } ?? "from \(item.source.from ?? "?") (\(item.source.provider?.displayName ?? "?"))")
             findings.append(.calendar(name: item.source.name, planned: planned, checkedAt: item.reading?.checkedAt, problem: item.reading?.problem))
+        }
+        if configuration?.exports?.isEmpty == false {
+            do {
+                for item in try commute.exports.list() {
+                    findings.append(.export(
+                        id: item.target.id, kind: item.target.kind.rawValue, location: item.target.shownLocation, lastSuccessAt: item.record?.lastSuccessAt,
+                        problem: item.record?.problem))
+                }
+            } catch {
+                findings.append(.exportsUnreadable(reason: String(describing: error)))
+            }
         }
         return findings
     }

@@ -62,6 +62,12 @@ extension Configuration {
         for (index, source) in (calendars ?? []).enumerated() {
             try source.validate(field: "calendars[\(index)]")
         }
+        try DocumentProblem.check((exports ?? []).count <= ExportTarget.largestCount, "exports holds too many exports")
+        var exportIDs = Set<String>()
+        for (index, export) in (exports ?? []).enumerated() {
+            try export.validate(field: "exports[\(index)]")
+            try DocumentProblem.check(exportIDs.insert(export.id).inserted, "exports[\(index)].id repeats another export's")
+        }
         for (index, feed) in (transitFeeds ?? []).enumerated() {
             let field = "transitFeeds[\(index)]"
             try DocumentProblem.check(TransitFeed.isValidName(feed.name), "\(field).name is not a feed name")

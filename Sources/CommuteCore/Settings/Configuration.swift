@@ -76,6 +76,9 @@ public struct Configuration: StoreDocument, Equatable {
     public var transitFeeds: [TransitFeed]?
     /// Calendars: their events' departures, or the days they pause every schedule.
     public var calendars: [CalendarSource]?
+    /// Where the commute is published: Home Assistant, MQTT, an iCalendar file, a Prometheus
+    /// textfile (a token or a broker's password may be among them).
+    public var exports: [ExportTarget]?
 
     /// The most transit feeds.
     public static let largestTransitFeedCount = 20

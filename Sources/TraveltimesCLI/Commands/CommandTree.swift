@@ -44,6 +44,9 @@ enum CommandTree {
         .group(Group(
             name: "calendar", summary: "Calendars: leave in time for their events, or rest on their days off", alone: "list",
             commands: [Commands.CalendarAddCommand.command, Commands.CalendarListCommand.command, Commands.CalendarEventsCommand.command, Commands.CalendarRemoveCommand.command])),
+        .group(Group(
+            name: "export", summary: "Publish the commute to Home Assistant, an MQTT broker, an iCalendar file or Prometheus", alone: "list",
+            commands: [Commands.ExportAddCommand.command, Commands.ExportListCommand.command, Commands.ExportRemoveCommand.command])),
         .command(Commands.BriefCommand.command),
         .group(Group(
             name: "favorites", summary: "The routes you follow, in your order", alone: "list",

@@ -231,6 +231,13 @@ struct Doctor {
         case .calendarsUnreadable(let reason):
             return ("calendars", "unreadable: \(reason); no calendar's departures or days off are planned",
                     "move calendars.json aside: the next refresh reads every calendar again")
+        case .export(let id, let kind, let location, let lastSuccessAt, let problem):
+            let last = lastSuccessAt.map { "last sent a change \(moment($0))" } ?? "nothing sent yet"
+            guard let problem else { return ("export " + id, "\(kind), \(location): \(last)", nil) }
+            return ("export " + id, "\(kind), \(location): \(last); the last attempt failed: \(problem)",
+                    "the next refresh tries again; traveltimes export remove \(id) and add it again to change its address or token")
+        case .exportsUnreadable(let reason):
+            return ("exports", "exports.json is unreadable: \(reason)", "move exports.json aside: the next refresh sends everything again")
         case .lastDeliveryFailed(let notifier, let reason):
             return (notifier.id == 0 ? "notifier" : "notifier \(notifier.id)", "\(notifier.summary): its last delivery failed (\(reason))",
                     "traveltimes notify test, and see what it says")

@@ -240,6 +240,22 @@ struct RefreshRun {
         }
     }
 
+    /// What changed, sent to each export (`export add`). The refresh itself is done: an export
+    /// that fails is a warning, said once, and tried again at the next run.
+    func publishExports() {
+        guard !(commute.configuration.exports ?? []).isEmpty else { return }
+        do {
+            let outcomes = try commute.exports.publish(client: session.limited(to: 1 << 20), timeout: max(1, min(10, timeout - (access.clock() - start))))
+            for outcome in outcomes {
+                if case .failed(let problem, let isNew) = outcome.result, isNew, !invocation.wantsJSON {
+                    io.warn("export \(outcome.target.id) (\(outcome.target.shownLocation)) failed: \(problem); tried again at the next run")
+                }
+            }
+        } catch {
+            io.warn("exports not sent: \(DisplayText.line(String(describing: error)))")
+        }
+    }
+
     /// `--json`'s object, then the error to end with: the feed's, else the custom routes' (a
     /// line each; the last is the error itself).
     func finish() throws {

@@ -50,6 +50,7 @@ extension Commands {
             try run.refreshCalendars()
             run.reportPlans()
             run.checkWatches()
+            run.publishExports()
             try run.finish()
         }
 

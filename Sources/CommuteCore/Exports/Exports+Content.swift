@@ -1,0 +1,108 @@
+import FoundationEssentials
+
+extension Exports {
+    /// What every export publishes, worked out once a run: the favorites as sensors, the planned
+    /// leave alerts as an iCalendar file, the metrics as a Prometheus textfile.
+    struct Content {
+        var sensors: [HomeAssistantSensor] = []
+        var calendar = Data()
+        var metrics = Data()
+
+        /// What the exports of `kinds` publish.
+        init(commute: Commute, kinds: Set<ExportTarget.Kind>) throws {
+            guard !kinds.isEmpty else { return }
+            let routes = try commute.routes.all().byID
+            let pending = try commute.store.pending()
+            let schedules = try commute.store.schedules().schedules + commute.calendars.departureSchedules()
+            let byID = Dictionary(schedules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            // Leave alerts yet to come, soonest first (a heads-up is a reminder of one, not one).
+            let leaves = pending.requests.filter { !$0.isHeadsUp && ($0.arrival ?? $0.nextFire) >= commute.now }
+            if kinds.contains(.homeassistant) || kinds.contains(.mqtt) {
+                let favorites = try commute.store.favorites().routeIDs
+                let objectIDs = HomeAssistantSensor.objectIDs(for: favorites)
+                sensors = zip(favorites, objectIDs).map { routeID, objectID in
+                    let route = routes[routeID]
+                    let next = leaves.first { byID[$0.scheduleID]?.routeIDs.contains(routeID) == true }
+                    return HomeAssistantSensor(
+                        objectID: objectID, routeID: routeID, name: route?.name ?? "Route \(routeID)",
+                        minutes: route?.suspiciousMinutes == nil ? route?.currentMinutes : nil, typical: route.flatMap { Self.typical($0, commute) },
+                        status: route.map { $0.suspiciousMinutes == nil ? $0.status.rawValue : "SUSPICIOUS" } ?? "UNAVAILABLE",
+                        updated: route.map { TimeFormatting.iso8601($0.updatedAt, calendar: commute.calendar) } ?? "",
+                        nextLeave: next.map { TimeFormatting.iso8601($0.nextFire, calendar: commute.calendar) })
+                }
+            }
+            if kinds.contains(.ics) {
+                calendar = ICalendarFeed.render(
+                    leaves.map { entry in Self.event(entry, schedule: byID[entry.scheduleID], routes: routes, commute: commute) },
+                    version: Product.version)
+            }
+            if kinds.contains(.prometheus) {
+                metrics = try Self.metrics(commute, routes: routes, schedules: schedules)
+            }
+        }
+
+        /// A route's usual minutes now: its history's median for this quarter hour when there is
+        /// enough of it, else the feed's average.
+        static func typical(_ route: Route, _ commute: Commute) -> Int? {
+            if let typical = commute.history.typical(route.id, at: commute.now) { return Int(typical.median.rounded()) }
+            return route.averageMinutes
+        }
+
+        /// A leave alert as an event: from its leave time to its arrival (or the route's time),
+        /// named for what it leaves for, with the route times it was composed with.
+        static func event(_ entry: PendingBook.Entry, schedule: Schedule?, routes: [String: Route], commute: Commute) -> ICalendarFeed.Event {
+            let occurrence = commute.calendar.local(entry.arrival ?? entry.nextFire).date
+            let travel = schedule?.routeIDs.compactMap { routes[$0]?.currentMinutes }.min()
+            let end = entry.arrival ?? entry.nextFire.addingTimeInterval(TimeInterval((travel ?? 1) * 60))
+            var summary = entry.title ?? "Leave"
+            if summary.hasPrefix("Leave now") { summary = "Leave" + summary.dropFirst("Leave now".count) }
+            else if !summary.hasPrefix("Leave") { summary = "Leave: \(summary)" }
+            return ICalendarFeed.Event(
+                uid: "\(entry.scheduleID.uuidString.lowercased())-\(occurrence.iso)@traveltimes",
+                stamp: entry.since ?? entry.nextFire, start: entry.nextFire, end: end, summary: summary, description: entry.body ?? "")
+        }
+
+        /// The textfile: the followed routes' minutes and usual minutes, the last good refresh,
+        /// and today's requests to each provider and alerts by outcome (both start again at local
+        /// midnight, which Prometheus takes as a counter reset).
+        static func metrics(_ commute: Commute, routes: [String: Route], schedules: [Schedule]) throws -> Data {
+            var followed: [String] = []
+            var seen = Set<String>()
+            for id in try commute.store.favorites().routeIDs + schedules.flatMap(\.routeIDs) where seen.insert(id).inserted { followed.append(id) }
+            var minutes: [PrometheusText.Sample] = []
+            var typical: [PrometheusText.Sample] = []
+            for id in followed {
+                guard let route = routes[id] else { continue }
+                let labels = [("route", id), ("name", route.name)]
+                if route.suspiciousMinutes == nil, let current = route.currentMinutes { minutes.append(.init(labels: labels, value: Double(current))) }
+                if let usual = Self.typical(route, commute) { typical.append(.init(labels: labels, value: Double(usual))) }
+            }
+            let log = try commute.store.refreshLog()
+            let today = commute.calendar.local(commute.now).date.iso
+            let counts = log.providerRequests?.day == today ? log.providerRequests?.counts ?? [:] : [:]
+            let midnight = commute.calendar.instant(on: commute.today, hour: 0, minute: 0)
+            var outcomes: [String: Int] = ["delivered": 0, "failed": 0, "missed": 0, "suppressed": 0]
+            for decision in try commute.store.ledgerDecisions(since: midnight) where decision.outcome != .claimed {
+                outcomes[decision.outcome.rawValue, default: 0] += 1
+            }
+            var families = [
+                PrometheusText.Family(name: "traveltimes_route_minutes", help: "Minutes a followed route takes now.", kind: .gauge, samples: minutes),
+                PrometheusText.Family(
+                    name: "traveltimes_route_typical_minutes", help: "A followed route's usual minutes now (its history, else the feed's average).",
+                    kind: .gauge, samples: typical),
+            ]
+            if let last = log.lastSuccessAt {
+                families.append(.init(
+                    name: "traveltimes_last_refresh_timestamp_seconds", help: "When the last refresh succeeded, in seconds since 1970.", kind: .gauge,
+                    samples: [.init(value: last.timeIntervalSince1970.rounded(.down))]))
+            }
+            families.append(.init(
+                name: "traveltimes_provider_requests_total", help: "Requests sent to each routing provider today (from 0 at local midnight).",
+                kind: .counter, samples: RouteProvider.allCases.map { .init(labels: [("provider", $0.rawValue)], value: Double(counts[$0.rawValue] ?? 0)) }))
+            families.append(.init(
+                name: "traveltimes_alerts_total", help: "Alerts decided today, by outcome, one per notifier (from 0 at local midnight).", kind: .counter,
+                samples: outcomes.keys.sorted().map { .init(labels: [("outcome", $0)], value: Double(outcomes[$0] ?? 0)) }))
+            return PrometheusText.render(families.filter { !$0.samples.isEmpty })
+        }
+    }
+}

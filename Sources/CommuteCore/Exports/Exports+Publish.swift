@@ -1,0 +1,251 @@
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why an export cannot be added or used: one line naming it, never its token or password.
+public struct ExportFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    /// The user's words are wrong (a URL, a path), not the server.
+    public var isUsersFault: Bool
+    public init(_ message: String, isUsersFault: Bool = false) {
+        self.message = message
+        self.isUsersFault = isUsersFault
+    }
+    public var description: String { message }
+}
+
+extension Exports {
+    /// What one export did in a run.
+    public struct Outcome: Sendable, Equatable {
+        public enum Result: Sendable, Equatable {
+            /// Nothing had changed: nothing was sent or written.
+            case unchanged
+            /// `count` sensors, messages, events or metrics sent or written.
+            case sent(Int)
+            /// It failed; `isNew` when the same problem was not said before.
+            case failed(String, isNew: Bool)
+        }
+        public var target: ExportTarget
+        public var result: Result
+    }
+
+    /// The exports as configured, with what their last attempts did.
+    public func list() throws -> [(target: ExportTarget, record: ExportState.Record?)] {
+        let state = try store.exportState()
+        return (configuration.exports ?? []).map { ($0, state.records[$0.id]) }
+    }
+
+    /// The ID a new export of `kind` gets: the kind, or `kind-2`, `kind-3`.
+    public func nextID(_ kind: ExportTarget.Kind) -> String {
+        let taken = Set((configuration.exports ?? []).map(\.id))
+        if !taken.contains(kind.rawValue) { return kind.rawValue }
+        return (2...99).lazy.map { "\(kind.rawValue)-\($0)" }.first { !taken.contains($0) } ?? kind.rawValue
+    }
+
+    /// Adds an export: it is published to now and must work; nothing is saved otherwise.
+    @discardableResult
+    public func add(_ target: ExportTarget, client: any HTTPClient, timeout: TimeInterval) throws -> Outcome {
+        guard (configuration.exports ?? []).count < ExportTarget.largestCount else {
+            throw ExportFailure("there are \(ExportTarget.largestCount) exports already; remove one first", isUsersFault: true)
+        }
+        if target.kind.isFile {
+            if let other = (configuration.exports ?? []).first(where: { $0.kind.isFile && $0.location == target.location }) {
+                throw ExportFailure("export \(other.id) writes \(target.shownLocation) already", isUsersFault: true)
+            }
+            let directory = target.location.pathDirectory
+            var info = stat()
+            guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                throw ExportFailure("\(DisplayText.line(directory)) is not a directory", isUsersFault: true)
+            }
+            if target.kind == .prometheus, !target.location.hasSuffix(".prom") {
+                throw ExportFailure("node_exporter's textfile collector reads only files ending in .prom: name it \(DisplayText.line(target.location.pathBaseName)).prom", isUsersFault: true)
+            }
+        }
+        try store.checkPlanInputs()
+        let content = try Content(commute: commute, kinds: [target.kind])
+        var record = ExportState.Record()
+        let result = publish(target, content: content, record: &record, client: client, timeout: timeout, force: true)
+        if case .failed(let problem, _) = result { throw ExportFailure("export \(target.id) (\(target.shownLocation)): \(problem)") }
+        try store.updateConfiguration { configuration in
+            configuration.exports = (configuration.exports ?? []) + [target]
+        }
+        try store.update(ExportState.self) { state in state.records[target.id] = record }
+        return Outcome(target: target, result: result)
+    }
+
+    /// Removes an export and what it remembers; a file it wrote is removed with it (a calendar
+    /// or a collector would otherwise go on reading it as current).
+    public func remove(_ id: String) throws -> ExportTarget {
+        guard let target = configuration.exports?.first(where: { $0.id == id }) else {
+            let known = (configuration.exports ?? []).map(\.id)
+            throw ExportFailure(
+                "no export '\(DisplayText.line(id))'" + (known.isEmpty ? "; add one with `traveltimes export add`" : " (there are: \(known.joined(separator: ", ")))"),
+                isUsersFault: true)
+        }
+        try store.updateConfiguration { configuration in
+            configuration.exports = (configuration.exports ?? []).filter { $0.id != id }
+            if configuration.exports?.isEmpty == true { configuration.exports = nil }
+        }
+        try store.update(ExportState.self) { state in state.records[id] = nil }
+        if target.kind.isFile { unlink(target.location) }
+        return target
+    }
+
+    /// Publishes to every export what changed since it last succeeded; an export whose last
+    /// attempt failed is tried again. Nothing is sent or written for an export where nothing
+    /// changed, and `exports.json` is written only when a record changes.
+    public func publish(client: any HTTPClient, timeout: TimeInterval) throws -> [Outcome] {
+        let targets = configuration.exports ?? []
+        guard !targets.isEmpty else { return [] }
+        let content = try Content(commute: commute, kinds: Set(targets.map(\.kind)))
+        var records = try store.exportState().records
+        var outcomes: [Outcome] = []
+        for target in targets {
+            var record = records[target.id] ?? ExportState.Record()
+            let result = publish(target, content: content, record: &record, client: client, timeout: timeout, force: false)
+            records[target.id] = record
+            outcomes.append(Outcome(target: target, result: result))
+        }
+        let changed = records
+        try store.update(ExportState.self) { state in
+            for target in targets { state.records[target.id] = changed[target.id] }
+        }
+        return outcomes
+    }
+
+    /// Whether any export's last attempt failed (a tick that changed nothing tries it again).
+    public func hasFailure() -> Bool {
+        guard configuration.exports?.isEmpty == false, let state = try? store.exportState() else { return false }
+        return state.records.values.contains { $0.problem != nil }
+    }
+
+    // MARK: One export
+
+    private func publish(
+        _ target: ExportTarget, content: Content, record: inout ExportState.Record, client: any HTTPClient, timeout: TimeInterval, force: Bool
+    ) -> Outcome.Result {
+        let previous = force ? [:] : record.sent ?? [:]
+        let attempt: Result<(count: Int, sent: [String: String]), ExportFailure>
+        switch target.kind {
+        case .ics: attempt = writeFile(target, content.calendar, force: force)
+        case .prometheus: attempt = writeFile(target, content.metrics, force: force)
+        case .homeassistant: attempt = postStates(target, content.sensors, previous: previous, client: client, timeout: timeout)
+        case .mqtt: attempt = publishMQTT(target, content.sensors, previous: previous, timeout: timeout)
+        }
+        switch attempt {
+        case .success(let done):
+            let wasFailing = record.problem != nil
+            record.problem = nil
+            record.problemTold = nil
+            if done.count > 0 || wasFailing || force {
+                record.lastSuccessAt = now
+                record.lastAttemptAt = now
+            }
+            record.sent = done.sent.isEmpty ? nil : done.sent
+            return done.count > 0 ? .sent(done.count) : .unchanged
+        case .failure(let failure):
+            let problem = DisplayText.line(String(failure.message.prefix(300)))
+            let isNew = record.problem != problem || record.problemTold != true
+            record.lastAttemptAt = now
+            record.problem = problem
+            record.problemTold = true
+            return .failed(problem, isNew: isNew)
+        }
+    }
+
+    /// Writes the file when its bytes differ from what is there (or it is gone); mode 0644, so a
+    /// collector or a web server running as another user can read it.
+    private func writeFile(_ target: ExportTarget, _ data: Data, force: Bool) -> Result<(count: Int, sent: [String: String]), ExportFailure> {
+        if !force, let current = try? RegularFile.read(target.location, maximumSize: 64 << 20), current == data {
+            return .success((0, [:]))
+        }
+        do {
+            try AtomicFile.write(data, to: target.location, mode: 0o644)
+            return .success((1, [:]))
+        } catch {
+            return .failure(ExportFailure("cannot write \(DisplayText.line(target.location)): \(error)"))
+        }
+    }
+
+    /// POSTs each sensor whose state or attributes changed to `/api/states/<entity_id>`; a sensor
+    /// no longer among the favorites is deleted.
+    private func postStates(
+        _ target: ExportTarget, _ sensors: [HomeAssistantSensor], previous: [String: String], client: any HTTPClient, timeout: TimeInterval
+    ) -> Result<(count: Int, sent: [String: String]), ExportFailure> {
+        guard let base = ExportTarget.homeAssistantURL(target.location), let token = target.token else {
+            return .failure(ExportFailure("the URL or the token is missing"))
+        }
+        var sent: [String: String] = [:]
+        var count = 0
+        let headers = ["Authorization": "Bearer \(token)", "Content-Type": "application/json", "Accept": "application/json"]
+        let deadline = Date().addingTimeInterval(timeout)
+        func request(_ method: String, _ entity: String, _ body: Data?) -> ExportFailure? {
+            guard let url = URL(string: "\(base.absoluteString)/api/states/\(entity)") else { return ExportFailure("\(entity) makes no URL") }
+            do {
+                let response = try client.send(method, url, headers: headers, body: body, timeout: max(0.5, deadline.timeIntervalSinceNow))
+                switch response.status {
+                case 200, 201: return nil
+                case 404 where method == "DELETE": return nil
+                case 401, 403:
+                    return ExportFailure("Home Assistant refused the token (HTTP \(response.status)): make a long-lived access token for an administrator on your profile page")
+                case 400: return ExportFailure("Home Assistant refused \(entity) (HTTP 400)")
+                default: return ExportFailure("Home Assistant answered HTTP \(response.status)")
+                }
+            } catch {
+                if let error = error as? HTTPClientError { return ExportFailure("\(error)") }
+                return ExportFailure(systemReason(error))
+            }
+        }
+        for sensor in sensors {
+            let body = sensor.restBody
+            let digest = ExportState.digest(body)
+            sent[sensor.entityID] = digest
+            if previous[sensor.entityID] == digest { continue }
+            if let failure = request("POST", sensor.entityID, body) { return .failure(failure) }
+            count += 1
+        }
+        for entity in previous.keys.sorted() where sent[entity] == nil {
+            if let failure = request("DELETE", entity, nil) { return .failure(failure) }
+            count += 1
+        }
+        return .success((count, sent))
+    }
+
+    /// Publishes, retained, each discovery config, state and attributes that changed, and the
+    /// availability; a favorite removed has its topics cleared (an empty retained message).
+    /// Nothing changed: no connection at all.
+    private func publishMQTT(
+        _ target: ExportTarget, _ sensors: [HomeAssistantSensor], previous: [String: String], timeout: TimeInterval
+    ) -> Result<(count: Int, sent: [String: String]), ExportFailure> {
+        guard let broker = MQTTBroker(target.location) else { return .failure(ExportFailure("the broker URL is not an mqtt:// URL")) }
+        var messages: [MQTTPacket.Message] = []
+        var sent: [String: String] = [:]
+        func add(_ topic: String, _ payload: Data) {
+            let digest = ExportState.digest(payload)
+            sent[topic] = digest
+            if previous[topic] != digest { messages.append(MQTTPacket.Message(topic: topic, payload: payload)) }
+        }
+        for sensor in sensors {
+            add("homeassistant/sensor/\(sensor.objectID)/config", sensor.discoveryConfig(prefix: broker.prefix, version: Product.version))
+        }
+        add("\(broker.prefix)/status", Data("online".utf8))
+        for sensor in sensors {
+            add("\(broker.prefix)/\(sensor.objectID)/state", Data((sensor.minutes.map(String.init) ?? "None").utf8))
+            add("\(broker.prefix)/\(sensor.objectID)/attributes", sensor.attributesBody)
+        }
+        for topic in previous.keys.sorted() where sent[topic] == nil {
+            messages.append(MQTTPacket.Message(topic: topic, payload: Data()))
+        }
+        guard !messages.isEmpty else { return .success((0, sent)) }
+        let session = MQTTSession(
+            host: broker.host, port: broker.port, user: broker.user, password: broker.password, clientID: "traveltimes\(getpid())")
+        do {
+            try session.publish(messages, timeout: timeout)
+        } catch {
+            return .failure(ExportFailure(error.message))
+        }
+        return .success((messages.count, sent))
+    }
+}

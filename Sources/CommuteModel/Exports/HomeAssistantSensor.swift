@@ -1,0 +1,132 @@
+import FoundationEssentials
+
+/// A route as a Home Assistant sensor: its object ID (`traveltimes_home_work`), and the state and
+/// attributes both the REST API and MQTT discovery carry.
+public struct HomeAssistantSensor: Sendable, Equatable {
+    /// `traveltimes_<slug>`: lower-case letters, digits and single underscores, as Home
+    /// Assistant's entity IDs must be.
+    public var objectID: String
+    public var routeID: String
+    public var name: String
+    /// Minutes now; nil when the route has no reading (the state is then `unknown`).
+    public var minutes: Int?
+    public var typical: Int?
+    /// `CLEAR`, `SLOWING`, `CONGESTED`, `NO DATA`.
+    public var status: String
+    /// When the reading was measured, and the next planned leave time on the route (ISO 8601).
+    public var updated: String
+    public var nextLeave: String?
+
+    public init(objectID: String, routeID: String, name: String, minutes: Int?, typical: Int?, status: String, updated: String, nextLeave: String?) {
+        self.objectID = objectID
+        self.routeID = routeID
+        self.name = name
+        self.minutes = minutes
+        self.typical = typical
+        self.status = status
+        self.updated = updated
+        self.nextLeave = nextLeave
+    }
+
+    public var entityID: String { "sensor.\(objectID)" }
+
+    /// The state as text (Home Assistant keeps states as text): the minutes, or `unknown`.
+    public var state: String { minutes.map(String.init) ?? "unknown" }
+
+    /// Object IDs for routes in order: each route's ID lower-cased, every run of other characters
+    /// one underscore, no underscore at either end; a clash gets `_2`, `_3`.
+    public static func objectIDs(for routeIDs: [String]) -> [String] {
+        var taken = Set<String>()
+        return routeIDs.map { id in
+            var slug = ""
+            for scalar in id.lowercased().unicodeScalars {
+                if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
+                    slug.unicodeScalars.append(scalar)
+                } else if !slug.isEmpty, slug.last != "_" {
+                    slug += "_"
+                }
+            }
+            while slug.hasSuffix("_") { slug.removeLast() }
+            var objectID = "traveltimes_" + (slug.isEmpty ? "route" : slug)
+            var suffix = 2
+            let base = objectID
+            while !taken.insert(objectID).inserted {
+                objectID = "\(base)_\(suffix)"
+                suffix += 1
+            }
+            return objectID
+        }
+    }
+
+    /// The attributes object: unit, device class, name, typical, status, updated, next leave.
+    public func attributes(into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("unit_of_measurement")
+        json.string("min")
+        json.key("device_class")
+        json.string("duration")
+        json.key("friendly_name")
+        json.string(name)
+        json.key("route")
+        json.string(routeID)
+        json.key("typical")
+        json.int(typical)
+        json.key("status")
+        json.string(status)
+        json.key("updated")
+        json.string(updated)
+        json.key("next_leave")
+        json.string(nextLeave)
+        json.endObject()
+    }
+
+    /// The REST API's body: `{"state": …, "attributes": {…}}`.
+    public var restBody: Data {
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("state")
+        json.string(state)
+        json.key("attributes")
+        attributes(into: &json)
+        json.endObject()
+        return Data(json.bytes)
+    }
+
+    /// The attributes alone, for MQTT's `json_attributes_topic`.
+    public var attributesBody: Data {
+        var json = JSONWriter()
+        attributes(into: &json)
+        return Data(json.bytes)
+    }
+
+    /// The MQTT discovery config (retained at `homeassistant/sensor/<object_id>/config`).
+    public func discoveryConfig(prefix: String, version: String) -> Data {
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("name")
+        json.string(name)
+        json.key("unique_id")
+        json.string(objectID)
+        json.key("object_id")
+        json.string(objectID)
+        json.key("state_topic")
+        json.string("\(prefix)/\(objectID)/state")
+        json.key("json_attributes_topic")
+        json.string("\(prefix)/\(objectID)/attributes")
+        json.key("unit_of_measurement")
+        json.string("min")
+        json.key("device_class")
+        json.string("duration")
+        json.key("availability_topic")
+        json.string("\(prefix)/status")
+        json.key("origin")
+        json.beginObject()
+        json.key("name")
+        json.string("traveltimes")
+        json.key("sw_version")
+        json.string(version)
+        json.endObject()
+        json.endObject()
+        return Data(json.bytes)
+    }
+}

@@ -1,0 +1,107 @@
+import CommuteCore
+import FoundationEssentials
+
+extension Commands {
+    enum ExportAddCommand {
+        static let command = Command(
+            name: "export add",
+            summary: "Publish the commute: Home Assistant, MQTT, an iCalendar file, a Prometheus textfile",
+            arguments: "KIND WHERE",
+            positionals: 2...2,
+            argumentValues: [.words(ExportTarget.Kind.allCases.map(\.rawValue))],
+            options: [token, timeout, Options.now],
+            discussion: """
+                KIND WHERE is one of:
+                  homeassistant URL --token -   Home Assistant's REST API (http://HOST:8123): a sensor
+                      per favorite, sensor.traveltimes_<route>, its state the minutes now, its
+                      attributes unit, typical, status, updated and next_leave. The long-lived access
+                      token (an administrator's, from your profile page) is read from standard input.
+                  mqtt mqtt://[USER:PASSWORD@]HOST[:PORT][/PREFIX]   an MQTT 3.1.1 broker: Home
+                      Assistant discovery (retained homeassistant/sensor/traveltimes_<route>/config),
+                      the state and attributes retained under PREFIX (traveltimes), PREFIX/status
+                      online. Plain TCP (port 1883); mqtts:// is not supported.
+                  ics FILE          an iCalendar file of every planned leave alert (a calendar app
+                      subscribes to it where a web server serves it).
+                  prometheus FILE   node_exporter's textfile collector format (FILE ends in .prom):
+                      traveltimes_route_minutes, _route_typical_minutes,
+                      _last_refresh_timestamp_seconds, _provider_requests_total, _alerts_total.
+                The export is made now and must work; nothing is saved otherwise. Then each refresh,
+                and each tick that changes something, sends or writes what changed, and only that: a
+                run where nothing changed sends and writes nothing. A failure is said once (exit
+                status unchanged) and tried again at the next run; `doctor` shows it. Tokens and
+                passwords are kept only in config.json (mode 0600) and never shown. Files are
+                replaced whole (a reader never sees half of one), mode 0644.
+                """
+        ) { invocation in
+            let words = invocation.arguments.positionals
+            guard let kind = ExportTarget.Kind(rawValue: words[0].lowercased()) else {
+                var message = "Unknown export '\(DisplayText.line(String(words[0].prefix(40))))': use homeassistant, mqtt, ics or prometheus."
+                if let suggestion = Suggestions.closest(to: words[0], in: ExportTarget.Kind.allCases.map(\.rawValue)) { message += " Did you mean '\(suggestion)'?" }
+                throw invocation.usage(message)
+            }
+            let commute = try invocation.commute()
+            let place = words[1]
+            var token: String?
+            var location = place
+            switch kind {
+            case .homeassistant:
+                guard let url = ExportTarget.homeAssistantURL(place) else {
+                    throw invocation.usage("Invalid Home Assistant URL: give its base URL, such as http://homeassistant.local:8123 (no user, query or fragment).")
+                }
+                location = url.absoluteString
+                guard try invocation.value(Self.token) == "-" else {
+                    throw invocation.usage("Missing --token -: the long-lived access token, on standard input (`printf '%s\\n' \"$TOKEN\" | traveltimes export add homeassistant URL --token -`).")
+                }
+                guard let line = StandardInput.line(maximumBytes: 4_096), ExportTarget.isValidToken(line) else {
+                    throw invocation.usage("No token on standard input (one line, at most 4 KiB): `printf '%s\\n' \"$TOKEN\" | traveltimes export add homeassistant URL --token -`.")
+                }
+                token = line
+            case .mqtt:
+                if place.lowercased().hasPrefix("mqtts://") {
+                    throw invocation.usage("mqtts:// (TLS) is not supported: use mqtt:// to a broker on this machine or a trusted network.")
+                }
+                guard MQTTBroker(place) != nil else {
+                    throw invocation.usage("Invalid broker URL: use mqtt://[USER:PASSWORD@]HOST[:PORT][/PREFIX], such as mqtt://localhost or mqtt://ha:secret@10.0.0.5:1883/commute.")
+                }
+            case .ics, .prometheus:
+                guard !place.isEmpty, !place.hasSuffix("/"), DisplayText.line(place) == place else {
+                    throw invocation.usage("Invalid file '\(DisplayText.line(place))': give the path of the file to write.")
+                }
+                // A relative path is kept as a full one: timers and cron run in another directory.
+                location = place.hasPrefix("/")
+                    ? place
+                    : URL(fileURLWithPath: place, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)).standardizedFileURL.path
+            }
+            if kind != .homeassistant, try invocation.value(Self.token) != nil { throw invocation.usage("--token is for homeassistant only.") }
+            let target = ExportTarget(id: commute.exports.nextID(kind), kind: kind, location: location, token: token, createdAt: commute.now)
+            let client = HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: 1 << 20, environment: invocation.environment)
+            let outcome: Exports.Outcome
+            do {
+                let spinner = kind.isFile ? nil : Spinner(io: invocation.io, message: "Sending to \(target.shownLocation)")
+                defer { spinner?.stop() }
+                outcome = try commute.exports.add(target, client: client, timeout: try invocation.value(Self.timeout) ?? 10)
+            } catch let failure as ExportFailure where failure.isUsersFault {
+                throw invocation.usage("\(failure.message); the export was not added.")
+            } catch let failure as ExportFailure {
+                throw ExportFailed(message: "\(failure.message); the export was not added")
+            }
+            let count = if case .sent(let count) = outcome.result { count } else { 0 }
+            let what = switch kind {
+            case .homeassistant: "\(count) sensor\(count == 1 ? "" : "s") sent"
+            case .mqtt: "\(count) retained message\(count == 1 ? "" : "s") published"
+            case .ics, .prometheus: "written"
+            }
+            invocation.io.out("Added export \(target.id) (\(kind.rawValue), \(target.shownLocation)): \(what). Each refresh and tick sends what changes.")
+        }
+
+        static let token = Option<String>("--token", value: "-", help: "homeassistant: read the long-lived access token from standard input")
+        static let timeout = Options.timeout(help: "Deadline for the first export (default 10)")
+    }
+}
+
+/// An export that could not be made: the outside's fault, 69.
+struct ExportFailed: ProcessError, CustomStringConvertible {
+    var message: String
+    var exitCode: ExitCode { .unavailable }
+    var description: String { message }
+}

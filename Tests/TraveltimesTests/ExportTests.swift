@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+/// `export add|list|remove` end to end: the iCalendar and Prometheus files read by their oracles
+/// (Python's icalendar, prometheus_client), Home Assistant's REST API against a stand-in shaped
+/// after its documentation, and MQTT discovery against a real broker (Debian's mosquitto, started
+/// here on a free loopback port). Each export sends only what changed: a run that changes nothing
+/// sends and writes nothing.
+@Suite struct ExportTests {
+    static let oracle = Paths.root.appendingPathComponent("Tests/Support/export_oracle.py").path
+
+    /// What an oracle prints reading `file`, or its complaint.
+    static func oracle(_ mode: String, _ file: String) throws -> String {
+        let outcome = try execute(["/usr/bin/env", "python3", oracle, mode, file], environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
+        return outcome.status == 0 ? outcome.stdout : "oracle refused: \(outcome.stdout)\(outcome.stderr)"
+    }
+
+    /// The inode and modification time of a file: what shows it was not written.
+    static func stamp(_ path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "none" }
+        return "\(info.st_ino) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+    }
+
+    @Test(ExternalTool.recurringICalEvents.needed, ExternalTool.prometheusClient.needed)
+    func theCalendarAndTheTextfileAreWhatTheirOraclesRead() throws {
+        let sandbox = try Sandbox().prepared()
+        try sandbox.ok(["schedule", "add", "--arrive-by", "8:30", "--route", "96", "--days", "wed"])
+        let ics = sandbox.home + "-out/leave.ics"
+        let prom = sandbox.home + "-out/traveltimes.prom"
+        try FileManager.default.createDirectory(atPath: sandbox.home + "-out", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: sandbox.home + "-out") }
+
+        let refused = try sandbox.run(["export", "add", "prometheus", sandbox.home + "-out/metrics.txt"])
+        #expect(Whole.normal(refused.stderr) == """
+            traveltimes: node_exporter's textfile collector reads only files ending in .prom: name it metrics.txt.prom; the export was not added. See 'traveltimes export add --help'.
+
+            """ && refused.status == 64)
+        let nowhere = try sandbox.run(["export", "add", "ics", sandbox.home + "-none/leave.ics"])
+        #expect(Whole.normal(nowhere.stderr) == """
+            traveltimes: $TMP-none is not a directory; the export was not added. See 'traveltimes export add --help'.
+
+            """ && nowhere.status == 64)
+        #expect(Whole.normal(try sandbox.ok(["export", "add", "ics", ics]).stdout) == """
+            Added export ics (ics, $TMP-out/leave.ics): written. Each refresh and tick sends what changes.
+
+            """)
+        #expect(Whole.normal(try sandbox.ok(["export", "add", "prometheus", prom]).stdout) == """
+            Added export prometheus (prometheus, $TMP-out/traveltimes.prom): written. Each refresh and tick sends what changes.
+
+            """)
+        #expect(Whole.normal(try Self.oracle("ics", ics)) == #"""
+            ["$UUID-2025-11-05@traveltimes", "2025-11-05T15:00:00+00:00", "2025-11-05T15:14:00+00:00", "Leave: Commute at 7:00 AM (Weekdays)", "Everett-Seattle: 34 min (-11 min, CLEAR)\nSeattle-Bellevue via 90: 14 min (-1 min, CLEAR)\nSeattle-Everett: 48 min (-9 min, CLEAR)\nData is 15 h old (updated Tue, Nov 4, 4:00 PM)"]
+            ["$UUID-2025-11-05@traveltimes", "2025-11-05T16:11:00+00:00", "2025-11-05T16:30:00+00:00", "Leave to arrive by 8:30 AM", "Seattle-Bellevue via 90: 14 min (-1 min, CLEAR)\nExpected arrival 8:25 AM by Seattle-Bellevue via 90\nData is 16 h old (updated Tue, Nov 4, 4:00 PM)"]
+            ["$UUID-2025-11-06@traveltimes", "2025-11-06T15:00:00+00:00", "2025-11-06T15:14:00+00:00", "Leave: Commute at 7:00 AM (Weekdays)", "Everett-Seattle: 34 min (-11 min, CLEAR)\nSeattle-Bellevue via 90: 14 min (-1 min, CLEAR)\nSeattle-Everett: 48 min (-9 min, CLEAR)\nData is 39 h old (updated Tue, Nov 4, 4:00 PM)"]
+            ["$UUID-2025-11-07@traveltimes", "2025-11-07T15:00:00+00:00", "2025-11-07T15:14:00+00:00", "Leave: Commute at 7:00 AM (Weekdays)", "Everett-Seattle: 34 min (-11 min, CLEAR)\nSeattle-Bellevue via 90: 14 min (-1 min, CLEAR)\nSeattle-Everett: 48 min (-9 min, CLEAR)\nData is 2 days old (updated Tue, Nov 4, 4:00 PM)"]
+            ["$UUID-2025-11-10@traveltimes", "2025-11-10T15:00:00+00:00", "2025-11-10T15:14:00+00:00", "Leave: Commute at 7:00 AM (Weekdays)", "Everett-Seattle: 34 min (-11 min, CLEAR)\nSeattle-Bellevue via 90: 14 min (-1 min, CLEAR)\nSeattle-Everett: 48 min (-9 min, CLEAR)\nData is 5 days old (updated Tue, Nov 4, 4:00 PM)"]
+            ["$UUID-2025-11-11@traveltimes", "2025-11-11T15:00:00+00:00", "2025-11-11T15:14:00+00:00", "Leave: Commute at 7:00 AM (Weekdays)", "Everett-Seattle: 34 min (-11 min, CLEAR)\nSeattle-Bellevue via 90: 14 min (-1 min, CLEAR)\nSeattle-Everett: 48 min (-9 min, CLEAR)\nData is 6 days old (updated Tue, Nov 4, 4:00 PM)"]
+
+            """#)
+        #expect(try Self.oracle("prom", prom) == #"""
+            ["traveltimes_route_minutes", "gauge", "traveltimes_route_minutes", {"route": "1", "name": "Everett-Seattle"}, 34]
+            ["traveltimes_route_minutes", "gauge", "traveltimes_route_minutes", {"route": "96", "name": "Seattle-Bellevue via 90"}, 14]
+            ["traveltimes_route_minutes", "gauge", "traveltimes_route_minutes", {"route": "4", "name": "Seattle-Everett"}, 48]
+            ["traveltimes_route_typical_minutes", "gauge", "traveltimes_route_typical_minutes", {"route": "1", "name": "Everett-Seattle"}, 45]
+            ["traveltimes_route_typical_minutes", "gauge", "traveltimes_route_typical_minutes", {"route": "96", "name": "Seattle-Bellevue via 90"}, 15]
+            ["traveltimes_route_typical_minutes", "gauge", "traveltimes_route_typical_minutes", {"route": "4", "name": "Seattle-Everett"}, 57]
+            ["traveltimes_last_refresh_timestamp_seconds", "gauge", "traveltimes_last_refresh_timestamp_seconds", {}, 1762300800]
+            ["traveltimes_provider_requests", "counter", "traveltimes_provider_requests_total", {"provider": "tomtom"}, 0]
+            ["traveltimes_provider_requests", "counter", "traveltimes_provider_requests_total", {"provider": "here"}, 0]
+            ["traveltimes_provider_requests", "counter", "traveltimes_provider_requests_total", {"provider": "google"}, 0]
+            ["traveltimes_provider_requests", "counter", "traveltimes_provider_requests_total", {"provider": "transitous"}, 0]
+            ["traveltimes_provider_requests", "counter", "traveltimes_provider_requests_total", {"provider": "osrm"}, 0]
+            ["traveltimes_provider_requests", "counter", "traveltimes_provider_requests_total", {"provider": "valhalla"}, 0]
+            ["traveltimes_alerts", "counter", "traveltimes_alerts_total", {"outcome": "delivered"}, 0]
+            ["traveltimes_alerts", "counter", "traveltimes_alerts_total", {"outcome": "failed"}, 0]
+            ["traveltimes_alerts", "counter", "traveltimes_alerts_total", {"outcome": "missed"}, 0]
+            ["traveltimes_alerts", "counter", "traveltimes_alerts_total", {"outcome": "suppressed"}, 0]
+
+            """#)
+        let mode = try FileManager.default.attributesOfItem(atPath: ics)[.posixPermissions] as? Int
+        #expect(mode == 0o644)
+
+        // A refresh of the same feed, and a tick with nothing due: nothing written, not even the
+        // store's record of the exports.
+        let before = [ics, prom, sandbox.path("exports.json")].map(Self.stamp)
+        try sandbox.ok(["refresh", "--source", Paths.fixture])
+        try sandbox.ok(["tick", "--quiet"])
+        #expect([ics, prom, sandbox.path("exports.json")].map(Self.stamp) == before)
+
+        // A tick that delivers an alert changes the counts, and the plan: both files follow.
+        let tick = try sandbox.run(["tick", "--now", "2025-11-05T07:00:00-08:00"])
+        #expect(tick.status == 0, "\(tick)")
+        #expect(try Self.oracle("prom", prom) == #"""
+            ["traveltimes_route_minutes", "gauge", "traveltimes_route_minutes", {"route": "1", "name": "Everett-Seattle"}, 34]
+            ["traveltimes_route_minutes", "gauge", "traveltimes_route_minutes", {"route": "96", "name": "Seattle-Bellevue via 90"}, 14]
+            ["traveltimes_route_minutes", "gauge", "traveltimes_route_minutes", {"route": "4", "name": "Seattle-Everett"}, 48]
+            ["traveltimes_route_typical_minutes", "gauge", "traveltimes_route_typical_minutes", {"route": "1", "name": "Everett-Seattle"}, 45]
+            ["traveltimes_route_typical_minutes", "gauge", "traveltimes_route_typical_minutes", {"route": "96", "name": "Seattle-Bellevue via 90"}, 15]
+            ["traveltimes_route_typical_minutes", "gauge", "traveltimes_route_typical_minutes", {"route": "4", "name": "Seattle-Everett"}, 57]
+            ["traveltimes_last_refresh_timestamp_seconds", "gauge", "traveltimes_last_refresh_timestamp_seconds", {}, 1762300800]
+            ["traveltimes_provider_requests", "counter", "traveltimes_provider_requests_total", {"provider": "tomtom"}, 0]
+            ["traveltimes_provider_requests", "counter", "traveltimes_provider_requests_total", {"provider": "here"}, 0]
+            ["traveltimes_provider_requests", "counter", "traveltimes_provider_requests_total", {"provider": "google"}, 0]
+            ["traveltimes_provider_requests", "counter", "traveltimes_provider_requests_total", {"provider": "transitous"}, 0]
+            ["traveltimes_provider_requests", "counter", "traveltimes_provider_requests_total", {"provider": "osrm"}, 0]
+            ["traveltimes_provider_requests", "counter", "traveltimes_provider_requests_total", {"provider": "valhalla"}, 0]
+            ["traveltimes_alerts", "counter", "traveltimes_alerts_total", {"outcome": "delivered"}, 1]
+            ["traveltimes_alerts", "counter", "traveltimes_alerts_total", {"outcome": "failed"}, 0]
+            ["traveltimes_alerts", "counter", "traveltimes_alerts_total", {"outcome": "missed"}, 0]
+            ["traveltimes_alerts", "counter", "traveltimes_alerts_total", {"outcome": "suppressed"}, 0]
+
+            """#)
+        #expect(Whole.normal(try Self.oracle("ics", ics)) == #"""
+            ["$UUID-2025-11-05@traveltimes", "2025-11-05T16:11:00+00:00", "2025-11-05T16:30:00+00:00", "Leave to arrive by 8:30 AM", "Seattle-Bellevue via 90: 14 min (-1 min, CLEAR)\nExpected arrival 8:25 AM by Seattle-Bellevue via 90\nData is 16 h old (updated Tue, Nov 4, 4:00 PM)"]
+            ["$UUID-2025-11-06@traveltimes", "2025-11-06T15:00:00+00:00", "2025-11-06T15:14:00+00:00", "Leave: Commute at 7:00 AM (Weekdays)", "Everett-Seattle: 34 min (-11 min, CLEAR)\nSeattle-Bellevue via 90: 14 min (-1 min, CLEAR)\nSeattle-Everett: 48 min (-9 min, CLEAR)\nData is 39 h old (updated Tue, Nov 4, 4:00 PM)"]
+            ["$UUID-2025-11-07@traveltimes", "2025-11-07T15:00:00+00:00", "2025-11-07T15:14:00+00:00", "Leave: Commute at 7:00 AM (Weekdays)", "Everett-Seattle: 34 min (-11 min, CLEAR)\nSeattle-Bellevue via 90: 14 min (-1 min, CLEAR)\nSeattle-Everett: 48 min (-9 min, CLEAR)\nData is 2 days old (updated Tue, Nov 4, 4:00 PM)"]
+            ["$UUID-2025-11-10@traveltimes", "2025-11-10T15:00:00+00:00", "2025-11-10T15:14:00+00:00", "Leave: Commute at 7:00 AM (Weekdays)", "Everett-Seattle: 34 min (-11 min, CLEAR)\nSeattle-Bellevue via 90: 14 min (-1 min, CLEAR)\nSeattle-Everett: 48 min (-9 min, CLEAR)\nData is 5 days old (updated Tue, Nov 4, 4:00 PM)"]
+            ["$UUID-2025-11-11@traveltimes", "2025-11-11T15:00:00+00:00", "2025-11-11T15:14:00+00:00", "Leave: Commute at 7:00 AM (Weekdays)", "Everett-Seattle: 34 min (-11 min, CLEAR)\nSeattle-Bellevue via 90: 14 min (-1 min, CLEAR)\nSeattle-Everett: 48 min (-9 min, CLEAR)\nData is 6 days old (updated Tue, Nov 4, 4:00 PM)"]
+            ["$UUID-2025-11-12@traveltimes", "2025-11-12T15:00:00+00:00", "2025-11-12T15:14:00+00:00", "Leave: Commute at 7:00 AM (Weekdays)", "Everett-Seattle: 34 min (-11 min, CLEAR)\nSeattle-Bellevue via 90: 14 min (-1 min, CLEAR)\nSeattle-Everett: 48 min (-9 min, CLEAR)\nData is 7 days old (updated Tue, Nov 4, 4:00 PM)"]
+
+            """#)
+        #expect(Whole.normal(try sandbox.ok(["export", "list"]).stdout) == #"""
+            ics  ics  $TMP-out/leave.ics  last sent Wed, Nov 5, 7:00 AM
+            prometheus  prometheus  $TMP-out/traveltimes.prom  last sent Wed, Nov 5, 7:00 AM
+
+            """#)
+        #expect(Whole.normal(try sandbox.ok(["export", "remove", "ics"]).stdout) == """
+            Removed export ics (ics, $TMP-out/leave.ics); removed $TMP-out/leave.ics.
+
+            """)
+        #expect(!FileManager.default.fileExists(atPath: ics))
+    }
+}
