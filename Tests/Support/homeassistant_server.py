@@ -10,8 +10,8 @@ Usage: homeassistant_server.py LOG CONTROL -- prints its port on the first line 
 each request (method, path, authorization, body) as a JSON line to LOG, and exits when its stdin
 closes or after 300 seconds. CONTROL is a JSON file read on every request: {"token": T} is the
 token it takes (default "good-token"); {"fault": "500"} answers every request with 500, and
-{"fault": "echo"} answers 401 quoting the request's Authorization header back (what a careless
-proxy does). Test-only; standard library only; binds 127.0.0.1.
+{"fault": "echo"} answers every request 401 quoting its Authorization header back (what a
+careless proxy does). Test-only; standard library only; binds 127.0.0.1.
 """
 import datetime
 import http.server
@@ -63,9 +63,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         steer = control()
         if steer.get("fault") == "500":
             return self.send(500, {"message": "Internal Server Error"})
+        if steer.get("fault") == "echo":
+            return self.send(401, {"message": "401: Unauthorized: " + str(self.headers.get("Authorization"))})
         if self.headers.get("Authorization") != "Bearer " + steer.get("token", "good-token"):
-            if steer.get("fault") == "echo":
-                return self.send(401, {"message": "401: Unauthorized: " + str(self.headers.get("Authorization"))})
             return self.send(401, {"message": "401: Unauthorized"})
         if not self.path.startswith("/api/states/"):
             return self.send(404, {"message": "Not Found"})

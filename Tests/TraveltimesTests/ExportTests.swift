@@ -132,3 +132,99 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: ics))
     }
 }
+
+extension ExportTests {
+    @Test func homeAssistantHasASensorPerFavoriteAndOnlyChangesAreSent() throws {
+        let server = try SteeredServer(script: "homeassistant_server.py")
+        let sandbox = try Sandbox(runner: .binary).prepared()
+        func requests() -> String {
+            server.entries().map { entry in
+                "\(entry["method"] ?? "") \(entry["path"] ?? "") \(entry["authorization"] ?? "-") \(entry["contentType"] ?? "-") \(entry["body"] ?? "")\n"
+            }.joined()
+        }
+
+        // The token comes on standard input; a wrong one is refused, and nothing is saved.
+        let refused = try sandbox.run(["export", "add", "homeassistant", server.base, "--token", "-"], stdin: "tk-wrong\n")
+        #expect(Whole.normal(refused.stdout + refused.stderr) == """
+            traveltimes: export homeassistant (http://127.0.0.1:PORT): Home Assistant refused the token (HTTP 401): make a long-lived access token for an administrator on your profile page; the export was not added
+
+            """ && refused.status == 69)
+        #expect(Whole.normal(try sandbox.ok(["export", "list"]).stdout) == "No exports yet: add one with `traveltimes export add homeassistant|mqtt|ics|prometheus …`.\n")
+        let bare = try sandbox.run(["export", "add", "homeassistant", server.base])
+        #expect(bare.status == 64 && Whole.normal(bare.stderr) == """
+            traveltimes: Missing --token -: the long-lived access token, on standard input (`printf '%s\\n' "$TOKEN" | traveltimes export add homeassistant URL --token -`). See 'traveltimes export add --help'.
+
+            """)
+
+        let added = try sandbox.run(["export", "add", "homeassistant", server.base + "/", "--token", "-"], stdin: "good-token\n")
+        #expect(Whole.normal(added.stdout + added.stderr) == """
+            Added export homeassistant (homeassistant, http://127.0.0.1:PORT): 3 sensors sent. Each refresh and tick sends what changes.
+
+            """ && added.status == 0)
+        #expect(Whole.normal(requests()) == #"""
+            POST /api/states/sensor.traveltimes_1 Bearer tk-wrong application/json {"state":"34","attributes":{"unit_of_measurement":"min","device_class":"duration","friendly_name":"Everett-Seattle","route":"1","typical":45,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}}
+            POST /api/states/sensor.traveltimes_1 Bearer good-token application/json {"state":"34","attributes":{"unit_of_measurement":"min","device_class":"duration","friendly_name":"Everett-Seattle","route":"1","typical":45,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}}
+            POST /api/states/sensor.traveltimes_96 Bearer good-token application/json {"state":"14","attributes":{"unit_of_measurement":"min","device_class":"duration","friendly_name":"Seattle-Bellevue via 90","route":"96","typical":15,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}}
+            POST /api/states/sensor.traveltimes_4 Bearer good-token application/json {"state":"48","attributes":{"unit_of_measurement":"min","device_class":"duration","friendly_name":"Seattle-Everett","route":"4","typical":57,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}}
+
+            """#)
+
+        // The same feed again: nothing changed, nothing sent.
+        try sandbox.ok(["refresh", "--source", Paths.fixture])
+        #expect(server.entries().count == 4)
+        // A route slower, and a favorite gone: that sensor alone is sent, the other is deleted.
+        let slower = try sandbox.feed("slower") { routes in routes[96]?["CurrentTime"] = 29 }
+        try sandbox.ok(["favorites", "remove", "4", "--yes"])
+        try sandbox.ok(["refresh", "--source", slower])
+        #expect(Whole.normal(requests()) == #"""
+            POST /api/states/sensor.traveltimes_1 Bearer tk-wrong application/json {"state":"34","attributes":{"unit_of_measurement":"min","device_class":"duration","friendly_name":"Everett-Seattle","route":"1","typical":45,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}}
+            POST /api/states/sensor.traveltimes_1 Bearer good-token application/json {"state":"34","attributes":{"unit_of_measurement":"min","device_class":"duration","friendly_name":"Everett-Seattle","route":"1","typical":45,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}}
+            POST /api/states/sensor.traveltimes_96 Bearer good-token application/json {"state":"14","attributes":{"unit_of_measurement":"min","device_class":"duration","friendly_name":"Seattle-Bellevue via 90","route":"96","typical":15,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}}
+            POST /api/states/sensor.traveltimes_4 Bearer good-token application/json {"state":"48","attributes":{"unit_of_measurement":"min","device_class":"duration","friendly_name":"Seattle-Everett","route":"4","typical":57,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}}
+            POST /api/states/sensor.traveltimes_96 Bearer good-token application/json {"state":"29","attributes":{"unit_of_measurement":"min","device_class":"duration","friendly_name":"Seattle-Bellevue via 90","route":"96","typical":15,"status":"CONGESTED","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}}
+            DELETE /api/states/sensor.traveltimes_4 Bearer good-token application/json 
+
+            """#)
+
+        // Home Assistant down: said once (the server's words never repeated), tried again at the
+        // next run, shown by doctor and export list.
+        try server.steer(#"{"fault": "echo"}"#)
+        let faster = try sandbox.feed("faster") { routes in routes[96]?["CurrentTime"] = 12 }
+        let failing = try sandbox.run(["refresh", "--source", faster])
+        #expect(failing.status == 0 && Whole.normal(failing.stderr) == """
+            traveltimes: warning: export homeassistant (http://127.0.0.1:PORT) failed: Home Assistant refused the token (HTTP 401): make a long-lived access token for an administrator on your profile page; tried again at the next run
+
+            """)
+        #expect(try sandbox.run(["refresh", "--source", faster]).stderr == "")
+        #expect(Whole.normal(try sandbox.ok(["export", "list"]).stdout) == #"""
+            homeassistant  homeassistant  http://127.0.0.1:PORT  last sent Tue, Nov 4, 4:00 PM
+              last attempt failed: Home Assistant refused the token (HTTP 401): make a long-lived access token for an administrator on your profile page (tried again at the next run)
+
+            """#)
+        let doctor = try sandbox.run(["doctor"])
+        #expect(doctor.stdout.split(separator: "\n").filter { $0.contains("export") }.map { Whole.normal(String($0)) + "\n" }.joined() == #"""
+            warning  export homeassistant  homeassistant, http://127.0.0.1:PORT: last sent a change 4:00 PM; the last attempt failed: Home Assistant refused the token (HTTP 401): make a long-lived access token for an administrator on your profile page
+                                           → the next refresh tries again; traveltimes export remove homeassistant and add it again to change its address or token
+
+            """#)
+        try server.steer("{}")
+        try sandbox.ok(["tick"])
+        #expect(Whole.normal(requests()) == #"""
+            POST /api/states/sensor.traveltimes_1 Bearer tk-wrong application/json {"state":"34","attributes":{"unit_of_measurement":"min","device_class":"duration","friendly_name":"Everett-Seattle","route":"1","typical":45,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}}
+            POST /api/states/sensor.traveltimes_1 Bearer good-token application/json {"state":"34","attributes":{"unit_of_measurement":"min","device_class":"duration","friendly_name":"Everett-Seattle","route":"1","typical":45,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}}
+            POST /api/states/sensor.traveltimes_96 Bearer good-token application/json {"state":"14","attributes":{"unit_of_measurement":"min","device_class":"duration","friendly_name":"Seattle-Bellevue via 90","route":"96","typical":15,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}}
+            POST /api/states/sensor.traveltimes_4 Bearer good-token application/json {"state":"48","attributes":{"unit_of_measurement":"min","device_class":"duration","friendly_name":"Seattle-Everett","route":"4","typical":57,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}}
+            POST /api/states/sensor.traveltimes_96 Bearer good-token application/json {"state":"29","attributes":{"unit_of_measurement":"min","device_class":"duration","friendly_name":"Seattle-Bellevue via 90","route":"96","typical":15,"status":"CONGESTED","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}}
+            DELETE /api/states/sensor.traveltimes_4 Bearer good-token application/json 
+            POST /api/states/sensor.traveltimes_96 Bearer good-token application/json {"state":"12","attributes":{"unit_of_measurement":"min","device_class":"duration","friendly_name":"Seattle-Bellevue via 90","route":"96","typical":15,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}}
+            POST /api/states/sensor.traveltimes_96 Bearer good-token application/json {"state":"12","attributes":{"unit_of_measurement":"min","device_class":"duration","friendly_name":"Seattle-Bellevue via 90","route":"96","typical":15,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}}
+            POST /api/states/sensor.traveltimes_96 Bearer good-token application/json {"state":"12","attributes":{"unit_of_measurement":"min","device_class":"duration","friendly_name":"Seattle-Bellevue via 90","route":"96","typical":15,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}}
+
+            """#)
+        // The token lives in config.json (0600) alone: in no output, no other file.
+        for name in try FileManager.default.contentsOfDirectory(atPath: sandbox.home) where name != "config.json" {
+            #expect(!(String(data: sandbox.bytes(name) ?? Data(), encoding: .utf8) ?? "").contains("good-token"), "\(name)")
+        }
+        #expect(!(try sandbox.ok(["config", "show"]).stdout + sandbox.ok(["export", "list", "--json"]).stdout).contains("good-token"))
+    }
+}

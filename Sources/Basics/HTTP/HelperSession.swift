@@ -66,6 +66,10 @@ public final class HelperSession: HTTPClient {
         public func post(_ url: URL, headers: [String: String], body: Data, timeout: TimeInterval) throws -> HTTPResponse {
             try session.perform(url, method: "POST", headers: headers, body: body, timeout: timeout, limit: limit)
         }
+
+        public func send(_ method: String, _ url: URL, headers: [String: String], body: Data?, timeout: TimeInterval) throws -> HTTPResponse {
+            try session.perform(url, method: method, headers: headers, body: body, timeout: timeout, limit: limit)
+        }
     }
 
     private func perform(
