@@ -228,3 +228,161 @@ extension ExportTests {
         #expect(!(try sandbox.ok(["config", "show"]).stdout + sandbox.ok(["export", "list", "--json"]).stdout).contains("good-token"))
     }
 }
+
+/// Debian's mosquitto on a free loopback port, with one user, logging every connection; stopped
+/// with its owner.
+final class Broker: @unchecked Sendable {
+    let port: Int
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("broker-\(UUID().uuidString)").path
+    private var process: Process?
+
+    init(user: String, password: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        let free = try execute(
+            ["/usr/bin/env", "python3", "-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"],
+            environment: path)
+        port = try #require(Int(free.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(try execute(["mosquitto_passwd", "-c", "-b", directory + "/passwords", user, password], environment: path).status == 0)
+        try Sandbox.write(directory + "/mosquitto.conf", Data("""
+            listener \(port) 127.0.0.1
+            allow_anonymous false
+            password_file \(directory)/passwords
+            persistence false
+            log_dest file \(directory)/broker.log
+            log_type all
+            \(getuid() == 0 ? "user root" : "")
+
+            """.utf8))
+        try start()
+    }
+
+    func start() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
+        process.arguments = ["-c", directory + "/mosquitto.conf"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        // Ready once it accepts a connection (within 5 s).
+        for _ in 0..<100 {
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            close(socket)
+            if connected == 0 { return }
+            usleep(50_000)
+        }
+    }
+
+    func stop() {
+        guard let process else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// The connections traveltimes made so far (mosquitto logs each).
+    var connections: Int {
+        ((try? String(contentsOfFile: directory + "/broker.log", encoding: .utf8)) ?? "").split(separator: "\n")
+            .filter { $0.contains("New client connected") && $0.contains(" as traveltimes") }.count
+    }
+
+    /// Every retained message, as a subscriber at QoS 1 gets them: retain flag, QoS, topic, payload.
+    func retained(count: Int, user: String, password: String) throws -> String {
+        let outcome = try execute(
+            // mosquitto_sub's own -W does not end a wait for retained messages: timeout(1) does, with
+            // SIGKILL (the test runner's children may inherit SIGTERM blocked).
+            ["timeout", "-s", "KILL", "5", "mosquitto_sub", "-h", "127.0.0.1", "-p", String(port), "-u", user, "-P", password, "-q", "1", "-t", "#",
+             "--retained-only", "-C", String(count), "-F", "%r %q %t %p"],
+            environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
+        return outcome.stdout.split(separator: "\n").sorted().map { $0 + "\n" }.joined()
+    }
+}
+
+extension ExportTests {
+    @Test(ExternalTool.mosquitto.needed) func mqttDiscoveryOnARealBroker() throws {
+        let broker = try Broker(user: "ha", password: "s3cret")
+        let sandbox = try Sandbox(runner: .binary).prepared()
+        let url = "mqtt://ha:s3cret@127.0.0.1:\(broker.port)/commute"
+
+        let refused = try sandbox.run(["export", "add", "mqtt", "mqtt://ha:wrong@127.0.0.1:\(broker.port)"])
+        #expect(Whole.normal(refused.stderr) == """
+            traveltimes: export mqtt (mqtt://127.0.0.1:PORT/traveltimes): the broker refused: not authorized (check the user name and password); the export was not added
+
+            """ && refused.status == 69)
+        let added = try sandbox.run(["export", "add", "mqtt", url])
+        #expect(Whole.normal(added.stdout + added.stderr) == """
+            Added export mqtt (mqtt, mqtt://127.0.0.1:PORT/commute): 10 retained messages published. Each refresh and tick sends what changes.
+
+            """ && added.status == 0)
+        #expect(try broker.retained(count: 10, user: "ha", password: "s3cret") == #"""
+            1 1 commute/status online
+            1 1 commute/traveltimes_1/attributes {"unit_of_measurement":"min","device_class":"duration","friendly_name":"Everett-Seattle","route":"1","typical":45,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}
+            1 1 commute/traveltimes_1/state 34
+            1 1 commute/traveltimes_4/attributes {"unit_of_measurement":"min","device_class":"duration","friendly_name":"Seattle-Everett","route":"4","typical":57,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}
+            1 1 commute/traveltimes_4/state 48
+            1 1 commute/traveltimes_96/attributes {"unit_of_measurement":"min","device_class":"duration","friendly_name":"Seattle-Bellevue via 90","route":"96","typical":15,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}
+            1 1 commute/traveltimes_96/state 14
+            1 1 homeassistant/sensor/traveltimes_1/config {"name":"Everett-Seattle","unique_id":"traveltimes_1","object_id":"traveltimes_1","state_topic":"commute/traveltimes_1/state","json_attributes_topic":"commute/traveltimes_1/attributes","unit_of_measurement":"min","device_class":"duration","availability_topic":"commute/status","origin":{"name":"traveltimes","sw_version":"0.4.0"}}
+            1 1 homeassistant/sensor/traveltimes_4/config {"name":"Seattle-Everett","unique_id":"traveltimes_4","object_id":"traveltimes_4","state_topic":"commute/traveltimes_4/state","json_attributes_topic":"commute/traveltimes_4/attributes","unit_of_measurement":"min","device_class":"duration","availability_topic":"commute/status","origin":{"name":"traveltimes","sw_version":"0.4.0"}}
+            1 1 homeassistant/sensor/traveltimes_96/config {"name":"Seattle-Bellevue via 90","unique_id":"traveltimes_96","object_id":"traveltimes_96","state_topic":"commute/traveltimes_96/state","json_attributes_topic":"commute/traveltimes_96/attributes","unit_of_measurement":"min","device_class":"duration","availability_topic":"commute/status","origin":{"name":"traveltimes","sw_version":"0.4.0"}}
+
+            """#)
+
+        // Nothing changed: no connection at all. A favorite removed: its entity and values cleared.
+        let connections = broker.connections
+        try sandbox.ok(["refresh", "--source", Paths.fixture])
+        #expect(broker.connections == connections)
+        try sandbox.ok(["favorites", "remove", "4", "--yes"])
+        try sandbox.ok(["refresh", "--source", Paths.fixture])
+        #expect(broker.connections == connections + 1)
+        #expect(try broker.retained(count: 7, user: "ha", password: "s3cret") == #"""
+            1 1 commute/status online
+            1 1 commute/traveltimes_1/attributes {"unit_of_measurement":"min","device_class":"duration","friendly_name":"Everett-Seattle","route":"1","typical":45,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}
+            1 1 commute/traveltimes_1/state 34
+            1 1 commute/traveltimes_96/attributes {"unit_of_measurement":"min","device_class":"duration","friendly_name":"Seattle-Bellevue via 90","route":"96","typical":15,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}
+            1 1 commute/traveltimes_96/state 14
+            1 1 homeassistant/sensor/traveltimes_1/config {"name":"Everett-Seattle","unique_id":"traveltimes_1","object_id":"traveltimes_1","state_topic":"commute/traveltimes_1/state","json_attributes_topic":"commute/traveltimes_1/attributes","unit_of_measurement":"min","device_class":"duration","availability_topic":"commute/status","origin":{"name":"traveltimes","sw_version":"0.4.0"}}
+            1 1 homeassistant/sensor/traveltimes_96/config {"name":"Seattle-Bellevue via 90","unique_id":"traveltimes_96","object_id":"traveltimes_96","state_topic":"commute/traveltimes_96/state","json_attributes_topic":"commute/traveltimes_96/attributes","unit_of_measurement":"min","device_class":"duration","availability_topic":"commute/status","origin":{"name":"traveltimes","sw_version":"0.4.0"}}
+
+            """#)
+
+        // The broker gone: said once, tried again at the next run, and sent when it is back.
+        broker.stop()
+        let slower = try sandbox.feed("slower") { routes in routes[96]?["CurrentTime"] = 29 }
+        let down = try sandbox.run(["refresh", "--source", slower])
+        #expect(down.status == 0 && Whole.normal(down.stderr) == """
+            traveltimes: warning: export mqtt (mqtt://127.0.0.1:PORT/commute) failed: cannot connect to 127.0.0.1:PORT: Connection refused; tried again at the next run
+
+            """)
+        #expect(try sandbox.run(["refresh", "--source", slower]).stderr == "")
+        try broker.start()
+        try sandbox.ok(["tick"])
+        #expect(try broker.retained(count: 7, user: "ha", password: "s3cret").contains("1 1 commute/traveltimes_96/state 29\n"))
+        #expect(!(try sandbox.ok(["export", "list", "--json"]).stdout + sandbox.ok(["config", "show"]).stdout).contains("s3cret"))
+    }
+
+    /// A server that is not a broker (a web server waiting for a request line) costs the bounded
+    /// wait and one line, never a hang.
+    @Test func anMQTTExportToSomethingElseFailsInTime() throws {
+        let server = try SteeredServer(script: "homeassistant_server.py")
+        let sandbox = try Sandbox()
+        let outcome = try sandbox.run(["export", "add", "mqtt", "mqtt://127.0.0.1:\(server.base.split(separator: ":").last ?? "")", "--timeout", "1"])
+        #expect(Whole.normal(outcome.stderr) == """
+            traveltimes: export mqtt (mqtt://127.0.0.1:PORT/traveltimes): no answer from the broker at 127.0.0.1:PORT in time; the export was not added
+
+            """ && outcome.status == 69)
+    }
+}

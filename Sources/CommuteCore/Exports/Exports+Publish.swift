@@ -213,19 +213,21 @@ extension Exports {
         return .success((count, sent))
     }
 
-    /// Publishes, retained, each discovery config, state and attributes that changed, and the
-    /// availability; a favorite removed has its topics cleared (an empty retained message).
-    /// Nothing changed: no connection at all.
+    /// Publishes, retained, each discovery config, state and attributes, and the availability,
+    /// when any of them changed; a favorite removed has its topics cleared (an empty retained
+    /// message). Nothing changed: no connection at all.
     private func publishMQTT(
         _ target: ExportTarget, _ sensors: [HomeAssistantSensor], previous: [String: String], timeout: TimeInterval
     ) -> Result<(count: Int, sent: [String: String]), ExportFailure> {
         guard let broker = MQTTBroker(target.location) else { return .failure(ExportFailure("the broker URL is not an mqtt:// URL")) }
         var messages: [MQTTPacket.Message] = []
         var sent: [String: String] = [:]
+        var changed = false
         func add(_ topic: String, _ payload: Data) {
             let digest = ExportState.digest(payload)
             sent[topic] = digest
-            if previous[topic] != digest { messages.append(MQTTPacket.Message(topic: topic, payload: payload)) }
+            changed = changed || previous[topic] != digest
+            messages.append(MQTTPacket.Message(topic: topic, payload: payload))
         }
         for sensor in sensors {
             add("homeassistant/sensor/\(sensor.objectID)/config", sensor.discoveryConfig(prefix: broker.prefix, version: Product.version))
@@ -236,9 +238,12 @@ extension Exports {
             add("\(broker.prefix)/\(sensor.objectID)/attributes", sensor.attributesBody)
         }
         for topic in previous.keys.sorted() where sent[topic] == nil {
+            changed = true
             messages.append(MQTTPacket.Message(topic: topic, payload: Data()))
         }
-        guard !messages.isEmpty else { return .success((0, sent)) }
+        // Nothing changed: no connection. Something did: every retained message again, so a
+        // broker that forgot them (restarted without persistence) has them all back.
+        guard changed else { return .success((0, sent)) }
         let session = MQTTSession(
             host: broker.host, port: broker.port, user: broker.user, password: broker.password, clientID: "traveltimes\(getpid())")
         do {
