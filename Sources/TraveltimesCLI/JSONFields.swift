@@ -11,6 +11,7 @@ enum JSONFields {
         "transit stops": "{id, latitude, longitude, metres, name, parent, station}",
         "calendar list": "{bufferMinutes, checkedAt, departures, events, fetchedAt, from, horizonDays, kind, location, match, name, problem, provider, route, skippedDays, unreadable}",
         "calendar events": "{allDay, end, location, recurrenceId, skipped, start, status, summary, uid, used}",
+        "export list": "{id, kind, lastAttemptAt, lastSuccessAt, location, problem}",
         "brief": "{assessment, best: {averageMinutes, currentMinutes, delayMinutes, description, distanceMiles, from, id, name, source, status, suspicious, suspiciousMinutes, to, updatedAt}, delayed, noData, sentence, unavailable, worst: {averageMinutes, currentMinutes, delayMinutes, description, distanceMiles, from, id, name, source, status, suspicious, suspiciousMinutes, to, updatedAt}}",
         "favorites list": "",
         "schedule list": "{arriveBy, bufferMinutes, createdAt, days, daysLabel, enabled, headsUpMinutes, hour, id, kind, minute, notify, onlyWhenAboveUsual, onlyWhenDelayedBy, routeIDs, timeLabel}",

@@ -33,6 +33,7 @@ import Testing
         try sandbox.ok(["place", "add", "home", "47.6097,-122.3422"])
         try sandbox.ok(["transit", "add", "metro", "--static", Paths.transit("metro-gtfs.zip"), "--now", Paths.capturedAt])
         try sandbox.ok(["history", "import", HistoryTests.sampleHistory, "--now", Paths.capturedAt])
+        try sandbox.ok(["export", "add", "ics", sandbox.home + "-leave.ics", "--now", Paths.capturedAt])
         return sandbox
     }
 
@@ -48,7 +49,7 @@ import Testing
             "group list": ["group", "list"], "pause list": ["pause", "list"], "pending": ["pending"], "delivered": ["delivered"],
             "notify list": ["notify", "list"], "watch list": ["watch", "list"], "history": ["history", "1", "--now", Paths.capturedAt],
             "best-time": ["best-time", "1", "--arrive-by", "9:00", "--now", Paths.capturedAt], "status": ["status"], "doctor": ["doctor"],
-            "config show": ["config", "show"],
+            "config show": ["config", "show"], "export list": ["export", "list"],
         ]
         #expect(Set(commands.keys) == Set(Reference.jsonShapes.map(\.command)), "every documented --json is derived here")
         var shapes: [(String, String)] = []

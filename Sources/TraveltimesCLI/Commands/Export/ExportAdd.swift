@@ -26,8 +26,9 @@ extension Commands {
                       traveltimes_route_minutes, _route_typical_minutes,
                       _last_refresh_timestamp_seconds, _provider_requests_total, _alerts_total.
                 The export is made now and must work; nothing is saved otherwise. Then each refresh,
-                and each tick that changes something, sends or writes what changed, and only that: a
-                run where nothing changed sends and writes nothing. A failure is said once (exit
+                and each tick that changes something, sends or writes what changed (MQTT: every
+                retained message again, for a broker that forgot them); a run where nothing changed
+                sends and writes nothing. A failure is said once (exit
                 status unchanged) and tried again at the next run; `doctor` shows it. Tokens and
                 passwords are kept only in config.json (mode 0600) and never shown. Files are
                 replaced whole (a reader never sees half of one), mode 0644.
