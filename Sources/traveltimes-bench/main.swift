@@ -13,7 +13,7 @@ struct Options {
     var hello = ".build/release/foundation-hello"
     var fixture = "Fixtures/wsdot/travel-times-2025-11-04T1600-0800.json"
     var runs = 21
-    /// `--only schedules|year|custom|transitous|history|transit|hostile|calendar`: that part alone (with the baseline), for working on it.
+    /// `--only schedules|year|custom|transitous|history|transit|hostile|calendar|exports`: that part alone (with the baseline), for working on it.
     var only: String?
 
     func runs(_ part: String) -> Bool { only == nil || only == part }
@@ -266,6 +266,7 @@ if options.runs("transit") { benchTransit() }
 // an everyday realtime refresh is section 2f's, on a large agency's real-sized feed).
 if options.runs("hostile") { benchHostileInput() }
 if options.runs("calendar") { benchCalendars() }
+if options.runs("exports") { benchExports() }
 guard options.only == nil else { exit(0) }
 
 // 3. refresh of the fixture and of a generated 10,000-route feed, whole process.

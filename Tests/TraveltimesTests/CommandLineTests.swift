@@ -166,6 +166,9 @@ import Testing
             "calendar list": ["calendar", "list"],
             "calendar events": ["calendar", "events", "work", "--now", now],
             "calendar remove": ["calendar", "remove", "work", "--now", now],
+            "export add": ["export", "add", "prometheus", sandbox.home + "-traveltimes.prom", "--now", now],
+            "export list": ["export", "list"],
+            "export remove": ["export", "remove", "prometheus"],
         ]
         for name in try listedCommands(sandbox) {
             guard let words = samples[name] else {
