@@ -19,6 +19,8 @@ enum ExternalTool: String, CaseIterable {
     case prometheusClient = "prometheus_client"
     /// Debian's MQTT broker and its clients: the real broker the MQTT export publishes to.
     case mosquitto
+    /// Apprise, from PyPI: the oracle for what a notifier URL means.
+    case apprise
 
     /// Whether this machine has it.
     var isInstalled: Bool {
@@ -30,6 +32,7 @@ enum ExternalTool: String, CaseIterable {
         case .gtfsRealtimeBindings: Self.hasBindings
         case .recurringICalEvents: Self.imports("import icalendar, recurring_ical_events")
         case .prometheusClient: Self.imports("import prometheus_client.parser")
+        case .apprise: Self.imports("import apprise, requests")
         case .mosquitto: FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto") && Self.onPath("mosquitto_sub")
         }
     }
@@ -44,13 +47,14 @@ enum ExternalTool: String, CaseIterable {
         case .zsh, .fish, .groff, .gtfsRealtimeBindings: rawValue
         case .recurringICalEvents: "icalendar recurring_ical_events"
         case .prometheusClient: "prometheus_client"
+        case .apprise: "apprise"
         case .mosquitto: "mosquitto mosquitto-clients"
         }
     }
 
     /// How to install it.
     var installation: String {
-        [.gtfsRealtimeBindings, .recurringICalEvents, .prometheusClient].contains(self) ? "python3 -m pip install \(package)" : "apt-get install \(package)"
+        [.gtfsRealtimeBindings, .recurringICalEvents, .prometheusClient, .apprise].contains(self) ? "python3 -m pip install \(package)" : "apt-get install \(package)"
     }
 
     /// Set by `.ci/run`: every tool must be there.

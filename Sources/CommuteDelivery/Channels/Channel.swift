@@ -25,6 +25,8 @@ public enum Channel: Sendable, Equatable {
         public var priority: Int?
         public var tags: [String]
         public var click: String?
+        /// `?avatar_url=`: the notification's icon.
+        public var icon: String? = nil
     }
 
     public struct Gotify: Sendable, Equatable {
@@ -34,6 +36,8 @@ public enum Channel: Sendable, Equatable {
         public var token: String
         /// 0…10.
         public var priority: Int
+        /// `?format=markdown`: the message is shown as Markdown.
+        public var markdown = false
     }
 
     public struct Pushover: Sendable, Equatable {
@@ -50,6 +54,7 @@ public enum Channel: Sendable, Equatable {
     public struct Telegram: Sendable, Equatable {
         /// `123456:ABC…`: a secret.
         public var token: String
+        /// `CHAT` or `CHAT:THREAD`.
         public var chats: [String]
         public var silent: Bool
     }
@@ -99,12 +104,31 @@ public enum Channel: Sendable, Equatable {
     /// Whether `text` starts with a scheme this reads (it may still not parse).
     public static func looksLikeChannel(_ text: String) -> Bool {
         guard let colon = text.firstIndex(of: ":") else { return false }
-        return schemes.contains(text[..<colon].lowercased())
+        return schemes.contains(text[..<colon].lowercased()) || nativeForm(text) != nil
+    }
+
+    /// A service's own URL, as Apprise takes it, in Apprise's form: `https://ntfy.sh/TOPIC` is
+    /// `ntfys://ntfy.sh/TOPIC`, a Discord webhook `discord://ID/TOKEN`, a Slack incoming webhook
+    /// `slack://T…/B…/…`; nil for any other URL.
+    static func nativeForm(_ text: String) -> String? {
+        let lower = text.lowercased()
+        let natives = [
+            ("https://ntfy.sh/", "ntfys://ntfy.sh/"), ("https://discord.com/api/webhooks/", "discord://"),
+            ("https://discordapp.com/api/webhooks/", "discord://"), ("https://hooks.slack.com/services/", "slack://"),
+        ]
+        for (prefix, form) in natives where lower.hasPrefix(prefix) && text.count > prefix.count {
+            return form + text.dropFirst(prefix.count)
+        }
+        return nil
     }
 
     /// Reads an Apprise-style URL.
     public init(url text: String) throws(ParseError) {
         guard DisplayText.line(text) == text, !text.contains(" ") else { throw ParseError("a notifier URL is one line with no spaces") }
+        if let native = Self.nativeForm(text) {
+            try self.init(url: native)
+            return
+        }
         guard let colon = text.firstIndex(of: ":") else { throw ParseError("not a URL: expected SCHEME://…") }
         let scheme = text[..<colon].lowercased()
         if scheme == "mailto" || scheme == "mailtos" {
@@ -154,23 +178,42 @@ public enum Channel: Sendable, Equatable {
         guard (1...64).contains(topic.count), topic.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
             throw ParseError("an ntfy topic is 1 to 64 letters, digits, - or _")
         }
+        // Apprise's rules: `?token=` is a token; `?auth=token|basic` says which the credentials
+        // are (a token is the password, else the user); with neither, a user `tk_…` alone is one.
+        let kind = parts.query["auth"]?.lowercased()
+        guard kind == nil || kind == "token" || kind == "basic" else { throw ParseError("ntfy auth is basic or token") }
+        var token = kind == "basic" ? nil : parts.query["token"]
+        let isToken = kind.map { $0 == "token" } ?? (token != nil || (parts.password == nil && parts.user?.hasPrefix("tk_") == true))
+        if isToken, token == nil { token = parts.password ?? parts.user }
         var authorization: String?
-        if let token = parts.query["token"] ?? (parts.user?.hasPrefix("tk_") == true && parts.password == nil ? parts.user : nil) {
+        if isToken {
+            guard let token, !token.isEmpty else { throw ParseError("ntfy auth=token needs the token: tk_…@HOST, or ?token=tk_…") }
             authorization = "Bearer \(token)"
-        } else if let user = parts.user, let password = parts.password {
+        } else if let user = parts.user {
+            // ntfy takes a user with their password: Apprise sends the word "None" for a missing one.
+            guard let password = parts.password else {
+                throw ParseError("ntfy credentials are user:password@ or an access token (tk_…@, or ?auth=token)")
+            }
             authorization = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
-        } else if parts.user != nil {
-            throw ParseError("ntfy credentials are user:password@ or an access token (tk_…@)")
         }
         let priority = try parts.query["priority"].map { text throws(ParseError) -> Int in
-            let names = ["min": 1, "low": 2, "default": 3, "high": 4, "max": 5, "urgent": 5]
-            guard let value = names[text.lowercased()] ?? Int(text), (1...5).contains(value) else {
-                throw ParseError("ntfy priority is min, low, default, high, max or 1 to 5")
+            // Apprise reads a priority by its first letters: l, mo(derate) low; n(ormal), d(efault);
+            // h(igh); e(mergency), ma(x) max; mi(n); or 1 to 5.
+            let text = text.lowercased()
+            let prefixes: [(String, Int)] = [("l", 2), ("mo", 2), ("n", 3), ("h", 4), ("e", 5), ("mi", 1), ("ma", 5), ("d", 3), ("u", 5)]
+            if let value = Int(text), (1...5).contains(value) { return value }
+            guard let match = prefixes.first(where: { text.hasPrefix($0.0) }) else {
+                throw ParseError("ntfy priority is min, low, default, high, max (or emergency, moderate, normal) or 1 to 5")
             }
-            return value
+            return match.1
         }
-        let tags = parts.query["tags"].map { $0.split(separator: ",").map { $0.trimmingWhitespace() } } ?? []
-        return Ntfy(server: server, topic: topic, authorization: authorization, priority: priority, tags: tags, click: parts.query["click"])
+        let tags = (parts.query["xtags"] ?? parts.query["tags"]).map { $0.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty } } ?? []
+        var icon: String?
+        if let avatar = parts.query["avatar_url"] {
+            guard avatar.hasPrefix("https://") || avatar.hasPrefix("http://") else { throw ParseError("ntfy avatar_url is an http(s) URL") }
+            icon = avatar
+        }
+        return Ntfy(server: server, topic: topic, authorization: authorization, priority: priority, tags: tags, click: parts.query["click"], icon: icon)
     }
 
     private static func gotify(_ parts: URLParts, secure: Bool) throws(ParseError) -> Gotify {
@@ -178,14 +221,24 @@ public enum Channel: Sendable, Equatable {
         guard let token = parts.path.last, !token.isEmpty else { throw ParseError("the application token is the last part: gotifys://HOST/TOKEN") }
         let subpath = parts.path.dropLast().map { "/" + $0 }.joined()
         var priority = 5
-        if let text = parts.query["priority"] {
-            let names = ["low": 0, "moderate": 3, "normal": 5, "high": 8, "emergency": 10]
-            guard let value = names[text.lowercased()] ?? Int(text), (0...10).contains(value) else {
+        if let text = parts.query["priority"]?.lowercased() {
+            // Apprise reads a priority by its first letter (l, m, n, h, e: 0, 3, 5, 8, 10, so
+            // `max` is 3, moderate) or a number, in its five steps.
+            let prefixes: [(String, Int)] = [("l", 0), ("m", 3), ("n", 5), ("h", 8), ("e", 10)]
+            if let number = Int(text), (0...10).contains(number) {
+                priority = [0, 0, 0, 3, 3, 5, 5, 5, 8, 8, 10][number]
+            } else if let match = prefixes.first(where: { text.hasPrefix($0.0) }) {
+                priority = match.1
+            } else {
                 throw ParseError("gotify priority is low, moderate, normal, high, emergency or 0 to 10")
             }
-            priority = value
         }
-        return Gotify(server: "\(secure ? "https" : "http")://\(parts.hostAndPort)\(subpath)", token: token, priority: priority)
+        let format = parts.query["format"]?.lowercased()
+        guard format == nil || format == "text" || format == "markdown" || format == "html" else {
+            throw ParseError("gotify format is text, markdown or html")
+        }
+        return Gotify(
+            server: "\(secure ? "https" : "http")://\(parts.hostAndPort)\(subpath)", token: token, priority: priority, markdown: format == "markdown")
     }
 
     private static func pushover(_ parts: URLParts) throws(ParseError) -> Pushover {
@@ -210,14 +263,28 @@ public enum Channel: Sendable, Equatable {
     }
 
     private static func telegram(_ parts: URLParts) throws(ParseError) -> Telegram {
-        // `123456:ABC` reads as a host and a port: Apprise puts them together again.
-        let token = parts.rawAuthority
+        // `123456:ABC` reads as a host and a port: Apprise puts them together again, and takes
+        // the token with the `bot` its API path puts before it.
+        var token = parts.rawAuthority
+        if token.lowercased().hasPrefix("bot") { token = String(token.dropFirst(3)) }
         guard let colon = token.firstIndex(of: ":"), token[..<colon].allSatisfy(\.isASCIIDigit), !token[..<colon].isEmpty,
             token[token.index(after: colon)...].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
         else { throw ParseError("a Telegram URL is tgram://BOT_TOKEN/CHAT_ID (the token looks like 123456:ABC…)") }
         guard !parts.path.isEmpty else { throw ParseError("name the chat: tgram://BOT_TOKEN/CHAT_ID") }
         let silent = ["yes", "true", "1"].contains(parts.query["silent"]?.lowercased() ?? "")
-        return Telegram(token: token, chats: parts.path, silent: silent)
+        // A chat is CHAT or CHAT:THREAD (a forum topic); `?topic=` (or `?thread=`) is the thread
+        // of a chat that names none.
+        let topic = parts.query["topic"] ?? parts.query["thread"]
+        if let topic, Int(topic) == nil { throw ParseError("Telegram topic is the thread's number") }
+        var chats: [String] = []
+        for chat in parts.path {
+            let halves = chat.split(separator: ":", omittingEmptySubsequences: false)
+            guard halves.count <= 2, !halves[0].isEmpty, halves.count == 1 || Int(halves[1]) != nil else {
+                throw ParseError("a Telegram chat is CHAT_ID or CHAT_ID:THREAD_ID")
+            }
+            chats.append(halves.count == 1 ? topic.map { "\(chat):\($0)" } ?? chat : chat)
+        }
+        return Telegram(token: token, chats: chats, silent: silent)
     }
 
     private static func matrix(_ parts: URLParts, secure: Bool) throws(ParseError) -> Matrix {

@@ -12,6 +12,7 @@ extension ChannelSender {
             headers["Priority"] = String(message.urgency == "critical" ? 5 : ntfy.priority ?? 3)
             headers["Tags"] = (ntfy.tags.isEmpty ? ["car", "traveltimes"] : ntfy.tags).joined(separator: ",")
             if let click = ntfy.click { headers["Click"] = click }
+            if let icon = ntfy.icon { headers["Icon"] = icon }
             return request("POST", url, headers: headers, body: Data(Limits.cutBytes(message.body, to: 4_096).utf8), service: "ntfy")
         }
         switch operation {
@@ -38,10 +39,11 @@ extension ChannelSender {
 
     func gotify(_ operation: AlertOperation, _ gotify: Channel.Gotify) -> AlertReceipt {
         guard let message = operation.message else { return .cannot("Gotify cannot clear a message with an application token") }
-        let object: [String: Any] = [
+        var object: [String: Any] = [
             "title": message.title, "message": message.body,
             "priority": message.urgency == "critical" ? max(gotify.priority, 8) : gotify.priority,
         ]
+        if gotify.markdown { object["extras"] = ["client::display": ["contentType": "text/markdown"]] }
         return request(
             "POST", "\(gotify.server)/message", headers: ["X-Gotify-Key": gotify.token, "Content-Type": "application/json"],
             body: Self.json(object), service: "Gotify"
@@ -83,11 +85,12 @@ extension ChannelSender {
             } ?? []
             let done = Set(handles.compactMap { $0.split(separator: ":").dropLast().joined(separator: ":") })
             for chat in telegram.chats where !done.contains(chat) {
+                var fields: [String: Any] = ["text": text(message), "parse_mode": "HTML", "disable_notification": telegram.silent]
+                let halves = chat.split(separator: ":")
+                fields["chat_id"] = String(halves[0])
+                if halves.count == 2, let thread = Int(halves[1]) { fields["message_thread_id"] = thread }
                 let answer = request(
-                    "POST", "\(api)/sendMessage", headers: ["Content-Type": "application/json"],
-                    body: Self.json([
-                        "chat_id": chat, "text": text(message), "parse_mode": "HTML", "disable_notification": telegram.silent,
-                    ]), service: "Telegram")
+                    "POST", "\(api)/sendMessage", headers: ["Content-Type": "application/json"], body: Self.json(fields), service: "Telegram")
                 let receipt = answer.receipt(handle: \.["result", "message_id"])
                 guard case .delivered = receipt.result, let id = receipt.handle else {
                     return AlertReceipt(result: receipt.result, handle: handles.isEmpty ? nil : handles.joined(separator: ","))
@@ -99,7 +102,9 @@ extension ChannelSender {
             for (chat, id) in Self.chatMessages(handle) {
                 let answer = request(
                     "POST", "\(api)/editMessageText", headers: ["Content-Type": "application/json"],
-                    body: Self.json(["chat_id": chat, "message_id": Int(id) ?? 0, "text": text(message), "parse_mode": "HTML"]),
+                    body: Self.json([
+                        "chat_id": String(chat.split(separator: ":").first ?? ""), "message_id": Int(id) ?? 0, "text": text(message), "parse_mode": "HTML",
+                    ]),
                     service: "Telegram")
                 // Editing to the same words is refused as "message is not modified": nothing to do.
                 if answer.status == 400, answer.reason?.contains("not modified") == true { continue }

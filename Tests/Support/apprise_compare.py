@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Normalizes a request to what a notifier URL means, for the Apprise oracle test: the service's
+endpoint path, method, where the credentials go, priority, tags, thread, chat, title and message,
+whichever way the request carries them (ntfy's JSON publish or its per-topic headers, Telegram's
+chat as a number or a string).
+
+  apprise_compare.py apprise URL TITLE BODY   what Apprise sends (through apprise_oracle.py)
+  apprise_compare.py recorded LOG URL         the last request recorder_server.py logged
+Each prints one JSON object. Test-only.
+"""
+import base64
+import json
+import os
+import subprocess
+import sys
+import urllib.parse
+
+NTFY = {"min": 1, "low": 2, "default": 3, "high": 4, "max": 5, "urgent": 5}
+
+
+def normal(method, url, headers, body):
+    headers = {k.lower(): v for k, v in headers.items()}
+    data = body
+    if isinstance(body, str):
+        try:
+            data = json.loads(body) if body else None
+        except ValueError:
+            data = body
+    out = {"method": method, "authorization": headers.get("authorization"),
+           "endpoint": urllib.parse.urlsplit(url).path if "://" in url else url.split("?")[0]}
+    # ntfy: a JSON publish to the server's root, or a POST to the topic with headers.
+    priority = headers.get("x-priority") or headers.get("priority")
+    if priority is not None:
+        out["priority"] = NTFY.get(str(priority)) or int(priority)
+    tags = headers.get("x-tags") or headers.get("tags")
+    if tags:
+        out["tags"] = sorted(t.strip() for t in tags.split(","))
+    icon = headers.get("x-icon") or headers.get("icon")
+    if icon:
+        out["icon"] = icon
+    if "x-title" in headers or "title" in headers:
+        out["title"] = headers.get("x-title") or headers.get("title")
+        out["message"] = data if isinstance(data, str) else None
+    if isinstance(data, dict):
+        if "topic" in data:
+            out["endpoint"] = "/" + data["topic"]
+        for key in ("title", "message", "chat_id", "message_thread_id", "disable_notification", "extras", "priority"):
+            if key in data:
+                out[key] = str(data[key]) if key == "chat_id" else data[key]
+        if "text" in data:
+            out["message"] = data["text"]
+    is_ntfy = "x-title" in headers or "title" in headers or (isinstance(data, dict) and "topic" in data)
+    if is_ntfy and "priority" not in out:
+        out["priority"] = 3  # ntfy's default, whether said or not
+    if isinstance(out.get("message"), str):
+        out["message"] = out["message"].replace("\r\n", "\n").strip()
+    return out
+
+
+def main():
+    if sys.argv[1] == "apprise":
+        oracle = os.path.join(os.path.dirname(__file__), "apprise_oracle.py")
+        lines = subprocess.run([sys.executable, oracle] + sys.argv[2:5], capture_output=True, text=True).stdout.splitlines()
+        if not lines:
+            print(json.dumps({"none": True}))
+            return
+        first = json.loads(lines[0])
+        if first.get("refused"):
+            print(json.dumps(first))
+            return
+        out = normal(first["method"], first["url"], first["headers"], first["body"])
+        if "avatar_url=" not in sys.argv[2]:
+            out.pop("icon", None)  # Apprise's own image, by default
+        print(json.dumps(out, sort_keys=True))
+    else:
+        lines = open(sys.argv[2]).read().splitlines()
+        last = json.loads(lines[-1])
+        out = normal(last["method"], last["path"], last["headers"], last["body"])
+        if "tags=" not in sys.argv[3]:
+            out.pop("tags", None)  # traveltimes' own ntfy tags (a car), by default
+        print(json.dumps(out, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()

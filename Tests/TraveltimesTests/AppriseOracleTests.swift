@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// Notifier URLs mean what Apprise means: each form below, taken from Apprise's plugin sources and
+/// wiki, is sent by `notify test` to a loopback recorder and by Apprise itself (PyPI `apprise`,
+/// its requests intercepted before they leave), and the two requests must agree on what they mean:
+/// the endpoint, the method, where the credentials go, priority, tags, thread, chat, title and
+/// message (`Tests/Support/apprise_compare.py` reads each request's way of carrying them).
+@Suite struct AppriseOracleTests {
+    /// `HOST` is the recorder; Telegram's API is the recorder too (`TRAVELTIMES_TELEGRAM_URL`).
+    static let forms = [
+        "ntfy://HOST/commute",
+        "ntfy://alice:secret@HOST/commute",
+        "ntfy://alice:tk_secret@HOST/commute?auth=token",
+        "ntfy://tk_secret@HOST/commute",
+        "ntfy://HOST/commute?token=tk_secret",
+        "ntfy://HOST/commute?priority=emergency",
+        "ntfy://HOST/commute?priority=moderate",
+        "ntfy://HOST/commute?priority=max",
+        "ntfy://HOST/commute?priority=2",
+        "ntfy://HOST/commute?xtags=car,warning",
+        "ntfy://HOST/commute?tags=car",
+        "ntfy://HOST/commute?avatar_url=https://example.com/car.png",
+        "gotify://HOST/apptoken",
+        "gotify://HOST/apptoken?priority=high",
+        "gotify://HOST/apptoken?priority=max",
+        "gotify://HOST/apptoken?priority=7",
+        "gotify://HOST/apptoken?format=markdown",
+        "tgram://123456:ABCdef/42",
+        "tgram://bot123456:ABCdef/42",
+        "tgram://123456:ABCdef/42:99",
+        "tgram://123456:ABCdef/42?topic=7",
+        "tgram://123456:ABCdef/42?silent=yes",
+    ]
+
+    @Test(ExternalTool.apprise.needed) func everyFormSendsWhatAppriseSends() throws {
+        let recorder = try SteeredServer(script: "recorder_server.py")
+        let sandbox = try Sandbox().prepared()
+        sandbox.environment["TRAVELTIMES_TELEGRAM_URL"] = recorder.base
+        let host = String(recorder.base.dropFirst("http://".count))
+        let compare = Paths.root.appendingPathComponent("Tests/Support/apprise_compare.py").path
+        let path = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        let title = "Test: Commute at 4:00 PM (Tue)"
+        let body = "Everett-Seattle: 34 min (-11 min, CLEAR)\nSeattle-Bellevue via 90: 14 min (-1 min, CLEAR)\nSeattle-Everett: 48 min (-9 min, CLEAR)"
+        var differences: [String] = []
+        for form in Self.forms {
+            let url = form.replacingOccurrences(of: "HOST", with: host)
+            let added = try sandbox.run(["notify", "add", url])
+            guard added.status == 0 else {
+                differences.append("\(form): refused: \(added.stderr)")
+                continue
+            }
+            let test = try sandbox.run(["notify", "test", "--now", Paths.capturedAt])
+            let ours = try execute(["/usr/bin/env", "python3", compare, "recorded", recorder.log, url], environment: path).stdout
+            let theirs = try execute(["/usr/bin/env", "python3", compare, "apprise", url, title, body], environment: path).stdout
+            if ours != theirs || test.status != 0 { differences.append("\(form)\n  Apprise:     \(theirs)  traveltimes: \(ours)") }
+            try sandbox.ok(["notify", "remove", "1", "--yes"])
+            // The next form's test is a first notification too, not a revision of this one.
+            try sandbox.ok(["delivered", "clear", "--all", "--yes"])
+        }
+        #expect(differences == [], "\(differences.joined(separator: "\n"))")
+    }
+
+    /// Where ntfy's own documentation shows Apprise wrong, the service is followed: a user with no
+    /// password is refused (Apprise sends the word "None" as the password).
+    @Test(ExternalTool.apprise.needed) func aUserWithNoPasswordIsRefusedWhereAppriseSendsNone() throws {
+        let compare = Paths.root.appendingPathComponent("Tests/Support/apprise_compare.py").path
+        let theirs = try execute(
+            ["/usr/bin/env", "python3", compare, "apprise", "ntfy://alice@127.0.0.1:9/commute", "T", "B"],
+            environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]).stdout
+        #expect(theirs.contains(#""authorization": "Basic YWxpY2U6Tm9uZQ==""#), "\(theirs)")  // alice:None
+        let ours = try Sandbox().run(["notify", "add", "ntfy://alice@127.0.0.1:9/commute"])
+        #expect(ours.status == 64 && ours.stderr == """
+            traveltimes: Cannot add that URL: ntfy credentials are user:password@ or an access token (tk_…@, or ?auth=token). See 'traveltimes notify add --help'.
+
+            """)
+    }
+}
