@@ -24,7 +24,10 @@ import Testing
         #expect(try Channel(url: "tgram://123456:ABC-def_1/42/-100200300?silent=yes") == .telegram(.init(
             token: "123456:ABC-def_1", chats: ["42", "-100200300"], silent: true)))
         #expect(try Channel(url: "matrixs://syt_token@matrix.example.org/#commute") == .matrix(.init(
-            server: "https://matrix.example.org", token: "syt_token", room: "#commute:matrix.example.org", messageType: "m.text")))
+            server: "https://matrix.example.org", token: "syt_token", rooms: ["#commute:matrix.example.org"], messageType: "m.text")))
+        // Apprise's reading: a `#` before the query is part of the path; each room is one.
+        #expect(try Channel(url: "matrix://tok@host/#room1/#room2?msgtype=notice") == .matrix(.init(
+            server: "http://host", token: "tok", rooms: ["#room1:host", "#room2:host"], messageType: "m.notice")))
         #expect(try Channel(url: "discord://bot@111/tok") == .discord(.init(webhookID: "111", token: "tok", botname: "bot")))
         #expect(try Channel(url: "slack://T1/B2/X3") == .slack(.init(path: "T1/B2/X3")))
         #expect(try Channel(url: "jsons://user:pw@example.com/in?x=1") == .json(.init(url: "https://user:pw@example.com/in?x=1")))

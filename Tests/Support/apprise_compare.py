@@ -5,7 +5,8 @@ whichever way the request carries them (ntfy's JSON publish or its per-topic hea
 chat as a number or a string).
 
   apprise_compare.py apprise URL TITLE BODY   what Apprise sends (through apprise_oracle.py)
-  apprise_compare.py recorded LOG URL         the last request recorder_server.py logged
+  apprise_compare.py recorded LOG URL START   the last request recorder_server.py logged (of
+                                              those from line START on)
 Each prints one JSON object. Test-only.
 """
 import base64
@@ -57,6 +58,20 @@ def normal(method, url, headers, body):
     return out
 
 
+def matrix(requests):
+    """A Matrix delivery: the rooms joined, in order, and what was sent to each (the message's
+    title line without Apprise's Markdown heading mark)."""
+    joins = [urllib.parse.unquote(urllib.parse.urlsplit(r["url"]).path.split("/join/")[1]) for r in requests if "/join/" in r["url"]]
+    sends = []
+    for r in requests:
+        if "/send/m.room.message/" in r["url"]:
+            body = r["body"] if isinstance(r["body"], dict) else json.loads(r["body"])
+            text = body.get("body", "").replace("\r\n", "\n")
+            sends.append({"msgtype": body.get("msgtype"), "body": text[2:] if text.startswith("# ") else text,
+                          "authorization": {k.lower(): v for k, v in r["headers"].items()}.get("authorization")})
+    return {"joins": sorted(joins), "sends": sends}
+
+
 def main():
     if sys.argv[1] == "apprise":
         oracle = os.path.join(os.path.dirname(__file__), "apprise_oracle.py")
@@ -65,6 +80,9 @@ def main():
             print(json.dumps({"none": True}))
             return
         first = json.loads(lines[0])
+        if "matrix" in sys.argv[2].split(":")[0]:
+            print(json.dumps(matrix([json.loads(line) for line in lines]), sort_keys=True))
+            return
         if first.get("refused"):
             print(json.dumps(first))
             return
@@ -73,7 +91,13 @@ def main():
             out.pop("icon", None)  # Apprise's own image, by default
         print(json.dumps(out, sort_keys=True))
     else:
-        lines = open(sys.argv[2]).read().splitlines()
+        lines = open(sys.argv[2]).read().splitlines()[int(sys.argv[4]):]
+        if "matrix" in sys.argv[3].split(":")[0]:
+            requests = [json.loads(line) for line in lines]
+            for r in requests:
+                r["url"] = r["path"]
+            print(json.dumps(matrix(requests), sort_keys=True))
+            return
         last = json.loads(lines[-1])
         out = normal(last["method"], last["path"], last["headers"], last["body"])
         if "tags=" not in sys.argv[3]:

@@ -31,6 +31,10 @@ import Testing
         "tgram://123456:ABCdef/42:99",
         "tgram://123456:ABCdef/42?topic=7",
         "tgram://123456:ABCdef/42?silent=yes",
+        "matrix://goodtoken@HOST/#commute",
+        "matrix://goodtoken@HOST/#commute?msgtype=notice",
+        "matrix://goodtoken@HOST/#room1/#room2",
+        "matrix://goodtoken@HOST/!abc:example.org",
     ]
 
     @Test(ExternalTool.apprise.needed) func everyFormSendsWhatAppriseSends() throws {
@@ -50,8 +54,9 @@ import Testing
                 differences.append("\(form): refused: \(added.stderr)")
                 continue
             }
+            let start = recorder.entries().count
             let test = try sandbox.run(["notify", "test", "--now", Paths.capturedAt])
-            let ours = try execute(["/usr/bin/env", "python3", compare, "recorded", recorder.log, url], environment: path).stdout
+            let ours = try execute(["/usr/bin/env", "python3", compare, "recorded", recorder.log, url, String(start)], environment: path).stdout
             let theirs = try execute(["/usr/bin/env", "python3", compare, "apprise", url, title, body], environment: path).stdout
             if ours != theirs || test.status != 0 { differences.append("\(form)\n  Apprise:     \(theirs)  traveltimes: \(ours)") }
             try sandbox.ok(["notify", "remove", "1", "--yes"])

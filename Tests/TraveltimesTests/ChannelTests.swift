@@ -125,10 +125,11 @@ final class DesktopAndMail {
         let telegram = try #require((state["telegram"] as? [String: [[String: Any]]])?["42"]?.first)
         #expect((telegram["text"] as? String)?.hasPrefix("<b>Test: Commute at 4:00 PM (Tue)</b>\nEverett-Seattle") == true)
         #expect(telegram["parse_mode"] as? String == "HTML")
-        // Matrix: the alias resolved, then a PUT with a transaction ID and a bearer token.
+        // Matrix: the room joined (an invited user can then post; the join names the room's ID),
+        // then a PUT with a transaction ID and a bearer token.
         let matrix = try #require((state["matrix"] as? [[String: Any]])?.first)
         #expect(matrix["room"] as? String == "!room1:127.0.0.1" && matrix["msgtype"] as? String == "m.text")
-        #expect(requests.contains { $0.method == "GET" && $0.path == "/_matrix/client/v3/directory/room/%23commute%3A127.0.0.1" })
+        #expect(requests.contains { $0.method == "POST" && $0.path == "/_matrix/client/v3/join/%23commute%3A127.0.0.1" })
         #expect(requests.contains { $0.method == "PUT" && $0.path.hasPrefix("/_matrix/client/v3/rooms/%21room1%3A127.0.0.1/send/m.room.message/tt") })
         // Discord: wait=true, for the message's ID.
         #expect(requests.contains { $0.method == "POST" && $0.path == "/api/webhooks/111/goodtoken?wait=true" })

@@ -11,21 +11,30 @@ extension Exports {
         /// What the exports of `kinds` publish.
         init(commute: Commute, kinds: Set<ExportTarget.Kind>) throws {
             guard !kinds.isEmpty else { return }
-            let routes = try commute.routes.all().byID
             let pending = try commute.store.pending()
             let schedules = try commute.store.schedules().schedules + commute.calendars.departureSchedules()
+            let favorites = try commute.store.favorites().routeIDs
+            // Only the routes followed are read (the others are passed over unbuilt).
+            let routes = try commute.store.routes(withIDs: Set(favorites + schedules.flatMap(\.routeIDs))).mapValues(commute.current)
             let byID = Dictionary(schedules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            // Each route's usual time is read from its history once, for the sensors and metrics both.
+            var usual: [String: Int?] = [:]
+            func typical(_ route: Route) -> Int? {
+                if let known = usual[route.id] { return known }
+                let value = Self.typical(route, commute)
+                usual[route.id] = value
+                return value
+            }
             // Leave alerts yet to come, soonest first (a heads-up is a reminder of one, not one).
             let leaves = pending.requests.filter { !$0.isHeadsUp && ($0.arrival ?? $0.nextFire) >= commute.now }
             if kinds.contains(.homeassistant) || kinds.contains(.mqtt) {
-                let favorites = try commute.store.favorites().routeIDs
                 let objectIDs = HomeAssistantSensor.objectIDs(for: favorites)
                 sensors = zip(favorites, objectIDs).map { routeID, objectID in
                     let route = routes[routeID]
                     let next = leaves.first { byID[$0.scheduleID]?.routeIDs.contains(routeID) == true }
                     return HomeAssistantSensor(
                         objectID: objectID, routeID: routeID, name: route?.name ?? "Route \(routeID)",
-                        minutes: route?.suspiciousMinutes == nil ? route?.currentMinutes : nil, typical: route.flatMap { Self.typical($0, commute) },
+                        minutes: route?.suspiciousMinutes == nil ? route?.currentMinutes : nil, typical: route.flatMap(typical),
                         status: route.map { $0.suspiciousMinutes == nil ? $0.status.rawValue : "SUSPICIOUS" } ?? "UNAVAILABLE",
                         updated: route.map { TimeFormatting.iso8601($0.updatedAt, calendar: commute.calendar) } ?? "",
                         nextLeave: next.map { TimeFormatting.iso8601($0.nextFire, calendar: commute.calendar) })
@@ -37,7 +46,7 @@ extension Exports {
                     version: Product.version)
             }
             if kinds.contains(.prometheus) {
-                metrics = try Self.metrics(commute, routes: routes, schedules: schedules)
+                metrics = try Self.metrics(commute, favorites: favorites, routes: routes, schedules: schedules, typical: typical)
             }
         }
 
@@ -65,17 +74,19 @@ extension Exports {
         /// The textfile: the followed routes' minutes and usual minutes, the last good refresh,
         /// and today's requests to each provider and alerts by outcome (both start again at local
         /// midnight, which Prometheus takes as a counter reset).
-        static func metrics(_ commute: Commute, routes: [String: Route], schedules: [Schedule]) throws -> Data {
+        static func metrics(
+            _ commute: Commute, favorites: [String], routes: [String: Route], schedules: [Schedule], typical usual: (Route) -> Int?
+        ) throws -> Data {
             var followed: [String] = []
             var seen = Set<String>()
-            for id in try commute.store.favorites().routeIDs + schedules.flatMap(\.routeIDs) where seen.insert(id).inserted { followed.append(id) }
+            for id in favorites + schedules.flatMap(\.routeIDs) where seen.insert(id).inserted { followed.append(id) }
             var minutes: [PrometheusText.Sample] = []
             var typical: [PrometheusText.Sample] = []
             for id in followed {
                 guard let route = routes[id] else { continue }
                 let labels = [("route", id), ("name", route.name)]
                 if route.suspiciousMinutes == nil, let current = route.currentMinutes { minutes.append(.init(labels: labels, value: Double(current))) }
-                if let usual = Self.typical(route, commute) { typical.append(.init(labels: labels, value: Double(usual))) }
+                if let usual = usual(route) { typical.append(.init(labels: labels, value: Double(usual))) }
             }
             let log = try commute.store.refreshLog()
             let today = commute.calendar.local(commute.now).date.iso

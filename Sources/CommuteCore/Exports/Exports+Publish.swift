@@ -100,7 +100,8 @@ extension Exports {
         let targets = configuration.exports ?? []
         guard !targets.isEmpty else { return [] }
         let content = try Content(commute: commute, kinds: Set(targets.map(\.kind)))
-        var records = try store.exportState().records
+        let recorded = try store.exportState().records
+        var records = recorded
         var outcomes: [Outcome] = []
         for target in targets {
             var record = records[target.id] ?? ExportState.Record()
@@ -108,6 +109,8 @@ extension Exports {
             records[target.id] = record
             outcomes.append(Outcome(target: target, result: result))
         }
+        // Nothing sent, nothing failed anew: not even exports.json is written (or locked).
+        guard targets.contains(where: { records[$0.id] != recorded[$0.id] }) else { return outcomes }
         let changed = records
         try store.update(ExportState.self) { state in
             for target in targets { state.records[target.id] = changed[target.id] }

@@ -63,8 +63,8 @@ public enum Channel: Sendable, Equatable {
         public var server: String
         /// The access token: a secret.
         public var token: String
-        /// `!id:server` or `#alias:server`.
-        public var room: String
+        /// Each `!id:server` or `#alias:server`.
+        public var rooms: [String]
         /// `m.text` or `m.notice`.
         public var messageType: String
     }
@@ -295,12 +295,21 @@ public enum Channel: Sendable, Equatable {
                 ? "matrix log-in with a password is not supported: use an access token, matrixs://TOKEN@HOST/#ROOM"
                 : "a Matrix URL is matrixs://ACCESS_TOKEN@HOST/#ROOM")
         }
-        var room = parts.fragment.map { "#" + $0 } ?? parts.path.first ?? ""
-        guard room.count > 1, room.hasPrefix("#") || room.hasPrefix("!") else { throw ParseError("name the room: matrixs://TOKEN@HOST/#ROOM or /!ROOM_ID:SERVER") }
-        if !room.contains(":") { room += ":" + parts.host }
+        // Every room in the path (`/#room1/#room2`, `/!id:server`) and in `?to=`, each joined
+        // before it is sent to, as Apprise does (an invited user can then post).
+        var rooms: [String] = []
+        for text in parts.path + (parts.query["to"].map { $0.split(separator: ",").map { String($0) } } ?? []) {
+            var room = text.trimmingWhitespace()
+            guard room.count > 1, room.hasPrefix("#") || room.hasPrefix("!") else {
+                throw ParseError("a Matrix room is #ALIAS or !ROOM_ID: matrixs://TOKEN@HOST/#ROOM")
+            }
+            if !room.contains(":") { room += ":" + parts.host }
+            if !rooms.contains(room) { rooms.append(room) }
+        }
+        guard !rooms.isEmpty else { throw ParseError("name the room: matrixs://TOKEN@HOST/#ROOM or /!ROOM_ID:SERVER") }
         let type = parts.query["msgtype"]?.lowercased() ?? "text"
         guard type == "text" || type == "notice" else { throw ParseError("matrix msgtype is text or notice") }
-        return Matrix(server: "\(secure ? "https" : "http")://\(parts.hostAndPort)", token: token, room: room, messageType: "m." + type)
+        return Matrix(server: "\(secure ? "https" : "http")://\(parts.hostAndPort)", token: token, rooms: rooms, messageType: "m." + type)
     }
 
     private static func discord(_ parts: URLParts) throws(ParseError) -> Discord {
@@ -385,7 +394,7 @@ public enum Channel: Sendable, Equatable {
                 ("retry", .int(pushover.retry)), ("expire", .int(pushover.expire)),
             ]), true)
         case .telegram(let telegram): return ("telegram", telegram.chats.joined(separator: ","), ["silent": .bool(telegram.silent)], true)
-        case .matrix(let matrix): return ("matrix", "\(matrix.server) \(matrix.room)", ["msgtype": .string(matrix.messageType)], true)
+        case .matrix(let matrix): return ("matrix", "\(matrix.server) \(matrix.rooms.joined(separator: " "))", ["msgtype": .string(matrix.messageType)], true)
         case .discord(let discord): return ("discord", nil, some([("botname", discord.botname.map(Notifier.Setting.string))]), true)
         case .slack: return ("slack", nil, [:], true)
         case .json(let post): return ("json", WebhookNotifier.redact(post.url), [:], true)

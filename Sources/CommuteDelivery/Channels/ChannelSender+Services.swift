@@ -123,32 +123,48 @@ extension ChannelSender {
         guard let message = operation.message else { return .cannot("Matrix keeps messages in the room; it has nothing to dismiss") }
         let headers = ["Authorization": "Bearer \(matrix.token)", "Content-Type": "application/json"]
         let api = "\(matrix.server)/_matrix/client/v3"
-        var room = matrix.room
-        if room.hasPrefix("#") {
-            let answer = request("GET", "\(api)/directory/room/\(Self.pathSegment(room))", headers: headers, body: nil, service: "Matrix")
-            guard answer.succeeded, let id = answer.field(["room_id"]) else {
-                return answer.succeeded ? .cannot("Matrix did not name the room \(room)") : answer.receipt()
-            }
-            room = id
-        }
         let text = "\(message.title)\n\(message.body)"
-        var content: [String: Any] = ["msgtype": matrix.messageType, "body": text]
+        // The handle names each room's event: `!room:server $event`, comma-separated (one room's
+        // handle, from before there were several, is its event alone).
+        var events: [(room: String, event: String)] = []
         if case .update(_, let handle) = operation {
-            content = [
-                "msgtype": matrix.messageType, "body": "* " + text,
-                "m.new_content": ["msgtype": matrix.messageType, "body": text],
-                "m.relates_to": ["rel_type": "m.replace", "event_id": handle],
-            ]
+            events = handle.split(separator: ",").map { pair in
+                let halves = pair.split(separator: " ", maxSplits: 1)
+                return halves.count == 2 ? (String(halves[0]), String(halves[1])) : ("", String(pair))
+            }
         }
-        // A send's transaction ID is the alert's idempotency key: Matrix answers a repeat with the
-        // event it made the first time. A revision is a new transaction.
-        let transaction = operation.message?.idempotencyKey.flatMap { key in
-            if case .send = operation { return key } else { return nil }
-        } ?? "tt\(UInt64(Date().timeIntervalSince1970 * 1_000))\(UInt32.random(in: 0...UInt32.max))"
-        let url = "\(api)/rooms/\(Self.pathSegment(room))/send/m.room.message/\(transaction)"
-        let answer = request("PUT", url, headers: headers, body: Self.json(content), service: "Matrix")
-        if case .update(_, let handle) = operation { return answer.receipt(keeping: handle) }
-        return answer.receipt(handle: \.["event_id"])
+        var handles: [String] = []
+        for (index, room) in matrix.rooms.enumerated() {
+            // Joining is how an invited user enters a room, and answers the room's ID for an
+            // alias; joining a room already joined changes nothing.
+            let joined = request("POST", "\(api)/join/\(Self.pathSegment(room))", headers: headers, body: Data("{}".utf8), service: "Matrix")
+            guard joined.succeeded, let id = joined.field(["room_id"]) else {
+                return joined.succeeded ? .cannot("Matrix did not name the room \(room)") : joined.receipt()
+            }
+            var content: [String: Any] = ["msgtype": matrix.messageType, "body": text]
+            var transaction = message.idempotencyKey.map { matrix.rooms.count == 1 ? $0 : "\($0)-\(index)" }
+            if case .update = operation {
+                guard let previous = events.first(where: { $0.room == id }) ?? (events.count == 1 && events[0].room.isEmpty ? events[0] : nil) else {
+                    continue
+                }
+                content = [
+                    "msgtype": matrix.messageType, "body": "* " + text,
+                    "m.new_content": ["msgtype": matrix.messageType, "body": text],
+                    "m.relates_to": ["rel_type": "m.replace", "event_id": previous.event],
+                ]
+                transaction = nil
+            }
+            // A send's transaction ID is the alert's idempotency key: Matrix answers a repeat with
+            // the event it made the first time. A revision is a new transaction.
+            let key = transaction ?? "tt\(UInt64(Date().timeIntervalSince1970 * 1_000))\(UInt32.random(in: 0...UInt32.max))"
+            let answer = request(
+                "PUT", "\(api)/rooms/\(Self.pathSegment(id))/send/m.room.message/\(key)", headers: headers, body: Self.json(content), service: "Matrix")
+            let receipt = answer.receipt(handle: \.["event_id"])
+            guard case .delivered = receipt.result else { return receipt }
+            if case .send = operation, let event = receipt.handle { handles.append(matrix.rooms.count == 1 ? event : "\(id) \(event)") }
+        }
+        if case .update(_, let handle) = operation { return AlertReceipt(result: .delivered, handle: handle) }
+        return AlertReceipt(result: .delivered, handle: handles.joined(separator: ","))
     }
 
     // MARK: Discord

@@ -1,8 +1,8 @@
 import FoundationEssentials
 
 /// The parts of `scheme://user:pass@host:port/a/b?x=y#frag`, each percent-decoded, read the way
-/// Apprise reads them: forgiving of ports that are not numbers (a Telegram token) and of `#` in
-/// the path (a Matrix room).
+/// Apprise reads them: forgiving of ports that are not numbers (a Telegram token), and taking a
+/// `#` in the path as part of it (a Matrix room, a Slack channel).
 struct URLParts {
     var user: String?
     var password: String?
@@ -21,7 +21,10 @@ struct URLParts {
         guard let separator = text.firstRange(of: "://") else { return nil }
         var rest = Substring(text[separator.upperBound...])
         var pairs: [String: String] = [:]
-        if let hash = rest.firstIndex(of: "#") {
+        // As Apprise reads it, a `#` before the query is part of the path (`/#room1/#room2?x=y`:
+        // two Matrix rooms, then the query); only one after the query starts a fragment.
+        let question = rest.firstIndex(of: "?")
+        if let hash = rest[(question ?? rest.startIndex)...].firstIndex(of: "#"), question != nil {
             fragment = String(rest[rest.index(after: hash)...]).percentDecoded
             rest = rest[..<hash]
         }
