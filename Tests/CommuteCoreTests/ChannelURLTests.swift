@@ -80,4 +80,18 @@ import Testing
         #expect(sender.perform(.clear(handle: "r"), on: pushover).result == .failed(.unsupported("Pushover cannot clear a message")))
         #expect(recorder.requests.count == 2)
     }
+
+    /// One rule on every channel: a critical alert goes out at least at the channel's high level,
+    /// whatever lower priority its URL gives (Pushover 1, Gotify 8, ntfy 5).
+    @Test func aCriticalAlertIsNeverQuietWhateverTheURLSays() throws {
+        let recorder = Recorder { _, _ in HTTPResponse(status: 200, body: Data(#"{"status":1,"request":"r","id":1}"#.utf8)) }
+        let sender = ChannelSender(client: recorder, environment: [:])
+        var critical = AlertMessage(id: .test(0), title: "Route 1 is running +20 min", body: "b")
+        critical.urgency = "critical"
+        for url in ["pover://u@t?priority=-1", "gotify://127.0.0.1:9/tok?priority=low", "ntfy://127.0.0.1:9/t?priority=min"] {
+            _ = sender.perform(.send(critical), on: try Channel(url: url))
+        }
+        let sent = recorder.requests.map { String(decoding: $0.3 ?? Data(), as: UTF8.self) + " " + ($0.2["Priority"] ?? "") }
+        #expect(sent.count == 3 && sent[0].contains("priority=1") && sent[1].contains(#""priority":8"#) && sent[2].hasSuffix(" 5"), "\(sent)")
+    }
 }

@@ -50,6 +50,15 @@ def normal(method, url, headers, body):
                 out[key] = str(data[key]) if key == "chat_id" else data[key]
         if "text" in data:
             out["message"] = data["text"]
+    if "x-www-form-urlencoded" in (headers.get("content-type") or "") and isinstance(data, str):
+        form = dict(urllib.parse.parse_qsl(data))  # Pushover
+        for key in ("user", "title", "message", "retry", "expire"):
+            if key in form:
+                out[key] = form[key]
+        out["priority"] = int(form.get("priority", 0))
+        if form.get("device") and form["device"] != "ALL_DEVICES":
+            out["device"] = sorted(form["device"].split(","))
+        out.pop("authorization")  # Apprise sends the token as Basic auth too; the form carries it
     is_ntfy = "x-title" in headers or "title" in headers or (isinstance(data, dict) and "topic" in data)
     if is_ntfy and "priority" not in out:
         out["priority"] = 3  # ntfy's default, whether said or not

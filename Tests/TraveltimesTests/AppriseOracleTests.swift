@@ -7,7 +7,8 @@ import Testing
 /// the endpoint, the method, where the credentials go, priority, tags, thread, chat, title and
 /// message (`Tests/Support/apprise_compare.py` reads each request's way of carrying them).
 @Suite struct AppriseOracleTests {
-    /// `HOST` is the recorder; Telegram's API is the recorder too (`TRAVELTIMES_TELEGRAM_URL`).
+    /// `HOST` is the recorder; Telegram's and Pushover's APIs are the recorder too
+    /// (`TRAVELTIMES_TELEGRAM_URL`, `TRAVELTIMES_PUSHOVER_URL`).
     static let forms = [
         "ntfy://HOST/commute",
         "ntfy://alice:secret@HOST/commute",
@@ -35,12 +36,20 @@ import Testing
         "matrix://goodtoken@HOST/#commute?msgtype=notice",
         "matrix://goodtoken@HOST/#room1/#room2",
         "matrix://goodtoken@HOST/!abc:example.org",
+        "pover://userkey@apptoken",
+        "pover://userkey@apptoken/phone",
+        "pover://userkey@apptoken/phone?to=tablet",
+        "pover://userkey@apptoken/#family",
+        "pover://userkey@apptoken?priority=high",
+        "pover://userkey@apptoken?priority=emergency&interval=60&expire=600",
+        "pover://userkey@apptoken?priority=-1",
     ]
 
     @Test(ExternalTool.apprise.needed) func everyFormSendsWhatAppriseSends() throws {
         let recorder = try SteeredServer(script: "recorder_server.py")
         let sandbox = try Sandbox().prepared()
         sandbox.environment["TRAVELTIMES_TELEGRAM_URL"] = recorder.base
+        sandbox.environment["TRAVELTIMES_PUSHOVER_URL"] = recorder.base
         let host = String(recorder.base.dropFirst("http://".count))
         let compare = Paths.root.appendingPathComponent("Tests/Support/apprise_compare.py").path
         let path = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]

@@ -49,6 +49,8 @@ public enum Channel: Sendable, Equatable {
         public var sound: String?
         public var retry: Int
         public var expire: Int
+        /// Group keys (`#GROUP`): each is sent to in place of the user key.
+        public var groups: [String] = []
     }
 
     public struct Telegram: Sendable, Equatable {
@@ -254,12 +256,20 @@ public enum Channel: Sendable, Equatable {
             priority = value
         }
         // Apprise's defaults and bounds: an emergency repeats every `interval` s (at least 30)
-        // until acknowledged or `expire` s (at most 10,800) have passed.
-        let retry = try number(parts.query["interval"] ?? parts.query["retry"], default: 900, in: 30...10_800, "interval")
+        // until acknowledged or `expire` s (at most 10,800) have passed. Its `retry` is another
+        // thing: how often Apprise itself resends a failed request.
+        if parts.query["retry"] != nil {
+            throw ParseError("retry= is Apprise's count of resends (traveltimes retries a failed notifier at each tick in the grace window); Pushover's emergency repeat is interval=SECONDS")
+        }
+        let retry = try number(parts.query["interval"], default: 900, in: 30...10_800, "interval")
         let expire = try number(parts.query["expire"], default: 3_600, in: 30...10_800, "expire")
+        // Targets, as Apprise reads them: a device in the path or `?to=`, a `#GROUP` key in the
+        // path (sent to instead of the user key).
+        let targets = parts.path + (parts.query["to"].map { $0.split(separator: ",").map { String($0) } } ?? [])
         return Pushover(
-            user: user, token: parts.host, devices: parts.path.filter { !$0.hasPrefix("#") }, priority: priority,
-            sound: parts.query["sound"], retry: retry, expire: expire)
+            user: user, token: parts.host, devices: targets.filter { !$0.hasPrefix("#") }, priority: priority,
+            sound: parts.query["sound"], retry: retry, expire: expire,
+            groups: targets.filter { $0.hasPrefix("#") && $0.count > 1 }.map { String($0.dropFirst()) })
     }
 
     private static func telegram(_ parts: URLParts) throws(ParseError) -> Telegram {

@@ -54,19 +54,25 @@ extension ChannelSender {
 
     func pushover(_ operation: AlertOperation, _ pushover: Channel.Pushover) -> AlertReceipt {
         guard let message = operation.message else { return .cannot("Pushover cannot clear a message") }
-        // A critical alert is high priority (it sounds through the phone's quiet hours); only a
-        // URL that asks for emergency (2) gets it, with its retry and expiry.
-        let priority = pushover.priority ?? (message.urgency == "critical" ? 1 : 0)
-        var fields = [
-            ("token", pushover.token), ("user", pushover.user), ("title", Limits.cut(message.title, to: 250)),
-            ("message", Limits.cut(message.body, to: 1_024)), ("priority", String(priority)),
-        ]
-        if !pushover.devices.isEmpty { fields.append(("device", pushover.devices.joined(separator: ","))) }
-        if let sound = pushover.sound { fields.append(("sound", sound)) }
-        if priority == 2 { fields += [("retry", String(pushover.retry)), ("expire", String(pushover.expire))] }
+        // One rule on every channel: a critical alert goes out at least high (it sounds through
+        // the phone's quiet hours), whatever lower priority the URL gives; only a URL that asks
+        // for emergency (2) gets that, with its retry and expiry.
+        let priority = message.urgency == "critical" ? max(pushover.priority ?? 1, 1) : pushover.priority ?? 0
         let url = base(.pushoverURL, "https://api.pushover.net") + "/1/messages.json"
-        return request("POST", url, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Self.form(fields), service: "Pushover")
-            .receipt(handle: \.["request"])
+        var receipt = AlertReceipt(result: .delivered, handle: nil)
+        for user in pushover.groups.isEmpty ? [pushover.user] : pushover.groups {
+            var fields = [
+                ("token", pushover.token), ("user", user), ("title", Limits.cut(message.title, to: 250)),
+                ("message", Limits.cut(message.body, to: 1_024)), ("priority", String(priority)),
+            ]
+            if !pushover.devices.isEmpty, pushover.groups.isEmpty { fields.append(("device", pushover.devices.joined(separator: ","))) }
+            if let sound = pushover.sound { fields.append(("sound", sound)) }
+            if priority == 2 { fields += [("retry", String(pushover.retry)), ("expire", String(pushover.expire))] }
+            receipt = request("POST", url, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Self.form(fields), service: "Pushover")
+                .receipt(handle: \.["request"])
+            guard case .delivered = receipt.result else { return receipt }
+        }
+        return receipt
     }
 
     // MARK: Telegram
