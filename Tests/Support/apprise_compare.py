@@ -59,6 +59,25 @@ def normal(method, url, headers, body):
         if form.get("device") and form["device"] != "ALL_DEVICES":
             out["device"] = sorted(form["device"].split(","))
         out.pop("authorization")  # Apprise sends the token as Basic auth too; the form carries it
+    if "/api/webhooks/" in out["endpoint"] and isinstance(data, dict):  # Discord
+        query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query))
+        out["thread_id"] = query.get("thread_id")
+        out["username"], out["tts"] = data.get("username"), bool(data.get("tts", False))
+        if data.get("embeds"):
+            out["message"] = data["embeds"][0].get("title", "") + "\n" + data["embeds"][0].get("description", "")
+        else:
+            out["message"] = data.get("content", "").replace("**", "")
+    if "/services/" in out["endpoint"] and isinstance(data, dict):  # Slack
+        out["username"], out["channel"] = data.get("username"), data.get("channel")
+        if data.get("attachments"):
+            out["message"] = data["attachments"][0].get("title", "") + "\n" + data["attachments"][0].get("text", "")
+        else:
+            first, _, rest = data.get("text", "").partition("\n")
+            out["message"] = first.strip("*") + "\n" + rest
+    if isinstance(data, dict) and data.get("version") == "1.0":  # Apprise's JSON payload
+        out["query"] = urllib.parse.urlsplit(url).query
+        out["headers"] = {k: v for k, v in headers.items() if k.startswith("x-")}
+        out["fields"] = {k: v for k, v in data.items() if k not in ("id", "body", "urgency", "attachments")}
     is_ntfy = "x-title" in headers or "title" in headers or (isinstance(data, dict) and "topic" in data)
     if is_ntfy and "priority" not in out:
         out["priority"] = 3  # ntfy's default, whether said or not

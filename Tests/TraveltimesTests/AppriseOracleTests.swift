@@ -7,8 +7,8 @@ import Testing
 /// the endpoint, the method, where the credentials go, priority, tags, thread, chat, title and
 /// message (`Tests/Support/apprise_compare.py` reads each request's way of carrying them).
 @Suite struct AppriseOracleTests {
-    /// `HOST` is the recorder; Telegram's and Pushover's APIs are the recorder too
-    /// (`TRAVELTIMES_TELEGRAM_URL`, `TRAVELTIMES_PUSHOVER_URL`).
+    /// `HOST` is the recorder; Telegram's, Pushover's, Discord's and Slack's APIs are the recorder
+    /// too (`TRAVELTIMES_TELEGRAM_URL` and the like).
     static let forms = [
         "ntfy://HOST/commute",
         "ntfy://alice:secret@HOST/commute",
@@ -43,13 +43,23 @@ import Testing
         "pover://userkey@apptoken?priority=high",
         "pover://userkey@apptoken?priority=emergency&interval=60&expire=600",
         "pover://userkey@apptoken?priority=-1",
+        "discord://111/goodtoken",
+        "discord://bot@111/goodtoken",
+        "discord://111/goodtoken?thread=555",
+        "discord://111/goodtoken?tts=yes",
+        "slack://T1/B1/C1",
+        "slack://bot@T1/B1/C1/#commute",
+        "json://HOST/hook",
+        "json://user:secret@HOST/hook",
+        "json://HOST/hook?+X-Api-Key=abc&-source=tt&:note=hello&method=PUT&format=text",
+        "json://HOST/hook?:type=&:message=text",
     ]
 
     @Test(ExternalTool.apprise.needed) func everyFormSendsWhatAppriseSends() throws {
         let recorder = try SteeredServer(script: "recorder_server.py")
         let sandbox = try Sandbox().prepared()
         sandbox.environment["TRAVELTIMES_TELEGRAM_URL"] = recorder.base
-        sandbox.environment["TRAVELTIMES_PUSHOVER_URL"] = recorder.base
+        for service in ["PUSHOVER", "DISCORD", "SLACK"] { sandbox.environment["TRAVELTIMES_\(service)_URL"] = recorder.base }
         let host = String(recorder.base.dropFirst("http://".count))
         let compare = Paths.root.appendingPathComponent("Tests/Support/apprise_compare.py").path
         let path = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]

@@ -76,16 +76,29 @@ public enum Channel: Sendable, Equatable {
         /// A secret.
         public var token: String
         public var botname: String?
+        /// `?thread=ID`: the thread posted into.
+        public var thread: String? = nil
+        /// `?tts=yes`: text to speech.
+        public var speaks = false
     }
 
     public struct Slack: Sendable, Equatable {
         /// `T…/B…/X…`: the incoming webhook's path, a secret.
         public var path: String
+        /// `botname@`: the name it posts as; `/#channel`: where.
+        public var botname: String? = nil
+        public var channel: String? = nil
     }
 
     public struct JSONPost: Sendable, Equatable {
-        /// `http(s)://[user:pass@]host[:port]/path`: its credentials and path are secrets.
+        /// `http(s)://[user:pass@]host[:port]/path[?-parameters]`: its credentials, path and
+        /// parameters are secrets.
         public var url: String
+        public var method = "POST"
+        /// `+NAME=VALUE` headers: secrets (an API key often rides in one).
+        public var headers: [String: String] = [:]
+        /// `:KEY=VALUE` payload fields: added, or renaming (dropping, when empty) a field of ours.
+        public var extras: [String: String] = [:]
     }
 
     public struct Sendmail: Sendable, Equatable {
@@ -326,28 +339,63 @@ public enum Channel: Sendable, Equatable {
         guard parts.host.allSatisfy(\.isASCIIDigit), !parts.host.isEmpty, let token = parts.path.first, parts.path.count == 1 else {
             throw ParseError("a Discord URL is discord://WEBHOOK_ID/WEBHOOK_TOKEN")
         }
-        return Discord(webhookID: parts.host, token: token, botname: parts.query["botname"] ?? parts.user)
+        // Apprise's `?thread=` posts into a thread (or forum post); `?tts=yes` reads it aloud.
+        let thread = parts.query["thread"]
+        if let thread, thread.isEmpty || !thread.allSatisfy(\.isASCIIDigit) { throw ParseError("discord thread is the thread's ID (digits)") }
+        return Discord(
+            webhookID: parts.host, token: token, botname: parts.query["botname"] ?? parts.user, thread: thread,
+            speaks: ["yes", "true", "1"].contains(parts.query["tts"]?.lowercased() ?? ""))
     }
 
     private static func slack(_ parts: URLParts) throws(ParseError) -> Slack {
         if parts.host.lowercased().hasPrefix("xox") {
             throw ParseError("Slack bot tokens are not supported: use an incoming webhook, slack://T…/B…/X…")
         }
-        let tokens = [parts.host] + parts.path.filter { !$0.hasPrefix("#") }
+        let tokens = [parts.host] + parts.path.filter { !$0.hasPrefix("#") && !$0.hasPrefix("@") }
         guard tokens.count == 3, tokens.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }) else {
             throw ParseError("a Slack URL is slack://T…/B…/X… (the three parts of the incoming webhook's address)")
         }
-        return Slack(path: tokens.joined(separator: "/"))
+        // As Apprise: `botname@` names the poster, `/#channel` (or `/@user`) is where it posts.
+        let channels = parts.path.filter { ($0.hasPrefix("#") || $0.hasPrefix("@")) && $0.count > 1 }
+        guard channels.count <= 1 else { throw ParseError("one Slack channel per notifier: add one notifier for each") }
+        return Slack(path: tokens.joined(separator: "/"), botname: parts.query["botname"] ?? parts.user, channel: channels.first)
     }
 
     private static func json(_ parts: URLParts, secure: Bool) throws(ParseError) -> JSONPost {
         guard parts.hasValidPort else { throw ParseError("the port is not a number from 1 to 65535") }
         let credentials = parts.user.map { user in parts.password.map { "\(user):\($0)@" } ?? "\(user)@" } ?? ""
         let path = "/" + parts.path.joined(separator: "/")
-        let query = parts.rawQuery.map { "?" + $0 } ?? ""
+        // Apprise's query: `+NAME=VALUE` a header, `-NAME=VALUE` a parameter passed on to the
+        // endpoint, `:KEY=VALUE` a payload field (`:message=text` renames one, `:type=` drops
+        // it), `method=` the HTTP method; the rest is Apprise's own, not the endpoint's.
+        var headers: [String: String] = [:]
+        var parameters: [(String, String)] = []
+        var extras: [String: String] = [:]
+        for pair in (parts.rawQuery ?? "").split(separator: "&") {
+            let halves = pair.split(separator: "=", maxSplits: 1).map { String($0).replacing("+", with: " ").percentDecoded ?? String($0) }
+            // A `+` written as such reads as a space once decoded: the raw first character says.
+            guard let first = pair.first, let name = halves.first, name.count > 1 else { continue }
+            let value = halves.count > 1 ? halves[1] : ""
+            switch first {
+            case "+": headers[String(name.dropFirst())] = value
+            case "-": parameters.append((String(name.dropFirst()), value))
+            case ":": extras[String(name.dropFirst())] = value
+            default: continue
+            }
+        }
+        let method = (parts.query["method"] ?? "POST").uppercased()
+        guard ["POST", "GET", "DELETE", "PUT", "HEAD", "PATCH"].contains(method) else {
+            throw ParseError("json method is POST, GET, DELETE, PUT, HEAD or PATCH")
+        }
+        if headers.keys.contains(where: { !$0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }) {
+            throw ParseError("a json +HEADER is letters, digits and dashes")
+        }
+        var allowed = ScalarSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let query = parameters.isEmpty ? "" : "?" + parameters.map { "\($0.0.percentEncoded(keeping: allowed))=\($0.1.percentEncoded(keeping: allowed))" }.joined(separator: "&")
         let url = "\(secure ? "https" : "http")://\(credentials)\(parts.hostAndPort)\(path)\(query)"
         guard WebhookNotifier.isWebhookURL(url) else { throw ParseError("not a URL a message can be posted to") }
-        return JSONPost(url: url)
+        return JSONPost(url: url, method: method, headers: headers, extras: extras)
     }
 
     private static func mailto(_ rest: String) throws(ParseError) -> Sendmail {
@@ -438,7 +486,8 @@ public enum Channel: Sendable, Equatable {
         case .matrix(let matrix): [matrix.token]
         case .discord(let discord): [discord.token]
         case .slack(let slack): [slack.path] + slack.path.split(separator: "/").map(String.init)
-        case .json(let post): [post.url] + (URLComponents(string: post.url).map { [$0.password, $0.percentEncodedPath].compactMap { $0 } } ?? [])
+        case .json(let post):
+            [post.url] + Array(post.headers.values) + (URLComponents(string: post.url).map { [$0.password, $0.percentEncodedPath, $0.percentEncodedQuery].compactMap { $0 } } ?? [])
         case .sendmail: []
         }
     }

@@ -180,14 +180,19 @@ extension ChannelSender {
         func body(_ message: AlertMessage) -> Data {
             var object: [String: Any] = ["content": Limits.cut("**\(message.title)**\n\(message.body)", to: 2_000)]
             if let name = discord.botname { object["username"] = name }
+            if discord.speaks { object["tts"] = true }
             return Self.json(object)
         }
+        let thread = discord.thread.map { "thread_id=\($0)" }
         let headers = ["Content-Type": "application/json"]
         switch operation {
         case .send(let message):
-            return request("POST", hook + "?wait=true", headers: headers, body: body(message), service: "Discord").receipt(handle: \.["id"])
+            let query = (["wait=true"] + (thread.map { [$0] } ?? [])).joined(separator: "&")
+            return request("POST", hook + "?" + query, headers: headers, body: body(message), service: "Discord").receipt(handle: \.["id"])
         case .update(let message, let handle):
-            return request("PATCH", "\(hook)/messages/\(Self.pathSegment(handle))", headers: headers, body: body(message), service: "Discord")
+            return request(
+                "PATCH", "\(hook)/messages/\(Self.pathSegment(handle))" + (thread.map { "?" + $0 } ?? ""), headers: headers, body: body(message),
+                service: "Discord")
                 .receipt(keeping: handle)
         case .clear:
             return .cannot("Discord keeps messages in the channel; it has nothing to dismiss")
@@ -200,7 +205,10 @@ extension ChannelSender {
         guard let message = operation.message else { return .cannot("a Slack incoming webhook cannot change what it posted") }
         let url = base(.slackURL, "https://hooks.slack.com") + "/services/\(slack.path)"
         let text = Limits.cut("*\(message.title)*\n\(message.body)", to: 40_000)
-        return request("POST", url, headers: ["Content-Type": "application/json"], body: Self.json(["text": text]), service: "Slack")
+        var object: [String: Any] = ["text": text]
+        if let name = slack.botname { object["username"] = name }
+        if let channel = slack.channel { object["channel"] = channel }
+        return request("POST", url, headers: ["Content-Type": "application/json"], body: Self.json(object), service: "Slack")
             .receipt()
     }
 
@@ -215,12 +223,22 @@ extension ChannelSender {
             components.password = nil
             url = components.string ?? post.url
         }
-        // Apprise's JSON fields, and this program's own.
-        let object: [String: Any] = [
+        for (name, value) in post.headers { headers[name] = value }
+        // Apprise's JSON fields, and this program's own; then the URL's `:KEY=VALUE` fields, as
+        // Apprise applies them (a field of its own renamed, or dropped when empty; others added).
+        var object: [String: Any] = [
             "version": "1.0", "title": message.title, "message": message.body, "type": message.urgency == "critical" ? "warning" : "info",
-            "id": message.id.description, "body": message.body, "urgency": message.urgency,
+            "attachments": [Any](), "id": message.id.description, "body": message.body, "urgency": message.urgency,
         ]
-        return request("POST", url, headers: headers, body: Self.json(object), service: "JSON endpoint").receipt()
+        for (key, value) in post.extras.sorted(by: { $0.key < $1.key }) {
+            if ["version", "title", "message", "type", "attachments"].contains(key), let field = object[key] {
+                object[key] = nil
+                if !value.isEmpty { object[value] = field }
+            } else {
+                object[key] = value
+            }
+        }
+        return request(post.method, url, headers: headers, body: Self.json(object), service: "JSON endpoint").receipt()
     }
 
     // MARK: Requests
