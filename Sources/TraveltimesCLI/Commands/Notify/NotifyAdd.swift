@@ -14,11 +14,20 @@ extension Commands {
                 force,
             ],
             discussion: """
-                A URL in Apprise's form, pasted as it works there:
-                  ntfy://HOST/TOPIC, ntfys://ntfy.sh/TOPIC (user:pass@ or tk_TOKEN@ for a protected topic)
-                  gotifys://HOST/APP_TOKEN   pover://USER_KEY@APP_TOKEN   tgram://BOT_TOKEN/CHAT_ID
-                  matrixs://ACCESS_TOKEN@HOST/#ROOM   discord://WEBHOOK_ID/WEBHOOK_TOKEN
-                  slack://T…/B…/X…   json://HOST/PATH, jsons://…   mailto:ADDRESS (this machine's sendmail)
+                A URL in Apprise's form, pasted as it works there, meaning what it means there (each form
+                is checked against Apprise itself):
+                  ntfy://HOST/TOPIC, ntfys://ntfy.sh/TOPIC, https://ntfy.sh/TOPIC (user:pass@, tk_TOKEN@,
+                    ?token=, ?auth=token; ?priority=, ?xtags=, ?click=, ?avatar_url=)
+                  gotifys://HOST/APP_TOKEN (?priority=, ?format=markdown)
+                  pover://USER_KEY@APP_TOKEN[/DEVICE][/#GROUP] (?to=, ?priority=, ?sound=, ?interval=, ?expire=)
+                  tgram://BOT_TOKEN/CHAT_ID[:THREAD_ID] (?topic=, ?silent=yes)
+                  matrixs://ACCESS_TOKEN@HOST/#ROOM[/#ROOM2] (?msgtype=notice; each room joined)
+                  discord://[BOTNAME@]WEBHOOK_ID/WEBHOOK_TOKEN, https://discord.com/api/webhooks/… (?thread=, ?tts=)
+                  slack://[BOTNAME@]T…/B…/X…[/#CHANNEL], https://hooks.slack.com/services/…
+                  json://HOST/PATH, jsons://… (+HEADER=, -PARAM=, :KEY=, method=)   mailto:ADDRESS (sendmail)
+                Where ntfy's own rules differ from Apprise's, ntfy's are followed: a user with no password
+                is refused (Apprise sends the word None as the password). Pushover's retry= is refused:
+                Apprise means its own resend count by it; the emergency repeat is interval=.
                 Its tokens and passwords are secrets, kept only in config.json (mode 0600) and shown as
                 `…`: give the URL as - to read it from standard input, out of argv and shell history.
                 ntfy (2.16 and later), Telegram, Matrix, Discord and the desktop change an alert in place
