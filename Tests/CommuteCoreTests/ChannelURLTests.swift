@@ -29,8 +29,15 @@ import Testing
         #expect(try Channel(url: "matrix://tok@host/#room1/#room2?msgtype=notice") == .matrix(.init(
             server: "http://host", token: "tok", rooms: ["#room1:host", "#room2:host"], messageType: "m.notice")))
         #expect(try Channel(url: "discord://bot@111/tok") == .discord(.init(webhookID: "111", token: "tok", botname: "bot")))
+        // A service's own URL, as Apprise takes it, is its scheme's form.
+        #expect(try Channel(url: "https://ntfy.sh/commute?priority=high") == Channel(url: "ntfys://ntfy.sh/commute?priority=high"))
+        #expect(try Channel(url: "https://discord.com/api/webhooks/111/tok") == Channel(url: "discord://111/tok"))
+        #expect(try Channel(url: "https://hooks.slack.com/services/T1/B2/X3") == Channel(url: "slack://T1/B2/X3"))
+        #expect(Channel.looksLikeChannel("https://ntfy.sh/commute") && !Channel.looksLikeChannel("https://example.com/hook"))
         #expect(try Channel(url: "slack://T1/B2/X3") == .slack(.init(path: "T1/B2/X3")))
-        #expect(try Channel(url: "jsons://user:pw@example.com/in?x=1") == .json(.init(url: "https://user:pw@example.com/in?x=1")))
+        // Apprise's json query: -PARAM passed on, +HEADER sent, :KEY a field, method=; the rest its own.
+        #expect(try Channel(url: "jsons://user:pw@example.com/in?x=1&-y=2&+X-Key=k&:note=n&method=put") == .json(.init(
+            url: "https://user:pw@example.com/in?y=2", method: "PUT", headers: ["X-Key": "k"], extras: ["note": "n"])))
         #expect(try Channel(url: "mailto:ada@example.com,bob@example.org") == .sendmail(.init(recipients: ["ada@example.com", "bob@example.org"])))
         for bad in ["ntfy://host/Bad Topic", "ntfy://host:notaport/t", "gotify://host", "discord://abc/tok", "slack://T1/B2", "mailto:nobody",
                     "sms://123", "ntfy://host/a\nb", "tgram://abc:def/1", "pover://@x"] {

@@ -47,6 +47,8 @@ import Testing
         "discord://bot@111/goodtoken",
         "discord://111/goodtoken?thread=555",
         "discord://111/goodtoken?tts=yes",
+        "https://discord.com/api/webhooks/111/goodtoken",
+        "https://hooks.slack.com/services/T1/B1/C1",
         "slack://T1/B1/C1",
         "slack://bot@T1/B1/C1/#commute",
         "json://HOST/hook",

@@ -201,7 +201,7 @@ import Glibc
     @Test func aRefusalThatQuotesTheKeyIsRedacted() throws {
         let server = try ChannelServer()
         let sandbox = try sandbox(server)
-        let added = try sandbox.run(["notify", "add", "-"], stdin: "json://\(server.host)/refuse?apikey=SEKRITKEY123&lang=en\n")
+        let added = try sandbox.run(["notify", "add", "-"], stdin: "json://\(server.host)/refuse?-apikey=SEKRITKEY123&-lang=en\n")
         #expect(added.status == 0, "\(added)")
         let test = try sandbox.run(["notify", "test", "--delay", "0"])
         #expect(test.status == 1 && Whole.normal(test.stderr) == """

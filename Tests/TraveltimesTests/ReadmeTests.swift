@@ -201,13 +201,16 @@ struct Readme {
     }
 }
 
-/// One reader following the README: a store, a home, the loopback stand-in for the routing
-/// providers, stand-ins for `crontab` and `systemctl`, and what they exported so far.
+/// One reader following the README: a store, a home, the loopback stand-ins for the routing
+/// providers and Home Assistant, stand-ins for `crontab` and `systemctl`, and what they exported
+/// so far.
 final class ReadmeRun: @unchecked Sendable {
     let sandbox = Sandbox()
     let providers: ProviderServer
     let transitous: TransitousServer
     let engines: EngineServer
+    /// Home Assistant's REST API, shown as http://homeassistant.local:8123, taking the README's token.
+    let homeAssistant: SteeredServer
     let standIns: StandInPrograms
     /// The `export` lines run so far, run again before each command.
     private var exports: [String] = []
@@ -221,11 +224,13 @@ final class ReadmeRun: @unchecked Sendable {
         providers = try ProviderServer()
         transitous = try TransitousServer()
         engines = try EngineServer()
+        homeAssistant = try SteeredServer(script: "homeassistant_server.py")
+        try homeAssistant.steer(#"{"token": "YOUR-LONG-LIVED-TOKEN"}"#)
         standIns = try StandInPrograms(sandbox)
         let binaries = URL(fileURLWithPath: Paths.binary).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: sandbox.home + "-home", withIntermediateDirectories: true)
         places = [
-            (transitous.control, "/tmp/transitous.json"), (sandbox.home + "-home", "/home/me"), (binaries, "/home/me/.local/bin"), (sandbox.home, "/tmp/tt"),
+            (transitous.control, "/tmp/transitous.json"), (homeAssistant.base, "http://homeassistant.local:8123"), (sandbox.home + "-home", "/home/me"), (binaries, "/home/me/.local/bin"), (sandbox.home, "/tmp/tt"),
         ].sorted { $0.real.count > $1.real.count }
         sandbox.environment = [
             "PATH": "\(binaries):\(standIns.directory):/usr/bin:/bin",
