@@ -7,6 +7,9 @@ chat as a number or a string).
   apprise_compare.py apprise URL TITLE BODY   what Apprise sends (through apprise_oracle.py)
   apprise_compare.py recorded LOG URL START   the last request recorder_server.py logged (of
                                               those from line START on)
+  apprise_compare.py batch FILE TITLE BODY LOG   for each {"url", "start", "end"} in FILE (a JSON
+                                              list), one line: [form, Apprise's, traveltimes']
+                                              (Apprise loaded once, in this process)
 Each prints one JSON object. Test-only.
 """
 import base64
@@ -100,7 +103,58 @@ def matrix(requests):
     return {"joins": sorted(joins), "sends": sends}
 
 
+def apprise_requests(url, title, body):
+    """What Apprise sends for URL, through apprise_oracle's interception, in this process."""
+    sys.path.insert(0, os.path.dirname(__file__))
+    import apprise
+    import apprise_oracle
+    apprise_oracle.SENT.clear()
+    notifier = apprise.Apprise()
+    if not notifier.add(url):
+        return None
+    notifier.notify(title=title, body=body)
+    return list(apprise_oracle.SENT)
+
+
+def theirs(url, requests):
+    if requests is None:
+        return {"refused": True}
+    if not requests:
+        return {"none": True}
+    if "matrix" in url.split(":")[0]:
+        return matrix(requests)
+    first = requests[0]
+    out = normal(first["method"], first["url"], first["headers"], first["body"])
+    if "avatar_url=" not in url:
+        out.pop("icon", None)  # Apprise's own image, by default
+    return out
+
+
+def ours(url, lines):
+    if not lines:
+        return {"none": True}
+    if "matrix" in url.split(":")[0]:
+        requests = [json.loads(line) for line in lines]
+        for r in requests:
+            r["url"] = r["path"]
+        return matrix(requests)
+    last = json.loads(lines[-1])
+    out = normal(last["method"], last["path"], last["headers"], last["body"])
+    if "tags=" not in url:
+        out.pop("tags", None)  # traveltimes' own ntfy tags (a car), by default
+    return out
+
+
 def main():
+    if sys.argv[1] == "batch":
+        forms = json.load(open(sys.argv[2]))
+        title, body, log = sys.argv[3], sys.argv[4], sys.argv[5]
+        lines = open(log).read().splitlines()
+        for form in forms:
+            mine = ours(form["url"], lines[form["start"]:form["end"]])
+            print(json.dumps([form["form"], json.dumps(theirs(form["url"], apprise_requests(form["url"], title, body)), sort_keys=True),
+                              json.dumps(mine, sort_keys=True)]))
+        return
     if sys.argv[1] == "apprise":
         oracle = os.path.join(os.path.dirname(__file__), "apprise_oracle.py")
         lines = subprocess.run([sys.executable, oracle] + sys.argv[2:5], capture_output=True, text=True).stdout.splitlines()
