@@ -202,7 +202,7 @@ struct Readme {
 }
 
 /// One reader following the README: a store, a home, the loopback stand-ins for the routing
-/// providers and Home Assistant, stand-ins for `crontab` and `systemctl`, and what they exported
+/// providers, Home Assistant and an MQTT broker, stand-ins for `crontab` and `systemctl`, and what they exported
 /// so far.
 final class ReadmeRun: @unchecked Sendable {
     let sandbox = Sandbox()
@@ -211,6 +211,8 @@ final class ReadmeRun: @unchecked Sendable {
     let engines: EngineServer
     /// Home Assistant's REST API, shown as http://homeassistant.local:8123, taking the README's token.
     let homeAssistant: SteeredServer
+    /// An MQTT broker taking user ha, password secret, shown as broker.local:1883.
+    let broker: LoopbackServer
     let standIns: StandInPrograms
     /// The `export` lines run so far, run again before each command.
     private var exports: [String] = []
@@ -226,11 +228,13 @@ final class ReadmeRun: @unchecked Sendable {
         engines = try EngineServer()
         homeAssistant = try SteeredServer(script: "homeassistant_server.py")
         try homeAssistant.steer(#"{"token": "YOUR-LONG-LIVED-TOKEN"}"#)
+        broker = try LoopbackServer(script: "mqtt_server.py", arguments: [sandbox.home + "-retained.json", "ha", "secret"])
         standIns = try StandInPrograms(sandbox)
         let binaries = URL(fileURLWithPath: Paths.binary).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: sandbox.home + "-home", withIntermediateDirectories: true)
         places = [
-            (transitous.control, "/tmp/transitous.json"), (homeAssistant.base, "http://homeassistant.local:8123"), (sandbox.home + "-home", "/home/me"), (binaries, "/home/me/.local/bin"), (sandbox.home, "/tmp/tt"),
+            (transitous.control, "/tmp/transitous.json"), (homeAssistant.base, "http://homeassistant.local:8123"),
+            ("127.0.0.1:\(broker.port)", "broker.local:1883"), (sandbox.home + "-home", "/home/me"), (binaries, "/home/me/.local/bin"), (sandbox.home, "/tmp/tt"),
         ].sorted { $0.real.count > $1.real.count }
         sandbox.environment = [
             "PATH": "\(binaries):\(standIns.directory):/usr/bin:/bin",

@@ -63,9 +63,16 @@ extension Exports {
             let occurrence = commute.calendar.local(entry.arrival ?? entry.nextFire).date
             let travel = schedule?.routeIDs.compactMap { routes[$0]?.currentMinutes }.min()
             let end = entry.arrival ?? entry.nextFire.addingTimeInterval(TimeInterval((travel ?? 1) * 60))
-            var summary = entry.title ?? "Leave"
-            if summary.hasPrefix("Leave now") { summary = "Leave" + summary.dropFirst("Leave now".count) }
-            else if !summary.hasPrefix("Leave") { summary = "Leave: \(summary)" }
+            // "Leave for" what: the event (its alert says "Leave now for Standup at 9:00 AM"), the
+            // arrive-by schedule ("Arrive by 9:00 AM on Weekdays"), or the alert's own title.
+            let title = entry.title ?? ""
+            let summary = if title.hasPrefix("Leave now for ") {
+                "Leave for " + title.dropFirst("Leave now for ".count)
+            } else if let schedule, entry.arrival != nil {
+                "Leave for \(schedule.timeLabel) on \(schedule.daysLabel)"
+            } else {
+                "Leave for \(title.isEmpty ? "your commute" : title)"
+            }
             return ICalendarFeed.Event(
                 uid: "\(entry.scheduleID.uuidString.lowercased())-\(occurrence.iso)@traveltimes",
                 stamp: entry.since ?? entry.nextFire, start: entry.nextFire, end: end, summary: summary, description: entry.body ?? "")
