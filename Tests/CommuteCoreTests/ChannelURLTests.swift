@@ -36,7 +36,12 @@ import Testing
         #expect(Channel.looksLikeChannel("https://ntfy.sh/commute") && !Channel.looksLikeChannel("https://example.com/hook"))
         #expect(try Channel(url: "slack://T1/B2/X3") == .slack(.init(path: "T1/B2/X3")))
         // Apprise's json query: -PARAM passed on, +HEADER sent, :KEY a field, method=; the rest its own.
-        #expect(try Channel(url: "jsons://user:pw@example.com/in?x=1&-y=2&+X-Key=k&:note=n&method=put") == .json(.init(
+        // An option it does not take is refused, naming it, rather than dropped.
+        let unknown = #expect(throws: Channel.ParseError.self) { try Channel(url: "jsons://example.com/in?x=1") }
+        #expect(unknown?.description == "json option x= is not one traveltimes takes (it takes method): remove it")
+        let delay = #expect(throws: Channel.ParseError.self) { try Channel(url: "ntfys://ntfy.sh/commute?delay=30m") }
+        #expect(delay?.description == "ntfy option delay= is not one traveltimes takes (it takes auth, avatar_url, click, mode, priority, tags, token, xtags): remove it")
+        #expect(try Channel(url: "jsons://user:pw@example.com/in?-y=2&+X-Key=k&:note=n&method=put") == .json(.init(
             url: "https://user:pw@example.com/in?y=2", method: "PUT", headers: ["X-Key": "k"], extras: ["note": "n"])))
         #expect(try Channel(url: "mailto:ada@example.com,bob@example.org") == .sendmail(.init(recipients: ["ada@example.com", "bob@example.org"])))
         for bad in ["ntfy://host/Bad Topic", "ntfy://host:notaport/t", "gotify://host", "discord://abc/tok", "slack://T1/B2", "mailto:nobody",

@@ -53,7 +53,7 @@ import Testing
         "slack://bot@T1/B1/C1/#commute",
         "json://HOST/hook",
         "json://user:secret@HOST/hook",
-        "json://HOST/hook?+X-Api-Key=abc&-source=tt&:note=hello&method=PUT&format=text",
+        "json://HOST/hook?+X-Api-Key=abc&-source=tt&:note=hello&method=PUT",
         "json://HOST/hook?:type=&:message=text",
     ]
 

@@ -87,7 +87,7 @@ import Testing
             "ntfy://USER:PASS@127.0.0.1/TOPIC?priority=3&tags=TAG&click=https://x.example/CLICK#FRAG",
             "gotify://127.0.0.1/TOKEN?priority=5", "pover://USER@TOKEN/DEVICE?sound=SOUND", "tgram://123:TOKEN/CHAT?silent=yes",
             "matrix://TOKEN@127.0.0.1/#ROOM?msgtype=notice", "discord://111/TOKEN?botname=NAME", "slack://T1/B1/TOKEN",
-            "json://USER:PASS@127.0.0.1/PATH?key=VALUE",
+            "json://USER:PASS@127.0.0.1/PATH?-key=VALUE",
         ]
         let parts = ["USER", "PASS", "TOPIC", "TAG", "CLICK", "FRAG", "TOKEN", "DEVICE", "SOUND", "CHAT", "ROOM", "NAME", "PATH", "VALUE"]
         var refused = 0

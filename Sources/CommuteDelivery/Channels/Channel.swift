@@ -157,6 +157,7 @@ public enum Channel: Sendable, Equatable {
         if decoded.contains(where: { $0.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" } }) {
             throw ParseError("a part of the URL decodes to a control character (such as a line break): write it without one")
         }
+        try Self.checkOptions(parts, scheme: String(scheme))
         switch scheme {
         case "ntfy", "ntfys": self = .ntfy(try Self.ntfy(parts, secure: scheme == "ntfys"))
         case "gotify", "gotifys": self = .gotify(try Self.gotify(parts, secure: scheme == "gotifys"))
@@ -168,6 +169,31 @@ public enum Channel: Sendable, Equatable {
         case "json", "jsons": self = .json(try Self.json(parts, secure: scheme == "jsons"))
         default:
             throw ParseError("unknown scheme \(DisplayText.line(String(scheme.prefix(20)))): use one of " + Self.schemes.map { "\($0)://" }.joined(separator: ", "))
+        }
+    }
+
+    /// The query options each scheme takes, by Apprise's names. Any other is refused, naming it:
+    /// an option Apprise honours that went unread here would send another request than the one
+    /// the user pasted the URL for.
+    static let options: [String: Set<String>] = [
+        "ntfy": ["auth", "token", "priority", "tags", "xtags", "click", "avatar_url", "mode"],
+        "gotify": ["priority", "format"],
+        "pover": ["priority", "sound", "interval", "expire", "to", "retry"],
+        "tgram": ["silent", "topic", "thread"],
+        "matrix": ["msgtype", "token", "to"],
+        "discord": ["botname", "thread", "tts"],
+        "slack": ["botname"],
+        "json": ["method"],
+    ]
+
+    private static func checkOptions(_ parts: URLParts, scheme: String) throws(ParseError) {
+        let family = ["ntfys", "gotifys", "matrixs", "jsons"].contains(scheme) ? String(scheme.dropLast()) : scheme
+        guard let allowed = options[family] else { return }
+        for key in parts.query.keys.sorted() where !allowed.contains(key) {
+            // json://'s +HEADER (read as a space), -PARAM and :KEY are the endpoint's.
+            if family == "json", let first = key.first, " +-:".contains(first) { continue }
+            throw ParseError(
+                "\(family) option \(DisplayText.line(String(key.prefix(30))))= is not one traveltimes takes (it takes \(allowed.sorted().joined(separator: ", "))): remove it")
         }
     }
 

@@ -25,9 +25,10 @@ extension Commands {
                   discord://[BOTNAME@]WEBHOOK_ID/WEBHOOK_TOKEN, https://discord.com/api/webhooks/… (?thread=, ?tts=)
                   slack://[BOTNAME@]T…/B…/X…[/#CHANNEL], https://hooks.slack.com/services/…
                   json://HOST/PATH, jsons://… (+HEADER=, -PARAM=, :KEY=, method=)   mailto:ADDRESS (sendmail)
-                Where ntfy's own rules differ from Apprise's, ntfy's are followed: a user with no password
-                is refused (Apprise sends the word None as the password). Pushover's retry= is refused:
-                Apprise means its own resend count by it; the emergency repeat is interval=.
+                An option not listed here is refused, naming it, rather than dropped. Where ntfy's own
+                rules differ from Apprise's, ntfy's are followed: a user with no password is refused
+                (Apprise sends the word None as the password). Pushover's retry= is refused: Apprise
+                means its own resend count by it; the emergency repeat is interval=.
                 Its tokens and passwords are secrets, kept only in config.json (mode 0600) and shown as
                 `…`: give the URL as - to read it from standard input, out of argv and shell history.
                 ntfy (2.16 and later), Telegram, Matrix, Discord and the desktop change an alert in place
