@@ -39,6 +39,8 @@ import Testing
         // An option it does not take is refused, naming it, rather than dropped.
         let unknown = #expect(throws: Channel.ParseError.self) { try Channel(url: "jsons://example.com/in?x=1") }
         #expect(unknown?.description == "json option x= is not one traveltimes takes (it takes method): remove it")
+        let copy = #expect(throws: Channel.ParseError.self) { try Channel(url: "mailto:ada@example.com?cc=bob@example.org") }
+        #expect(copy?.description == "mailto option cc= is not one traveltimes takes (mailto:ADDRESS[,ADDRESS…] goes through this machine's sendmail): remove it")
         let delay = #expect(throws: Channel.ParseError.self) { try Channel(url: "ntfys://ntfy.sh/commute?delay=30m") }
         #expect(delay?.description == "ntfy option delay= is not one traveltimes takes (it takes auth, avatar_url, click, mode, priority, tags, token, xtags): remove it")
         #expect(try Channel(url: "jsons://user:pw@example.com/in?-y=2&+X-Key=k&:note=n&method=put") == .json(.init(

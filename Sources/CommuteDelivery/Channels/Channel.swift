@@ -428,7 +428,13 @@ public enum Channel: Sendable, Equatable {
         if rest.hasPrefix("//") {
             throw ParseError("SMTP (mailto://, mailtos://) is not supported: write mailto:ADDRESS to send through this machine's sendmail, as cron does")
         }
-        let recipients = rest.split(separator: "?", maxSplits: 1).first.map { $0.split(separator: ",").map(String.init) } ?? []
+        // Apprise's mailto options (cc=, bcc=, from=, name=…) are its SMTP client's: sendmail takes
+        // none of them, so they are refused rather than dropped.
+        if let question = rest.firstIndex(of: "?") {
+            let option = rest[rest.index(after: question)...].split(separator: "=").first.map { DisplayText.line(String($0.prefix(30))) } ?? ""
+            throw ParseError("mailto option \(option)= is not one traveltimes takes (mailto:ADDRESS[,ADDRESS…] goes through this machine's sendmail): remove it")
+        }
+        let recipients = rest.split(separator: ",").map(String.init)
         let address = /^[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+$/
         guard !recipients.isEmpty, recipients.allSatisfy({ $0.wholeMatch(of: address) != nil }) else {
             throw ParseError("expected mailto:ADDRESS[,ADDRESS…], such as mailto:ada@example.com")
