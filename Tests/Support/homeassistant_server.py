@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A loopback stand-in for Home Assistant's REST API, POST and DELETE /api/states/<entity_id>,
-shaped after developers.home-assistant docs/api/rest.md and core's APIEntityStateView (see
+and GET /api/ (the API's root), shaped after developers.home-assistant docs/api/rest.md and core's APIEntityStateView (see
 reference/integrations.md): `Authorization: Bearer TOKEN` or 401; an entity ID Home Assistant
 would refuse, a body that is not a JSON object, or no state: 400 with its message; a state of 256
 characters or more: 400; 201 for a new entity, 200 for one it had, with a Location header and the
@@ -95,6 +95,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                  "last_changed": now, "last_updated": now, "context": {"id": "stand-in"}}
             body = STATES[entity_id]
         self.send(200 if existed else 201, body, {"Location": "/api/states/" + entity_id})
+
+    def do_GET(self):
+        # The API's root: what a client checks its address and token with.
+        steer = control()
+        if steer.get("fault") == "500":
+            return self.send(500, {"message": "Internal Server Error"})
+        if steer.get("fault") == "echo" or self.headers.get("Authorization") != "Bearer " + steer.get("token", "good-token"):
+            return self.send(401, {"message": "401: Unauthorized"})
+        if self.path != "/api/":
+            return self.send(404, {"message": "Not Found"})
+        self.send(200, {"message": "API running."})
 
     def do_POST(self):
         self.handle_states("POST")

@@ -374,11 +374,29 @@ extension ExportTests {
         #expect(!(try sandbox.ok(["export", "list", "--json"]).stdout + sandbox.ok(["config", "show"]).stdout).contains("s3cret"))
     }
 
+    /// With no favorite yet, a first Home Assistant export still proves its address and token (the
+    /// API's root), and a wrong one is not added.
+    @Test func aHomeAssistantExportWithNoFavoritesStillChecksTheToken() throws {
+        let server = try SteeredServer(script: "homeassistant_server.py")
+        let sandbox = Sandbox(runner: .binary)
+        let wrong = try sandbox.run(["export", "add", "homeassistant", server.base, "--token", "-"], stdin: "tk-wrong\n")
+        #expect(wrong.status == 69 && Whole.normal(wrong.stderr) == """
+            traveltimes: export homeassistant (http://127.0.0.1:PORT): Home Assistant refused the token (HTTP 401): make a long-lived access token for an administrator on your profile page; the export was not added
+
+            """)
+        let right = try sandbox.run(["export", "add", "homeassistant", server.base, "--token", "-"], stdin: "good-token\n")
+        #expect(right.status == 0 && Whole.normal(right.stdout) == """
+            Added export homeassistant (homeassistant, http://127.0.0.1:PORT): 0 sensors sent. Each refresh and tick sends what changes.
+
+            """)
+        #expect(server.entries().isEmpty)  // the root was asked (GET, not logged); nothing posted
+    }
+
     /// A server that is not a broker (a web server waiting for a request line) costs the bounded
     /// wait and one line, never a hang.
     @Test func anMQTTExportToSomethingElseFailsInTime() throws {
         let server = try SteeredServer(script: "homeassistant_server.py")
-        let sandbox = try Sandbox()
+        let sandbox = Sandbox()
         let outcome = try sandbox.run(["export", "add", "mqtt", "mqtt://127.0.0.1:\(server.base.split(separator: ":").last ?? "")", "--timeout", "1"])
         #expect(Whole.normal(outcome.stderr) == """
             traveltimes: export mqtt (mqtt://127.0.0.1:PORT/traveltimes): no answer from the broker at 127.0.0.1:PORT in time; the export was not added

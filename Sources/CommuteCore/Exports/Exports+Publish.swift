@@ -201,6 +201,21 @@ extension Exports {
                 return ExportFailure(systemReason(error))
             }
         }
+        // With no favorite to post, a first export still proves the address and the token: the
+        // API's root answers 200 ("API running.") to a token it takes.
+        if previous.isEmpty, sensors.isEmpty, let url = URL(string: "\(base.absoluteString)/api/") {
+            do {
+                let response = try client.send("GET", url, headers: headers, body: nil, timeout: max(0.5, deadline.timeIntervalSinceNow))
+                switch response.status {
+                case 200: break
+                case 401, 403:
+                    return .failure(ExportFailure("Home Assistant refused the token (HTTP \(response.status)): make a long-lived access token for an administrator on your profile page"))
+                default: return .failure(ExportFailure("Home Assistant answered HTTP \(response.status)"))
+                }
+            } catch {
+                return .failure(ExportFailure((error as? HTTPClientError).map { "\($0)" } ?? systemReason(error)))
+            }
+        }
         for sensor in sensors {
             let body = sensor.restBody
             let digest = ExportState.digest(body)
