@@ -184,8 +184,9 @@ extension Exports {
         var count = 0
         let headers = ["Authorization": "Bearer \(token)", "Content-Type": "application/json", "Accept": "application/json"]
         let deadline = Date().addingTimeInterval(timeout)
-        func request(_ method: String, _ entity: String, _ body: Data?) -> ExportFailure? {
-            guard let url = URL(string: "\(base.absoluteString)/api/states/\(entity)") else { return ExportFailure("\(entity) makes no URL") }
+        /// One request to `/api/` + `path` (a state's, or the API's root); nil when it succeeded.
+        func request(_ method: String, _ path: String, _ body: Data?) -> ExportFailure? {
+            guard let url = URL(string: "\(base.absoluteString)/api/\(path)") else { return ExportFailure("\(path) makes no URL") }
             do {
                 let response = try client.send(method, url, headers: headers, body: body, timeout: max(0.5, deadline.timeIntervalSinceNow))
                 switch response.status {
@@ -193,7 +194,7 @@ extension Exports {
                 case 404 where method == "DELETE": return nil
                 case 401, 403:
                     return ExportFailure("Home Assistant refused the token (HTTP \(response.status)): make a long-lived access token for an administrator on your profile page")
-                case 400: return ExportFailure("Home Assistant refused \(entity) (HTTP 400)")
+                case 400: return ExportFailure("Home Assistant refused \(path.dropFirst("states/".count)) (HTTP 400)")
                 default: return ExportFailure("Home Assistant answered HTTP \(response.status)")
                 }
             } catch {
@@ -203,29 +204,17 @@ extension Exports {
         }
         // With no favorite to post, a first export still proves the address and the token: the
         // API's root answers 200 ("API running.") to a token it takes.
-        if previous.isEmpty, sensors.isEmpty, let url = URL(string: "\(base.absoluteString)/api/") {
-            do {
-                let response = try client.send("GET", url, headers: headers, body: nil, timeout: max(0.5, deadline.timeIntervalSinceNow))
-                switch response.status {
-                case 200: break
-                case 401, 403:
-                    return .failure(ExportFailure("Home Assistant refused the token (HTTP \(response.status)): make a long-lived access token for an administrator on your profile page"))
-                default: return .failure(ExportFailure("Home Assistant answered HTTP \(response.status)"))
-                }
-            } catch {
-                return .failure(ExportFailure((error as? HTTPClientError).map { "\($0)" } ?? systemReason(error)))
-            }
-        }
+        if previous.isEmpty, sensors.isEmpty, let failure = request("GET", "", nil) { return .failure(failure) }
         for sensor in sensors {
             let body = sensor.restBody
             let digest = ExportState.digest(body)
             sent[sensor.entityID] = digest
             if previous[sensor.entityID] == digest { continue }
-            if let failure = request("POST", sensor.entityID, body) { return .failure(failure) }
+            if let failure = request("POST", "states/\(sensor.entityID)", body) { return .failure(failure) }
             count += 1
         }
         for entity in previous.keys.sorted() where sent[entity] == nil {
-            if let failure = request("DELETE", entity, nil) { return .failure(failure) }
+            if let failure = request("DELETE", "states/\(entity)", nil) { return .failure(failure) }
             count += 1
         }
         return .success((count, sent))
