@@ -23,6 +23,7 @@ import Testing
         case .contact: ("me@example.org", "me (at) example")
         case .transitousURL, .geocoderURL, .osrmURL, .valhallaURL: ("http://127.0.0.1:8080", "ftp://example.org")
         case .freeFlowMargin: ("1.5", "4")
+        case .units: ("km", "feet")
         }
     }
 

@@ -129,12 +129,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if control().get("fault") == "noroute":
             return self.send(400, {"error_code": 442, "error": "No path could be found for input", "status_code": 400, "status": "Bad Request"})
         metres, seconds = free_flow(lat1, lon1, lat2, lon2)
-        units = request.get("units", "kilometers")
+        units = request.get("units", "km")
+        if units not in ("km", "kilometers", "miles", "mi"):
+            return self.send(400, {"error_code": 100, "error": "Failed to parse json request", "status_code": 400, "status": "Bad Request"})
         length_value = metres / (1609.344 if units in ("miles", "mi") else 1000.0)
         self.send(200, {"trip": {"locations": [{"type": "break", "lat": lat1, "lon": lon1}, {"type": "break", "lat": lat2, "lon": lon2}],
                                  "legs": [{"maneuvers": [], "summary": {"time": seconds, "length": length_value}, "shape": ""}],
                                  "summary": {"has_toll": False, "has_highway": True, "time": seconds, "length": length_value, "cost": seconds * 1.1},
-                                 "status_message": "Found route between points", "status": 0, "units": units, "language": "en-US"}})
+                                 "status_message": "Found route between points", "status": 0,
+                                 "units": "miles" if units in ("miles", "mi") else "kilometers", "language": "en-US"}})
 
 
 def main():

@@ -14,7 +14,9 @@ a space and fails with 500 {"error": "failed to parse timestamp …"}); answers'
 
 The timetable: line 545 leaves the stop near the origin at :02, :17, :32 and :47 of every hour
 (UTC), 30 minutes to the stop near the destination; a 6-minute walk before, 4 after. CONTROL is a
-JSON file read on every request: {"delays": {"HH:MM": minutes}} (by the scheduled UTC departure)
+JSON file read on every request: {"replay": {PATH: FILE}} answers every request for PATH with the
+bytes of FILE, a real recorded answer (Fixtures/real/), after the checks above;
+{"delays": {"HH:MM": minutes}} (by the scheduled UTC departure)
 makes those runs late (realTime true), {"cancel": ["HH:MM"]} cancels them, {"fault": F} answers
 every plan with F: "503", "429", "garbage" (200, not JSON), "huge" (200, 50 MiB), "empty" (no
 itinerary), "shape" (200, itineraries of the wrong shape), "error" (400 {"error": …}), "big" (a
@@ -127,6 +129,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             log.write(json.dumps({"path": parsed.path, "query": query, "userAgent": agent, "at": time.time()}) + "\n")
         if not agent or agent.lower().startswith(GENERIC) or agent == "node":
             return self.send(403, b"Empty or generic user-agent headers are not allowed. Please review the usage policy: https://transitous.org/api/", "text/plain")
+        recorded = control().get("replay", {}).get(parsed.path)
+        if recorded:
+            # A real answer, byte for byte (Fixtures/real/), to the request it was recorded for.
+            with open(recorded, "rb") as handle:
+                body = handle.read()
+            return self.send(200, body, headers={"Link": '<https://transitous.org/sources/>; rel="license"'} if parsed.path.startswith("/api/") else None)
         if parsed.path == "/api/v6/plan":
             return self.plan(query)
         if parsed.path == "/api/v1/geocode":

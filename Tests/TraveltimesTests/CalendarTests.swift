@@ -8,7 +8,11 @@ import Testing
 /// becoming a leave alert; a holiday calendar resting a schedule; hostile files bounded.
 @Suite struct CalendarTests {
     static let oracle = Paths.root.appendingPathComponent("Tests/Support/ics_oracle.py").path
-    static func calendar(_ name: String) -> String { Paths.root.appendingPathComponent("Fixtures/calendars/\(name)").path }
+    /// A calendar of the tour (`work.ics`), of the checklist, or a real one (`real/…`: Fixtures/real/calendars).
+    static func calendar(_ name: String) -> String {
+        let path = name.hasPrefix("real/") ? "Fixtures/real/calendars/\(name.dropFirst(5))" : "Fixtures/calendars/\(name)"
+        return Paths.root.appendingPathComponent(path).path
+    }
 
     /// (file, zone, first day, days): each window holds events of its file.
     static let cases: [(String, String, String, Int)] = [

@@ -66,7 +66,7 @@ import Testing
               Everett to Downtown Seattle
               From:     I-5 @ 41st St in Everett, road 005, heading S, milepost 192.55
               To:       I-5 @ University St in Seattle, road 005, heading S, milepost 165.83
-              Distance: 26.72 mi
+              Distance: 26.7 mi
               Now:      34 min (usually 45 min)
               Delay:    -11 min, CLEAR
               Arrive:   6:34 PM if you leave now

@@ -83,7 +83,7 @@ final class ProviderServer: @unchecked Sendable {
         let here = try add(sandbox, "gym", "here")
         #expect(here.stdout == "Added route gym: 47.6062,-122.3321 → 47.6101,-122.2015 (HERE): 26 min now (usually 20 min; +6 min, CONGESTED), 8.7 mi.\n")
         let google = try add(sandbox, "school", "google", ["--name", "School run"])
-        #expect(google.stdout == "Added route school: School run: 30 min now (without traffic 20 min; +10 min, CONGESTED), 7.46 mi.\n")
+        #expect(google.stdout == "Added route school: School run: 30 min now (without traffic 20 min; +10 min, CONGESTED), 7.5 mi.\n")
 
         // Each request as the documentation has it.
         let requests = server.requests()
@@ -130,7 +130,7 @@ final class ProviderServer: @unchecked Sendable {
               From:     47.6062,-122.3321
               To:       47.6101,-122.2015
               Source:   Google (a custom route)
-              Distance: 7.46 mi
+              Distance: 7.5 mi
               Now:      30 min (without traffic 20 min)
               Delay:    +10 min, CONGESTED
               Arrive:   4:30 PM if you leave now
@@ -173,6 +173,7 @@ final class ProviderServer: @unchecked Sendable {
             osrm-url:       https://router.project-osrm.org
             valhalla-url:   https://valhalla1.openstreetmap.de
             free-flow-margin: free-flow estimates × 1.25 for arrive-by leave times
+            units:          mi (the unit of America/Los_Angeles's country; config set units km|mi)
             notifiers:      stdout
             Store:      $TMP
             Time zone:  America/Los_Angeles (from TRAVELTIMES_TZ, for this command; saved: none)

@@ -60,12 +60,12 @@ import Testing
 
             """#)
         #expect(try Self.oracle("prom", prom) == #"""
-            ["traveltimes_route_minutes", "gauge", "traveltimes_route_minutes", {"route": "1", "name": "Everett-Seattle"}, 34]
-            ["traveltimes_route_minutes", "gauge", "traveltimes_route_minutes", {"route": "96", "name": "Seattle-Bellevue via 90"}, 14]
-            ["traveltimes_route_minutes", "gauge", "traveltimes_route_minutes", {"route": "4", "name": "Seattle-Everett"}, 48]
-            ["traveltimes_route_typical_minutes", "gauge", "traveltimes_route_typical_minutes", {"route": "1", "name": "Everett-Seattle"}, 45]
-            ["traveltimes_route_typical_minutes", "gauge", "traveltimes_route_typical_minutes", {"route": "96", "name": "Seattle-Bellevue via 90"}, 15]
-            ["traveltimes_route_typical_minutes", "gauge", "traveltimes_route_typical_minutes", {"route": "4", "name": "Seattle-Everett"}, 57]
+            ["traveltimes_route_seconds", "gauge", "traveltimes_route_seconds", {"route": "1", "name": "Everett-Seattle"}, 2040]
+            ["traveltimes_route_seconds", "gauge", "traveltimes_route_seconds", {"route": "96", "name": "Seattle-Bellevue via 90"}, 840]
+            ["traveltimes_route_seconds", "gauge", "traveltimes_route_seconds", {"route": "4", "name": "Seattle-Everett"}, 2880]
+            ["traveltimes_route_typical_seconds", "gauge", "traveltimes_route_typical_seconds", {"route": "1", "name": "Everett-Seattle"}, 2700]
+            ["traveltimes_route_typical_seconds", "gauge", "traveltimes_route_typical_seconds", {"route": "96", "name": "Seattle-Bellevue via 90"}, 900]
+            ["traveltimes_route_typical_seconds", "gauge", "traveltimes_route_typical_seconds", {"route": "4", "name": "Seattle-Everett"}, 3420]
             ["traveltimes_last_refresh_timestamp_seconds", "gauge", "traveltimes_last_refresh_timestamp_seconds", {}, 1762300800]
             ["traveltimes_provider_requests", "counter", "traveltimes_provider_requests_total", {"provider": "tomtom"}, 0]
             ["traveltimes_provider_requests", "counter", "traveltimes_provider_requests_total", {"provider": "here"}, 0]
@@ -93,12 +93,12 @@ import Testing
         let tick = try sandbox.run(["tick", "--now", "2025-11-05T07:00:00-08:00"])
         #expect(tick.status == 0, "\(tick)")
         #expect(try Self.oracle("prom", prom) == #"""
-            ["traveltimes_route_minutes", "gauge", "traveltimes_route_minutes", {"route": "1", "name": "Everett-Seattle"}, 34]
-            ["traveltimes_route_minutes", "gauge", "traveltimes_route_minutes", {"route": "96", "name": "Seattle-Bellevue via 90"}, 14]
-            ["traveltimes_route_minutes", "gauge", "traveltimes_route_minutes", {"route": "4", "name": "Seattle-Everett"}, 48]
-            ["traveltimes_route_typical_minutes", "gauge", "traveltimes_route_typical_minutes", {"route": "1", "name": "Everett-Seattle"}, 45]
-            ["traveltimes_route_typical_minutes", "gauge", "traveltimes_route_typical_minutes", {"route": "96", "name": "Seattle-Bellevue via 90"}, 15]
-            ["traveltimes_route_typical_minutes", "gauge", "traveltimes_route_typical_minutes", {"route": "4", "name": "Seattle-Everett"}, 57]
+            ["traveltimes_route_seconds", "gauge", "traveltimes_route_seconds", {"route": "1", "name": "Everett-Seattle"}, 2040]
+            ["traveltimes_route_seconds", "gauge", "traveltimes_route_seconds", {"route": "96", "name": "Seattle-Bellevue via 90"}, 840]
+            ["traveltimes_route_seconds", "gauge", "traveltimes_route_seconds", {"route": "4", "name": "Seattle-Everett"}, 2880]
+            ["traveltimes_route_typical_seconds", "gauge", "traveltimes_route_typical_seconds", {"route": "1", "name": "Everett-Seattle"}, 2700]
+            ["traveltimes_route_typical_seconds", "gauge", "traveltimes_route_typical_seconds", {"route": "96", "name": "Seattle-Bellevue via 90"}, 900]
+            ["traveltimes_route_typical_seconds", "gauge", "traveltimes_route_typical_seconds", {"route": "4", "name": "Seattle-Everett"}, 3420]
             ["traveltimes_last_refresh_timestamp_seconds", "gauge", "traveltimes_last_refresh_timestamp_seconds", {}, 1762300800]
             ["traveltimes_provider_requests", "counter", "traveltimes_provider_requests_total", {"provider": "tomtom"}, 0]
             ["traveltimes_provider_requests", "counter", "traveltimes_provider_requests_total", {"provider": "here"}, 0]
@@ -135,6 +135,33 @@ import Testing
 }
 
 extension ExportTests {
+    /// Prometheus's own checker (`promtool check metrics`, its lint rules: base units, `_total`
+    /// counters, HELP on every family) finds nothing to say of the textfile.
+    @Test(ExternalTool.promtool.needed) func theTextfilePassesPromtool() throws {
+        let sandbox = try Sandbox().prepared()
+        let prom = sandbox.home + "-out/traveltimes.prom"
+        try FileManager.default.createDirectory(atPath: sandbox.home + "-out", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: sandbox.home + "-out") }
+        try sandbox.ok(["export", "add", "prometheus", prom])
+        let checked = try execute(["/bin/sh", "-c", "promtool check metrics < \"$0\"", prom], environment: ProcessInfo.processInfo.environment)
+        #expect(checked == Outcome(status: 0, stdout: "", stderr: ""), "\(checked)")
+        let text = try String(contentsOfFile: prom, encoding: .utf8)
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("traveltimes_route") } == [
+            #"traveltimes_route_seconds{route="1",name="Everett-Seattle"} 2040"#,
+            #"traveltimes_route_seconds{route="96",name="Seattle-Bellevue via 90"} 840"#,
+            #"traveltimes_route_seconds{route="4",name="Seattle-Everett"} 2880"#,
+            #"traveltimes_route_typical_seconds{route="1",name="Everett-Seattle"} 2700"#,
+            #"traveltimes_route_typical_seconds{route="96",name="Seattle-Bellevue via 90"} 900"#,
+            #"traveltimes_route_typical_seconds{route="4",name="Seattle-Everett"} 3420"#,
+        ])
+        // The names it used to have, in minutes: what promtool refuses ("use base unit seconds").
+        let minutes = sandbox.home + "-out/minutes.prom"
+        try Data("# HELP traveltimes_route_minutes Minutes.\n# TYPE traveltimes_route_minutes gauge\ntraveltimes_route_minutes 34\n".utf8)
+            .write(to: URL(fileURLWithPath: minutes))
+        let refused = try execute(["/bin/sh", "-c", "promtool check metrics < \"$0\"", minutes], environment: ProcessInfo.processInfo.environment)
+        #expect(refused.status != 0, "\(refused)")
+    }
+
     @Test func homeAssistantHasASensorPerFavoriteAndOnlyChangesAreSent() throws {
         let server = try SteeredServer(script: "homeassistant_server.py")
         let sandbox = try Sandbox(runner: .binary).prepared()

@@ -21,6 +21,10 @@ enum ExternalTool: String, CaseIterable {
     case mosquitto
     /// Apprise, from PyPI: the oracle for what a notifier URL means.
     case apprise
+    /// Prometheus's own checker (Debian's prometheus package): the export's names and units.
+    case promtool
+    /// gtfs-kit, from PyPI: the oracle for which trips serve two stops on a day.
+    case gtfsKit = "gtfs-kit"
 
     /// Whether this machine has it.
     var isInstalled: Bool {
@@ -34,6 +38,8 @@ enum ExternalTool: String, CaseIterable {
         case .prometheusClient: Self.imports("import prometheus_client.parser")
         case .apprise: Self.imports("import apprise, requests")
         case .mosquitto: FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto") && Self.onPath("mosquitto_sub")
+        case .promtool: Self.onPath("promtool")
+        case .gtfsKit: Self.imports("import gtfs_kit")
         }
     }
 
@@ -49,12 +55,14 @@ enum ExternalTool: String, CaseIterable {
         case .prometheusClient: "prometheus_client"
         case .apprise: "apprise"
         case .mosquitto: "mosquitto mosquitto-clients"
+        case .promtool: "prometheus"
+        case .gtfsKit: "gtfs-kit"
         }
     }
 
     /// How to install it.
     var installation: String {
-        [.gtfsRealtimeBindings, .recurringICalEvents, .prometheusClient, .apprise].contains(self) ? "python3 -m pip install \(package)" : "apt-get install \(package)"
+        [.gtfsRealtimeBindings, .recurringICalEvents, .prometheusClient, .apprise, .gtfsKit].contains(self) ? "python3 -m pip install \(package)" : "apt-get install \(package)"
     }
 
     /// Set by `.ci/run`: every tool must be there.

@@ -42,15 +42,25 @@ final class EngineServer: SteeredServer, @unchecked Sendable {
         let server = try EngineServer()
         let sandbox = try sandbox(server)
         let added = try sandbox.ok(["route", "add", "drive", "--provider", "osrm", "--from", "home", "--to", "work", "--now", "2026-11-24T06:00:00-08:00"])
-        #expect(added.stdout == "Added route drive: home → work (OSRM): 17 min, a free-flow estimate from OSRM (no live traffic), 14.5 km.\n" + Self.attribution)
+        // In Seattle's zone, miles, as the road signs there; the same unit wherever it is shown.
+        #expect(added.stdout == "Added route drive: home → work (OSRM): 17 min, a free-flow estimate from OSRM (no live traffic), 9.0 mi.\n" + Self.attribution)
+        #expect(try sandbox.ok(["route", "drive", "--now", "2026-11-24T06:00:00-08:00"]).stdout.components(separatedBy: "\n").contains("  Distance: 9.0 mi"))
         // OSRM takes longitude first; the request names traveltimes, its version and the contact.
         let first = try #require(server.requests().first)
         #expect(first.detail == "/route/v1/driving/-122.3493,47.6205;-122.2015,47.6101?overview=false&alternatives=false&steps=false")
         #expect(first.userAgent == "traveltimes/0.4.0 (+https://example.org/me)")
         let valhalla = try sandbox.ok(["route", "add", "drive2", "--provider", "valhalla", "--from", "home", "--to", "work", "--now", "2026-11-24T06:00:00-08:00"])
-        #expect(valhalla.stdout.hasPrefix("Added route drive2: home → work (Valhalla): 17 min, a free-flow estimate from Valhalla (no live traffic), 14.5 km.\n"))
+        #expect(valhalla.stdout.hasPrefix("Added route drive2: home → work (Valhalla): 17 min, a free-flow estimate from Valhalla (no live traffic), 9.0 mi.\n"))
+        // `km`, a value Valhalla's units take (km, kilometers, miles, mi).
         let body = try #require(server.requests().last?.detail)
-        #expect(body == #"{"locations":[{"lat":47.6205,"lon":-122.3493},{"lat":47.6101,"lon":-122.2015}],"costing":"auto","units":"kilometers","directions_type":"none"}"#)
+        #expect(body == #"{"locations":[{"lat":47.6205,"lon":-122.3493},{"lat":47.6101,"lon":-122.2015}],"costing":"auto","units":"km","directions_type":"none"}"#)
+        // Kilometres when asked for, in every view alike.
+        #expect(try sandbox.ok(["config", "set", "units", "km"]).stdout == "units set to km: distances are shown in kilometres.\n")
+        #expect(try sandbox.ok(["route", "drive", "--now", "2026-11-24T06:00:00-08:00"]).stdout.components(separatedBy: "\n").contains("  Distance: 14.5 km"))
+        #expect(try sandbox.ok(["route", "edit", "drive2", "--name", "Drive"]).stdout
+            == "Route drive2: Drive; 17 min, a free-flow estimate from Valhalla (no live traffic), 14.5 km.\n")
+        try sandbox.ok(["route", "edit", "drive2", "--name", "home → work (Valhalla)"])
+        try sandbox.ok(["config", "unset", "units"])
         #expect(try sandbox.ok(["routes", "--now", "2026-11-24T06:10:00-08:00"]).stdout == """
             Updated: osrm 6:00 AM; valhalla 6:00 AM
                   ID  NAME                        NOW  AVG  DELAY  STATUS    SOURCE    UPDATED

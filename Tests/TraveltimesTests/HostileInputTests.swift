@@ -250,7 +250,7 @@ import Glibc
               Everett to Downtown Seattle
               From:     I-5 @ 41st St in Everett, road 005, heading S, milepost 192.55
               To:       I-5 @ University St in Seattle, road 005, heading S, milepost 165.83
-              Distance: 26.72 mi
+              Distance: 26.7 mi
               Now:      50 min (usually 45 min)
               Delay:    +5 min, SLOWING
               Arrive:   4:50 PM if you leave now

@@ -119,7 +119,7 @@ import Testing
             "leadMinutes": 60, "minIntervalMinutes": 10, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 160, "transitous": 200, "osrm": 100, "valhalla": 100],
             "staleAfterMinutes": 60, "alertLifetimeMinutes": 120, "healthNotify": NSNull(), "historyDays": 400, "typicalWeeks": 8,
             "contact": NSNull(), "transitousURL": "https://api.transitous.org", "geocoderURL": "https://nominatim.openstreetmap.org",
-            "osrmURL": "https://router.project-osrm.org", "valhallaURL": "https://valhalla1.openstreetmap.de", "freeFlowMargin": 1.25,
+            "osrmURL": "https://router.project-osrm.org", "valhallaURL": "https://valhalla1.openstreetmap.de", "freeFlowMargin": 1.25, "units": "mi",
         ] as NSDictionary)
 
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
@@ -169,7 +169,7 @@ import Testing
             "leadMinutes": 90, "minIntervalMinutes": 15, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 100, "transitous": 200, "osrm": 100, "valhalla": 100],
             "staleAfterMinutes": 120, "alertLifetimeMinutes": 90, "healthNotify": ["phone"], "historyDays": 0, "typicalWeeks": 12,
             "contact": NSNull(), "transitousURL": "https://api.transitous.org", "geocoderURL": "https://nominatim.openstreetmap.org",
-            "osrmURL": "https://router.project-osrm.org", "valhallaURL": "https://valhalla1.openstreetmap.de", "freeFlowMargin": 1.25,
+            "osrmURL": "https://router.project-osrm.org", "valhallaURL": "https://valhalla1.openstreetmap.de", "freeFlowMargin": 1.25, "units": "mi",
         ] as NSDictionary)
         let fromShell = try object(try sandbox.ok(["config", "show", "--json"], environment: ["WSDOT_ACCESS_CODE": "SHELLSECRET"]))
         #expect(fromShell["accessCode"] as? String == "set" && fromShell["accessCodeFrom"] as? String == "environment")

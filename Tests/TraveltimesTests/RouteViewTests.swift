@@ -61,7 +61,7 @@ import Testing
               Renton to Auburn
               From:     SR 167 @ I-405 in Renton, road 167, heading S, milepost 26.14
               To:       SR 167 @ 15th St NW in Auburn, road 167, heading S, milepost 15.86
-              Distance: 10.28 mi
+              Distance: 10.3 mi
               Now:      35 min (usually 24 min)
               Delay:    +11 min, CONGESTED
               Arrive:   4:40 PM if you leave now
@@ -82,7 +82,7 @@ import Testing
               Everett to Downtown Seattle using express lanes
               From:     I-5 @ 41st St in Everett, road 005, heading S, milepost 192.55
               To:       I-5 @ University St in Seattle, road 005, heading S, milepost 165.83
-              Distance: 26.72 mi
+              Distance: 26.7 mi
               Now:      - (usually -)
               Delay:    -, NO DATA
               Updated:  4:00 PM (5 min ago)

@@ -91,6 +91,28 @@ public struct IANAZone: Sendable, Hashable, CustomStringConvertible {
         return ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "Zulu", "Etc/Zulu", "Universal", "Etc/Universal"].contains(name) ? IANAZone.utc.rules : nil
     }
 
+    /// The ISO 3166 code of the country the zone is in, by the tz database's `zone.tab`
+    /// (`America/Los_Angeles` → `US`); nil for a zone of no country (UTC) or without the table.
+    public var countryCode: String? { Self.countryCode(of: identifier) }
+
+    static func countryCode(of name: String) -> String? {
+        let directories = [ProcessInfo.processInfo.environment[.zoneDirectory], "/usr/share/zoneinfo", "/usr/lib/zoneinfo"].compactMap { $0 }.filter { !$0.isEmpty }
+        for directory in directories {
+            let path = directory + "/zone.tab"
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+                let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20
+            else { continue }
+            // `US\t+340308-1181434\tAmerica/Los_Angeles\tPacific`: code, place, zone, comment.
+            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+                if fields.count >= 3, fields[2] == name, fields[0].count == 2 { return String(fields[0]) }
+            }
+            return nil
+        }
+        return nil
+    }
+
     // MARK: - Rules
 
     /// A zone's offsets: a table of transitions, and a rule for what comes after them.

@@ -18,6 +18,8 @@ public struct Commute: Sendable {
     public let now: Date
     public let timeZone: IANAZone
     public let calendar: ZonedCalendar
+    /// The unit every view shows a distance in (`config set units`, else the zone's country's).
+    public var units: DistanceUnit { configuration.unitsInForce(zone: timeZone) }
     /// The most triggers that may be pending.
     public let cap: Int
     /// How late an alert may still be delivered (`config set grace`); past it, it is missed.

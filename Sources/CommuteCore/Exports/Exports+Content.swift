@@ -92,8 +92,9 @@ extension Exports {
             for id in followed {
                 guard let route = routes[id] else { continue }
                 let labels = [("route", id), ("name", route.name)]
-                if route.suspiciousMinutes == nil, let current = route.currentMinutes { minutes.append(.init(labels: labels, value: Double(current))) }
-                if let usual = usual(route) { typical.append(.init(labels: labels, value: Double(usual))) }
+                // Seconds, Prometheus's base unit of time (its naming rules; `promtool check metrics`).
+                if route.suspiciousMinutes == nil, let current = route.currentMinutes { minutes.append(.init(labels: labels, value: Double(current * 60))) }
+                if let usual = usual(route) { typical.append(.init(labels: labels, value: Double(usual * 60))) }
             }
             let log = try commute.store.refreshLog()
             let today = commute.calendar.local(commute.now).date.iso
@@ -104,10 +105,12 @@ extension Exports {
                 outcomes[decision.outcome.rawValue, default: 0] += 1
             }
             var families = [
-                PrometheusText.Family(name: "traveltimes_route_minutes", help: "Minutes a followed route takes now.", kind: .gauge, samples: minutes),
                 PrometheusText.Family(
-                    name: "traveltimes_route_typical_minutes", help: "A followed route's usual minutes now (its history, else the feed's average).",
-                    kind: .gauge, samples: typical),
+                    name: "traveltimes_route_seconds", help: "How long a followed route takes now, in seconds (whole minutes).", kind: .gauge,
+                    samples: minutes),
+                PrometheusText.Family(
+                    name: "traveltimes_route_typical_seconds",
+                    help: "A followed route's usual time now, in seconds (its history, else the feed's average).", kind: .gauge, samples: typical),
             ]
             if let last = log.lastSuccessAt {
                 families.append(.init(

@@ -59,6 +59,12 @@ public struct Configuration: StoreDocument, Equatable {
     /// free-flow-margin 1.25`): traffic makes a drive slower than the open road.
     public var freeFlowMargin: Double?
 
+    /// How distances are shown (`config set units km`); nil for the zone's country's unit.
+    public var units: DistanceUnit?
+
+    /// The unit in force: the one set, else that of the country `zone` is in.
+    public func unitsInForce(zone: IANAZone) -> DistanceUnit { units ?? DistanceUnit(countryCode: zone.countryCode) }
+
     public static let defaultFreeFlowMargin = 1.25
     /// The margin in force.
     public var freeFlowMarginInForce: Double { freeFlowMargin ?? Self.defaultFreeFlowMargin }

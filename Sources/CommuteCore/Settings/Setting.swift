@@ -27,11 +27,12 @@ public enum Setting: Hashable, Sendable {
     case osrmURL
     case valhallaURL
     case freeFlowMargin
+    case units
 
     /// Every setting, in the order `config set` lists them.
     public static let all: [Setting] =
         [.source, .accessCode, .timeZone, .grace, .quietHours, .dailyCap] + RouteProvider.keyed.map(Setting.providerKey)
-        + [.lead, .minInterval] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter, .alertLifetime, .healthNotify, .historyDays, .typicalWeeks, .contact, .transitousURL, .geocoderURL, .osrmURL, .valhallaURL, .freeFlowMargin]
+        + [.lead, .minInterval] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter, .alertLifetime, .healthNotify, .historyDays, .typicalWeeks, .contact, .transitousURL, .geocoderURL, .osrmURL, .valhallaURL, .freeFlowMargin, .units]
 
     /// The setting called `name`, as `config set` takes it.
     public init?(name: String) {
@@ -63,6 +64,7 @@ public enum Setting: Hashable, Sendable {
         case .osrmURL: "osrm-url"
         case .valhallaURL: "valhalla-url"
         case .freeFlowMargin: "free-flow-margin"
+        case .units: "units"
         }
     }
 
@@ -72,7 +74,7 @@ public enum Setting: Hashable, Sendable {
         switch self {
         case .accessCode, .providerKey: true
         case .source, .timeZone, .grace, .quietHours, .dailyCap, .lead, .minInterval, .budget, .staleAfter, .alertLifetime, .healthNotify, .historyDays,
-            .typicalWeeks, .contact, .transitousURL, .geocoderURL, .osrmURL, .valhallaURL, .freeFlowMargin: false
+            .typicalWeeks, .contact, .transitousURL, .geocoderURL, .osrmURL, .valhallaURL, .freeFlowMargin, .units: false
         }
     }
 
@@ -105,6 +107,7 @@ public enum Setting: Hashable, Sendable {
         case .osrmURL: "a self-hosted OSRM in place of https://router.project-osrm.org"
         case .valhallaURL: "a self-hosted Valhalla in place of https://valhalla1.openstreetmap.de"
         case .freeFlowMargin: "what an arrive-by leave time multiplies a free-flow estimate by (default 1.25)"
+        case .units: "how distances are shown (default: mi where the zone's country signs miles, else km)"
         }
     }
 
@@ -128,6 +131,7 @@ public enum Setting: Hashable, Sendable {
         case .contact: "an e-mail address or an http(s) URL, such as me@example.org"
         case .transitousURL, .geocoderURL, .osrmURL, .valhallaURL: "an http(s) URL: a scheme, a host, perhaps a port and a path"
         case .freeFlowMargin: "a number from 1 to 3, such as 1.25"
+        case .units: "km or mi"
         }
     }
 
@@ -223,6 +227,9 @@ public enum Setting: Hashable, Sendable {
             return SettingChange(self, "free-flow-margin set to \(TimeFormatting.factor(margin)): arrive-by leave times on free-flow estimates allow that much") {
                 $0.freeFlowMargin = margin
             }
+        case .units:
+            guard let unit = DistanceUnit(rawValue: text.lowercased()) else { throw invalid }
+            return SettingChange(self, "units set to \(unit.rawValue): distances are shown in \(unit == .km ? "kilometres" : "miles").") { $0.units = unit }
         }
     }
 
@@ -260,6 +267,7 @@ public enum Setting: Hashable, Sendable {
         case .osrmURL: configuration.osrmURL = nil
         case .valhallaURL: configuration.valhallaURL = nil
         case .freeFlowMargin: configuration.freeFlowMargin = nil
+        case .units: configuration.units = nil
         }
     }
 }

@@ -113,7 +113,7 @@ extension Transit {
         guard !timetable.trips.isEmpty else {
             let line = request.line.map { " on line \(DisplayText.line($0))" } ?? ""
             throw TransitProblem(
-                "no trip of \(feed.name) calls at \(DisplayText.line(request.fromStop)) and then at \(DisplayText.line(request.toStop))\(line): check the stops' order with `traveltimes transit stops \(feed.name) --search NAME`")
+                "no trip of \(feed.name) takes riders on at \(DisplayText.line(request.fromStop)) and off later at \(DisplayText.line(request.toStop))\(line) (a call where the timetable lets no one on or off does not count): check the stops and their order with `traveltimes transit stops \(feed.name) --search NAME`")
         }
         let transit = Route.Transit(
             feed: feed.name, fromStop: request.fromStop, toStop: request.toStop, line: request.line, walkMinutes: request.walkMinutes,

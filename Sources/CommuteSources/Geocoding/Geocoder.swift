@@ -93,6 +93,7 @@ public enum Geocoder: String, CaseIterable, Codable, Sendable {
             return .failure(.badAnswer("the answer is not a JSON array"))
         }
         var found: [PlaceCandidate] = []
+        var unplaced = 0
         for item in list.prefix(Self.candidateCount) {
             guard let object = item as? [String: Any] else { return .failure(.badAnswer("a result is not an object")) }
             let latitude: Double?
@@ -110,12 +111,15 @@ public enum Geocoder: String, CaseIterable, Codable, Sendable {
                 let town = (object["areas"] as? [Any])?.lazy.compactMap { $0 as? [String: Any] }.first { $0["default"] as? Bool == true }?["name"] as? String
                 label = (object["name"] as? String).map { name in town.map { "\(name), \($0)" } ?? name }
             }
+            // One result without a place on the Earth is passed over; the others still count.
             guard let latitude, let longitude, Coordinate(latitude: latitude, longitude: longitude) != nil else {
-                return .failure(.badAnswer("a result has no coordinates on the Earth"))
+                unplaced += 1
+                continue
             }
             let shown = DisplayText.line(String((label ?? "").prefix(Self.longestLabel))).trimmingWhitespace()
             found.append(PlaceCandidate(latitude: latitude, longitude: longitude, label: shown.isEmpty ? "(no name)" : shown))
         }
+        if found.isEmpty, unplaced > 0 { return .failure(.badAnswer("no result has coordinates on the Earth")) }
         return .success(found)
     }
 

@@ -1,10 +1,10 @@
 import FoundationEssentials
 
-/// Valhalla's route action, `POST /route` with `costing: auto`, no directions, in kilometres (see
+/// Valhalla's route action, `POST /route` with `costing: auto`, no directions, `units: km` (see
 /// `reference/keyless-roads.md` §3). The public instance has no traffic: its time is free-flow.
 struct ValhallaRouting: RoutingService {
     func request(from origin: Coordinate, to destination: Coordinate, key: String, base: String, query: RoutingQuery) -> RoutingAPI.Request? {
-        let body = #"{"locations":[{"lat":\#(origin.latitude),"lon":\#(origin.longitude)},{"lat":\#(destination.latitude),"lon":\#(destination.longitude)}],"costing":"auto","units":"kilometers","directions_type":"none"}"#
+        let body = #"{"locations":[{"lat":\#(origin.latitude),"lon":\#(origin.longitude)},{"lat":\#(destination.latitude),"lon":\#(destination.longitude)}],"costing":"auto","units":"km","directions_type":"none"}"#
         return URL(string: "\(base)/route").map {
             RoutingAPI.Request(url: $0, body: Data(body.utf8), headers: ["Content-Type": "application/json", "Accept": "application/json"])
         }

@@ -198,13 +198,21 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
         // so a loop that passes both stops twice is two departures. stop_times.txt is read before
         // trips.txt, so that only the trips that call at the stops are ever held — however many
         // trips the feed has — and a request whose stops too many trips call at stops collecting.
+        // A call where the rider may not board (pickup_type 1) is no departure, one where the
+        // rider may not get off (drop_off_type 1) no arrival: a night bus that only sets down at
+        // the first stop is not a bus to take from it. A call with no time (an untimed stop, which
+        // GTFS leaves to the reader to interpolate) is timed afterwards from its trip's timed calls.
         var departures: [[String: [(time: Int, sequence: Int)]]] = Array(repeating: [:], count: requests.count)
         var arrivals: [[String: [(time: Int, sequence: Int)]]] = Array(repeating: [:], count: requests.count)
         var starts: [String: (time: Int, sequence: Int)] = [:]
+        var untimed: [String: [UntimedCall]] = [:]
         let collectedTrips = 4 * Self.largestTripCount
         let readsAll = checkingEverything || !uses.isEmpty
         if readsAll {
-            try GTFSTable.read("stop_times.txt", in: archive, columns: ["trip_id", "stop_id", "stop_sequence", "arrival_time", "departure_time"]) { row in
+            try GTFSTable.read(
+                "stop_times.txt", in: archive,
+                columns: ["trip_id", "stop_id", "stop_sequence", "arrival_time", "departure_time", "pickup_type", "drop_off_type"]
+            ) { row in
                 let stop = String(row[1])
                 let stopUses = uses[stop]
                 guard stopUses != nil || !frequencies.isEmpty else { return true }
@@ -215,20 +223,41 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
                     starts[trip] = (time, sequence)
                 }
                 guard let stopUses, let sequence = Int(row[2]) else { return true }
+                let boards = row[5] != "1", alights = row[6] != "1"
+                let leaves = Self.seconds(row[4].isEmpty ? row[3] : row[4]), reaches = Self.seconds(row[3].isEmpty ? row[4] : row[3])
                 for use in stopUses where problems[use.request] == nil {
-                    if use.isFrom, let time = Self.seconds(row[4].isEmpty ? row[3] : row[4]), (departures[use.request][trip]?.count ?? 0) < 64 {
-                        departures[use.request][trip, default: []].append((time, sequence))
+                    if use.isFrom, boards, (departures[use.request][trip]?.count ?? 0) < 64 {
+                        if let leaves {
+                            departures[use.request][trip, default: []].append((leaves, sequence))
+                        } else if row[3].isEmpty, row[4].isEmpty, (untimed[trip]?.count ?? 0) < 64 {
+                            untimed[trip, default: []].append(UntimedCall(request: use.request, sequence: sequence, isFrom: true))
+                        }
                     }
-                    if use.isTo, let time = Self.seconds(row[3].isEmpty ? row[4] : row[3]), (arrivals[use.request][trip]?.count ?? 0) < 64 {
-                        arrivals[use.request][trip, default: []].append((time, sequence))
+                    if use.isTo, alights, (arrivals[use.request][trip]?.count ?? 0) < 64 {
+                        if let reaches {
+                            arrivals[use.request][trip, default: []].append((reaches, sequence))
+                        } else if row[3].isEmpty, row[4].isEmpty, (untimed[trip]?.count ?? 0) < 64 {
+                            untimed[trip, default: []].append(UntimedCall(request: use.request, sequence: sequence, isFrom: false))
+                        }
                     }
-                    if departures[use.request].count > collectedTrips || arrivals[use.request].count > collectedTrips {
+                    if departures[use.request].count > collectedTrips || arrivals[use.request].count > collectedTrips || untimed.count > collectedTrips {
                         problems[use.request] = ZipProblem("over \(Self.largestTripCount) trips serve these stops")
                         departures[use.request] = [:]
                         arrivals[use.request] = [:]
                     }
                 }
                 return true
+            }
+        }
+        if !untimed.isEmpty {
+            for (trip, calls) in try Self.interpolated(untimed, in: archive) {
+                for call in calls where problems[call.request] == nil {
+                    if call.isFrom {
+                        departures[call.request][trip, default: []].append((call.time, call.sequence))
+                    } else {
+                        arrivals[call.request][trip, default: []].append((call.time, call.sequence))
+                    }
+                }
             }
         }
 

@@ -99,8 +99,10 @@ struct ConfigJSON: EveryKeyEncodable {
     var osrmURL: String
     var valhallaURL: String
     var freeFlowMargin: Double
+    /// `km` or `mi`: the unit distances are shown in.
+    var units: String
 
-    init(_ configuration: Configuration, source: String?, codeFromEnvironment: Bool, environment: [String: String] = [:]) {
+    init(_ configuration: Configuration, source: String?, codeFromEnvironment: Bool, units: DistanceUnit, environment: [String: String] = [:]) {
         self.source = source
         accessCode = configuration.accessCode == nil && !codeFromEnvironment ? nil : "set"
         accessCodeFrom = codeFromEnvironment ? "environment" : configuration.accessCode == nil ? nil : "config"
@@ -164,5 +166,6 @@ struct ConfigJSON: EveryKeyEncodable {
         osrmURL = configuration.osrmURL ?? RouteProvider.osrm.defaultBaseURL
         valhallaURL = configuration.valhallaURL ?? RouteProvider.valhalla.defaultBaseURL
         freeFlowMargin = configuration.freeFlowMarginInForce
+        self.units = units.rawValue
     }
 }

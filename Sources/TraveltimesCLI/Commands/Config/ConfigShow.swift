@@ -17,7 +17,8 @@ extension Commands {
             let (zone, zoneSource) = try invocation.timeZone(saved: configuration.timeZone)
             if invocation.wantsJSON {
                 try invocation.printJSON(ConfigJSON(
-                    configuration, source: source, codeFromEnvironment: environmentCode, environment: invocation.environment))
+                    configuration, source: source, codeFromEnvironment: environmentCode, units: configuration.unitsInForce(zone: zone),
+                    environment: invocation.environment))
                 return
             }
             // Each name in a column as wide as the common ones, then its value; a longer name
@@ -56,6 +57,9 @@ extension Commands {
                 case .osrmURL: configuration.osrmURL ?? RouteProvider.osrm.defaultBaseURL
                 case .valhallaURL: configuration.valhallaURL ?? RouteProvider.valhalla.defaultBaseURL
                 case .freeFlowMargin: "free-flow estimates × \(TimeFormatting.factor(configuration.freeFlowMarginInForce)) for arrive-by leave times"
+                case .units:
+                    configuration.units.map { "\($0.rawValue) (set)" }
+                        ?? "\(configuration.unitsInForce(zone: zone).rawValue) (the unit of \(zone.identifier)'s country; config set units km|mi)"
                 }
             }
         }

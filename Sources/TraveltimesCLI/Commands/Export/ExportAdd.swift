@@ -23,7 +23,7 @@ extension Commands {
                   ics FILE          an iCalendar file of every planned leave alert (a calendar app
                       subscribes to it where a web server serves it).
                   prometheus FILE   node_exporter's textfile collector format (FILE ends in .prom):
-                      traveltimes_route_minutes, _route_typical_minutes,
+                      traveltimes_route_seconds, _route_typical_seconds,
                       _last_refresh_timestamp_seconds, _provider_requests_total, _alerts_total.
                 The export is made now and must work; nothing is saved otherwise. Then each refresh,
                 and each tick that changes something, sends or writes what changed (MQTT: every

@@ -75,7 +75,7 @@ extension Commands {
                 io.out("  Next:     \(TransitText.departures(of: transit, at: commute.now, calendar: calendar))")
                 for notice in TransitText.notices(of: transit) { io.out("  \(notice)") }
             }
-            if let distance = route.distanceMiles { io.out("  Distance: \(distance) mi") }
+            if let distance = route.distanceMiles { io.out("  Distance: \(commute.units.format(miles: distance))") }
             let usual = route.custom?.provider.usualIsFreeFlow == true ? "without traffic" : "usually"
             if let transit = route.transit {
                 // Walk and ride of the next bus: its delay only when the realtime feed gives one.

@@ -111,7 +111,7 @@ extension Commands {
                 }
                 let added = try commute.customRoutes.addCustomRoute(route, measurement: measurement)
                 let saved = added.route
-                io.out("Added route \(id): \(saved.name): \(describeTimes(saved)).")
+                io.out("Added route \(id): \(saved.name): \(describeTimes(saved, units: commute.units)).")
                 for warning in added.warnings { io.warn(warning) }
                 if provider.isTransit { io.out(Transitous.attribution) }
                 if provider.isFreeFlow { io.out(RoutingAPI.engineAttribution(provider)) }

@@ -24,7 +24,7 @@ extension Commands {
             _ = try commute.customRoutes.customRoute(id)
             let route = try commute.customRoutes.editCustomRoute(
                 id, name: name, from: try from?.resolved(in: commute), to: try to?.resolved(in: commute), provider: provider)
-            invocation.io.out("Route \(id): \(route.name); \(describeTimes(route)).")
+            invocation.io.out("Route \(id): \(route.name); \(describeTimes(route, units: commute.units)).")
         }
     }
 }

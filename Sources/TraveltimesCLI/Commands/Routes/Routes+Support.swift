@@ -56,19 +56,20 @@ extension Commands {
         }
     }
 
-    /// `24 min now (usually 21 min; +3 min, SLOWING), 8.4 mi`, or why there is no time yet.
-    static func describeTimes(_ route: Route) -> String {
+    /// `24 min now (usually 21 min; +3 min, SLOWING), 8.4 mi`, or why there is no time yet; the
+    /// distance in `units`.
+    static func describeTimes(_ route: Route, units: DistanceUnit) -> String {
         guard let current = route.currentMinutes else { return "no time yet; it is fetched at the next refresh that needs it" }
         if let provider = route.custom?.provider, provider.isFreeFlow {
             return "\(current) min, a free-flow estimate from \(provider.displayName) (no live traffic)"
-                + (route.distanceMiles.map { ", \(String(cFormat: "%.1f", $0 * 1.609344)) km" } ?? "")
+                + (route.distanceMiles.map { ", \(units.format(miles: $0))" } ?? "")
         }
         let usual = route.custom?.provider.usualIsFreeFlow == true ? "without traffic" : "usually"
         var text = "\(current) min now"
         if let average = route.averageMinutes {
             text += " (\(usual) \(average) min; \(route.delayMinutes.map(TimeFormatting.delay) ?? "-"), \(route.status.rawValue))"
         }
-        if let distance = route.distanceMiles { text += ", \(distance) mi" }
+        if let distance = route.distanceMiles { text += ", \(units.format(miles: distance))" }
         return text
     }
 
