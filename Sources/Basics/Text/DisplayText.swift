@@ -39,15 +39,38 @@ public enum DisplayText {
     /// Code points drawn as nothing at all, whatever their category.
     private static let blanks: Set<UInt32> = [0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800]
 
+    /// Whether the hidden scalar at `index` is part of an emoji as drawn: a variation selector
+    /// right after an emoji (☕️, U+2615 U+FE0F), or a zero-width joiner between two (👩‍💻). Neither
+    /// moves, hides or reorders anything; both are how phones and calendars write emoji.
+    static func joinsEmoji(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        guard index > 0 else { return false }
+        let before = scalars[index - 1]
+        switch scalars[index].value {
+        case 0xFE0E, 0xFE0F: return before.properties.isEmoji
+        case 0x200D:
+            guard index + 1 < scalars.count else { return false }
+            let joinsFrom = before.properties.isEmoji || before.value == 0xFE0F
+            return joinsFrom && scalars[index + 1].properties.isEmoji && scalars[index + 1].value > 0x7F
+        default: return false
+        }
+    }
+
+    /// Each scalar of `text` and whether it is shown as itself: every one that `isHidden` names
+    /// is not, but for the selectors and joiners of emoji (`joinsEmoji`).
+    public static func scalars(_ text: String) -> [(scalar: Unicode.Scalar, shown: Bool)] {
+        let all = Array(text.unicodeScalars)
+        return all.indices.map { index in (all[index], !isHidden(all[index]) || joinsEmoji(all, at: index)) }
+    }
+
     private static func neutralised(_ text: String, keepingLayout: Bool) -> String {
         // Nearly all text is clean: look at its bytes once before building anything.
         guard needsWork(text, keepingLayout: keepingLayout) else { return text }
         var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
+        for (scalar, shown) in Self.scalars(text) {
             switch scalar.value {
             case 0x0A where keepingLayout, 0x09 where keepingLayout: scalars.append(scalar)
             case 0x09: scalars.append(" ")
-            default: scalars.append(isHidden(scalar) ? replacement : scalar)
+            default: scalars.append(shown ? scalar : replacement)
             }
         }
         return String(scalars)
@@ -62,7 +85,7 @@ public enum DisplayText {
         case .clean: return false
         case .hidden: return true
         // Line feeds and tabs reach here only when they are kept.
-        case .notASCII: return text.unicodeScalars.contains { isHidden($0) && $0 != "\n" && $0 != "\t" }
+        case .notASCII: return scalars(text).contains { !$0.shown && $0.scalar != "\n" && $0.scalar != "\t" }
         }
     }
 

@@ -21,6 +21,21 @@ public struct CalendarOccurrence: Sendable, Equatable {
     public var place: Coordinate?
 
     public var isCancelled: Bool { status == "CANCELLED" }
+
+    /// What makes two occurrences the same to a commuter, whatever their UIDs.
+    struct Sameness: Hashable {
+        var start: Int
+        var end: Int
+        var allDay: Bool
+        var summary: String
+        var location: String?
+        var status: String?
+        var isFree: Bool
+    }
+
+    var sameness: Sameness {
+        Sameness(start: start, end: end, allDay: allDay, summary: summary, location: location, status: status, isFree: isFree)
+    }
 }
 
 /// An event that could not be read, and why: it is skipped, the rest of the file is used.
@@ -80,10 +95,17 @@ public enum CalendarEvents {
                 if byUID[event.uid] == nil { order.append(event.uid) }
                 if event.recurrenceID != nil {
                     byUID[event.uid, default: (nil, [])].overrides.append(event)
-                } else if byUID[event.uid]?.master == nil {
-                    byUID[event.uid, default: (nil, [])].master = event
+                } else if let master = byUID[event.uid]?.master {
+                    // The same event sent again (a series edited, re-published): the copy with
+                    // the higher SEQUENCE is the current one (RFC 5545 §3.8.7.4); of two alike,
+                    // the first, as recurring_ical_events keeps it.
+                    if event.sequence > master.sequence {
+                        byUID[event.uid]?.master = event
+                    } else if event.sequence == master.sequence {
+                        problems.append(CalendarProblem(uid: event.uid, line: component.line, reason: "a second event with the same UID and SEQUENCE; the first is used"))
+                    }
                 } else {
-                    problems.append(CalendarProblem(uid: event.uid, line: component.line, reason: "a second event with the same UID; the first is used"))
+                    byUID[event.uid, default: (nil, [])].master = event
                 }
             } catch {
                 if !retrying, error.unknownZone { waiting.append(component) } else { problems.append(error) }
@@ -124,6 +146,11 @@ public enum CalendarEvents {
                 order = []
             })
         occurrences.sort { ($0.start, $0.summary, $0.uid) < ($1.start, $1.summary, $1.uid) }
+        // Copies of one event without a UID (which RFC 5545 requires) are one occurrence, as
+        // recurring_ical_events makes them one series: one departure. Events with UIDs of their
+        // own stay apart, however alike.
+        var seen: Set<CalendarOccurrence.Sameness> = []
+        occurrences.removeAll { $0.uid.hasPrefix(EventDefinition.unnamed) && !seen.insert($0.sameness).inserted }
         return CalendarExpansion(occurrences: occurrences, problems: problems, events: eventCount)
     }
 
@@ -158,8 +185,31 @@ public enum CalendarEvents {
                 }
             }
         }
+        // Each instance's current override: of two for one instance, the higher SEQUENCE (the
+        // first of two alike). An instance is named by its day when the series is all-day
+        // (Outlook writes a moved day's RECURRENCE-ID as a zoned midnight).
+        var chosen: [Int: EventDefinition] = [:]
+        var chosenOrder: [Int] = []
         for override in overrides {
-            guard let key = override.recurrenceKey else { continue }
+            guard let recurrenceID = override.recurrenceID, let key = master.map({ $0.key(recurrenceID) }) ?? override.recurrenceKey else { continue }
+            if let earlier = chosen[key] {
+                if override.sequence > earlier.sequence { chosen[key] = override }
+            } else {
+                chosen[key] = override
+                chosenOrder.append(key)
+            }
+        }
+        let excluded = Set(master?.exceptions.map { master?.key($0) ?? 0 } ?? [])
+        for key in chosenOrder {
+            guard let override = chosen[key] else { continue }
+            // An EXDATE removes the instance, moved or not.
+            if excluded.contains(key) {
+                byKey[key] = nil
+                continue
+            }
+            // An override with a rule of its own, older than the series, for an instance the
+            // series no longer has, is a leftover of an earlier version of the series.
+            if let master, !override.rules.isEmpty, override.sequence < master.sequence, originals[key] == nil { continue }
             if byKey[key] == nil { keys.append(key) }
             byKey[key] = override.occurrence(at: override.start, saved: saved, recurrenceID: key)
         }
@@ -185,14 +235,19 @@ struct EventDefinition {
     var exceptions: [ICSTime]
     var recurrenceID: ICSTime?
     var thisAndFuture: Bool
+    /// SEQUENCE: which of two copies of the same event is the newer (0 when absent).
+    var sequence: Int
     /// The identity of the instance an override replaces (see `key`).
     var recurrenceKey: Int?
     let savedZone: IANAZone
 
     var isRecurring: Bool { !rules.isEmpty || !dates.isEmpty }
 
+    /// What an event without a UID is called, by its line: `line-12`.
+    static let unnamed = "line-"
+
     init(_ component: ICSComponent, resolver: ICSZoneResolver, saved: IANAZone) throws(CalendarProblem) {
-        let uid = component.first("UID")?.value ?? "line-\(component.line)"
+        let uid = component.first("UID")?.value ?? "\(Self.unnamed)\(component.line)"
         func problem(_ reason: String) -> CalendarProblem { CalendarProblem(uid: uid, line: component.line, reason: reason) }
         func time(_ property: ICSProperty, _ text: Substring) throws(CalendarProblem) -> ICSTime {
             let isDate = property.parameter("VALUE")?.uppercased() == "DATE"
@@ -208,10 +263,17 @@ struct EventDefinition {
             guard var value = ICSTime.parse(text, zone: zone, dateOnly: isDate) else {
                 throw problem("\(property.name): '\(DisplayText.line(String(text.prefix(40))))' is not a date or time")
             }
-            // A calendar's X-WR-TIMEZONE applies to its UTC times (as recurring_ical_events reads it).
-            if case .dateTime(let wall, .utc) = value, let calendarZone = resolver.calendarZone {
-                let instant = ICSZone.utc.instant(wall, saved: saved)
-                value = .dateTime(ICSZone.iana(calendarZone).wall(instant, saved: saved), .iana(calendarZone))
+            // A calendar's X-WR-TIMEZONE applies to its UTC times, and is the zone of its floating
+            // ones (as recurring_ical_events reads it, through x-wr-timezone): a Brussels calendar
+            // read in New York is at Brussels' times.
+            if let calendarZone = resolver.calendarZone, case .dateTime(let wall, let written) = value {
+                switch written {
+                case .utc:
+                    let instant = ICSZone.utc.instant(wall, saved: saved)
+                    value = .dateTime(ICSZone.iana(calendarZone).wall(instant, saved: saved), .iana(calendarZone))
+                case .floating: value = .dateTime(wall, .iana(calendarZone))
+                case .iana, .custom: break
+                }
             }
             return value
         }
@@ -223,11 +285,20 @@ struct EventDefinition {
         guard let startProperty = component.first("DTSTART") else { throw problem("no DTSTART") }
         start = try time(startProperty, startProperty.value[...])
         if let endProperty = component.first("DTEND") {
-            endTime = try time(endProperty, endProperty.value[...])
+            let end = try time(endProperty, endProperty.value[...])
+            // An end before the start is the two written the wrong way round: the event starts
+            // at the earlier (as recurring_ical_events reads it).
+            if end.isDate == start.isDate, end.instant(saved: saved) < start.instant(saved: saved) {
+                endTime = start
+                start = end
+            } else {
+                endTime = end
+            }
         } else if let text = component.first("DURATION")?.value {
             guard let seconds = Self.duration(text) else { throw problem("DURATION '\(DisplayText.line(String(text.prefix(40))))' is not a duration") }
             duration = seconds
         }
+        sequence = component.first("SEQUENCE").flatMap { Int($0.value.trimmingWhitespace()) }.map { min(max($0, 0), 1_000_000) } ?? 0
         status = component.first("STATUS")?.value.uppercased()
         isFree = component.first("TRANSP")?.value.uppercased() == "TRANSPARENT"
             || component.first("X-MICROSOFT-CDO-BUSYSTATUS")?.value.uppercased() == "FREE"
@@ -285,7 +356,8 @@ struct EventDefinition {
         let zone: ICSZone = if case .dateTime(_, let zone) = start { zone } else { .floating }
         let fromWall = zone.wall(from, saved: saved)
         let untilWall = zone.wall(until, saved: saved)
-        var walls: [WallTime] = [start.wall]
+        var walls: [WallTime] = []
+        var lastUntil: WallTime?
         for rule in rules {
             let ruleUntil: WallTime? = rule.until.map { until in
                 // An all-day series ends on the date UNTIL names, however it is written.
@@ -296,18 +368,41 @@ struct EventDefinition {
                 case .dateTime: return zone.wall(until.instant(saved: saved), saved: saved)
                 }
             }
+            if let ruleUntil, lastUntil.map({ ruleUntil > $0 }) ?? true { lastUntil = ruleUntil }
             walls += rule.expand(start: start.wall, isDate: start.isDate, from: fromWall, until: untilWall, untilWall: ruleUntil, budget: &budget)
             if budget.periods <= 0 {
                 throw CalendarProblem(uid: uid, line: line, reason: "its recurrence takes too long to expand; skipped")
             }
         }
+        // The start is an instance, unless the rules end before it (an UNTIL before DTSTART: a
+        // series with nothing left, as recurring_ical_events reads it).
+        let rulesEnded = rules.allSatisfy { $0.until != nil } && lastUntil.map { start.wall > $0 } == true
+        if !rulesEnded { walls.insert(start.wall, at: 0) }
         var result: [(Int, ICSTime)] = walls.map { wall in
             let time: ICSTime = start.isDate ? .date(wall.date) : .dateTime(wall, zone)
             return (key(time), time)
         }
-        result += dates.map { (key($0), $0) }
-        let excluded = Set(exceptions.map { key($0) })
-        return result.filter { !excluded.contains($0.0) }
+        // A date among a timed series' RDATEs is that day's midnight in the series' zone, and a
+        // date among its EXDATEs removes every instance that day (as recurring_ical_events reads
+        // the mix).
+        result += dates.map { date in
+            if case .date(let day) = date, !start.isDate {
+                let time = ICSTime.dateTime(WallTime(date: day, second: 0), zone)
+                return (key(time), time)
+            }
+            return (key(date), date)
+        }
+        // A floating series keeps to the wall clock of your zone: an EXDATE written in UTC (as
+        // many writers do whatever the series) removes the instance at the same wall-clock time.
+        let excluded = Set(exceptions.map { exception in
+            if case .floating = zone, case .dateTime(let wall, .utc) = exception { return key(.dateTime(wall, .floating)) }
+            return key(exception)
+        })
+        var excludedDays: Set<Int> = []
+        if !start.isDate {
+            for case .date(let day) in exceptions { excludedDays.insert(day.dayNumber) }
+        }
+        return result.filter { !excluded.contains($0.0) && !excludedDays.contains($0.1.wall.date.dayNumber) }
     }
 
     /// The occurrence starting at `time`.

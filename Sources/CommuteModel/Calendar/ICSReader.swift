@@ -89,8 +89,10 @@ public enum ICSReader {
                 guard components <= maximumComponents else { failure = .tooManyComponents; return }
                 stack.append(ICSComponent(name: name, line: lineNumber))
             case "END":
-                guard let last = stack.last, last.name == property.value.uppercased() else { return }
-                stack.removeLast()
+                // An END closes the component open innermost, whatever name it gives (a real
+                // file misspells `END:VTOOD`), as Python's icalendar reads it: one misspelling
+                // does not swallow the rest of the file.
+                guard let last = stack.popLast() else { return }
                 close(last)
             default:
                 guard !stack.isEmpty else { return }
@@ -160,7 +162,7 @@ public enum ICSReader {
     static let used: Set<String> = [
         "BEGIN", "END", "UID", "DTSTART", "DTEND", "DURATION", "RRULE", "RDATE", "EXDATE", "RECURRENCE-ID", "SUMMARY", "LOCATION",
         "STATUS", "TRANSP", "X-MICROSOFT-CDO-BUSYSTATUS", "GEO", "X-APPLE-STRUCTURED-LOCATION", "TZID", "TZOFFSETFROM", "TZOFFSETTO",
-        "X-WR-TIMEZONE",
+        "X-WR-TIMEZONE", "SEQUENCE",
     ]
 
     /// `NAME;P=V;Q="a:b":value`; nil for a line with no colon outside quotes, or no name, or a

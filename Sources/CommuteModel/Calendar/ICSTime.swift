@@ -209,9 +209,24 @@ public final class ICSZoneResolver {
             zone = .iana(iana)
         } else if let custom = custom[tzid] {
             zone = .custom(custom)
+        } else if let iana = Self.vendorPrefixed(tzid) {
+            zone = .iana(iana)
         }
         if known.count < 1_000 { known[tzid] = .some(zone) }
         return zone
+    }
+
+    /// A globally unique TZID with no VTIMEZONE of its own — a vendor's prefix before a tz
+    /// database name (Evolution's `/freeassociation.sourceforge.net/Europe/Berlin`, Lightning's
+    /// `/mozilla.org/20070129_1/America/New_York`) — as the zone its last parts name (the
+    /// longest that is one), as Python's icalendar guesses it.
+    static func vendorPrefixed(_ tzid: String) -> IANAZone? {
+        let parts = tzid.split(separator: "/")
+        guard parts.count > 1, tzid.utf8.count < 200 else { return nil }
+        for length in stride(from: min(3, parts.count - 1), through: 1, by: -1) {
+            if let zone = iana(parts.suffix(length).joined(separator: "/")) { return zone }
+        }
+        return nil
     }
 
     /// A tz database zone by name (a leading `/`, as in globally unique IDs, is dropped); only

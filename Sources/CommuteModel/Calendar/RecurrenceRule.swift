@@ -72,6 +72,9 @@ public struct RecurrenceRule: Sendable, Equatable {
                 guard let number = Int(value), (1...10_000).contains(number) else { throw Problem(description: "INTERVAL=\(value.prefix(20)) is out of range") }
                 interval = number
             case "COUNT":
+                // A negative count (`COUNT=-1`, written by some exporters for "no end") is no
+                // count, as dateutil and recurring_ical_events read it.
+                if value.hasPrefix("-"), value.dropFirst().allSatisfy(\.isASCIIDigit), value.count > 1 { break }
                 guard let number = Int(value), (1...1_000_000).contains(number) else { throw Problem(description: "COUNT=\(value.prefix(20)) is out of range") }
                 count = number
             case "UNTIL":
@@ -102,7 +105,10 @@ public struct RecurrenceRule: Sendable, Equatable {
             case "BYWEEKNO", "BYYEARDAY", "BYSECOND":
                 throw Problem(description: "\(key) is not supported")
             default:
-                break
+                // A misspelt part (`UNTL=`) read as absent would make an ending series endless;
+                // RFC 5545 names every part a rule may have (and RSCALE, RFC 7529, asks for a
+                // calendar other than the Gregorian): the series is not guessed at.
+                throw Problem(description: "\(DisplayText.line(String(key.prefix(20)))) is not a part of a rule (RFC 5545 §3.3.10)")
             }
         }
         guard let frequency else { throw Problem(description: "RRULE has no FREQ") }

@@ -66,7 +66,7 @@ public enum ICalendarFeed {
     /// control characters left out.
     public static func text(_ value: String) -> String {
         var out = ""
-        for scalar in value.unicodeScalars {
+        for (scalar, shown) in DisplayText.scalars(value) {
             switch scalar {
             case "\\": out += "\\\\"
             case ";": out += "\\;"
@@ -74,7 +74,7 @@ public enum ICalendarFeed {
             case "\n": out += "\\n"
             case "\r": continue
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || DisplayText.isHidden(scalar) { continue }
+                if scalar.value < 0x20 || scalar.value == 0x7F || !shown { continue }
                 out.unicodeScalars.append(scalar)
             }
         }

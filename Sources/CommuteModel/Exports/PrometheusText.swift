@@ -58,13 +58,13 @@ public enum PrometheusText {
     /// A label value: backslash, double quote and newline escaped; other control characters left out.
     public static func label(_ value: String) -> String {
         var out = ""
-        for scalar in value.unicodeScalars {
+        for (scalar, shown) in DisplayText.scalars(value) {
             switch scalar {
             case "\\": out += "\\\\"
             case "\"": out += "\\\""
             case "\n": out += "\\n"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || DisplayText.isHidden(scalar) { continue }
+                if scalar.value < 0x20 || scalar.value == 0x7F || !shown { continue }
                 out.unicodeScalars.append(scalar)
             }
         }
