@@ -2,7 +2,8 @@
 """A loopback stand-in for an MQTT 3.1.1 broker, for the README's tour (the tests also publish to
 a real mosquitto): CONNECT answered with CONNACK (code 5, not authorized, unless the user name and
 password are USER and PASSWORD), each PUBLISH kept as the topic's retained message (an empty one
-clears it) and acknowledged with PUBACK at QoS 1, DISCONNECT closes. Packets as OASIS MQTT 3.1.1
+clears it) and acknowledged with PUBACK at QoS 1, DISCONNECT closes; a connection lost without one
+publishes the client's last will. Packets as OASIS MQTT 3.1.1
 §3 gives them (see reference/integrations.md, measured against mosquitto 2.0.11).
 
 Usage: mqtt_server.py LOG [USER PASSWORD] -- prints its port on the first line of stdout, writes
@@ -62,6 +63,14 @@ def serve(conn):
             flags = body[7]
             at = 10
             _client, at = string(body, at)
+            will = None
+            if flags & 0x04:
+                # The last will (§3.1.2.5): published, retained if asked, when the client
+                # vanishes without a DISCONNECT.
+                will_topic, at = string(body, at)
+                size = int.from_bytes(body[at:at + 2], "big")
+                will = (will_topic, body[at + 2:at + 2 + size].decode("utf-8", "replace"), bool(flags & 0x20))
+                at += 2 + size
             user = password = None
             if flags & 0x80:
                 user, at = string(body, at)
@@ -72,7 +81,15 @@ def serve(conn):
                 return
             conn.sendall(b"\x20\x02\x00\x00")
             while True:
-                first, body = read_packet(conn)
+                try:
+                    first, body = read_packet(conn)
+                except (EOFError, OSError):
+                    if will and will[2]:
+                        with LOCK:
+                            RETAINED[will[0]] = will[1]
+                            with open(LOG, "w") as log:
+                                json.dump(RETAINED, log, sort_keys=True)
+                    return
                 kind = first >> 4
                 if kind == 14:
                     return

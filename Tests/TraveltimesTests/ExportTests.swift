@@ -1,4 +1,5 @@
 import Basics
+import CommuteDelivery
 import Foundation
 import Testing
 
@@ -254,6 +255,18 @@ extension ExportTests {
             #expect(!(String(data: sandbox.bytes(name) ?? Data(), encoding: .utf8) ?? "").contains("good-token"), "\(name)")
         }
         #expect(!(try sandbox.ok(["config", "show"]).stdout + sandbox.ok(["export", "list", "--json"]).stdout).contains("good-token"))
+
+        // Removed: its sensors are deleted from Home Assistant, not left frozen.
+        let before = server.entries().count
+        #expect(Whole.normal(try sandbox.ok(["export", "remove", "homeassistant"]).stdout) == """
+            Removed export homeassistant (homeassistant, http://127.0.0.1:PORT); deleted 2 sensors from Home Assistant.
+
+            """)
+        #expect(Whole.normal(server.entries().dropFirst(before).map { "\($0["method"] ?? "") \($0["path"] ?? "")\n" }.joined()) == """
+            DELETE /api/states/sensor.traveltimes_1
+            DELETE /api/states/sensor.traveltimes_96
+
+            """)
     }
 }
 
@@ -363,9 +376,9 @@ extension ExportTests {
             1 1 commute/traveltimes_4/state 48
             1 1 commute/traveltimes_96/attributes {"unit_of_measurement":"min","device_class":"duration","friendly_name":"Seattle-Bellevue via 90","route":"96","typical":15,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}
             1 1 commute/traveltimes_96/state 14
-            1 1 homeassistant/sensor/traveltimes_1/config {"name":"Everett-Seattle","unique_id":"traveltimes_1","object_id":"traveltimes_1","state_topic":"commute/traveltimes_1/state","json_attributes_topic":"commute/traveltimes_1/attributes","unit_of_measurement":"min","device_class":"duration","availability_topic":"commute/status","origin":{"name":"traveltimes","sw_version":"0.4.0"}}
-            1 1 homeassistant/sensor/traveltimes_4/config {"name":"Seattle-Everett","unique_id":"traveltimes_4","object_id":"traveltimes_4","state_topic":"commute/traveltimes_4/state","json_attributes_topic":"commute/traveltimes_4/attributes","unit_of_measurement":"min","device_class":"duration","availability_topic":"commute/status","origin":{"name":"traveltimes","sw_version":"0.4.0"}}
-            1 1 homeassistant/sensor/traveltimes_96/config {"name":"Seattle-Bellevue via 90","unique_id":"traveltimes_96","object_id":"traveltimes_96","state_topic":"commute/traveltimes_96/state","json_attributes_topic":"commute/traveltimes_96/attributes","unit_of_measurement":"min","device_class":"duration","availability_topic":"commute/status","origin":{"name":"traveltimes","sw_version":"0.4.0"}}
+            1 1 homeassistant/sensor/traveltimes_1/config {"name":"Everett-Seattle","unique_id":"traveltimes_1","default_entity_id":"sensor.traveltimes_1","object_id":"traveltimes_1","state_topic":"commute/traveltimes_1/state","json_attributes_topic":"commute/traveltimes_1/attributes","unit_of_measurement":"min","device_class":"duration","availability_topic":"commute/status","payload_available":"online","payload_not_available":"offline","device":{"identifiers":["traveltimes_commute"],"name":"traveltimes","manufacturer":"traveltimes","model":"Commute travel times","sw_version":"0.4.0"},"origin":{"name":"traveltimes","sw_version":"0.4.0"}}
+            1 1 homeassistant/sensor/traveltimes_4/config {"name":"Seattle-Everett","unique_id":"traveltimes_4","default_entity_id":"sensor.traveltimes_4","object_id":"traveltimes_4","state_topic":"commute/traveltimes_4/state","json_attributes_topic":"commute/traveltimes_4/attributes","unit_of_measurement":"min","device_class":"duration","availability_topic":"commute/status","payload_available":"online","payload_not_available":"offline","device":{"identifiers":["traveltimes_commute"],"name":"traveltimes","manufacturer":"traveltimes","model":"Commute travel times","sw_version":"0.4.0"},"origin":{"name":"traveltimes","sw_version":"0.4.0"}}
+            1 1 homeassistant/sensor/traveltimes_96/config {"name":"Seattle-Bellevue via 90","unique_id":"traveltimes_96","default_entity_id":"sensor.traveltimes_96","object_id":"traveltimes_96","state_topic":"commute/traveltimes_96/state","json_attributes_topic":"commute/traveltimes_96/attributes","unit_of_measurement":"min","device_class":"duration","availability_topic":"commute/status","payload_available":"online","payload_not_available":"offline","device":{"identifiers":["traveltimes_commute"],"name":"traveltimes","manufacturer":"traveltimes","model":"Commute travel times","sw_version":"0.4.0"},"origin":{"name":"traveltimes","sw_version":"0.4.0"}}
 
             """#)
 
@@ -382,8 +395,8 @@ extension ExportTests {
             1 1 commute/traveltimes_1/state 34
             1 1 commute/traveltimes_96/attributes {"unit_of_measurement":"min","device_class":"duration","friendly_name":"Seattle-Bellevue via 90","route":"96","typical":15,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T07:00:00-08:00"}
             1 1 commute/traveltimes_96/state 14
-            1 1 homeassistant/sensor/traveltimes_1/config {"name":"Everett-Seattle","unique_id":"traveltimes_1","object_id":"traveltimes_1","state_topic":"commute/traveltimes_1/state","json_attributes_topic":"commute/traveltimes_1/attributes","unit_of_measurement":"min","device_class":"duration","availability_topic":"commute/status","origin":{"name":"traveltimes","sw_version":"0.4.0"}}
-            1 1 homeassistant/sensor/traveltimes_96/config {"name":"Seattle-Bellevue via 90","unique_id":"traveltimes_96","object_id":"traveltimes_96","state_topic":"commute/traveltimes_96/state","json_attributes_topic":"commute/traveltimes_96/attributes","unit_of_measurement":"min","device_class":"duration","availability_topic":"commute/status","origin":{"name":"traveltimes","sw_version":"0.4.0"}}
+            1 1 homeassistant/sensor/traveltimes_1/config {"name":"Everett-Seattle","unique_id":"traveltimes_1","default_entity_id":"sensor.traveltimes_1","object_id":"traveltimes_1","state_topic":"commute/traveltimes_1/state","json_attributes_topic":"commute/traveltimes_1/attributes","unit_of_measurement":"min","device_class":"duration","availability_topic":"commute/status","payload_available":"online","payload_not_available":"offline","device":{"identifiers":["traveltimes_commute"],"name":"traveltimes","manufacturer":"traveltimes","model":"Commute travel times","sw_version":"0.4.0"},"origin":{"name":"traveltimes","sw_version":"0.4.0"}}
+            1 1 homeassistant/sensor/traveltimes_96/config {"name":"Seattle-Bellevue via 90","unique_id":"traveltimes_96","default_entity_id":"sensor.traveltimes_96","object_id":"traveltimes_96","state_topic":"commute/traveltimes_96/state","json_attributes_topic":"commute/traveltimes_96/attributes","unit_of_measurement":"min","device_class":"duration","availability_topic":"commute/status","payload_available":"online","payload_not_available":"offline","device":{"identifiers":["traveltimes_commute"],"name":"traveltimes","manufacturer":"traveltimes","model":"Commute travel times","sw_version":"0.4.0"},"origin":{"name":"traveltimes","sw_version":"0.4.0"}}
 
             """#)
 
@@ -400,6 +413,36 @@ extension ExportTests {
         try sandbox.ok(["tick"])
         #expect(try broker.retained(count: 7, user: "ha", password: "s3cret").contains("1 1 commute/traveltimes_96/state 29\n"))
         #expect(!(try sandbox.ok(["export", "list", "--json"]).stdout + sandbox.ok(["config", "show"]).stdout).contains("s3cret"))
+
+        // Removed: every retained message it published is emptied, the availability too, so Home
+        // Assistant forgets the sensors rather than showing their last values as live.
+        let removed = try sandbox.run(["export", "remove", "mqtt"])
+        #expect(Whole.normal(removed.stdout + removed.stderr) == """
+            Removed export mqtt (mqtt, mqtt://127.0.0.1:PORT/commute); emptied 7 retained messages.
+
+            """ && removed.status == 0)
+        #expect(try broker.retained(count: 1, user: "ha", password: "s3cret") == "")
+    }
+
+    /// The session's last will, as the broker keeps it: a client that sent traveltimes' CONNECT
+    /// and then vanished without a DISCONNECT leaves the availability `offline`, retained.
+    @Test(ExternalTool.mosquitto.needed) func theLastWillMarksTheSensorsOffline() throws {
+        let broker = try Broker(user: "ha", password: "s3cret")
+        let will = MQTTPacket.Message(topic: "commute/status", payload: Data("offline".utf8))
+        let connect = MQTTPacket.connect(clientID: "traveltimes1", user: "ha", password: "s3cret", keepAlive: 30, will: will)
+        // Flags: user, password, will retained at QoS 1, clean session (§3.1.2.3).
+        #expect(connect[9] == 0xEE)
+        let hex = connect.map { String(format: "%02x", $0) }.joined()
+        let script = """
+            import socket, sys
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+            s.sendall(bytes.fromhex(sys.argv[2]))
+            assert s.recv(4) == bytes([0x20, 2, 0, 0])
+            s.close()
+            """
+        let gone = try execute(["python3", "-c", script, String(broker.port), hex], environment: ProcessInfo.processInfo.environment)
+        #expect(gone.status == 0, "\(gone)")
+        #expect(try broker.retained(count: 1, user: "ha", password: "s3cret") == "1 1 commute/status offline\n")
     }
 
     /// With no favorite yet, a first Home Assistant export still proves its address and token (the

@@ -75,14 +75,40 @@ extension Exports {
         return Outcome(target: target, result: result)
     }
 
-    /// Removes an export and what it remembers; a file it wrote is removed with it (a calendar
-    /// or a collector would otherwise go on reading it as current).
-    public func remove(_ id: String) throws -> ExportTarget {
+    /// What `remove` did: the export, how much it cleared where it published, and why it could
+    /// not clear (the export is removed all the same).
+    public struct Removal: Sendable, Equatable {
+        public var target: ExportTarget
+        /// Sensors deleted from Home Assistant, retained messages emptied on the broker.
+        public var cleared: Int
+        public var problem: String?
+    }
+
+    /// Removes an export and what it remembers, and takes back what it published: a file it
+    /// wrote is removed (a calendar or a collector would otherwise go on reading it as current),
+    /// Home Assistant's sensors are deleted, the broker's retained messages (configs, states,
+    /// attributes, availability) are emptied, so Home Assistant shows no frozen value as live.
+    public func remove(_ id: String, client: any HTTPClient, timeout: TimeInterval) throws -> Removal {
         guard let target = configuration.exports?.first(where: { $0.id == id }) else {
             let known = (configuration.exports ?? []).map(\.id)
             throw ExportFailure(
                 "no export '\(DisplayText.line(id))'" + (known.isEmpty ? "; add one with `traveltimes export add`" : " (there are: \(known.joined(separator: ", ")))"),
                 isUsersFault: true)
+        }
+        var removal = Removal(target: target, cleared: 0, problem: nil)
+        // What it published, as the record of its last success says (an unreadable record: nothing known).
+        let sent = (try? store.exportState())?.records[id]?.sent ?? [:]
+        if !sent.isEmpty {
+            let cleared: Result<(count: Int, sent: [String: String]), ExportFailure>? = switch target.kind {
+            case .homeassistant: postStates(target, [], previous: sent, client: client, timeout: timeout)
+            case .mqtt: publishMQTT(target, [], previous: sent, timeout: timeout, removing: true)
+            case .ics, .prometheus: nil
+            }
+            switch cleared {
+            case .success(let done): removal.cleared = done.count
+            case .failure(let failure): removal.problem = DisplayText.line(String(failure.message.prefix(300)))
+            case nil: break
+            }
         }
         try store.updateConfiguration { configuration in
             configuration.exports = (configuration.exports ?? []).filter { $0.id != id }
@@ -90,7 +116,7 @@ extension Exports {
         }
         try store.update(ExportState.self) { state in state.records[id] = nil }
         if target.kind.isFile { unlink(target.location) }
-        return target
+        return removal
     }
 
     /// Publishes to every export what changed since it last succeeded; an export whose last
@@ -222,9 +248,11 @@ extension Exports {
 
     /// Publishes, retained, each discovery config, state and attributes, and the availability,
     /// when any of them changed; a favorite removed has its topics cleared (an empty retained
-    /// message). Nothing changed: no connection at all.
+    /// message). Nothing changed: no connection at all. The session's last will makes the
+    /// availability `offline` should it drop half way. `removing`: every topic published before
+    /// is cleared, the availability too.
     private func publishMQTT(
-        _ target: ExportTarget, _ sensors: [HomeAssistantSensor], previous: [String: String], timeout: TimeInterval
+        _ target: ExportTarget, _ sensors: [HomeAssistantSensor], previous: [String: String], timeout: TimeInterval, removing: Bool = false
     ) -> Result<(count: Int, sent: [String: String]), ExportFailure> {
         guard let broker = MQTTBroker(target.location) else { return .failure(ExportFailure("the broker URL is not an mqtt:// URL")) }
         var messages: [MQTTPacket.Message] = []
@@ -239,7 +267,8 @@ extension Exports {
         for sensor in sensors {
             add("homeassistant/sensor/\(sensor.objectID)/config", sensor.discoveryConfig(prefix: broker.prefix, version: Product.version))
         }
-        add("\(broker.prefix)/status", Data("online".utf8))
+        let status = "\(broker.prefix)/status"
+        if !removing { add(status, Data("online".utf8)) }
         for sensor in sensors {
             add("\(broker.prefix)/\(sensor.objectID)/state", Data((sensor.minutes.map(String.init) ?? "None").utf8))
             add("\(broker.prefix)/\(sensor.objectID)/attributes", sensor.attributesBody)
@@ -252,7 +281,8 @@ extension Exports {
         // broker that forgot them (restarted without persistence) has them all back.
         guard changed else { return .success((0, sent)) }
         let session = MQTTSession(
-            host: broker.host, port: broker.port, user: broker.user, password: broker.password, clientID: "traveltimes\(getpid())")
+            host: broker.host, port: broker.port, user: broker.user, password: broker.password, clientID: "traveltimes\(getpid())",
+            will: removing ? nil : MQTTPacket.Message(topic: status, payload: Data("offline".utf8)))
         do {
             try session.publish(messages, timeout: timeout)
         } catch {

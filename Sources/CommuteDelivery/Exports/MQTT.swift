@@ -53,13 +53,19 @@ public enum MQTTPacket {
 
     static func packet(_ first: UInt8, _ body: [UInt8]) -> [UInt8] { [first] + remainingLength(body.count) + body }
 
-    /// CONNECT (§3.1): protocol "MQTT" level 4, a clean session, `keepAlive` seconds; the user name
-    /// and password when given (a password only with a user name).
-    public static func connect(clientID: String, user: String?, password: String?, keepAlive: UInt16) -> [UInt8] {
+    /// CONNECT (§3.1): protocol "MQTT" level 4, a clean session, `keepAlive` seconds; a last will
+    /// (§3.1.2.5: what the broker publishes when the connection drops without a DISCONNECT) when
+    /// given; the user name and password when given (a password only with a user name).
+    public static func connect(clientID: String, user: String?, password: String?, keepAlive: UInt16, will: Message? = nil) -> [UInt8] {
         var flags: UInt8 = 0x02
+        if let will { flags |= 0x04 | (will.qos & 0x03) << 3 | (will.retain ? 0x20 : 0) }
         if user != nil { flags |= 0x80 }
         if user != nil, password != nil { flags |= 0x40 }
         var body = string("MQTT") + [4, flags, UInt8(keepAlive >> 8), UInt8(keepAlive & 0xFF)] + string(clientID)
+        if let will {
+            body += string(will.topic)
+            body += [UInt8(will.payload.count >> 8 & 0xFF), UInt8(will.payload.count & 0xFF)] + Array(will.payload)
+        }
         if let user {
             body += string(user)
             if let password { body += string(password) }
@@ -98,13 +104,16 @@ public struct MQTTSession: Sendable {
     public var user: String?
     public var password: String?
     public var clientID: String
+    /// Published by the broker if the session drops without a DISCONNECT.
+    public var will: MQTTPacket.Message?
 
-    public init(host: String, port: Int, user: String?, password: String?, clientID: String) {
+    public init(host: String, port: Int, user: String?, password: String?, clientID: String, will: MQTTPacket.Message? = nil) {
         self.host = host
         self.port = port
         self.user = user
         self.password = password
         self.clientID = clientID
+        self.will = will
     }
 
     /// Publishes `messages` in order within `timeout` seconds.
@@ -112,7 +121,7 @@ public struct MQTTSession: Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         let socket = try connectSocket(deadline: deadline)
         defer { close(socket) }
-        try write(socket, MQTTPacket.connect(clientID: clientID, user: user, password: password, keepAlive: 30), deadline: deadline)
+        try write(socket, MQTTPacket.connect(clientID: clientID, user: user, password: password, keepAlive: 30, will: will), deadline: deadline)
         let (type, body) = try readPacket(socket, deadline: deadline)
         guard type == 0x20, body.count == 2 else { throw MQTTFailure("the server at \(host):\(port) did not answer as an MQTT broker") }
         guard body[1] == 0 else { throw MQTTFailure(MQTTPacket.refusal(body[1])) }

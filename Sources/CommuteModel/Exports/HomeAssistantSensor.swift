@@ -80,6 +80,11 @@ public struct HomeAssistantSensor: Sendable, Equatable {
         json.endObject()
     }
 
+    /// The device every sensor published under `prefix` belongs to: `traveltimes_<prefix>`.
+    public static func deviceID(prefix: String) -> String {
+        "traveltimes_" + String(prefix.unicodeScalars.map { ("a"..."z").contains($0) || ("0"..."9").contains($0) || ("A"..."Z").contains($0) ? Character($0) : "_" })
+    }
+
     /// The REST API's body: `{"state": …, "attributes": {…}}`.
     public var restBody: Data {
         var json = JSONWriter()
@@ -99,7 +104,11 @@ public struct HomeAssistantSensor: Sendable, Equatable {
         return Data(json.bytes)
     }
 
-    /// The MQTT discovery config (retained at `homeassistant/sensor/<object_id>/config`).
+    /// The MQTT discovery config (retained at `homeassistant/sensor/<object_id>/config`). Home
+    /// Assistant names the entity by `default_entity_id` (since 2025.10; `object_id`, which older
+    /// versions read, is ignored from 2026.4), so it is `sensor.traveltimes_<route>` as the REST
+    /// export names it; its availability is the prefix's `status` (`online`, or `offline` when
+    /// the session drops: the last will); the `device` groups the sensors of one prefix.
     public func discoveryConfig(prefix: String, version: String) -> Data {
         var json = JSONWriter()
         json.beginObject()
@@ -107,6 +116,8 @@ public struct HomeAssistantSensor: Sendable, Equatable {
         json.string(name)
         json.key("unique_id")
         json.string(objectID)
+        json.key("default_entity_id")
+        json.string(entityID)
         json.key("object_id")
         json.string(objectID)
         json.key("state_topic")
@@ -119,6 +130,25 @@ public struct HomeAssistantSensor: Sendable, Equatable {
         json.string("duration")
         json.key("availability_topic")
         json.string("\(prefix)/status")
+        json.key("payload_available")
+        json.string("online")
+        json.key("payload_not_available")
+        json.string("offline")
+        json.key("device")
+        json.beginObject()
+        json.key("identifiers")
+        json.beginArray()
+        json.string(Self.deviceID(prefix: prefix))
+        json.endArray()
+        json.key("name")
+        json.string("traveltimes")
+        json.key("manufacturer")
+        json.string("traveltimes")
+        json.key("model")
+        json.string("Commute travel times")
+        json.key("sw_version")
+        json.string(version)
+        json.endObject()
         json.key("origin")
         json.beginObject()
         json.key("name")

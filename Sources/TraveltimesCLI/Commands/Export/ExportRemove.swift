@@ -5,20 +5,37 @@ extension Commands {
     enum ExportRemoveCommand {
         static let command = Command(
             name: "export remove",
-            summary: "Stop an export (a file it wrote is removed with it)",
+            summary: "Stop an export and take back what it published",
             arguments: "ID",
             positionals: 1...1,
-            options: [Options.now]
+            options: [timeout, Options.now],
+            discussion: """
+                A file it wrote is removed; Home Assistant's sensors are deleted; the broker's
+                retained messages (discovery configs, states, attributes, availability) are emptied,
+                so Home Assistant shows no frozen value as live. When the service cannot be reached
+                the export is removed all the same, and the warning says what was left there.
+                """
         ) { invocation in
             let id = invocation.arguments.positionals[0]
-            let removed: ExportTarget
+            let removal: Exports.Removal
             do {
-                removed = try invocation.commute().exports.remove(id)
+                let client = HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: 1 << 20, environment: invocation.environment)
+                removal = try invocation.commute().exports.remove(id, client: client, timeout: try invocation.value(Self.timeout) ?? 10)
             } catch let failure as ExportFailure {
                 throw invocation.usage("\(failure.message).")
             }
-            let file = removed.kind.isFile ? "; removed \(removed.shownLocation)" : ""
-            invocation.io.out("Removed export \(removed.id) (\(removed.kind.rawValue), \(removed.shownLocation))\(file).")
+            let removed = removal.target
+            let taken = switch removed.kind {
+            case .ics, .prometheus: "; removed \(removed.shownLocation)"
+            case .homeassistant: removal.cleared > 0 ? "; deleted \(removal.cleared) sensor\(removal.cleared == 1 ? "" : "s") from Home Assistant" : ""
+            case .mqtt: removal.cleared > 0 ? "; emptied \(removal.cleared) retained message\(removal.cleared == 1 ? "" : "s")" : ""
+            }
+            invocation.io.out("Removed export \(removed.id) (\(removed.kind.rawValue), \(removed.shownLocation))\(taken).")
+            if let problem = removal.problem {
+                invocation.io.warn("what export \(removed.id) published could not be taken back (\(problem)): \(removed.kind == .mqtt ? "its retained messages stay on the broker" : "its sensors stay in Home Assistant until it restarts")")
+            }
         }
+
+        static let timeout = Options.timeout(help: "Deadline for taking back what it published (default 10)")
     }
 }
