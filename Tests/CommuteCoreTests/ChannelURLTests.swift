@@ -23,11 +23,13 @@ import Testing
             user: "USERKEY", token: "APPTOKEN", devices: ["phone", "tablet"], priority: 2, sound: nil, retry: 60, expire: 600)))
         #expect(try Channel(url: "tgram://123456:ABC-def_1/42/-100200300?silent=yes") == .telegram(.init(
             token: "123456:ABC-def_1", chats: ["42", "-100200300"], silent: true)))
+        // An alias without its server is completed when sent, from the account's user ID (a
+        // homeserver named example.org may answer at matrix.example.org).
         #expect(try Channel(url: "matrixs://syt_token@matrix.example.org/#commute") == .matrix(.init(
-            server: "https://matrix.example.org", token: "syt_token", rooms: ["#commute:matrix.example.org"], messageType: "m.text")))
+            server: "https://matrix.example.org", token: "syt_token", rooms: ["#commute"], messageType: "m.text")))
         // Apprise's reading: a `#` before the query is part of the path; each room is one.
-        #expect(try Channel(url: "matrix://tok@host/#room1/#room2?msgtype=notice") == .matrix(.init(
-            server: "http://host", token: "tok", rooms: ["#room1:host", "#room2:host"], messageType: "m.notice")))
+        #expect(try Channel(url: "matrix://tok@host/#room1/#room2:example.org?msgtype=notice") == .matrix(.init(
+            server: "http://host", token: "tok", rooms: ["#room1", "#room2:example.org"], messageType: "m.notice")))
         #expect(try Channel(url: "discord://bot@111/tok") == .discord(.init(webhookID: "111", token: "tok", botname: "bot")))
         // A service's own URL, as Apprise takes it, is its scheme's form.
         #expect(try Channel(url: "https://ntfy.sh/commute?priority=high") == Channel(url: "ntfys://ntfy.sh/commute?priority=high"))
@@ -43,6 +45,23 @@ import Testing
         #expect(copy?.description == "mailto option cc= is not one traveltimes takes (mailto:ADDRESS[,ADDRESS…] goes through this machine's sendmail): remove it")
         let delay = #expect(throws: Channel.ParseError.self) { try Channel(url: "ntfys://ntfy.sh/commute?delay=30m") }
         #expect(delay?.description == "ntfy option delay= is not one traveltimes takes (it takes auth, avatar_url, click, mode, priority, tags, token, xtags): remove it")
+        // Apprise's options for how Apprise itself runs are taken and left to traveltimes; one
+        // that would change what is sent is taken only with the value traveltimes keeps to.
+        #expect(try Channel(url: "ntfys://ntfy.sh/commute?cto=5&rto=10&emojis=no&tz=UTC&verify=yes&format=text")
+            == Channel(url: "ntfys://ntfy.sh/commute"))
+        let insecure = #expect(throws: Channel.ParseError.self) { try Channel(url: "ntfys://ntfy.sh/commute?verify=no") }
+        #expect(insecure?.description == "ntfy verify=no is not taken: traveltimes always verifies TLS certificates")
+        let markdown = #expect(throws: Channel.ParseError.self) { try Channel(url: "ntfys://ntfy.sh/commute?format=markdown") }
+        #expect(markdown?.description == "ntfy format=markdown is not what traveltimes sends: it sends text (format=text, or leave it out)")
+        let avatar = #expect(throws: Channel.ParseError.self) { try Channel(url: "discord://111/tok?avatar=yes") }
+        #expect(avatar?.description == "discord avatar=yes is not taken: traveltimes sends no avatar")
+        // ntfy's priority words as Apprise reads them: by their first letters, others its default.
+        #expect(try Channel(url: "ntfys://ntfy.sh/commute?priority=urgent") == Channel(url: "ntfys://ntfy.sh/commute"))
+        #expect(try Channel(url: "ntfys://ntfy.sh/commute?priority=max") == Channel(url: "ntfys://ntfy.sh/commute?priority=5"))
+        #expect(try Channel(url: "pover://u@t/phone/#family?url=https://example.com/m&url_title=Map") == .pushover(.init(
+            user: "u", token: "t", devices: ["phone"], priority: nil, sound: nil, retry: 900, expire: 3_600, groups: ["family"],
+            link: "https://example.com/m", linkTitle: "Map")))
+        #expect(try Channel(url: "tgram://123456:ABC/?to=42,43") == Channel(url: "tgram://123456:ABC/42/43"))
         #expect(try Channel(url: "jsons://user:pw@example.com/in?-y=2&+X-Key=k&:note=n&method=put") == .json(.init(
             url: "https://user:pw@example.com/in?y=2", method: "PUT", headers: ["X-Key": "k"], extras: ["note": "n"])))
         #expect(try Channel(url: "mailto:ada@example.com,bob@example.org") == .sendmail(.init(recipients: ["ada@example.com", "bob@example.org"])))

@@ -55,9 +55,11 @@ def normal(method, url, headers, body):
             out["message"] = data["text"]
     if "x-www-form-urlencoded" in (headers.get("content-type") or "") and isinstance(data, str):
         form = dict(urllib.parse.parse_qsl(data))  # Pushover
-        for key in ("user", "title", "message", "retry", "expire"):
+        for key in ("user", "title", "message", "retry", "expire", "sound", "url", "url_title"):
             if key in form:
                 out[key] = form[key]
+        if out.get("sound") == "pushover":
+            out.pop("sound")  # Pushover's own default sound, named or not
         out["priority"] = int(form.get("priority", 0))
         if form.get("device") and form["device"] != "ALL_DEVICES":
             out["device"] = sorted(form["device"].split(","))
@@ -123,11 +125,15 @@ def theirs(url, requests):
         return {"none": True}
     if "matrix" in url.split(":")[0]:
         return matrix(requests)
-    first = requests[0]
-    out = normal(first["method"], first["url"], first["headers"], first["body"])
-    if "avatar_url=" not in url:
-        out.pop("icon", None)  # Apprise's own image, by default
-    return out
+    # Every request, in an order of their meaning (a message to several chats, devices and
+    # groups is several requests, whichever goes first).
+    outs = []
+    for request in requests:
+        out = normal(request["method"], request["url"], request["headers"], request["body"])
+        if "avatar_url=" not in url:
+            out.pop("icon", None)  # Apprise's own image, by default
+        outs.append(out)
+    return sorted(outs, key=lambda out: json.dumps(out, sort_keys=True)) if len(outs) > 1 else outs[0]
 
 
 def ours(url, lines):
@@ -138,11 +144,14 @@ def ours(url, lines):
         for r in requests:
             r["url"] = r["path"]
         return matrix(requests)
-    last = json.loads(lines[-1])
-    out = normal(last["method"], last["path"], last["headers"], last["body"])
-    if "tags=" not in url:
-        out.pop("tags", None)  # traveltimes' own ntfy tags (a car), by default
-    return out
+    outs = []
+    for line in lines:
+        request = json.loads(line)
+        out = normal(request["method"], request["path"], request["headers"], request["body"])
+        if "tags=" not in url:
+            out.pop("tags", None)  # traveltimes' own ntfy tags (a car), by default
+        outs.append(out)
+    return sorted(outs, key=lambda out: json.dumps(out, sort_keys=True)) if len(outs) > 1 else outs[0]
 
 
 def main():

@@ -22,7 +22,7 @@ def answer(request):
     response.request = request
     response.url = request.url
     response._content = json.dumps({"ok": True, "result": {"message_id": 1}, "id": "1", "event_id": "$1",
-                                    "room_id": "!room:host", "status": 1, "request": "1"}).encode()
+                                    "room_id": "!room:host", "user_id": "@traveltimes:example.org", "status": 1, "request": "1"}).encode()
     response.headers["Content-Type"] = "application/json"
     return response
 

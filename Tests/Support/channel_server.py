@@ -260,11 +260,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.answer(200, {"ok": True, "result": {"message_id": found[0]["message_id"], "text": text}})
         return self.answer(404, {"ok": False, "error_code": 404, "description": "Not Found"})
 
-    # Matrix client-server API (join, room send, m.replace edits, alias lookup)
+    # Matrix client-server API (whoami, join, room send, m.replace edits, alias lookup)
     def matrix(self, method, parts, body):
         if self.headers.get("Authorization") != "Bearer goodtoken":
             return self.answer(401, {"errcode": "M_UNKNOWN_TOKEN", "error": "Invalid access token passed."})
         host = self.headers.get("Host", "").split(":")[0]
+        if method == "GET" and parts == ["account", "whoami"]:
+            return self.answer(200, {"user_id": "@traveltimes:" + host, "device_id": "TT"})
         if method == "POST" and parts[:1] == ["join"] and len(parts) == 2:
             room = urllib.parse.unquote(parts[1])
             if room == "#hugewait:" + host:

@@ -14,7 +14,7 @@ import time
 
 LOG = sys.argv[1]
 LOCK = threading.Lock()
-ANSWER = json.dumps({"ok": True, "result": {"message_id": 1}, "id": "1", "event_id": "$1", "room_id": "!room:host",
+ANSWER = json.dumps({"ok": True, "result": {"message_id": 1}, "id": "1", "event_id": "$1", "room_id": "!room:host", "user_id": "@traveltimes:example.org",
                      "status": 1, "request": "1"}).encode()
 
 

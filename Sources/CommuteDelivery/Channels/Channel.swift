@@ -51,6 +51,9 @@ public enum Channel: Sendable, Equatable {
         public var expire: Int
         /// Group keys (`#GROUP`): each is sent to in place of the user key.
         public var groups: [String] = []
+        /// `?url=` and `?url_title=`: a link shown under the message (Pushover's supplementary URL).
+        public var link: String?
+        public var linkTitle: String?
     }
 
     public struct Telegram: Sendable, Equatable {
@@ -153,7 +156,7 @@ public enum Channel: Sendable, Equatable {
         guard let parts = URLParts(text) else { throw ParseError("not a URL: expected \(scheme)://…") }
         // Each part is checked as it will be used, decoded: a %0D%0A in a token or a tag would
         // otherwise become a header of its own.
-        let decoded = [parts.user, parts.password, parts.fragment].compactMap { $0 } + parts.path + Array(parts.query.keys) + Array(parts.query.values)
+        let decoded = [parts.user, parts.password].compactMap { $0 } + parts.path + Array(parts.query.keys) + Array(parts.query.values)
         if decoded.contains(where: { $0.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" } }) {
             throw ParseError("a part of the URL decodes to a control character (such as a line break): write it without one")
         }
@@ -178,12 +181,28 @@ public enum Channel: Sendable, Equatable {
     static let options: [String: Set<String>] = [
         "ntfy": ["auth", "token", "priority", "tags", "xtags", "click", "avatar_url", "mode"],
         "gotify": ["priority", "format"],
-        "pover": ["priority", "sound", "interval", "expire", "to", "retry"],
-        "tgram": ["silent", "topic", "thread"],
+        "pover": ["priority", "sound", "interval", "expire", "to", "retry", "url", "url_title"],
+        "tgram": ["silent", "topic", "thread", "to"],
         "matrix": ["msgtype", "token", "to"],
         "discord": ["botname", "thread", "tts"],
         "slack": ["botname"],
         "json": ["method"],
+    ]
+
+    /// Apprise's options for every service that change how Apprise itself runs, not what is sent:
+    /// its timeouts (cto, rto), its emoji codes and time zone for templates, its cache, its
+    /// handling of a body over the service's length (our messages are short), redirects: taken
+    /// and left to traveltimes' own ways.
+    static let ownOptions: Set<String> = ["cto", "rto", "emojis", "tz", "store", "wait", "redirect", "optional", "overflow"]
+
+    /// The `format=` that says what traveltimes sends anyway: plain text, or Telegram's HTML.
+    static let sentFormat: [String: String] = ["ntfy": "text", "pover": "text", "tgram": "html", "matrix": "text", "discord": "text", "slack": "text", "json": "text"]
+
+    /// The options whose value must be the one traveltimes keeps to.
+    static let fixedOptions: [String: (values: Set<String>, meaning: String)] = [
+        "verify": (["yes", "true", "1"], "traveltimes always verifies TLS certificates"),
+        "avatar": (["no", "false", "0"], "traveltimes sends no avatar"),
+        "footer": (["no", "false", "0"], "traveltimes sends no footer"),
     ]
 
     private static func checkOptions(_ parts: URLParts, scheme: String) throws(ParseError) {
@@ -192,6 +211,16 @@ public enum Channel: Sendable, Equatable {
         for key in parts.query.keys.sorted() where !allowed.contains(key) {
             // json://'s +HEADER (read as a space), -PARAM and :KEY are the endpoint's.
             if family == "json", let first = key.first, " +-:".contains(first) { continue }
+            if ownOptions.contains(key) { continue }
+            let value = parts.query[key]?.lowercased() ?? ""
+            if key == "format", let sent = sentFormat[family] {
+                guard value == sent else { throw ParseError("\(family) format=\(DisplayText.line(String(value.prefix(20)))) is not what traveltimes sends: it sends \(sent) (format=\(sent), or leave it out)") }
+                continue
+            }
+            if let fixed = fixedOptions[key], key == "verify" || (key == "avatar" && family == "discord") || (key == "footer" && ["discord", "slack"].contains(family)) {
+                guard fixed.values.contains(value) else { throw ParseError("\(family) \(key)=\(DisplayText.line(String(value.prefix(20)))) is not taken: \(fixed.meaning)") }
+                continue
+            }
             throw ParseError(
                 "\(family) option \(DisplayText.line(String(key.prefix(30))))= is not one traveltimes takes (it takes \(allowed.sorted().joined(separator: ", "))): remove it")
         }
@@ -237,16 +266,15 @@ public enum Channel: Sendable, Equatable {
             }
             authorization = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
         }
-        let priority = try parts.query["priority"].map { text throws(ParseError) -> Int in
-            // Apprise reads a priority by its first letters: l, mo(derate) low; n(ormal), d(efault);
-            // h(igh); e(mergency), ma(x) max; mi(n); or 1 to 5.
+        // Apprise reads a priority by its first letters, in this order: l, mo(derate) low; n(ormal)
+        // default; h(igh); e(mergency) max; mi(n); ma(x); d(efault); then a leading 1 to 5. Any
+        // other word is its default, as there (ntfy's own `urgent` among them: say max or 5).
+        let priority = parts.query["priority"].flatMap { text -> Int? in
             let text = text.lowercased()
-            let prefixes: [(String, Int)] = [("l", 2), ("mo", 2), ("n", 3), ("h", 4), ("e", 5), ("mi", 1), ("ma", 5), ("d", 3), ("u", 5)]
-            if let value = Int(text), (1...5).contains(value) { return value }
-            guard let match = prefixes.first(where: { text.hasPrefix($0.0) }) else {
-                throw ParseError("ntfy priority is min, low, default, high, max (or emergency, moderate, normal) or 1 to 5")
-            }
-            return match.1
+            let prefixes: [(String, Int)] = [
+                ("l", 2), ("mo", 2), ("n", 3), ("h", 4), ("e", 5), ("mi", 1), ("ma", 5), ("d", 3), ("1", 1), ("2", 2), ("3", 3), ("4", 4), ("5", 5),
+            ]
+            return prefixes.first(where: { text.hasPrefix($0.0) })?.1
         }
         let tags = (parts.query["xtags"] ?? parts.query["tags"]).map { $0.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty } } ?? []
         var icon: String?
@@ -305,10 +333,14 @@ public enum Channel: Sendable, Equatable {
         // Targets, as Apprise reads them: a device in the path or `?to=`, a `#GROUP` key in the
         // path (sent to instead of the user key).
         let targets = parts.path + (parts.query["to"].map { $0.split(separator: ",").map { String($0) } } ?? [])
+        if let link = parts.query["url"], !(link.hasPrefix("https://") || link.hasPrefix("http://")) || link.utf8.count > 512 {
+            throw ParseError("pushover url is an http(s) URL of at most 512 characters")
+        }
         return Pushover(
             user: user, token: parts.host, devices: targets.filter { !$0.hasPrefix("#") }, priority: priority,
             sound: parts.query["sound"], retry: retry, expire: expire,
-            groups: targets.filter { $0.hasPrefix("#") && $0.count > 1 }.map { String($0.dropFirst()) })
+            groups: targets.filter { $0.hasPrefix("#") && $0.count > 1 }.map { String($0.dropFirst()) },
+            link: parts.query["url"], linkTitle: parts.query["url_title"].map { String($0.prefix(100)) })
     }
 
     private static func telegram(_ parts: URLParts) throws(ParseError) -> Telegram {
@@ -319,14 +351,16 @@ public enum Channel: Sendable, Equatable {
         guard let colon = token.firstIndex(of: ":"), token[..<colon].allSatisfy(\.isASCIIDigit), !token[..<colon].isEmpty,
             token[token.index(after: colon)...].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
         else { throw ParseError("a Telegram URL is tgram://BOT_TOKEN/CHAT_ID (the token looks like 123456:ABC…)") }
-        guard !parts.path.isEmpty else { throw ParseError("name the chat: tgram://BOT_TOKEN/CHAT_ID") }
+        // Chats in the path and in `?to=`, as Apprise takes them.
+        let named = parts.path + (parts.query["to"].map { $0.split(separator: ",").map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty } } ?? [])
+        guard !named.isEmpty else { throw ParseError("name the chat: tgram://BOT_TOKEN/CHAT_ID") }
         let silent = ["yes", "true", "1"].contains(parts.query["silent"]?.lowercased() ?? "")
         // A chat is CHAT or CHAT:THREAD (a forum topic); `?topic=` (or `?thread=`) is the thread
         // of a chat that names none.
         let topic = parts.query["topic"] ?? parts.query["thread"]
         if let topic, Int(topic) == nil { throw ParseError("Telegram topic is the thread's number") }
         var chats: [String] = []
-        for chat in parts.path {
+        for chat in named {
             let halves = chat.split(separator: ":", omittingEmptySubsequences: false)
             guard halves.count <= 2, !halves[0].isEmpty, halves.count == 1 || Int(halves[1]) != nil else {
                 throw ParseError("a Telegram chat is CHAT_ID or CHAT_ID:THREAD_ID")
@@ -352,7 +386,8 @@ public enum Channel: Sendable, Equatable {
             guard room.count > 1, room.hasPrefix("#") || room.hasPrefix("!") else {
                 throw ParseError("a Matrix room is #ALIAS or !ROOM_ID: matrixs://TOKEN@HOST/#ROOM")
             }
-            if !room.contains(":") { room += ":" + parts.host }
+            // An alias without its server (`#commute`) is completed when sent, with the server
+            // the account is on (which may not be this host: a delegated homeserver).
             if !rooms.contains(room) { rooms.append(room) }
         }
         guard !rooms.isEmpty else { throw ParseError("name the room: matrixs://TOKEN@HOST/#ROOM or /!ROOM_ID:SERVER") }
@@ -499,7 +534,7 @@ public enum Channel: Sendable, Equatable {
     /// ordinary words out of every message.
     public static func secretParts(of url: String) -> [String] {
         guard let parts = URLParts(url) else { return [] }
-        var found = [parts.user, parts.password, parts.fragment].compactMap { $0 } + parts.path + Array(parts.query.values)
+        var found = [parts.user, parts.password].compactMap { $0 } + parts.path + Array(parts.query.values)
         if url.lowercased().hasPrefix("tgram:") { found.append(parts.host) }
         if let raw = parts.rawQuery {
             found += raw.split(separator: "&").compactMap { $0.split(separator: "=", maxSplits: 1).dropFirst().first.map(String.init) }

@@ -60,13 +60,19 @@ extension ChannelSender {
         let priority = message.urgency == "critical" ? max(pushover.priority ?? 1, 1) : pushover.priority ?? 0
         let url = base(.pushoverURL, "https://api.pushover.net") + "/1/messages.json"
         var receipt = AlertReceipt(result: .delivered, handle: nil)
-        for user in pushover.groups.isEmpty ? [pushover.user] : pushover.groups {
+        // As Apprise sends it: the account's devices (all of them when none is named, unless only
+        // groups are) in one message, then each group by its own key.
+        var recipients: [(user: String, devices: [String])] = pushover.groups.map { ($0, []) }
+        if !pushover.devices.isEmpty || pushover.groups.isEmpty { recipients.insert((pushover.user, pushover.devices), at: 0) }
+        for (user, devices) in recipients {
             var fields = [
                 ("token", pushover.token), ("user", user), ("title", Limits.cut(message.title, to: 250)),
                 ("message", Limits.cut(message.body, to: 1_024)), ("priority", String(priority)),
             ]
-            if !pushover.devices.isEmpty, pushover.groups.isEmpty { fields.append(("device", pushover.devices.joined(separator: ","))) }
+            if !devices.isEmpty { fields.append(("device", devices.joined(separator: ","))) }
             if let sound = pushover.sound { fields.append(("sound", sound)) }
+            if let link = pushover.link { fields.append(("url", link)) }
+            if let title = pushover.linkTitle { fields.append(("url_title", title)) }
             if priority == 2 { fields += [("retry", String(pushover.retry)), ("expire", String(pushover.expire))] }
             receipt = request("POST", url, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Self.form(fields), service: "Pushover")
                 .receipt(handle: \.["request"])
@@ -140,7 +146,18 @@ extension ChannelSender {
             }
         }
         var handles: [String] = []
-        for (index, room) in matrix.rooms.enumerated() {
+        // A room named without its server is on the account's homeserver: the part of the user
+        // ID after its colon (`@me:example.org`), which /whoami gives — as Apprise completes it.
+        // Where it cannot be learned, the host in the URL is taken for it.
+        var rooms = matrix.rooms
+        if rooms.contains(where: { !$0.contains(":") }) {
+            let whoami = request("GET", "\(api)/account/whoami", headers: headers, body: nil, service: "Matrix")
+            let user = whoami.succeeded ? whoami.field(["user_id"]) : nil
+            let server = user.flatMap { $0.split(separator: ":", maxSplits: 1).dropFirst().first }.map(String.init)
+                ?? URLComponents(string: matrix.server)?.host ?? ""
+            rooms = rooms.map { $0.contains(":") ? $0 : "\($0):\(server)" }
+        }
+        for (index, room) in rooms.enumerated() {
             // Joining is how an invited user enters a room, and answers the room's ID for an
             // alias; joining a room already joined changes nothing.
             let joined = request("POST", "\(api)/join/\(Self.pathSegment(room))", headers: headers, body: Data("{}".utf8), service: "Matrix")
@@ -148,7 +165,7 @@ extension ChannelSender {
                 return joined.succeeded ? .cannot("Matrix did not name the room \(room)") : joined.receipt()
             }
             var content: [String: Any] = ["msgtype": matrix.messageType, "body": text]
-            var transaction = message.idempotencyKey.map { matrix.rooms.count == 1 ? $0 : "\($0)-\(index)" }
+            var transaction = message.idempotencyKey.map { rooms.count == 1 ? $0 : "\($0)-\(index)" }
             if case .update = operation {
                 guard let previous = events.first(where: { $0.room == id }) ?? (events.count == 1 && events[0].room.isEmpty ? events[0] : nil) else {
                     continue
@@ -167,7 +184,7 @@ extension ChannelSender {
                 "PUT", "\(api)/rooms/\(Self.pathSegment(id))/send/m.room.message/\(key)", headers: headers, body: Self.json(content), service: "Matrix")
             let receipt = answer.receipt(handle: \.["event_id"])
             guard case .delivered = receipt.result else { return receipt }
-            if case .send = operation, let event = receipt.handle { handles.append(matrix.rooms.count == 1 ? event : "\(id) \(event)") }
+            if case .send = operation, let event = receipt.handle { handles.append(rooms.count == 1 ? event : "\(id) \(event)") }
         }
         if case .update(_, let handle) = operation { return AlertReceipt(result: .delivered, handle: handle) }
         return AlertReceipt(result: .delivered, handle: handles.joined(separator: ","))

@@ -1,8 +1,8 @@
 import FoundationEssentials
 
-/// The parts of `scheme://user:pass@host:port/a/b?x=y#frag`, each percent-decoded, read the way
+/// The parts of `scheme://user:pass@host:port/a/b?x=y`, each percent-decoded, read the way
 /// Apprise reads them: forgiving of ports that are not numbers (a Telegram token), and taking a
-/// `#` in the path as part of it (a Matrix room, a Slack channel).
+/// `#` as part of the path or value it is in (a Matrix room, a Slack channel).
 struct URLParts {
     var user: String?
     var password: String?
@@ -13,7 +13,6 @@ struct URLParts {
     var path: [String]
     var query: [String: String]
     var rawQuery: String?
-    var fragment: String?
 
     var hostAndPort: String { port.map { "\(host):\($0)" } ?? host }
 
@@ -21,13 +20,9 @@ struct URLParts {
         guard let separator = text.firstRange(of: "://") else { return nil }
         var rest = Substring(text[separator.upperBound...])
         var pairs: [String: String] = [:]
-        // As Apprise reads it, a `#` before the query is part of the path (`/#room1/#room2?x=y`:
-        // two Matrix rooms, then the query); only one after the query starts a fragment.
-        let question = rest.firstIndex(of: "?")
-        if let hash = rest[(question ?? rest.startIndex)...].firstIndex(of: "#"), question != nil {
-            fragment = String(rest[rest.index(after: hash)...]).percentDecoded
-            rest = rest[..<hash]
-        }
+        // As Apprise reads it, a `#` is never a fragment: before the query it is part of the
+        // path (`/#room1/#room2?x=y`: two Matrix rooms), in the query part of a value
+        // (`?to=#commute`).
         if let question = rest.firstIndex(of: "?") {
             let query = String(rest[rest.index(after: question)...])
             rawQuery = query
