@@ -2,7 +2,8 @@
 """A loopback stand-in for the open routing engines on the FOSSGIS instances: OSRM's
 GET /route/v1/driving/LON,LAT;LON,LAT and Valhalla's POST /route (costing auto), shaped after
 Project-OSRM/osrm-backend docs/http.md and valhalla's api-reference (see reference/keyless-roads.md),
-checking requests as they do.
+checking requests as they do. Its answers are real ones (Fixtures/real/osrm/, Fixtures/real/valhalla/),
+moved to the points asked.
 
 Usage: engine_server.py LOG [CONTROL] -- prints its port on the first line of stdout, logs each
 request (engine, path, query or body, user agent, arrival time) as a JSON line to LOG, and exits
@@ -11,13 +12,15 @@ when its stdin closes or after 300 seconds. Test-only; standard library only; bi
 As the operators' nginx does: no User-Agent or a library's stock one is refused with 403; a 429 is
 an HTML page. OSRM refuses a latitude outside ±90 (a LAT,LON pair sent as LON,LAT) with 400
 {"code":"InvalidValue"}. Times are free-flow: the straight distance × 1.3 at 50 km/h. CONTROL is
-a JSON file read on every request: {"fault": F} answers every route with F: "503", "429",
+a JSON file read on every request: {"replay": {"osrm": FILE, "valhalla": FILE}} answers with a real
+recorded answer byte for byte; {"fault": F} answers every route with F: "503", "429",
 "garbage" (200, not JSON), "noroute" (OSRM 400 NoRoute, Valhalla 400 error_code 442), "absurd"
 (a route of 10 km in 2 seconds).
 """
 import http.server
 import json
 import math
+import os
 import sys
 import threading
 import time
@@ -27,6 +30,15 @@ LOG = sys.argv[1]
 CONTROL = sys.argv[2] if len(sys.argv) > 2 else "/dev/null"
 LOCK = threading.Lock()
 GENERIC = ("python-requests/", "python-urllib/", "python-httpx/", "curl/", "wget/", "libcurl")
+
+
+def recorded(path):
+    with open(os.path.join(os.path.dirname(__file__), "..", "..", "Fixtures", "real", path), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+OSRM = recorded("osrm/portugal_to_korea.json")
+VALHALLA = recorded("valhalla/route.json")
 
 
 def control():
@@ -105,10 +117,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         metres, seconds = free_flow(lat1, lon1, lat2, lon2)
         if control().get("fault") == "absurd":
             metres, seconds = 10000.0, 2.0
-        leg = {"steps": [], "summary": "", "weight": seconds, "duration": seconds, "distance": metres}
-        self.send(200, {"code": "Ok", "routes": [{"legs": [leg], "weight_name": "routability", "weight": seconds,
-                                                  "duration": seconds, "distance": metres}],
-                        "waypoints": [{"hint": "", "distance": 1.0, "name": "", "location": [lon, lat]} for lon, lat in pairs[:2]]})
+        if control().get("replay", {}).get("osrm"):
+            return self.send(200, open(control()["replay"]["osrm"], "rb").read())
+        # OSRM's own recorded answer (Fixtures/real/osrm/), its route moved here, without steps.
+        route = {key: value for key, value in OSRM["routes"][0].items() if key not in ("geometry",)}
+        leg = {**route["legs"][0], "steps": [], "weight": seconds, "duration": seconds, "distance": metres}
+        route.update({"legs": [leg], "weight": seconds, "duration": seconds, "distance": metres})
+        self.send(200, {"code": "Ok", "routes": [route],
+                        "waypoints": [{**OSRM["waypoints"][0], "distance": 1.0, "location": [lon, lat]} for lon, lat in pairs[:2]]})
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length", "0"))
@@ -133,11 +149,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if units not in ("km", "kilometers", "miles", "mi"):
             return self.send(400, {"error_code": 100, "error": "Failed to parse json request", "status_code": 400, "status": "Bad Request"})
         length_value = metres / (1609.344 if units in ("miles", "mi") else 1000.0)
-        self.send(200, {"trip": {"locations": [{"type": "break", "lat": lat1, "lon": lon1}, {"type": "break", "lat": lat2, "lon": lon2}],
-                                 "legs": [{"maneuvers": [], "summary": {"time": seconds, "length": length_value}, "shape": ""}],
-                                 "summary": {"has_toll": False, "has_highway": True, "time": seconds, "length": length_value, "cost": seconds * 1.1},
-                                 "status_message": "Found route between points", "status": 0,
-                                 "units": "miles" if units in ("miles", "mi") else "kilometers", "language": "en-US"}})
+        if control().get("replay", {}).get("valhalla"):
+            return self.send(200, open(control()["replay"]["valhalla"], "rb").read())
+        # Valhalla's documented answer (Fixtures/real/valhalla/route.json), moved here.
+        trip = json.loads(json.dumps(VALHALLA["trip"]))
+        trip["locations"] = [{**trip["locations"][0], "lat": lat1, "lon": lon1}, {**trip["locations"][1], "lat": lat2, "lon": lon2}]
+        summary = {**trip["summary"], "time": seconds, "length": length_value, "cost": seconds * 1.1}
+        trip["legs"] = [{**trip["legs"][0], "maneuvers": [], "summary": summary, "shape": ""}]
+        trip.update({"summary": summary, "units": "miles" if units in ("miles", "mi") else "kilometers"})
+        self.send(200, {"trip": trip})
 
 
 def main():

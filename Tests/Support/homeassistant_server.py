@@ -16,6 +16,7 @@ careless proxy does). Test-only; standard library only; binds 127.0.0.1.
 import datetime
 import http.server
 import json
+import os
 import re
 import sys
 import threading
@@ -26,6 +27,13 @@ CONTROL = sys.argv[2] if len(sys.argv) > 2 else "/dev/null"
 LOCK = threading.Lock()
 STATES = {}
 ENTITY = re.compile(r"^(?!.+__)(?!_)[\da-z_]+(?<!_)\.(?!_)[\da-z_]+(?<!_)$")
+
+
+def recorded(name):
+    """A documented answer of Home Assistant's REST API (Fixtures/real/homeassistant/)."""
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "Fixtures", "real", "homeassistant", name)
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
 
 
 def control():
@@ -91,8 +99,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         now = datetime.datetime.now(datetime.timezone.utc).isoformat()
         with LOCK:
             existed = entity_id in STATES
-            STATES[entity_id] = {"entity_id": entity_id, "state": state, "attributes": data.get("attributes") or {},
-                                 "last_changed": now, "last_updated": now, "context": {"id": "stand-in"}}
+            # The State object of Home Assistant's documentation (Fixtures/real/homeassistant/), this one's.
+            STATES[entity_id] = {**recorded("post-state.json"), "entity_id": entity_id, "state": state,
+                                 "attributes": data.get("attributes") or {}, "last_changed": now, "last_updated": now}
             body = STATES[entity_id]
         self.send(200 if existed else 201, body, {"Location": "/api/states/" + entity_id})
 
@@ -105,7 +114,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(401, {"message": "401: Unauthorized"})
         if self.path != "/api/":
             return self.send(404, {"message": "Not Found"})
-        self.send(200, {"message": "API running."})
+        self.send(200, recorded("api-root.json"))
 
     def do_POST(self):
         self.handle_states("POST")

@@ -13,18 +13,23 @@ get 429 with an HTML body. As MOTIS does: times must be RFC 3339 (a `+` left une
 a space and fails with 500 {"error": "failed to parse timestamp …"}); answers' times are UTC with Z.
 
 The timetable: line 545 leaves the stop near the origin at :02, :17, :32 and :47 of every hour
-(UTC), 30 minutes to the stop near the destination; a 6-minute walk before, 4 after. CONTROL is a
+(UTC), 30 minutes to the stop near the destination; a 6-minute walk before, 4 after. Each itinerary
+is a recorded one (Fixtures/real/motis/journey-transit.json) re-timed and renamed. CONTROL is a
 JSON file read on every request: {"replay": {PATH: FILE}} answers every request for PATH with the
 bytes of FILE, a real recorded answer (Fixtures/real/), after the checks above;
 {"delays": {"HH:MM": minutes}} (by the scheduled UTC departure)
-makes those runs late (realTime true), {"cancel": ["HH:MM"]} cancels them, {"fault": F} answers
+makes those runs late (realTime true), {"cancel": ["HH:MM"]} cancels them, {"alerts": ["HH:MM"]}
+gives those runs the recorded RER B works notice (journey-alerts-pieces.json) in force during the
+ride, twice, with one for another week and a fixed notice, {"fault": F} answers
 every plan with F: "503", "429", "garbage" (200, not JSON), "huge" (200, 50 MiB), "empty" (no
 itinerary), "shape" (200, itineraries of the wrong shape), "error" (400 {"error": …}), "big" (a
 valid answer of about 1 MiB: 64 itineraries with their geometry, for the benchmark).
 """
+import copy
 import datetime
 import http.server
 import json
+import os
 import sys
 import threading
 import time
@@ -75,6 +80,25 @@ def latlon(text):
     return lat, lon
 
 
+RECORDED = os.path.join(os.path.dirname(__file__), "..", "..", "Fixtures", "real", "motis")
+
+
+def recorded(name):
+    with open(os.path.join(RECORDED, name), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+# Every itinerary is a real one re-timed: Transitous's answer for RER B then A across Paris
+# (journey-transit.json, 2024) gives the walk and ride legs with every field they carry, and the
+# RER B works notice of journey-alerts-pieces.json (2026) is the alert a run can carry.
+TEMPLATE = recorded("journey-transit.json")["itineraries"][0]
+WALK_LEG, RIDE_LEG = TEMPLATE["legs"][0], TEMPLATE["legs"][1]
+NOTICE = recorded("journey-alerts-pieces.json")["notices"][0]["alert"]
+GEOCODED = {k: v for k, v in recorded("location-addresses.json")[0].items() if k not in ("street", "houseNumber", "zip")}
+with open(os.path.join(RECORDED, "..", "nominatim", "search-jsonv2-bakery-in-berlin-wedding.json"), encoding="utf-8") as _handle:
+    NOMINATIM = {k: v for k, v in json.load(_handle)[0].items() if k != "address"}
+
+
 def itinerary(bus, state):
     """The itinerary on the run that leaves the stop at `bus` (UTC, scheduled)."""
     key = bus.strftime("%H:%M")
@@ -84,17 +108,36 @@ def itinerary(bus, state):
     leave = bus + datetime.timedelta(minutes=delay)
     arrive = leave + datetime.timedelta(minutes=30)
     start, end = leave - datetime.timedelta(minutes=6), arrive + datetime.timedelta(minutes=4)
-    ride = {
+    ride = copy.deepcopy(RIDE_LEG)
+    ride.update({
         "mode": "BUS", "startTime": z(leave), "endTime": z(arrive), "scheduledStartTime": z(bus),
         "scheduledEndTime": z(bus + datetime.timedelta(minutes=30)), "realTime": live, "scheduled": True,
-        "duration": 1800, "routeShortName": "545", "headsign": "Redmond", "tripId": "545-" + key,
-        "from": {"name": "Stop A", "stopId": "a", "lat": 47.61, "lon": -122.33, "cancelled": cancelled},
-        "to": {"name": "Stop B", "stopId": "b", "lat": 47.67, "lon": -122.12}, "cancelled": cancelled,
-        "legGeometry": {"points": "", "precision": 6, "length": 0}}
-    walk = lambda a, b, f, t: {
-        "mode": "WALK", "startTime": z(a), "endTime": z(b), "scheduledStartTime": z(a), "scheduledEndTime": z(b),
-        "realTime": False, "scheduled": True, "duration": int((b - a).total_seconds()), "from": {"name": f}, "to": {"name": t},
-        "legGeometry": {"points": "", "precision": 6, "length": 0}}
+        "duration": 1800, "routeShortName": "545", "headsign": "Redmond", "tripId": "545-" + key, "cancelled": cancelled,
+        "agencyName": "Sound Transit", "agencyId": "40", "routeColor": "2b376e"})
+    ride["from"] = {**ride["from"], "name": "Stop A", "stopId": "a", "lat": 47.61, "lon": -122.33, "departure": z(leave),
+                    "scheduledDeparture": z(bus), "cancelled": cancelled}
+    ride["to"] = {**ride["to"], "name": "Stop B", "stopId": "b", "lat": 47.67, "lon": -122.12, "arrival": z(arrive),
+                  "scheduledArrival": z(bus + datetime.timedelta(minutes=30))}
+    ride["to"].pop("departure", None)
+    ride["to"].pop("scheduledDeparture", None)
+    ride["legGeometry"] = {"points": "", "precision": 6, "length": 0}
+    if key in state.get("alerts", []):
+        # The recorded notice, in force during the ride, on the leg and again on its stop (one
+        # line is shown); once more for another week (not shown); and a fixed notice (a code).
+        during = [{"start": z(leave - datetime.timedelta(hours=1)), "end": z(arrive + datetime.timedelta(hours=1))}]
+        other = [{"start": z(leave + datetime.timedelta(days=7)), "end": z(arrive + datetime.timedelta(days=7))}]
+        ride["alerts"] = [{"communicationPeriod": during, "impactPeriod": during, **NOTICE},
+                          {"headerText": "Bike racks", "descriptionText": "", "code": "BIKE"}]
+        ride["from"]["alerts"] = [{"communicationPeriod": during, "impactPeriod": during, **NOTICE},
+                                  {"impactPeriod": other, **NOTICE, "headerText": "Another week's works"}]
+
+    def walk(a, b, f, t):
+        leg = copy.deepcopy(WALK_LEG)
+        leg.update({"startTime": z(a), "endTime": z(b), "scheduledStartTime": z(a), "scheduledEndTime": z(b),
+                    "duration": int((b - a).total_seconds()), "legGeometry": {"points": "", "precision": 6, "length": 0}, "steps": []})
+        leg["from"] = {"name": f, "lat": 47.6, "lon": -122.3, "level": 0, "departure": z(a), "scheduledDeparture": z(a), "vertexType": "NORMAL"}
+        leg["to"] = {"name": t, "lat": 47.6, "lon": -122.3, "level": 0, "arrival": z(b), "scheduledArrival": z(b), "vertexType": "NORMAL"}
+        return leg
     return {"id": "it-" + key, "duration": int((end - start).total_seconds()), "startTime": z(start), "endTime": z(end),
             "transfers": 0, "legs": [walk(start, leave, "START", "Stop A"), ride, walk(arrive, end, "Stop B", "END")]}
 
@@ -207,9 +250,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if not text:
             return self.send(400, {"error": {"code": 400, "message": "Nothing to search for."}})
         found = self.PLACES.get(text, [])[: int(query.get("limit", "10"))]
-        self.send(200, [{"place_id": index, "licence": "Data © OpenStreetMap contributors, ODbL 1.0. https://osm.org/copyright",
-                         "osm_type": "way", "osm_id": index, "lat": lat, "lon": lon, "category": "place", "type": "yes",
-                         "place_rank": 30, "importance": 0.5, "addresstype": "place", "name": label.split(",")[0],
+        # Nominatim's documented jsonv2 answer (Fixtures/real/nominatim/), moved to each place.
+        self.send(200, [{**NOMINATIM, "place_id": index, "osm_id": index, "lat": lat, "lon": lon, "name": label.split(",")[0],
                          "display_name": label, "boundingbox": [lat, lat, lon, lon]} for index, (lat, lon, label) in enumerate(found)])
 
     def geocode(self, query):
@@ -217,9 +259,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if not text:
             return self.send(400, {"error": "missing parameter"})
         found = self.PLACES.get(text, [])
-        self.send(200, [{"type": "PLACE", "tokens": [], "name": label.split(",")[0], "id": "", "lat": float(lat), "lon": float(lon),
-                         "areas": [{"name": label.split(",")[1].strip(), "adminLevel": 8, "matched": False, "default": True}],
-                         "score": 1.0} for lat, lon, label in found])
+        # Transitous's own geocoding answer (Fixtures/real/motis/location-addresses.json), moved.
+        self.send(200, [{**GEOCODED, "type": "PLACE", "name": label.split(",")[0], "id": "", "lat": float(lat), "lon": float(lon),
+                         "areas": [{"name": label.split(",")[1].strip(), "adminLevel": 8, "matched": False, "default": True}]}
+                        for lat, lon, label in found])
 
 
 def main():

@@ -107,16 +107,17 @@ final class TransitousServer: SteeredServer, @unchecked Sendable {
         let first = try #require(try sandbox.json(["pending", "--json", "--now", "2026-11-24T07:00:00-08:00"]) as? [String: Any])
         let request = try #require((first["requests"] as? [[String: Any]])?.first)
         #expect(request["nextFire"] as? String == "2026-11-24T08:06:00-08:00")
-        #expect(request["title"] as? String == "Leave now for the 545 to Redmond at 8:11 AM to arrive by 9:00 AM")
+        // The bus's own time (8:17), not the door's (8:11, the walk to the stop before it).
+        #expect(request["title"] as? String == "Leave now for the 545 to Redmond at 8:17 AM to arrive by 9:00 AM")
         // The 8:17 bus runs 12 min late: the planner no longer offers it for 9:00, the leave time
         // moves to the earlier one, and the alert says why.
         try server.steer(#"{"delays": {"16:17": 12}}"#)
         try sandbox.ok(["refresh", "--now", "2026-11-24T07:40:00-08:00"])
         let tick = try sandbox.ok(["tick", "--now", "2026-11-24T07:51:00-08:00"])
         #expect(tick.stdout == """
-            Leave now for the 545 to Redmond at 7:56 AM to arrive by 9:00 AM
-            The 8:11 AM no longer arrives in time: take the 7:56 AM
-            home → work (Transitous): the 545 to Redmond at 7:56 AM from home, arriving work at 8:36 AM
+            Leave now for the 545 to Redmond at 8:02 AM to arrive by 9:00 AM
+            The 8:17 AM no longer arrives in time: take the 8:02 AM
+            home → work (Transitous): leave 7:56 AM for the 545 to Redmond at 8:02 AM from Stop A, arriving work at 8:36 AM
             Timetable times: no live data
 
 
@@ -128,8 +129,8 @@ final class TransitousServer: SteeredServer, @unchecked Sendable {
               To:       work (47.6712,-122.1185)
               Source:   Transitous (door-to-door public transport, no key)
               Next:
-                7:56 AM → 8:36 AM  40 min  545, walk 10 min, timetable
-                8:11 AM → 8:51 AM  40 min  545, walk 10 min  no longer arrives in time
+                7:56 AM → 8:36 AM  40 min  545 at 8:02 AM, walk 10 min, timetable
+                8:11 AM → 8:51 AM  40 min  545 at 8:17 AM, walk 10 min  no longer arrives in time
               Asked:    7:40 AM (12 min ago)
               Schedules: \(try sandbox.scheduleIDs()[0].prefix(8)) Arrive by 9:00 AM on Weekdays
 
@@ -257,9 +258,9 @@ final class TransitousServer: SteeredServer, @unchecked Sendable {
         try server.steer(#"{"cancel": ["16:17"]}"#)
         try sandbox.ok(["refresh", "--now", "2026-11-24T07:40:00-08:00"])
         #expect(try sandbox.ok(["tick", "--now", "2026-11-24T07:51:00-08:00"]).stdout == """
-            Leave now for the 545 to Redmond at 7:56 AM to arrive by 9:00 AM
-            The 8:11 AM is cancelled: take the 7:56 AM
-            home → work (Transitous): the 545 to Redmond at 7:56 AM (timetable) from home, arriving work at 8:36 AM
+            Leave now for the 545 to Redmond at 8:02 AM to arrive by 9:00 AM
+            The 8:17 AM is cancelled: take the 8:02 AM
+            home → work (Transitous): leave 7:56 AM for the 545 to Redmond at 8:02 AM (timetable) from Stop A, arriving work at 8:36 AM
 
 
             """)
@@ -270,7 +271,7 @@ final class TransitousServer: SteeredServer, @unchecked Sendable {
         #expect(plan.query["time"] == "2026-11-25T01:00:00Z" && plan.query["arriveBy"] == "false")
         let evening = try sandbox.ok(["tick", "--now", "2026-11-24T17:00:00-08:00"]).stdout
         #expect(evening.components(separatedBy: "\n").contains(
-            "home → work (Transitous): 545 to Redmond: 5:11 PM, then 5:26 PM, 5:41 PM; leave by 5:11 PM; timetable times, no live data"), "\(evening)")
+            "home → work (Transitous): 545 to Redmond: 5:17 PM, then 5:32 PM, 5:47 PM; leave by 5:11 PM; timetable times, no live data"), "\(evening)")
     }
 
     @Test func thePublicServicesPaceIsKeptAcrossProcesses() throws {
@@ -299,7 +300,7 @@ final class TransitousServer: SteeredServer, @unchecked Sendable {
         let before = try #require(sandbox.bytes("routes.json"))
         let cases: [(fault: String, status: Int32, message: String)] = [
             ("garbage", 69, "Transitous answered oddly: the answer is not a JSON object"),
-            ("huge", 69, "Transitous's answer is over 2097152 bytes"),
+            ("huge", 69, "Transitous's answer is over 16777216 bytes"),
             ("shape", 69, "Transitous answered oddly: itineraries[0].startTime is not a time"),
             ("error", 69, "Transitous refused: HTTP 400: query time is outside of loaded timetable window"),
             ("empty", 1, "no route: Transitous found no itinerary for that time"),

@@ -382,7 +382,7 @@ public enum Channel: Sendable, Equatable {
         // before it is sent to, as Apprise does (an invited user can then post).
         var rooms: [String] = []
         for text in parts.path + (parts.query["to"].map { $0.split(separator: ",").map { String($0) } } ?? []) {
-            var room = text.trimmingWhitespace()
+            let room = text.trimmingWhitespace()
             guard room.count > 1, room.hasPrefix("#") || room.hasPrefix("!") else {
                 throw ParseError("a Matrix room is #ALIAS or !ROOM_ID: matrixs://TOKEN@HOST/#ROOM")
             }

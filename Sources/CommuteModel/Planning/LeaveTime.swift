@@ -137,6 +137,9 @@ public struct LeaveTime: Sendable, Equatable {
 }
 
 extension AlertComposer {
+    /// `for the 545 at 8:02 AM`, or `on foot (18 min)`: a way as a title says it after "Leave now".
+    static func wayPhrase(_ way: String) -> String { way.hasPrefix("the ") ? "for \(way)" : way }
+
     /// The heads-up before the leave time: "Leave in 15 min (8:21 AM) to arrive by 9:00 AM", then
     /// the routes, fastest first.
     public static func headsUpContent(
@@ -146,7 +149,7 @@ extension AlertComposer {
         let minutes = max(0, Int((leave.leave.timeIntervalSince(now) / 60).rounded()))
         let content = leaveContent(
             for: schedule, routes: routes, leave: leave, now: leave.leave, ageAt: now, calendar: calendar, usual: usual)
-        let bus = leave.departure.map { " for the \(TransitText.service($0.chosen)) at \(calendar.local($0.chosen.expected).time.label)" } ?? ""
+        let bus = leave.departure.map { " " + Self.wayPhrase(TransitText.way($0.chosen, calendar: calendar)) } ?? ""
         let title = "Leave in \(minutes) min (\(calendar.local(leave.leave).time.label))\(bus) to arrive by \(calendar.local(leave.arrival).time.label)"
         return AlertContent(title: title, body: content.body, dataAsOf: content.dataAsOf)
     }
@@ -171,10 +174,10 @@ extension AlertComposer {
             let others = ordered.filter { $0 != route.id }.map { line(routeID: $0, route: routes[$0], usual: usual, at: now, calendar: calendar) }
             var lines = TransitText.leaveLines(for: route, choice: choice, calendar: calendar) + others
             if let age { lines.append(age) }
-            let bus = "the \(TransitText.service(choice.chosen)) at \(calendar.local(choice.chosen.expected).time.label)"
+            let bus = Self.wayPhrase(TransitText.way(choice.chosen, calendar: calendar))
             let late = choice.chosen.arrival > leave.arrival
-            let title = late ? "Leave now for \(bus): arrives \(calendar.local(choice.chosen.arrival).time.label), after \(arrive)"
-                : "Leave now for \(bus) to arrive by \(arrive)"
+            let title = late ? "Leave now \(bus): arrives \(calendar.local(choice.chosen.arrival).time.label), after \(arrive)"
+                : "Leave now \(bus) to arrive by \(arrive)"
             return AlertContent(title: title, body: lines.joined(separator: "\n"), dataAsOf: oldest)
         }
         var lines = ordered.map { line(routeID: $0, route: routes[$0], usual: usual, at: now, calendar: calendar) }

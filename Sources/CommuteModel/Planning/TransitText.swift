@@ -11,7 +11,7 @@ public enum TransitText {
     /// `7:42 AM (skips the stop)`, `7:42 AM (timetable; the feed's +600 min held back until
     /// confirmed)`: the expected time, and what the realtime feed said of it.
     public static func departure(_ departure: TransitDeparture, calendar: ZonedCalendar, live: Bool) -> String {
-        let time = calendar.local(departure.canceled ? departure.scheduled : departure.expected).time.label
+        let time = calendar.local(departure.boarding).time.label
         if departure.canceled { return "\(time) CANCELLED" }
         if departure.skipped { return "\(time) (skips the stop)" }
         if departure.dropped { return "\(time) (no longer arrives in time)" }
@@ -25,6 +25,16 @@ public enum TransitText {
     /// `545 to Redmond`: the line and where it goes.
     public static func service(_ departure: TransitDeparture) -> String {
         departure.headsign.isEmpty ? departure.line : "\(departure.line) to \(departure.headsign)"
+    }
+
+    /// `the 545 to Redmond at 8:02 AM` (the time the line leaves, not the door), or for a way on
+    /// the street alone `on foot (18 min)`, `by rental (10 min)`: what a title says to take.
+    public static func way(_ departure: TransitDeparture, calendar: ZonedCalendar) -> String {
+        guard departure.isOnTheStreet else { return "the \(service(departure)) at \(calendar.local(departure.boarding).time.label)" }
+        let minutes = max(1, Int((departure.arrival.timeIntervalSince(departure.expected) / 60).rounded()))
+        let modes = (departure.legs ?? []).map(\.mode).filter { $0 != "WALK" }
+        let how = modes.isEmpty ? "on foot" : "by " + Array(Set(modes)).sorted().map { $0.lowercased() }.joined(separator: " and ")
+        return "\(how) (\(minutes) min)"
     }
 
     /// The next departures at `moment` with the walk and when to leave, then whether the times are
@@ -99,8 +109,8 @@ public enum TransitText {
 
     /// `The 8:12 AM is cancelled: take the 7:57 AM`: why `planned` is not the bus to take.
     private static func reason(_ planned: TransitDeparture, take chosen: TransitDeparture, calendar: ZonedCalendar) -> String? {
-        let was = calendar.local(planned.scheduled).time.label
-        let take = "take the \(calendar.local(chosen.expected).time.label)"
+        let was = calendar.local(planned.scheduledBoarding).time.label
+        let take = "take the \(calendar.local(chosen.boarding).time.label)"
         if planned.canceled { return "The \(was) is cancelled: \(take)" }
         if planned.skipped { return "The \(was) skips the stop: \(take)" }
         if planned.dropped { return "The \(was) no longer arrives in time: \(take)" }
@@ -118,13 +128,21 @@ public enum TransitText {
         var lines: [String] = []
         if let change = change(choice, calendar: calendar) { lines.append(change) }
         let live = transit.realtimeAt != nil
-        let from = transit.fromName ?? transit.fromStop
         let to = transit.toName ?? transit.toStop
-        var take = "\(route.name): the \(service(chosen)) at \(departure(chosen, calendar: calendar, live: live)) from \(from), "
-            + "arriving \(to) at \(calendar.local(chosen.arrival).time.label)"
-        if transit.walkMinutes > 0 { take += "; walk \(transit.walkMinutes) min first" }
-        lines.append(take)
-        lines += notices(of: transit)
+        let arriving = "arriving \(to) at \(calendar.local(chosen.arrival).time.label)"
+        if chosen.isOnTheStreet {
+            lines.append("\(route.name): \(way(chosen, calendar: calendar)), leaving \(calendar.local(chosen.expected).time.label), \(arriving)")
+        } else if let ride = chosen.firstRide {
+            // A door-to-door itinerary: when to leave the door, for which line from which stop.
+            let door = ride.departure > chosen.expected ? "leave \(calendar.local(chosen.expected).time.label) for " : ""
+            lines.append("\(route.name): \(door)the \(service(chosen)) at \(departure(chosen, calendar: calendar, live: live)) from \(ride.from), \(arriving)")
+        } else {
+            let from = transit.fromName ?? transit.fromStop
+            var take = "\(route.name): the \(service(chosen)) at \(departure(chosen, calendar: calendar, live: live)) from \(from), \(arriving)"
+            if transit.walkMinutes > 0 { take += "; walk \(transit.walkMinutes) min first" }
+            lines.append(take)
+        }
+        lines += (chosen.notices ?? transit.notices ?? []).map { "Service alert: \($0)" }
         if !live { lines.append("Timetable times: no live data" + (transit.realtimeProblem.map { " (\($0))" } ?? "")) }
         return lines
     }

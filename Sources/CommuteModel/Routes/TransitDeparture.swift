@@ -26,6 +26,9 @@ public struct TransitDeparture: Sendable, Equatable {
     /// An itinerary the planner offered for this arrival and no longer does (its run now arrives
     /// too late, or is gone): kept so that a plan that was on it can say why it moved.
     public var dropped = false
+    /// The service alerts in force on the itinerary's legs and stops while it runs, one line each
+    /// (a planner's; a GTFS route keeps its feed's on the route).
+    public var notices: [String]?
 
     public init(
         tripID: String, line: String, headsign: String, scheduled: Date, predicted: Date?, delaySeconds: Int?, canceled: Bool,
@@ -46,6 +49,22 @@ public struct TransitDeparture: Sendable, Equatable {
 
     /// When it actually leaves, as best known: the prediction, else the timetable.
     public var expected: Date { predicted ?? scheduled }
+
+    /// The itinerary's first ride, when it has legs and one of them rides a line.
+    public var firstRide: TransitLeg? { legs?.first { !$0.isWalk } }
+
+    /// When the line itself leaves (as best known; a cancelled one, as it was to): a door-to-door
+    /// itinerary's first ride, which leaves after the walk to its stop; a GTFS departure's own time.
+    public var boarding: Date {
+        if let ride = firstRide { return canceled ? ride.scheduledDeparture : ride.departure }
+        return canceled ? scheduled : expected
+    }
+
+    /// When the timetable has the line leave.
+    public var scheduledBoarding: Date { firstRide?.scheduledDeparture ?? scheduled }
+
+    /// Whether it is walking or cycling alone, with no line to take (a planner's direct answer).
+    public var isOnTheStreet: Bool { legs.map { !$0.isEmpty && $0.allSatisfy(\.isWalk) } ?? false }
 
     /// The same run of the same trip: what a later feed's departure is matched with.
     public func isSameRun(as other: TransitDeparture) -> Bool { tripID == other.tripID && scheduled == other.scheduled }

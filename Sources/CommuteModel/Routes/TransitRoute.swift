@@ -259,7 +259,8 @@ extension Route {
 
 extension TransitDeparture: Codable {
     private enum CodingKeys: String, CodingKey {
-        case tripID = "trip", line, headsign, scheduled, predicted, delaySeconds, canceled, skipped, arrival, scheduledArrival, heldDelaySeconds, legs, transfers, dropped
+        case tripID = "trip", line, headsign, scheduled, predicted, delaySeconds, canceled, skipped, arrival, scheduledArrival, heldDelaySeconds, legs, transfers, dropped,
+            notices
     }
 
     public init(from decoder: any Decoder) throws {
@@ -278,6 +279,7 @@ extension TransitDeparture: Codable {
         legs = try container.decodeIfPresent([TransitLeg].self, forKey: .legs)
         transfers = try container.decodeIfPresent(Int.self, forKey: .transfers)
         dropped = try container.decodeIfPresent(Bool.self, forKey: .dropped) ?? false
+        notices = try container.decodeIfPresent([String].self, forKey: .notices)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -296,5 +298,6 @@ extension TransitDeparture: Codable {
         try container.encodeIfPresent(legs, forKey: .legs)
         try container.encodeIfPresent(transfers, forKey: .transfers)
         if dropped { try container.encode(true, forKey: .dropped) }
+        try container.encodeIfPresent(notices, forKey: .notices)
     }
 }

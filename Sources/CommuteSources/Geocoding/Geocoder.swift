@@ -43,8 +43,9 @@ public enum Geocoder: String, CaseIterable, Codable, Sendable {
         }
     }
 
-    /// The most candidates asked for and kept.
+    /// The most candidates asked for and kept, and the most results of an answer looked at.
     public static let candidateCount = 5
+    public static let largestAnswerCount = 50
     /// The most bytes an answer may have: five places are a few kilobytes.
     public static let maximumAnswerBytes = 1 << 20
     /// The longest text searched for, and the longest label kept.
@@ -55,7 +56,7 @@ public enum Geocoder: String, CaseIterable, Codable, Sendable {
         let query = text.percentEncoded(keeping: Self.unreserved)
         let address = switch self {
         case .nominatim: "\(base)/search?q=\(query)&format=jsonv2&limit=\(Self.candidateCount)"
-        case .transitous: "\(base)/api/v1/geocode?text=\(query)&numResults=\(Self.candidateCount)"
+        case .transitous: "\(base)/api/v1/geocode?text=\(query)&numResults=\(2 * Self.candidateCount)"
         }
         return URL(string: address).map { RoutingAPI.Request(url: $0, body: nil, headers: ["Accept": "application/json", "User-Agent": userAgent]) }
     }
@@ -94,7 +95,7 @@ public enum Geocoder: String, CaseIterable, Codable, Sendable {
         }
         var found: [PlaceCandidate] = []
         var unplaced = 0
-        for item in list.prefix(Self.candidateCount) {
+        for item in list.prefix(Self.largestAnswerCount) where found.count < Self.candidateCount {
             guard let object = item as? [String: Any] else { return .failure(.badAnswer("a result is not an object")) }
             let latitude: Double?
             let longitude: Double?
@@ -117,7 +118,12 @@ public enum Geocoder: String, CaseIterable, Codable, Sendable {
                 continue
             }
             let shown = DisplayText.line(String((label ?? "").prefix(Self.longestLabel))).trimmingWhitespace()
-            found.append(PlaceCandidate(latitude: latitude, longitude: longitude, label: shown.isEmpty ? "(no name)" : shown))
+            let candidate = PlaceCandidate(latitude: latitude, longitude: longitude, label: shown.isEmpty ? "(no name)" : shown)
+            // Transitous names one stop once per area it lies in (Karlsruhe Hbf four times, at one
+            // point): one place, the first.
+            let name = { (label: String) in label.split(separator: ",").first.map(String.init) ?? label }
+            if found.contains(where: { $0.coordinate == candidate.coordinate && name($0.label) == name(candidate.label) }) { continue }
+            found.append(candidate)
         }
         if found.isEmpty, unplaced > 0 { return .failure(.badAnswer("no result has coordinates on the Earth")) }
         return .success(found)

@@ -42,8 +42,15 @@ public enum RoutingAPI {
         case badAnswer(String)
     }
 
-    /// The most bytes a provider's answer may have: a summary is a few hundred bytes, five itineraries without geometry some kilobytes.
-    public static let maximumAnswerBytes = 2 << 20
+    /// The most bytes a provider's answer may have: a summary is a few hundred bytes, five
+    /// itineraries without geometry some kilobytes — but a transit planner's answer carries its
+    /// service alerts, repeated on every leg and stop (a real one: 6.7 MB for one ride), and is read
+    /// as it streams (`MOTISPlanReader`). The client is given the largest; each provider's own
+    /// bound is `maximumAnswerBytes(of:)`.
+    public static let maximumAnswerBytes = 16 << 20
+
+    /// A provider's own bound: a car provider's answer is built whole, so it is kept small.
+    public static func maximumAnswerBytes(of provider: RouteProvider) -> Int { provider.isTransit ? maximumAnswerBytes : 2 << 20 }
 
     /// Reads a base URL that replaces `https://api.tomtom.com` and the like: http(s), a host, and
     /// perhaps a port and a path prefix (a proxy). Nil for anything else.
@@ -82,7 +89,10 @@ public enum RoutingAPI {
             if let fault = service.fault(status: response.status, code: errorCode(response.body), message: message) { return .failure(fault) }
             return .failure(.refused("HTTP \(response.status)" + (message.map { ": \($0)" } ?? "")))
         }
-        guard let object = JSONReader.any(response.body) as? [String: Any] else {
+        guard response.body.count <= maximumAnswerBytes(of: provider) else {
+            return .failure(.badAnswer("the answer is over \(maximumAnswerBytes(of: provider) >> 20) MiB"))
+        }
+        guard let object = service.answer(response.body) else {
             return .failure(.badAnswer("the answer is not a JSON object"))
         }
         do {

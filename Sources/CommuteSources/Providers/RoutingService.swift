@@ -14,6 +14,9 @@ public protocol RoutingService: Sendable {
     /// A refusal this provider words its own way (TomTom's `NO_ROUTE_FOUND`, Google's invalid key);
     /// nil leaves it a plain refusal.
     func fault(status: Int, code: String?, message: String?) -> RoutingAPI.Fault?
+    /// A 200 answer's bytes as the object `measurement(in:)` reads; nil when they are not a JSON
+    /// object. Every value is built, unless the provider reads its answer another way.
+    func answer(_ body: Data) -> [String: Any]?
 }
 
 /// When a route is asked about: leaving now (a car provider's traffic is always now's), leaving
@@ -30,6 +33,8 @@ public struct RoutingQuery: Sendable, Equatable {
 
 extension RoutingService {
     public func fault(status: Int, code: String?, message: String?) -> RoutingAPI.Fault? { nil }
+
+    public func answer(_ body: Data) -> [String: Any]? { JSONReader.any(body) as? [String: Any] }
 
     static func getJSON(_ text: String) -> RoutingAPI.Request? {
         URL(string: text).map { RoutingAPI.Request(url: $0, body: nil, headers: ["Accept": "application/json"]) }

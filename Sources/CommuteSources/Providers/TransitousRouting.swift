@@ -26,12 +26,23 @@ struct TransitousRouting: RoutingService {
         }
     }
 
+    /// Read as it streams: a real answer's alerts can be megabytes (`MOTISPlanReader`).
+    func answer(_ body: Data) -> [String: Any]? { MOTISPlanReader.read(body, largest: Self.largestItineraryCount) }
+
     func measurement(in answer: [String: Any]) throws -> Result<RoutingAPI.Measurement, RoutingAPI.Fault> {
-        guard let list = answer["itineraries"] as? [Any] else { return .failure(.badAnswer("no itineraries in the answer")) }
+        guard var list = answer["itineraries"] as? [Any] else { return .failure(.badAnswer("no itineraries in the answer")) }
+        var field = "itineraries"
+        // An answer whose only ways are on the street (a walk, a bike, a rental) has them in
+        // `direct`, with no itinerary on a line: they are the ways to go. Beside a line's, they
+        // are not taken (their time is the query's, not a run's).
+        if list.isEmpty, let direct = answer["direct"] as? [Any], !direct.isEmpty {
+            list = direct
+            field = "direct"
+        }
         var itineraries: [TransitDeparture] = []
         for (index, item) in list.prefix(Self.largestItineraryCount).enumerated() {
-            guard let object = item as? [String: Any] else { throw RoutingAPI.Field.Problem("itineraries[\(index)] is not an object") }
-            itineraries.append(try Self.itinerary(object, name: "itineraries[\(index)]"))
+            guard let object = item as? [String: Any] else { throw RoutingAPI.Field.Problem("\(field)[\(index)] is not an object") }
+            itineraries.append(try Self.itinerary(object, name: "\(field)[\(index)]"))
         }
         itineraries.sort { $0.expected < $1.expected }
         guard let first = itineraries.first(where: { !$0.canceled }) ?? itineraries.first else {
@@ -74,12 +85,24 @@ struct TransitousRouting: RoutingService {
         let firstTrip = legObjects.lazy.compactMap { $0 as? [String: Any] }.compactMap { $0["tripId"] as? String }.first
         var id = (firstTrip ?? object["id"] as? String).map { DisplayText.line(String($0.prefix(TransitRun.longestTrip))) } ?? ""
         if id.isEmpty { id = "\(ISO8601.string(Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded(.down)))) " + rides.compactMap(\.line).joined(separator: ",") }
+        // A way with no line is named by how it goes: `walk`, `bike`, `rental`.
+        let lineName = rides.isEmpty
+            ? Array(Set(legs.map { $0.mode.lowercased() })).sorted { $0 == "walk" ? false : $1 == "walk" ? true : $0 < $1 }.joined(separator: ", ")
+            : rides.compactMap(\.line).joined(separator: " → ")
         var departure = TransitDeparture(
-            tripID: String(id.prefix(TransitRun.longestTrip)), line: rides.compactMap(\.line).joined(separator: " → "),
+            tripID: String(id.prefix(TransitRun.longestTrip)), line: lineName,
             headsign: rides.last?.headsign ?? "", scheduled: start.addingTimeInterval(-firstDelay), predicted: live ? start : nil,
             delaySeconds: live ? Int(firstDelay) : nil, canceled: legs.contains(where: \.cancelled), skipped: false, arrival: end,
             scheduledArrival: end.addingTimeInterval(-lastDelay))
         departure.legs = legs
+        // The alerts of its legs, once each, in their order.
+        var notices: [String] = []
+        for case let leg as [String: Any] in legObjects {
+            for case let notice as String in (leg["notices"] as? [Any]) ?? [] where !notices.contains(notice) && notices.count < Route.Transit.largestNoticeCount {
+                notices.append(notice)
+            }
+        }
+        departure.notices = notices.isEmpty ? nil : notices
         let transfers = (object["transfers"] as? Double).flatMap { $0 >= 0 && $0 <= 64 ? Int($0) : nil }
         departure.transfers = transfers ?? max(0, rides.count - 1)
         return departure

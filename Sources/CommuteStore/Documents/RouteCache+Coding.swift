@@ -270,6 +270,11 @@ extension RouteCache {
         try DocumentProblem.check(transit.departures.count <= 64, "\(field).departures holds over 64 itineraries")
         for departure in transit.departures {
             try DocumentProblem.check((departure.legs ?? []).count <= TransitLeg.largestCount, "\(field) has an itinerary of too many legs")
+            let notices = departure.notices ?? []
+            try DocumentProblem.check(
+                notices.count <= Route.Transit.largestNoticeCount
+                    && notices.allSatisfy { $0.count <= Route.Transit.longestNotice && DisplayText.line($0) == $0 },
+                "\(field) has an itinerary with impossible notices")
             let times = [departure.scheduled, departure.arrival, departure.scheduledArrival] + (departure.predicted.map { [$0] } ?? [])
                 + (departure.legs ?? []).flatMap { [$0.departure, $0.arrival, $0.scheduledDeparture] }
             for date in times {

@@ -1,19 +1,34 @@
 import CommuteCore
 import FoundationEssentials
 
-/// `7:42 AM → 8:31 AM  49 min  545 → U5 (1 change), +3 min live`: one itinerary on one line.
+/// `7:42 AM → 8:31 AM  49 min  545 at 7:48 AM → U5 (1 change), walk 9 min, +3 min live`: one
+/// itinerary on one line, from the door to the door, with the time its first line leaves.
 enum ItineraryText {
     static func line(_ itinerary: TransitDeparture, calendar: ZonedCalendar) -> String {
         let leave = calendar.local(itinerary.canceled ? itinerary.scheduled : itinerary.expected).time.label
         let arrive = calendar.local(itinerary.arrival).time.label
         let minutes = max(0, Int((itinerary.arrival.timeIntervalSince(itinerary.expected) / 60).rounded()))
         let rides = (itinerary.legs ?? []).filter { !$0.isWalk }
-        let lines = rides.compactMap(\.line).joined(separator: " → ")
+        var lines = rides.compactMap(\.line)
+        if !lines.isEmpty { lines[0] += " at \(calendar.local(itinerary.boarding).time.label)" }
         let changes = itinerary.transfers ?? max(0, rides.count - 1)
-        let walk = (itinerary.legs ?? []).filter(\.isWalk).reduce(0) { $0 + $1.arrival.timeIntervalSince($1.departure) }
-        var text = "\(leave) → \(arrive)  \(minutes) min  \(lines.isEmpty ? "walk" : lines)"
-        text += changes == 0 ? "" : " (\(changes) change\(changes == 1 ? "" : "s"))"
-        if walk >= 60 { text += ", walk \(Int((walk / 60).rounded())) min" }
+        // On the street: each way's minutes (a rental bike is not a walk).
+        var street: [(String, TimeInterval)] = []
+        for leg in itinerary.legs ?? [] where leg.isWalk {
+            let way = leg.mode == "WALK" ? "walk" : leg.mode.lowercased()
+            if let index = street.firstIndex(where: { $0.0 == way }) { street[index].1 += leg.arrival.timeIntervalSince(leg.departure) } else {
+                street.append((way, leg.arrival.timeIntervalSince(leg.departure)))
+            }
+        }
+        street.sort { ($0.0 == "walk" ? 1 : 0, $0.0) < ($1.0 == "walk" ? 1 : 0, $1.0) }
+        let ways = street.filter { $0.1 >= 60 }.map { "\($0.0) \(Int(($0.1 / 60).rounded())) min" }
+        var text = "\(leave) → \(arrive)  \(minutes) min  "
+        if lines.isEmpty {
+            text += ways.isEmpty ? "walk" : ways.joined(separator: ", ")
+        } else {
+            text += lines.joined(separator: " → ") + (changes == 0 ? "" : " (\(changes) change\(changes == 1 ? "" : "s"))")
+            if !ways.isEmpty { text += ", " + ways.joined(separator: ", ") }
+        }
         if itinerary.canceled { return text + "  CANCELLED" }
         if itinerary.dropped { return text + "  no longer arrives in time" }
         if let delay = itinerary.delaySeconds {
@@ -46,7 +61,11 @@ struct ItineraryJSON: EveryKeyEncodable {
     /// Door to door, in whole minutes.
     var duration: Int
     var transfers: Int
+    /// When its first line leaves (null for a way on the street alone).
+    var boarding: String?
     var legs: [Leg]
+    /// The service alerts in force on its way, one line each.
+    var notices: [String]
 
     /// The itineraries from `moment` on, soonest first.
     static func list(_ transit: Route.Transit?, at moment: Date, calendar: ZonedCalendar) -> [ItineraryJSON] {
@@ -55,13 +74,13 @@ struct ItineraryJSON: EveryKeyEncodable {
             ItineraryJSON(
                 departure: time(itinerary.expected), arrival: time(itinerary.arrival),
                 duration: max(0, Int((itinerary.arrival.timeIntervalSince(itinerary.expected) / 60).rounded())),
-                transfers: itinerary.transfers ?? 0,
+                transfers: itinerary.transfers ?? 0, boarding: itinerary.firstRide.map { _ in time(itinerary.boarding) },
                 legs: (itinerary.legs ?? []).map { leg in
                     Leg(
                         mode: leg.mode, line: leg.line, headsign: leg.headsign, from: leg.from, to: leg.to, departure: time(leg.departure),
                         arrival: time(leg.arrival), scheduledDeparture: time(leg.scheduledDeparture), realtime: leg.realtime,
                         cancelled: leg.cancelled)
-                })
+                }, notices: itinerary.notices ?? [])
         }
     }
 }

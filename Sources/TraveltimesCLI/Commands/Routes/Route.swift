@@ -39,6 +39,8 @@ extension Commands {
             } else {
                 io.out("  Next:")
                 for itinerary in coming.prefix(5) { io.out("    " + ItineraryText.line(itinerary, calendar: calendar)) }
+                // The alerts in force on the next one's way, once each.
+                for notice in coming.first(where: { !$0.dropped })?.notices ?? [] { io.out("  Service alert: \(notice)") }
             }
             if let custom = route.custom, custom.fetchedAt != nil {
                 io.out("  Asked:    \(TimeFormatting.moment(route.updatedAt, relativeTo: commute.now, calendar: calendar)) "
