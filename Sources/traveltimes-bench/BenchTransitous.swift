@@ -7,8 +7,8 @@ import Glibc
 
 // 2g. The keyless services: a feed refresh with 20 Transitous routes that no alert needs (nothing
 // is sent) against the same refresh without them; the same with 20 OSRM routes estimated today,
-// and a tick; reading a 1 MiB plan answer, in process and as `route add` reads it from the
-// loopback stand-in (time and peak memory).
+// and a tick; reading a 1 MiB plan answer, and the 6.7 MB one of service alerts, in process and as
+// `route add` reads it from the loopback stand-in (time and peak memory).
 @MainActor
 func benchTransitous() {
     let plain = home + "-transitous-none"
@@ -111,6 +111,34 @@ func benchTransitous() {
     let peak = peakMemory(options.binary, add, environment: addEnvironment)
     report("traveltimes route add, a 1 MiB Transitous answer: peak memory", mebibytes(peak), "target ≤ 30 MiB",
            peak.map { $0 <= 30 * 1_024 })
+
+    // The 6.7 MB answer of works notices (the recorded RER B ride, rebuilt from its pieces by
+    // Tests/Support/motis_alerts.py): read in process, and by `route add` from the stand-in.
+    let alerts = twenty + "/alerts.json"
+    guard spawn("/usr/bin/env", ["python3", "Tests/Support/motis_alerts.py", alerts], environment: environment).status == 0,
+        let huge = FileManager.default.contents(atPath: alerts)
+    else {
+        FileHandle.standardError.write(Data("cannot rebuild the 6.7 MB answer\n".utf8))
+        return
+    }
+    var hugeTimes: [Double] = []
+    var hugeItineraries = 0
+    for _ in 0..<(options.runs + 1) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let result = RoutingAPI.interpret(HTTPResponse(status: 200, headers: [:], body: huge), from: .transitous)
+        hugeTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        hugeItineraries = (try? result.get())?.itineraries?.count ?? 0
+    }
+    hugeTimes.removeFirst()
+    let hugeDecode = median(hugeTimes)
+    report(String(format: "reading a %.1f MB Transitous answer of notices (%d itineraries)", Double(huge.count) / 1e6, hugeItineraries),
+           milliseconds(hugeDecode), "target ≤ 200 ms", hugeDecode <= 0.200 && hugeItineraries > 0)
+    _ = FileManager.default.createFile(atPath: twenty + "/big.json", contents: Data("{\"replay\": {\"/api/v6/plan\": \"\(alerts)\"}}".utf8))
+    let addHuge = ["route", "add", "rer", "--provider", "transitous", "--from", "48.8809,2.3553", "--to", "48.8617,2.3469",
+                   "--now", "2026-08-27T12:40:00+02:00"]
+    let hugePeak = peakMemory(options.binary, addHuge, environment: addEnvironment)
+    report("traveltimes route add, the 6.7 MB answer: peak memory", mebibytes(hugePeak), "target ≤ 50 MiB",
+           hugePeak.map { $0 <= 50 * 1_024 })
 }
 
 /// A GET's body, from the loopback stand-in (by Python's client: the benchmark is not the product).

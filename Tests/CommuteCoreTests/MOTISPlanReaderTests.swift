@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+import Basics
+import CommuteModel
 @testable import CommuteSources
 
 /// MOTIS's answers as Transitous sent them (`Fixtures/real/motis/`), read by the reader a refresh
@@ -28,6 +30,19 @@ import Testing
         let moved = try #require(MOTISPlanReader.read(Data(("{\"itineraries\":[" + thursday + "],\"direct\":[]}").utf8), largest: 64))
         let movedLeg = try #require(((moved["itineraries"] as? [[String: Any]])?.first?["legs"] as? [[String: Any]])?.first)
         #expect(movedLeg["notices"] as? [String] == ["No train service west of Leppävaara on Thursday 29 May"])
+    }
+
+    /// The ICE from Wien Hauptbahnhof at 07:35Z on 25 May 2025 to Hamburg-Altona at 18:57Z, with
+    /// live data (`realTime` true) saying it runs on time (a `/trip` answer: one itinerary): an
+    /// itinerary whose times are live, not the timetable's, and 0 min late.
+    @Test func aLiveRideOnTimeIsLiveAndOnTime() throws {
+        let trip = try Self.real("trip-limited-entry-exit.json")
+        let body = Data("{\"itineraries\":[".utf8) + trip + Data("],\"direct\":[]}".utf8)
+        let measured = try RoutingAPI.interpret(HTTPResponse(status: 200, body: body), from: .transitous).get()
+        let itinerary = try #require(measured.itineraries?.first)
+        #expect(itinerary.line == "ICE" && itinerary.headsign == "Hamburg-Altona")
+        #expect(itinerary.predicted == ISO8601.parse("2025-05-25T07:35:00Z")?.instant && itinerary.delaySeconds == 0)
+        #expect(itinerary.legs?.map(\.realtime) == [true] && measured.currentMinutes == 682)
     }
 
     /// The RER B works notice's description, as Île-de-France Mobilités writes it in a field MOTIS

@@ -1,7 +1,8 @@
 import FoundationEssentials
 
 /// A MOTIS `/api/v6/plan` answer read as it streams (`reference/keyless-transit.md` §3, §6): the
-/// itineraries and the `direct` ones built as values, everything else passed over. Service alerts,
+/// fields of the itineraries and the `direct` ones that a route reads built as values, everything
+/// else passed over unbuilt. Service alerts,
 /// which a real answer repeats for every night on every leg and stop (6.7 MB for a 3-minute RER B
 /// ride), are read one at a time and kept only where their period overlaps their leg's, once each,
 /// as one line of plain text in the leg's `notices`. What is kept is what the itineraries hold,
@@ -64,8 +65,8 @@ enum MOTISPlanReader {
             }
             switch key {
             case "legs": itinerary[name] = try readList(&reader, largest: TransitLeg.largestCount + 1) { try readLeg(&$0, &texts) }
-            case "fareTransfers": try reader.skipValue()
-            default: itinerary[name] = try reader.readAny()
+            case "duration", "startTime", "endTime", "transfers", "id": itinerary[name] = try readScalar(&reader)
+            default: try reader.skipValue()  // fares, and whatever else: nothing read is built
             }
         }
         return itinerary
@@ -89,8 +90,10 @@ enum MOTISPlanReader {
                 // Only their alerts matter here: the stops themselves are not kept.
                 _ = try readList(&reader, largest: .max) { reader in try readPlace(&reader, &texts, &alerts) }
             case "alerts": try readAlerts(&reader, &texts, into: &alerts)
-            case "legGeometry", "steps", "rental", "fareTransferIndex", "effectiveFareLegIndex": try reader.skipValue()
-            default: leg[name] = try reader.readAny()
+            case "mode", "startTime", "endTime", "scheduledStartTime", "scheduledEndTime", "realTime", "scheduled", "cancelled", "headsign",
+                "routeShortName", "displayName", "tripShortName", "tripId", "duration":
+                leg[name] = try readScalar(&reader)
+            default: try reader.skipValue()  // geometry, steps, rentals, fares, tickets…
             }
         }
         leg["notices"] = notices(alerts, start: leg["startTime"], end: leg["endTime"], texts: texts)
@@ -105,12 +108,24 @@ enum MOTISPlanReader {
             let name = key.description
             switch key {
             case "alerts": try readAlerts(&reader, &texts, into: &alerts)
-            default:
-                let value = try reader.readAny()
+            case "name", "stopId", "cancelled", "departure", "arrival", "scheduledDeparture", "scheduledArrival":
+                let value = try readScalar(&reader)
                 if place[name] == nil { place[name] = value }
+            default: try reader.skipValue()
             }
         }
         return place
+    }
+
+    /// A string, number, boolean or null as `readAny` builds it; an array or object where one of
+    /// those belongs is passed over unbuilt (nil: the field is then missing to the shape's reader).
+    private static func readScalar(_ reader: inout JSONReader) throws -> Any? {
+        switch try reader.peek() {
+        case .array, .object:
+            try reader.skipValue()
+            return nil
+        default: return try reader.readAny()
+        }
     }
 
     // MARK: Alerts
