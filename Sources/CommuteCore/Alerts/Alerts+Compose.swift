@@ -80,8 +80,10 @@ extension Alerts {
         return pauses.contains { $0.covers(entry.scheduleID, dayNumber: day) }
     }
 
-    /// The latest fire of a weekly request at or before `now`.
+    /// The latest fire of a weekly request at or before `now` (a calendar event's, its one).
     static func latestOccurrence(of entry: PendingBook.Entry, atOrBefore now: Date, calendar: ZonedCalendar) -> Date? {
+        // A calendar event's one occurrence is its arrival, within the week looked back on.
+        if entry.isOnce { return entry.arrival.flatMap { $0 <= now && now.timeIntervalSince($0) < 7 * 86_400 ? $0 : nil } }
         var latest: Date?
         var cursor = now.addingTimeInterval(-8 * 86_400)
         while true {

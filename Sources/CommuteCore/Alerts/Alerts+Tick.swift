@@ -175,8 +175,9 @@ extension Alerts {
                     guard entry.nextFire <= now, let schedule = try inputs.schedule(entry.scheduleID), schedule.isEnabled,
                         case .arriveBy(_, let headsUp) = schedule.timing
                     else { continue }
-                    let next = lookback.nextFire(weekday: entry.weekday, hour: entry.hour, minute: entry.minute, after: now)
-                    guard !Self.isPaused(entry, at: next, pauses: pending.pauses, calendar: lookback) else { continue }
+                    // A calendar event happens once: a week on is not it.
+                    let next = entry.isOnce ? (entry.arrival ?? now) : lookback.nextFire(weekday: entry.weekday, hour: entry.hour, minute: entry.minute, after: now)
+                    guard next > now, !Self.isPaused(entry, at: next, pauses: pending.pauses, calendar: lookback) else { continue }
                     let routes = try inputs.routes()
                     let leave = LeaveTime.compute(
                         for: schedule, routes: routes, arrival: next, typical: commute.history.typicalLookup, memory: entry.arrival == next ? entry.memory : nil,

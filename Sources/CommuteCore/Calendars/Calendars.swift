@@ -247,19 +247,41 @@ extension Calendars {
         return plan
     }
 
-    /// Replaces what `source` planned in `state`.
+    /// How long a departure whose time has come stays planned: until `tick` has sent it or
+    /// recorded it as missed, which it does within its week-and-a-day look back.
+    static let pastDepartureKept: TimeInterval = 8 * 86_400
+
+    /// The departures of `source` in `state` whose time has come: a calendar read again lists
+    /// only what is ahead, but these are still `tick`'s to send or record as missed (a laptop
+    /// that wakes after a meeting's departure may refresh before it ticks).
+    func departuresGoneBy(of source: CalendarSource, in state: CalendarState) -> [CalendarState.Departure] {
+        state.departures.filter { $0.calendar == source.name && $0.start <= now && now.timeIntervalSince($0.start) < Self.pastDepartureKept }
+    }
+
+    /// Replaces what `source` planned in `state`; the departures gone by stay. Over the limit,
+    /// the nearest are kept.
     func apply(_ plan: Plan, to state: inout CalendarState, source: CalendarSource) {
+        let goneBy = departuresGoneBy(of: source, in: state)
+        let planned = Set(plan.departures.map(\.scheduleID))
         state.departures.removeAll { $0.calendar == source.name }
         state.skippedDays.removeAll { $0.calendar == source.name }
-        state.departures += plan.departures
+        state.departures += goneBy.filter { !planned.contains($0.scheduleID) } + plan.departures
         state.skippedDays += plan.skippedDays
+        if state.departures.count > CalendarState.largestPlanned {
+            state.departures = Array(state.departures.sorted { $0.start < $1.start }.prefix(CalendarState.largestPlanned))
+        }
+        if state.skippedDays.count > CalendarState.largestPlanned {
+            state.skippedDays = Array(state.skippedDays.sorted { $0.date < $1.date }.prefix(CalendarState.largestPlanned))
+        }
     }
 
     /// Keeps the routes to a calendar's events' places as its plans need them: new ones added
-    /// (timed when an alert nears, as every custom route is), ones no event needs removed.
-    func keepRoutes(of source: CalendarSource, _ routes: [String: Route]) throws {
+    /// (timed when an alert nears, as every custom route is), ones no event needs removed (a
+    /// departure gone by still needs its route until `tick` has dealt with it).
+    func keepRoutes(of source: CalendarSource, _ routes: [String: Route], state: CalendarState? = nil) throws {
+        let stillNeeded = Set((state.map { departuresGoneBy(of: source, in: $0) } ?? []).flatMap(\.routeIDs))
         try store.updateCustomRoutes { saved in
-            saved.removeAll { $0.id.hasPrefix(source.routePrefix) && routes[$0.id] == nil }
+            saved.removeAll { $0.id.hasPrefix(source.routePrefix) && routes[$0.id] == nil && !stillNeeded.contains($0.id) }
             let known = Set(saved.map(\.id))
             saved += routes.values.filter { !known.contains($0.id) }.sorted { $0.id < $1.id }
         }
@@ -302,7 +324,7 @@ extension Calendars {
                 reading.unreadable = Self.unreadable(expansion)
                 do {
                     let plan = try plan(source, expansion: expansion, access: access, timeout: timeout)
-                    if source.from != nil { try keepRoutes(of: source, plan.routes) }
+                    if source.from != nil { try keepRoutes(of: source, plan.routes, state: state) }
                     apply(plan, to: &state, source: source)
                 } catch {
                     told.append("calendar \(source.name): \(error)")

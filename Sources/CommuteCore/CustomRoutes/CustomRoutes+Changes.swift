@@ -102,12 +102,16 @@ extension CustomRoutes {
         }
     }
 
+    /// The most requests one measurement sends: the first and two retries.
+    public static let maximumAttempts = 3
+
     /// The local day the budgets count in: `2026-11-23`.
     public var budgetDay: String { today.iso }
 
     /// Asks the provider for a route's time now: each attempt is counted against the daily budget
-    /// (across processes) before it is sent; connection failures and 5xx are tried again after 1 s,
-    /// 2 s, 4 s, and a 429 after its Retry-After, while `deadline` (on `access.clock`) allows.
+    /// (across processes) before it is sent; connection failures and 5xx are tried again after 1 s
+    /// and 2 s, and a 429 after its Retry-After, while `deadline` (on `access.clock`) allows — at
+    /// most `maximumAttempts` requests in all: a failing server is not worth a day's budget.
     /// Throws only what no route could get past: a missing fetch helper, a store that cannot count.
     /// `reserved`: the first attempt was counted already (a refresh counts its routes' first
     /// requests together, in one write).
@@ -181,7 +185,7 @@ extension CustomRoutes {
                 last = redact(String(describing: error))
             }
             attempt += 1
-            guard access.clock() + pause < deadline else {
+            guard attempt < Self.maximumAttempts, access.clock() + pause < deadline else {
                 return .failure(.gaveUp("\(provider.displayName) failed \(attempt) time\(attempt == 1 ? "" : "s") (last: \(last))"))
             }
             access.sleep(pause)

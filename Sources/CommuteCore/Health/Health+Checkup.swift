@@ -56,6 +56,8 @@ extension Health {
         case providerWithoutKey(RouteProvider, usage: ProviderUsage, keyOnlyInShell: Bool)
         case providerBudgetSpent(RouteProvider, usage: ProviderUsage)
         case providerReady(RouteProvider, usage: ProviderUsage)
+        /// Every request of the latest refresh that asked it failed: its routes keep their last times.
+        case providerFailing(RouteProvider, usage: ProviderUsage, failure: RefreshLog.ProviderFailure)
 
         // Transit feeds
         /// A feed, its routes, when its timetable was last checked (nil: never) and its problems
@@ -102,7 +104,9 @@ extension Health {
                 .schedulesUnreadable, .noSchedules, .allSchedulesDisabled, .planUnreadable, .nothingPlanned, .neverRefreshed,
                 .providerWithoutKey, .lastDeliveryFailed, .transitRelativePath, .calendarsUnreadable:
                 .problem
-            case .zoneOverridden, .zoneDiffers, .duplicateSchedule, .scheduleInsideQuietHours, .providerBudgetSpent, .transitNoDeparture: .warning
+            case .zoneOverridden, .zoneDiffers, .duplicateSchedule, .scheduleInsideQuietHours, .providerBudgetSpent, .transitNoDeparture,
+                .providerFailing:
+                .warning
             case .refreshed(_, let age, let lastFailure): age > 86_400 ? .problem : age > Self.staleAfter || lastFailure != nil ? .warning : .ok
             case .dataAge(_, let age, _): age > 86_400 ? .problem : age > Self.staleAfter ? .warning : .ok
             case .transitFeed(_, _, let checkedAt, let problems): checkedAt == nil || !problems.isEmpty ? .warning : .ok
@@ -326,7 +330,9 @@ extension Health {
             if let variable = provider.keyVariable, configuration.key(for: provider) == nil {
                 return .providerWithoutKey(provider, usage: usage, keyOnlyInShell: credentials.isInEnvironment(variable))
             }
-            return usage.used >= usage.budget ? .providerBudgetSpent(provider, usage: usage) : .providerReady(provider, usage: usage)
+            if usage.used >= usage.budget { return .providerBudgetSpent(provider, usage: usage) }
+            if let failure = log.failingProviders?[provider.rawValue] { return .providerFailing(provider, usage: usage, failure: failure) }
+            return .providerReady(provider, usage: usage)
         }
     }
 }

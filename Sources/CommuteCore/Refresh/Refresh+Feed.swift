@@ -169,9 +169,13 @@ extension Refresh {
         return result
     }
 
-    /// A refresh with no feed, of custom routes alone, recorded as a refresh that ran.
-    public func recordCustomRun(fetched: Int, kept: Int) throws {
-        try store.updateRefreshLog { $0.recordSuccess(at: now, result: "custom routes: \(fetched) fetched, \(kept) kept") }
+    /// A refresh with no feed (custom routes, transit feeds): a success only when nothing it was
+    /// to refresh failed; else the failure it ends with, which `doctor`, `status`, the metrics and
+    /// the health alert then see.
+    public func recordRun(result: String, failure: String?) throws {
+        try store.updateRefreshLog { log in
+            if let failure { log.recordFailure(at: now, reason: failure) } else { log.recordSuccess(at: now, result: result) }
+        }
     }
 
     /// After a 304: the cached routes are current; the alerts are re-planned with them.

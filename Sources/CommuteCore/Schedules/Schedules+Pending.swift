@@ -73,7 +73,7 @@ extension Schedules {
             // to the next arrival, the leave time keeping its distance from it.
             if let arrival = request.arrival {
                 // A calendar event's departure has one arrival: the next plan drops it.
-                guard arrival <= now, !eventIDs().contains(request.scheduleID) else { return request }
+                guard arrival <= now, !request.isOnce, !eventIDs().contains(request.scheduleID) else { return request }
                 let next = calendar.nextFire(weekday: request.weekday, hour: request.hour, minute: request.minute, after: now)
                 request.nextFire = next.addingTimeInterval(request.nextFire.timeIntervalSince(arrival))
                 request.arrival = next
@@ -91,7 +91,9 @@ extension Schedules {
             }
             return request
         }
-        let requests = book.requests.map { entry in
+        // A calendar event whose time has come is no longer pending: `tick` records it as missed.
+        let goneBy = book.requests.filter { $0.isOnce && ($0.arrival ?? now) <= now }.count
+        let requests = book.requests.filter { !($0.isOnce && ($0.arrival ?? now) <= now) }.map { entry in
             let request = refreshed(entry)
             return PendingItem(
                 request: request,
@@ -130,7 +132,8 @@ extension Schedules {
         // trusted to be arithmetic-safe).
         let (unlisted, overflow) = book.requested.subtractingReportingOverflow(book.requests.count)
         return PendingReport(
-            cap: book.cap, requested: book.requested, plannedAt: book.plannedAt,
+            cap: book.cap, requested: book.requested.subtractingReportingOverflow(goneBy).overflow ? book.requested : max(0, book.requested - goneBy),
+            plannedAt: book.plannedAt,
             requests: requests.sorted(by: order), deferred: deferred,
             deferredCount: max(book.deferred.count, overflow ? 0 : unlisted),
             pauses: (book.pauses ?? []).filter { !$0.hasEnded(before: today) })

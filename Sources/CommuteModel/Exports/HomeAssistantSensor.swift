@@ -11,7 +11,7 @@ public struct HomeAssistantSensor: Sendable, Equatable {
     /// Minutes now; nil when the route has no reading (the state is then `unknown`).
     public var minutes: Int?
     public var typical: Int?
-    /// `CLEAR`, `SLOWING`, `CONGESTED`, `NO DATA`.
+    /// `CLEAR`, `SLOWING`, `CONGESTED`, `NO DATA`, `ESTIMATE`.
     public var status: String
     /// When the reading was measured, and the next planned leave time on the route (ISO 8601).
     public var updated: String

@@ -89,9 +89,14 @@ public enum FanOut {
                 let minuteOfDay = schedule.hour * 60 + schedule.minute
                 if let event = schedule.event {
                     // A calendar event: one arrival, due from its leave time until the event starts.
+                    // One that has started stays planned while it is `tick`'s to record as missed:
+                    // planned before it started, within the week tick looks back, not dealt with.
                     let id = AlertID.schedule(schedule.id, weekday, headsUp: false)
                     let arrival = event.start
-                    guard arrival > nowSeconds, !pauses.covers(schedule.id, dayNumber: calendar.localDay(of: arrival)),
+                    let unhandled = due.map { due in
+                        due.since[id].map { ZonedCalendar.seconds($0) < arrival } == true && nowSeconds - arrival < 7 * 86_400
+                    } ?? false
+                    guard arrival > nowSeconds || unhandled, !pauses.covers(schedule.id, dayNumber: calendar.localDay(of: arrival)),
                         due?.finished[id]?.contains(Date(timeIntervalSince1970: TimeInterval(arrival))) != true
                     else { continue }
                     let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(arrival)), typical: typical, freeFlowMargin: freeFlowMargin)
@@ -183,7 +188,7 @@ public enum FanOut {
             return (
                 TriggerRequest(
                     scheduleID: schedule.id, weekday: weekday, hour: schedule.hour, minute: schedule.minute,
-                    nextFire: fire, arrival: arrival, isHeadsUp: isHeadsUp),
+                    nextFire: fire, arrival: arrival, isHeadsUp: isHeadsUp, isOnce: schedule.event != nil),
                 schedule
             )
         }

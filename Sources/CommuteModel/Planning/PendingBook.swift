@@ -32,8 +32,11 @@ public struct PendingBook: Codable, Sendable, Equatable {
         /// An arrive-by request on a transit route: the bus it is planned on, and the one that bus
         /// replaced — what the alert says moved the plan.
         public var memory: TransitMemory?
+        /// True for a calendar event's request: `arrival` is its only occurrence. Absent otherwise.
+        public var once: Bool?
 
         public var isHeadsUp: Bool { headsUp == true }
+        public var isOnce: Bool { once == true }
 
         public init(_ request: TriggerRequest, content: AlertContent?, since: Date? = nil) {
             scheduleID = request.scheduleID
@@ -43,6 +46,7 @@ public struct PendingBook: Codable, Sendable, Equatable {
             nextFire = request.nextFire
             arrival = request.arrival
             headsUp = request.isHeadsUp ? true : nil
+            once = request.isOnce ? true : nil
             title = content?.title
             body = content?.body
             dataAsOf = content?.dataAsOf
@@ -52,9 +56,10 @@ public struct PendingBook: Codable, Sendable, Equatable {
         /// An entry as read from the file, every field given.
         package init(
             scheduleID: UUID, weekday: Weekday, hour: Int, minute: Int, nextFire: Date, title: String?, body: String?, since: Date?,
-            handled: Date?, arrival: Date? = nil, isHeadsUp: Bool = false
+            handled: Date?, arrival: Date? = nil, isHeadsUp: Bool = false, isOnce: Bool = false
         ) {
             self.handled = handled
+            once = isOnce ? true : nil
             self.arrival = arrival
             headsUp = isHeadsUp ? true : nil
             self.scheduleID = scheduleID
@@ -73,7 +78,8 @@ public struct PendingBook: Codable, Sendable, Equatable {
 
         public var request: TriggerRequest {
             TriggerRequest(
-                scheduleID: scheduleID, weekday: weekday, hour: hour, minute: minute, nextFire: nextFire, arrival: arrival, isHeadsUp: isHeadsUp)
+                scheduleID: scheduleID, weekday: weekday, hour: hour, minute: minute, nextFire: nextFire, arrival: arrival, isHeadsUp: isHeadsUp,
+                isOnce: isOnce)
         }
     }
 

@@ -14,10 +14,14 @@ public struct TriggerRequest: Sendable, Equatable {
     public var arrival: Date?
     /// An arrive-by schedule's heads-up: the alert before the leave time.
     public var isHeadsUp: Bool
+    /// A calendar event's: its `arrival` is its one occurrence, not a week's.
+    public var isOnce: Bool
 
     public init(
-        scheduleID: UUID, weekday: Weekday, hour: Int, minute: Int, nextFire: Date, arrival: Date? = nil, isHeadsUp: Bool = false
+        scheduleID: UUID, weekday: Weekday, hour: Int, minute: Int, nextFire: Date, arrival: Date? = nil, isHeadsUp: Bool = false,
+        isOnce: Bool = false
     ) {
+        self.isOnce = isOnce
         self.scheduleID = scheduleID
         self.weekday = weekday
         self.hour = hour

@@ -26,7 +26,9 @@ public struct CommuteBrief: Sendable, Equatable {
         unavailable = routeIDs.filter { routes[$0] == nil }
         // A bus with timetable times alone has no delay anyone measured: never "on time".
         let timetableOnly = present.filter { $0.transit != nil && $0.transit?.realtimeAt == nil && $0.currentMinutes != nil }
-        let measured = present.filter { route in !timetableOnly.contains { $0.id == route.id } }
+        // Nor a free-flow estimate: a time with no traffic in it.
+        let estimated = present.filter { $0.freeFlowEstimate != nil }
+        let measured = present.filter { route in !timetableOnly.contains { $0.id == route.id } && route.freeFlowEstimate == nil }
         noData = measured.filter { $0.delayMinutes == nil }
         // With data, least delayed first; ties keep the user's order.
         let ranked = measured.filter { $0.delayMinutes != nil }.enumerated()
@@ -55,7 +57,7 @@ public struct CommuteBrief: Sendable, Equatable {
             parts.append("Your \(partOfDay) commute \(was) when last measured, \(staleAge) ago.")
         } else {
             switch assessment {
-            case .noData where !timetableOnly.isEmpty: parts.append("There is no live data for your \(partOfDay) commute right now.")
+            case .noData where !timetableOnly.isEmpty || !estimated.isEmpty: parts.append("There is no live data for your \(partOfDay) commute right now.")
             case .noData: parts.append("There is no travel time data for your \(partOfDay) commute right now.")
             case .clear: parts.append("Your \(partOfDay) commute looks clear.")
             case .mostlyClear: parts.append("Your \(partOfDay) commute looks mostly clear.")
@@ -70,6 +72,10 @@ public struct CommuteBrief: Sendable, Equatable {
         }
         for route in timetableOnly {
             parts.append("\(route.name) takes \(route.currentMinutes ?? 0) min by the timetable (no live data).")
+        }
+        for route in estimated {
+            let engine = route.estimateEngine.map { " from \($0.displayName)" } ?? ""
+            parts.append("\(route.name) takes \(route.freeFlowEstimate ?? 0) min by a free-flow estimate\(engine) (no live traffic).")
         }
         if !noData.isEmpty {
             parts.append("No data for \(Self.list(noData.map(\.name))).")

@@ -8,6 +8,9 @@ public enum DelayStatus: String, Codable, Sendable, CaseIterable {
     case congested = "CONGESTED"
     /// The current or the average time is missing.
     case noData = "NO DATA"
+    /// A free-flow estimate (an open engine's, or a keyed route's fallback while its provider cannot
+    /// answer): a time with no traffic in it, so no delay to speak of.
+    case estimate = "ESTIMATE"
 
     /// The status for a delay in minutes, or `.noData` when there is no delay to speak of.
     public init(delayMinutes: Int?) {
@@ -22,13 +25,13 @@ public enum DelayStatus: String, Codable, Sendable, CaseIterable {
         }
     }
 
-    /// Worst first: congested, slowing, clear, no data.
+    /// Worst first: congested, slowing, clear, then an estimate or no data (no delay known).
     public var severity: Int {
         switch self {
         case .congested: 3
         case .slowing: 2
         case .clear: 1
-        case .noData: 0
+        case .noData, .estimate: 0
         }
     }
 }

@@ -79,7 +79,8 @@ public struct Route: Codable, Sendable, Equatable, Identifiable {
         return current - average
     }
 
-    public var status: DelayStatus { DelayStatus(delayMinutes: delayMinutes) }
+    /// Its delay's status; `ESTIMATE` while a free-flow estimate stands in for its time.
+    public var status: DelayStatus { freeFlowEstimate != nil ? .estimate : DelayStatus(delayMinutes: delayMinutes) }
 
     private enum CodingKeys: String, CodingKey {
         case id, feedName = "name", description, currentMinutes, averageMinutes, distanceMiles

@@ -137,6 +137,7 @@ extension PendingBook {
             var handled: Date?
             var arrival: Date?
             var headsUp = false
+            var once = false
             var dataAsOf: Date?
             var departure: TransitRun?
             var replaced: TransitRun?
@@ -167,6 +168,7 @@ extension PendingBook {
                         dataAsOf = try DocumentReading.optionalDate(&reader, field: "\(list)[\(index)].dataAsOf")
                     case "departure" where first(8192): departure = try readRun(&reader, field: "\(list)[\(index)].departure")
                     case "replaced" where first(16384): replaced = try readRun(&reader, field: "\(list)[\(index)].replaced")
+                    case "once" where first(32768): once = try reader.readBool()
                     default: try reader.skipValue()
                     }
                 } catch let error as JSONReadError where error.kind == .type {
@@ -183,7 +185,7 @@ extension PendingBook {
                 hour: try DocumentReading.required(hour, "\(field()).hour"),
                 minute: try DocumentReading.required(minute, "\(field()).minute"),
                 nextFire: try DocumentReading.required(nextFire, "\(field()).nextFire"), title: title, body: body, since: since,
-                handled: handled, arrival: arrival, isHeadsUp: headsUp)
+                handled: handled, arrival: arrival, isHeadsUp: headsUp, isOnce: once)
             entry.dataAsOf = dataAsOf
             if departure != nil || replaced != nil { entry.memory = TransitMemory(departure: departure, replaced: replaced) }
             entries.append(entry)
@@ -312,6 +314,10 @@ extension PendingBook {
             writer.int(entry.minute)
             writer.key("nextFire")
             writer.string(ISO8601.string(entry.nextFire))
+            if entry.isOnce {
+                writer.key("once")
+                writer.bool(true)
+            }
             if let replaced = entry.memory?.replaced { writeRun(replaced, key: "replaced", &writer) }
             writer.key("scheduleID")
             writer.string(entry.scheduleID.uuidString)

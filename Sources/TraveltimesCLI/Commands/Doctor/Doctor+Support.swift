@@ -201,6 +201,10 @@ struct Doctor {
         case .providerBudgetSpent(let provider, let usage):
             return ("provider " + provider.rawValue, usageText(usage) + ": the budget is spent; its routes keep their last times until midnight",
                     "traveltimes config set \(provider.budgetSetting) N, if your plan allows more")
+        case .providerFailing(let provider, let usage, let failure):
+            return ("provider " + provider.rawValue,
+                    usageText(usage) + "; failing since \(moment(failure.since)): \(DisplayText.line(failure.reason)); its routes keep their last times",
+                    "it is asked again an hour after each failure; if it stays down, move its routes to another provider (`traveltimes route add --provider …`)")
         case .providerReady(let provider, let usage):
             guard !provider.needsKey else { return ("provider " + provider.rawValue, usageText(usage), nil) }
             // A public service: who it is told is asking, and when it last answered.

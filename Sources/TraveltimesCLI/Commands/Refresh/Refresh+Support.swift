@@ -166,11 +166,6 @@ struct RefreshRun {
                 timeout: max(0.1, timeout - (access.clock() - start)), custom: feed?.customRoutes)
         }
         custom = result
-        // Without a feed this run is the refresh: it is recorded as one (a provider's failures are
-        // its own health, said apart).
-        if source == nil, only.isEmpty {
-            try? commute.refresh.recordCustomRun(fetched: result.fetched.count, kept: result.outcomes.count - result.fetched.count - result.failed.count)
-        }
         Commands.reportCustom(result, quiet: quiet || invocation.wantsJSON, commute, io)
         if !invocation.wantsJSON { for warning in result.warnings { io.warn(warning.description) } }
     }
@@ -207,6 +202,34 @@ struct RefreshRun {
             for problem in quiet ? outcome.newProblems : outcome.problems where !invocation.wantsJSON { io.warn(problem) }
             for warning in outcome.warnings where !invocation.wantsJSON { io.warn(warning.description) }
         }
+    }
+
+    /// Without a feed this run is the refresh: recorded as a success only when every custom route
+    /// asked answered, none was held back by a failing engine and every transit feed was read;
+    /// else as the failure it ends with. (With a feed, the feed's outcome is the refresh's; a
+    /// provider's failures are its own health, said apart.)
+    func recordRun() {
+        guard source == nil, only.isEmpty else { return }
+        let fetched = custom?.fetched.count ?? 0
+        let kept = (custom?.outcomes.count ?? 0) - fetched - (custom?.failed.count ?? 0)
+        var parts = custom.map { _ in ["custom routes: \(fetched) fetched, \(kept) kept"] } ?? []
+        if !transit.isEmpty { parts.append("transit feeds: \(transit.count) read") }
+        try? commute.refresh.recordRun(result: parts.joined(separator: "; "), failure: refreshFailure()?.description)
+    }
+
+    /// What this run could not refresh, as the error it ends with: the feed, else the custom routes
+    /// that failed, else those a failing engine held back, else the transit feeds.
+    func refreshFailure() -> (any ProcessError & CustomStringConvertible)? {
+        if let feedFailure { return feedFailure }
+        if let custom, !custom.failed.isEmpty { return CustomRoutesFailed(outcomes: custom.failed, secrets: secrets) }
+        if let custom, case let resting = custom.outcomes.filter({ if case .engineFailing = $0.skip { true } else { false } }), !resting.isEmpty {
+            return EnginesResting(outcomes: resting, failing: (try? commute.refresh.log())?.failingProviders ?? [:], commute: commute, secrets: secrets)
+        }
+        let failing = transit.filter { !$0.problems.isEmpty }
+        if !failing.isEmpty {
+            return TransitFeedsFailed(feeds: failing.map(\.feed), isQuietRepeat: quiet && failing.allSatisfy { $0.newProblems.isEmpty })
+        }
+        return nil
     }
 
     /// The feed's warnings (quiet, a warning is news only once), and how the alerts were planned.
@@ -270,16 +293,15 @@ struct RefreshRun {
                 transit: transit)
             try invocation.printJSON(json, through: io)
         }
-        if let feedFailure { throw feedFailure }
-        if let custom, !custom.failed.isEmpty {
-            let failure = CustomRoutesFailed(outcomes: custom.failed, secrets: secrets)
-            for line in failure.lines.dropLast() { io.err("traveltimes: \(DisplayText.line(line))") }
+        if let failure = refreshFailure() {
+            // Under --quiet a failure is said when it starts or changes (the feed's says so itself).
+            if quiet, !(failure is RefreshFailed), let before, before.failuresSinceSuccess > 0, before.lastResult == failure.description {
+                throw QuietRepeat(exitCode: failure.exitCode, explanation: failure.explanation)
+            }
+            if let custom = failure as? CustomRoutesFailed {
+                for line in custom.lines.dropLast() { io.err("traveltimes: \(DisplayText.line(line))") }
+            }
             throw failure
-        }
-        let failing = transit.filter { !$0.problems.isEmpty }
-        if !failing.isEmpty {
-            throw TransitFeedsFailed(
-                feeds: failing.map(\.feed), isQuietRepeat: quiet && failing.allSatisfy { $0.newProblems.isEmpty })
         }
         let unsent = events.filter { if case .failed = $0.outcome { true } else { false } }
         if !unsent.isEmpty { throw WatchAlertsFailed(count: unsent.count) }

@@ -26,8 +26,10 @@ extension Commands {
                 with a warning; the rest are saved.
                 Custom routes (`route add`) are asked about only when in play: an alert that uses them
                 within `lead` (60 min), a delay watch, or never fetched; never again within
-                `min-interval` (10 min), never past a provider's daily budget. With no feed source, only
-                the custom routes and transit feeds are refreshed. A key that is missing or rejected names
+                `min-interval` (10 min), never past a provider's daily budget; each at most 3 times (1 s, 2 s
+                apart), and a provider whose every request failed is left alone for an hour. With no feed
+                source, only the custom routes and transit feeds are refreshed, and the refresh is a
+                success only when none failed or was held back (else it exits 75). A key that is missing or rejected names
                 the setting to fix, keeps that provider's routes as they were, saves the others, and
                 exits 69.
                 Transit feeds (`transit add`, not with --route): each timetable at most daily, with its
@@ -47,6 +49,7 @@ extension Commands {
             try run.refreshFeed()
             try run.refreshCustomRoutes()
             try run.refreshTransit()
+            run.recordRun()
             try run.refreshCalendars()
             run.reportPlans()
             run.checkWatches()

@@ -24,6 +24,35 @@ struct TransitFeedsFailed: ProcessError, CustomStringConvertible {
     }
 }
 
+/// The same failure as the last run's, under `--quiet`: its exit status, and nothing said.
+struct QuietRepeat: ProcessError {
+    var exitCode: ExitCode
+    var explanation: String
+    var isQuietRepeat: Bool { true }
+}
+
+/// Custom routes held back because their engine failed within the hour (it is not hammered):
+/// nothing of theirs was refreshed, and the refresh says so with 75.
+struct EnginesResting: ProcessError, CustomStringConvertible {
+    var outcomes: [CustomRoutes.CustomRouteOutcome]
+    var failing: [String: RefreshLog.ProviderFailure]
+    var commute: Commute
+    var secrets: [String]
+
+    var exitCode: ExitCode { .temporaryFailure }
+    var description: String {
+        let providers = Dictionary(grouping: outcomes, by: \.provider)
+        let lines = providers.keys.sorted { $0.rawValue < $1.rawValue }.map { provider in
+            let ids = (providers[provider] ?? []).map(\.routeID).joined(separator: ", ")
+            let why = failing[provider.rawValue].map {
+                " since \(TimeFormatting.moment($0.since, relativeTo: commute.now, calendar: commute.calendar)) (\($0.reason))"
+            } ?? ""
+            return "\(provider.displayName) has been failing\(why); asked again an hour after its last failure; kept as they were: \(ids)"
+        }
+        return FeedSource.redact(lines.joined(separator: "; "), secrets: secrets)
+    }
+}
+
 /// Custom routes that could not be fetched: a line each, and the status of the worst: 69 for a
 /// key or a refusal, 64 for a missing key, else 75 (try again later).
 struct CustomRoutesFailed: ProcessError, CustomStringConvertible {

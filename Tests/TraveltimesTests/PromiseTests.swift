@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// Issue 46: what the README promises, kept at the edges — no alert dropped, no failure called a
+/// success, no store broken by two commands at once.
+@Suite struct PromiseTests {
+    /// A laptop that wakes after a meeting's departure time refreshes or ticks first: either way the
+    /// departure that went by is recorded as missed, once, and `pending` no longer lists it.
+    @Test func aCalendarDepartureThatWentByIsMissedWhetherARefreshOrATickComesFirst() throws {
+        for refreshFirst in [false, true] {
+            let sandbox = try CalendarTests.withWorkCalendar()
+            try sandbox.ok(["calendar", "add", "work", "--ics", CalendarTests.calendar("work.ics"), "--route", "1", "--now", Paths.capturedAt])
+            if refreshFirst { try sandbox.ok(["refresh", "--source", Paths.fixture, "--quiet", "--now", "2025-11-07T07:00:00-08:00"]) }
+            let pending = try sandbox.ok(["pending", "--json", "--now", "2025-11-07T07:00:30-08:00"])
+            #expect(!pending.stdout.contains("2025-11-05"), "\(pending.stdout)")
+            let tick = try sandbox.run(["tick", "--now", "2025-11-07T07:01:00-08:00"])
+            #expect(tick.status == 0 && tick.stdout.isEmpty, "\(tick)")
+            #expect(tick.stderr == """
+                traveltimes: missed schedule.71047c72-3f5c-5433-a390-f310847c37da.weekday.4 due Wed, Nov 5, 9:00 AM: its arrival time, 9:00 AM, went by before it was sent; not delivered
+
+                """, "refresh first: \(refreshFirst)")
+            // The standup moved to 9:30 next Wednesday is not this Wednesday's 9:30: nothing else.
+            #expect(try sandbox.ok(["delivered", "--all", "--now", "2025-11-07T07:02:00-08:00"]).stdout == """
+                DUE                  OUTCOME  ALERT                        NOTIFIER  NOTE
+                Wed, Nov 5, 9:00 AM  missed   schedule.71047c72.weekday.4  -         its arrival time, 9:00 AM, went by before it was sent
+
+                """)
+            // Recorded once: the next tick and the next refresh leave it at that.
+            try sandbox.ok(["refresh", "--source", Paths.fixture, "--quiet", "--now", "2025-11-07T07:05:00-08:00"])
+            #expect(try sandbox.run(["tick", "--now", "2025-11-07T07:06:00-08:00"]).stderr.isEmpty)
+            // The next departures are still planned.
+            let later = try sandbox.ok(["pending", "--now", "2025-11-07T07:07:00-08:00"]).stdout
+            #expect(later.hasPrefix("3 alerts scheduled (cap 64); 0 deferred.\n\nWed, Nov 12, 8:46 AM  Leave now for Standup (moved) at 9:30 AM\n"), "\(later)")
+        }
+    }
+}
+
+extension PromiseTests {
+    /// With only custom routes, a refresh whose engine answers 503 is a failure everywhere it is
+    /// read — its exit status, `doctor`, `status --json`, the metrics — and spends three requests,
+    /// not the deadline's worth; the next refreshes within the hour leave the engine alone and
+    /// still say it is failing; when it answers, all is well again.
+    @Test func aFailedRefreshOfCustomRoutesIsAFailureEverywhere() throws {
+        let server = try EngineServer()
+        let sandbox = try FreeFlowTests().sandbox(server)
+        try sandbox.ok(["route", "add", "drive", "--provider", "osrm", "--from", "home", "--to", "work", "--now", "2026-11-23T06:00:00-08:00"])
+        try sandbox.ok(["refresh", "--now", "2026-11-23T06:30:00-08:00"])
+        let metrics = sandbox.path("metrics.prom")
+        try sandbox.ok(["export", "add", "prometheus", metrics])
+        try sandbox.ok(["refresh", "--all", "--now", "2026-11-24T06:40:00-08:00"])
+        let stamp = try String(contentsOfFile: metrics, encoding: .utf8).components(separatedBy: "\n").filter { $0.hasPrefix("traveltimes_last_refresh_timestamp_seconds") }
+        try server.steer(#"{"fault": "503"}"#)
+        let asked = server.requests().count
+        let failed = try sandbox.run(["refresh", "--all", "--now", "2026-11-25T07:00:00-08:00"])
+        #expect(failed.status == 75 && failed.stderr == "traveltimes: custom route drive: OSRM failed 3 times (last: HTTP 503)\n", "\(failed)")
+        #expect(server.requests().count == asked + 3)
+        let status = try #require(try sandbox.json(["status", "--json", "--now", "2026-11-25T07:01:00-08:00"]) as? [String: Any])
+        let last = try #require(status["lastRefresh"] as? [String: Any])
+        #expect(last["failuresInARow"] as? Int == 1 && last["result"] as? String == "custom route drive: OSRM failed 3 times (last: HTTP 503)", "\(last)")
+        #expect(last["lastSuccessAt"] as? String == "2026-11-24T06:40:00-08:00")
+        // (Columns as words: their width is the widest name's.)
+        let doctor = try sandbox.run(["doctor", "--now", "2026-11-25T07:01:00-08:00"]).stdout.components(separatedBy: "\n")
+            .map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(doctor.contains(
+            "problem refresh last success Tue, Nov 24, 6:40 AM (24 h ago); the last try failed: custom route drive: OSRM failed 3 times (last: HTTP 503): alerts would carry day-old times"), "\(doctor)")
+        #expect(doctor.contains("warning provider osrm 1 route; 3 of 100 requests today; failing since 7:00 AM: OSRM failed 3 times (last: HTTP 503); its routes keep their last times"), "\(doctor)")
+        #expect(try String(contentsOfFile: metrics, encoding: .utf8).components(separatedBy: "\n").filter { $0.hasPrefix("traveltimes_last_refresh_timestamp_seconds") } == stamp)
+        // Within the hour the engine is left alone, and the refresh still says it fails.
+        let resting = try sandbox.run(["refresh", "--all", "--now", "2026-11-25T07:30:00-08:00"])
+        #expect(resting.status == 75 && server.requests().count == asked + 3, "\(resting)")
+        #expect(resting.stderr == """
+            traveltimes: OSRM has been failing since 7:00 AM (OSRM failed 3 times (last: HTTP 503)); asked again an hour after its last failure; kept as they were: drive
+
+            """, "\(resting)")
+        // Under --quiet the same failure again is said by the exit status alone.
+        let quiet = try sandbox.run(["refresh", "--all", "--quiet", "--now", "2026-11-25T07:35:00-08:00"])
+        #expect(quiet.status == 75 && quiet.stderr.isEmpty && quiet.stdout.isEmpty, "\(quiet)")
+        // It answers again: a success, everywhere.
+        try server.steer("{}")
+        try sandbox.ok(["refresh", "--all", "--now", "2026-11-25T08:05:00-08:00"])
+        let healed = try #require((try sandbox.json(["status", "--json", "--now", "2026-11-25T08:06:00-08:00"]) as? [String: Any])?["lastRefresh"] as? [String: Any])
+        #expect(healed["failuresInARow"] as? Int == 0 && healed["lastSuccessAt"] as? String == "2026-11-25T08:05:00-08:00", "\(healed)")
+    }
+}
+
+extension PromiseTests {
+    /// A keyless car route's free-flow estimate is an estimate to people and to machines alike:
+    /// `ESTIMATE` in `routes --json`, Home Assistant's and MQTT's status, not counted "without
+    /// data" by `status`, and said as an estimate by the brief.
+    @Test func aKeylessCarRouteIsAnEstimateToMachinesToo() throws {
+        let server = try EngineServer()
+        let sandbox = try FreeFlowTests().sandbox(server)
+        try sandbox.ok(["route", "add", "drive", "--provider", "osrm", "--from", "home", "--to", "work", "--now", "2026-11-24T06:00:00-08:00"])
+        try sandbox.ok(["favorites", "add", "drive"])
+        let table = try sandbox.ok(["routes", "--now", "2026-11-24T06:01:00-08:00"]).stdout
+        #expect(table.contains("ESTIMATE") && !table.contains("NO DATA"), "\(table)")
+        let routes = try #require(try sandbox.json(["routes", "--json", "--now", "2026-11-24T06:01:00-08:00"]) as? [[String: Any]])
+        #expect(routes.map { $0["status"] as? String } == ["ESTIMATE"] && routes.first?["currentMinutes"] as? Int == 17, "\(routes)")
+        let status = try sandbox.ok(["status", "--now", "2026-11-24T06:01:00-08:00"]).stdout
+        #expect(status.contains("Routes:     1 (0 without data)"), "\(status)")
+        let counted = try #require((try sandbox.json(["status", "--json", "--now", "2026-11-24T06:01:00-08:00"]) as? [String: Any])?["routes"] as? [String: Any])
+        #expect(counted["withoutData"] as? Int == 0, "\(counted)")
+        #expect(try sandbox.ok(["brief", "--now", "2026-11-24T06:01:00-08:00"]).stdout
+            == "There is no live data for your morning commute right now. home → work (OSRM) takes 17 min by a free-flow estimate from OSRM (no live traffic).\n")
+        let homeAssistant = try SteeredServer(script: "homeassistant_server.py")
+        let added = try sandbox.run(["export", "add", "homeassistant", homeAssistant.base, "--token", "-", "--now", "2026-11-24T06:02:00-08:00"], stdin: "good-token\n")
+        #expect(added.status == 0, "\(added)")
+        let posted = homeAssistant.entries().compactMap { $0["body"] as? String }.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(posted.map { ($0["attributes"] as? [String: Any])?["status"] as? String } == ["ESTIMATE"], "\(posted)")
+        #expect(posted.map { $0["state"] as? String } == ["17"], "\(posted)")
+    }
+}
