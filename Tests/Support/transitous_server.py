@@ -20,7 +20,8 @@ bytes of FILE, a real recorded answer (Fixtures/real/), after the checks above;
 {"delays": {"HH:MM": minutes}} (by the scheduled UTC departure)
 makes those runs late (realTime true), {"cancel": ["HH:MM"]} cancels them, {"alerts": ["HH:MM"]}
 gives those runs the recorded RER B works notice (journey-alerts-pieces.json) in force during the
-ride, twice, with one for another week and a fixed notice, {"fault": F} answers
+ride, twice, with one for another week and a fixed notice, {"shiftHours": N} moves every
+itinerary's times N hours on (a late-night answer of tomorrow's runs, or a wrong one); {"fault": F} answers
 every plan with F: "503", "429", "garbage" (200, not JSON), "huge" (200, 50 MiB), "empty" (no
 itinerary), "shape" (200, itineraries of the wrong shape), "error" (400 {"error": …}), "big" (a
 valid answer of about 1 MiB: 64 itineraries with their geometry, for the benchmark).
@@ -142,6 +143,17 @@ def itinerary(bus, state):
             "transfers": 0, "legs": [walk(start, leave, "START", "Stop A"), ride, walk(arrive, end, "Stop B", "END")]}
 
 
+def shifted(value, delta):
+    """Every time in an itinerary moved by `delta`."""
+    if isinstance(value, dict):
+        return {k: shifted(v, delta) for k, v in value.items()}
+    if isinstance(value, list):
+        return [shifted(v, delta) for v in value]
+    if isinstance(value, str) and len(value) == 20 and value.endswith("Z") and value[10] == "T":
+        return z(parse_time(value) + delta)
+    return value
+
+
 def runs(around):
     first = around.replace(minute=2, second=0, microsecond=0) - datetime.timedelta(hours=3)
     return [first + datetime.timedelta(minutes=15 * index) for index in range(48)]
@@ -230,6 +242,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     leg["legGeometry"] = {"points": "_p~iF~ps|U_ulLnnqC_mqNvxq`@" * 200, "precision": 6, "length": 1200}
         if fault == "shape":
             chosen = [{"startTime": 12, "legs": "no"}]
+        if state.get("shiftHours"):
+            # As a server answers late at night (tomorrow's runs), or wrongly (a year, 74 years on).
+            chosen = [shifted(it, datetime.timedelta(hours=state["shiftHours"])) for it in chosen]
         place = lambda name: {"name": name, "lat": 0, "lon": 0, "level": 0, "vertexType": "NORMAL"}
         self.send(200, {"requestParameters": {}, "debugOutput": {}, "from": place("START"), "to": place("END"), "direct": [],
                         "itineraries": chosen, "previousPageCursor": "EARLIER|0", "nextPageCursor": "LATER|0"},

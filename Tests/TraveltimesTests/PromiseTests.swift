@@ -110,3 +110,87 @@ extension PromiseTests {
         #expect(posted.map { $0["state"] as? String } == ["17"], "\(posted)")
     }
 }
+
+extension PromiseTests {
+    /// Transitous's answer is for the time asked: late at night its next runs are tomorrow's, and
+    /// are said with their day; itineraries a year or 74 years on are no answer, and the route
+    /// keeps what it had.
+    @Test func aTransitousAnswerForAnotherDaySaysItsDayOrIsRefused() throws {
+        let server = try TransitousServer()
+        let sandbox = try TransitousTests().prepared(server)
+        try sandbox.ok(["favorites", "add", "bus"])
+        try sandbox.ok(["schedule", "add", "--at", "23:30", "--route", "bus", "--days", "weekdays", "--now", "2026-11-24T06:00:00-08:00"])
+        // The last runs of the night are over: the server answers with the morning's.
+        try server.steer(#"{"shiftHours": 8}"#)
+        try sandbox.ok(["refresh", "--now", "2026-11-24T23:00:00-08:00"])
+        let tick = try sandbox.ok(["tick", "--now", "2026-11-24T23:30:00-08:00"]).stdout
+        #expect(tick.components(separatedBy: "\n").contains(
+            "home → work (Transitous): 545 to Redmond: Wed, Nov 25, 7:47 AM, then 8:02 AM, 8:17 AM; leave by Wed, Nov 25, 7:41 AM; timetable times, no live data"), "\(tick)")
+        let route = try sandbox.ok(["route", "bus", "--now", "2026-11-24T23:31:00-08:00"]).stdout.components(separatedBy: "\n")
+        #expect(route.contains("    Wed, Nov 25, 7:41 AM → 8:21 AM  40 min  545 at 7:47 AM, walk 10 min, timetable"), "\(route)")
+        func itineraries() throws -> String {
+            let json = try #require(try sandbox.json(["route", "bus", "--json", "--now", "2026-11-24T23:31:00-08:00"]) as? [String: Any])
+            return String(decoding: try JSONSerialization.data(withJSONObject: json["itineraries"] ?? [], options: .sortedKeys), as: UTF8.self)
+        }
+        let kept = try itineraries()
+        #expect(kept.contains("2026-11-25T07:41:00-08:00"), "\(kept)")
+        for (hours, at) in [(24 * 365, "23:00"), (24 * 365 * 74, "23:15")] {
+            try server.steer(#"{"shiftHours": \#(hours)}"#)
+            let refused = try sandbox.run(["refresh", "--now", "2026-11-25T\(at):00-08:00"])
+            #expect(refused.status != 0 && refused.stderr == """
+                traveltimes: custom route bus: no route: Transitous answered only with itineraries for another time (over a day after the time asked)
+
+                """, "\(hours) h: \(refused)")
+            #expect(try itineraries() == kept)
+        }
+    }
+}
+
+extension PromiseTests {
+    /// A late bus stays listed while it can be caught: when the next refresh has no realtime feed
+    /// fresh enough to use, the last one's prediction (within the hour) is kept, said as of then.
+    @Test func aLateBusIsStillListedWhenTheNextRefreshHasNoLiveData() throws {
+        let server = try TransitServer()
+        let sandbox = try TransitTests().commuter(server)
+        try sandbox.ok(["refresh", "--now", TransitTests.at("07:15")])
+        // 7:54: the 7:15 feed is too old to use; the 7:57, 4 min late, leaves at 8:01, after the walk.
+        let stale = try sandbox.run(["refresh", "--now", TransitTests.at("07:54")])
+        #expect(stale.status == 75 && stale.stderr.contains("over 15 min ago: not used"), "\(stale)")
+        let next = try sandbox.ok(["route", "commute", "--now", TransitTests.at("07:54")]).stdout.components(separatedBy: "\n")
+        #expect(next.contains(
+            "  Next:     545 to Redmond: 8:01 AM (+4 min as of 7:15 AM), then 8:05 AM (542 to Redmond TC), 8:12 AM; walk 6 min: leave by 7:55 AM; timetable times, no live data (metro's realtime feed is from 7:15 AM, over 15 min ago: not used)"),
+            "\(next)")
+        // Once it has gone, the timetable's next.
+        _ = try sandbox.run(["refresh", "--now", TransitTests.at("08:16")])
+        let later = try sandbox.ok(["route", "commute", "--now", TransitTests.at("08:16")]).stdout.components(separatedBy: "\n")
+        #expect(later.contains(
+            "  Next:     545 to Redmond: 8:27 AM, then 8:35 AM (542 to Redmond TC), 8:42 AM; walk 6 min: leave by 8:21 AM; timetable times, no live data (metro's realtime feed is from 7:15 AM, over 15 min ago: not used)"),
+            "\(later)")
+    }
+}
+
+extension PromiseTests {
+    /// A Transitous route with an arrive-by alert and a fixed-time alert both near: the refresh
+    /// asks for each, and the fixed-time alert lists the itineraries from its time.
+    @Test func aFixedTimeAlertOnATransitousRouteBesideAnArriveByOneHasItsItineraries() throws {
+        let server = try TransitousServer()
+        let sandbox = try TransitousTests().prepared(server)
+        try sandbox.ok(["favorites", "add", "bus"])
+        try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--heads-up", "off", "--route", "bus", "--days", "weekdays", "--now", "2026-11-24T06:00:00-08:00"])
+        try sandbox.ok(["schedule", "add", "--at", "7:30", "--route", "bus", "--days", "weekdays", "--now", "2026-11-24T06:00:00-08:00"])
+        let before = server.requests().filter { $0.path == "/api/v6/plan" }.count
+        try sandbox.ok(["refresh", "--now", "2026-11-24T07:00:00-08:00"])
+        let asked = server.requests().filter { $0.path == "/api/v6/plan" }.dropFirst(before).map { "\($0.query["time"] ?? "") \($0.query["arriveBy"] ?? "")" }
+        #expect(asked == ["2026-11-24T17:00:00Z true", "2026-11-24T15:30:00Z false"], "\(asked)")
+        let tick = try sandbox.ok(["tick", "--now", "2026-11-24T07:30:00-08:00"]).stdout
+        #expect(tick == """
+            Commute at 7:30 AM (Weekdays)
+            home → work (Transitous): 545 to Redmond: 7:47 AM, then 8:02 AM, 8:17 AM; leave by 7:41 AM; timetable times, no live data
+
+
+            """, "\(tick)")
+        // The arrive-by alert still rests on its own answer.
+        let pending = try #require(try sandbox.json(["pending", "--json", "--now", "2026-11-24T07:31:00-08:00"]) as? [String: Any])
+        #expect((pending["requests"] as? [[String: Any]])?.first?["title"] as? String == "Leave now for the 545 to Redmond at 8:17 AM to arrive by 9:00 AM", "\(pending)")
+    }
+}

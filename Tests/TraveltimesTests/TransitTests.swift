@@ -318,6 +318,7 @@ final class TransitServer: @unchecked Sendable {
             Store:      $TMP
             Time zone:  America/Los_Angeles (saved)
             Routes:     1 (0 without data), updated 7:15 AM (1 min ago)
+            Last try:   7:15 AM: transit feeds: 1 read
             Source:     not set (transit feeds only)
             Transit:    metro, 1 route; timetable checked 7:00 AM; realtime read 7:15 AM
             Favorites:  1
@@ -346,6 +347,7 @@ final class TransitServer: @unchecked Sendable {
             Store:      $TMP
             Time zone:  America/Los_Angeles (saved)
             Routes:     1 (0 without data), updated timetable only
+            Last try:   7:35 AM: metro's realtime feed is from 7:15 AM, over 15 min ago: not used
             Source:     not set (transit feeds only)
             Transit:    metro, 1 route; timetable checked 7:00 AM; realtime read 7:15 AM; 1 problem (`traveltimes transit list`)
             Favorites:  1

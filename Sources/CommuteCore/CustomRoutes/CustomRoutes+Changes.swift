@@ -122,8 +122,9 @@ extension CustomRoutes {
         let provider = custom.provider
         let key = access.keys[provider] ?? ""
         guard !provider.needsKey || !key.isEmpty else { return .failure(.noKey(provider)) }
+        let query = query ?? RoutingQuery(time: now, arriveBy: false)
         guard var request = RoutingAPI.request(
-            for: custom, key: key, base: access.base(for: provider), query: query ?? RoutingQuery(time: now, arriveBy: false))
+            for: custom, key: key, base: access.base(for: provider), query: query)
         else {
             return .failure(.refused("the \(provider.displayName) URL cannot be built from \(provider.baseURLVariable)"))
         }
@@ -160,7 +161,7 @@ extension CustomRoutes {
                 let response = try request.body.map {
                     try access.client.post(request.url, headers: request.headers, body: $0, timeout: remaining)
                 } ?? access.client.get(request.url, headers: request.headers, timeout: remaining)
-                switch RoutingAPI.interpret(response, from: provider) {
+                switch RoutingAPI.interpret(response, from: provider, query: query) {
                 case .success(let measurement): return .success(measurement)
                 case .failure(.keyRejected(let message)): return .failure(.keyRejected(provider, redact(message)))
                 case .failure(.noRoute(let message)): return .failure(.noRoute(redact(message)))
@@ -202,7 +203,7 @@ extension CustomRoutes {
     }
 
     /// The route with a measurement taken now.
-    static func measured(_ route: Route, _ measurement: RoutingAPI.Measurement, at now: Date, query: RoutingQuery? = nil) -> Route {
+    static func measured(_ route: Route, _ measurement: RoutingAPI.Measurement, at now: Date, queries: [RoutingQuery] = []) -> Route {
         var route = route
         route.currentMinutes = measurement.currentMinutes
         route.averageMinutes = measurement.usualMinutes
@@ -211,19 +212,25 @@ extension CustomRoutes {
         route.custom?.fetchedAt = now
         route.custom?.triedAt = now
         if let itineraries = measurement.itineraries, let custom = route.custom {
-            route.transit = Self.itineraryTransit(custom: custom, itineraries: itineraries, query: query, previous: route.transit)
+            route.transit = Self.itineraryTransit(custom: custom, itineraries: itineraries, queries: queries, previous: route.transit)
         }
         return route
     }
 
+    /// Two answers' itineraries as one list: each run once (the first answer's), soonest first.
+    static func joined(_ first: [TransitDeparture], _ second: [TransitDeparture]) -> [TransitDeparture] {
+        (first + second.filter { other in !first.contains { $0.isSameRun(as: other) } }).sorted { $0.expected < $1.expected }
+    }
+
     /// A planner's itineraries as a transit route's departures from the door (no walk before
     /// them: each itinerary begins at the door). They are complete up to the arrival asked for,
-    /// or to the last departure.
-    static func itineraryTransit(custom: Route.Custom, itineraries: [TransitDeparture], query: RoutingQuery?, previous: Route.Transit?) -> Route.Transit {
+    /// or to the last departure (the later, when a time to leave was asked too).
+    static func itineraryTransit(custom: Route.Custom, itineraries: [TransitDeparture], queries: [RoutingQuery], previous: Route.Transit?) -> Route.Transit {
+        let query = queries.first { $0.arriveBy } ?? queries.first
         var departures = itineraries
         // Asked again for the same arrival: an itinerary offered before and gone now is kept,
         // marked, so that a plan that was on it says why it moved.
-        if let query, query.arriveBy, let previous, previous.planner == custom.provider, previous.coveredUntil == query.time {
+        if let query, query.arriveBy, let previous, previous.planner == custom.provider, let covered = previous.coveredUntil, covered >= query.time {
             let earliest = itineraries.map(\.scheduled).min() ?? query.time
             for old in previous.departures where !old.dropped && old.scheduled >= earliest && old.scheduledArrival <= query.time
                 && !itineraries.contains(where: { $0.isSameRun(as: old) })
@@ -240,7 +247,8 @@ extension CustomRoutes {
         transit.planner = custom.provider
         transit.realtimeAt = itineraries.contains { $0.predicted != nil } ? itineraries.first?.expected : nil
         if let query, query.arriveBy {
-            transit.coveredUntil = query.time
+            let leaving = queries.contains { !$0.arriveBy } ? itineraries.map(\.arrival).max() : nil
+            transit.coveredUntil = max(query.time, leaving ?? query.time)
         } else {
             transit.coveredUntil = itineraries.map(\.arrival).max()
         }

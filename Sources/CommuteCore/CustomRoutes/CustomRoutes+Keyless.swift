@@ -1,12 +1,12 @@
 import FoundationEssentials
 
-/// What a refresh asks the keyless services: a planner's query for the alert in play, the names
+/// What a refresh asks the keyless services: a planner's queries for the alerts in play, the names
 /// its ends go by, and a fallback engine's daily estimate.
 extension CustomRoutes {
-    /// What a transit planner is asked for each of `routes`: the soonest alert in play that names
-    /// it — arriving by an arrive-by alert's arrival, else leaving at the alert's time — and for a
-    /// route no alert names yet, leaving now.
-    func routingQueries(_ routes: [Route], lead: TimeInterval) throws -> [String: RoutingQuery] {
+    /// What a transit planner is asked for each of `routes` (its itineraries answer one time): the
+    /// soonest arrive-by alert's arrival, and the soonest fixed-time alert's time — both when both
+    /// are in play, as each alert needs its own answer — and for a route no alert names yet, now.
+    func routingQueries(_ routes: [Route], lead: TimeInterval) throws -> [String: [RoutingQuery]] {
         guard !routes.isEmpty else { return [:] }
         let ids = Set(routes.map(\.id))
         let pending = try store.pending()
@@ -15,19 +15,20 @@ extension CustomRoutes {
             if let arrival = entry.arrival { return arrival > now && arrival.timeIntervalSince(now) <= Self.arriveByWindow }
             return window.contains(entry.nextFire)
         }.sorted { $0.nextFire < $1.nextFire }
-        var queries: [String: RoutingQuery] = [:]
+        var queries: [String: [RoutingQuery]] = [:]
         if !soon.isEmpty {
             let schedules = Dictionary((try store.schedules().schedules + commute.calendars.departureSchedules()).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             for entry in soon {
                 guard let schedule = schedules[entry.scheduleID], schedule.isEnabled else { continue }
-                for id in schedule.routeIDs where ids.contains(id) && queries[id] == nil {
-                    queries[id] = entry.arrival.map { RoutingQuery(time: $0, arriveBy: true) }
-                        ?? RoutingQuery(time: max(now, entry.nextFire), arriveBy: false)
+                let query = entry.arrival.map { RoutingQuery(time: $0, arriveBy: true) } ?? RoutingQuery(time: max(now, entry.nextFire), arriveBy: false)
+                for id in schedule.routeIDs where ids.contains(id) && !(queries[id] ?? []).contains(where: { $0.arriveBy == query.arriveBy }) {
+                    queries[id, default: []].append(query)
                 }
             }
         }
-        for id in ids where queries[id] == nil { queries[id] = RoutingQuery(time: now, arriveBy: false) }
-        return queries
+        for id in ids where queries[id] == nil { queries[id] = [RoutingQuery(time: now, arriveBy: false)] }
+        // The arrive-by question first: its answer is the one the plan rests on.
+        return queries.mapValues { $0.sorted { $0.arriveBy && !$1.arriveBy } }
     }
 
     /// A planner's route with its ends named as the places saved there (`home`), else as the

@@ -218,9 +218,19 @@ extension CustomRoutes {
                     continue
                 }
                 do {
-                    let result = try feature.measure(
+                    let asked = queries[routes[index].id] ?? []
+                    var result = try feature.measure(
                         custom, access: access, budget: policy.budgets[custom.provider] ?? 0, deadline: deadline, reserved: true,
-                        query: queries[routes[index].id])
+                        query: asked.first)
+                    // A planner asked about a second alert's time too: its itineraries join the first's.
+                    for query in asked.dropFirst() {
+                        guard case .success(var first) = result else { break }
+                        let more = try feature.measure(
+                            custom, access: access, budget: policy.budgets[custom.provider] ?? 0, deadline: deadline, query: query)
+                        guard case .success(let second) = more else { continue }
+                        first.itineraries = Self.joined(first.itineraries ?? [], second.itineraries ?? [])
+                        result = .success(first)
+                    }
                     // Its reserved first request was never sent: it is given back.
                     let unsent: RouteProvider? = if case .failure(.notAsked) = result { custom.provider } else { nil }
                     state.record(index, result, unsent: unsent)
@@ -250,7 +260,7 @@ extension CustomRoutes {
             case .success(let measurement):
                 // Judged against its history, and recorded (when history is on).
                 let (judged, record) = commute.history.judge(
-                    named(Self.measured(route, measurement, at: now, query: queries[route.id])), history: commute.history.recordsHistory ? (try? store.history.contents(of: route.id)) : nil,
+                    named(Self.measured(route, measurement, at: now, queries: queries[route.id] ?? [])), history: commute.history.recordsHistory ? (try? store.history.contents(of: route.id)) : nil,
                     previous: route)
                 // A free-flow estimate is not a measurement: history keeps what traffic did.
                 if commute.history.recordsHistory, !custom.provider.isFreeFlow, let record { readings.append((route.id, record)) }

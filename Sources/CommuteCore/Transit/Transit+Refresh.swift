@@ -24,6 +24,9 @@ extension Transit {
         return try? GTFSRealtime(decoding: data, keepingTrips: trips)
     }
 
+    /// How long a late bus's prediction is carried while no realtime feed is read.
+    static let carriedPrediction: TimeInterval = 3_600
+
     /// The route with its departures worked out at `moment` from the timetable and realtime feed,
     /// the service alerts that name its line or stops, and its times as of then.
     static func planned(
@@ -50,6 +53,20 @@ extension Transit {
         for departure in plausible {
             let previous = earlier.first { $0.isSameRun(as: departure) }
             judged.append(departure.judged(walkMinutes: transit.walkMinutes, factor: History.absurdFactor, previous: previous))
+        }
+        // Without realtime data now, a bus the last feed (within the hour) predicted late, still
+        // to come though its timetable time has gone, keeps that prediction, said as of then: the
+        // late bus is the one that can still be caught.
+        if realtime == nil, let before = route.transit, let at = before.realtimeAt ?? before.departures.compactMap(\.predictedAt).max(),
+            moment.timeIntervalSince(at) < Self.carriedPrediction
+        {
+            let leaving = moment.addingTimeInterval(TimeInterval(transit.walkMinutes * 60))
+            for var late in before.departures where late.predicted != nil && !late.canceled && !late.skipped && !late.dropped && late.expected >= leaving
+                && late.legs == nil && !judged.contains(where: { $0.isSameRun(as: late) })
+            {
+                late.predictedAt = late.predictedAt ?? at
+                judged.append(late)
+            }
         }
         // A delay held back puts its bus back at its timetable time: soonest first again.
         transit.departures = judged.sorted { $0.expected != $1.expected ? $0.expected < $1.expected : $0.tripID < $1.tripID }

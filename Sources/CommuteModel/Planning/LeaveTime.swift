@@ -149,7 +149,7 @@ extension AlertComposer {
         let minutes = max(0, Int((leave.leave.timeIntervalSince(now) / 60).rounded()))
         let content = leaveContent(
             for: schedule, routes: routes, leave: leave, now: leave.leave, ageAt: now, calendar: calendar, usual: usual)
-        let bus = leave.departure.map { " " + Self.wayPhrase(TransitText.way($0.chosen, calendar: calendar)) } ?? ""
+        let bus = leave.departure.map { " " + Self.wayPhrase(TransitText.way($0.chosen, calendar: calendar, on: leave.arrival)) } ?? ""
         let title = "Leave in \(minutes) min (\(calendar.local(leave.leave).time.label))\(bus) to arrive by \(calendar.local(leave.arrival).time.label)"
         return AlertContent(title: title, body: content.body, dataAsOf: content.dataAsOf)
     }
@@ -172,9 +172,9 @@ extension AlertComposer {
         if let choice = leave.departure, let route = leave.fastest {
             // A transit route's leave time is its bus's: the alert says which, and why it changed.
             let others = ordered.filter { $0 != route.id }.map { line(routeID: $0, route: routes[$0], usual: usual, at: now, calendar: calendar) }
-            var lines = TransitText.leaveLines(for: route, choice: choice, calendar: calendar) + others
+            var lines = TransitText.leaveLines(for: route, choice: choice, calendar: calendar, on: leave.arrival) + others
             if let age { lines.append(age) }
-            let bus = Self.wayPhrase(TransitText.way(choice.chosen, calendar: calendar))
+            let bus = Self.wayPhrase(TransitText.way(choice.chosen, calendar: calendar, on: leave.arrival))
             let late = choice.chosen.arrival > leave.arrival
             let title = late ? "Leave now \(bus): arrives \(calendar.local(choice.chosen.arrival).time.label), after \(arrive)"
                 : "Leave now \(bus) to arrive by \(arrive)"

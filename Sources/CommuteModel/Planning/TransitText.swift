@@ -10,8 +10,14 @@ public enum TransitText {
     /// nothing of it), `7:42 AM CANCELLED`,
     /// `7:42 AM (skips the stop)`, `7:42 AM (timetable; the feed's +600 min held back until
     /// confirmed)`: the expected time, and what the realtime feed said of it.
-    public static func departure(_ departure: TransitDeparture, calendar: ZonedCalendar, live: Bool) -> String {
-        let time = calendar.local(departure.boarding).time.label
+    /// A time as said beside `reference`: `7:05 AM` on its day, `Wed, Nov 25, 7:05 AM` on another
+    /// (a planner answers late at night with tomorrow's runs).
+    static func clock(_ date: Date, on reference: Date, calendar: ZonedCalendar) -> String {
+        TimeFormatting.moment(date, relativeTo: reference, calendar: calendar)
+    }
+
+    public static func departure(_ departure: TransitDeparture, calendar: ZonedCalendar, live: Bool, on reference: Date) -> String {
+        let time = clock(departure.boarding, on: reference, calendar: calendar)
         if departure.canceled { return "\(time) CANCELLED" }
         if departure.skipped { return "\(time) (skips the stop)" }
         if departure.dropped { return "\(time) (no longer arrives in time)" }
@@ -19,7 +25,10 @@ public enum TransitText {
             return "\(time) (timetable; the feed's \(TimeFormatting.delay(Int((Double(held) / 60).rounded()))) held back until confirmed)"
         }
         guard let seconds = departure.delaySeconds else { return live ? "\(time) (timetable)" : time }
-        return "\(time) (\(TimeFormatting.delay(Int((Double(seconds) / 60).rounded()))))"
+        let delay = TimeFormatting.delay(Int((Double(seconds) / 60).rounded()))
+        // A prediction from an earlier feed says when it was made.
+        if let at = departure.predictedAt { return "\(time) (\(delay) as of \(clock(at, on: reference, calendar: calendar)))" }
+        return "\(time) (\(delay))"
     }
 
     /// `545 to Redmond`: the line and where it goes.
@@ -29,8 +38,8 @@ public enum TransitText {
 
     /// `the 545 to Redmond at 8:02 AM` (the time the line leaves, not the door), or for a way on
     /// the street alone `on foot (18 min)`, `by rental (10 min)`: what a title says to take.
-    public static func way(_ departure: TransitDeparture, calendar: ZonedCalendar) -> String {
-        guard departure.isOnTheStreet else { return "the \(service(departure)) at \(calendar.local(departure.boarding).time.label)" }
+    public static func way(_ departure: TransitDeparture, calendar: ZonedCalendar, on reference: Date) -> String {
+        guard departure.isOnTheStreet else { return "the \(service(departure)) at \(clock(departure.boarding, on: reference, calendar: calendar))" }
         let minutes = max(1, Int((departure.arrival.timeIntervalSince(departure.expected) / 60).rounded()))
         let modes = (departure.legs ?? []).map(\.mode).filter { $0 != "WALK" }
         let how = modes.isEmpty ? "on foot" : "by " + Array(Set(modes)).sorted().map { $0.lowercased() }.joined(separator: " and ")
@@ -63,7 +72,8 @@ public enum TransitText {
         }
         let live = transit.realtimeAt != nil
         let parts = shown.enumerated().map { index, departure in
-            let text = Self.departure(departure, calendar: calendar, live: live)
+            // The first says its day when it is not `moment`'s; the rest, when not the first's.
+            let text = Self.departure(departure, calendar: calendar, live: live, on: index == 0 ? moment : shown[0].boarding)
             // A departure of another line says which.
             return index > 0 && service(departure) != service(shown[0]) ? "\(text) (\(service(departure)))" : text
         }
@@ -71,8 +81,8 @@ public enum TransitText {
         if parts.count > 1 { text += ", then " + parts.dropFirst().joined(separator: ", ") }
         let leave = first.expected.addingTimeInterval(-TimeInterval(transit.walkMinutes * 60))
         text += transit.walkMinutes > 0
-            ? "; walk \(transit.walkMinutes) min: leave by \(calendar.local(leave).time.label)"
-            : "; leave by \(calendar.local(leave).time.label)"
+            ? "; walk \(transit.walkMinutes) min: leave by \(clock(leave, on: moment, calendar: calendar))"
+            : "; leave by \(clock(leave, on: moment, calendar: calendar))"
         if !live { text += "; timetable times, no live data" + (transit.realtimeProblem.map { " (\($0))" } ?? "") }
         return text
     }
@@ -96,49 +106,51 @@ public enum TransitText {
     /// An earlier plan's bus comes first: when the plan moved off it, that bus is what changed it
     /// ("The 7:42 AM is cancelled: take the 7:27 AM"); a plan that moved to a later bus (the one it
     /// was on still runs) says nothing.
-    public static func change(_ choice: Route.Transit.Choice, calendar: ZonedCalendar) -> String? {
+    public static func change(_ choice: Route.Transit.Choice, calendar: ZonedCalendar, on reference: Date) -> String? {
         if choice.replacedRun != nil {
             guard let replaced = choice.replaced, !replaced.isSameRun(as: choice.chosen), replaced.scheduled > choice.chosen.scheduled else {
                 return nil
             }
-            return reason(replaced, take: choice.chosen, calendar: calendar)
+            return reason(replaced, take: choice.chosen, calendar: calendar, on: reference)
         }
         guard let planned = choice.planned, !planned.isSameRun(as: choice.chosen) else { return nil }
-        return reason(planned, take: choice.chosen, calendar: calendar)
+        return reason(planned, take: choice.chosen, calendar: calendar, on: reference)
     }
 
     /// `The 8:12 AM is cancelled: take the 7:57 AM`: why `planned` is not the bus to take.
-    private static func reason(_ planned: TransitDeparture, take chosen: TransitDeparture, calendar: ZonedCalendar) -> String? {
-        let was = calendar.local(planned.scheduledBoarding).time.label
-        let take = "take the \(calendar.local(chosen.boarding).time.label)"
+    private static func reason(_ planned: TransitDeparture, take chosen: TransitDeparture, calendar: ZonedCalendar, on reference: Date) -> String? {
+        let was = clock(planned.scheduledBoarding, on: reference, calendar: calendar)
+        let take = "take the \(clock(chosen.boarding, on: reference, calendar: calendar))"
         if planned.canceled { return "The \(was) is cancelled: \(take)" }
         if planned.skipped { return "The \(was) skips the stop: \(take)" }
         if planned.dropped { return "The \(was) no longer arrives in time: \(take)" }
         if let seconds = planned.delaySeconds, seconds > 0 {
-            return "The \(was) is \(Int((Double(seconds) / 60).rounded())) min late and would arrive \(calendar.local(planned.arrival).time.label): \(take)"
+            return "The \(was) is \(Int((Double(seconds) / 60).rounded())) min late and would arrive \(clock(planned.arrival, on: reference, calendar: calendar)): \(take)"
         }
         return nil
     }
 
     /// The lines an arrive-by alert gives for its departure: which bus, from where and when it
-    /// arrives; why it changed; the service alerts; whether the times are live.
-    public static func leaveLines(for route: Route, choice: Route.Transit.Choice, calendar: ZonedCalendar) -> [String] {
+    /// arrives; why it changed; the service alerts; whether the times are live. Times on another
+    /// day than `reference` (the arrival) say their day.
+    public static func leaveLines(for route: Route, choice: Route.Transit.Choice, calendar: ZonedCalendar, on reference: Date) -> [String] {
         guard let transit = route.transit else { return [] }
         let chosen = choice.chosen
         var lines: [String] = []
-        if let change = change(choice, calendar: calendar) { lines.append(change) }
+        if let change = change(choice, calendar: calendar, on: reference) { lines.append(change) }
         let live = transit.realtimeAt != nil
         let to = transit.toName ?? transit.toStop
-        let arriving = "arriving \(to) at \(calendar.local(chosen.arrival).time.label)"
+        let time = { (date: Date) in clock(date, on: reference, calendar: calendar) }
+        let arriving = "arriving \(to) at \(time(chosen.arrival))"
         if chosen.isOnTheStreet {
-            lines.append("\(route.name): \(way(chosen, calendar: calendar)), leaving \(calendar.local(chosen.expected).time.label), \(arriving)")
+            lines.append("\(route.name): \(way(chosen, calendar: calendar, on: reference)), leaving \(time(chosen.expected)), \(arriving)")
         } else if let ride = chosen.firstRide {
             // A door-to-door itinerary: when to leave the door, for which line from which stop.
-            let door = ride.departure > chosen.expected ? "leave \(calendar.local(chosen.expected).time.label) for " : ""
-            lines.append("\(route.name): \(door)the \(service(chosen)) at \(departure(chosen, calendar: calendar, live: live)) from \(ride.from), \(arriving)")
+            let door = ride.departure > chosen.expected ? "leave \(time(chosen.expected)) for " : ""
+            lines.append("\(route.name): \(door)the \(service(chosen)) at \(departure(chosen, calendar: calendar, live: live, on: reference)) from \(ride.from), \(arriving)")
         } else {
             let from = transit.fromName ?? transit.fromStop
-            var take = "\(route.name): the \(service(chosen)) at \(departure(chosen, calendar: calendar, live: live)) from \(from), \(arriving)"
+            var take = "\(route.name): the \(service(chosen)) at \(departure(chosen, calendar: calendar, live: live, on: reference)) from \(from), \(arriving)"
             if transit.walkMinutes > 0 { take += "; walk \(transit.walkMinutes) min first" }
             lines.append(take)
         }

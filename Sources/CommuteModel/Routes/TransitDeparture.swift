@@ -29,6 +29,9 @@ public struct TransitDeparture: Sendable, Equatable {
     /// The service alerts in force on the itinerary's legs and stops while it runs, one line each
     /// (a planner's; a GTFS route keeps its feed's on the route).
     public var notices: [String]?
+    /// A prediction carried over from an earlier realtime feed, when this refresh had none: when
+    /// that feed was made. Its bus, late, may still be caught after its timetable time.
+    public var predictedAt: Date?
 
     public init(
         tripID: String, line: String, headsign: String, scheduled: Date, predicted: Date?, delaySeconds: Int?, canceled: Bool,

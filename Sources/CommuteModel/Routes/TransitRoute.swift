@@ -260,7 +260,7 @@ extension Route {
 extension TransitDeparture: Codable {
     private enum CodingKeys: String, CodingKey {
         case tripID = "trip", line, headsign, scheduled, predicted, delaySeconds, canceled, skipped, arrival, scheduledArrival, heldDelaySeconds, legs, transfers, dropped,
-            notices
+            notices, predictedAt
     }
 
     public init(from decoder: any Decoder) throws {
@@ -280,6 +280,7 @@ extension TransitDeparture: Codable {
         transfers = try container.decodeIfPresent(Int.self, forKey: .transfers)
         dropped = try container.decodeIfPresent(Bool.self, forKey: .dropped) ?? false
         notices = try container.decodeIfPresent([String].self, forKey: .notices)
+        predictedAt = try container.decodeIfPresent(Date.self, forKey: .predictedAt)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -299,5 +300,6 @@ extension TransitDeparture: Codable {
         try container.encodeIfPresent(transfers, forKey: .transfers)
         if dropped { try container.encode(true, forKey: .dropped) }
         try container.encodeIfPresent(notices, forKey: .notices)
+        try container.encodeIfPresent(predictedAt, forKey: .predictedAt)
     }
 }

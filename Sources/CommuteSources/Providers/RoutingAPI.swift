@@ -74,7 +74,8 @@ public enum RoutingAPI {
 
     /// What an answer says: a measurement, or the fault. Messages quoted from the provider are one
     /// line, without control characters, and short; the caller removes the key from them.
-    public static func interpret(_ response: HTTPResponse, from provider: RouteProvider) -> Result<Measurement, Fault> {
+    /// With `query`, a planner's itineraries far from the time asked are not an answer to it.
+    public static func interpret(_ response: HTTPResponse, from provider: RouteProvider, query: RoutingQuery? = nil) -> Result<Measurement, Fault> {
         let service = provider.service
         let message = providerMessage(response.body)
         switch response.status {
@@ -96,7 +97,7 @@ public enum RoutingAPI {
             return .failure(.badAnswer("the answer is not a JSON object"))
         }
         do {
-            return try service.measurement(in: object)
+            return try query.map { try service.measurement(in: object, query: $0) } ?? service.measurement(in: object)
         } catch let problem as Field.Problem {
             return .failure(.badAnswer(problem.reason))
         } catch {

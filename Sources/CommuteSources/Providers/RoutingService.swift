@@ -11,6 +11,8 @@ public protocol RoutingService: Sendable {
     /// The measurement in a 200 answer's JSON object, or why there is none. Throws
     /// `RoutingAPI.Field.Problem` for a field that is not what the provider documents.
     func measurement(in answer: [String: Any]) throws -> Result<RoutingAPI.Measurement, RoutingAPI.Fault>
+    /// The same, for the question asked: a planner's answer keeps only itineraries near its time.
+    func measurement(in answer: [String: Any], query: RoutingQuery) throws -> Result<RoutingAPI.Measurement, RoutingAPI.Fault>
     /// A refusal this provider words its own way (TomTom's `NO_ROUTE_FOUND`, Google's invalid key);
     /// nil leaves it a plain refusal.
     func fault(status: Int, code: String?, message: String?) -> RoutingAPI.Fault?
@@ -33,6 +35,11 @@ public struct RoutingQuery: Sendable, Equatable {
 
 extension RoutingService {
     public func fault(status: Int, code: String?, message: String?) -> RoutingAPI.Fault? { nil }
+
+    /// A car's time is now's, whatever was asked.
+    public func measurement(in answer: [String: Any], query: RoutingQuery) throws -> Result<RoutingAPI.Measurement, RoutingAPI.Fault> {
+        try measurement(in: answer)
+    }
 
     public func answer(_ body: Data) -> [String: Any]? { JSONReader.any(body) as? [String: Any] }
 

@@ -30,6 +30,23 @@ struct TransitousRouting: RoutingService {
     func answer(_ body: Data) -> [String: Any]? { MOTISPlanReader.read(body, largest: Self.largestItineraryCount) }
 
     func measurement(in answer: [String: Any]) throws -> Result<RoutingAPI.Measurement, RoutingAPI.Fault> {
+        try measurement(in: answer, query: nil)
+    }
+
+    func measurement(in answer: [String: Any], query: RoutingQuery) throws -> Result<RoutingAPI.Measurement, RoutingAPI.Fault> {
+        try measurement(in: answer, query: Optional(query))
+    }
+
+    /// How far from the time asked an itinerary may be and still answer it: leaving from an hour
+    /// before to a day after (late at night the next runs are tomorrow's), or arriving from twelve
+    /// hours before to an hour after. One further off — a year, or 74 — is for another question.
+    static func isNear(_ itinerary: TransitDeparture, _ query: RoutingQuery) -> Bool {
+        query.arriveBy
+            ? (query.time.addingTimeInterval(-12 * 3_600)...query.time.addingTimeInterval(3_600)).contains(itinerary.arrival)
+            : (query.time.addingTimeInterval(-3_600)...query.time.addingTimeInterval(86_400)).contains(itinerary.expected)
+    }
+
+    private func measurement(in answer: [String: Any], query: RoutingQuery?) throws -> Result<RoutingAPI.Measurement, RoutingAPI.Fault> {
         guard var list = answer["itineraries"] as? [Any] else { return .failure(.badAnswer("no itineraries in the answer")) }
         var field = "itineraries"
         // An answer whose only ways are on the street (a walk, a bike, a rental) has them in
@@ -45,6 +62,12 @@ struct TransitousRouting: RoutingService {
             itineraries.append(try Self.itinerary(object, name: "\(field)[\(index)]"))
         }
         itineraries.sort { $0.expected < $1.expected }
+        if let query, !itineraries.isEmpty {
+            itineraries = itineraries.filter { Self.isNear($0, query) }
+            if itineraries.isEmpty {
+                return .failure(.noRoute("Transitous answered only with itineraries for another time (over \(query.arriveBy ? "12 hours before" : "a day after") the time asked)"))
+            }
+        }
         guard let first = itineraries.first(where: { !$0.canceled }) ?? itineraries.first else {
             return .failure(.noRoute("Transitous found no itinerary for that time"))
         }

@@ -67,7 +67,7 @@ public struct TransitState: StoreDocument, Equatable {
                 transit.departures.count <= Route.Transit.largestDepartureCount, "\(field).transit.departures holds too many")
             try DocumentProblem.check((transit.notices ?? []).count <= Route.Transit.largestNoticeCount, "\(field).transit.notices holds too many")
             for departure in transit.departures {
-                for date in [departure.scheduled, departure.arrival, departure.scheduledArrival] + (departure.predicted.map { [$0] } ?? []) {
+                for date in [departure.scheduled, departure.arrival, departure.scheduledArrival] + [departure.predicted, departure.predictedAt].compactMap({ $0 }) {
                     try DocumentProblem.check(
                         Route.Transit.plausibleDates.contains(date), "\(field).transit.departures has a time outside 1970 to 2199")
                 }

@@ -214,7 +214,13 @@ struct RefreshRun {
         let kept = (custom?.outcomes.count ?? 0) - fetched - (custom?.failed.count ?? 0)
         var parts = custom.map { _ in ["custom routes: \(fetched) fetched, \(kept) kept"] } ?? []
         if !transit.isEmpty { parts.append("transit feeds: \(transit.count) read") }
-        try? commute.refresh.recordRun(result: parts.joined(separator: "; "), failure: refreshFailure()?.description)
+        try? commute.refresh.recordRun(result: parts.joined(separator: "; "), failure: refreshFailure().map(recorded))
+    }
+
+    /// A failure as the refresh log keeps it: a transit feed's own words, not "see the warnings".
+    func recorded(_ failure: any ProcessError & CustomStringConvertible) -> String {
+        guard failure is TransitFeedsFailed, let problem = transit.flatMap(\.problems).first else { return failure.description }
+        return problem
     }
 
     /// What this run could not refresh, as the error it ends with: the feed, else the custom routes
@@ -295,7 +301,9 @@ struct RefreshRun {
         }
         if let failure = refreshFailure() {
             // Under --quiet a failure is said when it starts or changes (the feed's says so itself).
-            if quiet, !(failure is RefreshFailed), let before, before.failuresSinceSuccess > 0, before.lastResult == failure.description {
+            if quiet, !(failure is RefreshFailed), !(failure is TransitFeedsFailed), let before, before.failuresSinceSuccess > 0,
+                before.lastResult == recorded(failure)
+            {
                 throw QuietRepeat(exitCode: failure.exitCode, explanation: failure.explanation)
             }
             if let custom = failure as? CustomRoutesFailed {

@@ -4,13 +4,16 @@ import FoundationEssentials
 /// `7:42 AM → 8:31 AM  49 min  545 at 7:48 AM → U5 (1 change), walk 9 min, +3 min live`: one
 /// itinerary on one line, from the door to the door, with the time its first line leaves.
 enum ItineraryText {
-    static func line(_ itinerary: TransitDeparture, calendar: ZonedCalendar) -> String {
-        let leave = calendar.local(itinerary.canceled ? itinerary.scheduled : itinerary.expected).time.label
-        let arrive = calendar.local(itinerary.arrival).time.label
+    /// The leave time says its day when it is not `reference`'s (now); the others, when not its.
+    static func line(_ itinerary: TransitDeparture, calendar: ZonedCalendar, on reference: Date) -> String {
+        let start = itinerary.canceled ? itinerary.scheduled : itinerary.expected
+        let time = { (date: Date) in TimeFormatting.moment(date, relativeTo: start, calendar: calendar) }
+        let leave = TimeFormatting.moment(start, relativeTo: reference, calendar: calendar)
+        let arrive = time(itinerary.arrival)
         let minutes = max(0, Int((itinerary.arrival.timeIntervalSince(itinerary.expected) / 60).rounded()))
         let rides = (itinerary.legs ?? []).filter { !$0.isWalk }
         var lines = rides.compactMap(\.line)
-        if !lines.isEmpty { lines[0] += " at \(calendar.local(itinerary.boarding).time.label)" }
+        if !lines.isEmpty { lines[0] += " at \(time(itinerary.boarding))" }
         let changes = itinerary.transfers ?? max(0, rides.count - 1)
         // On the street: each way's minutes (a rental bike is not a walk).
         var street: [(String, TimeInterval)] = []

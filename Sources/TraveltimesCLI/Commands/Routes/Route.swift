@@ -38,7 +38,7 @@ extension Commands {
                 io.out("  Next:     no itinerary known from now on; the next refresh that needs it asks Transitous")
             } else {
                 io.out("  Next:")
-                for itinerary in coming.prefix(5) { io.out("    " + ItineraryText.line(itinerary, calendar: calendar)) }
+                for itinerary in coming.prefix(5) { io.out("    " + ItineraryText.line(itinerary, calendar: calendar, on: commute.now)) }
                 // The alerts in force on the next one's way, once each.
                 for notice in coming.first(where: { !$0.dropped })?.notices ?? [] { io.out("  Service alert: \(notice)") }
             }
