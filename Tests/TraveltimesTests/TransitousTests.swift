@@ -99,21 +99,22 @@ final class TransitousServer: SteeredServer, @unchecked Sendable {
         try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--buffer", "5m", "--route", "bus", "--days", "weekdays", "--now", "2026-11-24T06:00:00-08:00"])
         #expect(try sandbox.ok(["refresh", "--now", "2026-11-24T07:00:00-08:00"]).stdout
             == "Fetched 1 custom route: bus 40 min (Transitous); 5 alerts scheduled (cap 64).\n")
-        // Asked to arrive by 9:00, in UTC with Z (a `+` would arrive as a space).
+        // Asked to arrive by 8:55 (9:00, with its 5 minutes to spare), in UTC with Z (a `+` would
+        // arrive as a space).
         let plan = try #require(server.requests().last { $0.path == "/api/v6/plan" })
-        #expect(plan.query["time"] == "2026-11-24T17:00:00Z")
+        #expect(plan.query["time"] == "2026-11-24T16:55:00Z")
         #expect(plan.query["arriveBy"] == "true")
         #expect(plan.userAgent == "traveltimes/0.4.0 (+mailto:me@example.org)")
         let first = try #require(try sandbox.json(["pending", "--json", "--now", "2026-11-24T07:00:00-08:00"]) as? [String: Any])
         let request = try #require((first["requests"] as? [[String: Any]])?.first)
-        #expect(request["nextFire"] as? String == "2026-11-24T08:06:00-08:00")
+        #expect(request["nextFire"] as? String == "2026-11-24T08:11:00-08:00")
         // The bus's own time (8:17), not the door's (8:11, the walk to the stop before it).
         #expect(request["title"] as? String == "Leave now for the 545 to Redmond at 8:17 AM to arrive by 9:00 AM")
         // The 8:17 bus runs 12 min late: the planner no longer offers it for 9:00, the leave time
         // moves to the earlier one, and the alert says why.
         try server.steer(#"{"delays": {"16:17": 12}}"#)
         try sandbox.ok(["refresh", "--now", "2026-11-24T07:40:00-08:00"])
-        let tick = try sandbox.ok(["tick", "--now", "2026-11-24T07:51:00-08:00"])
+        let tick = try sandbox.ok(["tick", "--now", "2026-11-24T07:56:00-08:00"])
         #expect(tick.stdout == """
             Leave now for the 545 to Redmond at 8:02 AM to arrive by 9:00 AM
             The 8:17 AM no longer arrives in time: take the 8:02 AM
@@ -257,7 +258,7 @@ final class TransitousServer: SteeredServer, @unchecked Sendable {
         try sandbox.ok(["refresh", "--now", "2026-11-24T07:00:00-08:00"])
         try server.steer(#"{"cancel": ["16:17"]}"#)
         try sandbox.ok(["refresh", "--now", "2026-11-24T07:40:00-08:00"])
-        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T07:51:00-08:00"]).stdout == """
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T07:56:00-08:00"]).stdout == """
             Leave now for the 545 to Redmond at 8:02 AM to arrive by 9:00 AM
             The 8:17 AM is cancelled: take the 8:02 AM
             home → work (Transitous): leave 7:56 AM for the 545 to Redmond at 8:02 AM (timetable) from Stop A, arriving work at 8:36 AM

@@ -20,7 +20,10 @@ extension CustomRoutes {
             let schedules = Dictionary((try store.schedules().schedules + commute.calendars.departureSchedules()).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             for entry in soon {
                 guard let schedule = schedules[entry.scheduleID], schedule.isEnabled else { continue }
-                let query = entry.arrival.map { RoutingQuery(time: $0, arriveBy: true) } ?? RoutingQuery(time: max(now, entry.nextFire), arriveBy: false)
+                // Arriving with the minutes to spare: the planner's last itinerary is the one to take.
+                let spare: TimeInterval = if case .arriveBy(let minutes, _) = schedule.timing { TimeInterval(minutes * 60) } else { 0 }
+                let query = entry.arrival.map { RoutingQuery(time: $0.addingTimeInterval(-spare), arriveBy: true) }
+                    ?? RoutingQuery(time: max(now, entry.nextFire), arriveBy: false)
                 for id in schedule.routeIDs where ids.contains(id) && !(queries[id] ?? []).contains(where: { $0.arriveBy == query.arriveBy }) {
                     queries[id, default: []].append(query)
                 }

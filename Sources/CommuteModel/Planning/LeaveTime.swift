@@ -65,19 +65,21 @@ public struct LeaveTime: Sendable, Equatable {
         case .arriveBy(let minutes, _): TimeInterval(minutes * 60)
         }
         let known = schedule.routeIDs.compactMap { routes[$0] }
-        // A transit route leaves when its bus does: the last one predicted to arrive in time, less
-        // the walk. The latest leave of any route wins, a driving route's current time included.
+        // A transit route leaves when its bus does: the last one predicted to arrive with the
+        // minutes to spare (at the destination, as by car), less the walk. The latest leave of any
+        // route wins, a driving route's current time included.
         let transit = known.compactMap { route -> LeaveTime? in
-            guard let trip = route.transit, var choice = trip.choice(arrivingBy: arrival) else { return nil }
+            // With none that early, the last in time at all: less to spare beats no bus.
+            guard let trip = route.transit,
+                var choice = trip.choice(arrivingBy: arrival.addingTimeInterval(-buffer)) ?? trip.choice(arrivingBy: arrival)
+            else { return nil }
             if let replaced = memory?.replaced(by: choice.chosen.run) {
                 choice.replacedRun = replaced
                 choice.replaced = trip.departures.first { $0.run == replaced }
             }
             let start = choice.chosen.expected.addingTimeInterval(-TimeInterval(trip.walkMinutes * 60))
             let minutes = max(1, Int((choice.chosen.arrival.timeIntervalSince(start) / 60).rounded(.up)))
-            return LeaveTime(
-                arrival: arrival, leave: start.addingTimeInterval(-buffer), basis: .current, fastest: route, minutes: minutes,
-                departure: choice)
+            return LeaveTime(arrival: arrival, leave: start, basis: .current, fastest: route, minutes: minutes, departure: choice)
         }
         // An open engine's time is not traffic: it counts only where no route has a live time.
         let estimated = known.filter { $0.transit == nil && !$0.hasLiveTime }

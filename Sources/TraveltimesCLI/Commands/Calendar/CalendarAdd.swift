@@ -91,7 +91,7 @@ extension Commands {
             invalid: { text in "Invalid --provider '\(DisplayText.line(text))': use tomtom, here, google, transitous, osrm or valhalla." })
         static let skip = Flag("--skip", help: "Any day with an event in it pauses every schedule (holidays, vacation)")
         static let buffer = Option<Int>(
-            "--buffer", value: "DURATION", help: "Minutes to spare before each event (default 10m)",
+            "--buffer", value: "DURATION", help: "Minutes to spare at the event's place before it starts (default 10m)",
             parse: { text in
                 guard let seconds = ScheduleParsing.duration(text), seconds % 60 == 0, seconds / 60 <= Schedule.Timing.largestBufferMinutes else {
                     throw UsageError(message: "Invalid --buffer '\(DisplayText.line(text))': use whole minutes such as 10m or 0 (at most 3h).", command: "")

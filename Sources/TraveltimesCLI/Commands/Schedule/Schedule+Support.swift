@@ -52,7 +52,7 @@ extension Commands {
         static let arriveBy = Option<TimeOfDay>(
             "--arrive-by", value: "TIME", help: "Arrive by this time instead: the alert fires when you must leave", parse: { try ScheduleParsing.time($0) })
         static let buffer = Option<Int>(
-            "--buffer", value: "DURATION", help: "With --arrive-by: minutes to spare (default 5m)",
+            "--buffer", value: "DURATION", help: "With --arrive-by: minutes to spare at the destination, by car or by bus (default 5m)",
             parse: { text in
                 guard let seconds = ScheduleParsing.duration(text), seconds % 60 == 0, seconds / 60 <= Schedule.Timing.largestBufferMinutes else {
                     throw UsageError(message: "Invalid --buffer '\(DisplayText.line(text))': use whole minutes such as 5m or 0 (at most 3h).", command: "")
