@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// Issue 46: what the README promises, kept at the edges — no alert dropped, no failure called a
@@ -213,5 +214,73 @@ extension PromiseTests {
         #expect(first["nextFire"] as? String == "2026-11-24T08:11:00-08:00" && first["title"] as? String == "Leave now for the 545 to Redmond at 8:17 AM to arrive by 9:08 AM", "\(first)")
         let help = try sandbox.ok(["schedule", "add", "--help"]).stdout
         #expect(help.contains("minutes to spare at the destination, by car or by bus"), "\(help)")
+    }
+}
+
+extension PromiseTests {
+    /// An alert tried three times and then delivered is one delivered alert to `status`.
+    @Test func statusCountsEachAlertOnceByItsLastOutcome() throws {
+        let sandbox = try Sandbox().prepared().withoutHealthAlerts()
+        let flag = sandbox.home + "-up"
+        defer { unlink(flag) }
+        try sandbox.ok(["notify", "add", "exec", "/bin/sh", "-c", "test -e \(flag)"])
+        for minute in ["00", "01", "02"] {
+            #expect(try sandbox.run(["tick", "--now", "2025-11-05T07:\(minute):00-08:00"]).status == 1)
+        }
+        try Sandbox.write(flag, Data())
+        try sandbox.ok(["tick", "--now", "2025-11-05T07:03:00-08:00"])
+        let status = try sandbox.ok(["status", "--now", "2025-11-05T07:04:00-08:00"]).stdout
+        #expect(status.components(separatedBy: "\n").contains("Last alert: 7:03 AM delivered; last 24 h: 1 delivered"), "\(status)")
+        let json = try #require((try sandbox.json(["status", "--json", "--now", "2025-11-05T07:04:00-08:00"]) as? [String: Any])?["lastAlert"] as? [String: Any])
+        #expect(json["lastDay"] as? [String: Int] == ["delivered": 1], "\(json)")
+    }
+
+    /// mailto: goes through this machine's sendmail: with none, it is refused when added (unless
+    /// --force) and a problem to `doctor`, not a failure found at 7:00.
+    @Test func aMailtoNotifierWithoutSendmailIsRefusedAndAProblem() throws {
+        guard Self.sendmailOutsidePath.isEmpty else {
+            Issue.record("this machine has \(Self.sendmailOutsidePath.joined(separator: ", ")): a sendmail outside PATH cannot be taken away here")
+            return
+        }
+        let sandbox = try Sandbox().prepared()
+        sandbox.environment["PATH"] = "/usr/bin:/bin"
+        let refused = try sandbox.run(["notify", "add", "mailto:ada@example.com"])
+        #expect(refused.status == 64 && refused.stderr == """
+            traveltimes: Cannot add that mailto: notifier: no sendmail on PATH or in /usr/sbin, so mail cannot be sent: install a mail transfer agent (msmtp-mta, postfix or exim4). Pass --force before the URL to add it anyway. See 'traveltimes notify add --help'.
+
+            """, "\(refused)")
+        #expect(try sandbox.ok(["notify", "list"]).stdout.hasPrefix("No notifiers"))
+        try sandbox.ok(["notify", "add", "--force", "mailto:ada@example.com"])
+        let doctor = try sandbox.run(["doctor"]).stdout.components(separatedBy: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(doctor.contains(
+            "problem notifier 1 mailto:ada@example.com: no sendmail on PATH or in /usr/sbin, so mail cannot be sent: install a mail transfer agent (msmtp-mta, postfix or exim4)"), "\(doctor)")
+        // With one on PATH, it is added as any notifier.
+        let tools = try DesktopAndMail(sandbox)
+        defer { withExtendedLifetime(tools) {} }
+        try sandbox.ok(["notify", "add", "mailto:bob@example.com"])
+    }
+
+    static var sendmailOutsidePath: [String] { ["/usr/sbin/sendmail", "/usr/lib/sendmail"].filter { access($0, X_OK) == 0 } }
+
+    /// A setting only this shell has is one the timers and cron run without: `install cron`
+    /// warns, and `doctor` says it is a problem, naming the setting that saves it.
+    @Test func aSettingOnlyInTheShellIsSaidByInstallAndDoctor() throws {
+        let sandbox = try Sandbox(runner: .binary).prepared()
+        let programs = try StandInPrograms(sandbox)
+        defer { withExtendedLifetime(programs) {} }
+        let environment = ["TRAVELTIMES_OSRM_URL": "http://127.0.0.1:9/", "HERE_API_KEY": "k-123456"]
+        let installed = try sandbox.run(["install", "cron"], environment: environment)
+        #expect(installed.status == 0 && installed.stderr == """
+            traveltimes: warning: TRAVELTIMES_OSRM_URL is set only in this shell: the timers and cron will run without it; save it with `traveltimes config set osrm-url`
+            traveltimes: warning: HERE_API_KEY is set only in this shell: the timers and cron will run without it; save it with `traveltimes config set here-key -`
+
+            """, "\(installed)")
+        #expect(!installed.stderr.contains("k-123456"))
+        let doctor = try sandbox.run(["doctor"], environment: environment).stdout.components(separatedBy: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(doctor.contains("problem setting TRAVELTIMES_OSRM_URL is set only in this shell: the timers and cron do not see it, and run without it"), "\(doctor)")
+        #expect(doctor.contains("→ traveltimes config set osrm-url VALUE (then unset TRAVELTIMES_OSRM_URL)"), "\(doctor)")
+        // Saved, it is no longer only the shell's.
+        try sandbox.ok(["config", "set", "osrm-url", "http://127.0.0.1:9/"])
+        #expect(try !sandbox.run(["doctor"], environment: environment).stdout.contains("TRAVELTIMES_OSRM_URL"))
     }
 }

@@ -187,16 +187,24 @@ extension Alerts {
         return nil
     }
 
-    /// Sends a sample alert — the first three favorites as they are now — through every notifier
-    /// the way every alert goes: claimed, sent, and its outcome ledgered.
+    /// Sends a sample alert — the first three favorites as they are now, or with none a line that
+    /// says so — through every notifier the way every alert goes: claimed, sent, and its outcome
+    /// ledgered.
     public func sendTestAlert(notifiers: [Notifier], sender: some AlertSender) throws -> TestAlert {
         let favorites = try store.favorites().routeIDs
-        guard !favorites.isEmpty else { throw CommuteError.nothingToBrief }
-        let local = calendar.local(now)
-        let sample = Schedule(
-            routeIDs: Array(favorites.prefix(3)), days: [local.weekday], hour: local.hour, minute: local.minute, createdAt: now)
-        let content = AlertComposer.content(for: sample, routes: try store.routes().byID, firesAt: now, calendar: calendar)
-        let message = AlertMessage(id: .test(Int(now.timeIntervalSince1970)), title: "Test: \(content.title)", body: content.body)
+        let message: AlertMessage
+        if favorites.isEmpty {
+            // Its point is the phone, not the routes: with none followed yet, it still goes.
+            message = AlertMessage(
+                id: .test(Int(now.timeIntervalSince1970)), title: "Test: traveltimes alerts reach you here",
+                body: "No favorite routes yet, so no travel times in this sample: `traveltimes favorites add ID` follows one.")
+        } else {
+            let local = calendar.local(now)
+            let sample = Schedule(
+                routeIDs: Array(favorites.prefix(3)), days: [local.weekday], hour: local.hour, minute: local.minute, createdAt: now)
+            let content = AlertComposer.content(for: sample, routes: try store.routes().byID, firesAt: now, calendar: calendar)
+            message = AlertMessage(id: .test(Int(now.timeIntervalSince1970)), title: "Test: \(content.title)", body: content.body)
+        }
         let occurrence = Occurrence(message.id, at: now)
         let deliveries = notifiers.map {
             Delivery(claim: Claim(occurrence: occurrence, notifier: $0, attempt: 1, isResend: false), message: message, note: nil)

@@ -101,7 +101,9 @@ extension Exports {
             let counts = log.providerRequests?.day == today ? log.providerRequests?.counts ?? [:] : [:]
             let midnight = commute.calendar.instant(on: commute.today, hour: 0, minute: 0)
             var outcomes: [String: Int] = ["delivered": 0, "failed": 0, "missed": 0, "suppressed": 0]
-            for decision in try commute.store.ledgerDecisions(since: midnight) where decision.outcome != .claimed {
+            // Every attempt of a send counts (a counter never goes back); an update or a dismissal
+            // of a notification already out is no alert.
+            for decision in try commute.store.ledgerDecisions(since: midnight) where decision.outcome != .claimed && decision.send != nil {
                 outcomes[decision.outcome.rawValue, default: 0] += 1
             }
             var families = [
@@ -121,7 +123,7 @@ extension Exports {
                 name: "traveltimes_provider_requests_total", help: "Requests sent to each routing provider today (from 0 at local midnight).",
                 kind: .counter, samples: RouteProvider.allCases.map { .init(labels: [("provider", $0.rawValue)], value: Double(counts[$0.rawValue] ?? 0)) }))
             families.append(.init(
-                name: "traveltimes_alerts_total", help: "Alerts decided today, by outcome, one per notifier (from 0 at local midnight).", kind: .counter,
+                name: "traveltimes_alerts_total", help: "Alert sends decided today, by outcome, one per notifier and attempt (from 0 at local midnight).", kind: .counter,
                 samples: outcomes.keys.sorted().map { .init(labels: [("outcome", $0)], value: Double(outcomes[$0] ?? 0)) }))
             return PrometheusText.render(families.filter { !$0.samples.isEmpty })
         }

@@ -58,6 +58,9 @@ extension Health {
         case providerReady(RouteProvider, usage: ProviderUsage)
         /// Every request of the latest refresh that asked it failed: its routes keep their last times.
         case providerFailing(RouteProvider, usage: ProviderUsage, failure: RefreshLog.ProviderFailure)
+        /// A variable set in this shell that changes what the unattended runs do, which timers and
+        /// cron do not see: `setting` saves it (nil when it has no saved form).
+        case onlyInShell(EnvironmentVariable, setting: String?)
 
         // Transit feeds
         /// A feed, its routes, when its timetable was last checked (nil: never) and its problems
@@ -107,6 +110,7 @@ extension Health {
             case .zoneOverridden, .zoneDiffers, .duplicateSchedule, .scheduleInsideQuietHours, .providerBudgetSpent, .transitNoDeparture,
                 .providerFailing:
                 .warning
+            case .onlyInShell: .problem
             case .refreshed(_, let age, let lastFailure): age > 86_400 ? .problem : age > Self.staleAfter || lastFailure != nil ? .warning : .ok
             case .dataAge(_, let age, _): age > 86_400 ? .problem : age > Self.staleAfter ? .warning : .ok
             case .transitFeed(_, _, let checkedAt, let problems): checkedAt == nil || !problems.isEmpty ? .warning : .ok
@@ -135,6 +139,7 @@ extension Health {
         var findings: [Finding] = []
         if let configuration {
             findings += checkSource(configuration, customRoutes: custom.count, transitFeeds: transit.count, environment: environment)
+            findings += Self.shellOnlySettings(environment, configuration: configuration).map { Finding.onlyInShell($0.0, setting: $0.setting) }
             findings += checkPlans(configuration, environment: environment)
         }
         findings += checkRefresh(cache, transit: transit.map(\.state))
@@ -317,6 +322,24 @@ extension Health {
         let relevant = used.isEmpty ? routes : routes.filter { used.contains($0.id) }
         guard let newest = relevant.filter({ $0.currentMinutes != nil }).map(\.updatedAt).max() else { return [] }
         return [.dataAge(oldest: newest, age: max(0, now.timeIntervalSince(newest)), alert: nil)]
+    }
+
+    /// The variables set in `environment` that change what `refresh` and `tick` do, which the
+    /// timers and cron will not have, each with the setting that saves it (nil when it has none).
+    /// The source, the access code and the providers' keys are said where they are checked.
+    public static func shellOnlySettings(_ environment: [String: String], configuration: Configuration) -> [(EnvironmentVariable, setting: String?)] {
+        let saved: [(EnvironmentVariable, String?, String)] = [
+            (.transitousURL, configuration.transitousURL, Setting.transitousURL.name), (.nominatimURL, configuration.geocoderURL, Setting.geocoderURL.name),
+            (.osrmURL, configuration.osrmURL, Setting.osrmURL.name), (.valhallaURL, configuration.valhallaURL, Setting.valhallaURL.name),
+        ]
+        var found: [(EnvironmentVariable, setting: String?)] = saved.compactMap { variable, value, setting in
+            environment.nonEmpty(variable) != nil && value == nil ? (variable, setting) : nil
+        }
+        for variable: EnvironmentVariable in [.tomtomURL, .hereURL, .googleURL, .pushoverURL, .telegramURL, .discordURL, .slackURL, .cap, .lockTimeout, .tickDeadline]
+        where environment.nonEmpty(variable) != nil {
+            found.append((variable, nil))
+        }
+        return found
     }
 
     /// Each provider that serves a custom route: a key the timers will see, and its budget today.

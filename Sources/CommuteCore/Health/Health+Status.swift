@@ -15,7 +15,7 @@ extension Health {
         /// The pauses in force or to come; nil when the schedules cannot be read.
         public var pauses: [Pause]?
         public var pending: PendingCounts?
-        /// The ledger's decisions (claims left out), oldest first.
+        /// Each send's latest decision (claims, updates and dismissals left out), oldest first.
         public var decisions: [(at: Date, outcome: DeliveryLedger.Entry.Outcome)]?
         /// The transit feeds with what is known of each; nil when `transit.json` cannot be read.
         public var transit: [(feed: TransitFeed, state: TransitState.FeedState?, routes: [String])]?
@@ -56,7 +56,7 @@ extension Health {
         }
         status.transit = read { try commute.transit.transitFeeds() }
         status.decisions = read {
-            try store.ledgerDecisions(since: ledgerHorizon).filter { $0.outcome != .claimed }
+            DeliveryLedger.lastDecisions(try store.ledgerDecisions(since: ledgerHorizon)).map { ($0.at, $0.outcome) }
         }
         return status
     }

@@ -559,3 +559,12 @@ public enum Channel: Sendable, Equatable {
         }
     }
 }
+
+extension Channel {
+    /// Why a `mailto:` notifier cannot send on this machine with `path`: no sendmail on it or in
+    /// /usr/sbin (a mail transfer agent is not installed). Nil for any other channel, or when found.
+    public func problem(path: String?) -> String? {
+        guard case .sendmail = self, Sendmailer.program(path: path) == nil else { return nil }
+        return "no sendmail on PATH or in /usr/sbin, so mail cannot be sent: install a mail transfer agent (msmtp-mta, postfix or exim4)"
+    }
+}

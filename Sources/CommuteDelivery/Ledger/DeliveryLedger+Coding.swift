@@ -51,8 +51,8 @@ extension DeliveryLedger {
 
     /// When each decision was made and what it was, newest last, at or after `horizon`: what
     /// `status` shows, read without building the rest of each entry.
-    static func decisions(from data: Data, since horizon: Date?) throws -> [(at: Date, outcome: Entry.Outcome)] {
-        var decisions: [(at: Date, outcome: Entry.Outcome)] = []
+    static func decisions(from data: Data, since horizon: Date?) throws -> [Decision] {
+        var decisions: [Decision] = []
         _ = try DocumentReading.document(data, as: DeliveryLedger.self) { reader in
             try DocumentReading.object(&reader, field: "", keys: ["version", "entries"]) { key, reader in
                 switch key {
@@ -65,8 +65,17 @@ extension DeliveryLedger {
                         try reader.beginObject()
                         var at: Date?
                         var outcome: Entry.Outcome?
+                        var isAction = false
+                        var send = ""
                         while let key = try reader.nextKey() {
-                            if at == nil, "at" ~= key {
+                            if "action" ~= key {
+                                isAction = true
+                                try reader.skipValue()
+                            } else if "requestID" ~= key || "occurrence" ~= key {
+                                send += (try reader.readString()) + " "
+                            } else if "notifier" ~= key {
+                                send += "notifier=\(try reader.readInt()) "
+                            } else if at == nil, "at" ~= key {
                                 at = try DocumentReading.date(&reader, field: "\(field()).at")
                             } else if outcome == nil, "outcome" ~= key {
                                 let text = try reader.readString()
@@ -78,7 +87,8 @@ extension DeliveryLedger {
                         }
                         let decided = try DocumentReading.required(at, "\(field()).at")
                         if let horizon, decided < horizon { return }
-                        decisions.append((decided, try DocumentReading.required(outcome, "\(field()).outcome")))
+                        decisions.append(Decision(
+                            at: decided, outcome: try DocumentReading.required(outcome, "\(field()).outcome"), send: isAction ? nil : send))
                     }
                 }
             }

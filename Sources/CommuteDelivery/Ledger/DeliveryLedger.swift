@@ -105,3 +105,25 @@ public struct DeliveryLedger: StoreDocument, Equatable {
     /// Entries kept: 30 days.
     public static let retention: TimeInterval = 30 * 86_400
 }
+
+extension DeliveryLedger {
+    /// One decision as `status` and the metrics count it: when, what, and which send it was about
+    /// (its alert, occurrence and notifier); nil for an action on a notification already out there
+    /// (an update, a dismissal), which is no alert of its own.
+    public struct Decision: Sendable, Equatable {
+        public var at: Date
+        public var outcome: Entry.Outcome
+        public var send: String?
+    }
+
+    /// Each send once, by its latest decision, oldest first: an alert retried three times and then
+    /// delivered is one delivered alert, not three failed and one delivered.
+    public static func lastDecisions(_ decisions: [Decision]) -> [Decision] {
+        var latest: [String: Int] = [:]
+        for (index, decision) in decisions.enumerated() {
+            guard let send = decision.send, decision.outcome != .claimed else { continue }
+            latest[send] = index
+        }
+        return latest.values.sorted().map { decisions[$0] }
+    }
+}

@@ -20,9 +20,9 @@ extension Store {
     }
 
     /// When each decision in the ledger since `horizon` was made and what it was, newest last:
-    /// the ledger read for `status`, which shows no more.
-    public func ledgerDecisions(since horizon: Date?) throws(StoreError) -> [(at: Date, outcome: DeliveryLedger.Entry.Outcome)] {
-        var decisions: [(at: Date, outcome: DeliveryLedger.Entry.Outcome)] = []
+    /// the ledger read for `status` and the metrics, which show no more.
+    public func ledgerDecisions(since horizon: Date?) throws(StoreError) -> [DeliveryLedger.Decision] {
+        var decisions: [DeliveryLedger.Decision] = []
         _ = try file(DeliveryLedger.self).load { data in
             decisions = try DeliveryLedger.decisions(from: data, since: horizon)
             return DeliveryLedger.empty

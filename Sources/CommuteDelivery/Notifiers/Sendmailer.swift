@@ -8,9 +8,14 @@ enum Sendmailer {
     /// Where sendmail lives when PATH (cron's is `/usr/bin:/bin`) does not have it.
     static let usualPlaces = ["/usr/sbin/sendmail", "/usr/lib/sendmail"]
 
+    /// The sendmail a `mailto:` notifier would run with `path` (cron's is `/usr/bin:/bin`), or nil.
+    static func program(path: String?) -> String? {
+        Subprocess.resolve("sendmail", path: path) ?? usualPlaces.first(where: { access($0, X_OK) == 0 })
+    }
+
     static func perform(_ operation: AlertOperation, _ mail: Channel.Sendmail, environment: [String: String]) -> AlertReceipt {
         guard let message = operation.message else { return .cannot("mail cannot be taken back once sent") }
-        guard let program = Subprocess.resolve("sendmail", path: environment[.path]) ?? usualPlaces.first(where: { access($0, X_OK) == 0 })
+        guard let program = program(path: environment[.path])
         else { return AlertReceipt(result: .failed(.couldNotRun(program: "sendmail", reason: "no sendmail on PATH or in /usr/sbin"))) }
         do {
             let (_, status) = try Subprocess.exchange(

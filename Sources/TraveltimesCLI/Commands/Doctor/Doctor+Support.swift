@@ -201,6 +201,10 @@ struct Doctor {
         case .providerBudgetSpent(let provider, let usage):
             return ("provider " + provider.rawValue, usageText(usage) + ": the budget is spent; its routes keep their last times until midnight",
                     "traveltimes config set \(provider.budgetSetting) N, if your plan allows more")
+        case .onlyInShell(let variable, let setting):
+            return ("setting", "\(variable.name) is set only in this shell: the timers and cron do not see it, and run without it",
+                    setting.map { "traveltimes config set \($0) VALUE (then unset \(variable.name))" }
+                        ?? "it has no saved form: give it to the timers or cron yourself, or unset it")
         case .providerFailing(let provider, let usage, let failure):
             return ("provider " + provider.rawValue,
                     usageText(usage) + "; failing since \(moment(failure.since)): \(DisplayText.line(failure.reason)); its routes keep their last times",
@@ -326,7 +330,9 @@ struct Doctor {
                 add(check, .ok, "desktop: notify-send is here; under cron the session bus is found at /run/user/\(getuid())/bus")
             }
         case .channel(let url):
-            if (try? Channel(url: url)) != nil {
+            if let channel = try? Channel(url: url), let problem = channel.problem(path: invocation.environment[.path]) ?? (cron ? channel.problem(path: Self.cronPath) : nil) {
+                add(check, .problem, "\(notifier.summary): \(problem)", fix: "install one, then `traveltimes notify test`")
+            } else if (try? Channel(url: url)) != nil {
                 add(check, .ok, notifier.summary + ": well formed; `traveltimes notify test` sends a sample")
             } else {
                 add(check, .problem, "\(notifier.summary)", fix: "traveltimes notify remove \(notifier.id), then add it again")

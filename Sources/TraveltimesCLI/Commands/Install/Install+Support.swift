@@ -21,6 +21,24 @@ extension Commands {
             store: try? storeDirectory(invocation))
     }
 
+    /// Warns of each variable set in this shell alone that changes what the unattended runs do:
+    /// the timers and cron start without it (and the source, code or key it holds).
+    static func warnOfShellOnlySettings(_ invocation: Invocation) {
+        guard let configuration = try? invocation.commute().configuration else { return }
+        let environment = invocation.environment
+        var found = Health.shellOnlySettings(environment, configuration: configuration)
+        if environment.nonEmpty(.source) != nil, configuration.source == nil { found.insert((.source, Setting.source.name), at: 0) }
+        if environment.nonEmpty(.accessCode) != nil, configuration.accessCode == nil { found.insert((.accessCode, Setting.accessCode.name + " -"), at: 0) }
+        for provider in RouteProvider.allCases {
+            guard let variable = provider.keyVariable, environment.nonEmpty(variable) != nil, configuration.key(for: provider) == nil else { continue }
+            found.append((variable, provider.keySetting + " -"))
+        }
+        for (variable, setting) in found {
+            invocation.io.warn("\(variable.name) is set only in this shell: the timers and cron will run without it; "
+                + (setting.map { "save it with `traveltimes config set \($0)`" } ?? "it has no saved form, so give it to them yourself or unset it"))
+        }
+    }
+
     // MARK: Helpers
 
     static func interval(_ invocation: Invocation) throws -> Installation.Interval {

@@ -45,6 +45,7 @@ extension Commands {
             try writeCrontab(merged, invocation)
             io.out("Added to your crontab:")
             for line in block { io.out("  " + Installation.text(ofByteString: line)) }
+            warnOfShellOnlySettings(invocation)
         }
     }
 }

@@ -41,6 +41,7 @@ extension Commands {
                 for command in plan.commands { io.out("  " + command.joined(separator: " ")) }
             }
             io.out("On a server without a login session, also run: loginctl enable-linger \"$USER\"")
+            warnOfShellOnlySettings(invocation)
         }
 
         static let enable = Flag("--enable", help: "Also reload systemd and start both timers now")

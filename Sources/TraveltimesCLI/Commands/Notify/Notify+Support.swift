@@ -3,11 +3,16 @@ import FoundationEssentials
 
 extension Commands {
     /// A notifier URL, parsed as Apprise parses it; why not, without repeating it.
-    static func channel(_ url: String, _ invocation: Invocation) throws -> Notifier.Kind {
+    static func channel(_ url: String, _ invocation: Invocation, force: Bool = false) throws -> Notifier.Kind {
+        let channel: Channel
         do {
-            _ = try Channel(url: url)
+            channel = try Channel(url: url)
         } catch {
             throw invocation.usage("Cannot add that URL: \(error.description).")
+        }
+        // mailto: goes through this machine's sendmail: with none, it could never send.
+        if !force, let problem = channel.problem(path: invocation.environment[.path]) {
+            throw invocation.usage("Cannot add that mailto: notifier: \(problem). Pass --force before the URL to add it anyway.")
         }
         return .channel(url: url)
     }

@@ -103,9 +103,9 @@ extension Commands {
                 guard let line = StandardInput.line(maximumBytes: 4_096) else {
                     throw invocation.usage("No URL on standard input (one line, at most 4 KiB): `printf '%s\\n' \"$URL\" | traveltimes notify add -`.")
                 }
-                return try channel(line, invocation)
+                return try channel(line, invocation, force: invocation.isSet(Self.force))
             case let url where words.count == 1 && Channel.looksLikeChannel(url):
-                return try channel(url, invocation)
+                return try channel(url, invocation, force: invocation.isSet(Self.force))
             default:
                 if Channel.looksLikeChannel(words[0]) { throw invocation.usage("A notifier URL takes nothing after it but --name NAME.") }
                 // A URL of another kind may hold a credential: it is not repeated.
@@ -117,6 +117,6 @@ extension Commands {
         }
 
         static let name = Option<String>("--name", value: "NAME", help: "What schedules call it: schedule add --notify NAME")
-        static let force = Flag("--force", help: "Add an exec notifier even if its program is not found here")
+        static let force = Flag("--force", help: "Add an exec, desktop or mailto: notifier even if its program (or sendmail) is not found here")
     }
 }

@@ -14,8 +14,6 @@ extension Commands {
         let delay = try invocation.value(option) ?? defaultDelay
         let commute = try invocation.commute()
         let notifiers = commute.configuration.effectiveNotifiers
-        // Said before the wait, not after it (sendTestAlert checks again, for its other callers).
-        guard try !commute.favorites.read().routeIDs.isEmpty else { throw CommuteError.nothingToBrief }
         if delay > 0 {
             invocation.io.err("Sending a test alert in \(Int(delay)) s…")
             sleepFor(delay)
