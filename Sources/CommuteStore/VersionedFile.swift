@@ -142,13 +142,21 @@ public struct VersionedFile<Document: VersionedDocument>: Sendable {
 }
 
 extension VersionedFile where Document: Equatable {
-    /// Read-modify-write; nothing is written if `body` throws or leaves the document unchanged.
-    /// Not thread-safe on its own: the caller holds the file's lock.
+    /// Read-modify-write; nothing is written if `body` throws or leaves the document unchanged,
+    /// or leaves one that would not be read back (two identities the same): a store is never
+    /// written into a state that stops every command. Not thread-safe on its own: the caller
+    /// holds the file's lock.
     public func update<T>(_ body: (inout Document) throws -> T) throws -> T {
         var document = try load()
         let original = document
         let result = try body(&document)
-        if document != original { try save(document) }
+        guard document != original else { return result }
+        do {
+            try document.validate()
+        } catch {
+            throw StoreError.io(path: path, reason: "not written, as it would not be read back: \(error.reason)")
+        }
+        try save(document)
         return result
     }
 }

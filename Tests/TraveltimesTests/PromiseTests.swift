@@ -284,3 +284,62 @@ extension PromiseTests {
         #expect(try !sandbox.run(["doctor"], environment: environment).stdout.contains("TRAVELTIMES_OSRM_URL"))
     }
 }
+
+extension PromiseTests {
+    /// Every adding command, two at once, 20 rounds: the store stays usable, every identity is
+    /// one of a kind (two exports of a kind get two IDs; a name taken twice at once is taken
+    /// once), and what both asked for different names is all there.
+    @Test func twoAddingCommandsAtOnceLeaveAUsableStore() throws {
+        let ics = Paths.root.appendingPathComponent("Fixtures/calendars").path
+        let gtfs = Paths.transit("metro-gtfs.zip")
+        let pairs: [[[String]]] = [
+            [["export", "add", "ics", "OUT/a.ics"], ["export", "add", "ics", "OUT/b.ics"]],
+            [["export", "add", "prometheus", "OUT/a.prom"], ["export", "add", "prometheus", "OUT/b.prom"]],
+            [["export", "add", "ics", "OUT/same.ics"], ["export", "add", "ics", "OUT/same.ics"]],
+            [["notify", "add", "stdout"], ["notify", "add", "--name", "two", "stdout"]],
+            [["place", "add", "home", "47.6,-122.3"], ["place", "add", "home", "47.7,-122.3"]],
+            [["place", "add", "a", "47.6,-122.3"], ["place", "add", "b", "47.7,-122.3"]],
+            [["calendar", "add", "work", "--ics", ics + "/work.ics", "--route", "1"], ["calendar", "add", "work", "--ics", ics + "/work.ics", "--route", "4"]],
+            [["calendar", "add", "h1", "--ics", ics + "/holidays.ics", "--skip"], ["calendar", "add", "h2", "--ics", ics + "/holidays.ics", "--skip"]],
+            [["transit", "add", "metro", "--static", gtfs], ["transit", "add", "metro", "--static", gtfs]],
+            [["transit", "add", "m2", "--static", gtfs], ["transit", "add", "m3", "--static", gtfs]],
+            [["route", "add", "bus", "--transit", "metro", "--from-stop", "CH", "--to-stop", "2301"], ["route", "add", "bus", "--transit", "m2", "--from-stop", "CH", "--to-stop", "2301"]],
+            [["route", "add", "b1", "--transit", "metro", "--from-stop", "CH", "--to-stop", "2301"], ["route", "add", "b2", "--transit", "m3", "--from-stop", "CH", "--to-stop", "2301"]],
+            [["favorites", "add", "1", "96"], ["favorites", "add", "4", "1"]],
+            [["schedule", "add", "--preset", "morning"], ["schedule", "add", "--at", "7:30", "--route", "1"]],
+            [["group", "add", "g", "--route", "1"], ["group", "add", "g", "--route", "4"]],
+            [["pause", "--from", "2025-11-10", "--until", "2025-11-11"], ["pause", "--from", "2025-11-12", "--until", "2025-11-13"]],
+            [["watch", "add", "1", "--over", "5"], ["watch", "add", "4", "--over", "9"]],
+        ]
+        for round in 1...20 {
+            let sandbox = Sandbox(runner: .binary)
+            let out = sandbox.home + "-out"
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            try sandbox.ok(["refresh", "--source", Paths.fixture, "--quiet"])
+            for pair in pairs {
+                let running = try pair.map { try sandbox.start($0.map { $0.replacingOccurrences(of: "OUT/", with: out + "/") }) }
+                let outcomes = try running.map { try $0.wait() }
+                // One of two wanting the same name may be refused, in words, never by a broken store.
+                for outcome in outcomes where outcome.status != 0 {
+                    #expect(outcome.stderr.contains("already") || outcome.stderr.contains("exists"), "round \(round) \(pair): \(outcome)")
+                }
+                #expect(outcomes.contains { $0.status == 0 }, "round \(round) \(pair): \(outcomes)")
+            }
+            for listing in [["status"], ["pending"], ["routes"], ["export", "list", "--json"], ["notify", "list"], ["place", "list", "--json"], ["calendar", "list"],
+                            ["transit", "list"], ["schedule", "list"], ["group", "list"], ["pause", "list"], ["watch", "list"], ["favorites", "list"]] {
+                try sandbox.ok(listing)
+            }
+            let exports = try #require(try sandbox.json(["export", "list", "--json"]) as? [[String: Any]]).compactMap { $0["id"] as? String }
+            #expect(exports.sorted() == ["ics", "ics-2", "ics-3", "prometheus", "prometheus-2"], "round \(round): \(exports)")
+            let calendars = try sandbox.store.configuration().calendars?.map(\.name) ?? []
+            #expect(calendars.sorted() == ["h1", "h2", "work"], "round \(round): \(calendars)")
+            let places = try #require(try sandbox.json(["place", "list", "--json"]) as? [[String: Any]]).compactMap { $0["name"] as? String }
+            #expect(places.sorted() == ["a", "b", "home"], "round \(round): \(places)")
+            let feeds = try sandbox.store.configuration().transitFeeds?.map(\.name) ?? []
+            #expect(feeds.sorted() == ["m2", "m3", "metro"], "round \(round): \(feeds)")
+            #expect(try sandbox.store.configuration().notifiers?.count == 2 && (try sandbox.store.configuration().watches?.count) == 2, "round \(round)")
+            #expect(try sandbox.ok(["favorites", "list"]).stdout.components(separatedBy: "\n").filter { !$0.isEmpty }.count >= 3, "round \(round)")
+        }
+    }
+}

@@ -68,9 +68,17 @@ extension Calendars {
         }
         let expansion = try expansion(of: data, source: source)
         try store.checkPlanInputs()
-        try AtomicFile.write(data, to: store.calendarCopyPath(source.name))
+        // The name is checked again where it is taken: another command may have taken it meanwhile.
         try store.updateConfiguration { configuration in
-            configuration.calendars = (configuration.calendars ?? []) + [source]
+            let calendars = configuration.calendars ?? []
+            guard !calendars.contains(where: { $0.name == source.name }) else {
+                throw CalendarFailure("there is already a calendar '\(source.name)' (`traveltimes calendar remove \(source.name)` first)", isUsersFault: true)
+            }
+            guard calendars.count < CalendarSource.largestCount else {
+                throw CalendarFailure("there are \(CalendarSource.largestCount) calendars already; remove one first", isUsersFault: true)
+            }
+            try AtomicFile.write(data, to: store.calendarCopyPath(source.name))
+            configuration.calendars = calendars + [source]
         }
         let reading = CalendarState.Reading(
             validators: validators.isEmpty ? nil : validators, fetchedAt: now, checkedAt: now, problem: nil, problemTold: nil,

@@ -37,23 +37,34 @@ extension Exports {
         return (configuration.exports ?? []).map { ($0, state.records[$0.id]) }
     }
 
-    /// The ID a new export of `kind` gets: the kind, or `kind-2`, `kind-3`.
-    public func nextID(_ kind: ExportTarget.Kind) -> String {
-        let taken = Set((configuration.exports ?? []).map(\.id))
+    /// The ID a new export of `kind` gets: the kind, or `kind-2`, `kind-3` (what `add` chooses
+    /// again under the lock, where another command may have taken it meanwhile).
+    public func nextID(_ kind: ExportTarget.Kind) -> String { Self.freeID(kind, in: configuration.exports ?? []) }
+
+    static func freeID(_ kind: ExportTarget.Kind, in exports: [ExportTarget]) -> String {
+        let taken = Set(exports.map(\.id))
         if !taken.contains(kind.rawValue) { return kind.rawValue }
         return (2...99).lazy.map { "\(kind.rawValue)-\($0)" }.first { !taken.contains($0) } ?? kind.rawValue
     }
 
-    /// Adds an export: it is published to now and must work; nothing is saved otherwise.
+    /// What makes `target` one too many among `exports`: their number, or another writing its file.
+    static func conflict(_ target: ExportTarget, with exports: [ExportTarget]) -> ExportFailure? {
+        guard exports.count < ExportTarget.largestCount else {
+            return ExportFailure("there are \(ExportTarget.largestCount) exports already; remove one first", isUsersFault: true)
+        }
+        if target.kind.isFile, let other = exports.first(where: { $0.kind.isFile && $0.location == target.location }) {
+            return ExportFailure("export \(other.id) writes \(target.shownLocation) already", isUsersFault: true)
+        }
+        return nil
+    }
+
+    /// Adds an export: it is published to now and must work; nothing is saved otherwise. Its ID is
+    /// chosen under the lock it is saved under, so two commands at once never share one; the
+    /// outcome names the export as saved.
     @discardableResult
     public func add(_ target: ExportTarget, client: any HTTPClient, timeout: TimeInterval) throws -> Outcome {
-        guard (configuration.exports ?? []).count < ExportTarget.largestCount else {
-            throw ExportFailure("there are \(ExportTarget.largestCount) exports already; remove one first", isUsersFault: true)
-        }
+        if let conflict = Self.conflict(target, with: configuration.exports ?? []) { throw conflict }
         if target.kind.isFile {
-            if let other = (configuration.exports ?? []).first(where: { $0.kind.isFile && $0.location == target.location }) {
-                throw ExportFailure("export \(other.id) writes \(target.shownLocation) already", isUsersFault: true)
-            }
             let directory = target.location.pathDirectory
             var info = stat()
             guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
@@ -68,11 +79,16 @@ extension Exports {
         var record = ExportState.Record()
         let result = publish(target, content: content, record: &record, client: client, timeout: timeout, force: true)
         if case .failed(let problem, _) = result { throw ExportFailure("export \(target.id) (\(target.shownLocation)): \(problem)") }
-        try store.updateConfiguration { configuration in
-            configuration.exports = (configuration.exports ?? []) + [target]
+        let saved = try store.updateConfiguration { configuration in
+            let exports = configuration.exports ?? []
+            if let conflict = Self.conflict(target, with: exports) { throw conflict }
+            var saved = target
+            saved.id = Self.freeID(target.kind, in: exports)
+            configuration.exports = exports + [saved]
+            return saved
         }
-        try store.update(ExportState.self) { state in state.records[target.id] = record }
-        return Outcome(target: target, result: result)
+        try store.update(ExportState.self) { state in state.records[saved.id] = record }
+        return Outcome(target: saved, result: result)
     }
 
     /// What `remove` did: the export, how much it cleared where it published, and why it could

@@ -128,7 +128,9 @@ extension Transit {
         let realtime = storedRealtime(feed.name, .tripUpdates, keepingTrips: Set(timetable.trips.map(\.id)))
         let alerts = storedRealtime(feed.name, .alerts)
         route = Self.planned(route, timetable: timetable, realtime: realtime, alerts: alerts, at: now)
-        try saveTimetable(timetable, for: request.id)
+        // Its timetable is written under the lock its ID is taken under: a second command adding
+        // the same ID meanwhile is refused before it touches the first one's file.
+        var saved = false
         do {
             try store.updateTransit(checkingCache: { state, cache in
                 guard !cache.routes.contains(where: { $0.id == request.id }), !state.routes.contains(where: { $0.id == request.id }) else {
@@ -137,10 +139,12 @@ extension Transit {
                 guard state.routes.count < TransitState.largestRouteCount else {
                     throw TransitProblem("there are \(TransitState.largestRouteCount) transit routes already; remove one first")
                 }
+                try saveTimetable(timetable, for: request.id)
+                saved = true
                 state.routes.append(route)
             })
         } catch {
-            unlink(store.transitPath(request.id, "timetable.json"))
+            if saved { unlink(store.transitPath(request.id, "timetable.json")) }
             throw error
         }
         try commute.reschedule()

@@ -8,9 +8,9 @@ import Glibc
 /// fsync it, rename it over the target, fsync the directory. A reader, or a process killed at any
 /// instant, sees either the whole old file or the whole new one.
 public enum AtomicFile {
-    /// Replaces `path` with `data`, mode 0600 (or `mode`). The caller holds the file's lock, so any
-    /// temporary file of the same target left by a killed writer is known to be garbage and is
-    /// removed.
+    /// Replaces `path` with `data`, mode 0600 (or `mode`). A temporary file of the same target left
+    /// by a writer that is gone (killed mid-write) is garbage and is removed; one a live process is
+    /// writing is its own (a file written outside any lock: an export, a timetable's index).
     public static func write(_ data: some ContiguousBytes, to path: String, mode: mode_t = 0o600) throws(StoreError) {
         do {
             try write(to: path, mode: mode) { file in try file.write(data) }
@@ -79,6 +79,12 @@ public enum AtomicFile {
     private static func removeLeftovers(in directory: String, prefix: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where name.hasPrefix(prefix) {
+            // `PREFIX<pid>-<random>`: a writer still running keeps its file.
+            if let pid = name.dropFirst(prefix.count).split(separator: "-").first.flatMap({ pid_t($0) }), pid > 0,
+                kill(pid, 0) == 0 || errno == EPERM
+            {
+                continue
+            }
             unlink("\(directory)/\(name)")
         }
     }

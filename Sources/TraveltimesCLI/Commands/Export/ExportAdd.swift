@@ -92,7 +92,7 @@ extension Commands {
             case .mqtt: "\(count) retained message\(count == 1 ? "" : "s") published"
             case .ics, .prometheus: "written"
             }
-            invocation.io.out("Added export \(target.id) (\(kind.rawValue), \(target.shownLocation)): \(what). Each refresh and tick sends what changes.")
+            invocation.io.out("Added export \(outcome.target.id) (\(kind.rawValue), \(target.shownLocation)): \(what). Each refresh and tick sends what changes.")
         }
 
         static let token = Option<String>("--token", value: "-", help: "homeassistant: read the long-lived access token from standard input")
