@@ -11,7 +11,8 @@ each request (method, path, authorization, body) as a JSON line to LOG, and exit
 closes or after 300 seconds. CONTROL is a JSON file read on every request: {"token": T} is the
 token it takes (default "good-token"); {"fault": "500"} answers every request with 500, and
 {"fault": "echo"} answers every request 401 quoting its Authorization header back (what a
-careless proxy does). Test-only; standard library only; binds 127.0.0.1.
+careless proxy does); {"fault": "login"} answers every request 200 with an HTML sign-in page (a
+login proxy in front of Home Assistant); {"fault": "hang"} holds every request 60 seconds. Test-only; standard library only; binds 127.0.0.1.
 """
 import datetime
 import http.server
@@ -52,11 +53,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def send(self, status, body, headers=None):
-        data = json.dumps(body).encode()
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        headers = dict(headers or {})
         self.send_response(status)
-        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Type", headers.pop("Content-Type", "application/json"))
         self.send_header("Content-Length", str(len(data)))
-        for name, value in (headers or {}).items():
+        for name, value in headers.items():
             self.send_header(name, value)
         self.end_headers()
         self.wfile.write(data)
@@ -69,6 +71,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 log.write(json.dumps({"method": method, "path": self.path, "authorization": self.headers.get("Authorization"),
                                       "contentType": self.headers.get("Content-Type"), "body": raw.decode("utf-8", "replace")}) + "\n")
         steer = control()
+        if steer.get("fault") == "login":
+            return self.send(200, b"<!DOCTYPE html><html><body><form>Sign in</form></body></html>", {"Content-Type": "text/html"})
+        if steer.get("fault") == "hang":
+            time.sleep(60)
         if steer.get("fault") == "500":
             return self.send(500, {"message": "Internal Server Error"})
         if steer.get("fault") == "echo":
@@ -108,6 +114,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         # The API's root: what a client checks its address and token with.
         steer = control()
+        if steer.get("fault") == "login":
+            return self.send(200, b"<!DOCTYPE html><html><body><form>Sign in</form></body></html>", {"Content-Type": "text/html"})
+        if steer.get("fault") == "hang":
+            time.sleep(60)
         if steer.get("fault") == "500":
             return self.send(500, {"message": "Internal Server Error"})
         if steer.get("fault") == "echo" or self.headers.get("Authorization") != "Bearer " + steer.get("token", "good-token"):

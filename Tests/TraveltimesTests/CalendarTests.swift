@@ -130,7 +130,7 @@ import Testing
 
 
             """)
-        try sandbox.ok(["calendar", "remove", "work", "--now", "2025-11-05T08:30:00-08:00"])
+        try sandbox.ok(["calendar", "remove", "work", "--yes", "--now", "2025-11-05T08:30:00-08:00"])
         #expect(try sandbox.ok(["pending", "--now", "2025-11-05T08:30:00-08:00"]).stdout == "No alerts pending: add a schedule with `traveltimes schedule add --preset morning`.\n")
     }
 
@@ -151,7 +151,7 @@ import Testing
 
             Tue, Nov 18, 7:00 AM  Commute at 7:00 AM (Tue)
             """), "\(pending)")
-        try sandbox.ok(["calendar", "remove", "holidays", "--now", Paths.capturedAt])
+        try sandbox.ok(["calendar", "remove", "holidays", "--yes", "--now", Paths.capturedAt])
         #expect(try sandbox.ok(["pending", "--now", Paths.capturedAt]).stdout.hasPrefix("""
             1 alert scheduled (cap 64); 0 deferred.
 
@@ -238,7 +238,7 @@ import Testing
         #expect(searches.allSatisfy { $0.userAgent.hasPrefix("traveltimes/") })
         let tick = try sandbox.ok(["tick", "--now", "2030-01-15T08:47:00-08:00"])
         #expect(tick.stdout.hasPrefix("Leave now for Dentist at 9:00 AM\nDentist at 9:00 AM (calendar day)\n"), "\(tick)")
-        try sandbox.ok(["calendar", "remove", "day", "--now", "2030-01-15T08:50:00-08:00"])
+        try sandbox.ok(["calendar", "remove", "day", "--yes", "--now", "2030-01-15T08:50:00-08:00"])
         #expect(try sandbox.run(["routes"]).stderr == "traveltimes: No route data yet: run `traveltimes refresh --source FILE-OR-URL` first\n")
     }
 

@@ -349,7 +349,7 @@ final class ProviderServer: @unchecked Sendable {
 
             """)
         // A key only this shell has is one the timers will not.
-        try sandbox.ok(["config", "unset", "here-key"])
+        try sandbox.ok(["config", "unset", "here-key", "--yes"])
         let shellOnly = try sandbox.run(["doctor", "--now", day + "08:30:00"], environment: ["HERE_API_KEY": "here-SHELLSECRET"])
         #expect(shellOnly.status == 1 && !shellOnly.stdout.contains("SHELLSECRET"))
         #expect(Whole.normal(shellOnly.stdout) == """
@@ -412,7 +412,7 @@ final class ProviderServer: @unchecked Sendable {
         let invalid = try sandbox.run(["refresh", "--route", "school", "--now", "2026-11-23T09:02:00"], environment: ["GOOGLE_MAPS_API_KEY": "invalid-SECRET"])
         #expect(invalid.status == 69 && invalid.stderr == "traveltimes: Google rejected the key (API key not valid. Please pass a valid API key.): set a valid one with `traveltimes config set google-key KEY` (or GOOGLE_MAPS_API_KEY); not refreshed: school\n")
         // No key at all: the setting to give, exit 64, nothing sent.
-        try sandbox.ok(["config", "unset", "tomtom-key"])
+        try sandbox.ok(["config", "unset", "tomtom-key", "--yes"])
         let sent = server.requests().count
         let none = try sandbox.run(["refresh", "--route", "home-work"])
         #expect(none.status == 64 && none.stderr == "traveltimes: no TomTom key: `traveltimes config set tomtom-key KEY` (or set TOMTOM_API_KEY); not refreshed: home-work\n")

@@ -127,7 +127,7 @@ import Testing
             prometheus  prometheus  $TMP-out/traveltimes.prom  last sent Wed, Nov 5, 7:00 AM
 
             """#)
-        #expect(Whole.normal(try sandbox.ok(["export", "remove", "ics"]).stdout) == """
+        #expect(Whole.normal(try sandbox.ok(["export", "remove", "ics", "--yes"]).stdout) == """
             Removed export ics (ics, $TMP-out/leave.ics); removed $TMP-out/leave.ics.
 
             """)
@@ -258,7 +258,7 @@ extension ExportTests {
 
         // Removed: its sensors are deleted from Home Assistant, not left frozen.
         let before = server.entries().count
-        #expect(Whole.normal(try sandbox.ok(["export", "remove", "homeassistant"]).stdout) == """
+        #expect(Whole.normal(try sandbox.ok(["export", "remove", "homeassistant", "--yes"]).stdout) == """
             Removed export homeassistant (homeassistant, http://127.0.0.1:PORT); deleted 2 sensors from Home Assistant.
 
             """)
@@ -416,7 +416,7 @@ extension ExportTests {
 
         // Removed: every retained message it published is emptied, the availability too, so Home
         // Assistant forgets the sensors rather than showing their last values as live.
-        let removed = try sandbox.run(["export", "remove", "mqtt"])
+        let removed = try sandbox.run(["export", "remove", "mqtt", "--yes"])
         #expect(Whole.normal(removed.stdout + removed.stderr) == """
             Removed export mqtt (mqtt, mqtt://127.0.0.1:PORT/commute); emptied 7 retained messages.
 

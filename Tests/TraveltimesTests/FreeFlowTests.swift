@@ -60,7 +60,7 @@ final class EngineServer: SteeredServer, @unchecked Sendable {
         #expect(try sandbox.ok(["route", "edit", "drive2", "--name", "Drive"]).stdout
             == "Route drive2: Drive; 17 min, a free-flow estimate from Valhalla (no live traffic), 14.5 km.\n")
         try sandbox.ok(["route", "edit", "drive2", "--name", "home → work (Valhalla)"])
-        try sandbox.ok(["config", "unset", "units"])
+        try sandbox.ok(["config", "unset", "units", "--yes"])
         #expect(try sandbox.ok(["routes", "--now", "2026-11-24T06:10:00-08:00"]).stdout == """
             Updated: osrm 6:00 AM; valhalla 6:00 AM
                   ID  NAME                        NOW  AVG  DELAY  STATUS    SOURCE    UPDATED

@@ -264,7 +264,7 @@ final class FeedServer: @unchecked Sendable {
         try sandbox.ok(["refresh"])
         try sandbox.ok(["refresh"], environment: ["TRAVELTIMES_SOURCE": Paths.fixture])
         #expect(server.requests().count == 1, "the environment beats the configuration")
-        try sandbox.ok(["config", "unset", "source"])
+        try sandbox.ok(["config", "unset", "source", "--yes"])
         #expect(try sandbox.run(["refresh"]).status == 64)
         let badKey = try sandbox.run(["config", "set", "sorce", "x"])
         #expect(badKey.status == 64 && badKey.stderr == "traveltimes: Unknown setting 'sorce': use source, access-code, timezone, grace, quiet-hours, daily-cap, tomtom-key, here-key, google-key, lead, min-interval, budget.tomtom, budget.here, budget.google, budget.transitous, budget.osrm, budget.valhalla, stale-after, alert-lifetime, health-notify, history-days, typical-weeks, contact, transitous-url, geocoder-url, osrm-url, valhalla-url, free-flow-margin, units. Did you mean 'source'? See 'traveltimes config set --help'.\n")

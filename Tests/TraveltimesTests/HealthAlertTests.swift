@@ -186,7 +186,7 @@ import Testing
         #expect(alerts(log).isEmpty)
         #expect(try sandbox.ok(["config", "set", "stale-after", "off"]).stdout == "stale-after set to off: no health alerts.\n")
         try sandbox.ok(["config", "set", "stale-after", "1h"])
-        try sandbox.ok(["config", "unset", "stale-after"])
+        try sandbox.ok(["config", "unset", "stale-after", "--yes"])
         #expect(try sandbox.store.configuration().staleAfterMinutes == nil)
         try sandbox.ok(["config", "set", "stale-after", "off"])
         try sandbox.ok(["tick", "--now", "2025-11-04T18:25"])  // data 2 h 25 min old

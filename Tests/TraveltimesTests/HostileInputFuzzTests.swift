@@ -321,7 +321,7 @@ import Testing
             let outcome = try sandbox.run(["transit", "add", "bad", "--static", path, "--now", TransitTests.at("07:00")])
             #expect(outcome.status == 1 && outcome.stderr.contains("feed bad was not added") || outcome.status == 0, "round \(round): \(outcome)")
             calm(outcome, "add round \(round)")
-            if outcome.status == 0 { try sandbox.ok(["transit", "remove", "bad"]) }
+            if outcome.status == 0 { try sandbox.ok(["transit", "remove", "bad", "--yes"]) }
         }
         #expect(try sandbox.store.configuration().transitFeeds == nil)
         let realtime = "\(scratch)/tripupdates.pb"

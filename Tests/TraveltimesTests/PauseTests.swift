@@ -81,7 +81,7 @@ import Testing
         #expect(try fires(sandbox, wednesday, deferred: true) == ["2026-12-03T07:00:00-08:00", "2026-12-04T07:00:00-08:00"])
 
         // One schedule: the other is not held back.
-        try sandbox.ok(["pause", "clear", "--now", wednesday])
+        try sandbox.ok(["pause", "clear", "--yes", "--now", wednesday])
         try sandbox.ok(["schedule", "add", "--at", "17:00", "--days", "thu", "--route", "96", "--now", wednesday])
         let evening = try #require(try sandbox.scheduleIDs().last)
         let one = try sandbox.ok(["pause", "--from", "2026-11-26", "--until", "2026-11-26", "--schedule", String(evening.prefix(6)), "--now", wednesday])
@@ -122,7 +122,7 @@ import Testing
             #expect(outcome.status == 64 && outcome.stderr.contains(message), "\(arguments): \(outcome)")
         }
         #expect(sandbox.bytes("schedules.json") == before)
-        #expect(try sandbox.ok(["pause", "clear", "--now", monday]).stdout == "Removed 1 pause; 5 alerts scheduled (cap 64).\n")
+        #expect(try sandbox.ok(["pause", "clear", "--yes", "--now", monday]).stdout == "Removed 1 pause; 5 alerts scheduled (cap 64).\n")
     }
 
     @Test func aPausedDaylightSavingDayIsPassedOverByTheWallClock() throws {

@@ -343,3 +343,87 @@ extension PromiseTests {
         }
     }
 }
+
+extension PromiseTests {
+    /// Every command that removes or clears something asks first on a terminal, and off one needs
+    /// --yes: without it nothing in the store changes.
+    @Test func everyDestructiveCommandAsksOrTakesYes() throws {
+        let sandbox = try Sandbox().prepared()
+        let id = try #require(try sandbox.scheduleIDs().first)
+        let prom = sandbox.home + "-metrics.prom"
+        defer { unlink(prom) }
+        for setup in [
+            ["place", "add", "home", "47.6,-122.3"], ["transit", "add", "metro", "--static", Paths.transit("metro-gtfs.zip")],
+            ["calendar", "add", "work", "--ics", CalendarTests.calendar("work.ics"), "--route", "1"], ["export", "add", "prometheus", prom],
+            ["notify", "add", "stdout"], ["watch", "add", "1", "--over", "9"], ["group", "add", "g", "--route", "1"],
+            ["pause", "--until", "2025-11-07"], ["config", "set", "grace", "5m"], ["route", "add", "bus", "--transit", "metro", "--from-stop", "CH", "--to-stop", "2301"],
+        ] {
+            try sandbox.ok(setup)
+        }
+        let destructive: [[String]] = [
+            ["export", "remove", "prometheus"], ["calendar", "remove", "work"], ["place", "remove", "home"], ["pause", "remove", "1"],
+            ["pause", "clear"], ["config", "unset", "grace"], ["notify", "remove", "1"], ["watch", "remove", "1"], ["group", "remove", "g"],
+            ["favorites", "remove", "96"], ["schedule", "remove", id], ["route", "remove", "bus"], ["delivered", "clear", "--all"],
+            ["transit", "remove", "metro"],
+        ]
+        func files() throws -> [String: Data] {
+            var contents: [String: Data] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: sandbox.home) where !name.hasPrefix(".") && name.hasSuffix(".json") {
+                contents[name] = sandbox.bytes(name)
+            }
+            return contents
+        }
+        for words in destructive {
+            let before = try files()
+            let refused = try sandbox.run(words)
+            #expect(refused.status == 64 && refused.stderr.contains("Re-run with --yes to confirm."), "\(words): \(refused)")
+            #expect(try files() == before, "\(words) changed the store without --yes")
+        }
+        for words in destructive { try sandbox.ok(words + ["--yes"]) }
+        #expect(FileManager.default.fileExists(atPath: prom) == false)
+    }
+}
+
+extension PromiseTests {
+    /// A login page answering 200 in front of Home Assistant is no Home Assistant: the export is
+    /// not added, and a refresh that meets it says so rather than count sensors sent.
+    @Test func aWebPageAnswering200IsNotHomeAssistant() throws {
+        let server = try SteeredServer(script: "homeassistant_server.py")
+        let sandbox = try Sandbox().prepared()
+        try server.steer(#"{"fault": "login"}"#)
+        let refused = try sandbox.run(["export", "add", "homeassistant", server.base, "--token", "-"], stdin: "good-token\n")
+        #expect(refused.status == 69 && Whole.normal(refused.stderr) == """
+            traveltimes: export homeassistant (http://127.0.0.1:PORT): http://127.0.0.1:PORT answered with a web page, not Home Assistant's API (a login page or a proxy in front of it?): give the address Home Assistant itself answers at; the export was not added
+
+            """, "\(refused)")
+        #expect(sandbox.bytes("exports.json") == nil)
+        #expect(try sandbox.store.configuration().exports == nil)
+        // Added while it answered, then hidden behind the login page: the refresh warns.
+        try server.steer("{}")
+        #expect(try sandbox.run(["export", "add", "homeassistant", server.base, "--token", "-"], stdin: "good-token\n").status == 0)
+        try server.steer(#"{"fault": "login"}"#)
+        let slower = try sandbox.feed("slower") { routes in routes[96]?["CurrentTime"] = 29 }
+        let warned = try sandbox.ok(["refresh", "--source", slower])
+        #expect(Whole.normal(warned.stderr) == """
+            traveltimes: warning: export homeassistant (http://127.0.0.1:PORT) failed: http://127.0.0.1:PORT answered with a web page, not Home Assistant's API (a login page or a proxy in front of it?): give the address Home Assistant itself answers at; tried again at the next run
+
+            """, "\(warned)")
+    }
+
+    /// A command that re-plans rewrites the iCalendar file at once: a schedule added shows in a
+    /// calendar that reads it now, not after the next refresh.
+    @Test func aScheduleAddedIsInTheCalendarFileAtOnce() throws {
+        let sandbox = try Sandbox().prepared()
+        let ics = sandbox.home + "-leave.ics"
+        defer { unlink(ics) }
+        try sandbox.ok(["export", "add", "ics", ics])
+        func events() throws -> Int { try String(contentsOfFile: ics, encoding: .utf8).components(separatedBy: "BEGIN:VEVENT").count - 1 }
+        let before = try events()
+        try sandbox.ok(["schedule", "add", "--at", "17:30", "--route", "1", "--days", "tue,wed"])
+        #expect(try events() == before + 2)
+        #expect(try String(contentsOfFile: ics, encoding: .utf8).contains("5:30 PM"))
+        let id = try #require(try sandbox.scheduleIDs().last)
+        try sandbox.ok(["schedule", "remove", id, "--yes"])
+        #expect(try events() == before)
+    }
+}

@@ -289,7 +289,7 @@ final class TransitServer: @unchecked Sendable {
         try sandbox.ok(["route", "remove", "commute", "--yes"])
         #expect(try sandbox.store.favorites().routeIDs.isEmpty)
         #expect(try sandbox.store.schedules().schedules.isEmpty)
-        #expect(try sandbox.ok(["transit", "remove", "metro"]).stdout == "Removed transit feed metro.\n")
+        #expect(try sandbox.ok(["transit", "remove", "metro", "--yes"]).stdout == "Removed transit feed metro.\n")
     }
 
     /// `status` and `doctor` know the feeds: a store with transit alone has a source, a refresh

@@ -81,7 +81,7 @@ final class TransitousServer: SteeredServer, @unchecked Sendable {
         let missing = try sandbox.run(["route", "add", "x", "--provider", "transitous", "--from", "nowhere", "--to", "gym"])
         #expect(missing.status == 64)
         #expect(missing.stderr == "traveltimes: no place called nowhere (see `traveltimes place list`)\n")
-        #expect(try sandbox.ok(["place", "remove", "gym"]).stdout == "Removed place gym; routes added with it keep their points.\n")
+        #expect(try sandbox.ok(["place", "remove", "gym", "--yes"]).stdout == "Removed place gym; routes added with it keep their points.\n")
         // A places.json whose label would drive the terminal is refused, naming the file, and left as it is.
         let hostile = #"{"version":1,"places":[{"name":"x","latitude":1,"longitude":2,"label":"\u001b[2Jgone","source":"nominatim"}],"searches":[]}"#
         try Sandbox.write(sandbox.path("places.json"), Data(hostile.utf8))

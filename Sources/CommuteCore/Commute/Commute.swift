@@ -137,6 +137,7 @@ public struct Commute: Sendable {
             }
             return plan(book, previous: previous, ledger: ledger, routes: routesByID)
         }
+        exports.writeFiles()
         return RescheduleSummary(pending)
     }
 
@@ -156,6 +157,7 @@ public struct Commute: Sendable {
         let (result, previous, new) = try store.changeSchedules(favoritesAccess: favoritesAccess, ledgerSince: ledgerHorizon, change) { book, previous, ledger in
             plan(book, previous: previous, ledger: ledger, routes: try store.routes().byID)
         }
+        exports.writeFiles()
         return Replanned(change: result, summary: RescheduleSummary((previous, new)))
     }
 

@@ -91,6 +91,17 @@ extension Exports {
         return Outcome(target: saved, result: result)
     }
 
+    /// The export called `id`; the failure names the others.
+    public func target(_ id: String) throws(ExportFailure) -> ExportTarget {
+        guard let target = configuration.exports?.first(where: { $0.id == id }) else {
+            let known = (configuration.exports ?? []).map(\.id)
+            throw ExportFailure(
+                "no export '\(DisplayText.line(id))'" + (known.isEmpty ? "; add one with `traveltimes export add`" : " (there are: \(known.joined(separator: ", ")))"),
+                isUsersFault: true)
+        }
+        return target
+    }
+
     /// What `remove` did: the export, how much it cleared where it published, and why it could
     /// not clear (the export is removed all the same).
     public struct Removal: Sendable, Equatable {
@@ -105,12 +116,7 @@ extension Exports {
     /// Home Assistant's sensors are deleted, the broker's retained messages (configs, states,
     /// attributes, availability) are emptied, so Home Assistant shows no frozen value as live.
     public func remove(_ id: String, client: any HTTPClient, timeout: TimeInterval) throws -> Removal {
-        guard let target = configuration.exports?.first(where: { $0.id == id }) else {
-            let known = (configuration.exports ?? []).map(\.id)
-            throw ExportFailure(
-                "no export '\(DisplayText.line(id))'" + (known.isEmpty ? "; add one with `traveltimes export add`" : " (there are: \(known.joined(separator: ", ")))"),
-                isUsersFault: true)
-        }
+        let target = try target(id)
         var removal = Removal(target: target, cleared: 0, problem: nil)
         // What it published, as the record of its last success says (an unreadable record: nothing known).
         let sent = (try? store.exportState())?.records[id]?.sent ?? [:]
@@ -139,7 +145,30 @@ extension Exports {
     /// attempt failed is tried again. Nothing is sent or written for an export where nothing
     /// changed, and `exports.json` is written only when a record changes.
     public func publish(client: any HTTPClient, timeout: TimeInterval) throws -> [Outcome] {
-        let targets = configuration.exports ?? []
+        try publish(configuration.exports ?? [], client: client, timeout: timeout)
+    }
+
+    /// Writes the file exports (iCalendar, Prometheus) whose content changed, and nothing else:
+    /// what every command that re-plans does, so that a calendar reading the file shows a schedule
+    /// added now, not at the next refresh. No network; a failure is the next refresh's or tick's
+    /// to say.
+    public func writeFiles() {
+        let files = (configuration.exports ?? []).filter(\.kind.isFile)
+        guard !files.isEmpty else { return }
+        _ = try? publish(files, client: Offline(), timeout: 0)
+    }
+
+    /// A client for what never goes on the network.
+    private struct Offline: HTTPClient {
+        func get(_ url: URL, headers: [String: String], timeout: TimeInterval) throws -> HTTPResponse {
+            throw HTTPClientError.connection("not on the network")
+        }
+        func send(_ method: String, _ url: URL, headers: [String: String], body: Data?, timeout: TimeInterval) throws -> HTTPResponse {
+            throw HTTPClientError.connection("not on the network")
+        }
+    }
+
+    private func publish(_ targets: [ExportTarget], client: any HTTPClient, timeout: TimeInterval) throws -> [Outcome] {
         guard !targets.isEmpty else { return [] }
         let content = try Content(commute: commute, kinds: Set(targets.map(\.kind)))
         let recorded = try store.exportState().records
@@ -232,7 +261,14 @@ extension Exports {
             do {
                 let response = try client.send(method, url, headers: headers, body: body, timeout: max(0.5, deadline.timeIntervalSinceNow))
                 switch response.status {
-                case 200, 201: return nil
+                case 200, 201:
+                    // Home Assistant answers with JSON (the state, or "API running."): a web page
+                    // is something in front of it — a login page, a proxy — that took nothing.
+                    guard method == "DELETE" || (JSONReader.any(response.body) as? [String: Any]).map({ path.isEmpty ? $0["message"] != nil : $0["entity_id"] != nil }) == true else {
+                        let what = (response.headers["content-type"] ?? "").lowercased().contains("html") ? "a web page" : "something that is not its API's JSON"
+                        return ExportFailure("\(target.shownLocation) answered with \(what), not Home Assistant's API (a login page or a proxy in front of it?): give the address Home Assistant itself answers at")
+                    }
+                    return nil
                 case 404 where method == "DELETE": return nil
                 case 401, 403:
                     return ExportFailure("Home Assistant refused the token (HTTP \(response.status)): make a long-lived access token for an administrator on your profile page")

@@ -9,9 +9,11 @@ extension Commands {
             arguments: "KEY",
             positionals: 1...1,
             argumentValues: [.configKey],
-            options: [Options.now]
+            options: [Options.yes, Options.now],
+            discussion: "Asks first on a terminal; otherwise needs --yes."
         ) { invocation in
             let setting = try setting(invocation.arguments.positionals[0], invocation)
+            try invocation.confirm("This will clear \(setting.name), back to its default.", question: "Clear it?")
             try invocation.commute().settings.clear(setting)
             if setting.replansAlerts {
                 try replan(invocation, message: "timezone cleared (it is saved again with the next schedule)")

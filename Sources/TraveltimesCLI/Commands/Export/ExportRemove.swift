@@ -8,19 +8,28 @@ extension Commands {
             summary: "Stop an export and take back what it published",
             arguments: "ID",
             positionals: 1...1,
-            options: [timeout, Options.now],
+            options: [timeout, Options.yes, Options.now],
             discussion: """
                 A file it wrote is removed; Home Assistant's sensors are deleted; the broker's
                 retained messages (discovery configs, states, attributes, availability) are emptied,
                 so Home Assistant shows no frozen value as live. When the service cannot be reached
                 the export is removed all the same, and the warning says what was left there.
+                Asks first on a terminal; otherwise needs --yes.
                 """
         ) { invocation in
             let id = invocation.arguments.positionals[0]
             let removal: Exports.Removal
             do {
+                let commute = try invocation.commute()
+                let target = try commute.exports.target(id)
+                let taken = switch target.kind {
+                case .ics, .prometheus: "its file \(target.shownLocation) is removed"
+                case .homeassistant: "its sensors are deleted from Home Assistant"
+                case .mqtt: "its retained messages are emptied on the broker"
+                }
+                try invocation.confirm("This will stop export \(id) (\(target.kind.rawValue), \(target.shownLocation)): \(taken).", question: "Remove it?")
                 let client = HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: 1 << 20, environment: invocation.environment)
-                removal = try invocation.commute().exports.remove(id, client: client, timeout: try invocation.value(Self.timeout) ?? 10)
+                removal = try commute.exports.remove(id, client: client, timeout: try invocation.value(Self.timeout) ?? 10)
             } catch let failure as ExportFailure {
                 throw invocation.usage("\(failure.message).")
             }
