@@ -427,3 +427,42 @@ extension PromiseTests {
         #expect(try events() == before)
     }
 }
+
+extension PromiseTests {
+    /// A calendar of 200,000 events in 16 MiB — all in the next fortnight, or over a year — is
+    /// read within 100 MiB when added, at every refresh and by `calendar events`; past 20,000
+    /// events near the window the rest are left out, and that is said.
+    @Test(ExternalTool.gnuTime.needed) func aLargeCalendarIsReadInBoundedMemory() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("large-calendar-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for (name, days) in [("fortnight", 14), ("year", 365)] {
+            var text = "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//traveltimes//large//EN\n"
+            let start = 1_762_362_000  // 2025-11-05T17:00:00Z
+            let formatter = ISO8601DateFormatter()
+            for index in 0..<200_000 {
+                let stamp = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(start + index * days * 86_400 / 200_000)))
+                let compact = stamp.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+                text += "BEGIN:VEVENT\nUID:\(index)\nDTSTART:\(compact)\nSUMMARY:Meeting \(String(format: "%06d", index))\nEND:VEVENT\n"
+            }
+            text += "END:VCALENDAR\n"
+            let path = "\(directory)/\(name).ics"
+            try Sandbox.write(path, Data(text.utf8))
+            #expect(text.utf8.count > 15 * 1_048_576 && text.utf8.count <= 16 * 1_048_576, "\(text.utf8.count) bytes")
+            let sandbox = Sandbox(runner: .binary)
+            try sandbox.ok(["refresh", "--source", Paths.fixture, "--quiet"])
+            let (added, addPeak) = try HostileFeedTests().measured(sandbox, ["calendar", "add", "big", "--ics", path, "--route", "1"])
+            #expect(added.status == 0 && added.stdout.hasPrefix("Added calendar big (\(name).ics): 200000 events; 1000 departures by route 1 in the next 14 days.\n"), "\(added)")
+            if name == "fortnight" {
+                #expect(added.stdout.contains("more than 20000 events near the window; the rest are left out"), "\(added)")
+            }
+            let (refreshed, refreshPeak) = try HostileFeedTests().measured(sandbox, ["refresh", "--source", Paths.fixture, "--quiet"])
+            #expect(refreshed.status == 0, "\(refreshed)")
+            let (events, eventsPeak) = try HostileFeedTests().measured(sandbox, ["calendar", "events", "big"])
+            #expect(events.status == 0 && events.stdout.contains("Meeting 000000"), "\(events.stdout.prefix(300))")
+            for (what, peak) in [("add", addPeak), ("refresh", refreshPeak), ("events", eventsPeak)] {
+                #expect(peak < 100, "\(name): calendar \(what) peaked at \(peak) MiB")
+            }
+        }
+    }
+}

@@ -9,14 +9,21 @@ import Synchronization
 public struct IANAZone: Sendable, Hashable, CustomStringConvertible {
     /// The zone's name: `America/Los_Angeles`, `UTC`.
     public let identifier: String
-    private let rules: Rules
+    /// Shared, not copied: a zone is a name and a reference (events and plans hold thousands).
+    private let box: RulesBox
+    private var rules: Rules { box.rules }
+
+    private final class RulesBox: Sendable {
+        let rules: Rules
+        init(_ rules: Rules) { self.rules = rules }
+    }
 
     /// The zone of that name, or nil when it is not a name or the system has no file for it.
     /// Files are read once per process.
     public init?(identifier: String) {
-        guard let rules = Self.rules(named: identifier) else { return nil }
+        guard let box = Self.rules(named: identifier) else { return nil }
         self.identifier = identifier
-        self.rules = rules
+        self.box = box
     }
 
     public var description: String { identifier }
@@ -29,7 +36,7 @@ public struct IANAZone: Sendable, Hashable, CustomStringConvertible {
 
     private init(identifier: String, rules: Rules) {
         self.identifier = identifier
-        self.rules = rules
+        box = RulesBox(rules)
     }
 
     /// The UTC offset in seconds at an instant (seconds since 1970).
@@ -60,11 +67,11 @@ public struct IANAZone: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: - Reading the database
 
-    private static let cache = Mutex<[String: Rules?]>([:])
+    private static let cache = Mutex<[String: RulesBox?]>([:])
 
-    private static func rules(named name: String) -> Rules? {
+    private static func rules(named name: String) -> RulesBox? {
         if let known = cache.withLock({ $0[name] }) { return known }
-        let read = readRules(named: name)
+        let read = readRules(named: name).map(RulesBox.init)
         cache.withLock { $0[name] = read }
         return read
     }

@@ -69,17 +69,24 @@ public struct CalendarExpansion: Sendable, Equatable {
 public enum CalendarEvents {
     /// The most occurrences a calendar may have in a window.
     public static let maximumOccurrences = 100_000
+    /// The most events (series and moved instances) kept near the window while a file is read:
+    /// what bounds the memory a calendar of 200,000 events in one fortnight costs.
+    public static let maximumKept = 20_000
     /// An override may move an instance this far: instances are made this much either side.
     static let margin = 7 * 86_400
 
+    /// The most problems kept (the first; a file of 200,000 broken events says so in 1,000).
+    public static let maximumProblems = 1_000
+
     public static func expand(_ data: some Collection<UInt8>, from: Int, until: Int, zone saved: IANAZone) throws(ICSReadError) -> CalendarExpansion {
-        var problems: [CalendarProblem] = []
+        var problems = BoundedProblems()
         var budget = RecurrenceBudget(periods: RecurrenceBudget.perCalendar)
         var occurrences: [CalendarOccurrence] = []
         var eventCount = 0
         let resolver = ICSZoneResolver()
         var byUID: [String: (master: EventDefinition?, overrides: [EventDefinition])] = [:]
         var order: [String] = []
+        var keptTooMany = false
         // Events whose zone is a VTIMEZONE further down the file: read again at the end.
         var waiting: [ICSComponent] = []
         func take(_ component: ICSComponent, retrying: Bool) {
@@ -92,7 +99,16 @@ public enum CalendarEvents {
                     let original = event.recurrenceKey ?? start
                     if (start < from - margin || start > until + margin) && (original < from - margin || original > until + margin) { return }
                 }
-                if byUID[event.uid] == nil { order.append(event.uid) }
+                if byUID[event.uid] == nil {
+                    guard order.count < maximumKept else {
+                        if !keptTooMany {
+                            keptTooMany = true
+                            problems.append(CalendarProblem(uid: event.uid, line: component.line, reason: "more than \(maximumKept) events near the window; the rest are left out"))
+                        }
+                        return
+                    }
+                    order.append(event.uid)
+                }
                 if event.recurrenceID != nil {
                     byUID[event.uid, default: (nil, [])].overrides.append(event)
                 } else if let master = byUID[event.uid]?.master {
@@ -108,7 +124,7 @@ public enum CalendarEvents {
                     byUID[event.uid, default: (nil, [])].master = event
                 }
             } catch {
-                if !retrying, error.unknownZone { waiting.append(component) } else { problems.append(error) }
+                if !retrying, error.unknownZone, waiting.count < maximumKept { waiting.append(component) } else { problems.append(error) }
             }
         }
         try ICSReader.read(
@@ -151,7 +167,15 @@ public enum CalendarEvents {
         // own stay apart, however alike.
         var seen: Set<CalendarOccurrence.Sameness> = []
         occurrences.removeAll { $0.uid.hasPrefix(EventDefinition.unnamed) && !seen.insert($0.sameness).inserted }
-        return CalendarExpansion(occurrences: occurrences, problems: problems, events: eventCount)
+        return CalendarExpansion(occurrences: occurrences, problems: problems.kept, events: eventCount)
+    }
+
+    /// The problems of a reading, the first `maximumProblems` of them.
+    struct BoundedProblems {
+        var kept: [CalendarProblem] = []
+        mutating func append(_ problem: CalendarProblem) {
+            if kept.count < CalendarEvents.maximumProblems { kept.append(problem) }
+        }
     }
 
     /// Every instance of one UID's series near the window, overrides applied.

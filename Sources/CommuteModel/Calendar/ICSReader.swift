@@ -54,7 +54,8 @@ public enum ICSReader {
     public static let maximumBytes = 16 * 1_048_576
     public static let maximumLineBytes = 256 * 1_024
     public static let maximumDepth = 8
-    public static let maximumComponents = 200_000
+    /// Components are read one at a time and not kept: this bounds the time, not the memory.
+    public static let maximumComponents = 400_000
 
     /// Streams a file: each component directly inside a VCALENDAR is handed to `child` as it
     /// ends, with its calendar's properties so far; `child` returns whether it took it (it is then
