@@ -7,7 +7,7 @@ moved to the points asked.
 
 Usage: engine_server.py LOG [CONTROL] -- prints its port on the first line of stdout, logs each
 request (engine, path, query or body, user agent, arrival time) as a JSON line to LOG, and exits
-when its stdin closes or after 300 seconds. Test-only; standard library only; binds 127.0.0.1.
+when its stdin closes or after 300 seconds ($STAND_IN_SECONDS). Test-only; standard library only; binds 127.0.0.1.
 
 As the operators' nginx does: no User-Agent or a library's stock one is refused with 403; a 429 is
 an HTML page. OSRM refuses a latitude outside ±90 (a LAT,LON pair sent as LON,LAT) with 400
@@ -165,7 +165,7 @@ def main():
     server.daemon_threads = True
     print(server.server_address[1], flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    deadline = time.time() + 300
+    deadline = time.time() + float(os.environ.get("STAND_IN_SECONDS", "300"))
     while time.time() < deadline:
         if not sys.stdin.readline():
             break

@@ -8,7 +8,7 @@ state object.
 
 Usage: homeassistant_server.py LOG CONTROL -- prints its port on the first line of stdout, logs
 each request (method, path, authorization, body) as a JSON line to LOG, and exits when its stdin
-closes or after 300 seconds. CONTROL is a JSON file read on every request: {"token": T} is the
+closes or after 300 seconds ($STAND_IN_SECONDS). CONTROL is a JSON file read on every request: {"token": T} is the
 token it takes (default "good-token"); {"fault": "500"} answers every request with 500, and
 {"fault": "echo"} answers every request 401 quoting its Authorization header back (what a
 careless proxy does); {"fault": "login"} answers every request 200 with an HTML sign-in page (a
@@ -137,7 +137,7 @@ def main():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     print(server.server_address[1], flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    deadline = time.time() + 300
+    deadline = time.time() + float(os.environ.get("STAND_IN_SECONDS", "300"))
     while time.time() < deadline:
         if not sys.stdin.readline():
             break

@@ -8,9 +8,10 @@ publishes the client's last will. Packets as OASIS MQTT 3.1.1
 
 Usage: mqtt_server.py LOG [USER PASSWORD] -- prints its port on the first line of stdout, writes
 the retained messages to LOG as a JSON object {topic: payload} after each PUBLISH, and exits when
-its stdin closes or after 300 seconds. Test-only; standard library only; binds 127.0.0.1.
+its stdin closes or after 300 seconds ($STAND_IN_SECONDS). Test-only; standard library only; binds 127.0.0.1.
 """
 import json
+import os
 import socket
 import sys
 import threading
@@ -126,7 +127,7 @@ def main():
             threading.Thread(target=serve, args=(conn,), daemon=True).start()
 
     threading.Thread(target=accept, daemon=True).start()
-    deadline = time.time() + 300
+    deadline = time.time() + float(os.environ.get("STAND_IN_SECONDS", "300"))
     while time.time() < deadline:
         if not sys.stdin.readline():
             break

@@ -5,7 +5,7 @@ parameters, field mask, body) and answers in their documented shapes, faults inc
 
 Usage: provider_server.py LOG  -- prints its port on the first line of stdout, logs each request
 (method, path, query, headers, body) as a JSON line to LOG, and exits when its stdin closes or
-after 300 seconds. Test-only; standard library only; binds 127.0.0.1.
+after 300 seconds ($STAND_IN_SECONDS). Test-only; standard library only; binds 127.0.0.1.
 
 Keys: one containing "bad" is rejected (TomTom 403, HERE 401, Google 403 PERMISSION_DENIED; a
 Google key containing "invalid" gets Google's 400 API_KEY_INVALID). Every rejection quotes the key
@@ -237,7 +237,7 @@ def main():
     server = Server(("127.0.0.1", 0), Handler)
     print(server.server_address[1], flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    watchdog = threading.Timer(300, lambda: os._exit(0))
+    watchdog = threading.Timer(float(os.environ.get("STAND_IN_SECONDS", "300")), lambda: os._exit(0))
     watchdog.daemon = True
     watchdog.start()
     try:

@@ -5,7 +5,7 @@ Nominatim (GET /search), shaped after motis-project/motis's openapi.yaml and Nom
 
 Usage: transitous_server.py LOG [CONTROL] (or --control CONTROL LOG) -- prints its port on the first line of stdout, logs each
 request (path, query, user agent, arrival time) as a JSON line to LOG, and exits when its stdin
-closes or after 300 seconds. Test-only; standard library only; binds 127.0.0.1.
+closes or after 300 seconds ($STAND_IN_SECONDS). Test-only; standard library only; binds 127.0.0.1.
 
 As Transitous's nginx does: no User-Agent, or a library's stock one (python-requests/…,
 Python-urllib/…, node, curl/…), is refused with 403 and a text body; more than 20 plans a minute
@@ -285,7 +285,7 @@ def main():
     server.daemon_threads = True
     print(server.server_address[1], flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    deadline = time.time() + 300
+    deadline = time.time() + float(os.environ.get("STAND_IN_SECONDS", "300"))
     while time.time() < deadline:
         if not sys.stdin.readline():
             break

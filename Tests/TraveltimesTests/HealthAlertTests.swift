@@ -156,7 +156,7 @@ import Testing
         let told = try sandbox.ok(["tick", "--now", "2026-11-23T10:01:30"]).stdout
         #expect(told.hasPrefix("""
             Alerts may be wrong: refresh has failed for 1 h
-            TomTom has failed since 9:00 AM: TomTom rejected the key (Developer key REDACTED is not valid): set a valid one with `traveltimes config set tomtom-key KEY` (or TOMTOM_API_KEY).
+            Refresh has failed 3 times since 9:00 AM: TomTom rejected the key (Developer key REDACTED is not valid): set a valid one with `traveltimes config set tomtom-key KEY` (or TOMTOM_API_KEY); not refreshed: home-work.
             Affected: Commute at 10:30 AM (Mon), due 10:30 AM.
 
             """), "\(told)")

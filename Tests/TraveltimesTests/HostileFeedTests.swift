@@ -66,7 +66,7 @@ import Glibc
         try sandbox.ok(["transit", "add", "x", "--static", Self.input("bigtrips.zip"), "--now", Self.morning])
         let (added, peak) = try measured(sandbox, ["route", "add", "r", "--transit", "x", "--from-stop", "A", "--to-stop", "B", "--now", Self.morning])
         #expect(added.status == 0 && added.stdout == """
-            Added route r: Alder St → Birch St (1).\u{A}Next: 1 to Bee: 8:00 AM, then 8:00 AM; leave by 8:00 AM; timetable times, no live data\u{A}
+            Added route r: Alder St → Birch St (1).\u{A}Next: 1 to Bee: 8:00 AM, then Wed, Jan 16, 8:00 AM; leave by 8:00 AM; timetable times, no live data\u{A}
             """, "\(added)")
         #expect(peak < 100, "route add peaked at \(peak) MiB")
     }
@@ -304,7 +304,7 @@ import Glibc
         let pidFile = tools + "/child.pid"
         try Sandbox.write(tools + "/sendmail", Data("#!/bin/sh\nsleep 300 &\necho $! > \(pidFile)\nsleep 300\n".utf8))
         chmod(tools + "/sendmail", 0o755)
-        try sandbox.ok(["notify", "add", "mailto:ada@example.com"])
+        try sandbox.ok(["notify", "add", "mailto:ada@example.com"], environment: ["PATH": tools + ":/usr/bin:/bin"])
         let tick = try sandbox.run(["tick", "--now", "2025-11-05T07:00:00-08:00"], environment: ["PATH": tools + ":/usr/bin:/bin"])
         #expect(tick.status == 1 && Whole.normal(tick.stderr) == """
             traveltimes: notifier 1 failed for schedule.$UUID.weekday.4: sendmail did not finish within 30 s; retrying while the grace window lasts

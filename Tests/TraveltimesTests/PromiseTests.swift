@@ -268,7 +268,10 @@ extension PromiseTests {
         let sandbox = try Sandbox(runner: .binary).prepared()
         let programs = try StandInPrograms(sandbox)
         defer { withExtendedLifetime(programs) {} }
-        let environment = ["TRAVELTIMES_OSRM_URL": "http://127.0.0.1:9/", "HERE_API_KEY": "k-123456"]
+        let environment = ["TRAVELTIMES_OSRM_URL": "http://127.0.0.1:9/", "HERE_API_KEY": "k-123456", "TRAVELTIMES_TOMTOM_URL": "http://127.0.0.1:9/"]
+        // Each counts where a route uses its service (no TomTom route here: its address is no matter).
+        try sandbox.ok(["route", "add", "drive", "--provider", "osrm", "--from", "47.6,-122.3", "--to", "47.7,-122.2", "--no-check"], environment: environment)
+        try sandbox.ok(["route", "add", "car", "--provider", "here", "--from", "47.6,-122.3", "--to", "47.7,-122.2", "--no-check"], environment: environment)
         let installed = try sandbox.run(["install", "cron"], environment: environment)
         #expect(installed.status == 0 && installed.stderr == """
             traveltimes: warning: TRAVELTIMES_OSRM_URL is set only in this shell: the timers and cron will run without it; save it with `traveltimes config set osrm-url`
@@ -464,5 +467,38 @@ extension PromiseTests {
                 #expect(peak < 100, "\(name): calendar \(what) peaked at \(peak) MiB")
             }
         }
+    }
+}
+
+extension PromiseTests {
+    /// The README's way to start its stand-ins works as written, from a script with no terminal:
+    /// every service answers, `crontab` and `systemctl` are the stand-ins, and the kill it names
+    /// ends them all.
+    @Test func theReadmesStandInsStartAndStopAsItSays() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stand-ins-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let binaries = URL(fileURLWithPath: Paths.binary).deletingLastPathComponent().path
+        let script = """
+            eval "$(Tests/Support/stand_ins.sh '\(directory)')" 2>/dev/null || exit 9
+            export PATH='\(binaries)':"$PATH" TRAVELTIMES_HOME='\(directory)/store'
+            traveltimes config set contact me@example.org >/dev/null
+            traveltimes route add drive --provider osrm --from 47.6205,-122.3493 --to 47.6101,-122.2015 --now 2026-11-24T06:00:00-08:00 | head -n 1
+            traveltimes place add work --search "redmond town center" --geocoder transitous | head -n 1
+            traveltimes install cron >/dev/null && crontab -l | head -n 1
+            kill $TRAVELTIMES_STAND_INS
+            """
+        let outcome = try execute(["bash", "-c", script], environment: ["PATH": "/usr/bin:/bin", "HOME": directory, "STAND_IN_SECONDS": "60", "TRAVELTIMES_TZ": "America/Los_Angeles"], in: Paths.root.path)
+        #expect(outcome.status == 0 && outcome.stdout == """
+            Added route drive: 47.6205,-122.3493 → 47.6101,-122.2015 (OSRM): 17 min, a free-flow estimate from OSRM (no live traffic), 9.0 mi.
+            Saved place work at 47.6712,-122.1185: Redmond Town Center, Redmond.
+            # BEGIN traveltimes
+
+            """, "\(outcome)")
+        // Its addresses are this shell's: install says the one the route needs is not saved.
+        #expect(outcome.stderr.contains("TRAVELTIMES_OSRM_URL is set only in this shell"), "\(outcome)")
+        // Ended: no server of this directory is left.
+        usleep(500_000)
+        let left = try execute(["pgrep", "-f", directory], environment: ["PATH": "/usr/bin:/bin"], in: Paths.root.path)
+        #expect(left.stdout.isEmpty, "\(left)")
     }
 }

@@ -234,6 +234,7 @@ final class ReadmeRun: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: sandbox.home + "-home", withIntermediateDirectories: true)
         places = [
             (transitous.control, "/tmp/transitous.json"), (homeAssistant.base, "http://homeassistant.local:8123"),
+            (providers.environment["TRAVELTIMES_TOMTOM_URL"] ?? "", "http://127.0.0.1:PORT"),
             ("127.0.0.1:\(broker.port)", "broker.local:1883"), (sandbox.home + "-home", "/home/me"), (binaries, "/home/me/.local/bin"), (sandbox.home, "/tmp/tt"),
         ].sorted { $0.real.count > $1.real.count }
         sandbox.environment = [

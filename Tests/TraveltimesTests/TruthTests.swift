@@ -267,7 +267,7 @@ import Testing
         try sandbox.ok(["transit", "add", "loop", "--static", try timetable("loop.zip"), "--now", "2030-01-15T07:00:00-08:00"])
         let added = try sandbox.ok(["route", "add", "loop-a-b", "--transit", "loop", "--from-stop", "A", "--to-stop", "B", "--name", "A to B",
             "--now", "2030-01-15T07:00:00-08:00"]).stdout
-        #expect(added == "Added route loop-a-b: A to B.\nNext: 1 to Loop: 8:00 AM, then 8:30 AM, 8:00 AM; leave by 8:00 AM; timetable times, no live data\n", "\(added)")
+        #expect(added == "Added route loop-a-b: A to B.\nNext: 1 to Loop: 8:00 AM, then 8:30 AM, Wed, Jan 16, 8:00 AM; leave by 8:00 AM; timetable times, no live data\n", "\(added)")
         let json = try #require(try sandbox.json(["route", "loop-a-b", "--json", "--now", "2030-01-15T07:00:00-08:00"]) as? [String: Any])
         let departures = try #require(json["departures"] as? [[String: Any]])
         #expect(departures.prefix(2).map { "\($0["scheduled"] ?? "") → \($0["arrival"] ?? "")" } == [

@@ -91,6 +91,8 @@ extension Health {
             }
             for provider in RouteProvider.allCases {
                 guard let failure = log.failingProviders?[provider.rawValue], failure.since <= limit else { continue }
+                // A refresh of custom routes alone fails with the provider's words: said once.
+                if failures.contains(where: { $0.what.contains(failure.reason) }) { continue }
                 failures.append((failure.since, "\(provider.displayName) has failed since \(moment(failure.since)): \(failure.reason)", nil))
             }
         }

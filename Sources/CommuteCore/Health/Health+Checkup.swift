@@ -139,7 +139,8 @@ extension Health {
         var findings: [Finding] = []
         if let configuration {
             findings += checkSource(configuration, customRoutes: custom.count, transitFeeds: transit.count, environment: environment)
-            findings += Self.shellOnlySettings(environment, configuration: configuration).map { Finding.onlyInShell($0.0, setting: $0.setting) }
+            findings += Self.shellOnlySettings(environment, configuration: configuration, routes: cache?.routes ?? [])
+                .map { Finding.onlyInShell($0.0, setting: $0.setting) }
             findings += checkPlans(configuration, environment: environment)
         }
         findings += checkRefresh(cache, transit: transit.map(\.state))
@@ -324,19 +325,34 @@ extension Health {
         return [.dataAge(oldest: newest, age: max(0, now.timeIntervalSince(newest)), alert: nil)]
     }
 
-    /// The variables set in `environment` that change what `refresh` and `tick` do, which the
-    /// timers and cron will not have, each with the setting that saves it (nil when it has none).
+    /// The variables set in `environment` that change what `refresh` and `tick` do with this store,
+    /// which the timers and cron will not have, each with the setting that saves it (nil when it
+    /// has none): a service's address counts when a route, calendar or notifier uses the service.
     /// The source, the access code and the providers' keys are said where they are checked.
-    public static func shellOnlySettings(_ environment: [String: String], configuration: Configuration) -> [(EnvironmentVariable, setting: String?)] {
-        let saved: [(EnvironmentVariable, String?, String)] = [
-            (.transitousURL, configuration.transitousURL, Setting.transitousURL.name), (.nominatimURL, configuration.geocoderURL, Setting.geocoderURL.name),
-            (.osrmURL, configuration.osrmURL, Setting.osrmURL.name), (.valhallaURL, configuration.valhallaURL, Setting.valhallaURL.name),
-        ]
-        var found: [(EnvironmentVariable, setting: String?)] = saved.compactMap { variable, value, setting in
-            environment.nonEmpty(variable) != nil && value == nil ? (variable, setting) : nil
+    public static func shellOnlySettings(_ environment: [String: String], configuration: Configuration, routes: [Route]) -> [(EnvironmentVariable, setting: String?)] {
+        var providers = Set(routes.compactMap(\.custom).flatMap { [$0.provider] + ($0.fallback.map { [$0] } ?? []) })
+        providers.formUnion((configuration.calendars ?? []).compactMap(\.provider))
+        let searchesPlaces = (configuration.calendars ?? []).contains { $0.from != nil }
+        let channels = (configuration.notifiers ?? []).compactMap { notifier -> String? in
+            if case .channel(let url) = notifier.kind { return url.lowercased() }
+            return nil
         }
-        for variable: EnvironmentVariable in [.tomtomURL, .hereURL, .googleURL, .pushoverURL, .telegramURL, .discordURL, .slackURL, .cap, .lockTimeout, .tickDeadline]
-        where environment.nonEmpty(variable) != nil {
+        let saved: [(EnvironmentVariable, String?, String, Bool)] = [
+            (.transitousURL, configuration.transitousURL, Setting.transitousURL.name, providers.contains(.transitous)),
+            (.nominatimURL, configuration.geocoderURL, Setting.geocoderURL.name, searchesPlaces),
+            (.osrmURL, configuration.osrmURL, Setting.osrmURL.name, providers.contains(.osrm)),
+            (.valhallaURL, configuration.valhallaURL, Setting.valhallaURL.name, providers.contains(.valhalla)),
+        ]
+        let keyed = RouteProvider.keyed.map { ($0.baseURLVariable, configuration.baseURL(for: $0), Setting.providerURL($0).name, providers.contains($0)) }
+        var found: [(EnvironmentVariable, setting: String?)] = (saved + keyed).compactMap { variable, value, setting, used in
+            used && environment.nonEmpty(variable) != nil && value == nil ? (variable, setting) : nil
+        }
+        let unsaved: [(EnvironmentVariable, Bool)] = [
+            (.pushoverURL, channels.contains { $0.hasPrefix("pover://") }), (.telegramURL, channels.contains { $0.hasPrefix("tgram://") }),
+            (.discordURL, channels.contains { $0.hasPrefix("discord://") }), (.slackURL, channels.contains { $0.hasPrefix("slack://") }),
+            (.cap, true), (.lockTimeout, true), (.tickDeadline, true),
+        ]
+        for (variable, used) in unsaved where used && environment.nonEmpty(variable) != nil {
             found.append((variable, nil))
         }
         return found

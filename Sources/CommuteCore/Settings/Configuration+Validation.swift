@@ -43,6 +43,10 @@ extension Configuration {
         for name in (providerKeys ?? [:]).keys {
             try DocumentProblem.check(RouteProvider(rawValue: name) != nil, "providerKeys has '\(DisplayText.line(name))', not a provider")
         }
+        for (name, url) in providerURLs ?? [:] {
+            try DocumentProblem.check(RouteProvider(rawValue: name)?.needsKey == true, "providerURLs has '\(DisplayText.line(name))', not a keyed provider")
+            try DocumentProblem.check(RoutingAPI.baseURL(url) == url, "providerURLs.\(name) is not an http(s) URL")
+        }
         for (name, budget) in budgets ?? [:] {
             try DocumentProblem.check(RouteProvider(rawValue: name) != nil, "budgets has '\(DisplayText.line(name))', not a provider")
             try DocumentProblem.range(budget, 0...Self.largestBudget, "budgets.\(name)")

@@ -26,6 +26,8 @@ public struct Configuration: StoreDocument, Equatable {
     /// Routing providers' keys, by provider (`tomtom`, `here`, `google`): secrets, like the
     /// access code.
     public var providerKeys: [String: String]?
+    /// Keyed providers' addresses in place of their own (`config set here-url`), by provider.
+    public var providerURLs: [String: String]?
     /// Requests a day per provider, over the defaults (`config set budget.here 500`).
     public var budgets: [String: Int]?
     /// How far ahead an alert puts its custom routes in play, in minutes (default 60).
@@ -69,13 +71,13 @@ public struct Configuration: StoreDocument, Equatable {
     /// The margin in force.
     public var freeFlowMarginInForce: Double { freeFlowMargin ?? Self.defaultFreeFlowMargin }
 
-    /// A keyless service's base URL set in the configuration.
+    /// A service's base URL set in the configuration.
     public func baseURL(for provider: RouteProvider) -> String? {
         switch provider {
         case .transitous: transitousURL
         case .osrm: osrmURL
         case .valhalla: valhallaURL
-        case .tomtom, .here, .google: nil
+        case .tomtom, .here, .google: providerURLs?[provider.rawValue]
         }
     }
     /// Transit agencies' GTFS feeds (`transit add`): their URLs and headers may hold keys.

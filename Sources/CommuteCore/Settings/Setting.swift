@@ -13,6 +13,8 @@ public enum Setting: Hashable, Sendable {
     case quietHours
     case dailyCap
     case providerKey(RouteProvider)
+    /// A keyed provider's address in place of its own (a proxy, a test server): `here-url`.
+    case providerURL(RouteProvider)
     case lead
     case minInterval
     case budget(RouteProvider)
@@ -32,7 +34,8 @@ public enum Setting: Hashable, Sendable {
     /// Every setting, in the order `config set` lists them.
     public static let all: [Setting] =
         [.source, .accessCode, .timeZone, .grace, .quietHours, .dailyCap] + RouteProvider.keyed.map(Setting.providerKey)
-        + [.lead, .minInterval] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter, .alertLifetime, .healthNotify, .historyDays, .typicalWeeks, .contact, .transitousURL, .geocoderURL, .osrmURL, .valhallaURL, .freeFlowMargin, .units]
+        + [.lead, .minInterval] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter, .alertLifetime, .healthNotify, .historyDays, .typicalWeeks, .contact, .transitousURL, .geocoderURL, .osrmURL, .valhallaURL]
+        + RouteProvider.keyed.map(Setting.providerURL) + [.freeFlowMargin, .units]
 
     /// The setting called `name`, as `config set` takes it.
     public init?(name: String) {
@@ -50,6 +53,7 @@ public enum Setting: Hashable, Sendable {
         case .quietHours: "quiet-hours"
         case .dailyCap: "daily-cap"
         case .providerKey(let provider): provider.keySetting
+        case .providerURL(let provider): "\(provider.rawValue)-url"
         case .lead: "lead"
         case .minInterval: "min-interval"
         case .budget(let provider): provider.budgetSetting
@@ -74,7 +78,7 @@ public enum Setting: Hashable, Sendable {
         switch self {
         case .accessCode, .providerKey: true
         case .source, .timeZone, .grace, .quietHours, .dailyCap, .lead, .minInterval, .budget, .staleAfter, .alertLifetime, .healthNotify, .historyDays,
-            .typicalWeeks, .contact, .transitousURL, .geocoderURL, .osrmURL, .valhallaURL, .freeFlowMargin, .units: false
+            .typicalWeeks, .contact, .transitousURL, .geocoderURL, .osrmURL, .valhallaURL, .providerURL, .freeFlowMargin, .units: false
         }
     }
 
@@ -106,6 +110,7 @@ public enum Setting: Hashable, Sendable {
         case .geocoderURL: "a Nominatim in place of https://nominatim.openstreetmap.org"
         case .osrmURL: "a self-hosted OSRM in place of https://router.project-osrm.org"
         case .valhallaURL: "a self-hosted Valhalla in place of https://valhalla1.openstreetmap.de"
+        case .providerURL(let provider): "another address in place of \(provider.defaultBaseURL) (a proxy, a test server)"
         case .freeFlowMargin: "what an arrive-by leave time multiplies a free-flow estimate by (default 1.25)"
         case .units: "how distances are shown (default: mi where the zone's country signs miles, else km)"
         }
@@ -129,7 +134,7 @@ public enum Setting: Hashable, Sendable {
         case .historyDays: "a whole number of days from 7 to \(Configuration.longestHistoryDays), or off"
         case .typicalWeeks: "a whole number of weeks from 1 to \(Configuration.longestTypicalWeeks)"
         case .contact: "an e-mail address or an http(s) URL, such as me@example.org"
-        case .transitousURL, .geocoderURL, .osrmURL, .valhallaURL: "an http(s) URL: a scheme, a host, perhaps a port and a path"
+        case .transitousURL, .geocoderURL, .osrmURL, .valhallaURL, .providerURL: "an http(s) URL: a scheme, a host, perhaps a port and a path"
         case .freeFlowMargin: "a number from 1 to 3, such as 1.25"
         case .units: "km or mi"
         }
@@ -222,6 +227,11 @@ public enum Setting: Hashable, Sendable {
         case .valhallaURL:
             guard let base = RoutingAPI.baseURL(text) else { throw invalid }
             return SettingChange(self, "valhalla-url set to \(base).") { $0.valhallaURL = base }
+        case .providerURL(let provider):
+            guard let base = RoutingAPI.baseURL(text) else { throw invalid }
+            return SettingChange(self, "\(name) set to \(base).") {
+                $0.providerURLs = ($0.providerURLs ?? [:]).merging([provider.rawValue: base]) { _, new in new }
+            }
         case .freeFlowMargin:
             guard text.count <= 5, let margin = NumberParsing.decimal(text), (1...3).contains(margin) else { throw invalid }
             return SettingChange(self, "free-flow-margin set to \(TimeFormatting.factor(margin)): arrive-by leave times on free-flow estimates allow that much") {
@@ -266,6 +276,9 @@ public enum Setting: Hashable, Sendable {
         case .geocoderURL: configuration.geocoderURL = nil
         case .osrmURL: configuration.osrmURL = nil
         case .valhallaURL: configuration.valhallaURL = nil
+        case .providerURL(let provider):
+            configuration.providerURLs?[provider.rawValue] = nil
+            if configuration.providerURLs?.isEmpty == true { configuration.providerURLs = nil }
         case .freeFlowMargin: configuration.freeFlowMargin = nil
         case .units: configuration.units = nil
         }

@@ -98,6 +98,8 @@ struct ConfigJSON: EveryKeyEncodable {
     var geocoderURL: String
     var osrmURL: String
     var valhallaURL: String
+    /// The keyed providers' addresses (`tomtom`, `here`, `google`), their own when not set.
+    var providerURLs: [String: String]
     var freeFlowMargin: Double
     /// `km` or `mi`: the unit distances are shown in.
     var units: String
@@ -165,6 +167,7 @@ struct ConfigJSON: EveryKeyEncodable {
         geocoderURL = configuration.geocoderURL ?? Geocoder.nominatim.defaultBaseURL
         osrmURL = configuration.osrmURL ?? RouteProvider.osrm.defaultBaseURL
         valhallaURL = configuration.valhallaURL ?? RouteProvider.valhalla.defaultBaseURL
+        providerURLs = Dictionary(uniqueKeysWithValues: RouteProvider.keyed.map { ($0.rawValue, configuration.baseURL(for: $0) ?? $0.defaultBaseURL) })
         freeFlowMargin = configuration.freeFlowMarginInForce
         self.units = units.rawValue
     }

@@ -56,6 +56,7 @@ extension Commands {
                 case .geocoderURL: configuration.geocoderURL ?? Geocoder.nominatim.defaultBaseURL
                 case .osrmURL: configuration.osrmURL ?? RouteProvider.osrm.defaultBaseURL
                 case .valhallaURL: configuration.valhallaURL ?? RouteProvider.valhalla.defaultBaseURL
+                case .providerURL(let provider): configuration.baseURL(for: provider) ?? provider.defaultBaseURL
                 case .freeFlowMargin: "free-flow estimates × \(TimeFormatting.factor(configuration.freeFlowMarginInForce)) for arrive-by leave times"
                 case .units:
                     configuration.units.map { "\($0.rawValue) (set)" }

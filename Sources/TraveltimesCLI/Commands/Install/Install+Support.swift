@@ -24,12 +24,14 @@ extension Commands {
     /// Warns of each variable set in this shell alone that changes what the unattended runs do:
     /// the timers and cron start without it (and the source, code or key it holds).
     static func warnOfShellOnlySettings(_ invocation: Invocation) {
-        guard let configuration = try? invocation.commute().configuration else { return }
+        guard let commute = try? invocation.commute() else { return }
+        let configuration = commute.configuration
         let environment = invocation.environment
-        var found = Health.shellOnlySettings(environment, configuration: configuration)
+        let routes = (try? commute.routes.all().routes) ?? []
+        var found = Health.shellOnlySettings(environment, configuration: configuration, routes: routes)
         if environment.nonEmpty(.source) != nil, configuration.source == nil { found.insert((.source, Setting.source.name), at: 0) }
         if environment.nonEmpty(.accessCode) != nil, configuration.accessCode == nil { found.insert((.accessCode, Setting.accessCode.name + " -"), at: 0) }
-        for provider in RouteProvider.allCases {
+        for provider in RouteProvider.allCases where routes.contains(where: { $0.custom?.provider == provider }) {
             guard let variable = provider.keyVariable, environment.nonEmpty(variable) != nil, configuration.key(for: provider) == nil else { continue }
             found.append((variable, provider.keySetting + " -"))
         }
