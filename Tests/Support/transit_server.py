@@ -8,7 +8,8 @@ closes or after 300 seconds. Test-only; standard library only; binds 127.0.0.1.
 
 GET /NAME serves DIRECTORY/NAME with an ETag (the SHA-1 of its bytes) and a Last-Modified (the
 file's mtime); If-None-Match with that ETag, or If-Modified-Since at or after that time, gets 304.
-A path under /key/ needs the header `X-Api-Key: sekrit-key-42` (else 401); /html/ answers an HTML
+A path under /key/ needs the header `X-Api-Key: sekrit-key-42` (else 401); /echo/ answers an HTML page quoting
+the path and the Authorization header it got; /html/ answers an HTML
 page; /silent/ never answers (a minute of silence); a missing file is 404.
 """
 import email.utils
@@ -53,6 +54,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         if path.startswith("/html/"):
             return self.answer(200, b"<html><title>Sign in to continue</title></html>", {"Content-Type": "text/html"})
+        if path.startswith("/echo/"):
+            # A careless server's error page: it quotes the address it was asked for, and the
+            # credentials it was sent.
+            title = "No calendar at %s (%s)" % (self.path, self.headers.get("Authorization", "anonymous"))
+            return self.answer(200, ("<html><title>%s</title></html>" % title).encode(), {"Content-Type": "text/html"})
         if path.startswith("/key/"):
             if self.headers.get("X-Api-Key") != KEY:
                 return self.answer(401, b"missing key", {"Content-Type": "text/plain"})

@@ -502,3 +502,61 @@ extension PromiseTests {
         #expect(left.stdout.isEmpty, "\(left)")
     }
 }
+
+extension PromiseTests {
+    /// A key in a transit URL's query is the secret, not the words of its path: `transit list`
+    /// (its JSON keys too), `status` and `refresh` say "realtime", "alerts", "transit" and "stop"
+    /// as they are, and never the key.
+    @Test func aKeyInATransitURLIsRedactedAndTheWordsAroundItAreNot() throws {
+        let server = try TransitServer()
+        try server.serve(Paths.transit("metro-gtfs.zip"), as: "gtfs.zip")
+        try server.serve(Paths.transit("realtime-0715.pb"), as: "tripupdates.pb")
+        try server.serve(Paths.transit("alerts.pb"), as: "alerts.pb")
+        let sandbox = Sandbox(runner: .binary)
+        let added = try sandbox.run([
+            "transit", "add", "metro", "--static", server.url("transit/stop/gtfs.zip?key=K3ySECRETa1"),
+            "--realtime", server.url("realtime/tripupdates.pb?token=T0kSECRETb2"), "--alerts", server.url("alerts/alerts.pb?api_key=ApSECRETc3"),
+            "--now", TransitTests.at("07:00"),
+        ])
+        #expect(added.status == 0, "\(added)")
+        try sandbox.ok(["route", "add", "commute", "--transit", "metro", "--from-stop", "CH", "--to-stop", "2301", "--now", TransitTests.at("07:00")])
+        var said = added.stdout + added.stderr
+        for command in [["refresh"], ["transit", "list"], ["transit", "list", "--json"], ["status"], ["status", "--json"], ["route", "commute"], ["doctor"]] {
+            let outcome = try sandbox.run(command + ["--now", TransitTests.at("07:15")])
+            said += outcome.stdout + outcome.stderr
+        }
+        #expect(!said.contains("SECRET"), "\(said)")
+        #expect(!said.contains("REDACTEDURL") && said.contains("realtimeURL") && said.contains("alertsURL"), "\(said)")
+        #expect(said.contains("realtime read") && said.contains("Transit metro"), "\(said)")
+        let listed = try #require(try sandbox.json(["transit", "list", "--json"]) as? [[String: Any]])
+        let keys = Set((listed.first ?? [:]).keys)
+        #expect(keys.isSuperset(of: ["realtimeURL", "alertsURL", "staticURL"]), "\(listed)")
+    }
+}
+
+extension PromiseTests {
+    /// Credentials stay secret in every form they take: a rejected URL setting's password and query
+    /// are not repeated; `Basic base64(user:password)` quoted back by a server is redacted; a
+    /// calendar's secret address quoted by a server's error page is too.
+    @Test func credentialsAreNeverEchoedInAnyForm() throws {
+        let sandbox = try Sandbox().prepared()
+        for setting in ["transitous-url", "geocoder-url", "osrm-url", "valhalla-url", "here-url"] {
+            let refused = try sandbox.run(["config", "set", setting, "ftp://ada:Pw0rdSECRET@example.org/x?token=T0kSECRET"])
+            #expect(refused.status == 64 && refused.stderr == """
+                traveltimes: Invalid \(setting) 'ftp://REDACTED@example.org/x?token=REDACTED': use an http(s) URL: a scheme, a host, perhaps a port and a path. See 'traveltimes config set --help'.
+
+                """, "\(refused)")
+        }
+        let pasted = try sandbox.run(["config", "set", "osrm-url", "k3ySECRETpasted"])
+        #expect(pasted.stderr == "traveltimes: Invalid osrm-url (not shown: it is no URL, and may be a key): use an http(s) URL: a scheme, a host, perhaps a port and a path. See 'traveltimes config set --help'.\n", "\(pasted)")
+        // A server quoting back the address and the Basic credentials it was sent.
+        let server = try TransitServer()
+        let basic = Data("ada:Pw0rdSECRET".utf8).base64EncodedString()
+        let calendar = try sandbox.run(["calendar", "add", "w", "--ics", "http://ada:Pw0rdSECRET@127.0.0.1:\(server.url("").split(separator: ":").last?.split(separator: "/").first ?? "")/echo/private-0a1b2c3d4e5f6a7b/basic.ics", "--route", "1"])
+        #expect(calendar.status != 0 && !calendar.stderr.contains("SECRET") && !calendar.stderr.contains(basic) && !calendar.stderr.contains("0a1b2c3d4e5f6a7b"), "\(calendar)")
+        #expect(calendar.stderr.contains("No calendar at") && calendar.stderr.contains("REDACTED"), "\(calendar)")
+        try sandbox.ok(["notify", "add", "json://ada:Pw0rdSECRET@" + server.url("echo/hook").dropFirst("http://".count)])
+        let sent = try sandbox.run(["notify", "test"])
+        #expect(!sent.stderr.contains("SECRET") && !sent.stderr.contains(basic), "\(sent)")
+    }
+}

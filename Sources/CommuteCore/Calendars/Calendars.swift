@@ -181,7 +181,7 @@ extension Calendars {
                 }
             } catch {
                 if case .helperMissing = error { throw error }
-                let secrets = [url.path, url.query ?? "", url.user ?? "", url.password ?? ""].filter { $0.count > 1 }
+                let secrets = FeedSource.pathSecrets(in: url.absoluteString) + [url.path, url.query ?? "", url.user ?? "", url.password ?? ""].filter { $0.count > 1 }
                 throw CalendarFailure(FeedSource.redact("calendar \(source.name) (\(source.shownLocation)): \(error)", secrets: secrets))
             }
         }

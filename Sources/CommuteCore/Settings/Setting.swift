@@ -140,6 +140,14 @@ public enum Setting: Hashable, Sendable {
         }
     }
 
+    /// Whether its value is a URL (which may carry a user, a password or a token).
+    public var takesURL: Bool {
+        switch self {
+        case .source, .transitousURL, .geocoderURL, .osrmURL, .valhallaURL, .providerURL: true
+        default: false
+        }
+    }
+
     /// The longest provider key or access code taken.
     public static let longestKey = 512
 
@@ -305,9 +313,20 @@ public struct SettingError: Error, Equatable, Sendable, CustomStringConvertible 
     public var value: String
     public var isEmpty = false
 
+    /// A URL setting's value as it may be shown: its credentials and query hidden; text that is
+    /// no URL (a key pasted in the wrong place, perhaps) not at all.
+    static func shownURL(_ value: String) -> String? {
+        guard let colon = value.firstRange(of: "://") else { return nil }
+        // Read as an http URL whatever its scheme, to find its parts.
+        let shown = FeedSource.display("http" + value[colon.lowerBound...].replacing(" ", with: "%20"))
+        return shown.hasPrefix("http://") ? String(value[..<colon.lowerBound]) + shown.dropFirst(4) : nil
+    }
+
     public var description: String {
         if isEmpty { return "The value for \(setting.name) is empty; use `traveltimes config unset \(setting.name)` to clear it." }
-        let shown = setting.isSecret ? "" : " '\(DisplayText.line(value))'"
+        // A URL is shown without its user, password and query (a rejected one may hold them).
+        let text = setting.takesURL ? Self.shownURL(value) : value
+        let shown = setting.isSecret ? "" : text.map { " '\(DisplayText.line(String($0.prefix(200))))'" } ?? " (not shown: it is no URL, and may be a key)"
         if setting == .timeZone { return "Unknown time zone\(shown): use \(setting.form)." }
         return "Invalid \(setting.name)\(shown): use \(setting.form)."
     }

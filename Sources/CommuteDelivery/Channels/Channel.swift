@@ -554,7 +554,10 @@ public enum Channel: Sendable, Equatable {
         case .discord(let discord): [discord.token]
         case .slack(let slack): [slack.path] + slack.path.split(separator: "/").map(String.init)
         case .json(let post):
-            [post.url] + Array(post.headers.values) + (URLComponents(string: post.url).map { [$0.password, $0.percentEncodedPath, $0.percentEncodedQuery].compactMap { $0 } } ?? [])
+            [post.url] + Array(post.headers.values) + (URLComponents(string: post.url).map { parts in
+                [parts.password, parts.percentEncodedPath, parts.percentEncodedQuery].compactMap { $0 }
+                    + (parts.user.map { [Data("\($0):\(parts.password ?? "")".utf8).base64EncodedString()] } ?? [])
+            } ?? [])
         case .sendmail: []
         }
     }

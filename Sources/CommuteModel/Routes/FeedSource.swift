@@ -51,10 +51,40 @@ public enum FeedSource: Sendable, Equatable {
     /// from any message that might quote them in its own way.
     public static func secrets(in text: String) -> [String] {
         guard looksLikeURL(text), let components = URLComponents(string: text) else { return [] }
-        let values = [components.user, components.password, components.percentEncodedUser, components.percentEncodedPassword]
+        // The user and password go out as `Basic base64(user:password)`: a server that quotes its
+        // request headers back quotes that.
+        let basic = components.user.map { Data("\($0):\(components.password ?? "")".utf8).base64EncodedString() }
+        let values = [components.user, components.password, components.percentEncodedUser, components.percentEncodedPassword, basic]
             + (components.queryItems ?? []).map(\.value) + (components.percentEncodedQueryItems ?? []).map(\.value)
         // Short values (`format=json`) would redact ordinary words from every message.
         return Array(Set(values.compactMap { $0 }.filter { $0.count >= 4 })).sorted { $0.count > $1.count }
+    }
+
+    /// A URL's secret parts where the path may hold one too (an agency's key, a calendar's secret
+    /// address): those of `secrets(in:)`, the path whole (a server's error quotes it), and a path
+    /// segment alone only when it looks like a key (`a1b2c3d4e5`, not `realtime`): the words
+    /// around a secret are not secrets, and redacting them would garble every message.
+    public static func pathSecrets(in text: String) -> [String] {
+        guard looksLikeURL(text), let components = URLComponents(string: text) else { return [] }
+        let path = components.percentEncodedPath
+        var found = secrets(in: text)
+        if path.count >= 4 { found += [path, path.percentDecoded ?? path] }
+        for segment in path.split(separator: "/") {
+            let raw = String(segment)
+            let decoded = raw.percentDecoded ?? raw
+            if looksLikeKey(raw) { found.append(raw) }
+            if looksLikeKey(decoded) { found.append(decoded) }
+        }
+        return Array(Set(found)).sorted { $0.count > $1.count }
+    }
+
+    /// Whether a path segment looks like a key rather than a word: 8 characters or more, letters
+    /// and digits mixed (hex, base64, a UUID), or 20 or more.
+    public static func looksLikeKey(_ segment: String) -> Bool {
+        guard segment.count >= 8 else { return false }
+        let hasDigit = segment.contains { $0.isASCII && $0.isNumber }
+        let hasLetter = segment.contains { $0.isASCII && $0.isLetter }
+        return (hasDigit && hasLetter) || segment.count >= 20
     }
 
     /// The URL with `AccessCode` added when it has none.

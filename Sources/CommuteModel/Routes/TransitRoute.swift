@@ -64,26 +64,8 @@ public struct TransitFeed: Codable, Sendable, Equatable {
         (headers ?? []).map(\.value) + locations.flatMap { Self.urlSecrets($0.text) }
     }
 
-    /// A URL's secret parts: its user, password and query values; its path whole (an agency may
-    /// put the key there, and a server's error quotes the path); and a path segment alone only
-    /// when it looks like a key (`a1b2c3d4e5`, not `realtime`): the words around a secret are not
-    /// secrets, and redacting them would garble every message that uses them. None for a file.
-    static func urlSecrets(_ text: String) -> [String] {
-        guard FeedSource.looksLikeURL(text), let components = URLComponents(string: text) else { return [] }
-        let path = components.percentEncodedPath
-        let paths = path.count > 1 ? [path, path.percentDecoded ?? path] : []
-        let segments = path.split(separator: "/").flatMap { [String($0), String($0).percentDecoded ?? String($0)] }.filter(looksLikeKey)
-        return Array(Set(FeedSource.secrets(in: text) + paths.filter { $0.count >= 4 } + segments)).sorted { $0.count > $1.count }
-    }
-
-    /// Whether a path segment looks like a key rather than a word: 8 characters or more, letters
-    /// and digits mixed (hex, base64, a UUID), or 20 or more.
-    static func looksLikeKey(_ segment: String) -> Bool {
-        guard segment.count >= 8 else { return false }
-        let hasDigit = segment.contains { $0.isASCII && $0.isNumber }
-        let hasLetter = segment.contains { $0.isASCII && $0.isLetter }
-        return (hasDigit && hasLetter) || segment.count >= 20
-    }
+    /// A URL's secret parts, its path's included (`FeedSource.pathSecrets`); none for a file.
+    static func urlSecrets(_ text: String) -> [String] { FeedSource.pathSecrets(in: text) }
 
     /// A feed file's location as it may be shown: a path as it is; a URL as its scheme and host,
     /// its path and query hidden (`https://host/…`), since either may hold the agency's key.
