@@ -15,7 +15,7 @@ an HTML page. OSRM refuses a latitude outside ±90 (a LAT,LON pair sent as LON,L
 a JSON file read on every request: {"replay": {"osrm": FILE, "valhalla": FILE}} answers with a real
 recorded answer byte for byte; {"fault": F} answers every route with F: "503", "429",
 "garbage" (200, not JSON), "noroute" (OSRM 400 NoRoute, Valhalla 400 error_code 442), "absurd"
-(a route of 10 km in 2 seconds).
+(a route of 10 km in 2 seconds), "nowhere" (a route of 0 m taking 29 minutes).
 """
 import http.server
 import json
@@ -117,6 +117,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         metres, seconds = free_flow(lat1, lon1, lat2, lon2)
         if control().get("fault") == "absurd":
             metres, seconds = 10000.0, 2.0
+        if control().get("fault") == "nowhere":
+            metres, seconds = 0.0, 1740.0
         if control().get("replay", {}).get("osrm"):
             return self.send(200, open(control()["replay"]["osrm"], "rb").read())
         # OSRM's own recorded answer (Fixtures/real/osrm/), its route moved here, without steps.
@@ -145,6 +147,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if control().get("fault") == "noroute":
             return self.send(400, {"error_code": 442, "error": "No path could be found for input", "status_code": 400, "status": "Bad Request"})
         metres, seconds = free_flow(lat1, lon1, lat2, lon2)
+        if control().get("fault") == "nowhere":
+            metres, seconds = 0.0, 1740.0
         units = request.get("units", "km")
         if units not in ("km", "kilometers", "miles", "mi"):
             return self.send(400, {"error_code": 100, "error": "Failed to parse json request", "status_code": 400, "status": "Bad Request"})

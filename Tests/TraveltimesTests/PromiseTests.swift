@@ -560,3 +560,41 @@ extension PromiseTests {
         #expect(!sent.stderr.contains("SECRET") && !sent.stderr.contains(basic), "\(sent)")
     }
 }
+
+extension PromiseTests {
+    /// An engine's route of 0 m taking 29 minutes routed nowhere: refused, nothing saved.
+    @Test func aRouteOfNoLengthIsNoAnswer() throws {
+        let server = try EngineServer()
+        let sandbox = try FreeFlowTests().sandbox(server)
+        try server.steer(#"{"fault": "nowhere"}"#)
+        for provider in ["osrm", "valhalla"] {
+            let refused = try sandbox.run(["route", "add", "x", "--provider", provider, "--from", "home", "--to", "work"])
+            let name = provider == "osrm" ? "OSRM" : "Valhalla"
+            #expect(refused.status != 0 && refused.stderr == "traveltimes: \(name) answered oddly: a route of 0 m taking 29 min, which no route between two points is; route x was not added\n", "\(refused)")
+        }
+        #expect(sandbox.bytes("routes.json") == nil)
+    }
+
+    /// A Home Assistant that hangs is asked by one tick, then left alone for five minutes: the
+    /// ticks between do not wait on it; refresh still tries it every run.
+    @Test func aHangingHomeAssistantIsNotAskedByEveryTick() throws {
+        let server = try SteeredServer(script: "homeassistant_server.py")
+        let sandbox = try Sandbox(runner: .binary).prepared()
+        #expect(try sandbox.run(["export", "add", "homeassistant", server.base, "--token", "-"], stdin: "good-token\n").status == 0)
+        try server.steer(#"{"fault": "hang"}"#)
+        let slower = try sandbox.feed("slower") { routes in routes[96]?["CurrentTime"] = 29 }
+        let failing = try sandbox.run(["refresh", "--source", slower, "--timeout", "2", "--now", "2025-11-04T16:10:00-08:00"])
+        #expect(failing.stderr.contains("export homeassistant"), "\(failing)")
+        let asked = server.entries().count
+        // Within five minutes of that failure, ticks leave it alone.
+        for minute in ["11", "12", "13", "14"] {
+            _ = try sandbox.run(["tick", "--now", "2025-11-04T16:\(minute):00-08:00"])
+        }
+        #expect(server.entries().count == asked)
+        // After the rest, a tick tries again; so does every refresh.
+        _ = try sandbox.run(["tick", "--now", "2025-11-04T16:16:00-08:00"])
+        #expect(server.entries().count == asked + 1)
+        _ = try sandbox.run(["refresh", "--source", slower, "--timeout", "2", "--now", "2025-11-04T16:17:00-08:00"])
+        #expect(server.entries().count == asked + 2)
+    }
+}

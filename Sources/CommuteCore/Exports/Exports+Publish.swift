@@ -148,6 +148,23 @@ extension Exports {
         try publish(configuration.exports ?? [], client: client, timeout: timeout)
     }
 
+    /// How long `tick` leaves an export that failed alone: a Home Assistant or a broker that hangs
+    /// costs one tick its timeout every five minutes, not every tick (refresh tries it each run).
+    public static let tickRest: TimeInterval = 5 * 60
+
+    /// What `tick` publishes: every export but one that failed within `tickRest`.
+    public func publishFromTick(client: any HTTPClient, timeout: TimeInterval) throws -> [Outcome] {
+        let records = (try? store.exportState().records) ?? [:]
+        let due = (configuration.exports ?? []).filter { !isResting(records[$0.id]) }
+        return try publish(due, client: client, timeout: timeout)
+    }
+
+    /// Whether an export failed within `tickRest`.
+    func isResting(_ record: ExportState.Record?) -> Bool {
+        guard let record, record.problem != nil, let attempt = record.lastAttemptAt, attempt <= now else { return false }
+        return now.timeIntervalSince(attempt) < Self.tickRest
+    }
+
     /// Writes the file exports (iCalendar, Prometheus) whose content changed, and nothing else:
     /// what every command that re-plans does, so that a calendar reading the file shows a schedule
     /// added now, not at the next refresh. No network; a failure is the next refresh's or tick's
@@ -189,10 +206,11 @@ extension Exports {
         return outcomes
     }
 
-    /// Whether any export's last attempt failed (a tick that changed nothing tries it again).
+    /// Whether any export's last attempt failed, and it has rested since (a tick that changed
+    /// nothing tries it again).
     public func hasFailure() -> Bool {
         guard configuration.exports?.isEmpty == false, let state = try? store.exportState() else { return false }
-        return state.records.values.contains { $0.problem != nil }
+        return state.records.values.contains { $0.problem != nil && !isResting($0) }
     }
 
     // MARK: One export

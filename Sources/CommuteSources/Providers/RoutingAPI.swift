@@ -151,10 +151,14 @@ public enum RoutingAPI {
     package static func measurement(now: Double?, usual: Double?, metres: Double?) -> Result<Measurement, Fault> {
         let longest = Double(Route.longestTravelMinutes * 60)
         guard let now, (0...longest).contains(now) else { return .failure(.badAnswer("no travel time of at most a day in the answer")) }
+        func minutes(_ seconds: Double) -> Int { max(1, Int((seconds / 60).rounded())) }
         // No road between two different points takes no time: 0 s is an answer gone wrong, not
         // "1 min". Under a minute otherwise shows as 1 min.
         guard now > 0 else { return .failure(.badAnswer("a travel time of 0 s, which no route between two points takes")) }
-        func minutes(_ seconds: Double) -> Int { max(1, Int((seconds / 60).rounded())) }
+        // Nor is a route of no length one that takes any time: the engine routed nowhere.
+        if let metres, metres.isFinite, metres < 1 {
+            return .failure(.badAnswer("a route of 0 m taking \(minutes(now)) min, which no route between two points is"))
+        }
         // A usual time of 0 s is no usual time.
         let usualMinutes = usual.flatMap { (0...longest).contains($0) && $0 > 0 ? minutes($0) : nil }
         let miles = metres.flatMap { metres -> Double? in

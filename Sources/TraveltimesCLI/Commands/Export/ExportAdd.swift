@@ -28,8 +28,10 @@ extension Commands {
                 The export is made now and must work; nothing is saved otherwise. Then each refresh,
                 and each tick that changes something, sends or writes what changed (MQTT: every
                 retained message again, for a broker that forgot them); a run where nothing changed
-                sends and writes nothing. A failure is said once (exit
-                status unchanged) and tried again at the next run; `doctor` shows it. Tokens and
+                sends and writes nothing; a command that re-plans writes the files at once. A failure
+                is said once (exit status unchanged) and tried again at the next refresh, and by tick
+                after five minutes (a server that hangs costs one tick 5 s, not every tick); `doctor`
+                shows it. Tokens and
                 passwords are kept only in config.json (mode 0600) and never shown. Files are
                 replaced whole (a reader never sees half of one), mode 0644.
                 """

@@ -61,7 +61,7 @@ extension Commands {
             if !(commute.configuration.exports ?? []).isEmpty, !report.isEmpty || report.rescheduled != nil || commute.exports.hasFailure() {
                 do {
                     let client = HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: 1 << 20, environment: invocation.environment)
-                    for outcome in try commute.exports.publish(client: client, timeout: 10) {
+                    for outcome in try commute.exports.publishFromTick(client: client, timeout: 5) {
                         if case .failed(let problem, let isNew) = outcome.result, isNew {
                             io.err("traveltimes: export \(outcome.target.id) (\(outcome.target.shownLocation)) failed: \(problem); tried again at the next run")
                         }
