@@ -1,14 +1,12 @@
-/// The product as it names itself to the services it asks: its name, its version, and where to
-/// learn about it.
+/// The product as it names itself to the services it asks: its name and its version.
 public enum Product {
     public static let name = "traveltimes"
     public static let version = "0.4.0"
-    /// Where the project is described: the contact a User-Agent gives when the user set none.
-    public static let url = "https://github.com/traveltimes/traveltimes"
 
     /// `traveltimes/0.4.0 (+mailto:me@example.org)`: what every request to a public service carries,
     /// as Transitous's and Nominatim's policies ask — the application, its version, and a way to
-    /// reach whoever runs it (`config set contact`), else the project. An e-mail address becomes a
+    /// reach whoever runs it (`config set contact`; `doctor` asks for one). No address is made up
+    /// in its place: with none set, the request says only what it is. An e-mail address becomes a
     /// `mailto:` URL; anything that could break the header line is left out.
     /// Without a contact, `install` (an install's own token) keeps the User-Agent apart from
     /// every other install's: the operators limit per User-Agent, and an identical one everywhere
@@ -18,7 +16,7 @@ public enum Product {
             let reach = contact.contains("://") || contact.hasPrefix("mailto:") ? contact : "mailto:\(contact)"
             return "\(name)/\(version) (+\(reach))"
         }
-        return "\(name)/\(version) (+\(url)" + (install.map { "; install \($0)" } ?? "") + ")"
+        return "\(name)/\(version)" + (install.map { " (install \($0))" } ?? "")
     }
 
     /// An install's token: 8 hexadecimal digits of a hash of the machine's ID and the store's

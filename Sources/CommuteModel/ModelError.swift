@@ -20,9 +20,9 @@ public enum ModelError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noRoutes:
-            "Please select at least one route"
+            "No route given: name one or more with --route ID (or --route 1,4), as `traveltimes routes` lists them"
         case .noDays:
-            "Please select at least one day"
+            "No day given: use --days weekdays, weekends, daily, or day names such as mon,wed,fri"
         case .badTime(let value):
             "Invalid time '\(value)': use a time such as 7:00, 07:00, 16:30, 7:00am or 4:30 PM"
         case .badDay(let value):

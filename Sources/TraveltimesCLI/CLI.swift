@@ -29,6 +29,11 @@ public enum CLI {
                 return .success
             }
             let words = topic.split(separator: " ").map(String.init)
+            // `help help`, `help --help`: what help itself does.
+            if ["help", "--help", "-h"].contains(topic) {
+                io.out("Usage: traveltimes help [COMMAND]\n\nShow every command (traveltimes --help), or one command's help (the same as traveltimes COMMAND --help).")
+                return .success
+            }
             if let group = Commands.groupHelp(topic) {
                 io.out(group)
                 return .success
@@ -60,7 +65,7 @@ public enum CLI {
         do {
             let parsed = try ArgumentParser.parse(
                 rest, options: command.allOptions, positionals: command.positionals, command: command.name,
-                verbatimAfterFirstPositional: command.verbatimArguments)
+                verbatimAfterFirstPositional: command.verbatimArguments, argumentsLabel: command.arguments)
             if parsed.isGiven(Options.help.spec) {
                 io.out(command.help)
                 return .success
@@ -92,14 +97,15 @@ public enum CLI {
     static func unknownCommandMessage(_ word: String) -> String {
         var message = "Unknown command '\(word)'."
         let names = Array(Set(Commands.all.map { String($0.name.split(separator: " ")[0]) })) + ["help", "version"]
-        if let suggestion = Suggestions.closest(to: word, in: names.sorted()) {
+        // Never the word itself (`help route adds` suggesting `route adds`).
+        if let suggestion = Suggestions.closest(to: word, in: names.sorted()), suggestion != word {
             message += " Did you mean '\(suggestion)'?"
         }
         return message + " See 'traveltimes --help'."
     }
 
     static let shortUsage = """
-        traveltimes \(version) — commute alerts from live freeway travel times
+        traveltimes \(version) — commute alerts with travel times as they are now: by car or by bus, anywhere
 
         Usage: traveltimes <command> [options]
 
@@ -118,7 +124,7 @@ public enum CLI {
         }
         let environment = variables.render().joined(separator: "\n")
         return """
-            traveltimes \(version) — commute alerts from live freeway travel times
+            traveltimes \(version) — commute alerts with travel times as they are now: by car or by bus, anywhere
 
             Usage: traveltimes <command> [options]
 

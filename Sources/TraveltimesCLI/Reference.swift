@@ -20,6 +20,12 @@ enum Reference {
         ("history/ROUTE.tth", "every travel time measured for a route in use, 12 bytes each, kept history-days (default 400)"),
         ("transit.json", "the transit routes with their coming departures, and each transit feed's state (when fetched, validators, problems)"),
         ("transit/", "each transit feed's timetable zip and last realtime feeds (NAME.zip, NAME.realtime.pb, NAME.alerts.pb), and each transit route's timetable (ROUTE.timetable.json)"),
+        ("places.json", "the places saved by name (place add), and the searches they were found by"),
+        ("calendars.json", "what each calendar's last reading found, and the departures and days off planned from it"),
+        ("calendar-NAME.ics", "each calendar's last good copy (one that cannot be read never replaces it)"),
+        ("exports.json", "each export's last attempt and what it last sent (a digest per sensor or message)"),
+        ("PROVIDER.pace", "when a public service (Transitous, Nominatim, OSRM, Valhalla) was last asked, shared by every process"),
+        (".DOMAIN.lock", "the locks every command that writes takes (routes, pending, history…)"),
     ]
 
     /// An exit status: `label` is its name in `--help`'s one line, `meaning` its causes.

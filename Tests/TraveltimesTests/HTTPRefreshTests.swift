@@ -199,11 +199,14 @@ final class FeedServer: @unchecked Sendable {
             health-notify:  every notifier
             history-days:   400 days of travel times are kept
             typical-weeks:  typical times look back 8 weeks
-            contact:        not set (requests name https://github.com/traveltimes/traveltimes)
+            contact:        not set (requests name no one to reach: `config set contact YOUR-EMAIL`, as the public services ask)
             transitous-url: https://api.transitous.org
             geocoder-url:   https://nominatim.openstreetmap.org
             osrm-url:       https://router.project-osrm.org
             valhalla-url:   https://valhalla1.openstreetmap.de
+            tomtom-url:     https://api.tomtom.com
+            here-url:       https://router.hereapi.com
+            google-url:     https://routes.googleapis.com
             free-flow-margin: free-flow estimates × 1.25 for arrive-by leave times
             units:          mi (the unit of America/Los_Angeles's country; config set units km|mi)
             notifiers:      stdout
@@ -251,11 +254,14 @@ final class FeedServer: @unchecked Sendable {
             health-notify:  every notifier
             history-days:   400 days of travel times are kept
             typical-weeks:  typical times look back 8 weeks
-            contact:        not set (requests name https://github.com/traveltimes/traveltimes)
+            contact:        not set (requests name no one to reach: `config set contact YOUR-EMAIL`, as the public services ask)
             transitous-url: https://api.transitous.org
             geocoder-url:   https://nominatim.openstreetmap.org
             osrm-url:       https://router.project-osrm.org
             valhalla-url:   https://valhalla1.openstreetmap.de
+            tomtom-url:     https://api.tomtom.com
+            here-url:       https://router.hereapi.com
+            google-url:     https://routes.googleapis.com
             free-flow-margin: free-flow estimates × 1.25 for arrive-by leave times
             units:          mi (the unit of America/Los_Angeles's country; config set units km|mi)
             notifiers:      stdout

@@ -598,3 +598,38 @@ extension PromiseTests {
         #expect(server.entries().count == asked + 2)
     }
 }
+
+extension PromiseTests {
+    /// Help and messages that say what to do: `help help`, a missing argument named, no route or
+    /// day given, every provider in `route add --help`, no table that does not exist, the man
+    /// page's FILES complete, the first help line true, systemctl's failure with what to check,
+    /// and a weekday bus at the weekend saying when it runs again.
+    @Test func helpAndMessagesSayWhatToDo() throws {
+        let sandbox = try Sandbox().prepared()
+        #expect(try sandbox.ok(["help", "help"]).stdout.hasPrefix("Usage: traveltimes help [COMMAND]\n"))
+        let missing = try sandbox.run(["calendar", "remove"])
+        #expect(missing.status == 64 && missing.stderr == "traveltimes: Missing NAME: traveltimes calendar remove NAME. See 'traveltimes calendar remove --help'.\n", "\(missing)")
+        let noRoute = try sandbox.run(["group", "add", "g"])
+        #expect(noRoute.status == 64 && noRoute.stderr.hasPrefix("traveltimes: No route given: name one or more with --route ID"), "\(noRoute)")
+        let noDay = try sandbox.run(["schedule", "add", "--at", "7:00", "--route", "1", "--days", ""])
+        #expect(noDay.status == 64 && noDay.stderr.contains("No day given: use --days weekdays, weekends, daily"), "\(noDay)")
+        let routeHelp = try sandbox.ok(["route", "add", "--help"]).stdout
+        #expect(routeHelp.contains("--provider NAME    tomtom, here, google (keys, live traffic); osrm, valhalla (no key, free-flow); transitous"), "\(routeHelp)")
+        #expect(!(try sandbox.ok(["notify", "add", "--help"]).stdout.contains("channel table")))
+        let manual = try sandbox.ok(["manpage"]).stdout
+        for file in ["places.json", "calendars.json", #"calendar\-NAME.ics"#, "exports.json", "PROVIDER.pace"] {
+            #expect(manual.contains(".I \(file)"), "the man page's FILES lacks \(file)")
+        }
+        #expect(!(try sandbox.ok(["--help"]).stdout.contains("freeway")))
+        // systemctl failing says what it said and what to check.
+        let programs = try StandInPrograms(sandbox)
+        try programs.failSystemctl()
+        let enabled = try sandbox.run(["install", "systemd", "--enable"])
+        #expect(enabled.status == 69 && enabled.stderr.contains("it exited with status 1 (is a user session running? `systemctl --user status` says; on a server, `loginctl enable-linger \"$USER\"` gives one)"), "\(enabled)")
+        // The bundled bus feed runs on weekdays: on a Saturday it says when it runs again.
+        let weekend = Sandbox()
+        try weekend.ok(["transit", "add", "metro", "--static", Paths.transit("metro-gtfs.zip"), "--now", "2030-01-19T10:00:00-08:00"])
+        let added = try weekend.ok(["route", "add", "bus", "--transit", "metro", "--from-stop", "CH", "--to-stop", "2301", "--now", "2030-01-19T10:00:00-08:00"])
+        #expect(added.stdout.hasSuffix("Next: no departure in the next day and a half: its timetable has no service until Mon, Jan 21\n"), "\(added)")
+    }
+}

@@ -72,12 +72,12 @@ final class TransitousServer: SteeredServer, @unchecked Sendable {
         #expect(json.map { $0["name"] as? String } == ["home", "office", "gym"])
         #expect(json.map { $0["source"] as? String } == ["nominatim", "nominatim", "coordinates"])
         #expect(json[2]["label"] is NSNull)
-        // Every request names the application, its version and — with no contact set — the project
-        // and this install's own token (the services limit per User-Agent: one shared by every
+        // Every request names the application, its version and — with no contact set — no made-up
+        // address, only this install's own token (the services limit per User-Agent: one shared by every
         // install would throttle them all together).
         let agents = Set(server.requests().map(\.userAgent))
         #expect(agents.count == 1, "\(agents)")
-        #expect(agents.allSatisfy { $0.range(of: #"^traveltimes/0\.4\.0 \(\+https://github\.com/traveltimes/traveltimes; install [0-9a-f]{1,8}\)$"#, options: .regularExpression) != nil }, "\(agents)")
+        #expect(agents.allSatisfy { $0.range(of: #"^traveltimes/0\.4\.0 \(install [0-9a-f]{1,8}\)$"#, options: .regularExpression) != nil }, "\(agents)")
         let missing = try sandbox.run(["route", "add", "x", "--provider", "transitous", "--from", "nowhere", "--to", "gym"])
         #expect(missing.status == 64)
         #expect(missing.stderr == "traveltimes: no place called nowhere (see `traveltimes place list`)\n")

@@ -76,6 +76,8 @@ extension Transit {
         let service = timetable.serviceDates
         transit.serviceFrom = service?.lowerBound.dayNumber
         transit.serviceUntil = service?.upperBound.dayNumber
+        let agency = IANAZone(identifier: timetable.timeZone).map { ZonedCalendar(timeZone: $0, around: moment) }
+        transit.nextServiceDay = agency.flatMap { timetable.nextServiceDay(from: $0.local(moment).date.dayNumber) }
         transit.realtimeProblem = realtimeProblem
         let found = alerts.map { Self.notices(in: $0, for: timetable, at: moment) } ?? []
         transit.notices = found.isEmpty ? nil : found

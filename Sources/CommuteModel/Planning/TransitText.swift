@@ -94,7 +94,14 @@ public enum TransitText {
             return transit.coveredUntil == nil ? "" : ": its timetable has no day of service"
         }
         let today = calendar.local(moment).date
-        guard today.dayNumber < from || today.dayNumber > until else { return "" }
+        guard today.dayNumber < from || today.dayNumber > until else {
+            // Within its dates, but not every day (a weekday service at the weekend).
+            guard let next = transit.nextServiceDay, (today.dayNumber...(today.dayNumber + 400)).contains(next) else {
+                return transit.coveredUntil == nil || transit.nextServiceDay != nil ? "" : ": its timetable has no service in the next two weeks"
+            }
+            guard next > today.dayNumber + 1 else { return "" }
+            return ": its timetable has no service until \(TimeFormatting.day(CivilDate(dayNumber: next), thisYear: today.year))"
+        }
         let year = today.year
         return ": its timetable has service only from \(TimeFormatting.day(CivilDate(dayNumber: from), thisYear: year))"
             + " to \(TimeFormatting.day(CivilDate(dayNumber: until), thisYear: year))"

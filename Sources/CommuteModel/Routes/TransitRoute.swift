@@ -136,6 +136,9 @@ extension Route {
         /// zone): why a route with no departure has none.
         public var serviceFrom: Int?
         public var serviceUntil: Int?
+        /// The first day, from the day it was planned on, on which any of its trips runs (within two
+        /// weeks; nil past them): why a weekday service has no departure at the weekend.
+        public var nextServiceDay: Int?
         /// The planner whose itineraries these departures are (Transitous); nil for a GTFS feed's.
         public var planner: RouteProvider?
 

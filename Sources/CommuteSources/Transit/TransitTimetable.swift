@@ -61,6 +61,15 @@ public struct TransitTimetable: Codable, Sendable, Equatable {
     public var trips: [Trip]
     public var services: [String: Service]
 
+    /// The first day from `day` (a day number), within `days` days, on which any of its trips runs.
+    public func nextServiceDay(from day: Int, within days: Int = 14) -> Int? {
+        let running = Set(trips.map(\.serviceID)).compactMap { services[$0] }
+        return (day...(day + days)).first { number in
+            let date = CivilDate(dayNumber: number)
+            return running.contains { $0.runs(on: date) }
+        }
+    }
+
     /// The first and last days any of its trips can run (from the calendars' ranges and the dates
     /// added), or nil when no service runs at all: what says why there is no departure.
     public var serviceDates: ClosedRange<CivilDate>? {

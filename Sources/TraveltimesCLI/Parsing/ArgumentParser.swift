@@ -45,7 +45,7 @@ enum ArgumentParser {
     /// flags included (`notify add exec notify-send -u {urgency}`).
     static func parse(
         _ words: [String], options: [OptionSpec], positionals: ClosedRange<Int>, command: String,
-        verbatimAfterFirstPositional: Bool = false
+        verbatimAfterFirstPositional: Bool = false, argumentsLabel: String = ""
     ) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         let byName = Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -115,7 +115,9 @@ enum ArgumentParser {
             throw UsageError(message: "Unexpected argument '\(extra)'.", command: command)
         }
         if parsed.positionals.count < positionals.lowerBound {
-            throw UsageError(message: "Missing argument.", command: command)
+            // Named as the usage line names it: `Missing NAME: traveltimes calendar remove NAME.`
+            let label = argumentsLabel.isEmpty ? "argument" : argumentsLabel
+            throw UsageError(message: "Missing \(label)" + (argumentsLabel.isEmpty ? "." : ": traveltimes \(command) \(argumentsLabel)."), command: command)
         }
         return parsed
     }

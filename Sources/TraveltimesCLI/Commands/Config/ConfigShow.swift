@@ -51,7 +51,7 @@ extension Commands {
                     configuration.historyRetentionDays == 0
                         ? "off (no travel times are recorded)" : "\(configuration.historyRetentionDays) days of travel times are kept"
                 case .typicalWeeks: "typical times look back \(configuration.typicalTimeWeeks) weeks"
-                case .contact: configuration.contact.map { "\($0) (\(Product.userAgent(contact: $0)))" } ?? "not set (requests name \(Product.url))"
+                case .contact: configuration.contact.map { "\($0) (\(Product.userAgent(contact: $0)))" } ?? "not set (requests name no one to reach: `config set contact YOUR-EMAIL`, as the public services ask)"
                 case .transitousURL: configuration.transitousURL ?? RouteProvider.transitous.defaultBaseURL
                 case .geocoderURL: configuration.geocoderURL ?? Geocoder.nominatim.defaultBaseURL
                 case .osrmURL: configuration.osrmURL ?? RouteProvider.osrm.defaultBaseURL

@@ -83,7 +83,12 @@ extension Commands {
             throw SystemctlFailed(command: command.joined(separator: " "), reason: error.reason, otherwise: otherwise)
         }
         guard result.status == 0 else {
-            throw SystemctlFailed(command: command.joined(separator: " "), reason: "it exited with status \(result.status)", otherwise: otherwise)
+            // Its own words, and what to check: most often there is no user session to talk to.
+            let said = result.text.split(separator: "\n").first.map { ": \(DisplayText.line(String($0.prefix(200))))" } ?? ""
+            throw SystemctlFailed(
+                command: command.joined(separator: " "),
+                reason: "it exited with status \(result.status)\(said) (is a user session running? `systemctl --user status` says; on a server, `loginctl enable-linger \"$USER\"` gives one)",
+                otherwise: otherwise)
         }
     }
 

@@ -37,7 +37,7 @@ extension Commands {
                 `…`: give the URL as - to read it from standard input, out of argv and shell history.
                 ntfy (2.16 and later), Telegram, Matrix, Discord and the desktop change an alert in place
                 when it changes, and ntfy and the desktop clear it when it is over; the others get a new
-                message only when the change matters (see the README's channel table).
+                message only when the change matters.
                 desktop shows alerts with notify-send, changed in place and closed when over.
                 exec runs the program directly (no shell) with {title}, {body}, {urgency} and {id} in its
                 arguments replaced, and TRAVELTIMES_TITLE, TRAVELTIMES_BODY, TRAVELTIMES_URGENCY and

@@ -59,7 +59,7 @@ extension Commands {
             for option in [Self.fromStop.spec, Self.toStop.spec, Self.line.spec, Self.walk.spec] where invocation.isGiven(option) {
                 throw invocation.usage("\(option.name) is for a transit route: give --transit FEED too.")
             }
-            let provider = try required(RouteOptions.provider, invocation, missing: "Missing --provider: tomtom, here, google or transitous.")
+            let provider = try required(RouteOptions.provider, invocation, missing: "Missing --provider: tomtom, here, google (a key each), osrm or valhalla (by car, no key) or transitous (by bus, no key).")
             let fromArgument = try required(RouteOptions.from, invocation, missing: "Missing --from PLACE or LAT,LON (decimal degrees, such as 47.6062,-122.3321).")
             let toArgument = try required(RouteOptions.to, invocation, missing: "Missing --to PLACE or LAT,LON (decimal degrees, such as 47.6062,-122.3321).")
             let name = try invocation.value(RouteOptions.name)
