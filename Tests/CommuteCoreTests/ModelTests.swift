@@ -38,11 +38,11 @@ import Testing
         var noRoutes = base
         noRoutes.routeIDs = []
         #expect(throws: ModelError.noRoutes) { try noRoutes.validate() }
-        #expect(ModelError.noRoutes.description == "Please select at least one route")
+        #expect(ModelError.noRoutes.description == "No route given: name one or more with --route ID (or --route 1,4), as `traveltimes routes` lists them")
         var noDays = base
         noDays.days = []
         #expect(throws: ModelError.noDays) { try noDays.validate() }
-        #expect(ModelError.noDays.description == "Please select at least one day")
+        #expect(ModelError.noDays.description == "No day given: use --days weekdays, weekends, daily, or day names such as mon,wed,fri")
         var badHour = base
         badHour.hour = 24
         #expect(throws: ModelError.self) { try badHour.validate() }

@@ -7,7 +7,7 @@ import Testing
         let sandbox = Sandbox()
         let bare = try sandbox.ok([])
         #expect(bare.stdout == """
-            traveltimes \(TraveltimesVersion.expected) — commute alerts from live freeway travel times\u{A}\u{A}Usage: traveltimes <command> [options]\u{A}\u{A}Try:   traveltimes demo\u{A}Help:  traveltimes --help, or traveltimes <command> --help\u{A}
+            traveltimes \(TraveltimesVersion.expected) — commute alerts with travel times as they are now: by car or by bus, anywhere\u{A}\u{A}Usage: traveltimes <command> [options]\u{A}\u{A}Try:   traveltimes demo\u{A}Help:  traveltimes --help, or traveltimes <command> --help\u{A}
             """)
         #expect(try sandbox.ok(["--version"]).stdout == "traveltimes \(TraveltimesVersion.expected)\n")
         let help = try sandbox.ok(["--help"]).stdout

@@ -125,7 +125,7 @@ import Testing
     @Test func everyHERESectionIsCheckedOnItsOwn() throws {
         var random = SeededRandom(seed: JSONFuzzTests.seed &+ 3)
         let values: [String] = ["900", "1", "0", "-300", "600", "1e308", "-1e308", "86400", "86401", "12.5", "\"900\"", "null", "true", "[]"]
-        let lengths: [String] = ["8000", "0", "-5", "1e308", "null", "\"8000\""]
+        let lengths: [String] = ["8000", "12000", "0", "-5", "1e308", "null", "\"8000\""]
         // Each field as the providers document it: a number in bounds; `typicalDuration` and
         // `length` may be absent (null).
         func number(_ text: String, in range: ClosedRange<Double>, optional: Bool) -> (ok: Bool, value: Double) {
@@ -139,6 +139,8 @@ import Testing
             var sections: [String] = []
             var allValid = true
             var total = 0.0
+            // The route's length: nil once a section has none (then no length is known).
+            var metres: Double? = 0
             for _ in 0..<Int.random(in: 1...4, using: &random) {
                 let seconds = values.randomElement(using: &random) ?? "1"
                 let typical = values.randomElement(using: &random) ?? "1"
@@ -148,9 +150,11 @@ import Testing
                 allValid = allValid && duration.ok && number(typical, in: 0...day, optional: true).ok
                     && number(length, in: 0...(Route.longestDistanceMiles * 1_609.344), optional: true).ok
                 total += duration.value
+                metres = length == "null" ? nil : metres.map { $0 + number(length, in: 0...1e300, optional: true).value }
             }
             let body = #"{"routes":[{"sections":[\#(sections.joined(separator: ","))]}]}"#
-            let expected = allValid && total > 0 && total <= day
+            // A route of no length that takes time routed nowhere: not an answer either.
+            let expected = allValid && total > 0 && total <= day && (metres.map { $0 >= 1 } ?? true)
             switch RoutingAPI.interpret(HTTPResponse(status: 200, headers: [:], body: Data(body.utf8)), from: .here) {
             case .success(let measurement):
                 measured += 1

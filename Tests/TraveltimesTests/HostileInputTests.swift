@@ -303,7 +303,7 @@ import Glibc
     @Test func smallerThingsSayWhatTheyWant() throws {
         let sandbox = try Sandbox().prepared()
         let noDays = try sandbox.run(["schedule", "add", "--days", ""])
-        #expect(noDays.status == 64 && noDays.stderr == "traveltimes: Please select at least one day\n", "\(noDays)")
+        #expect(noDays.status == 64 && noDays.stderr == "traveltimes: No day given: use --days weekdays, weekends, daily, or day names such as mon,wed,fri\n", "\(noDays)")
         let combined = try sandbox.ok(["schedule", "add", "--days", "weekdays,sat", "--at", "8:00", "--now", Paths.capturedAt])
         #expect(Whole.normal(combined.stdout) == "Added schedule $ID: 8:00 AM on Mon, Tue, Wed, Thu, Fri, Sat, 3 routes (Everett-Seattle, Seattle-Bellevue via 90, Seattle-Everett); next alert Wed, Nov 5, 8:00 AM.\n", "\(combined)")
         let clearAll = try sandbox.run(["delivered", "clear", "--schedule", "", "--yes"])

@@ -120,6 +120,7 @@ import Testing
             "staleAfterMinutes": 60, "alertLifetimeMinutes": 120, "healthNotify": NSNull(), "historyDays": 400, "typicalWeeks": 8,
             "contact": NSNull(), "transitousURL": "https://api.transitous.org", "geocoderURL": "https://nominatim.openstreetmap.org",
             "osrmURL": "https://router.project-osrm.org", "valhallaURL": "https://valhalla1.openstreetmap.de", "freeFlowMargin": 1.25, "units": "mi",
+            "providerURLs": ["tomtom": "https://api.tomtom.com", "here": "https://router.hereapi.com", "google": "https://routes.googleapis.com"],
         ] as NSDictionary)
 
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
@@ -170,6 +171,7 @@ import Testing
             "staleAfterMinutes": 120, "alertLifetimeMinutes": 90, "healthNotify": ["phone"], "historyDays": 0, "typicalWeeks": 12,
             "contact": NSNull(), "transitousURL": "https://api.transitous.org", "geocoderURL": "https://nominatim.openstreetmap.org",
             "osrmURL": "https://router.project-osrm.org", "valhallaURL": "https://valhalla1.openstreetmap.de", "freeFlowMargin": 1.25, "units": "mi",
+            "providerURLs": ["tomtom": "https://api.tomtom.com", "here": "https://router.hereapi.com", "google": "https://routes.googleapis.com"],
         ] as NSDictionary)
         let fromShell = try object(try sandbox.ok(["config", "show", "--json"], environment: ["WSDOT_ACCESS_CODE": "SHELLSECRET"]))
         #expect(fromShell["accessCode"] as? String == "set" && fromShell["accessCodeFrom"] as? String == "environment")

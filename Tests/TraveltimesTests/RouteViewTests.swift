@@ -130,7 +130,7 @@ import Testing
         let notFavorite = try sandbox.run(["group", "add", "far", "--route", "4"])
         #expect(notFavorite.status == 64 && notFavorite.stderr == "traveltimes: Route '4' is not a favorite: add it first with `traveltimes favorites add 4`\n")
         let noRoute = try sandbox.run(["group", "add", "empty"])
-        #expect(noRoute.status == 64 && noRoute.stderr == "traveltimes: Please select at least one route\n")
+        #expect(noRoute.status == 64 && noRoute.stderr == "traveltimes: No route given: name one or more with --route ID (or --route 1,4), as `traveltimes routes` lists them\n")
         #expect(try sandbox.ok(["group", "edit", "commute", "--route", "70", "--rename", "work"]).stdout == "Group 'work': 70.\n")
         let nothing = try sandbox.run(["group", "edit", "work"])
         #expect(nothing.status == 64 && nothing.stderr == "traveltimes: Nothing to change: give --route or --rename. See 'traveltimes group edit --help'.\n")

@@ -31,7 +31,7 @@ import Testing
         let sandbox = Sandbox()
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", now])
         let noRoutes = try sandbox.run(["schedule", "add", "--preset", "morning"])
-        #expect(noRoutes.status == 64 && noRoutes.stderr == "traveltimes: Please select at least one route\n")
+        #expect(noRoutes.status == 64 && noRoutes.stderr == "traveltimes: No route given: name one or more with --route ID (or --route 1,4), as `traveltimes routes` lists them\n")
         try sandbox.ok(["favorites", "add", "1"])
         let badTime = try sandbox.run(["schedule", "add", "--at", "25:00"])
         #expect(badTime.status == 64 && badTime.stderr == "traveltimes: Invalid time '25:00': use a time such as 7:00, 07:00, 16:30, 7:00am or 4:30 PM\n")
