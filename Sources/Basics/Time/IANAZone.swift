@@ -16,6 +16,9 @@ public struct IANAZone: Sendable, Hashable, CustomStringConvertible {
     private final class RulesBox: Sendable {
         let rules: Rules
         init(_ rules: Rules) { self.rules = rules }
+        /// Read in place: a plan asks this thousands of times, and a copy of the rules each time
+        /// would retain and release their arrays each time.
+        func offset(at instant: Int) -> Int { rules.offset(at: instant) }
     }
 
     /// The zone of that name, or nil when it is not a name or the system has no file for it.
@@ -40,11 +43,11 @@ public struct IANAZone: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The UTC offset in seconds at an instant (seconds since 1970).
-    public func offset(at instant: Int) -> Int { rules.offset(at: instant) }
+    public func offset(at instant: Int) -> Int { box.offset(at: instant) }
 
     public func secondsFromGMT(for date: Date) -> Int {
         let seconds = date.timeIntervalSince1970
-        guard seconds.isFinite else { return rules.initial }
+        guard seconds.isFinite else { return box.rules.initial }
         return offset(at: Int(max(-1e15, min(1e15, seconds)).rounded(.down)))
     }
 

@@ -103,7 +103,8 @@ extension Exports {
             var outcomes: [String: Int] = ["delivered": 0, "failed": 0, "missed": 0, "suppressed": 0]
             // Every attempt of a send counts (a counter never goes back); an update or a dismissal
             // of a notification already out is no alert.
-            for decision in try commute.store.ledgerDecisions(since: midnight) where decision.outcome != .claimed && decision.send != nil {
+            for decision in try commute.store.ledgerDecisions(since: midnight, detailSince: .distantFuture)
+            where decision.outcome != .claimed && !decision.isAction {
                 outcomes[decision.outcome.rawValue, default: 0] += 1
             }
             var families = [

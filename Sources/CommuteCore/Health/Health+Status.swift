@@ -56,7 +56,9 @@ extension Health {
         }
         status.transit = read { try commute.transit.transitFeeds() }
         status.decisions = read {
-            DeliveryLedger.lastDecisions(try store.ledgerDecisions(since: ledgerHorizon)).map { ($0.at, $0.outcome) }
+            // Which send each was about matters for the last day's counts alone.
+            DeliveryLedger.lastDecisions(try store.ledgerDecisions(since: ledgerHorizon, detailSince: now.addingTimeInterval(-86_400)))
+                .map { ($0.at, $0.outcome) }
         }
         return status
     }

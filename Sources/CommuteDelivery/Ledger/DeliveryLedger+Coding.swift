@@ -50,8 +50,9 @@ extension DeliveryLedger {
     }
 
     /// When each decision was made and what it was, newest last, at or after `horizon`: what
-    /// `status` shows, read without building the rest of each entry.
-    static func decisions(from data: Data, since horizon: Date?) throws -> [Decision] {
+    /// `status` shows, read without building the rest of each entry. Which send each was about is
+    /// read only for those at or after `detailSince` (a ledger writes `at` before it).
+    static func decisions(from data: Data, since horizon: Date?, detailSince: Date? = nil) throws -> [Decision] {
         var decisions: [Decision] = []
         _ = try DocumentReading.document(data, as: DeliveryLedger.self) { reader in
             try DocumentReading.object(&reader, field: "", keys: ["version", "entries"]) { key, reader in
@@ -67,16 +68,19 @@ extension DeliveryLedger {
                         var outcome: Entry.Outcome?
                         var isAction = false
                         var send = ""
+                        var detailed = true
                         while let key = try reader.nextKey() {
                             if "action" ~= key {
                                 isAction = true
                                 try reader.skipValue()
                             } else if "requestID" ~= key || "occurrence" ~= key {
-                                send += (try reader.readString()) + " "
+                                if detailed { send += (try reader.readString()) + " " } else { try reader.skipValue() }
                             } else if "notifier" ~= key {
-                                send += "notifier=\(try reader.readInt()) "
+                                if detailed { send += "notifier=\(try reader.readInt()) " } else { try reader.skipValue() }
                             } else if at == nil, "at" ~= key {
-                                at = try DocumentReading.date(&reader, field: "\(field()).at")
+                                let read = try DocumentReading.date(&reader, field: "\(field()).at")
+                                at = read
+                                detailed = detailSince.map { read >= $0 } ?? true
                             } else if outcome == nil, "outcome" ~= key {
                                 let text = try reader.readString()
                                 outcome = Entry.Outcome(rawValue: text)
@@ -88,7 +92,8 @@ extension DeliveryLedger {
                         let decided = try DocumentReading.required(at, "\(field()).at")
                         if let horizon, decided < horizon { return }
                         decisions.append(Decision(
-                            at: decided, outcome: try DocumentReading.required(outcome, "\(field()).outcome"), send: isAction ? nil : send))
+                            at: decided, outcome: try DocumentReading.required(outcome, "\(field()).outcome"), isAction: isAction,
+                            send: isAction || !detailed ? nil : send))
                     }
                 }
             }

@@ -113,17 +113,21 @@ extension DeliveryLedger {
     public struct Decision: Sendable, Equatable {
         public var at: Date
         public var outcome: Entry.Outcome
+        /// An update or a dismissal of a notification already out, not a send.
+        public var isAction: Bool
+        /// Which send it was about, when it was read (see `detailSince`).
         public var send: String?
     }
 
     /// Each send once, by its latest decision, oldest first: an alert retried three times and then
-    /// delivered is one delivered alert, not three failed and one delivered.
+    /// delivered is one delivered alert, not three failed and one delivered. (A decision whose send
+    /// was not read stands alone.)
     public static func lastDecisions(_ decisions: [Decision]) -> [Decision] {
         var latest: [String: Int] = [:]
-        for (index, decision) in decisions.enumerated() {
-            guard let send = decision.send, decision.outcome != .claimed else { continue }
-            latest[send] = index
+        var kept: [Int] = []
+        for (index, decision) in decisions.enumerated() where !decision.isAction && decision.outcome != .claimed {
+            if let send = decision.send { latest[send] = index } else { kept.append(index) }
         }
-        return latest.values.sorted().map { decisions[$0] }
+        return (kept + latest.values).sorted().map { decisions[$0] }
     }
 }

@@ -21,10 +21,10 @@ extension Store {
 
     /// When each decision in the ledger since `horizon` was made and what it was, newest last:
     /// the ledger read for `status` and the metrics, which show no more.
-    public func ledgerDecisions(since horizon: Date?) throws(StoreError) -> [DeliveryLedger.Decision] {
+    public func ledgerDecisions(since horizon: Date?, detailSince: Date? = nil) throws(StoreError) -> [DeliveryLedger.Decision] {
         var decisions: [DeliveryLedger.Decision] = []
         _ = try file(DeliveryLedger.self).load { data in
-            decisions = try DeliveryLedger.decisions(from: data, since: horizon)
+            decisions = try DeliveryLedger.decisions(from: data, since: horizon, detailSince: detailSince)
             return DeliveryLedger.empty
         }
         return decisions

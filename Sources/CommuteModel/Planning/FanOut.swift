@@ -179,22 +179,22 @@ public enum FanOut {
         }
         keys.sort()
 
-        func request(_ key: UInt64) -> (TriggerRequest, Schedule) {
-            let schedule = ranked[Int(key >> 4 & (1 << 24 - 1))]
+        // The schedule's fields are read in place: a deferred request (tens of thousands of them)
+        // never copies its schedule.
+        func request(_ key: UInt64) -> TriggerRequest {
+            let rank = Int(key >> 4 & (1 << 24 - 1))
             let weekday = Weekday(rawValue: Int(key & 7) + 1) ?? .sunday
             let isHeadsUp = key & 8 != 0
             let fire = Date(timeIntervalSince1970: TimeInterval(nowSeconds + Int(key >> 28) - shift))
             let arrival = arrivals[Int(key & (1 << 28 - 1))].map { Date(timeIntervalSince1970: TimeInterval($0)) }
-            return (
-                TriggerRequest(
-                    scheduleID: schedule.id, weekday: weekday, hour: schedule.hour, minute: schedule.minute,
-                    nextFire: fire, arrival: arrival, isHeadsUp: isHeadsUp, isOnce: schedule.event != nil),
-                schedule
-            )
+            return TriggerRequest(
+                scheduleID: ranked[rank].id, weekday: weekday, hour: ranked[rank].hour, minute: ranked[rank].minute,
+                nextFire: fire, arrival: arrival, isHeadsUp: isHeadsUp, isOnce: ranked[rank].event != nil)
         }
         let limit = max(0, min(cap, keys.count))
         let scheduled = keys[..<limit].map { key in
-            let (request, schedule) = request(key)
+            let request = request(key)
+            let schedule = ranked[Int(key >> 4 & (1 << 24 - 1))]
             guard let arrival = request.arrival else {
                 let content = AlertComposer.content(
                     for: schedule, routes: routes, firesAt: request.nextFire, calendar: calendar)
@@ -209,7 +209,7 @@ public enum FanOut {
                     for: schedule, routes: routes, leave: leave, now: max(now, leave.leave), ageAt: request.nextFire, calendar: calendar)
             return PendingAlert(request: request, content: content, memory: leave.memory)
         }
-        let deferred = keys[limit...].map { request($0).0 }
+        let deferred = keys[limit...].map(request)
         return FanOutPlan(requested: keys.count, cap: cap, scheduled: scheduled, deferred: deferred)
     }
 }
