@@ -347,11 +347,9 @@ extension Health {
         var found: [(EnvironmentVariable, setting: String?)] = (saved + keyed).compactMap { variable, value, setting, used in
             used && environment.nonEmpty(variable) != nil && value == nil ? (variable, setting) : nil
         }
-        let unsaved: [(EnvironmentVariable, Bool)] = [
-            (.pushoverURL, channels.contains { $0.hasPrefix("pover://") }), (.telegramURL, channels.contains { $0.hasPrefix("tgram://") }),
-            (.discordURL, channels.contains { $0.hasPrefix("discord://") }), (.slackURL, channels.contains { $0.hasPrefix("slack://") }),
-            (.cap, true), (.lockTimeout, true), (.tickDeadline, true),
-        ]
+        let hosts = Set(channels.compactMap(Channel.hostVariable(of:)))
+        let unsaved: [(EnvironmentVariable, Bool)] = Channel.hostVariables.map { ($0, hosts.contains($0)) }
+            + [(.cap, true), (.lockTimeout, true), (.tickDeadline, true)]
         for (variable, used) in unsaved where used && environment.nonEmpty(variable) != nil {
             found.append((variable, nil))
         }

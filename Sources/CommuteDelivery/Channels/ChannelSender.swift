@@ -43,24 +43,14 @@ public struct ChannelSender: Sendable {
     public static let longestRetryWait: TimeInterval = 5
 
     public func perform(_ operation: AlertOperation, on channel: Channel) -> AlertReceipt {
-        let receipt: AlertReceipt = switch channel {
-        case .ntfy(let ntfy): self.ntfy(operation, ntfy)
-        case .gotify(let gotify): self.gotify(operation, gotify)
-        case .pushover(let pushover): self.pushover(operation, pushover)
-        case .telegram(let telegram): self.telegram(operation, telegram)
-        case .matrix(let matrix): self.matrix(operation, matrix)
-        case .discord(let discord): self.discord(operation, discord)
-        case .slack(let slack): self.slack(operation, slack)
-        case .json(let post): self.jsonPost(operation, post)
-        case .sendmail(let mail): Sendmailer.perform(operation, mail, environment: environment)
-        }
+        let receipt = channel.service.perform(operation, with: self)
         guard case .failed(let failure) = receipt.result else { return receipt }
         return AlertReceipt(result: .failed(failure.redacting(channel.secrets)), handle: receipt.handle)
     }
 
     /// A service's base URL: the environment's replacement, else its own.
-    func base(_ variable: EnvironmentVariable, _ standard: String) -> String {
-        guard let replacement = environment[variable], WebhookNotifier.isWebhookURL(replacement) else { return standard }
+    func base(_ host: FixedHost) -> String {
+        guard let replacement = environment[host.variable], WebhookNotifier.isWebhookURL(replacement) else { return host.standard }
         return replacement.hasSuffix("/") ? String(replacement.dropLast()) : replacement
     }
 

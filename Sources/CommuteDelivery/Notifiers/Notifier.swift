@@ -50,11 +50,7 @@ public struct Notifier: Codable, Sendable, Equatable {
     public var canUpdate: Bool {
         switch kind {
         case .desktop: true
-        case .channel(let url):
-            switch try? Channel(url: url) {
-            case .ntfy, .telegram, .matrix, .discord: true
-            default: false
-            }
+        case .channel(let url): (try? Channel(url: url))?.canUpdate ?? false
         case .stdout, .exec, .webhook: false
         }
     }
@@ -63,7 +59,7 @@ public struct Notifier: Codable, Sendable, Equatable {
     public var canClear: Bool {
         switch kind {
         case .desktop: true
-        case .channel(let url): if case .ntfy = try? Channel(url: url) { true } else { false }
+        case .channel(let url): (try? Channel(url: url))?.canClear ?? false
         case .stdout, .exec, .webhook: false
         }
     }
@@ -98,7 +94,7 @@ public struct Notifier: Codable, Sendable, Equatable {
             return ("webhook", WebhookNotifier.redact(url), options, true)
         case .channel(let url):
             guard let channel = try? Channel(url: url) else { return ("unreadable", nil, [:], true) }
-            return channel.parts
+            return channel.listing
         }
     }
 

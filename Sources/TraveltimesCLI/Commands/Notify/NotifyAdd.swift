@@ -16,17 +16,7 @@ extension Commands {
             discussion: """
                 A URL in Apprise's form, pasted as it works there, meaning what it means there (each form
                 is checked against Apprise itself):
-                  ntfy://HOST/TOPIC, ntfys://ntfy.sh/TOPIC, https://ntfy.sh/TOPIC (user:pass@, tk_TOKEN@,
-                    ?token=, ?auth=token; ?priority=, ?xtags=, ?click=, ?avatar_url=)
-                  gotifys://HOST/APP_TOKEN (?priority=, ?format=markdown)
-                  pover://USER_KEY@APP_TOKEN[/DEVICE][/#GROUP] (?to=, ?priority=, ?sound=, ?interval=, ?expire=,
-                    ?url=, ?url_title=)
-                  tgram://BOT_TOKEN/CHAT_ID[:THREAD_ID] (?to=, ?topic=, ?silent=yes)
-                  matrixs://ACCESS_TOKEN@HOST/#ROOM[/#ROOM2] (?to=, ?msgtype=notice; each room joined; a room
-                    without :SERVER is on the account's homeserver, which may not be HOST)
-                  discord://[BOTNAME@]WEBHOOK_ID/WEBHOOK_TOKEN, https://discord.com/api/webhooks/… (?thread=, ?tts=)
-                  slack://[BOTNAME@]T…/B…/X…[/#CHANNEL], https://hooks.slack.com/services/…
-                  json://HOST/PATH, jsons://… (+HEADER=, -PARAM=, :KEY=, method=)   mailto:ADDRESS (sendmail)
+                \(Channel.forms.map { "  " + $0 }.joined(separator: "\n"))
                 Apprise's own options (cto=, rto=, emojis=, tz=, overflow=, store=) are taken and change
                 nothing here; verify= only as yes, format= only as what is sent (text; Telegram's html).
                 Any other option is refused, naming it, rather than dropped. Where ntfy's own
