@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A loopback stand-in for the open routing engines on the FOSSGIS instances: OSRM's
 GET /route/v1/driving/LON,LAT;LON,LAT and Valhalla's POST /route (costing auto), shaped after
-Project-OSRM/osrm-backend docs/http.md and valhalla's api-reference (see reference/keyless-roads.md),
+Project-OSRM/osrm-backend docs/http.md and valhalla's api-reference (valhalla.github.io/valhalla/api),
 checking requests as they do. Its answers are real ones (Fixtures/real/osrm/, Fixtures/real/valhalla/),
 moved to the points asked.
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """GTFS zips and GTFS-realtime feeds for the tests, made independently of the product: zips by
 Python's zipfile, realtime feeds by a small protocol-buffer encoder written from the field numbers
-of google/transit's gtfs-realtime.proto (see ../../../shared/reference/gtfs.md, section 2).
+of google/transit's gtfs-realtime.proto.
 
     gtfs_fixtures.py OUT
 

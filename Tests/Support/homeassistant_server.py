@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A loopback stand-in for Home Assistant's REST API, POST and DELETE /api/states/<entity_id>,
-and GET /api/ (the API's root), shaped after developers.home-assistant docs/api/rest.md and core's APIEntityStateView (see
-reference/integrations.md): `Authorization: Bearer TOKEN` or 401; an entity ID Home Assistant
+and GET /api/ (the API's root), shaped after developers.home-assistant docs/api/rest.md and core's APIEntityStateView
+(homeassistant/components/api/__init__.py): `Authorization: Bearer TOKEN` or 401; an entity ID Home Assistant
 would refuse, a body that is not a JSON object, or no state: 400 with its message; a state of 256
 characters or more: 400; 201 for a new entity, 200 for one it had, with a Location header and the
 state object.

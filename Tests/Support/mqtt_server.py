@@ -4,7 +4,7 @@ a real mosquitto): CONNECT answered with CONNACK (code 5, not authorized, unless
 password are USER and PASSWORD), each PUBLISH kept as the topic's retained message (an empty one
 clears it) and acknowledged with PUBACK at QoS 1, DISCONNECT closes; a connection lost without one
 publishes the client's last will. Packets as OASIS MQTT 3.1.1
-§3 gives them (see reference/integrations.md, measured against mosquitto 2.0.11).
+§3 gives them (measured against mosquitto 2.0.11).
 
 Usage: mqtt_server.py LOG [USER PASSWORD] -- prints its port on the first line of stdout, writes
 the retained messages to LOG as a JSON object {topic: payload} after each PUBLISH, and exits when

@@ -8,7 +8,7 @@ Writes OUT/dst.zip (daily service through 2025; trips from stop F to stop T: LAT
 crossing midnight; OWL 24:40 -> 26:00, the service day before's; EARLY 01:30 -> 02:30, through the
 hour that is skipped or repeated) and OUT/expected.json: for 21:00 local on each day around the
 changes, the next four departures [{trip, scheduled, arrival}] as UTC instants. A GTFS time is
-seconds after noon less 12 hours on its service day (gtfs.md, section 1.3).
+seconds after noon less 12 hours on its service day (the GTFS reference, "Field Types": Time).
 """
 import datetime
 import json

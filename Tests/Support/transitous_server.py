@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A loopback stand-in for Transitous (MOTIS 2: GET /api/v6/plan, GET /api/v1/geocode) and for
 Nominatim (GET /search), shaped after motis-project/motis's openapi.yaml and Nominatim's search API
-(see reference/keyless-transit.md), checking each request as the real services do.
+(nominatim.org/release-docs/latest/api/Search), checking each request as the real services do.
 
 Usage: transitous_server.py LOG [CONTROL] (or --control CONTROL LOG) -- prints its port on the first line of stdout, logs each
 request (path, query, user agent, arrival time) as a JSON line to LOG, and exits when its stdin

@@ -98,7 +98,7 @@ import Glibc
             swift run traveltimes demo
             ```
 
-            Run the tests (they need the toolchain and python3; see [Testing](#testing) for what more widens them):
+            Run the tests (they need the toolchain and python3; see [CONTRIBUTING.md](CONTRIBUTING.md#testing) for what more widens them):
 
             <!-- not run: this is the test run itself -->
             ```sh

@@ -15,7 +15,8 @@ public struct PlaceCandidate: Codable, Sendable, Equatable {
     public var coordinate: Coordinate? { Coordinate(latitude: latitude, longitude: longitude) }
 }
 
-/// The services that find a place by name (see `reference/keyless-transit.md` §4): Nominatim's
+/// The services that find a place by name (nominatim.org/release-docs/latest/api/Search;
+/// MOTIS's `openapi.yaml`): Nominatim's
 /// `/search` (OpenStreetMap; at most one request a second for all users together, results to be
 /// cached) and Transitous's `/api/v1/geocode`. Pure values in, pure values out.
 public enum Geocoder: String, CaseIterable, Codable, Sendable {

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
-/// Google's Routes API `computeRoutes`, traffic-aware, with a field mask (see
-/// `reference/providers.md`). The key travels in a header, never in the URL.
+/// Google's Routes API `computeRoutes`, traffic-aware, with a field mask
+/// (developers.google.com/maps/documentation/routes/compute_route_directions). The key travels in a header, never in the URL.
 struct GoogleRouting: RoutingService {
     func request(from origin: Coordinate, to destination: Coordinate, key: String, base: String, query: RoutingQuery) -> RoutingAPI.Request? {
         func place(_ point: Coordinate) -> String {

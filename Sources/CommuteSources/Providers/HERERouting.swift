@@ -1,6 +1,7 @@
 import FoundationEssentials
 
-/// HERE Routing v8 with the summary and the typical duration (see `reference/providers.md`).
+/// HERE Routing v8 with the summary and the typical duration (www.here.com/docs/bundle/
+/// routing-api-v8-api-reference).
 struct HERERouting: RoutingService {
     func request(from origin: Coordinate, to destination: Coordinate, key: String, base: String, query: RoutingQuery) -> RoutingAPI.Request? {
         Self.getJSON("\(base)/v8/routes?transportMode=car&origin=\(origin)&destination=\(destination)&return=summary,typicalDuration&apiKey=\(key)")

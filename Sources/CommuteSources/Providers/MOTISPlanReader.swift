@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-/// A MOTIS `/api/v6/plan` answer read as it streams (`reference/keyless-transit.md` §3, §6): the
+/// A MOTIS `/api/v6/plan` answer read as it streams (MOTIS's `openapi.yaml`: `Itinerary`, `Alert`): the
 /// fields of the itineraries and the `direct` ones that a route reads built as values, everything
 /// else passed over unbuilt. Service alerts,
 /// which a real answer repeats for every night on every leg and stop (6.7 MB for a 3-minute RER B

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// OSRM's route service, `GET /route/v1/driving/LON,LAT;LON,LAT` (longitude first), no geometry
-/// (see `reference/keyless-roads.md` §2). Its duration is free-flow: the profile's speeds, no
+/// (project-osrm.org/docs/v5.24.0/api, "Route service"). Its duration is free-flow: the profile's speeds, no
 /// traffic.
 struct OSRMRouting: RoutingService {
     func request(from origin: Coordinate, to destination: Coordinate, key: String, base: String, query: RoutingQuery) -> RoutingAPI.Request? {

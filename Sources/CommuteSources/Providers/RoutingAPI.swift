@@ -1,7 +1,7 @@
 import FoundationEssentials
 
-/// The three routing services' requests and answers, as each documents them (see
-/// `reference/providers.md`): pure values in, pure values out. The HTTP goes through the fetch
+/// The routing services' requests and answers, as each documents them (each provider's
+/// file names its documentation): pure values in, pure values out. The HTTP goes through the fetch
 /// helper; the key reaches it inside the request on stdin, never in argv.
 public enum RoutingAPI {
     /// One request, ready for an `HTTPClient`.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 
-/// TomTom's Routing API `calculateRoute`, summary only (see `reference/providers.md`).
+/// TomTom's Routing API `calculateRoute`, summary only (developer.tomtom.com/routing-api/documentation/
+/// tomtom-maps/calculate-route; the recorded answers in `Fixtures/real/`).
 struct TomTomRouting: RoutingService {
     func request(from origin: Coordinate, to destination: Coordinate, key: String, base: String, query: RoutingQuery) -> RoutingAPI.Request? {
         Self.getJSON("\(base)/routing/1/calculateRoute/\(origin):\(destination)/json?key=\(key)&traffic=true&travelMode=car"

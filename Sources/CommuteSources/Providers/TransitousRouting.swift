@@ -1,8 +1,8 @@
 import FoundationEssentials
 
 /// Transitous, the public keyless instance of the MOTIS router: `GET /api/v6/plan` for door-to-door
-/// itineraries between two points, leaving at or arriving by a time (see
-/// `reference/keyless-transit.md`). Its answer's times are UTC; the legs say what is live.
+/// itineraries between two points, leaving at or arriving by a time (MOTIS's
+/// `openapi.yaml`, github.com/motis-project/motis). Its answer's times are UTC; the legs say what is live.
 struct TransitousRouting: RoutingService {
     /// How many itineraries to ask for, and the most kept.
     static let itineraryCount = 8

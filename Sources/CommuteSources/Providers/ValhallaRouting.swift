@@ -1,7 +1,7 @@
 import FoundationEssentials
 
-/// Valhalla's route action, `POST /route` with `costing: auto`, no directions, `units: km` (see
-/// `reference/keyless-roads.md` §3). The public instance has no traffic: its time is free-flow.
+/// Valhalla's route action, `POST /route` with `costing: auto`, no directions, `units: km` (its API
+/// reference, valhalla.github.io/valhalla/api/turn-by-turn/api-reference). The public instance has no traffic: its time is free-flow.
 struct ValhallaRouting: RoutingService {
     func request(from origin: Coordinate, to destination: Coordinate, key: String, base: String, query: RoutingQuery) -> RoutingAPI.Request? {
         let body = #"{"locations":[{"lat":\#(origin.latitude),"lon":\#(origin.longitude)},{"lat":\#(destination.latitude),"lon":\#(destination.longitude)}],"costing":"auto","units":"km","directions_type":"none"}"#

@@ -395,14 +395,3 @@ struct Doctor {
         return String(cString: name)
     }
 }
-
-/// `doctor` found something that stops alerts. Exit 1.
-struct DoctorFoundProblems: ProcessError, CustomStringConvertible {
-    var count: Int
-    /// Whether alerts go out all the same (with old travel times).
-    var alertsGoOut: Bool
-    var exitCode: ExitCode { .failure }
-    var description: String {
-        "\(count) \(count == 1 ? "problem" : "problems") to fix " + (alertsGoOut ? "before alerts carry current travel times" : "before alerts go out unattended")
-    }
-}
