@@ -8,9 +8,9 @@ let package = Package(
         .library(name: "CommuteCore", targets: ["CommuteCore"]),
     ],
     targets: [
-        // The layers of the product, each depending only on those above it here; the compiler keeps
-        // them apart. None prints, none imports FoundationNetworking (libcurl and TLS would load at
-        // every start), none links ICU (only FoundationEssentials).
+        // The layers of the product, each depending only on those above it here and importing what
+        // it uses; the compiler keeps them apart. None prints, none imports FoundationNetworking
+        // (libcurl and TLS would load at every start), none links ICU (only FoundationEssentials).
         //
         // Text, JSON, the tz database, processes and the fetch helper's client: nothing of commutes.
         .target(name: "Basics"),
@@ -25,7 +25,8 @@ let package = Package(
         .target(name: "CommuteHistory", dependencies: ["CommuteStore"]),
         // Alerts on their way: channels, notifiers, the ledger, quiet hours, open alerts.
         .target(name: "CommuteDelivery", dependencies: ["CommuteStore"]),
-        // The door: `Commute` opens the store once and hands out the features.
+        // The door: `Commute` opens the store once and hands out the features. It alone re-exports
+        // (Exports.swift): the layers above, but not the store, which no command can name.
         .target(name: "CommuteCore", dependencies: ["CommuteSources", "CommuteHistory", "CommuteDelivery"]),
         // libcurl's easy interface, loaded at run time (the library FoundationNetworking itself
         // uses): C wrappers, because Swift cannot call curl_easy_setopt, a variadic function.
@@ -45,14 +46,15 @@ let package = Package(
         // to the fetch helper.
         .executableTarget(name: "traveltimes", dependencies: ["TraveltimesCLI", "CommuteNetworking"]),
         // Benchmarks (Scripts/bench) and the bare Foundation baseline they are compared with.
-        .executableTarget(name: "traveltimes-bench", dependencies: ["CommuteCore"]),
+        // The benchmarks build stores of every size, so they alone beside the core open the store.
+        .executableTarget(name: "traveltimes-bench", dependencies: ["CommuteCore", "CommuteStore"]),
         .executableTarget(name: "foundation-hello"),
         .testTarget(
             name: "CommuteCoreTests",
             dependencies: ["Basics", "CommuteModel", "CommuteStore", "CommuteSources", "CommuteHistory", "CommuteDelivery", "CommuteCore"]),
         .testTarget(
             name: "TraveltimesTests",
-            dependencies: ["TraveltimesCLI", "CommuteCore", "CommuteDelivery", "CommuteSources", "CommuteNetworking", "traveltimes"]
+            dependencies: ["TraveltimesCLI", "CommuteCore", "CommuteStore", "CommuteDelivery", "CommuteSources", "CommuteNetworking", "traveltimes"]
         ),
     ]
 )

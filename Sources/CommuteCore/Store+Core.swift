@@ -1,3 +1,6 @@
+import CommuteDelivery
+import CommuteModel
+import CommuteStore
 import FoundationEssentials
 
 /// The documents the door keeps — the configuration, the refresh log, the health record — and the

@@ -1,3 +1,4 @@
+import CommuteModel
 import FoundationEssentials
 
 /// What a notifier is given to send.

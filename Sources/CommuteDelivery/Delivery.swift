@@ -1,3 +1,5 @@
+import Basics
+import CommuteModel
 import FoundationEssentials
 
 /// How one notifier's attempt at one alert ended. Success is the program's exit status 0, or

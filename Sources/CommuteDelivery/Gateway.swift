@@ -1,3 +1,5 @@
+import Basics
+import CommuteModel
 import FoundationEssentials
 
 /// The gateway every alert passes before it is sent: quiet hours, and its kind's daily cap. A

@@ -1,3 +1,4 @@
+import CommuteModel
 import FoundationEssentials
 
 /// A daily window of local wall-clock time, which may wrap past midnight (`22:00-06:00`).

@@ -1,3 +1,6 @@
+import Basics
+import CommuteModel
+import CommuteStore
 import FoundationEssentials
 
 #if canImport(Glibc)

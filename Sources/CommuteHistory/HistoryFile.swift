@@ -1,3 +1,5 @@
+import Basics
+import CommuteStore
 import FoundationEssentials
 
 #if canImport(Glibc)

@@ -1,3 +1,6 @@
+import Basics
+import CommuteModel
+import CommuteStore
 import FoundationEssentials
 
 /// Every route, from wherever it came: the route cache (the feed's and the custom routes) and the

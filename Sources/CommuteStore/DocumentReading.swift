@@ -1,3 +1,5 @@
+import Basics
+import CommuteModel
 import FoundationEssentials
 
 /// Reading a store document's objects with `JSONReader`, for the files every per-minute command

@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// The local store: a directory of versioned JSON documents, each in a domain with a lock of its

@@ -1,3 +1,4 @@
+import CommuteModel
 import FoundationEssentials
 
 /// A store document: a JSON object that carries `"version": 1`.

@@ -93,15 +93,13 @@ struct Invocation {
         return cap
     }
 
-    private func store() throws -> Store {
-        var timeout = Store.defaultLockTimeout
-        if let text = environment[.lockTimeout], !text.isEmpty {
-            guard let seconds = NumberParsing.decimal(text), seconds <= 3_600 else {
-                throw usage("Invalid TRAVELTIMES_LOCK_TIMEOUT '\(text)': use seconds, such as 10 or 0.5.")
-            }
-            timeout = seconds
+    /// How long to wait for a store lock: `TRAVELTIMES_LOCK_TIMEOUT`, else 10 s.
+    private func lockTimeout() throws(UsageError) -> TimeInterval {
+        guard let text = environment[.lockTimeout], !text.isEmpty else { return Commute.defaultLockTimeout }
+        guard let seconds = NumberParsing.decimal(text), seconds <= 3_600 else {
+            throw usage("Invalid TRAVELTIMES_LOCK_TIMEOUT '\(text)': use seconds, such as 10 or 0.5.")
         }
-        return try Store(StoreDirectory(environment: environment), lockTimeout: timeout)
+        return seconds
     }
 
     /// The store, its configuration (read once) and zone, and the moment to act at: what every
@@ -109,7 +107,7 @@ struct Invocation {
     /// unreadable `config.json` rather than stop at it.
     func commute(unreadableConfiguration: Commute.UnreadableConfiguration = .fails) throws -> Commute {
         var commute = try Commute.open(
-            try store(), unreadableConfiguration: unreadableConfiguration, cap: try cap(),
+            environment: environment, lockTimeout: try lockTimeout(), unreadableConfiguration: unreadableConfiguration, cap: try cap(),
             zone: { saved in try timeZone(saved: saved).zone }, now: { zone in try now(in: zone) })
         if let text = environment[.tickDeadline], !text.isEmpty {
             guard let seconds = NumberParsing.decimal(text), seconds > 0, seconds <= 3_600 else {

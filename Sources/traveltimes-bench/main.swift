@@ -1,6 +1,7 @@
 // Benchmarks for Scripts/bench. Prints medians beside a baseline measured in the same run:
 // a bare Foundation binary built the same way. Not a test: it asserts nothing, it reports.
 import CommuteCore
+import CommuteStore
 import Foundation
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import CommuteCore
+import CommuteStore
 import Foundation
 import Testing
 
@@ -153,7 +154,7 @@ import Glibc
             try directory.write("routes.json", text)
             try RouteCache.validateFile(atPath: directory.path + "/routes.json")
             Issue.record("validated the file \(text)")
-        } catch let error as StoreError {
+        } catch let error as CommuteStore.StoreError {
             #expect(error.description.contains(directory.path + "/routes.json"), "\(error)")
             #expect(error.description.contains(validateReason), "\(error)")
         } catch {
@@ -171,7 +172,7 @@ import Glibc
             return route
         }
         try directory.write("routes.json", "")
-        #expect(throws: StoreError.unreadable(path: path, reason: "the file is empty")) { try RouteCache.validateFile(atPath: path) }
+        #expect(throws: CommuteStore.StoreError.unreadable(path: path, reason: "the file is empty")) { try RouteCache.validateFile(atPath: path) }
         try FileManager.default.removeItem(atPath: path)
         #expect(throws: Never.self) { try RouteCache.validateFile(atPath: path) }
         try Data(RouteCache(fetchedAt: nil, source: nil, routes: routes).encodeDocument()).write(to: URL(fileURLWithPath: path))
@@ -181,7 +182,7 @@ import Glibc
         var text = String(decoding: try RouteCache(fetchedAt: nil, source: nil, routes: routes).encodeDocument(), as: UTF8.self)
         text = text.replacingOccurrences(of: #""id":"last""#, with: #""id":4999"#)
         try directory.write("routes.json", text)
-        #expect(throws: StoreError.unreadable(path: path, reason: "wrong shape: routes[4999].id has the wrong type")) {
+        #expect(throws: CommuteStore.StoreError.unreadable(path: path, reason: "wrong shape: routes[4999].id has the wrong type")) {
             try RouteCache.validateFile(atPath: path)
         }
     }
@@ -191,7 +192,7 @@ import Glibc
         try directory.write("routes.json", #"{"version": 1, "routes": [{"id": "5"}]}"#)
         let before = try directory.read("routes.json")
         let commute = Commute(store: try Store(directory: directory.path), now: Date(timeIntervalSince1970: 1_762_300_800), timeZone: zone("UTC"))
-        #expect(throws: StoreError.self) { try commute.refresh.run(feed: Data(contentsOf: fixtureURL), source: "fixture") }
+        #expect(throws: CommuteStore.StoreError.self) { try commute.refresh.run(feed: Data(contentsOf: fixtureURL), source: "fixture") }
         #expect(try directory.read("routes.json") == before)
     }
 }

@@ -83,14 +83,14 @@ final class TemporaryDirectory {
             Issue.record("a refresh rescheduled over an unreadable file")
         } catch let error as Refresh.SavedButNotPlanned {
             #expect(error.routeCount == 163)
-            #expect(error.underlying is StoreError)
+            #expect(error.underlying is CommuteStore.StoreError)
         }
         #expect(try commute.store.routes().routes.count == 163)
-        #expect(throws: StoreError.self) { try commute.store.schedules() }
+        #expect(throws: CommuteStore.StoreError.self) { try commute.store.schedules() }
         do {
             _ = try commute.schedules.addSchedule(.init(routeIDs: ["1"]))
             Issue.record("a write went through over an unreadable file")
-        } catch let error as StoreError {
+        } catch let error as CommuteStore.StoreError {
             #expect(error.description.contains(directory.path + "/schedules.json"))
             #expect(error.description.contains(reason), "\(error.description)")
         }
@@ -105,7 +105,7 @@ final class TemporaryDirectory {
         let holder = FileLock(name: "schedules", path: "\(directory.path)/.schedules.lock", timeout: 1)
         let started = Date()
         try holder.withLock {
-            #expect(throws: StoreError.lockTimeout(lock: "schedules", path: "\(directory.path)/.schedules.lock", seconds: 0.2)) {
+            #expect(throws: CommuteStore.StoreError.lockTimeout(lock: "schedules", path: "\(directory.path)/.schedules.lock", seconds: 0.2)) {
                 try store.updateSchedules { _ in }
             }
             // A different domain does not wait on it.
@@ -177,9 +177,9 @@ final class TemporaryDirectory {
         let path = directory.path + "/routes.json"
         #expect(try store.routes() == RouteCache.empty)
         try directory.write("routes.json", "")
-        #expect(throws: StoreError.unreadable(path: path, reason: "the file is empty")) { try store.routes() }
+        #expect(throws: CommuteStore.StoreError.unreadable(path: path, reason: "the file is empty")) { try store.routes() }
         try directory.write("routes.json", "{not json")
-        let error = #expect(throws: StoreError.self) { try store.searchRoutes("everett") }
+        let error = #expect(throws: CommuteStore.StoreError.self) { try store.searchRoutes("everett") }
         #expect(error?.description.contains("\(path): not valid JSON") == true, "\(String(describing: error))")
         try FileManager.default.removeItem(atPath: path)
         _ = try commute(directory).refresh.run(feed: .file(path: fixtureURL.path), source: "fixture")

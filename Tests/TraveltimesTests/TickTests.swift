@@ -1,4 +1,5 @@
 import CommuteCore
+import CommuteStore
 import Foundation
 import Testing
 

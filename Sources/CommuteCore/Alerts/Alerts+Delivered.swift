@@ -1,3 +1,6 @@
+import Basics
+import CommuteDelivery
+import CommuteModel
 import FoundationEssentials
 
 extension Alerts {

@@ -1,3 +1,5 @@
+import CommuteDelivery
+import CommuteModel
 import FoundationEssentials
 
 /// The life of an alert after it is sent: one notification per occurrence (`AlertKey`), changed in

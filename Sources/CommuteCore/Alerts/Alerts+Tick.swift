@@ -1,3 +1,6 @@
+import CommuteDelivery
+import CommuteModel
+import CommuteStore
 import FoundationEssentials
 
 extension Alerts {

@@ -1,3 +1,6 @@
+import Basics
+import CommuteModel
+import CommuteStore
 import FoundationEssentials
 
 /// `calendars.json`: what each calendar's last reading found, and the departures and skipped

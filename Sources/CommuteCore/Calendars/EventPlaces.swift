@@ -1,3 +1,5 @@
+import Basics
+import CommuteModel
 import FoundationEssentials
 
 /// Where a calendar's events are, for a calendar that routes from a place to each event (`calendar

@@ -1,3 +1,7 @@
+import Basics
+import CommuteDelivery
+import CommuteModel
+import CommuteStore
 import FoundationEssentials
 
 /// The operations behind the commands: refresh, favorites, schedules and the pending triggers.
@@ -89,6 +93,25 @@ public struct Commute: Sendable {
         return Commute(
             store: store, configuration: configuration, configurationError: configurationError, now: try now(timeZone),
             timeZone: timeZone, cap: cap, grace: nil)
+    }
+
+    /// Opens the store the environment names (`TRAVELTIMES_HOME`, else the XDG data directory),
+    /// its locks waited for at most `lockTimeout` seconds, and a commute over it.
+    public static func open(
+        environment: [String: String], lockTimeout: TimeInterval = defaultLockTimeout, unreadableConfiguration: UnreadableConfiguration = .fails,
+        cap: Int, zone: (_ saved: String?) throws -> IANAZone, now: (IANAZone) throws -> Date
+    ) throws -> Commute {
+        try open(
+            Store(StoreDirectory(environment: environment), lockTimeout: lockTimeout), unreadableConfiguration: unreadableConfiguration, cap: cap,
+            zone: zone, now: now)
+    }
+
+    /// How long a command waits for a store lock unless `TRAVELTIMES_LOCK_TIMEOUT` says.
+    public static let defaultLockTimeout = Store.defaultLockTimeout
+
+    /// The store directory the environment names, whether or not it exists yet.
+    public static func storeDirectory(environment: [String: String]) throws(StoreError) -> String {
+        try StoreDirectory(environment: environment).path
     }
 
     /// Where the store is.

@@ -1,3 +1,7 @@
+import Basics
+import CommuteModel
+import CommuteSources
+import CommuteStore
 import FoundationEssentials
 
 /// How custom routes reach their providers: the keys (from the environment or `config.json`),

@@ -1,3 +1,5 @@
+import CommuteModel
+import CommuteSources
 import FoundationEssentials
 
 /// What a refresh asks the keyless services: a planner's queries for the alerts in play, the names

@@ -1,3 +1,6 @@
+import Basics
+import CommuteHistory
+import CommuteModel
 import FoundationEssentials
 import Synchronization
 

@@ -1,3 +1,5 @@
+import CommuteModel
+import CommuteSources
 import FoundationEssentials
 import Synchronization
 

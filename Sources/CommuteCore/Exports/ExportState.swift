@@ -1,3 +1,5 @@
+import Basics
+import CommuteStore
 import FoundationEssentials
 
 /// `exports.json`: what each export last sent, so a run that changes nothing sends and writes

@@ -1,3 +1,5 @@
+import Basics
+import CommuteStore
 import FoundationEssentials
 
 /// A place the commute is published to (`export add`): Home Assistant's REST API, an MQTT broker

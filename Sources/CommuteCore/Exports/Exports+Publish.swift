@@ -1,3 +1,7 @@
+import Basics
+import CommuteDelivery
+import CommuteModel
+import CommuteStore
 import FoundationEssentials
 
 #if canImport(Glibc)

@@ -1,3 +1,8 @@
+import Basics
+import CommuteDelivery
+import CommuteModel
+import CommuteSources
+import CommuteStore
 import FoundationEssentials
 
 /// Why the alerts about to go out would be wrong: refreshes failing for `stale-after`, or an alert

@@ -1,3 +1,8 @@
+import Basics
+import CommuteDelivery
+import CommuteModel
+import CommuteSources
+import CommuteStore
 import FoundationEssentials
 
 #if canImport(Glibc)

@@ -1,3 +1,7 @@
+import CommuteDelivery
+import CommuteModel
+import CommuteSources
+import CommuteStore
 import FoundationEssentials
 
 extension Health {

@@ -1,3 +1,6 @@
+import CommuteDelivery
+import CommuteModel
+import CommuteStore
 import FoundationEssentials
 
 /// `health.json`: the problem `tick` found that makes alerts wrong (old data, failing refreshes),

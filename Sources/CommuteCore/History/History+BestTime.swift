@@ -1,3 +1,5 @@
+import CommuteHistory
+import CommuteModel
 import FoundationEssentials
 
 extension History {

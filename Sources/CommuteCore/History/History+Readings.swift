@@ -1,3 +1,7 @@
+import Basics
+import CommuteHistory
+import CommuteModel
+import CommuteStore
 import FoundationEssentials
 
 #if canImport(Glibc)

@@ -1,8 +1,10 @@
+import Basics
 import FoundationEssentials
 
 /// What `traveltimes install` writes: systemd user units or a crontab block that run `refresh`
-/// and `tick` unattended, with the store pinned and output quiet. Pure text in, text out: the CLI
-/// reads and writes the files and runs `systemctl` and `crontab`.
+/// and `tick` unattended, with the store pinned and output quiet. Plans are pure text in, text
+/// out; the units are written and removed here (`Installation+Files.swift`); the CLI runs
+/// `systemctl` and `crontab`.
 public enum Installation {
     /// How often `refresh` runs: every N minutes (dividing an hour) or every N hours (dividing a day).
     public struct Interval: Sendable, Equatable, CustomStringConvertible {

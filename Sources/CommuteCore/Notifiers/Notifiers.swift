@@ -1,3 +1,5 @@
+import CommuteDelivery
+import CommuteModel
 import FoundationEssentials
 
 /// The notifiers and delay watches, kept in `config.json`: each change is read, made and saved

@@ -1,3 +1,7 @@
+import Basics
+import CommuteModel
+import CommuteSources
+import CommuteStore
 import FoundationEssentials
 
 /// A place saved by name (`home`, `office`): where it is, the label a search found for it, and

@@ -1,3 +1,6 @@
+import Basics
+import CommuteModel
+import CommuteSources
 import FoundationEssentials
 
 /// Places saved by name, and finding them by text.

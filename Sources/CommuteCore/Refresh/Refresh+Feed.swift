@@ -1,3 +1,6 @@
+import CommuteHistory
+import CommuteModel
+import CommuteSources
 import FoundationEssentials
 
 extension Refresh {

@@ -1,3 +1,6 @@
+import Basics
+import CommuteModel
+import CommuteStore
 import FoundationEssentials
 
 /// `refresh.json`: what the last refresh attempts did, for `status`, the staleness line of

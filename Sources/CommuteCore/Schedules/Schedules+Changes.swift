@@ -1,3 +1,5 @@
+import CommuteDelivery
+import CommuteModel
 import FoundationEssentials
 
 extension Schedules {

@@ -1,3 +1,4 @@
+import CommuteModel
 import FoundationEssentials
 
 extension Schedules {

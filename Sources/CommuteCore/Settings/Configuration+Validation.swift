@@ -1,3 +1,8 @@
+import Basics
+import CommuteDelivery
+import CommuteModel
+import CommuteSources
+import CommuteStore
 import FoundationEssentials
 
 // What each store file may hold. A file that parses but holds an impossible value (an hour of 99,

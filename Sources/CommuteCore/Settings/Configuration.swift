@@ -1,3 +1,7 @@
+import Basics
+import CommuteDelivery
+import CommuteModel
+import CommuteStore
 import FoundationEssentials
 
 /// `config.json`: where `refresh` reads from, and the WSDOT access code. Mode 0600 like every

@@ -1,3 +1,5 @@
+import Basics
+import CommuteModel
 import FoundationEssentials
 
 /// Where each secret comes from, decided here and nowhere else: the environment's value wins over

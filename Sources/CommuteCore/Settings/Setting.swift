@@ -1,3 +1,7 @@
+import Basics
+import CommuteDelivery
+import CommuteModel
+import CommuteSources
 import FoundationEssentials
 
 /// One setting of `config.json` that `config set` changes and `config unset` clears: its name,

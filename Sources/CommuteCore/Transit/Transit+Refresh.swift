@@ -1,3 +1,8 @@
+import Basics
+import CommuteHistory
+import CommuteModel
+import CommuteSources
+import CommuteStore
 import FoundationEssentials
 import Glibc
 

@@ -1,3 +1,7 @@
+import Basics
+import CommuteModel
+import CommuteSources
+import CommuteStore
 import FoundationEssentials
 import Glibc
 

@@ -1,3 +1,5 @@
+import Basics
+import CommuteModel
 import FoundationEssentials
 
 /// The notification an alert lives in: one per occurrence, shared by the alerts that replace one

@@ -1,3 +1,6 @@
+import Basics
+import CommuteModel
+import CommuteStore
 import FoundationEssentials
 
 /// `alerts.json`: the notifications out there that may still change — each alert's key, the

@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// A notification service, read from an Apprise-style URL (`ntfys://ntfy.sh/commute`,

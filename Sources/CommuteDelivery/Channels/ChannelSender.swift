@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// What a notifier is asked to do with an alert.

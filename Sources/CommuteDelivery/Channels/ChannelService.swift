@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// One notification service, in a file of its own under `Services/`: how its Apprise-style URL

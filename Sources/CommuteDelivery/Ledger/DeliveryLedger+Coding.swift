@@ -1,3 +1,6 @@
+import Basics
+import CommuteModel
+import CommuteStore
 import FoundationEssentials
 
 /// `delivered.json` is read by every `tick` and holds a month of decisions, so it is read and

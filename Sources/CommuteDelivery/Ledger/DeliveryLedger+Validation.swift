@@ -1,3 +1,5 @@
+import Basics
+import CommuteStore
 import FoundationEssentials
 
 // What each store file may hold. A file that parses but holds an impossible value (an hour of 99,

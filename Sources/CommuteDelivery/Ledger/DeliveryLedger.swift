@@ -1,3 +1,5 @@
+import CommuteModel
+import CommuteStore
 import FoundationEssentials
 
 /// `delivered.json`: every decision `tick` made about an alert occurrence, newest last. Belongs to

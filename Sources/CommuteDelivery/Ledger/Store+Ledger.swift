@@ -1,3 +1,5 @@
+import CommuteModel
+import CommuteStore
 import FoundationEssentials
 
 /// The ledger and the open alerts: the notification side's files, under the pending lock.

@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// Freedesktop notifications through `notify-send`: `--print-id` gives the notification's ID,

@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// Runs an exec notifier: the program with its arguments (no shell), placeholders replaced, the

@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// One place alerts are sent.

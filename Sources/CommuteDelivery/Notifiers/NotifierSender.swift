@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// Sends alerts the ways `Notifier` names them: printed (to whatever the caller prints on), run

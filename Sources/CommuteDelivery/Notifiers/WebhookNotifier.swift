@@ -1,3 +1,5 @@
+import Basics
+import CommuteModel
 import FoundationEssentials
 
 /// Posts an alert to an HTTP webhook, through the fetch helper (so the networking stack is loaded

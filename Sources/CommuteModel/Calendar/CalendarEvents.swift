@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// One occurrence of a calendar event: a single event, or one instance of a series as its

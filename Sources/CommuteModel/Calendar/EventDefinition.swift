@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// One VEVENT as read: what it says, its times resolved to zones.

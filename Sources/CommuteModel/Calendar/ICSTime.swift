@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// A wall-clock moment: a civil date and the second of its day.

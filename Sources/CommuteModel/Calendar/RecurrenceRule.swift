@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// How much expanding a calendar may cost: every period (day, week, month or year) a rule steps

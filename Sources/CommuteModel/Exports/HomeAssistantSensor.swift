@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// A route as a Home Assistant sensor: its object ID (`traveltimes_home_work`), and the state and

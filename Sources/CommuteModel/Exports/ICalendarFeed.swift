@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// An iCalendar file of planned leave alerts (RFC 5545), for a phone calendar to subscribe to:

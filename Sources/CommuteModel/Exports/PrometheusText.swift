@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// The Prometheus text format as node_exporter's textfile collector reads it: each metric's HELP

@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// What an alert is: the identity the plan, the ledger and the open alerts carry for it. Decisions

@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// How a transit route's departures are said, in an alert and in `route ID`:

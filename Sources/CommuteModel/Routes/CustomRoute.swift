@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// A routing service that gives a live travel time for any origin and destination, for a fee per

@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// One corridor from the feed, or a custom route from a provider, as cached. The route cache is the one source of truth for times:

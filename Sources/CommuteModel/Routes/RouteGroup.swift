@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// A named, ordered set of favorite routes.

@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// Days off: from one local date to another, inclusive, for every schedule or one. A paused

@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// ISO 8601 timestamps with explicit offsets, written and read without a formatter object so that

@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// The few ways the product writes times for people.

@@ -1,3 +1,4 @@
+import Basics
 /// A day of the week. Raw values follow Foundation's Gregorian calendar: 1 = Sunday … 7 = Saturday.
 public enum Weekday: Int, CaseIterable, Codable, Sendable, Comparable, CustomStringConvertible {
     case sunday = 1, monday, tuesday, wednesday, thursday, friday, saturday

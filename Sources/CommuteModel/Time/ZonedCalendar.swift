@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// Wall-clock arithmetic in one time zone, with the product's daylight-saving policy.

@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// Fetches the feed over HTTP under one whole-operation deadline: connection failures and 5xx are

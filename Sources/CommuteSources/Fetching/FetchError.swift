@@ -1,3 +1,4 @@
+import Basics
 /// Why a fetch failed. Every one leaves the route cache and the pending alerts as they were.
 public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The whole-operation deadline passed; `last` says what the last attempt met.

@@ -1,3 +1,4 @@
+import CommuteModel
 import FoundationEssentials
 
 /// Google's Routes API `computeRoutes`, traffic-aware, with a field mask

@@ -1,3 +1,5 @@
+import Basics
+import CommuteModel
 import FoundationEssentials
 
 /// HERE Routing v8 with the summary and the typical duration (www.here.com/docs/bundle/

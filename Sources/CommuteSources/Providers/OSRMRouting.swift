@@ -1,3 +1,5 @@
+import Basics
+import CommuteModel
 import FoundationEssentials
 
 /// OSRM's route service, `GET /route/v1/driving/LON,LAT;LON,LAT` (longitude first), no geometry

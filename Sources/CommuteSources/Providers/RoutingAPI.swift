@@ -1,3 +1,5 @@
+import Basics
+import CommuteModel
 import FoundationEssentials
 
 /// The routing services' requests and answers, as each documents them (each provider's

@@ -1,3 +1,5 @@
+import Basics
+import CommuteModel
 import FoundationEssentials
 
 /// What every routing provider is to a refresh: a request for two points, and the reading of an

@@ -1,3 +1,4 @@
+import CommuteModel
 import FoundationEssentials
 
 /// TomTom's Routing API `calculateRoute`, summary only (developer.tomtom.com/routing-api/documentation/

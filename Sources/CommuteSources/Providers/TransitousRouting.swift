@@ -1,3 +1,5 @@
+import Basics
+import CommuteModel
 import FoundationEssentials
 
 /// Transitous, the public keyless instance of the MOTIS router: `GET /api/v6/plan` for door-to-door

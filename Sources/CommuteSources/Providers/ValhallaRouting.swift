@@ -1,3 +1,4 @@
+import CommuteModel
 import FoundationEssentials
 
 /// Valhalla's route action, `POST /route` with `costing: auto`, no directions, `units: km` (its API

@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// What a GTFS-realtime feed says, decoded from its protocol buffer (`gtfs-realtime.proto`, by

@@ -1,3 +1,6 @@
+import Basics
+import CommuteModel
+import CommuteStore
 import FoundationEssentials
 
 /// `transit.json`: the transit routes, with the departures the last refresh worked out, and what

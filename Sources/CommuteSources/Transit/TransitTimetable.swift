@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// What a transit route keeps of an agency's GTFS timetable: the trips that serve its first stop

@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 
 #if canImport(Glibc)

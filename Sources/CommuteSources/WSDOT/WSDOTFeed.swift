@@ -1,3 +1,5 @@
+import Basics
+import CommuteModel
 import FoundationEssentials
 
 /// Decodes WSDOT's `GetTravelTimesAsJson` response (see `Fixtures/wsdot/`).

@@ -1,3 +1,5 @@
+import Basics
+import CommuteModel
 import FoundationEssentials
 
 /// `pending.json` is read by every `tick` (every minute) and every `pending`, and holds a line for

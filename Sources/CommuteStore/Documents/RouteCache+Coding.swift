@@ -1,3 +1,5 @@
+import Basics
+import CommuteModel
 import FoundationEssentials
 
 /// `routes.json` is the one large store file (a whole feed: 5 MB for 10,000 routes), read by most

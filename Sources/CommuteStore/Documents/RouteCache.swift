@@ -1,3 +1,5 @@
+import Basics
+import CommuteModel
 import FoundationEssentials
 
 /// `routes.json`: the route cache, the one source of truth for travel times.

@@ -1,3 +1,5 @@
+import Basics
+import CommuteModel
 import FoundationEssentials
 
 /// The route cache: the feed's routes and the custom ones (transit routes are CommuteSources').

@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 #if canImport(Glibc)

@@ -41,7 +41,7 @@ struct Doctor {
     static let cronPath = "/usr/bin:/bin"
 
     mutating func run() throws -> Checkup {
-        let directory = try StoreDirectory(environment: invocation.environment).path
+        let directory = try Commute.storeDirectory(environment: invocation.environment)
         let installed = Commands.installed(invocation)
         let commute = checkStore(directory)
         var configuration: Configuration?

@@ -67,7 +67,7 @@ extension Commands {
 
     /// The store, by its absolute path: what the timers and cron must find without this shell.
     static func storeDirectory(_ invocation: Invocation) throws -> String {
-        try StoreDirectory(environment: invocation.environment).path
+        try Commute.storeDirectory(environment: invocation.environment)
     }
 
     static func absolute(_ path: String) -> String {
@@ -120,15 +120,7 @@ extension Commands {
 
     /// Writes the units that differ, each atomically, saying so.
     static func write(_ plan: Installation.SystemdPlan, _ io: TerminalIO) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: plan.directory, withIntermediateDirectories: true)
-        } catch {
-            throw StoreError.io(path: plan.directory, reason: "cannot create it: \(systemReason(error))")
-        }
-        for change in plan.changes {
-            try AtomicFile.write(Array(change.text.utf8), to: change.path, mode: 0o644)
-            io.out("Wrote \(change.path)")
-        }
+        try plan.write { io.out("Wrote \($0)") }
         if plan.changes.isEmpty { io.out("The units in \(plan.directory) are already installed as they should be.") }
     }
 

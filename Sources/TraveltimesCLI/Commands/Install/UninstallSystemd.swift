@@ -19,10 +19,7 @@ extension Commands {
             if !Installation.enabledTimers(in: directory).isEmpty {
                 try runSystemctl(["systemctl", "--user", "disable", "--now"] + Installation.timers, invocation, otherwise: "nothing was removed; run it by hand, then uninstall again")
             }
-            for path in ours {
-                guard unlink(path) == 0 else { throw StoreError.io(path: path, reason: "cannot remove it: \(String(cString: strerror(errno)))") }
-                invocation.io.out("Removed \(path)")
-            }
+            try Installation.remove(units: ours) { invocation.io.out("Removed \($0)") }
             if SystemCommand.find("systemctl", environment: invocation.environment) != nil {
                 try runSystemctl(["systemctl", "--user", "daemon-reload"], invocation, otherwise: "the units are removed; run it by hand")
             }

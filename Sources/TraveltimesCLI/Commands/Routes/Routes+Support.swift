@@ -129,7 +129,7 @@ extension Invocation {
     /// helper for every request), else one helper run per request.
     /// What requests to the public services say they are: the contact, else this install's token.
     func userAgent(_ configuration: Configuration) -> String {
-        let store = (try? StoreDirectory(environment: environment).path) ?? ""
+        let store = (try? Commute.storeDirectory(environment: environment)) ?? ""
         return Product.userAgent(contact: configuration.contact, install: Product.installToken(store: store, machineID: Product.machineID()))
     }
 
