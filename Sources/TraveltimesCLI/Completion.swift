@@ -135,7 +135,7 @@ enum Completion {
         let lines: [String]
         switch kind {
         case .routeID, .customRouteID:
-            let routes = ((try? commute.routes.all().routes) ?? []).filter { kind == .routeID || $0.custom != nil }
+            let routes = ((try? commute.routes.all().routes) ?? []).filter { kind == .routeID || $0.isProviderRoute }
             lines = routes.map { "\($0.id)\t\($0.name)" }
         case .favoriteRouteID, .watchedRouteID:
             let ids = kind == .favoriteRouteID

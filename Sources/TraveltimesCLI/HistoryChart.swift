@@ -24,7 +24,7 @@ struct HistoryChart {
         if view.damaged > 0 { io.out(view.damaged == 1 ? "1 damaged record was skipped." : "\(view.damaged) damaged records were skipped.") }
         guard view.total > 0 else {
             // A transit trip's times are read only from its feed's realtime data.
-            io.out(view.route?.transit != nil
+            io.out(view.route?.isPublicTransport == true
                 ? "No readings yet: each refresh that reads the feed's realtime data records one."
                 : "No readings yet: each refresh records one while the route is in use.")
             return

@@ -274,7 +274,7 @@ extension CustomRoutes {
             routes.append(saved)
         }
         let held = saved.suspiciousMinutes != nil ? [History.heldBack(saved)] : []
-        let recorded = saved.custom?.provider.isFreeFlow == true ? nil : record
+        let recorded = saved.provider?.isFreeFlow == true ? nil : record
         let warnings = held + (recorded.map { commute.history.record([(saved.id, $0)]) } ?? [])
         return AddedCustomRoute(route: saved, warnings: warnings.map(\.description))
     }
@@ -288,7 +288,7 @@ extension CustomRoutes {
     /// The custom route with this ID.
     public func customRoute(_ id: String) throws -> Route {
         guard let route = try store.routes().routes.first(where: { $0.id == id }) else { throw ModelError.unknownRoute(id) }
-        guard route.custom != nil || route.transit != nil else { throw CommuteError.notCustom(id) }
+        guard route.kind != .feed else { throw CommuteError.notCustom(id) }
         return route
     }
 

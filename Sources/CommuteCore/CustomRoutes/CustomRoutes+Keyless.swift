@@ -39,7 +39,7 @@ extension CustomRoutes {
     /// A planner's route with its ends named as the places saved there (`home`), else as the
     /// start and the destination.
     func named(_ route: Route) -> Route {
-        guard let custom = route.custom, route.transit != nil else { return route }
+        guard case .provider(let provider) = route.kind, provider.isTransit, let custom = route.custom else { return route }
         var route = route
         route.transit?.fromName = commute.places.name(of: custom.from) ?? "your start"
         route.transit?.toName = commute.places.name(of: custom.to) ?? "your destination"

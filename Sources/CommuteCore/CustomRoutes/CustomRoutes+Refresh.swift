@@ -95,7 +95,7 @@ extension CustomRoutes {
     /// past its grace), or by an arrive-by alert whose arrival is within three hours (its leave
     /// time moves with their times); watched; or never fetched.
     public func customRoutesInPlay(_ routes: [Route], lead: TimeInterval) throws -> Set<String> {
-        let custom = Set(routes.filter { $0.custom != nil }.map(\.id))
+        let custom = Set(routes.filter(\.isProviderRoute).map(\.id))
         guard !custom.isEmpty else { return [] }
         var inPlay = Set(routes.filter { $0.custom?.fetchedAt == nil }.map(\.id))
         for watch in try store.configuration().watches ?? [] where custom.contains(watch.routeID) { inPlay.insert(watch.routeID) }
@@ -122,13 +122,13 @@ extension CustomRoutes {
         _ selection: CustomSelection, access: ProviderAccess, policy: CustomPolicy, timeout: TimeInterval, custom: [Route]? = nil
     ) throws -> CustomRefreshResult {
         let deadline = access.clock() + timeout
-        let routes = try custom ?? store.routes().routes.filter { $0.custom != nil }
+        let routes = try custom ?? store.routes().routes.filter(\.isProviderRoute)
         // Every route an open engine's, resting today (the common case under cron for a store of
         // estimates): nothing to weigh, nothing to ask.
         if selection == .inPlay, !routes.isEmpty {
             let rests = routes.compactMap { route in
                 route.custom.flatMap(resting).map { skip in
-                    CustomRouteOutcome(routeID: route.id, provider: route.custom?.provider ?? .osrm, result: .skipped, skip: skip, failure: nil, route: route)
+                    CustomRouteOutcome(routeID: route.id, provider: route.provider ?? .osrm, result: .skipped, skip: skip, failure: nil, route: route)
                 }
             }
             if rests.count == routes.count { return CustomRefreshResult(outcomes: rests, reschedule: nil) }
@@ -175,12 +175,12 @@ extension CustomRoutes {
         // Each provider's first requests are counted together, in one write: as many as its budget
         // allows, in cache order; the rest keep their data.
         let day = budgetDay
-        let byProvider = Dictionary(grouping: toAsk) { routes[$0].custom?.provider ?? .tomtom }
+        let byProvider = Dictionary(grouping: toAsk) { routes[$0].provider ?? .tomtom }
         // Nothing to ask (every route skipped, the common case): the log is not touched.
         let granted = byProvider.isEmpty ? [:] : try store.updateRefreshLog { log in
             byProvider.mapValues { indices in
-                log.reserveRequests(indices.count, to: routes[indices[0]].custom?.provider ?? .tomtom, on: day,
-                    budget: policy.budgets[routes[indices[0]].custom?.provider ?? .tomtom] ?? 0)
+                log.reserveRequests(indices.count, to: routes[indices[0]].provider ?? .tomtom, on: day,
+                    budget: policy.budgets[routes[indices[0]].provider ?? .tomtom] ?? 0)
             }
         }
         var work: [Int] = []
@@ -195,7 +195,7 @@ extension CustomRoutes {
             }
         }
         // Only the planner's routes that will be asked need their queries (and the plan read).
-        let queries = try routingQueries(work.map { routes[$0] }.filter { $0.custom?.provider.isTransit == true }, lead: policy.lead)
+        let queries = try routingQueries(work.map { routes[$0] }.filter { $0.provider?.isTransit == true }, lead: policy.lead)
         // A few at a time, each a wait on the network (through one fetch helper, when the client is a session).
         let state = FetchState(work: work.sorted())
         let feature = self
@@ -248,7 +248,7 @@ extension CustomRoutes {
         var unsent = state.unsentRequests
         // Work left undone after an error was reserved and never sent.
         for index in work where results[index] == nil {
-            if let provider = routes[index].custom?.provider { unsent[provider, default: 0] += 1 }
+            if let provider = routes[index].provider { unsent[provider, default: 0] += 1 }
         }
         if unsent.values.contains(where: { $0 > 0 }) {
             try store.updateRefreshLog { log in

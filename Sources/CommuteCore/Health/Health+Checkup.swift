@@ -139,7 +139,7 @@ extension Health {
     public func checkup(environment: [String: String]) -> [Finding] {
         let configuration = configurationError == nil ? self.configuration : nil
         let cache = try? store.routes()
-        let custom = (cache?.routes ?? []).filter { $0.custom != nil }
+        let custom = (cache?.routes ?? []).filter(\.isProviderRoute)
         let transit = (try? commute.transit.transitFeeds()) ?? []
         var findings: [Finding] = []
         if let configuration {
@@ -199,7 +199,7 @@ extension Health {
     /// agency's (its agency.txt). Custom routes have none of their own.
     public func sourceZones() -> [(source: String, zone: String)] {
         var zones: [(source: String, zone: String)] = []
-        if let cache = try? store.routes(), cache.routes.contains(where: { $0.custom == nil && $0.transit == nil }) {
+        if let cache = try? store.routes(), cache.routes.contains(where: { $0.kind == .feed }) {
             zones.append(("WSDOT's feed", WSDOTFeed.timeZone))
         }
         for (feed, state, _) in (try? commute.transit.transitFeeds()) ?? [] {
@@ -305,7 +305,7 @@ extension Health {
         let customSuccess = (cache?.routes ?? []).compactMap(\.custom?.fetchedAt).max()
         guard let success = [log.lastSuccessAt ?? cache?.fetchedAt, transitSuccess, customSuccess].compactMap({ $0 }).max() else {
             // With no source, a refresh has nothing to read: the first missing step comes first.
-            let hasSource = configuration.source != nil || (cache?.routes ?? []).contains { $0.custom != nil } || !transit.isEmpty
+            let hasSource = configuration.source != nil || (cache?.routes ?? []).contains(where: \.isProviderRoute) || !transit.isEmpty
             return [.neverRefreshed(lastFailure: failing, hasSource: hasSource)]
         }
         return [.refreshed(lastSuccess: success, age: max(0, now.timeIntervalSince(success)), lastFailure: failing)]
@@ -365,7 +365,7 @@ extension Health {
     private func checkProviders(_ configuration: Configuration, _ custom: [Route], environment: [String: String]) -> [Finding] {
         let log = (try? store.refreshLog()) ?? .empty
         return RouteProvider.allCases.compactMap { provider in
-            let routes = custom.count { $0.custom?.provider == provider }
+            let routes = custom.count { $0.provider == provider }
             guard routes > 0 else { return nil }
             let usage = ProviderUsage(routes: routes, used: log.requests(to: provider, on: commute.customRoutes.budgetDay), budget: configuration.budget(for: provider))
             let credentials = Credentials(environment: environment, configuration: configuration)

@@ -217,7 +217,7 @@ extension History {
         return HistoryView(
             routeID: routeID, route: route, zone: timeZone.identifier, weeks: typicalWeeks, slots: slots, readings: readings,
             since: since, damaged: max(damagedInWindow, damagedToday), total: contents.soundCount,
-            isRecorded: route?.custom != nil || route?.transit != nil || routesInUse().contains(routeID))
+            isRecorded: (route.map { $0.kind != .feed } ?? false) || routesInUse().contains(routeID))
     }
 
     /// Every record of the routes given (all that have a history when none are), route by route,

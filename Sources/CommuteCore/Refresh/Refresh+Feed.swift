@@ -184,14 +184,14 @@ extension Refresh {
     /// After a 304: the cached routes are current; the alerts are re-planned with them.
     func refreshUnchanged() throws -> RefreshResult {
         let all = try store.routes().routes
-        let routes = all.filter { $0.custom == nil }
+        let routes = all.filter { !$0.isProviderRoute }
         let byID = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var result = RefreshResult(
             routeCount: routes.count, noData: routes.count(where: { $0.status == .noData }),
             reschedule: try commute.reschedule(routes: byID),
             missingFavorites: ((try? store.favorites().routeIDs) ?? []).filter { byID[$0] == nil }, routesByID: byID)
         result.notModified = true
-        result.customRoutes = all.filter { $0.custom != nil }
+        result.customRoutes = all.filter(\.isProviderRoute)
         return result
     }
 

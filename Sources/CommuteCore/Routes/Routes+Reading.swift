@@ -8,7 +8,7 @@ extension Routes {
     /// points (`detail` reads those).
     public func all() throws -> RouteCache {
         var cache = try store.routes()
-        if cache.routes.contains(where: { $0.transit != nil }) { cache.routes = cache.routes.map(current) }
+        if cache.routes.contains(where: \.isPublicTransport) { cache.routes = cache.routes.map(current) }
         return cache
     }
 }

@@ -188,7 +188,7 @@ extension Transit {
                         defer { unlink(staged.path) }
                         // Every route's trips from the new timetable, before it replaces the old.
                         var built: [String: TransitTimetable] = [:]
-                        for (route, result) in zip(routes.filter { $0.transit != nil }, staged.timetables) {
+                        for (route, result) in zip(routes.filter { $0.kind == .transitFeed }, staged.timetables) {
                             let reason: String
                             switch result {
                             case .success(let timetable) where !timetable.trips.isEmpty:

@@ -82,8 +82,8 @@ public struct LeaveTime: Sendable, Equatable {
             return LeaveTime(arrival: arrival, leave: start, basis: .current, fastest: route, minutes: minutes, departure: choice)
         }
         // An open engine's time is not traffic: it counts only where no route has a live time.
-        let estimated = known.filter { $0.transit == nil && !$0.hasLiveTime }
-        let driving = known.filter { $0.transit == nil && $0.hasLiveTime }
+        let estimated = known.filter { !$0.isPublicTransport && !$0.hasLiveTime }
+        let driving = known.filter { !$0.isPublicTransport && $0.hasLiveTime }
         if let best = transit.max(by: { $0.leave < $1.leave }) {
             let current = driving.compactMap { route in route.currentMinutes.map { (route, $0) } }.min { $0.1 < $1.1 }
             guard let (route, minutes) = current, arrival.addingTimeInterval(-TimeInterval(minutes * 60) - buffer) > best.leave else {

@@ -25,7 +25,7 @@ public struct CommuteBrief: Sendable, Equatable {
         let present = routeIDs.compactMap { routes[$0] }
         unavailable = routeIDs.filter { routes[$0] == nil }
         // A bus with timetable times alone has no delay anyone measured: never "on time".
-        let timetableOnly = present.filter { $0.transit != nil && $0.transit?.realtimeAt == nil && $0.currentMinutes != nil }
+        let timetableOnly = present.filter { $0.isTimetableOnly && $0.currentMinutes != nil }
         // Nor a free-flow estimate: a time with no traffic in it.
         let estimated = present.filter { $0.freeFlowEstimate != nil }
         let measured = present.filter { route in !timetableOnly.contains { $0.id == route.id } && route.freeFlowEstimate == nil }

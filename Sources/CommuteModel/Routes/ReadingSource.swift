@@ -43,11 +43,11 @@ public enum ReadingSource: UInt8, CaseIterable, Sendable, Equatable {
 
     /// Where a route's times come from: the feed, or its provider.
     public init(of route: Route) {
-        if route.transit != nil, route.custom == nil {
+        if route.kind == .transitFeed {
             self = .transit
             return
         }
-        switch route.custom?.provider {
+        switch route.provider {
         case nil: self = .wsdot
         case .tomtom: self = .tomtom
         case .here: self = .here

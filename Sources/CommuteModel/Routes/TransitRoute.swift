@@ -227,9 +227,6 @@ extension Route {
         }
     }
 
-    /// `transit` for a transit route, `wsdot` for the feed's, else the provider's name.
-    public var sourceName: String { custom?.provider.rawValue ?? (transit != nil ? "transit" : "wsdot") }
-
     /// The route with its times as of `moment`: for a transit route, the walk and the ride of the
     /// next departure one could plan for, as the timetable has it (`average`) and as it will be
     /// (`current`: later by the bus's delay, or by the wait for the next after a cancellation);

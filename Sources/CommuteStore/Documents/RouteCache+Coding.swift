@@ -65,7 +65,7 @@ extension RouteCache {
             try JSONReader.read(file.bytes) { reader in
                 try walk(&reader) { reader, index in
                     let route = try readRoute(&reader, index: index, includingEndPoints: true)
-                    if route.custom != nil {
+                    if route.isProviderRoute {
                         custom.append(route)
                     } else if keeping(route) {
                         kept[route.id] = route
@@ -229,7 +229,7 @@ extension RouteCache {
         route.suspiciousMinutes = fields.suspicious.flatMap { $0 > 0 ? $0 : nil }
         // Only a transit planner's route carries its itineraries.
         if let transit = fields.transit {
-            guard route.custom?.provider.isTransit == true else { throw DocumentProblem("wrong shape: \(field).transit on a route that is not a planner's") }
+            guard route.provider?.isTransit == true else { throw DocumentProblem("wrong shape: \(field).transit on a route that is not a planner's") }
             try checkItineraries(transit, field: "\(field).transit")
             route.transit = transit
         }

@@ -121,7 +121,7 @@ extension RouteCache {
                 RouteCache.write(custom, &writer)
             }
             // Only a transit planner's route carries its itineraries.
-            if let transit = route.transit, route.custom?.provider.isTransit == true, let encoded = try? StoreCoding.encoder.encode(transit) {
+            if let transit = route.transit, route.provider?.isTransit == true, let encoded = try? StoreCoding.encoder.encode(transit) {
                 writer.key("transit")
                 writer.raw(Array(encoded))
             }

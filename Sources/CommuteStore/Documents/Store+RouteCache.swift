@@ -57,7 +57,7 @@ extension Store {
                 let result = try body(previous) { route in
                     // The feed's IDs are numbers, a custom route's never: a route that claims to be
                     // custom is not the feed's to write.
-                    guard route.custom == nil else { return }
+                    guard !route.isProviderRoute else { return }
                     encoder.append(route)
                     if encoder.pendingByteCount >= Self.routeFlushSize { try encoder.flush(to: file) }
                 }
@@ -76,8 +76,8 @@ extension Store {
         try lock(.routes).withLock {
             let routesFile = file(RouteCache.self)
             var cache = try routesFile.load()
-            let feed = cache.routes.filter { $0.custom == nil }
-            var custom = cache.routes.filter { $0.custom != nil }
+            let feed = cache.routes.filter { !$0.isProviderRoute }
+            var custom = cache.routes.filter(\.isProviderRoute)
             let original = custom
             let result = try body(&custom)
             if custom != original {

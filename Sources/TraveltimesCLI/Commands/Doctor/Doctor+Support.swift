@@ -48,7 +48,7 @@ struct Doctor {
         var custom: [Route] = []
         if let commute {
             configuration = commute.configurationError == nil ? commute.configuration : nil
-            custom = ((try? commute.routes.all())?.routes ?? []).filter { $0.custom != nil }
+            custom = ((try? commute.routes.all())?.routes ?? []).filter(\.isProviderRoute)
             for finding in commute.health.checkup(environment: invocation.environment) { add(finding, commute) }
         }
         checkHelper(needed: configuration.map(needsHelper) ?? true || !custom.isEmpty)
@@ -212,7 +212,7 @@ struct Doctor {
         case .providerReady(let provider, let usage):
             guard !provider.needsKey else { return ("provider " + provider.rawValue, usageText(usage), nil) }
             // A public service: who it is told is asking, and when it last answered.
-            let answered = ((try? commute.routes.all().routes) ?? []).filter { $0.custom?.provider == provider }.compactMap(\.custom?.fetchedAt).max()
+            let answered = ((try? commute.routes.all().routes) ?? []).filter { $0.provider == provider }.compactMap(\.custom?.fetchedAt).max()
             let contact = commute.configuration.contact
             let detail = usageText(usage) + "; requests say \(Product.userAgent(contact: contact, install: Product.installToken(store: commute.storeDirectory, machineID: Product.machineID())))"
                 + "; last answered " + (answered.map { "\(moment($0)) (\(TimeFormatting.age(commute.now.timeIntervalSince($0))) ago)" } ?? "never")

@@ -31,7 +31,7 @@ extension Commands {
         var found = Health.shellOnlySettings(environment, configuration: configuration, routes: routes)
         if environment.nonEmpty(.source) != nil, configuration.source == nil { found.insert((.source, Setting.source.name), at: 0) }
         if environment.nonEmpty(.accessCode) != nil, configuration.accessCode == nil { found.insert((.accessCode, Setting.accessCode.name + " -"), at: 0) }
-        for provider in RouteProvider.allCases where routes.contains(where: { $0.custom?.provider == provider }) {
+        for provider in RouteProvider.allCases where routes.contains(where: { $0.provider == provider }) {
             guard let variable = provider.keyVariable, environment.nonEmpty(variable) != nil, configuration.key(for: provider) == nil else { continue }
             found.append((variable, provider.keySetting + " -"))
         }

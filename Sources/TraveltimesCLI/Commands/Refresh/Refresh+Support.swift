@@ -148,7 +148,7 @@ struct RefreshRun {
     /// the feed's error is the one to tell.)
     mutating func refreshCustomRoutes() throws {
         let hasCustom = try feed.map { !$0.customRoutes.isEmpty }
-            ?? (feedFailure == nil ? commute.routes.all() : (try? commute.routes.all()) ?? .empty).routes.contains { $0.custom != nil }
+            ?? (feedFailure == nil ? commute.routes.all() : (try? commute.routes.all()) ?? .empty).routes.contains(where: \.isProviderRoute)
         if source == nil, !hasCustom, commute.configuration.transitFeeds?.isEmpty ?? true {
             throw invocation.usage(
                 "No feed source and no custom routes: pass --source URL|FILE, set TRAVELTIMES_SOURCE, run "
@@ -294,7 +294,7 @@ struct RefreshRun {
                 watchProblem: watchProblem,
                 providers: ProviderUsageJSON.all(
                     try? commute.refresh.log(), commute.configuration, day: commute.customRoutes.budgetDay,
-                    custom: custom?.outcomes.map(\.route) ?? ((try? commute.routes.all().routes.filter { $0.custom != nil }) ?? [])),
+                    custom: custom?.outcomes.map(\.route) ?? ((try? commute.routes.all().routes.filter(\.isProviderRoute)) ?? [])),
                 feedError: feedFailure.map { FeedSource.redact($0.description, secrets: secrets) }, calendar: commute.calendar,
                 transit: transit)
             try invocation.printJSON(json, through: io)

@@ -126,7 +126,7 @@ struct ProviderUsageJSON: EveryKeyEncodable {
         RouteProvider.allCases.map { provider in
             ProviderUsageJSON(
                 provider: provider.rawValue, requestsToday: log?.requests(to: provider, on: day) ?? 0,
-                budget: configuration.budget(for: provider), routes: custom.count { $0.custom?.provider == provider })
+                budget: configuration.budget(for: provider), routes: custom.count { $0.provider == provider })
         }
     }
 }

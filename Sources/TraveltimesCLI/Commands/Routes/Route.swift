@@ -20,10 +20,10 @@ extension Commands {
                     route: RouteJSON(route, calendar: commute.calendar), startPoint: route.startPoint, endPoint: route.endPoint,
                     estimatedArrival: detail.estimatedArrival.map { TimeFormatting.iso8601($0, calendar: commute.calendar) },
                     favorite: detail.isFavorite, scheduleIDs: detail.schedules.map { $0.id.lowercasedString },
-                    transit: route.custom == nil ? route.transit.map { TransitJSON($0, at: commute.now, calendar: commute.calendar) } : nil,
-                    itineraries: route.custom?.provider.isTransit == true
+                    transit: route.kind == .transitFeed ? route.transit.map { TransitJSON($0, at: commute.now, calendar: commute.calendar) } : nil,
+                    itineraries: route.provider?.isTransit == true
                         ? ItineraryJSON.list(route.transit, at: commute.now, calendar: commute.calendar) : nil,
-                    estimate: route.custom?.provider.isFreeFlow == true ? FreeFlowJSON(route) : nil))
+                    estimate: route.provider?.isFreeFlow == true ? FreeFlowJSON(route) : nil))
                 return
             }
             printDetail(detail, commute, invocation.io)
@@ -66,7 +66,7 @@ extension Commands {
                 io.out("  To:       \(commute.places.name(of: custom.to).map { "\($0) (\(custom.to))" } ?? custom.to.description)")
                 io.out("  Source:   \(custom.provider.displayName) (\(custom.provider.isTransit ? "door-to-door public transport, no key" : custom.provider.isFreeFlow ? "an open routing engine, no key" : "a custom route"))")
             }
-            if route.custom?.provider.isTransit == true {
+            if route.provider?.isTransit == true {
                 printItineraries(route, commute, io)
                 return
             }
@@ -78,7 +78,7 @@ extension Commands {
                 for notice in TransitText.notices(of: transit) { io.out("  \(notice)") }
             }
             if let distance = route.distanceMiles { io.out("  Distance: \(commute.units.format(miles: distance))") }
-            let usual = route.custom?.provider.usualIsFreeFlow == true ? "without traffic" : "usually"
+            let usual = route.provider?.usualIsFreeFlow == true ? "without traffic" : "usually"
             if let transit = route.transit {
                 // Walk and ride of the next bus: its delay only when the realtime feed gives one.
                 io.out("  Trip:     \(minutes(route.currentMinutes)) (walk \(transit.walkMinutes) min, then the ride; timetable \(minutes(route.averageMinutes)))")
@@ -86,7 +86,7 @@ extension Commands {
                 let known = next.map { $0.chosen.delaySeconds != nil || $0.plannedIsLost } ?? false
                 io.out("  Delay:    " + (known ? "\(route.delayMinutes.map(TimeFormatting.delay) ?? "-"), \(route.status.rawValue)"
                     : transit.realtimeAt == nil ? "unknown: timetable times, no live data" : "unknown: the realtime feed says nothing of the next bus"))
-            } else if route.custom?.provider.isFreeFlow == true {
+            } else if route.provider?.isFreeFlow == true {
                 let margin = TimeFormatting.factor(commute.configuration.freeFlowMarginInForce)
                 io.out("  Estimate: \(minutes(route.currentMinutes)), free-flow: no live traffic (arrive-by leave times allow × \(margin))")
                 if route.suspiciousMinutes != nil { io.out("  Held back: \(route.suspicionText()); ignored until confirmed") }
@@ -105,7 +105,7 @@ extension Commands {
                     + "(\(TimeFormatting.age(commute.now.timeIntervalSince(route.updatedAt))) ago)")
             }
             if let staleness = detail.source?.staleness { io.out("  \(describe(staleness, commute))") }
-            defer { if let provider = route.custom?.provider, provider.isFreeFlow { io.out(RoutingAPI.engineAttribution(provider)) } }
+            defer { if let provider = route.provider, provider.isFreeFlow { io.out(RoutingAPI.engineAttribution(provider)) } }
             if schedules.isEmpty {
                 io.out("  Schedules: none")
             } else {

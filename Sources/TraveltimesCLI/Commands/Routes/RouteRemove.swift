@@ -16,7 +16,7 @@ extension Commands {
             let commute = try invocation.commute()
             let routes = try commute.routes.all().byID
             let preview = try commute.customRoutes.previewRemovingCustomRoute(id)
-            let kind = routes[id]?.transit != nil ? "transit" : "custom"
+            let kind = routes[id]?.isPublicTransport == true ? "transit" : "custom"
             var consequence = "This will remove the \(kind) route \(describe([id], routes))."
             if let cascade = preview.cascade { consequence += " " + Commands.consequence(of: cascade, routes) }
             if preview.wasWatched { consequence += " Its delay watch will stop." }

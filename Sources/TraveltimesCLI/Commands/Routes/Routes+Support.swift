@@ -60,11 +60,11 @@ extension Commands {
     /// distance in `units`.
     static func describeTimes(_ route: Route, units: DistanceUnit) -> String {
         guard let current = route.currentMinutes else { return "no time yet; it is fetched at the next refresh that needs it" }
-        if let provider = route.custom?.provider, provider.isFreeFlow {
+        if let provider = route.provider, provider.isFreeFlow {
             return "\(current) min, a free-flow estimate from \(provider.displayName) (no live traffic)"
                 + (route.distanceMiles.map { ", \(units.format(miles: $0))" } ?? "")
         }
-        let usual = route.custom?.provider.usualIsFreeFlow == true ? "without traffic" : "usually"
+        let usual = route.provider?.usualIsFreeFlow == true ? "without traffic" : "usually"
         var text = "\(current) min now"
         if let average = route.averageMinutes {
             text += " (\(usual) \(average) min; \(route.delayMinutes.map(TimeFormatting.delay) ?? "-"), \(route.status.rawValue))"

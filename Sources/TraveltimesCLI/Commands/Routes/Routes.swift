@@ -40,10 +40,10 @@ extension Commands {
             if listing.routes.contains(where: { $0.suspiciousMinutes != nil }) {
                 io.out("? Outside what the route can be: ignored until a second reading confirms it.")
             }
-            if listing.routes.contains(where: { $0.custom?.provider.isFreeFlow == true }) {
+            if listing.routes.contains(where: { $0.provider?.isFreeFlow == true }) {
                 io.out("~ A free-flow estimate from an open routing engine (OSRM, Valhalla): no live traffic.")
             }
-            if listing.routes.contains(where: { $0.custom?.provider.usualIsFreeFlow == true }) {
+            if listing.routes.contains(where: { $0.provider?.usualIsFreeFlow == true }) {
                 io.out("† Google gives no usual time: its AVG is the time without traffic, so its delays run high.")
             }
         }
@@ -71,7 +71,7 @@ extension Commands {
                 switch entry {
                 case .unavailable(let id):
                     table.add(["*", id, "Route \(id)", "-", "-", "-", "UNAVAILABLE", "-", "not in the latest feed"])
-                case .route(let route) where route.custom?.provider.isFreeFlow == true:
+                case .route(let route) where route.provider?.isFreeFlow == true:
                     // An open engine's estimate: no traffic, so no delay and no status of its own.
                     table.add([
                         listing.favorites.contains(route.id) ? "*" : "", route.id, route.name,
@@ -83,10 +83,10 @@ extension Commands {
                     table.add([
                         listing.favorites.contains(route.id) ? "*" : "", route.id, route.name,
                         route.suspiciousMinutes.map { "\($0)?" } ?? minutes(route.currentMinutes),
-                        minutes(route.averageMinutes) + (route.custom?.provider.usualIsFreeFlow == true ? "†" : ""),
+                        minutes(route.averageMinutes) + (route.provider?.usualIsFreeFlow == true ? "†" : ""),
                         route.delayMinutes.map(TimeFormatting.delay) ?? "-", route.suspiciousMinutes == nil ? route.status.rawValue : "SUSPICIOUS",
                         route.sourceName,
-                        route.custom?.fetchedAt == nil && route.custom != nil
+                        route.isProviderRoute && route.custom?.fetchedAt == nil
                             ? "not fetched yet" : TimeFormatting.moment(route.updatedAt, relativeTo: commute.now, calendar: commute.calendar),
                     ])
                 }

@@ -132,7 +132,7 @@ extension StatusJSON {
                 .map { FeedSource.redact(FeedSource.display($0), secrets: secrets) }
         }
         if let cache = status.routes {
-            let custom = cache.routes.filter { $0.custom != nil }
+            let custom = cache.routes.filter(\.isProviderRoute)
             customRoutes = custom.count
             if !custom.isEmpty || configuration?.providerKeys != nil {
                 providers = ProviderUsageJSON.all(status.refreshLog, commute.configuration, day: commute.customRoutes.budgetDay, custom: custom)

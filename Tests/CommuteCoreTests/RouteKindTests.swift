@@ -1,0 +1,54 @@
+import CommuteModel
+import Foundation
+import Testing
+
+/// A route's kind is read from its fields in one place, `Route.kind`; every other question about
+/// what a route is goes through it.
+@Suite struct RouteKindTests {
+    static let at = Date(timeIntervalSince1970: 1_762_300_800)
+
+    static func route(custom: RouteProvider? = nil, transit: Bool = false, realtime: Bool = false) throws -> Route {
+        var route = Route(id: "r", name: "R", description: nil, currentMinutes: 20, averageMinutes: 18, updatedAt: at)
+        let from = try #require(Coordinate("47.6,-122.3"))
+        let to = try #require(Coordinate("47.7,-122.2"))
+        route.custom = custom.map { Route.Custom(provider: $0, from: from, to: to) }
+        if transit {
+            route.transit = Route.Transit(feed: "metro", fromStop: "1", toStop: "2", line: "8", walkMinutes: 3, realtimeAt: realtime ? at : nil)
+        }
+        return route
+    }
+
+    @Test func eachKindIsToldByItsFieldsAndAnsweredTheSameEverywhere() throws {
+        let feed = try Self.route()
+        #expect(feed.kind == .feed && !feed.isProviderRoute && !feed.isPublicTransport && feed.provider == nil && feed.sourceName == "wsdot")
+        let gtfs = try Self.route(transit: true)
+        #expect(gtfs.kind == .transitFeed && !gtfs.isProviderRoute && gtfs.isPublicTransport && gtfs.isTimetableOnly && gtfs.sourceName == "transit")
+        #expect(try !Self.route(transit: true, realtime: true).isTimetableOnly)
+        let car = try Self.route(custom: .here)
+        #expect(car.kind == .provider(.here) && car.isProviderRoute && !car.isPublicTransport && !car.isTimetableOnly && car.provider == .here)
+        #expect(car.sourceName == "here")
+        let engine = try Self.route(custom: .osrm)
+        #expect(engine.kind == .provider(.osrm) && !engine.isPublicTransport && engine.provider?.isFreeFlow == true)
+        // A Transitous route is public transport whether or not its itinerary has come yet.
+        let planner = try Self.route(custom: .transitous, transit: true)
+        #expect(planner.kind == .provider(.transitous) && planner.isProviderRoute && planner.isPublicTransport && planner.sourceName == "transitous")
+        #expect(try Self.route(custom: .transitous).isPublicTransport)
+        // The history's source follows the kind: a GTFS route's readings are the agency's.
+        #expect(ReadingSource(of: gtfs) == .transit && ReadingSource(of: planner) == .transitous && ReadingSource(of: feed) == .wsdot)
+    }
+
+    /// No other place reads a route's kind from which of its optional fields are set.
+    @Test func noSourceFileDecidesAKindByAnOptionalField() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let sources = root.appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 200)
+        let decisions = /\.(custom|transit)\s*[!=]=\s*nil|custom\?\.provider/
+        for file in files where !file.hasSuffix("Routes/Route+Kind.swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where line.contains(decisions) {
+                Issue.record("Sources/\(file) decides a route's kind by a field: \(line.trimmingCharacters(in: .whitespaces)) — ask route.kind")
+            }
+        }
+    }
+}
