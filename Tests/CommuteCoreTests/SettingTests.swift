@@ -22,7 +22,7 @@ import Testing
         case .historyDays: ("90", "6")
         case .typicalWeeks: ("12", "53")
         case .contact: ("me@example.org", "me (at) example")
-        case .transitousURL, .geocoderURL, .osrmURL, .valhallaURL, .providerURL: ("http://127.0.0.1:8080", "ftp://example.org")
+        case .geocoderURL, .providerURL: ("http://127.0.0.1:8080", "ftp://example.org")
         case .freeFlowMargin: ("1.5", "4")
         case .units: ("km", "feet")
         }

@@ -60,7 +60,7 @@ import Testing
         #expect(try complete("bash", ["route", "7"], in: sandbox) == ["7", "70", "71", "72", "73", "74", "77", "78", "79"])
         #expect(try complete("bash", ["brief", "--group", ""], in: sandbox) == ["commute"])
         #expect(try complete("bash", ["notify", "remove", ""], in: sandbox) == ["1"])
-        #expect(try complete("bash", ["config", "set", "t"], in: sandbox) == ["timezone", "tomtom-key", "typical-weeks", "transitous-url", "tomtom-url"])
+        #expect(try complete("bash", ["config", "set", "t"], in: sandbox) == ["timezone", "tomtom-key", "typical-weeks", "tomtom-url", "transitous-url"])
         // `route ` offers its subcommands beside the IDs; `route remove` only custom routes.
         try sandbox.ok(["route", "add", "home-work", "--from", "47.6,-122.3", "--to", "47.7,-122.2", "--provider", "here", "--no-check"])
         #expect(try complete("bash", ["route", "h"], in: sandbox) == ["home-work"])

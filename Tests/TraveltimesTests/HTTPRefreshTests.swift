@@ -201,13 +201,13 @@ final class FeedServer: @unchecked Sendable {
             history-days:   400 days of travel times are kept
             typical-weeks:  typical times look back 8 weeks
             contact:        not set (requests name no one to reach: `config set contact YOUR-EMAIL`, as the public services ask)
-            transitous-url: https://api.transitous.org
             geocoder-url:   https://nominatim.openstreetmap.org
-            osrm-url:       https://router.project-osrm.org
-            valhalla-url:   https://valhalla1.openstreetmap.de
             tomtom-url:     https://api.tomtom.com
             here-url:       https://router.hereapi.com
             google-url:     https://routes.googleapis.com
+            transitous-url: https://api.transitous.org
+            osrm-url:       https://router.project-osrm.org
+            valhalla-url:   https://valhalla1.openstreetmap.de
             free-flow-margin: free-flow estimates × 1.25 for arrive-by leave times
             units:          mi (the unit of America/Los_Angeles's country; config set units km|mi)
             notifiers:      stdout
@@ -256,13 +256,13 @@ final class FeedServer: @unchecked Sendable {
             history-days:   400 days of travel times are kept
             typical-weeks:  typical times look back 8 weeks
             contact:        not set (requests name no one to reach: `config set contact YOUR-EMAIL`, as the public services ask)
-            transitous-url: https://api.transitous.org
             geocoder-url:   https://nominatim.openstreetmap.org
-            osrm-url:       https://router.project-osrm.org
-            valhalla-url:   https://valhalla1.openstreetmap.de
             tomtom-url:     https://api.tomtom.com
             here-url:       https://router.hereapi.com
             google-url:     https://routes.googleapis.com
+            transitous-url: https://api.transitous.org
+            osrm-url:       https://router.project-osrm.org
+            valhalla-url:   https://valhalla1.openstreetmap.de
             free-flow-margin: free-flow estimates × 1.25 for arrive-by leave times
             units:          mi (the unit of America/Los_Angeles's country; config set units km|mi)
             notifiers:      stdout
@@ -274,7 +274,7 @@ final class FeedServer: @unchecked Sendable {
         try sandbox.ok(["config", "unset", "source", "--yes"])
         #expect(try sandbox.run(["refresh"]).status == 64)
         let badKey = try sandbox.run(["config", "set", "sorce", "x"])
-        #expect(badKey.status == 64 && badKey.stderr == "traveltimes: Unknown setting 'sorce': use source, access-code, timezone, grace, quiet-hours, daily-cap, tomtom-key, here-key, google-key, lead, min-interval, budget.tomtom, budget.here, budget.google, budget.transitous, budget.osrm, budget.valhalla, stale-after, alert-lifetime, health-notify, history-days, typical-weeks, contact, transitous-url, geocoder-url, osrm-url, valhalla-url, tomtom-url, here-url, google-url, free-flow-margin, units. Did you mean 'source'? See 'traveltimes config set --help'.\n")
+        #expect(badKey.status == 64 && badKey.stderr == "traveltimes: Unknown setting 'sorce': use source, access-code, timezone, grace, quiet-hours, daily-cap, tomtom-key, here-key, google-key, lead, min-interval, budget.tomtom, budget.here, budget.google, budget.transitous, budget.osrm, budget.valhalla, stale-after, alert-lifetime, health-notify, history-days, typical-weeks, contact, geocoder-url, tomtom-url, here-url, google-url, transitous-url, osrm-url, valhalla-url, free-flow-margin, units. Did you mean 'source'? See 'traveltimes config set --help'.\n")
         let badTimeout = try sandbox.run(["refresh", "--source", Paths.fixture, "--timeout", "never"])
         #expect(badTimeout.status == 64 && badTimeout.stderr == "traveltimes: Invalid --timeout 'never': use seconds from 0.1 to 600. See 'traveltimes refresh --help'.\n")
     }

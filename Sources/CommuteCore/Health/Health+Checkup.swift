@@ -343,12 +343,9 @@ extension Health {
             return nil
         }
         let saved: [(EnvironmentVariable, String?, String, Bool)] = [
-            (.transitousURL, configuration.transitousURL, Setting.transitousURL.name, providers.contains(.transitous)),
-            (.nominatimURL, configuration.geocoderURL, Setting.geocoderURL.name, searchesPlaces),
-            (.osrmURL, configuration.osrmURL, Setting.osrmURL.name, providers.contains(.osrm)),
-            (.valhallaURL, configuration.valhallaURL, Setting.valhallaURL.name, providers.contains(.valhalla)),
+            (.nominatimURL, configuration.geocoderURL, Setting.geocoderURL.name, searchesPlaces)
         ]
-        let keyed = RouteProvider.keyed.map { ($0.baseURLVariable, configuration.baseURL(for: $0), Setting.providerURL($0).name, providers.contains($0)) }
+        let keyed = RouteProvider.allCases.map { ($0.baseURLVariable, configuration.baseURL(for: $0), Setting.providerURL($0).name, providers.contains($0)) }
         var found: [(EnvironmentVariable, setting: String?)] = (saved + keyed).compactMap { variable, value, setting, used in
             used && environment.nonEmpty(variable) != nil && value == nil ? (variable, setting) : nil
         }

@@ -75,13 +75,27 @@ public struct Configuration: StoreDocument, Equatable {
     /// The margin in force.
     public var freeFlowMarginInForce: Double { freeFlowMargin ?? Self.defaultFreeFlowMargin }
 
-    /// A service's base URL set in the configuration.
+    /// A provider's base URL set in the configuration (`config set PROVIDER-url`). The keyless
+    /// services keep theirs in fields of their own, as config.json has had them since 0.3.
     public func baseURL(for provider: RouteProvider) -> String? {
         switch provider {
         case .transitous: transitousURL
         case .osrm: osrmURL
         case .valhalla: valhallaURL
         case .tomtom, .here, .google: providerURLs?[provider.rawValue]
+        }
+    }
+
+    /// Sets (or, with nil, clears) a provider's base URL where `baseURL(for:)` reads it.
+    public mutating func setBaseURL(_ base: String?, for provider: RouteProvider) {
+        switch provider {
+        case .transitous: transitousURL = base
+        case .osrm: osrmURL = base
+        case .valhalla: valhallaURL = base
+        case .tomtom, .here, .google:
+            var urls = providerURLs ?? [:]
+            urls[provider.rawValue] = base
+            providerURLs = urls.isEmpty ? nil : urls
         }
     }
     /// Transit agencies' GTFS feeds (`transit add`): their URLs and headers may hold keys.

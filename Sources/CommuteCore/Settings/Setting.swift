@@ -17,7 +17,8 @@ public enum Setting: Hashable, Sendable {
     case quietHours
     case dailyCap
     case providerKey(RouteProvider)
-    /// A keyed provider's address in place of its own (a proxy, a test server): `here-url`.
+    /// A provider's address in place of its own (a self-hosted engine, a proxy, a test server):
+    /// `osrm-url`, `here-url`.
     case providerURL(RouteProvider)
     case lead
     case minInterval
@@ -28,18 +29,15 @@ public enum Setting: Hashable, Sendable {
     case historyDays
     case typicalWeeks
     case contact
-    case transitousURL
     case geocoderURL
-    case osrmURL
-    case valhallaURL
     case freeFlowMargin
     case units
 
     /// Every setting, in the order `config set` lists them.
     public static let all: [Setting] =
         [.source, .accessCode, .timeZone, .grace, .quietHours, .dailyCap] + RouteProvider.keyed.map(Setting.providerKey)
-        + [.lead, .minInterval] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter, .alertLifetime, .healthNotify, .historyDays, .typicalWeeks, .contact, .transitousURL, .geocoderURL, .osrmURL, .valhallaURL]
-        + RouteProvider.keyed.map(Setting.providerURL) + [.freeFlowMargin, .units]
+        + [.lead, .minInterval] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter, .alertLifetime, .healthNotify, .historyDays, .typicalWeeks, .contact, .geocoderURL]
+        + RouteProvider.allCases.map(Setting.providerURL) + [.freeFlowMargin, .units]
 
     /// The setting called `name`, as `config set` takes it.
     public init?(name: String) {
@@ -67,10 +65,7 @@ public enum Setting: Hashable, Sendable {
         case .historyDays: "history-days"
         case .typicalWeeks: "typical-weeks"
         case .contact: "contact"
-        case .transitousURL: "transitous-url"
         case .geocoderURL: "geocoder-url"
-        case .osrmURL: "osrm-url"
-        case .valhallaURL: "valhalla-url"
         case .freeFlowMargin: "free-flow-margin"
         case .units: "units"
         }
@@ -82,7 +77,7 @@ public enum Setting: Hashable, Sendable {
         switch self {
         case .accessCode, .providerKey: true
         case .source, .timeZone, .grace, .quietHours, .dailyCap, .lead, .minInterval, .budget, .staleAfter, .alertLifetime, .healthNotify, .historyDays,
-            .typicalWeeks, .contact, .transitousURL, .geocoderURL, .osrmURL, .valhallaURL, .providerURL, .freeFlowMargin, .units: false
+            .typicalWeeks, .contact, .geocoderURL, .providerURL, .freeFlowMargin, .units: false
         }
     }
 
@@ -110,11 +105,10 @@ public enum Setting: Hashable, Sendable {
         case .historyDays: "how many days of measured travel times are kept (default \(Configuration.defaultHistoryDays)); off records none"
         case .typicalWeeks: "how many weeks back typical times look (default \(TypicalTime.defaultWeeks))"
         case .contact: "how the public services (Transitous, Nominatim) can reach you: named in every request's User-Agent"
-        case .transitousURL: "a self-hosted MOTIS in place of https://api.transitous.org"
         case .geocoderURL: "a Nominatim in place of https://nominatim.openstreetmap.org"
-        case .osrmURL: "a self-hosted OSRM in place of https://router.project-osrm.org"
-        case .valhallaURL: "a self-hosted Valhalla in place of https://valhalla1.openstreetmap.de"
-        case .providerURL(let provider): "another address in place of \(provider.defaultBaseURL) (a proxy, a test server)"
+        case .providerURL(let provider):
+            provider.software.map { "a self-hosted \($0) in place of \(provider.defaultBaseURL)" }
+                ?? "another address in place of \(provider.defaultBaseURL) (a proxy, a test server)"
         case .freeFlowMargin: "what an arrive-by leave time multiplies a free-flow estimate by (default 1.25)"
         case .units: "how distances are shown (default: mi where the zone's country signs miles, else km)"
         }
@@ -138,7 +132,7 @@ public enum Setting: Hashable, Sendable {
         case .historyDays: "a whole number of days from 7 to \(Configuration.longestHistoryDays), or off"
         case .typicalWeeks: "a whole number of weeks from 1 to \(Configuration.longestTypicalWeeks)"
         case .contact: "an e-mail address or an http(s) URL, such as me@example.org"
-        case .transitousURL, .geocoderURL, .osrmURL, .valhallaURL, .providerURL: "an http(s) URL: a scheme, a host, perhaps a port and a path"
+        case .geocoderURL, .providerURL: "an http(s) URL: a scheme, a host, perhaps a port and a path"
         case .freeFlowMargin: "a number from 1 to 3, such as 1.25"
         case .units: "km or mi"
         }
@@ -147,7 +141,7 @@ public enum Setting: Hashable, Sendable {
     /// Whether its value is a URL (which may carry a user, a password or a token).
     public var takesURL: Bool {
         switch self {
-        case .source, .transitousURL, .geocoderURL, .osrmURL, .valhallaURL, .providerURL: true
+        case .source, .geocoderURL, .providerURL: true
         default: false
         }
     }
@@ -227,23 +221,12 @@ public enum Setting: Hashable, Sendable {
         case .contact:
             guard Product.isValidContact(text) else { throw invalid }
             return SettingChange(self, "contact set: requests to public services now say \(Product.userAgent(contact: text))") { $0.contact = text }
-        case .transitousURL:
-            guard let base = RoutingAPI.baseURL(text) else { throw invalid }
-            return SettingChange(self, "transitous-url set to \(base).") { $0.transitousURL = base }
         case .geocoderURL:
             guard let base = RoutingAPI.baseURL(text) else { throw invalid }
             return SettingChange(self, "geocoder-url set to \(base).") { $0.geocoderURL = base }
-        case .osrmURL:
-            guard let base = RoutingAPI.baseURL(text) else { throw invalid }
-            return SettingChange(self, "osrm-url set to \(base).") { $0.osrmURL = base }
-        case .valhallaURL:
-            guard let base = RoutingAPI.baseURL(text) else { throw invalid }
-            return SettingChange(self, "valhalla-url set to \(base).") { $0.valhallaURL = base }
         case .providerURL(let provider):
             guard let base = RoutingAPI.baseURL(text) else { throw invalid }
-            return SettingChange(self, "\(name) set to \(base).") {
-                $0.providerURLs = ($0.providerURLs ?? [:]).merging([provider.rawValue: base]) { _, new in new }
-            }
+            return SettingChange(self, "\(name) set to \(base).") { $0.setBaseURL(base, for: provider) }
         case .freeFlowMargin:
             guard text.count <= 5, let margin = NumberParsing.decimal(text), (1...3).contains(margin) else { throw invalid }
             return SettingChange(self, "free-flow-margin set to \(TimeFormatting.factor(margin)): arrive-by leave times on free-flow estimates allow that much") {
@@ -284,13 +267,8 @@ public enum Setting: Hashable, Sendable {
         case .historyDays: configuration.historyDays = nil
         case .typicalWeeks: configuration.typicalWeeks = nil
         case .contact: configuration.contact = nil
-        case .transitousURL: configuration.transitousURL = nil
         case .geocoderURL: configuration.geocoderURL = nil
-        case .osrmURL: configuration.osrmURL = nil
-        case .valhallaURL: configuration.valhallaURL = nil
-        case .providerURL(let provider):
-            configuration.providerURLs?[provider.rawValue] = nil
-            if configuration.providerURLs?.isEmpty == true { configuration.providerURLs = nil }
+        case .providerURL(let provider): configuration.setBaseURL(nil, for: provider)
         case .freeFlowMargin: configuration.freeFlowMargin = nil
         case .units: configuration.units = nil
         }

@@ -64,6 +64,17 @@ public enum RouteProvider: String, CaseIterable, Codable, Sendable, Comparable {
         }
     }
 
+    /// The software a keyless service runs, which one may host oneself (`config set osrm-url`);
+    /// nil for a keyed provider's own service.
+    public var software: String? {
+        switch self {
+        case .transitous: "MOTIS"
+        case .osrm: "OSRM"
+        case .valhalla: "Valhalla"
+        case .tomtom, .here, .google: nil
+        }
+    }
+
     public var defaultBaseURL: String {
         switch self {
         case .tomtom: "https://api.tomtom.com"

@@ -163,10 +163,10 @@ struct ConfigJSON: EveryKeyEncodable {
         historyDays = configuration.historyRetentionDays
         typicalWeeks = configuration.typicalTimeWeeks
         contact = configuration.contact
-        transitousURL = configuration.transitousURL ?? RouteProvider.transitous.defaultBaseURL
+        transitousURL = configuration.baseURL(for: .transitous) ?? RouteProvider.transitous.defaultBaseURL
         geocoderURL = configuration.geocoderURL ?? Geocoder.nominatim.defaultBaseURL
-        osrmURL = configuration.osrmURL ?? RouteProvider.osrm.defaultBaseURL
-        valhallaURL = configuration.valhallaURL ?? RouteProvider.valhalla.defaultBaseURL
+        osrmURL = configuration.baseURL(for: .osrm) ?? RouteProvider.osrm.defaultBaseURL
+        valhallaURL = configuration.baseURL(for: .valhalla) ?? RouteProvider.valhalla.defaultBaseURL
         providerURLs = Dictionary(uniqueKeysWithValues: RouteProvider.keyed.map { ($0.rawValue, configuration.baseURL(for: $0) ?? $0.defaultBaseURL) })
         freeFlowMargin = configuration.freeFlowMarginInForce
         self.units = units.rawValue

@@ -52,10 +52,7 @@ extension Commands {
                         ? "off (no travel times are recorded)" : "\(configuration.historyRetentionDays) days of travel times are kept"
                 case .typicalWeeks: "typical times look back \(configuration.typicalTimeWeeks) weeks"
                 case .contact: configuration.contact.map { "\($0) (\(Product.userAgent(contact: $0)))" } ?? "not set (requests name no one to reach: `config set contact YOUR-EMAIL`, as the public services ask)"
-                case .transitousURL: configuration.transitousURL ?? RouteProvider.transitous.defaultBaseURL
                 case .geocoderURL: configuration.geocoderURL ?? Geocoder.nominatim.defaultBaseURL
-                case .osrmURL: configuration.osrmURL ?? RouteProvider.osrm.defaultBaseURL
-                case .valhallaURL: configuration.valhallaURL ?? RouteProvider.valhalla.defaultBaseURL
                 case .providerURL(let provider): configuration.baseURL(for: provider) ?? provider.defaultBaseURL
                 case .freeFlowMargin: "free-flow estimates × \(TimeFormatting.factor(configuration.freeFlowMarginInForce)) for arrive-by leave times"
                 case .units:

@@ -138,7 +138,7 @@ extension Invocation {
     func searchAccess(_ configuration: Configuration, client: (any HTTPClient)? = nil) throws -> Places.SearchAccess {
         var bases: [Geocoder: String] = [:]
         if let base = configuration.geocoderURL { bases[.nominatim] = base }
-        if let base = configuration.transitousURL { bases[.transitous] = base }
+        if let base = configuration.baseURL(for: .transitous) { bases[.transitous] = base }
         for (coder, variable) in [(Geocoder.nominatim, EnvironmentVariable.nominatimURL), (.transitous, .transitousURL)] {
             guard let text = environment[variable], !text.isEmpty else { continue }
             guard let base = RoutingAPI.baseURL(text) else {
