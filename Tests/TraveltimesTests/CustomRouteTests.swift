@@ -169,13 +169,13 @@ final class ProviderServer: @unchecked Sendable {
             history-days:   400 days of travel times are kept
             typical-weeks:  typical times look back 8 weeks
             contact:        not set (requests name no one to reach: `config set contact YOUR-EMAIL`, as the public services ask)
-            transitous-url: https://api.transitous.org
             geocoder-url:   https://nominatim.openstreetmap.org
-            osrm-url:       https://router.project-osrm.org
-            valhalla-url:   https://valhalla1.openstreetmap.de
             tomtom-url:     https://api.tomtom.com
             here-url:       https://router.hereapi.com
             google-url:     https://routes.googleapis.com
+            transitous-url: https://api.transitous.org
+            osrm-url:       https://router.project-osrm.org
+            valhalla-url:   https://valhalla1.openstreetmap.de
             free-flow-margin: free-flow estimates × 1.25 for arrive-by leave times
             units:          mi (the unit of America/Los_Angeles's country; config set units km|mi)
             notifiers:      stdout

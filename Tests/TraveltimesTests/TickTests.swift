@@ -319,13 +319,13 @@ import Testing
             history-days:   400 days of travel times are kept
             typical-weeks:  typical times look back 8 weeks
             contact:        not set (requests name no one to reach: `config set contact YOUR-EMAIL`, as the public services ask)
-            transitous-url: https://api.transitous.org
             geocoder-url:   https://nominatim.openstreetmap.org
-            osrm-url:       https://router.project-osrm.org
-            valhalla-url:   https://valhalla1.openstreetmap.de
             tomtom-url:     https://api.tomtom.com
             here-url:       https://router.hereapi.com
             google-url:     https://routes.googleapis.com
+            transitous-url: https://api.transitous.org
+            osrm-url:       https://router.project-osrm.org
+            valhalla-url:   https://valhalla1.openstreetmap.de
             free-flow-margin: free-flow estimates × 1.25 for arrive-by leave times
             units:          mi (the unit of America/Los_Angeles's country; config set units km|mi)
             notifiers:      stdout
@@ -335,7 +335,7 @@ import Testing
         #expect(bad.status == 64 && bad.stderr == "traveltimes: Invalid quiet-hours '22:00': use START-END, such as 22:00-06:00 (times as --at takes them). See 'traveltimes config set --help'.\n")
         try sandbox.ok(["config", "unset", "quiet-hours", "--yes"])
         #expect(try sandbox.ok(["config"]).stdout == """
-            source:         not set\u{A}access-code:    not set\u{A}timezone:       America/Los_Angeles (saved)\u{A}grace:          10 min\u{A}quiet-hours:    none\u{A}daily-cap:      2 scheduled alerts\u{A}tomtom-key:     not set\u{A}here-key:       not set\u{A}google-key:     not set\u{A}lead:           60 min before an alert, custom routes are in play\u{A}min-interval:   10 min between requests for a route\u{A}budget.tomtom:  2500 requests a day\u{A}budget.here:    1000 requests a day\u{A}budget.google:  160 requests a day\u{A}budget.transitous: 200 requests a day\u{A}budget.osrm:    100 requests a day\u{A}budget.valhalla: 100 requests a day\u{A}stale-after:    off (no health alerts)\u{A}alert-lifetime: 2 h after it fires, an alert is cleared where the channel can\u{A}health-notify:  every notifier\u{A}history-days:   400 days of travel times are kept\u{A}typical-weeks:  typical times look back 8 weeks\u{A}contact:        not set (requests name no one to reach: `config set contact YOUR-EMAIL`, as the public services ask)\u{A}transitous-url: https://api.transitous.org\u{A}geocoder-url:   https://nominatim.openstreetmap.org\u{A}osrm-url:       https://router.project-osrm.org\u{A}valhalla-url:   https://valhalla1.openstreetmap.de\u{A}tomtom-url:     https://api.tomtom.com\u{A}here-url:       https://router.hereapi.com\u{A}google-url:     https://routes.googleapis.com\u{A}free-flow-margin: free-flow estimates × 1.25 for arrive-by leave times\u{A}units:          mi (the unit of America/Los_Angeles's country; config set units km|mi)\u{A}notifiers:      stdout\u{A}
+            source:         not set\u{A}access-code:    not set\u{A}timezone:       America/Los_Angeles (saved)\u{A}grace:          10 min\u{A}quiet-hours:    none\u{A}daily-cap:      2 scheduled alerts\u{A}tomtom-key:     not set\u{A}here-key:       not set\u{A}google-key:     not set\u{A}lead:           60 min before an alert, custom routes are in play\u{A}min-interval:   10 min between requests for a route\u{A}budget.tomtom:  2500 requests a day\u{A}budget.here:    1000 requests a day\u{A}budget.google:  160 requests a day\u{A}budget.transitous: 200 requests a day\u{A}budget.osrm:    100 requests a day\u{A}budget.valhalla: 100 requests a day\u{A}stale-after:    off (no health alerts)\u{A}alert-lifetime: 2 h after it fires, an alert is cleared where the channel can\u{A}health-notify:  every notifier\u{A}history-days:   400 days of travel times are kept\u{A}typical-weeks:  typical times look back 8 weeks\u{A}contact:        not set (requests name no one to reach: `config set contact YOUR-EMAIL`, as the public services ask)\u{A}geocoder-url:   https://nominatim.openstreetmap.org\u{A}tomtom-url:     https://api.tomtom.com\u{A}here-url:       https://router.hereapi.com\u{A}google-url:     https://routes.googleapis.com\u{A}transitous-url: https://api.transitous.org\u{A}osrm-url:       https://router.project-osrm.org\u{A}valhalla-url:   https://valhalla1.openstreetmap.de\u{A}free-flow-margin: free-flow estimates × 1.25 for arrive-by leave times\u{A}units:          mi (the unit of America/Los_Angeles's country; config set units km|mi)\u{A}notifiers:      stdout\u{A}
             """)
     }
 }

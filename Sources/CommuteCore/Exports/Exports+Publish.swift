@@ -163,6 +163,21 @@ extension Exports {
         return try publish(due, client: client, timeout: timeout)
     }
 
+    /// What a tick sends: the exports hear of a tick that changed something (an alert sent,
+    /// missed or held back, or the alerts re-planned), or one that may retry a failure; a tick that
+    /// changed nothing sends and writes nothing. `client` is made only when something is sent.
+    public func publishAfterTick(_ report: Alerts.TickReport, client: () -> any HTTPClient, timeout: TimeInterval = 5) throws -> [Outcome] {
+        guard !(configuration.exports ?? []).isEmpty, !report.isEmpty || report.rescheduled != nil || hasFailure() else { return [] }
+        return try publishFromTick(client: client(), timeout: timeout)
+    }
+
+    /// The failures that are news: each said once, when it starts or changes.
+    public static func newFailures(_ outcomes: [Outcome]) -> [(target: ExportTarget, problem: String)] {
+        outcomes.compactMap { outcome in
+            if case .failed(let problem, isNew: true) = outcome.result { (outcome.target, problem) } else { nil }
+        }
+    }
+
     /// Whether an export failed within `tickRest`.
     func isResting(_ record: ExportState.Record?) -> Bool {
         guard let record, record.problem != nil, let attempt = record.lastAttemptAt, attempt <= now else { return false }

@@ -44,17 +44,44 @@ extension Commands {
                 """,
             reportsPartialWork: true
         ) { invocation in
-            var run = try RefreshRun(invocation)
-            defer { run.session.finish() }
-            try run.refreshFeed()
-            try run.refreshCustomRoutes()
-            try run.refreshTransit()
-            run.recordRun()
-            try run.refreshCalendars()
-            run.reportPlans()
-            run.checkWatches()
-            run.publishExports()
-            try run.finish()
+            let timeout = try invocation.value(Self.timeout) ?? Options.defaultTimeout
+            let quiet = invocation.isSet(Options.quiet)
+            let commute = try invocation.commute()
+            let only = try invocation.values(Self.route)
+            let session = HelperSession(helperPath: invocation.fetchHelperPath(), workers: CustomRoutes.parallelRequests, environment: invocation.environment)
+            defer { session.finish() }
+            let access = try invocation.providerAccess(commute.configuration, session: session)
+            let accessCode = Credentials(environment: invocation.environment, configuration: commute.configuration).accessCode?.value
+            let source = FeedSource.effective(argument: try invocation.value(Self.source), environment: invocation.environment, saved: commute.configuration.source)
+            let secrets = (accessCode.map { [$0] } ?? []) + (source.map(FeedSource.secrets) ?? []) + access.secrets
+                + (commute.configuration.transitFeeds ?? []).flatMap(\.secrets)
+            let io = invocation.io.redacting(secrets)
+            var feed: (source: FeedSource, display: String)?
+            if let source {
+                let shown = FeedSource.display(source)
+                if let parsed = FeedSource(source) {
+                    feed = (parsed, shown)
+                } else if only.isEmpty {
+                    throw invocation.usage("Invalid source '\(shown)': a URL needs a host, such as https://wsdot.wa.gov/….")
+                }
+            }
+            let display = only.isEmpty ? feed?.display : nil
+            let printer = RefreshPrinter(invocation, commute, io: io, quiet: quiet, display: display)
+            defer { printer.stopSpinner() }
+            let request = RefreshRequest(
+                feed: feed, accessCode: accessCode, only: only, selection: invocation.isSet(Self.all) ? .all : .inPlay, timeout: timeout, quiet: quiet,
+                access: access, session: session, secrets: secrets, places: { try invocation.searchAccess(commute.configuration) },
+                sender: invocation.sender(io))
+            let report: RefreshReport
+            do {
+                report = try commute.refresh(request, observer: printer)
+            } catch is RefreshRequest.NothingToRefresh {
+                throw invocation.usage(
+                    "No feed source and no custom routes: pass --source URL|FILE, set TRAVELTIMES_SOURCE, run "
+                        + "`traveltimes config set source \(FeedSource.wsdotURL)`, "
+                        + "add a route of your own with `traveltimes route add`, or a transit feed with `traveltimes transit add`.")
+            }
+            try Commands.finishRefresh(report, invocation, commute, io: io, display: display, secrets: secrets, quiet: quiet)
         }
 
         static let source = Option<String>("--source", value: "URL|FILE", help: "Feed to read (else $TRAVELTIMES_SOURCE, else `config set source`)", values: .file)

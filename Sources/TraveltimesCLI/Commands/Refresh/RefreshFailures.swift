@@ -12,16 +12,9 @@ struct WatchAlertsFailed: ProcessError, CustomStringConvertible {
     }
 }
 
-/// Transit feeds with a file that could not be fetched or read (said as warnings, what was there
-/// kept): try again later.
-struct TransitFeedsFailed: ProcessError, CustomStringConvertible {
-    var feeds: [String]
-    var isQuietRepeat: Bool
-
+/// Transit feeds not fully refreshed: try again later.
+extension TransitFeedsFailed: ProcessError {
     var exitCode: ExitCode { .temporaryFailure }
-    var description: String {
-        "transit feed\(feeds.count == 1 ? "" : "s") \(feeds.joined(separator: ", ")) not fully refreshed (see the warnings); what was there is kept"
-    }
 }
 
 /// The same failure as the last run's, under `--quiet`: its exit status, and nothing said.
@@ -31,58 +24,18 @@ struct QuietRepeat: ProcessError {
     var isQuietRepeat: Bool { true }
 }
 
-/// Custom routes held back because their engine failed within the hour (it is not hammered):
-/// nothing of theirs was refreshed, and the refresh says so with 75.
-struct EnginesResting: ProcessError, CustomStringConvertible {
-    var outcomes: [CustomRoutes.CustomRouteOutcome]
-    var failing: [String: RefreshLog.ProviderFailure]
-    var commute: Commute
-    var secrets: [String]
-
+/// Custom routes held back by a failing engine: 75, try again later.
+extension EnginesResting: ProcessError {
     var exitCode: ExitCode { .temporaryFailure }
-    var description: String {
-        let providers = Dictionary(grouping: outcomes, by: \.provider)
-        let lines = providers.keys.sorted { $0.rawValue < $1.rawValue }.map { provider in
-            let ids = (providers[provider] ?? []).map(\.routeID).joined(separator: ", ")
-            let why = failing[provider.rawValue].map {
-                " since \(TimeFormatting.moment($0.since, relativeTo: commute.now, calendar: commute.calendar)) (\($0.reason))"
-            } ?? ""
-            return "\(provider.displayName) has been failing\(why); asked again an hour after its last failure; kept as they were: \(ids)"
-        }
-        return FeedSource.redact(lines.joined(separator: "; "), secrets: secrets)
-    }
 }
 
-/// Custom routes that could not be fetched: a line each, and the status of the worst: 69 for a
-/// key or a refusal, 64 for a missing key, else 75 (try again later).
-struct CustomRoutesFailed: ProcessError, CustomStringConvertible {
-    var outcomes: [CustomRoutes.CustomRouteOutcome]
-    var secrets: [String]
-
+/// Custom routes that could not be fetched: the status of the worst — 69 for a key or a refusal,
+/// 64 for a missing key, else 75 (try again later).
+extension CustomRoutesFailed: ProcessError {
     var exitCode: ExitCode {
         let codes = outcomes.compactMap { $0.failure?.exitCode }
         for code in [ExitCode.unavailable, .usage, .failure] where codes.contains(code) { return code }
         return .temporaryFailure
-    }
-
-    /// The last line: what the command ends with (the others are printed before it).
-    var description: String { lines.last ?? "custom routes failed" }
-
-    var lines: [String] {
-        // A provider-wide problem is said once, with the routes it held back.
-        var lines: [String] = []
-        var said = Set<String>()
-        for outcome in outcomes {
-            let reason = outcome.reason ?? "failed"
-            guard outcome.failure?.isProviderWide == true else {
-                lines.append("custom route \(outcome.routeID): \(reason)")
-                continue
-            }
-            guard said.insert(reason).inserted else { continue }
-            let ids = outcomes.filter { $0.reason == reason }.map(\.routeID)
-            lines.append("\(reason); not refreshed: \(ids.joined(separator: ", "))")
-        }
-        return lines.map { FeedSource.redact($0, secrets: secrets) }
     }
 }
 

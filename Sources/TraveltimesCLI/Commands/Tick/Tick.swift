@@ -56,19 +56,13 @@ extension Commands {
                 io.err("traveltimes: notifier \(change.notifier.id) could not \(what) \(change.key): \(change.result.failure ?? "")")
             }
             if let summary = report.rescheduled { invocation.report(summary) }
-            // The exports hear of a tick that changed something (or one retries a failure); a
-            // tick that changed nothing sends and writes nothing.
-            if !(commute.configuration.exports ?? []).isEmpty, !report.isEmpty || report.rescheduled != nil || commute.exports.hasFailure() {
-                do {
-                    let client = HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: 1 << 20, environment: invocation.environment)
-                    for outcome in try commute.exports.publishFromTick(client: client, timeout: 5) {
-                        if case .failed(let problem, let isNew) = outcome.result, isNew {
-                            io.err("traveltimes: export \(outcome.target.id) (\(outcome.target.shownLocation)) failed: \(problem); tried again at the next run")
-                        }
-                    }
-                } catch {
-                    io.err("traveltimes: exports not sent: \(DisplayText.line(String(describing: error)))")
+            do {
+                let outcomes = try commute.exports.publishAfterTick(report) {
+                    HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: 1 << 20, environment: invocation.environment)
                 }
+                Commands.reportExportFailures(outcomes, io)
+            } catch {
+                io.warn("exports not sent: \(DisplayText.line(String(describing: error)))")
             }
             let failed = report.failures.count + report.healthFailures.count
             if failed > 0 { throw DeliveryFailed(count: failed, isQuietRepeat: said == 0) }
