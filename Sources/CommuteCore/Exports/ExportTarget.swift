@@ -35,30 +35,12 @@ public struct ExportTarget: Codable, Sendable, Equatable {
 
     /// Where it goes, as it may be shown: a URL's scheme, host and port (and an MQTT prefix),
     /// never a user, password or token; a file by its path.
-    public var shownLocation: String {
-        switch kind {
-        case .ics, .prometheus: return DisplayText.line(location)
-        case .homeassistant:
-            guard let url = URL(string: location), let scheme = url.scheme, let host = url.host else { return "?" }
-            return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
-        case .mqtt:
-            guard let broker = MQTTBroker(location) else { return "?" }
-            return "mqtt://\(broker.host):\(broker.port)/\(broker.prefix)"
-        }
-    }
+    public var shownLocation: String { kind.service.shownLocation(of: self) }
 
     func validate(field: String) throws(DocumentProblem) {
         try DocumentProblem.check(Self.isValidID(id), "\(field).id is not an export ID")
         try DocumentProblem.check(location.utf8.count <= 4_096 && !location.isEmpty, "\(field).location is empty or too long")
-        switch kind {
-        case .homeassistant:
-            try DocumentProblem.check(Self.homeAssistantURL(location) != nil, "\(field).location is not an http(s) URL")
-            try DocumentProblem.check(token.map { Self.isValidToken($0) } ?? false, "\(field).token is missing or not a token")
-        case .mqtt:
-            try DocumentProblem.check(MQTTBroker(location) != nil, "\(field).location is not an mqtt:// URL")
-        case .ics, .prometheus:
-            try DocumentProblem.check(location.hasPrefix("/"), "\(field).location is not a full path")
-        }
+        try kind.service.validate(self, field: field)
     }
 
     /// `kind` or `kind-N`.

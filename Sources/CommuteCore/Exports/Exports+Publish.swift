@@ -125,12 +125,7 @@ extension Exports {
         // What it published, as the record of its last success says (an unreadable record: nothing known).
         let sent = (try? store.exportState())?.records[id]?.sent ?? [:]
         if !sent.isEmpty {
-            let cleared: Result<(count: Int, sent: [String: String]), ExportFailure>? = switch target.kind {
-            case .homeassistant: postStates(target, [], previous: sent, client: client, timeout: timeout)
-            case .mqtt: publishMQTT(target, [], previous: sent, timeout: timeout, removing: true)
-            case .ics, .prometheus: nil
-            }
-            switch cleared {
+            switch target.kind.service.withdraw(target, previous: sent, client: client, timeout: timeout) {
             case .success(let done): removal.cleared = done.count
             case .failure(let failure): removal.problem = DisplayText.line(String(failure.message.prefix(300)))
             case nil: break
@@ -238,14 +233,7 @@ extension Exports {
         _ target: ExportTarget, content: Content, record: inout ExportState.Record, client: any HTTPClient, timeout: TimeInterval, force: Bool
     ) -> Outcome.Result {
         let previous = force ? [:] : record.sent ?? [:]
-        let attempt: Result<(count: Int, sent: [String: String]), ExportFailure>
-        switch target.kind {
-        case .ics: attempt = writeFile(target, content.calendar, force: force)
-        case .prometheus: attempt = writeFile(target, content.metrics, force: force)
-        case .homeassistant: attempt = postStates(target, content.sensors, previous: previous, client: client, timeout: timeout)
-        case .mqtt: attempt = publishMQTT(target, content.sensors, previous: previous, timeout: timeout)
-        }
-        switch attempt {
+        switch target.kind.service.publish(target, content, previous: previous, client: client, timeout: timeout, force: force) {
         case .success(let done):
             let wasFailing = record.problem != nil
             record.problem = nil
@@ -264,119 +252,5 @@ extension Exports {
             record.problemTold = true
             return .failed(problem, isNew: isNew)
         }
-    }
-
-    /// Writes the file when its bytes differ from what is there (or it is gone); mode 0644, so a
-    /// collector or a web server running as another user can read it.
-    private func writeFile(_ target: ExportTarget, _ data: Data, force: Bool) -> Result<(count: Int, sent: [String: String]), ExportFailure> {
-        if !force, let current = try? RegularFile.read(target.location, maximumSize: 64 << 20), current == data {
-            return .success((0, [:]))
-        }
-        do {
-            try AtomicFile.write(data, to: target.location, mode: 0o644)
-            return .success((1, [:]))
-        } catch {
-            return .failure(ExportFailure("cannot write \(DisplayText.line(target.location)): \(error)"))
-        }
-    }
-
-    /// POSTs each sensor whose state or attributes changed to `/api/states/<entity_id>`; a sensor
-    /// no longer among the favorites is deleted.
-    private func postStates(
-        _ target: ExportTarget, _ sensors: [HomeAssistantSensor], previous: [String: String], client: any HTTPClient, timeout: TimeInterval
-    ) -> Result<(count: Int, sent: [String: String]), ExportFailure> {
-        guard let base = ExportTarget.homeAssistantURL(target.location), let token = target.token else {
-            return .failure(ExportFailure("the URL or the token is missing"))
-        }
-        var sent: [String: String] = [:]
-        var count = 0
-        let headers = ["Authorization": "Bearer \(token)", "Content-Type": "application/json", "Accept": "application/json"]
-        let deadline = Date().addingTimeInterval(timeout)
-        /// One request to `/api/` + `path` (a state's, or the API's root); nil when it succeeded.
-        func request(_ method: String, _ path: String, _ body: Data?) -> ExportFailure? {
-            guard let url = URL(string: "\(base.absoluteString)/api/\(path)") else { return ExportFailure("\(path) makes no URL") }
-            do {
-                let response = try client.send(method, url, headers: headers, body: body, timeout: max(0.5, deadline.timeIntervalSinceNow))
-                switch response.status {
-                case 200, 201:
-                    // Home Assistant answers with JSON (the state, or "API running."): a web page
-                    // is something in front of it — a login page, a proxy — that took nothing.
-                    guard method == "DELETE" || (JSONReader.any(response.body) as? [String: Any]).map({ path.isEmpty ? $0["message"] != nil : $0["entity_id"] != nil }) == true else {
-                        let what = (response.headers["content-type"] ?? "").lowercased().contains("html") ? "a web page" : "something that is not its API's JSON"
-                        return ExportFailure("\(target.shownLocation) answered with \(what), not Home Assistant's API (a login page or a proxy in front of it?): give the address Home Assistant itself answers at")
-                    }
-                    return nil
-                case 404 where method == "DELETE": return nil
-                case 401, 403:
-                    return ExportFailure("Home Assistant refused the token (HTTP \(response.status)): make a long-lived access token for an administrator on your profile page")
-                case 400: return ExportFailure("Home Assistant refused \(path.dropFirst("states/".count)) (HTTP 400)")
-                default: return ExportFailure("Home Assistant answered HTTP \(response.status)")
-                }
-            } catch {
-                if let error = error as? HTTPClientError { return ExportFailure("\(error)") }
-                return ExportFailure(systemReason(error))
-            }
-        }
-        // With no favorite to post, a first export still proves the address and the token: the
-        // API's root answers 200 ("API running.") to a token it takes.
-        if previous.isEmpty, sensors.isEmpty, let failure = request("GET", "", nil) { return .failure(failure) }
-        for sensor in sensors {
-            let body = sensor.restBody
-            let digest = ExportState.digest(body)
-            sent[sensor.entityID] = digest
-            if previous[sensor.entityID] == digest { continue }
-            if let failure = request("POST", "states/\(sensor.entityID)", body) { return .failure(failure) }
-            count += 1
-        }
-        for entity in previous.keys.sorted() where sent[entity] == nil {
-            if let failure = request("DELETE", "states/\(entity)", nil) { return .failure(failure) }
-            count += 1
-        }
-        return .success((count, sent))
-    }
-
-    /// Publishes, retained, each discovery config, state and attributes, and the availability,
-    /// when any of them changed; a favorite removed has its topics cleared (an empty retained
-    /// message). Nothing changed: no connection at all. The session's last will makes the
-    /// availability `offline` should it drop half way. `removing`: every topic published before
-    /// is cleared, the availability too.
-    private func publishMQTT(
-        _ target: ExportTarget, _ sensors: [HomeAssistantSensor], previous: [String: String], timeout: TimeInterval, removing: Bool = false
-    ) -> Result<(count: Int, sent: [String: String]), ExportFailure> {
-        guard let broker = MQTTBroker(target.location) else { return .failure(ExportFailure("the broker URL is not an mqtt:// URL")) }
-        var messages: [MQTTPacket.Message] = []
-        var sent: [String: String] = [:]
-        var changed = false
-        func add(_ topic: String, _ payload: Data) {
-            let digest = ExportState.digest(payload)
-            sent[topic] = digest
-            changed = changed || previous[topic] != digest
-            messages.append(MQTTPacket.Message(topic: topic, payload: payload))
-        }
-        for sensor in sensors {
-            add("homeassistant/sensor/\(sensor.objectID)/config", sensor.discoveryConfig(prefix: broker.prefix, version: Product.version))
-        }
-        let status = "\(broker.prefix)/status"
-        if !removing { add(status, Data("online".utf8)) }
-        for sensor in sensors {
-            add("\(broker.prefix)/\(sensor.objectID)/state", Data((sensor.minutes.map(String.init) ?? "None").utf8))
-            add("\(broker.prefix)/\(sensor.objectID)/attributes", sensor.attributesBody)
-        }
-        for topic in previous.keys.sorted() where sent[topic] == nil {
-            changed = true
-            messages.append(MQTTPacket.Message(topic: topic, payload: Data()))
-        }
-        // Nothing changed: no connection. Something did: every retained message again, so a
-        // broker that forgot them (restarted without persistence) has them all back.
-        guard changed else { return .success((0, sent)) }
-        let session = MQTTSession(
-            host: broker.host, port: broker.port, user: broker.user, password: broker.password, clientID: "traveltimes\(getpid())",
-            will: removing ? nil : MQTTPacket.Message(topic: status, payload: Data("offline".utf8)))
-        do {
-            try session.publish(messages, timeout: timeout)
-        } catch {
-            return .failure(ExportFailure(error.message))
-        }
-        return .success((messages.count, sent))
     }
 }

@@ -44,38 +44,23 @@ extension Commands {
             }
             let commute = try invocation.commute()
             let place = words[1]
+            let location: String
+            do throws(ExportFailure) {
+                location = try kind.location(of: place, currentDirectory: FileManager.default.currentDirectoryPath)
+            } catch {
+                throw invocation.usage(error.message)
+            }
             var token: String?
-            var location = place
-            switch kind {
-            case .homeassistant:
-                guard let url = ExportTarget.homeAssistantURL(place) else {
-                    throw invocation.usage("Invalid Home Assistant URL: give its base URL, such as http://homeassistant.local:8123 (no user, query or fragment).")
-                }
-                location = url.absoluteString
+            if kind.takesToken {
                 guard try invocation.value(Self.token) == "-" else {
-                    throw invocation.usage("Missing --token -: the long-lived access token, on standard input (`printf '%s\\n' \"$TOKEN\" | traveltimes export add homeassistant URL --token -`).")
+                    throw invocation.usage("Missing --token -: the long-lived access token, on standard input (`printf '%s\\n' \"$TOKEN\" | traveltimes export add \(kind.rawValue) URL --token -`).")
                 }
                 guard let line = StandardInput.line(maximumBytes: 4_096), ExportTarget.isValidToken(line) else {
-                    throw invocation.usage("No token on standard input (one line, at most 4 KiB): `printf '%s\\n' \"$TOKEN\" | traveltimes export add homeassistant URL --token -`.")
+                    throw invocation.usage("No token on standard input (one line, at most 4 KiB): `printf '%s\\n' \"$TOKEN\" | traveltimes export add \(kind.rawValue) URL --token -`.")
                 }
                 token = line
-            case .mqtt:
-                if place.lowercased().hasPrefix("mqtts://") {
-                    throw invocation.usage("mqtts:// (TLS) is not supported: use mqtt:// to a broker on this machine or a trusted network.")
-                }
-                guard MQTTBroker(place) != nil else {
-                    throw invocation.usage("Invalid broker URL: use mqtt://[USER:PASSWORD@]HOST[:PORT][/PREFIX], such as mqtt://localhost or mqtt://ha:secret@10.0.0.5:1883/commute.")
-                }
-            case .ics, .prometheus:
-                guard !place.isEmpty, !place.hasSuffix("/"), DisplayText.line(place) == place else {
-                    throw invocation.usage("Invalid file '\(DisplayText.line(place))': give the path of the file to write.")
-                }
-                // A relative path is kept as a full one: timers and cron run in another directory.
-                location = place.hasPrefix("/")
-                    ? place
-                    : URL(fileURLWithPath: place, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)).standardizedFileURL.path
             }
-            if kind != .homeassistant, try invocation.value(Self.token) != nil { throw invocation.usage("--token is for homeassistant only.") }
+            if !kind.takesToken, try invocation.value(Self.token) != nil { throw invocation.usage("--token is for homeassistant only.") }
             let target = ExportTarget(id: commute.exports.nextID(kind), kind: kind, location: location, token: token, createdAt: commute.now)
             let client = HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: 1 << 20, environment: invocation.environment)
             let outcome: Exports.Outcome
@@ -89,12 +74,7 @@ extension Commands {
                 throw ExportFailed(message: "\(failure.message); the export was not added")
             }
             let count = if case .sent(let count) = outcome.result { count } else { 0 }
-            let what = switch kind {
-            case .homeassistant: "\(count) sensor\(count == 1 ? "" : "s") sent"
-            case .mqtt: "\(count) retained message\(count == 1 ? "" : "s") published"
-            case .ics, .prometheus: "written"
-            }
-            invocation.io.out("Added export \(outcome.target.id) (\(kind.rawValue), \(target.shownLocation)): \(what). Each refresh and tick sends what changes.")
+            invocation.io.out("Added export \(outcome.target.id) (\(kind.rawValue), \(target.shownLocation)): \(kind.added(count)). Each refresh and tick sends what changes.")
         }
 
         static let token = Option<String>("--token", value: "-", help: "homeassistant: read the long-lived access token from standard input")

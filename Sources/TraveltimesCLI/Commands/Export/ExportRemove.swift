@@ -22,26 +22,17 @@ extension Commands {
             do {
                 let commute = try invocation.commute()
                 let target = try commute.exports.target(id)
-                let taken = switch target.kind {
-                case .ics, .prometheus: "its file \(target.shownLocation) is removed"
-                case .homeassistant: "its sensors are deleted from Home Assistant"
-                case .mqtt: "its retained messages are emptied on the broker"
-                }
-                try invocation.confirm("This will stop export \(id) (\(target.kind.rawValue), \(target.shownLocation)): \(taken).", question: "Remove it?")
+                try invocation.confirm(
+                    "This will stop export \(id) (\(target.kind.rawValue), \(target.shownLocation)): \(target.kind.removing(target)).", question: "Remove it?")
                 let client = HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: 1 << 20, environment: invocation.environment)
                 removal = try commute.exports.remove(id, client: client, timeout: try invocation.value(Self.timeout) ?? 10)
             } catch let failure as ExportFailure {
                 throw invocation.usage("\(failure.message).")
             }
             let removed = removal.target
-            let taken = switch removed.kind {
-            case .ics, .prometheus: "; removed \(removed.shownLocation)"
-            case .homeassistant: removal.cleared > 0 ? "; deleted \(removal.cleared) sensor\(removal.cleared == 1 ? "" : "s") from Home Assistant" : ""
-            case .mqtt: removal.cleared > 0 ? "; emptied \(removal.cleared) retained message\(removal.cleared == 1 ? "" : "s")" : ""
-            }
-            invocation.io.out("Removed export \(removed.id) (\(removed.kind.rawValue), \(removed.shownLocation))\(taken).")
+            invocation.io.out("Removed export \(removed.id) (\(removed.kind.rawValue), \(removed.shownLocation))\(removed.kind.removed(removed, cleared: removal.cleared)).")
             if let problem = removal.problem {
-                invocation.io.warn("what export \(removed.id) published could not be taken back (\(problem)): \(removed.kind == .mqtt ? "its retained messages stay on the broker" : "its sensors stay in Home Assistant until it restarts")")
+                invocation.io.warn("what export \(removed.id) published could not be taken back (\(problem)): \(removed.kind.leftBehind)")
             }
         }
 
