@@ -294,7 +294,11 @@ import Glibc
             """), "\(outcome)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.environment["HOME", default: ""] + "/.config/systemd"))
     }
+}
 
+/// A program that hangs waits out its timeout: kept apart from the serialized suite above, so its
+/// 30 seconds run beside the other tests rather than after them.
+@Suite struct HangingProgramTests {
     /// sendmail that hangs and leaves a child: at its timeout both are ended.
     @Test func aSendmailThatHangsLeavesNoChildBehind() throws {
         let sandbox = try Sandbox(runner: .binary).prepared().withoutHealthAlerts()
