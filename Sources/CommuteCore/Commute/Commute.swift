@@ -34,6 +34,9 @@ public struct Commute: Sendable {
     public var sendingTime: TimeInterval = Alerts.defaultTickDeadline
     /// When the command began, on the monotonic clock.
     let began = DispatchTime.now()
+    /// Whether every export is sent once the run is done (a refresh): a re-plan then leaves the
+    /// export files to it, rather than write them at each of its re-plans.
+    var exportsFollow = false
 
     /// Whether the command's sending time is spent.
     var isOutOfSendingTime: Bool {
@@ -160,7 +163,7 @@ public struct Commute: Sendable {
             }
             return plan(book, previous: previous, ledger: ledger, routes: routesByID)
         }
-        exports.writeFiles()
+        if !exportsFollow { exports.writeFiles() }
         return RescheduleSummary(pending)
     }
 

@@ -127,8 +127,11 @@ extension Commute {
     /// `observer` as it ends. A step that fails is in the report (`feedError`, `shortfall`); a store
     /// that cannot be read or written ends the run with its error.
     public func refresh(_ request: RefreshRequest, observer: any RefreshObserver) throws -> RefreshReport {
-        var run = RefreshSteps(commute: self, request: request, observer: observer, started: request.access.clock())
-        run.report.before = try? refresh.log()
+        // The exports are sent at the end: the re-plans on the way leave their files to it.
+        var commute = self
+        commute.exportsFollow = !(configuration.exports ?? []).isEmpty
+        var run = RefreshSteps(commute: commute, request: request, observer: observer, started: request.access.clock())
+        run.report.before = try? commute.refresh.log()
         run.feed()
         try run.customRoutes()
         try run.transit()
