@@ -18,6 +18,29 @@ package func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> I
     return nil
 }
 
+/// Writes all of `bytes` to a pipe whose reader may be gone (a child that exits without reading
+/// its input): that is `EPIPE`, returned, never a SIGPIPE that would end this process. The signal
+/// such a write raises is blocked on this thread, taken, and the thread's mask restored.
+@discardableResult
+package func writeAllToChild(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+    var pipeSignal = sigset_t()
+    sigemptyset(&pipeSignal)
+    sigaddset(&pipeSignal, SIGPIPE)
+    var previous = sigset_t()
+    pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+    // One already pending (from elsewhere) is left for whoever it was meant for.
+    var pending = sigset_t()
+    sigpending(&pending)
+    let wasPending = sigismember(&pending, SIGPIPE) == 1
+    let failure = writeAll(descriptor, bytes)
+    if failure == EPIPE, !wasPending {
+        var now = timespec(tv_sec: 0, tv_nsec: 0)
+        _ = sigtimedwait(&pipeSignal, nil, &now)
+    }
+    return failure
+}
+
 /// Writes `text` to standard output, whole.
 public func standardOutput(_ text: String) {
     var text = text

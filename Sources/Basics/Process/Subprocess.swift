@@ -28,10 +28,12 @@ package enum Subprocess {
     /// its stdout to the end, within `timeout`: the conversation with the fetch helper, which
     /// writes its whole answer and exits, and with `crontab` and `systemctl`.
     /// With `ownGroup`, it runs in a process group of its own, killed whole when it overruns: a
-    /// program that leaves children (sendmail's queue runner) leaves none behind.
+    /// program that leaves children (sendmail's queue runner) leaves none behind. With
+    /// `errorsToo`, its stderr is collected with its stdout (systemctl says why on stderr); else
+    /// stderr goes nowhere.
     package static func exchange(
         _ path: String, arguments: [String] = [], environment: [String: String], input: Data, timeout: TimeInterval,
-        maximumOutput: Int, ownGroup: Bool = false
+        maximumOutput: Int, ownGroup: Bool = false, errorsToo: Bool = false
     ) throws(Failure) -> (output: Data, status: Int32) {
         guard let toChild = closeOnExecPipe() else { throw .cannotStart(errnoText()) }
         guard let fromChild = closeOnExecPipe() else {
@@ -45,7 +47,11 @@ package enum Subprocess {
         // dup2 clears close-on-exec on the copies; every other descriptor of ours closes at exec.
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if errorsToo {
+            posix_spawn_file_actions_adddup2(&actions, fromChild[1], 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
         let spawned = spawn(path, arguments: arguments, environment: environment, actions: &actions, ownGroup: ownGroup)
         close(toChild[0])
         close(fromChild[1])
@@ -61,7 +67,7 @@ package enum Subprocess {
 
         // The request is small: one write, then end of input.
         // A child that stops reading early fails on its own terms: its answer says why.
-        _ = input.withUnsafeBytes { writeAll(toChild[1], $0) }
+        _ = input.withUnsafeBytes { writeAllToChild(toChild[1], $0) }
         close(toChild[1])
 
         var output = Data()

@@ -41,8 +41,14 @@ extension Exports {
     typealias Delivered = (count: Int, sent: [String: String])
 }
 
-/// What the file exports share: a full path, written whole when its bytes differ.
-enum FileExport {
+/// An export that is a file (iCalendar, Prometheus): a full path, written whole when its bytes
+/// differ, removed with the export. A kind of it says only which content it writes.
+protocol FileExport: ExportService {
+    /// What it writes.
+    static var content: KeyPath<Exports.Content, Data> { get }
+}
+
+extension FileExport {
     static func location(of place: String, currentDirectory: String) throws(ExportFailure) -> String {
         guard !place.isEmpty, !place.hasSuffix("/"), DisplayText.line(place) == place else {
             throw ExportFailure("Invalid file '\(DisplayText.line(place))': give the path of the file to write.", isUsersFault: true)
@@ -57,9 +63,14 @@ enum FileExport {
         try DocumentProblem.check(target.location.hasPrefix("/"), "\(field).location is not a full path")
     }
 
+    static func shownLocation(of target: ExportTarget) -> String { DisplayText.line(target.location) }
+
     /// Writes the file when its bytes differ from what is there (or it is gone); mode 0644, so a
     /// collector or a web server running as another user can read it.
-    static func write(_ target: ExportTarget, _ data: Data, force: Bool) -> Result<Exports.Delivered, ExportFailure> {
+    static func publish(
+        _ target: ExportTarget, _ content: Exports.Content, previous: [String: String], client: any HTTPClient, timeout: TimeInterval, force: Bool
+    ) -> Result<Exports.Delivered, ExportFailure> {
+        let data = content[keyPath: Self.content]
         if !force, let current = try? RegularFile.read(target.location, maximumSize: 64 << 20), current == data {
             return .success((0, [:]))
         }
@@ -71,8 +82,15 @@ enum FileExport {
         }
     }
 
+    /// Nothing is out there but the file, which `remove` deletes.
+    static func withdraw(_ target: ExportTarget, previous: [String: String], client: any HTTPClient, timeout: TimeInterval) -> Result<Exports.Delivered, ExportFailure>? {
+        nil
+    }
+
+    static func added(_ count: Int) -> String { "written" }
     static func removing(_ target: ExportTarget) -> String { "its file \(target.shownLocation) is removed" }
-    static func removed(_ target: ExportTarget) -> String { "; removed \(target.shownLocation)" }
+    static func removed(_ target: ExportTarget, cleared: Int) -> String { "; removed \(target.shownLocation)" }
+    static var leftBehind: String { "its file stays" }
 }
 
 extension ExportTarget.Kind {

@@ -17,7 +17,7 @@ extension Commands {
     /// What runs refresh and tick unattended, as this invocation's environment finds it.
     static func installed(_ invocation: Invocation) -> Installation.Installed {
         Installation.Installed(
-            unitDirectory: try? unitDirectory(invocation), crontab: (try? readCrontab(invocation)).flatMap { $0 },
+            unitDirectory: try? unitDirectory(invocation), crontab: readCrontab(invocation),
             store: try? storeDirectory(invocation))
     }
 
@@ -76,19 +76,10 @@ extension Commands {
 
     /// Runs a `systemctl` command; `otherwise` tells the user where things stand if it fails.
     static func runSystemctl(_ command: [String], _ invocation: Invocation, otherwise: String) throws {
-        let result: SystemCommand.Result
-        do {
-            result = try SystemCommand.run(command[0], Array(command.dropFirst()), environment: invocation.environment, timeout: 30)
+        do throws(SchedulerFailure) {
+            try Installation.systemctl(command, environment: invocation.environment)
         } catch {
-            throw SystemctlFailed(command: command.joined(separator: " "), reason: error.reason, otherwise: otherwise)
-        }
-        guard result.status == 0 else {
-            // Its own words, and what to check: most often there is no user session to talk to.
-            let said = result.text.split(separator: "\n").first.map { ": \(DisplayText.line(String($0.prefix(200))))" } ?? ""
-            throw SystemctlFailed(
-                command: command.joined(separator: " "),
-                reason: "it exited with status \(result.status)\(said) (is a user session running? `systemctl --user status` says; on a server, `loginctl enable-linger \"$USER\"` gives one)",
-                otherwise: otherwise)
+            throw SystemctlFailed(command: error.command, reason: error.reason, otherwise: otherwise)
         }
     }
 
@@ -124,28 +115,17 @@ extension Commands {
         if plan.changes.isEmpty { io.out("The units in \(plan.directory) are already installed as they should be.") }
     }
 
-    /// The current crontab (empty when there is none yet), or nil when there is no crontab command:
-    /// as a byte string (`Installation.byteString`), so that every byte comes back as it was.
-    static func readCrontab(_ invocation: Invocation) throws -> String? {
-        guard SystemCommand.find("crontab", environment: invocation.environment) != nil else { return nil }
-        let result: SystemCommand.Result
-        do {
-            result = try SystemCommand.run("crontab", ["-l"], environment: invocation.environment)
-        } catch {
-            return nil
-        }
-        // `crontab -l` fails when the user has no crontab yet: that is an empty one.
-        return result.status == 0 ? Installation.byteString(result.output) : ""
+    /// The current crontab (empty when there is none yet), or nil when there is no crontab command.
+    static func readCrontab(_ invocation: Invocation) -> String? {
+        Installation.readCrontab(environment: invocation.environment)
     }
 
     static func writeCrontab(_ table: String, _ invocation: Invocation) throws {
-        let result: SystemCommand.Result
-        do {
-            result = try SystemCommand.run("crontab", ["-"], input: Installation.bytes(of: table), environment: invocation.environment)
+        do throws(SchedulerFailure) {
+            try Installation.writeCrontab(table, environment: invocation.environment)
         } catch {
             throw CrontabFailed(reason: error.reason)
         }
-        guard result.status == 0 else { throw CrontabFailed(reason: "`crontab -` exited with status \(result.status); the table was not changed") }
     }
 }
 

@@ -17,7 +17,7 @@ extension Commands {
                 """
         ) { invocation in
             let io = invocation.io
-            let table = try readCrontab(invocation)
+            let table = readCrontab(invocation)
             let plan = try planned(invocation) { binary, store, interval, force throws(InstallProblem) in
                 try Installation.cronPlan(table: table, binary: binary, store: store, refreshEvery: interval, force: force)
             }

@@ -9,7 +9,7 @@ extension Commands {
             options: [Options.yes],
             discussion: "Every other line stays byte for byte. Asks first on a terminal; otherwise needs --yes."
         ) { invocation in
-            guard let table = try readCrontab(invocation) else { throw NoCrontab() }
+            guard let table = readCrontab(invocation) else { throw NoCrontab() }
             guard let removed = Installation.removingBlock(from: table) else {
                 throw NotOurs(what: "your crontab's `# BEGIN traveltimes` block", remedy: "traveltimes did not write it: edit it with `crontab -e`")
             }

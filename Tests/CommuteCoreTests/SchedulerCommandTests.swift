@@ -1,0 +1,52 @@
+@testable import CommuteCore
+import Foundation
+import Testing
+
+/// install's use of the scheduler, driven without the binary: the crontab read and written
+/// through `crontab`, and `systemctl` run, each a stand-in on PATH.
+@Suite struct SchedulerCommandTests {
+    /// A folder on PATH holding `name`, a shell script.
+    static func tools(_ scripts: [String: String]) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scheduler-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (name, script) in scripts {
+            try Data(("#!/bin/sh\n" + script).utf8).write(to: URL(fileURLWithPath: "\(folder)/\(name)"))
+            chmod("\(folder)/\(name)", 0o755)
+        }
+        return folder
+    }
+
+    @Test func theCrontabIsReadAndWrittenThroughCrontab() throws {
+        let folder = try Self.tools(["crontab": "if [ \"$1\" = -l ]; then [ -f \"$(dirname \"$0\")/table\" ] || exit 1; cat \"$(dirname \"$0\")/table\"; else cat > \"$(dirname \"$0\")/table\"; fi\n"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let environment = ["PATH": folder + ":/usr/bin:/bin"]
+        // No table yet: `crontab -l` fails, which is an empty table.
+        #expect(Installation.readCrontab(environment: environment) == "")
+        try Installation.writeCrontab("MAILTO=\"\"\n*/15 * * * * refresh\n", environment: environment)
+        #expect(Installation.readCrontab(environment: environment) == "MAILTO=\"\"\n*/15 * * * * refresh\n")
+        // No crontab command at all: nil.
+        #expect(Installation.readCrontab(environment: ["PATH": "/nonexistent"]) == nil)
+    }
+
+    @Test func aFailingSystemctlIsNamedWithItsOwnWordsAndWhatToCheck() throws {
+        let folder = try Self.tools(["systemctl": "echo 'Failed to connect to bus: No medium found' >&2\nexit 1\n"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        do throws(SchedulerFailure) {
+            try Installation.systemctl(["systemctl", "--user", "daemon-reload"], environment: ["PATH": folder + ":/usr/bin:/bin"])
+            Issue.record("a failing systemctl was taken as done")
+        } catch {
+            #expect(error.description == "`systemctl --user daemon-reload` failed: it exited with status 1: Failed to connect to bus: No medium found (is a user session running? `systemctl --user status` says; on a server, `loginctl enable-linger \"$USER\"` gives one)")
+        }
+        let crontab = try Self.tools(["crontab": "exit 3\n"])
+        defer { try? FileManager.default.removeItem(atPath: crontab) }
+        #expect(throws: SchedulerFailure(command: "crontab -", reason: "it exited with status 3; the table was not changed")) {
+            try Installation.writeCrontab("x\n", environment: ["PATH": crontab + ":/usr/bin:/bin"])
+        }
+        // A table larger than a pipe holds, to a crontab that reads none of it: the write fails
+        // with EPIPE (were SIGPIPE not taken, this test process would end here), and the exit
+        // status is what is said.
+        #expect(throws: SchedulerFailure(command: "crontab -", reason: "it exited with status 3; the table was not changed")) {
+            try Installation.writeCrontab(String(repeating: "# a comment line that fills the pipe\n", count: 40_000), environment: ["PATH": crontab + ":/usr/bin:/bin"])
+        }
+    }
+}
