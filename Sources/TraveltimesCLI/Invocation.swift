@@ -10,6 +10,9 @@ struct Invocation {
     /// The real clock; `--now` overrides it.
     let clock: @Sendable () -> Date
 
+    /// What a program it starts runs with: the environment without the product's secrets.
+    var childEnvironment: ChildEnvironment { ChildEnvironment(environment) }
+
     func usage(_ message: String) -> UsageError { UsageError(message: message, command: command.name) }
 
     /// Colour: only on a terminal, never with `NO_COLOR` set (https://no-color.org) or `TERM=dumb`.
@@ -123,7 +126,7 @@ struct Invocation {
     /// With `--json`, stdout is the JSON's: the stdout notifier prints on stderr instead.
     func sender(_ io: TerminalIO) -> NotifierSender {
         let json = wantsJSON
-        return NotifierSender(print: { json ? io.err($0) : io.out($0) }, helperPath: fetchHelperPath(), environment: environment)
+        return NotifierSender(print: { json ? io.err($0) : io.out($0) }, helperPath: fetchHelperPath(), environment: childEnvironment)
     }
 
     var wantsJSON: Bool { isSet(Options.json) }

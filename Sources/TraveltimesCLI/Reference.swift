@@ -4,7 +4,7 @@ import CommuteCore
 /// rather than copying any of it.
 enum Reference {
     /// The environment variables the program reads.
-    static var environment: [(name: String, meaning: String)] { EnvironmentVariable.allCases.map { ($0.name, $0.meaning) } }
+    static var environment: [(name: String, meaning: String)] { EnvironmentVariable.documented.map { ($0.name, $0.meaning) } }
 
     /// The store's files, in the store directory.
     static let files: [(name: String, meaning: String)] = [

@@ -29,8 +29,8 @@ import Testing
             }
         }
         #expect(Channel.schemes == schemes)
-        #expect(Channel.hostVariables == [.pushoverURL, .telegramURL, .discordURL, .slackURL])
-        #expect(Channel.hostVariable(of: "https://discord.com/api/webhooks/1/x") == .discordURL)
+        #expect(Channel.hostVariables.map(\.name) == ["TRAVELTIMES_PUSHOVER_URL", "TRAVELTIMES_TELEGRAM_URL", "TRAVELTIMES_DISCORD_URL", "TRAVELTIMES_SLACK_URL"])
+        #expect(Channel.hostVariable(of: "https://discord.com/api/webhooks/1/x")?.name == "TRAVELTIMES_DISCORD_URL")
         #expect(Channel.hostVariable(of: "ntfys://ntfy.sh/t") == nil)
     }
 }

@@ -296,7 +296,7 @@ import Glibc
     }
 
     @Test func aMissingHelperIsNamedNotRetried() {
-        let client = HelperHTTPClient(helperPath: "/nonexistent/traveltimes")
+        let client = HelperHTTPClient(helperPath: "/nonexistent/traveltimes", environment: .empty)
         #expect(throws: HTTPClientError.helperMissing(path: "/nonexistent/traveltimes")) {
             _ = try client.get(URL(string: "http://127.0.0.1:9/")!, headers: [:], timeout: 1)
         }

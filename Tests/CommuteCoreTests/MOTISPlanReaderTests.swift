@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 import Basics
-import CommuteModel
+@testable import CommuteModel
 @testable import CommuteSources
 
 /// MOTIS's answers as Transitous sent them (`Fixtures/real/motis/`), read by the reader a refresh

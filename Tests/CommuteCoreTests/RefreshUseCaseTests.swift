@@ -22,13 +22,13 @@ import Testing
         RefreshRequest(
             feed: path.flatMap { path in FeedSource(path).map { ($0, "the fixture") } }, accessCode: nil, only: only, selection: .inPlay,
             timeout: 10, quiet: false, access: ProviderAccess(keys: [:], client: session), session: session, secrets: [],
-            places: { nil }, sender: NotifierSender(print: { _ in }, helperPath: "/nonexistent/traveltimes", environment: [:]))
+            places: { nil }, sender: NotifierSender(print: { _ in }, helperPath: "/nonexistent/traveltimes", environment: .empty))
     }
 
     @Test func aFeedIsReadSavedAndPlannedAndEachStepIsTold() throws {
         let directory = TemporaryDirectory()
         let commute = Commute(store: try Store(directory: directory.path), now: now, timeZone: zone("America/Los_Angeles"))
-        let session = HelperSession(helperPath: "/nonexistent/traveltimes")
+        let session = HelperSession(helperPath: "/nonexistent/traveltimes", environment: .empty)
         defer { session.finish() }
         // A schedule over a route of the feed, so that the refresh has alerts to plan.
         _ = try commute.refresh.run(feed: Data(contentsOf: fixtureURL), source: "fixture")
@@ -48,7 +48,7 @@ import Testing
     @Test func aFeedThatCannotBeReadIsInTheReportAndTheRunGoesOn() throws {
         let directory = TemporaryDirectory()
         let commute = Commute(store: try Store(directory: directory.path), now: now, timeZone: zone("America/Los_Angeles"))
-        let session = HelperSession(helperPath: "/nonexistent/traveltimes")
+        let session = HelperSession(helperPath: "/nonexistent/traveltimes", environment: .empty)
         defer { session.finish() }
         let steps = Steps()
         let report = try commute.refresh(request(feed: directory.path + "/missing.json", session: session), observer: steps)
@@ -60,7 +60,7 @@ import Testing
     @Test func nothingToRefreshIsSaidBeforeAnythingIsDone() throws {
         let directory = TemporaryDirectory()
         let commute = Commute(store: try Store(directory: directory.path), now: now, timeZone: zone("America/Los_Angeles"))
-        let session = HelperSession(helperPath: "/nonexistent/traveltimes")
+        let session = HelperSession(helperPath: "/nonexistent/traveltimes", environment: .empty)
         defer { session.finish() }
         let steps = Steps()
         #expect(throws: RefreshRequest.NothingToRefresh.self) { try commute.refresh(request(feed: nil, session: session), observer: steps) }

@@ -34,7 +34,7 @@ import Testing
         #expect(planner.kind == .provider(.transitous) && planner.isProviderRoute && planner.isPublicTransport && planner.sourceName == "transitous")
         #expect(try Self.route(custom: .transitous).isPublicTransport)
         // The history's source follows the kind: a GTFS route's readings are the agency's.
-        #expect(ReadingSource(of: gtfs) == .transit && ReadingSource(of: planner) == .transitous && ReadingSource(of: feed) == .wsdot)
+        #expect(ReadingSource(of: gtfs) == .transit && ReadingSource(of: planner) == .provider(.transitous) && ReadingSource(of: feed) == .wsdot)
     }
 
     /// No other place reads a route's kind from which of its optional fields are set.

@@ -139,11 +139,11 @@ public struct HelperHTTPClient: HTTPClient {
 
     public init(
         helperPath: String, maximumBodyBytes: Int = 32 << 20,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: ChildEnvironment
     ) {
         self.helperPath = helperPath
         self.maximumBodyBytes = maximumBodyBytes
-        self.environment = EnvironmentVariable.childEnvironment(environment)
+        self.environment = environment.variables
     }
 
     /// The running program, which is its own fetch helper.

@@ -25,12 +25,12 @@ public final class HelperSession: HTTPClient {
 
     public init(
         helperPath: String, maximumBodyBytes: Int = 32 << 20, workers: Int = 4,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: ChildEnvironment
     ) {
         self.helperPath = helperPath
         self.maximumBodyBytes = maximumBodyBytes
         self.workers = max(1, min(workers, 16))
-        self.environment = EnvironmentVariable.childEnvironment(environment)
+        self.environment = environment.variables
         shared = Shared(maximumBodyBytes: maximumBodyBytes)
     }
 

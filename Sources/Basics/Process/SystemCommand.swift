@@ -20,12 +20,12 @@ public enum SystemCommand {
 
     /// Runs it; with `errorsToo`, what it says on stderr is in the output too.
     public static func run(
-        _ program: String, _ arguments: [String], input: Data = Data(), environment: [String: String], timeout: TimeInterval = 10,
+        _ program: String, _ arguments: [String], input: Data = Data(), environment: ChildEnvironment, timeout: TimeInterval = 10,
         errorsToo: Bool = false
     ) throws(Unavailable) -> Result {
         do {
             let (output, status) = try Subprocess.exchange(
-                program, arguments: arguments, environment: EnvironmentVariable.childEnvironment(environment), input: input, timeout: timeout,
+                program, arguments: arguments, environment: environment.variables, input: input, timeout: timeout,
                 maximumOutput: 4 << 20, errorsToo: errorsToo)
             return Result(status: status, output: output)
         } catch {

@@ -343,7 +343,7 @@ extension Health {
             return nil
         }
         let saved: [(EnvironmentVariable, String?, String, Bool)] = [
-            (.nominatimURL, configuration.geocoderURL, Setting.geocoderURL.name, searchesPlaces)
+            (Geocoder.nominatim.baseURLVariable, configuration.geocoderURL, Setting.geocoderURL.name, searchesPlaces)
         ]
         let keyed = RouteProvider.allCases.map { ($0.baseURLVariable, configuration.baseURL(for: $0), Setting.providerURL($0).name, providers.contains($0)) }
         var found: [(EnvironmentVariable, setting: String?)] = (saved + keyed).compactMap { variable, value, setting, used in

@@ -46,7 +46,7 @@ extension Installation {
     /// command: as a byte string (`byteString`), so that every byte comes back as it was.
     public static func readCrontab(environment: [String: String]) -> String? {
         guard SystemCommand.find("crontab", environment: environment) != nil,
-            let result = try? SystemCommand.run("crontab", ["-l"], environment: environment)
+            let result = try? SystemCommand.run("crontab", ["-l"], environment: ChildEnvironment(environment))
         else { return nil }
         // `crontab -l` fails when the user has no crontab yet: that is an empty one.
         return result.status == 0 ? byteString(result.output) : ""
@@ -56,7 +56,7 @@ extension Installation {
     public static func writeCrontab(_ table: String, environment: [String: String]) throws(SchedulerFailure) {
         let result: SystemCommand.Result
         do {
-            result = try SystemCommand.run("crontab", ["-"], input: bytes(of: table), environment: environment)
+            result = try SystemCommand.run("crontab", ["-"], input: bytes(of: table), environment: ChildEnvironment(environment))
         } catch {
             throw SchedulerFailure(command: "crontab -", reason: error.reason)
         }
@@ -70,7 +70,7 @@ extension Installation {
         let shown = command.joined(separator: " ")
         let result: SystemCommand.Result
         do {
-            result = try SystemCommand.run(command[0], Array(command.dropFirst()), environment: environment, timeout: 30, errorsToo: true)
+            result = try SystemCommand.run(command[0], Array(command.dropFirst()), environment: ChildEnvironment(environment), timeout: 30, errorsToo: true)
         } catch {
             throw SchedulerFailure(command: shown, reason: error.reason)
         }

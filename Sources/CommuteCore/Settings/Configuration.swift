@@ -82,7 +82,8 @@ public struct Configuration: StoreDocument, Equatable {
         case .transitous: transitousURL
         case .osrm: osrmURL
         case .valhalla: valhallaURL
-        case .tomtom, .here, .google: providerURLs?[provider.rawValue]
+        // Every other provider, and any added after, in one map.
+        default: providerURLs?[provider.rawValue]
         }
     }
 
@@ -92,7 +93,7 @@ public struct Configuration: StoreDocument, Equatable {
         case .transitous: transitousURL = base
         case .osrm: osrmURL = base
         case .valhalla: valhallaURL = base
-        case .tomtom, .here, .google:
+        default:
             var urls = providerURLs ?? [:]
             urls[provider.rawValue] = base
             providerURLs = urls.isEmpty ? nil : urls

@@ -10,11 +10,13 @@ public struct NotifierSender: AlertSender {
     public var helperPath: String
     /// What programs run with: the caller's environment without its secrets.
     public let environment: [String: String]
+    let child: ChildEnvironment
 
-    public init(print: @escaping @Sendable (String) -> Void, helperPath: String, environment: [String: String]) {
+    public init(print: @escaping @Sendable (String) -> Void, helperPath: String, environment: ChildEnvironment) {
         self.print = print
         self.helperPath = helperPath
-        self.environment = EnvironmentVariable.childEnvironment(environment)
+        self.child = environment
+        self.environment = environment.variables
     }
 
     public func send(_ message: AlertMessage, through notifier: Notifier) -> DeliveryResult {
@@ -30,7 +32,7 @@ public struct NotifierSender: AlertSender {
         case .channel(let url):
             do {
                 let channel = try Channel(url: url)
-                let receipt = ChannelSender(client: HelperHTTPClient(helperPath: helperPath, environment: environment), environment: environment)
+                let receipt = ChannelSender(client: HelperHTTPClient(helperPath: helperPath, environment: child), environment: environment)
                     .perform(operation, on: channel)
                 // Whatever the server said back is said without any part of the URL that may be secret.
                 guard case .failed(let failure) = receipt.result else { return receipt }
@@ -54,7 +56,7 @@ public struct NotifierSender: AlertSender {
         case .webhook(let url, let format, let headers, let click):
             return WebhookNotifier.send(
                 message, to: url, format: format, headers: headers ?? [], click: click,
-                client: HelperHTTPClient(helperPath: helperPath, environment: environment))
+                client: HelperHTTPClient(helperPath: helperPath, environment: child))
         case .channel, .desktop:
             return perform(.send(message), through: notifier).result
         }

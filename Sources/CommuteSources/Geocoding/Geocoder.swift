@@ -38,6 +38,17 @@ public enum Geocoder: String, CaseIterable, Codable, Sendable {
         }
     }
 
+    /// The variable that replaces its base URL (a proxy; a loopback server in tests).
+    public var baseURLVariable: EnvironmentVariable {
+        switch self {
+        case .nominatim: Self.nominatimURL
+        case .transitous: RouteProvider.transitous.baseURLVariable
+        }
+    }
+
+    static let nominatimURL = EnvironmentVariable(
+        "TRAVELTIMES_NOMINATIM_URL", meaning: "Replaces https://nominatim.openstreetmap.org (else `config set geocoder-url`)")
+
     /// What its data asks to be credited with.
     public var attribution: String {
         switch self {

@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 extension Channel {
@@ -20,7 +21,9 @@ extension Channel.Discord: ChannelService {
     static let forms = [
         "discord://[BOTNAME@]WEBHOOK_ID/WEBHOOK_TOKEN, https://discord.com/api/webhooks/… (?thread=, ?tts=)",
     ]
-    static let fixedHost = FixedHost(standard: "https://discord.com", variable: .discordURL)
+    static let fixedHost = FixedHost(
+        standard: "https://discord.com",
+        variable: EnvironmentVariable("TRAVELTIMES_DISCORD_URL", meaning: "Replaces https://discord.com for discord:// notifiers"))
     static var host: FixedHost? { fixedHost }
     static let options: Set<String> = ["botname", "thread", "tts"]
     static let sentFormat: String? = "text"

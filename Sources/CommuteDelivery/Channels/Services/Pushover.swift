@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 extension Channel {
@@ -26,7 +27,9 @@ extension Channel.Pushover: ChannelService {
         "pover://USER_KEY@APP_TOKEN[/DEVICE][/#GROUP] (?to=, ?priority=, ?sound=, ?interval=, ?expire=,",
         "  ?url=, ?url_title=)",
     ]
-    static let fixedHost = FixedHost(standard: "https://api.pushover.net", variable: .pushoverURL)
+    static let fixedHost = FixedHost(
+        standard: "https://api.pushover.net",
+        variable: EnvironmentVariable("TRAVELTIMES_PUSHOVER_URL", meaning: "Replaces https://api.pushover.net for pover:// notifiers"))
     static var host: FixedHost? { fixedHost }
     static let options: Set<String> = ["priority", "sound", "interval", "expire", "to", "retry", "url", "url_title"]
     static let sentFormat: String? = "text"

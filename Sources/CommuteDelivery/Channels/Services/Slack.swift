@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 extension Channel {
@@ -15,7 +16,9 @@ extension Channel.Slack: ChannelService {
     static let kind = "slack"
     static let schemes = ["slack"]
     static let forms = ["slack://[BOTNAME@]T…/B…/X…[/#CHANNEL], https://hooks.slack.com/services/…"]
-    static let fixedHost = FixedHost(standard: "https://hooks.slack.com", variable: .slackURL)
+    static let fixedHost = FixedHost(
+        standard: "https://hooks.slack.com",
+        variable: EnvironmentVariable("TRAVELTIMES_SLACK_URL", meaning: "Replaces https://hooks.slack.com for slack:// notifiers"))
     static var host: FixedHost? { fixedHost }
     static let options: Set<String> = ["botname"]
     static let sentFormat: String? = "text"

@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 extension Channel {
@@ -15,7 +16,9 @@ extension Channel.Telegram: ChannelService {
     static let kind = "telegram"
     static let schemes = ["tgram"]
     static let forms = ["tgram://BOT_TOKEN/CHAT_ID[:THREAD_ID] (?to=, ?topic=, ?silent=yes)"]
-    static let fixedHost = FixedHost(standard: "https://api.telegram.org", variable: .telegramURL)
+    static let fixedHost = FixedHost(
+        standard: "https://api.telegram.org",
+        variable: EnvironmentVariable("TRAVELTIMES_TELEGRAM_URL", meaning: "Replaces https://api.telegram.org for tgram:// notifiers"))
     static var host: FixedHost? { fixedHost }
     static let options: Set<String> = ["silent", "topic", "thread", "to"]
     static let sentFormat: String? = "html"

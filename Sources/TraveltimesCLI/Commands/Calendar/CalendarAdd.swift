@@ -53,7 +53,7 @@ extension Commands {
                 name: name, location: location, purpose: isSkip ? .skip : .departures, routeID: routeID, from: from, provider: provider,
                 bufferMinutes: try invocation.value(Self.buffer) ?? CalendarSource.defaultBufferMinutes, match: try invocation.value(Self.match),
                 horizonDays: try invocation.value(Self.horizon) ?? CalendarSource.defaultHorizonDays, createdAt: commute.now)
-            let client = HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: ICSReader.maximumBytes, environment: invocation.environment)
+            let client = HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: ICSReader.maximumBytes, environment: invocation.childEnvironment)
             let reading: CalendarState.Reading
             let planned: Int
             do {

@@ -278,7 +278,7 @@ struct Doctor {
         }
         let result: SystemCommand.Result
         do {
-            result = try SystemCommand.run(path, [FetchHelper.commandName, "--check"], environment: invocation.environment, timeout: 5)
+            result = try SystemCommand.run(path, [FetchHelper.commandName, "--check"], environment: invocation.childEnvironment, timeout: 5)
         } catch {
             add("fetch helper", status, "\(path) cannot run: \(error.reason)", fix: fix)
             return

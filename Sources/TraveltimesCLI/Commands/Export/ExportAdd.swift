@@ -62,7 +62,7 @@ extension Commands {
             }
             if !kind.takesToken, try invocation.value(Self.token) != nil { throw invocation.usage("--token is for homeassistant only.") }
             let target = ExportTarget(id: commute.exports.nextID(kind), kind: kind, location: location, token: token, createdAt: commute.now)
-            let client = HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: 1 << 20, environment: invocation.environment)
+            let client = HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: 1 << 20, environment: invocation.childEnvironment)
             let outcome: Exports.Outcome
             do {
                 let spinner = kind.isFile ? nil : Spinner(io: invocation.io, message: "Sending to \(target.shownLocation)")

@@ -24,7 +24,7 @@ extension Commands {
                 let target = try commute.exports.target(id)
                 try invocation.confirm(
                     "This will stop export \(id) (\(target.kind.rawValue), \(target.shownLocation)): \(target.kind.removing(target)).", question: "Remove it?")
-                let client = HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: 1 << 20, environment: invocation.environment)
+                let client = HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: 1 << 20, environment: invocation.childEnvironment)
                 removal = try commute.exports.remove(id, client: client, timeout: try invocation.value(Self.timeout) ?? 10)
             } catch let failure as ExportFailure {
                 throw invocation.usage("\(failure.message).")

@@ -26,7 +26,7 @@ extension Commands {
         private static func removeCrontab(_ invocation: Invocation) throws {
             let result: SystemCommand.Result
             do {
-                result = try SystemCommand.run("crontab", ["-r"], environment: invocation.environment)
+                result = try SystemCommand.run("crontab", ["-r"], environment: invocation.childEnvironment)
             } catch {
                 throw CrontabFailed(reason: error.reason)
             }

@@ -48,7 +48,7 @@ extension Commands {
             let quiet = invocation.isSet(Options.quiet)
             let commute = try invocation.commute()
             let only = try invocation.values(Self.route)
-            let session = HelperSession(helperPath: invocation.fetchHelperPath(), workers: CustomRoutes.parallelRequests, environment: invocation.environment)
+            let session = HelperSession(helperPath: invocation.fetchHelperPath(), workers: CustomRoutes.parallelRequests, environment: invocation.childEnvironment)
             defer { session.finish() }
             let access = try invocation.providerAccess(commute.configuration, session: session)
             let accessCode = Credentials(environment: invocation.environment, configuration: commute.configuration).accessCode?.value

@@ -139,7 +139,8 @@ extension Invocation {
         var bases: [Geocoder: String] = [:]
         if let base = configuration.geocoderURL { bases[.nominatim] = base }
         if let base = configuration.baseURL(for: .transitous) { bases[.transitous] = base }
-        for (coder, variable) in [(Geocoder.nominatim, EnvironmentVariable.nominatimURL), (.transitous, .transitousURL)] {
+        for coder in Geocoder.allCases {
+            let variable = coder.baseURLVariable
             guard let text = environment[variable], !text.isEmpty else { continue }
             guard let base = RoutingAPI.baseURL(text) else {
                 throw usage("Invalid \(variable) '\(FeedSource.display(text))': use http(s)://host[:port][/path].")
@@ -147,7 +148,7 @@ extension Invocation {
             bases[coder] = base
         }
         return Places.SearchAccess(
-            client: client ?? HelperHTTPClient(helperPath: fetchHelperPath(), maximumBodyBytes: Geocoder.maximumAnswerBytes, environment: environment),
+            client: client ?? HelperHTTPClient(helperPath: fetchHelperPath(), maximumBodyBytes: Geocoder.maximumAnswerBytes, environment: childEnvironment),
             baseURLs: bases, userAgent: userAgent(configuration))
     }
 
@@ -168,7 +169,7 @@ extension Invocation {
         var access = ProviderAccess(
             keys: keys, baseURLs: bases,
             client: session.map { $0.limited(to: RoutingAPI.maximumAnswerBytes) }
-                ?? HelperHTTPClient(helperPath: fetchHelperPath(), maximumBodyBytes: RoutingAPI.maximumAnswerBytes, environment: environment))
+                ?? HelperHTTPClient(helperPath: fetchHelperPath(), maximumBodyBytes: RoutingAPI.maximumAnswerBytes, environment: childEnvironment))
         access.userAgent = userAgent(configuration)
         return access
     }

@@ -58,7 +58,7 @@ extension Commands {
             if let summary = report.rescheduled { invocation.report(summary) }
             do {
                 let outcomes = try commute.exports.publishAfterTick(report) {
-                    HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: 1 << 20, environment: invocation.environment)
+                    HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: 1 << 20, environment: invocation.childEnvironment)
                 }
                 Commands.reportExportFailures(outcomes, io)
             } catch {

@@ -50,7 +50,7 @@ extension Commands {
             let commute = try invocation.commute()
             let timeout = try invocation.value(Self.timeout) ?? Options.defaultTimeout
             let client = HelperHTTPClient(
-                helperPath: invocation.fetchHelperPath(), maximumBodyBytes: Transit.largestTimetableZip, environment: invocation.environment)
+                helperPath: invocation.fetchHelperPath(), maximumBodyBytes: Transit.largestTimetableZip, environment: invocation.childEnvironment)
             let contents: TransitTimetable.Contents
             do {
                 let spinner = Spinner(io: io, message: "Fetching \(TransitFeed.shown(staticURL))")

@@ -1,6 +1,13 @@
 import Basics
-import CommuteModel
 import FoundationEssentials
+
+extension RouteProvider.Descriptor {
+    /// A free-flow time is asked for when a route is added and at most daily after; one request a
+    /// second, as the public instance asks.
+    static let osrm = keyless(
+        "osrm", displayName: "OSRM", mode: .freeFlow, url: "https://router.project-osrm.org", budget: 100, perMinute: 60, historyCode: 6,
+        software: "OSRM", service: OSRMRouting())
+}
 
 /// OSRM's route service, `GET /route/v1/driving/LON,LAT;LON,LAT` (longitude first), no geometry
 /// (project-osrm.org/docs/v5.24.0/api, "Route service"). Its duration is free-flow: the profile's speeds, no

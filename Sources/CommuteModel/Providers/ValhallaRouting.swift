@@ -1,5 +1,10 @@
-import CommuteModel
 import FoundationEssentials
+
+extension RouteProvider.Descriptor {
+    static let valhalla = keyless(
+        "valhalla", displayName: "Valhalla", mode: .freeFlow, url: "https://valhalla1.openstreetmap.de", budget: 100, perMinute: 60,
+        historyCode: 7, software: "Valhalla", service: ValhallaRouting())
+}
 
 /// Valhalla's route action, `POST /route` with `costing: auto`, no directions, `units: km` (its API
 /// reference, valhalla.github.io/valhalla/api/turn-by-turn/api-reference). The public instance has no traffic: its time is free-flow.

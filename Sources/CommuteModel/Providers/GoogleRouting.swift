@@ -1,5 +1,11 @@
-import CommuteModel
 import FoundationEssentials
+
+extension RouteProvider.Descriptor {
+    /// Google's allowance is about 5,000 a month; it gives no usual time, only the one without traffic.
+    static let google = keyed(
+        "google", displayName: "Google", keyName: "GOOGLE_MAPS_API_KEY", url: "https://routes.googleapis.com", budget: 160, historyCode: 3,
+        usualIsFreeFlow: true, keyLabel: "Google Routes API", service: GoogleRouting())
+}
 
 /// Google's Routes API `computeRoutes`, traffic-aware, with a field mask
 /// (developers.google.com/maps/documentation/routes/compute_route_directions). The key travels in a header, never in the URL.

@@ -1,5 +1,10 @@
-import CommuteModel
 import FoundationEssentials
+
+extension RouteProvider.Descriptor {
+    static let tomtom = keyed(
+        "tomtom", displayName: "TomTom", url: "https://api.tomtom.com", budget: 2_500, historyCode: 1,
+        urlNote: " (a proxy, a test server; else `config set tomtom-url`)", service: TomTomRouting())
+}
 
 /// TomTom's Routing API `calculateRoute`, summary only (developer.tomtom.com/routing-api/documentation/
 /// tomtom-maps/calculate-route; the recorded answers in `Fixtures/real/`).

@@ -1,6 +1,10 @@
 import Basics
-import CommuteModel
 import FoundationEssentials
+
+extension RouteProvider.Descriptor {
+    /// HERE's free allowance is 1,000 a day.
+    static let here = keyed("here", displayName: "HERE", url: "https://router.hereapi.com", budget: 1_000, historyCode: 2, service: HERERouting())
+}
 
 /// HERE Routing v8 with the summary and the typical duration (www.here.com/docs/bundle/
 /// routing-api-v8-api-reference).

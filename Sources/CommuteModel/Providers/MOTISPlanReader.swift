@@ -1,5 +1,4 @@
 import Basics
-import CommuteModel
 import FoundationEssentials
 
 /// A MOTIS `/api/v6/plan` answer read as it streams (MOTIS's `openapi.yaml`: `Itinerary`, `Alert`): the

@@ -1,5 +1,4 @@
 import Basics
-import CommuteModel
 import FoundationEssentials
 
 /// The routing services' requests and answers, as each documents them (each provider's
@@ -12,6 +11,12 @@ public enum RoutingAPI {
         /// Nil for GET; the JSON body of a POST.
         public var body: Data?
         public var headers: [String: String]
+
+        public init(url: URL, body: Data?, headers: [String: String]) {
+            self.url = url
+            self.body = body
+            self.headers = headers
+        }
     }
 
     /// A provider's answer, reduced to what a route holds.
@@ -190,7 +195,7 @@ public enum RoutingAPI {
     }
 
     /// A short plain-text body (a proxy's refusal), as one line.
-    static func plainText(_ body: Data) -> String? {
+    public static func plainText(_ body: Data) -> String? {
         let text = DisplayText.line(String(decoding: body.prefix(200), as: UTF8.self)).trimmingWhitespace()
         return text.isEmpty || text.hasPrefix("<") ? nil : text
     }

@@ -1,5 +1,4 @@
 import Basics
-import CommuteModel
 import FoundationEssentials
 
 /// What every routing provider is to a refresh: a request for two points, and the reading of an
@@ -47,19 +46,5 @@ extension RoutingService {
 
     static func getJSON(_ text: String) -> RoutingAPI.Request? {
         URL(string: text).map { RoutingAPI.Request(url: $0, body: nil, headers: ["Accept": "application/json"]) }
-    }
-}
-
-extension RouteProvider {
-    /// The service that asks this provider and reads its answers.
-    public var service: any RoutingService {
-        switch self {
-        case .tomtom: TomTomRouting()
-        case .here: HERERouting()
-        case .google: GoogleRouting()
-        case .transitous: TransitousRouting()
-        case .osrm: OSRMRouting()
-        case .valhalla: ValhallaRouting()
-        }
     }
 }

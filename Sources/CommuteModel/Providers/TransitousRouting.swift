@@ -1,6 +1,14 @@
 import Basics
-import CommuteModel
 import FoundationEssentials
+
+extension RouteProvider.Descriptor {
+    /// Transitous asks that routing be used sparingly: its plan limit is 20 a minute per address,
+    /// and a commute needs a few a day.
+    static let transitous = keyless(
+        "transitous", displayName: "Transitous", mode: .transit, url: "https://api.transitous.org", budget: 200, perMinute: 20,
+        historyCode: 5, software: "MOTIS", urlNote: " (else `config set transitous-url`: a self-hosted MOTIS, a test server)",
+        service: TransitousRouting())
+}
 
 /// Transitous, the public keyless instance of the MOTIS router: `GET /api/v6/plan` for door-to-door
 /// itineraries between two points, leaving at or arriving by a time (MOTIS's
