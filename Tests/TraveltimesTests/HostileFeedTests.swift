@@ -182,15 +182,15 @@ import Glibc
             import sys
             with open(sys.argv[1], "w") as out:
                 out.write("\\ufeffroute,at,minutes,source,suspicious\\n")
-                for i in range(200000):
+                for i in range(120000):
                     out.write("made-up-%d,2025-11-04T15:00:00-08:00,30,here,false\\n" % i)
-                for i in range(300000):
-                    m = i % 60; h = (i // 60) % 24; d = 1 + (i // 1440) % 28
+                for i in range(60480):
+                    m = i % 60; h = (i // 60) % 24; d = 1 + (i // 1440) % 14
                     out.write("1,2025-10-%02dT%02d:%02d:00-07:00,%d,wsdot,false\\n" % (d, h, m, 30 + i % 20))
             """, csv], environment: ["PATH": "/usr/bin:/bin"])
         let (imported, peak) = try measured(sandbox, ["history", "import", csv, "--now", Paths.capturedAt])
         #expect(imported.status == 0, "\(imported)")
-        #expect(imported.stdout == "Imported 40320 readings; skipped 259680 already recorded; skipped 200000 of at least 100000 routes traveltimes does not know (add the route first).\n",
+        #expect(imported.stdout == "Imported 20160 readings; skipped 40320 already recorded; skipped 120000 of at least 100000 routes traveltimes does not know (add the route first).\n",
             "\(imported)")
         #expect(peak < 100, "history import peaked at \(peak) MiB")
         let files = try FileManager.default.contentsOfDirectory(atPath: sandbox.path("history"))
