@@ -104,7 +104,7 @@ public enum HistoryCSV {
             (1...Route.longestTravelMinutes).contains(minutes)
         else { throw problem("'\(DisplayText.line(String(fields[2].prefix(20))))' is not a travel time in whole minutes, 1 to 1440") }
         guard let source = ReadingSource(name: fields[3]) else {
-            throw problem("'\(DisplayText.line(String(fields[3].prefix(20))))' is not a source: use wsdot, tomtom, here, google or transit")
+            throw problem("'\(DisplayText.line(String(fields[3].prefix(20))))' is not a source: use \(ReadingSource.allCases.map(\.name).spoken())")
         }
         guard let suspicious = ["true": true, "false": false][fields[4]] else {
             throw problem("'\(DisplayText.line(String(fields[4].prefix(20))))' is not true or false")

@@ -69,7 +69,7 @@ enum Reference {
     /// 8601 with the zone's offset.
     static let jsonShapes: [(command: String, isArray: Bool, meaning: String)] = [
         ("refresh", false, "the feed's parts are null when it was not read; warnings and the stdout notifier go to stderr, so stdout is the JSON alone"),
-        ("routes", true, "minutes are null without data; status is CLEAR, SLOWING, CONGESTED, NO DATA, or ESTIMATE for a free-flow estimate (an open engine's, or a keyed route's fallback: no traffic in it, so no delay); source is wsdot, tomtom, here, google, transitous, osrm, valhalla or transit (a transit route's times are its next departure's walk and ride, delayMinutes how much later it arrives than the timetable said); from and to are a custom route's ends ({latitude, longitude}), null for the feed's; suspicious is true when the latest reading lies outside what the route can be and is held back (in suspiciousMinutes, currentMinutes null) until a second reading confirms it"),
+        ("routes", true, "minutes are null without data; status is CLEAR, SLOWING, CONGESTED, NO DATA, or ESTIMATE for a free-flow estimate (an open engine's, or a keyed route's fallback: no traffic in it, so no delay); source is wsdot, \(RouteProvider.allCases.map(\.rawValue).joined(separator: ", ")) or transit (a transit route's times are its next departure's walk and ride, delayMinutes how much later it arrives than the timetable said); from and to are a custom route's ends ({latitude, longitude}), null for the feed's; suspicious is true when the latest reading lies outside what the route can be and is held back (in suspiciousMinutes, currentMinutes null) until a second reading confirms it"),
         ("route", false, "as routes, plus where it runs, when you would arrive and who uses it; a transit route adds transit: {feed, fromStop, fromName, toStop, toName, line, walkMinutes, realtimeAt, realtimeProblem, notices} and departures: [{trip, line, headsign, scheduled, predicted, delayMinutes, canceled, skipped, arrival}], soonest first; predicted and delayMinutes are null without realtime data, arrival is at the second stop; a Transitous route adds itineraries: [{departure, arrival, duration, transfers, legs: [{mode, line, headsign, from, to, departure, arrival, scheduledDeparture, realtime, cancelled}]}], soonest first, duration in minutes door to door; an OSRM or Valhalla route adds freeFlowMinutes, distanceKm and live (false): its time is a free-flow estimate, never traffic"),
         ("place list", true, "label is what a search found (null for coordinates typed in); source is coordinates, nominatim or transitous"),
         ("transit list", true, "URLs without their keys, headers by name only"),
@@ -106,5 +106,58 @@ enum Reference {
     /// `--help`'s one line of exit statuses.
     static var exitSummary: String {
         "Exit codes: " + exitStatuses.map { "\($0.code.rawValue) \($0.label)" }.joined(separator: ", ") + " (man traveltimes: EXIT STATUS)."
+    }
+}
+
+extension Reference {
+    /// The README's tables of routing providers, notification services and exports, made from
+    /// their registries (`RouteProvider.descriptor`, `Channel.services`, `ExportTarget.Kind`), so
+    /// the README cannot fall behind them: `ReadmeTablesTests` compares them with README.md.
+    static var readmeTables: String {
+        func row(_ cells: [String]) -> String { "| " + cells.joined(separator: " | ") + " |" }
+        /// Text in a cell: no `|` to end it, no `<route>` for a renderer to take for a tag.
+        func cell(_ text: String) -> String {
+            text.replacing("|", with: "\\|").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+        }
+        func mode(_ provider: RouteProvider) -> String {
+            switch provider.descriptor.mode {
+            case .liveTraffic: "car, live traffic"
+            case .freeFlow: "car, free-flow estimate"
+            case .transit: "public transport"
+            }
+        }
+        let providers = [
+            row(["`--provider`", "gives", "key", "requests a day (default)", "base URL (`config set`, variable)"]),
+            row(["---", "---", "---", "---:", "---"]),
+        ] + RouteProvider.allCases.map { provider in
+            let descriptor = provider.descriptor
+            let key = descriptor.keyVariable.map { "`\(provider.keySetting)` or `\($0.name)`" } ?? "none (\(descriptor.software ?? "its software"), at most \(descriptor.requestsPerMinute) a minute)"
+            return row([
+                "`\(provider.rawValue)` (\(descriptor.displayName))", mode(provider), key, descriptor.defaultBudget.formatted(),
+                "\(descriptor.defaultBaseURL) (`\(provider.rawValue)-url`, `\(descriptor.baseURLVariable.name)`)",
+            ])
+        }
+        let channels = [row(["notifier", "URL schemes", "updated in place", "cleared when over"]), row(["---", "---", "---", "---"])]
+            + Channel.facts.map { facts in
+                row([facts.kind, facts.schemes.map { "`\($0)`" }.joined(separator: ", "), facts.canUpdate ? "yes" : "no", facts.canClear ? "yes" : "no"])
+            }
+        let exports = [row(["`export add`", "where", "what it publishes"]), row(["---", "---", "---"])]
+            + ExportTarget.Kind.allCases.map { kind in
+                row(["`\(kind.rawValue)`", "`\(kind.form)`", cell(kind.summary)])
+            }
+        return (providers + [""] + channels + [""] + exports).joined(separator: "\n")
+    }
+}
+
+extension Int {
+    /// `2,500`.
+    fileprivate func formatted() -> String {
+        let digits = String(self)
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out += "," }
+            out.append(digit)
+        }
+        return out
     }
 }

@@ -104,3 +104,11 @@ public enum DisplayText {
         return verdict
     }
 }
+
+extension Array where Element == String {
+    /// `a, b or c`: the names as a sentence lists them.
+    public func spoken(_ conjunction: String = "or") -> String {
+        guard let last else { return "" }
+        return count == 1 ? last : dropLast().joined(separator: ", ") + " \(conjunction) " + last
+    }
+}

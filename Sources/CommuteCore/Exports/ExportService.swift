@@ -11,6 +11,11 @@ protocol ExportService {
     static func location(of place: String, currentDirectory: String) throws(ExportFailure) -> String
     /// Whether it takes a token (`--token -`, on standard input).
     static var takesToken: Bool { get }
+    /// What `export add KIND` takes after its kind: `URL --token -`, `FILE`.
+    static var form: String { get }
+    /// What it publishes, as `export add --help` says it after its form: lines of at most 88
+    /// characters, all but the first indented four spaces.
+    static var help: [String] { get }
     /// Checks a saved export of this kind.
     static func validate(_ target: ExportTarget, field: String) throws(DocumentProblem)
     /// Where it goes, as it may be shown: never a user, password or token.
@@ -111,6 +116,16 @@ extension ExportTarget.Kind {
 
     /// Whether it takes a token (`--token -`).
     public var takesToken: Bool { service.takesToken }
+    /// What `export add KIND` takes after its kind.
+    public var form: String { service.form }
+    /// What it publishes, in lines: its form first, then what `help` says.
+    public var help: [String] {
+        let head = "\(rawValue) \(form)"
+        let first = head + String(repeating: " ", count: max(3, 18 - head.count)) + (service.help.first ?? "")
+        return [first] + service.help.dropFirst()
+    }
+    /// What it publishes, in one line.
+    public var summary: String { service.help.map { $0.trimmingWhitespace() }.joined(separator: " ") }
     /// What `export add` says it did with `count` sent.
     public func added(_ count: Int) -> String { service.added(count) }
     /// What `export remove` says it will do.

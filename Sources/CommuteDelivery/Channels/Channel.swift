@@ -56,6 +56,20 @@ public enum Channel: Sendable, Equatable {
         return services.first { $0.schemes.contains(scheme) }?.host?.variable
     }
 
+    /// What a service is, as the README's table shows it.
+    public struct Facts: Sendable {
+        public var kind: String
+        public var schemes: [String]
+        public var canUpdate: Bool
+        public var canClear: Bool
+        public var hostVariable: EnvironmentVariable?
+    }
+
+    /// Every service's facts, in the order of `services`.
+    public static var facts: [Facts] {
+        services.map { Facts(kind: $0.kind, schemes: $0.schemes, canUpdate: $0.canUpdate, canClear: $0.canClear, hostVariable: $0.host?.variable) }
+    }
+
     /// Every variable that replaces a service's fixed host, in the order of `services`.
     public static let hostVariables = services.compactMap { $0.host?.variable }
 

@@ -4,7 +4,11 @@ extension RouteProvider.Descriptor {
     /// Google's allowance is about 5,000 a month; it gives no usual time, only the one without traffic.
     static let google = keyed(
         "google", displayName: "Google", keyName: "GOOGLE_MAPS_API_KEY", url: "https://routes.googleapis.com", budget: 160, historyCode: 3,
-        usualIsFreeFlow: true, keyLabel: "Google Routes API", service: GoogleRouting())
+        usualIsFreeFlow: true, keyLabel: "Google Routes API", asked: [
+            "POST /directions/v2:computeRoutes, TRAFFIC_AWARE, the key in X-Goog-Api-Key:",
+            "duration now; usual is staticDuration, the time without traffic (marked †)",
+        ],
+        service: GoogleRouting())
 }
 
 /// Google's Routes API `computeRoutes`, traffic-aware, with a field mask

@@ -3,7 +3,11 @@ import FoundationEssentials
 
 extension RouteProvider.Descriptor {
     /// HERE's free allowance is 1,000 a day.
-    static let here = keyed("here", displayName: "HERE", url: "https://router.hereapi.com", budget: 1_000, historyCode: 2, service: HERERouting())
+    static let here = keyed("here", displayName: "HERE", url: "https://router.hereapi.com", budget: 1_000, historyCode: 2, asked: [
+            "GET /v8/routes?transportMode=car&return=summary,typicalDuration: each",
+            "section's duration and typicalDuration, summed; each checked on its own",
+        ],
+        service: HERERouting())
 }
 
 /// HERE Routing v8 with the summary and the typical duration (www.here.com/docs/bundle/

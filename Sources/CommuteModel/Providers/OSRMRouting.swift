@@ -6,7 +6,10 @@ extension RouteProvider.Descriptor {
     /// second, as the public instance asks.
     static let osrm = keyless(
         "osrm", displayName: "OSRM", mode: .freeFlow, url: "https://router.project-osrm.org", budget: 100, perMinute: 60, historyCode: 6,
-        software: "OSRM", service: OSRMRouting())
+        software: "OSRM", asked: [
+            "GET /route/v1/driving/LON,LAT;LON,LAT (no key): a free-flow estimate",
+        ],
+        service: OSRMRouting())
 }
 
 /// OSRM's route service, `GET /route/v1/driving/LON,LAT;LON,LAT` (longitude first), no geometry

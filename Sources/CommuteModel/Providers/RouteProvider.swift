@@ -56,13 +56,16 @@ public enum RouteProvider: String, CaseIterable, Codable, Sendable, Comparable {
         public var usualIsFreeFlow = false
         /// The software a keyless service runs, which one may host oneself; nil for a keyed one.
         public var software: String?
+        /// What it is asked and what its answer gives, as `route add --help` says it beside its
+        /// name: lines of at most 80 characters.
+        public var asked: [String]
         /// The request for two points and the reading of an answer.
         public var service: any RoutingService
 
         /// A keyed provider: `NAME_API_KEY` (or `keyName`) and `TRAVELTIMES_NAME_URL`.
         static func keyed(
             _ name: String, displayName: String, keyName: String? = nil, url: String, budget: Int, historyCode: UInt8,
-            usualIsFreeFlow: Bool = false, keyLabel: String? = nil, urlNote: String? = nil, service: any RoutingService
+            usualIsFreeFlow: Bool = false, keyLabel: String? = nil, urlNote: String? = nil, asked: [String], service: any RoutingService
         ) -> Descriptor {
             let key = EnvironmentVariable(
                 keyName ?? "\(name.uppercased())_API_KEY", meaning: "\(keyLabel ?? displayName) key (else `config set \(name)-key`); never printed",
@@ -70,18 +73,20 @@ public enum RouteProvider: String, CaseIterable, Codable, Sendable, Comparable {
             return Descriptor(
                 displayName: displayName, mode: .liveTraffic, keyVariable: key, defaultBaseURL: url,
                 baseURLVariable: baseURLVariable(name, url: url, note: urlNote ?? " (else `config set \(name)-url`)"),
-                defaultBudget: budget, requestsPerMinute: 60, historyCode: historyCode, usualIsFreeFlow: usualIsFreeFlow, service: service)
+                defaultBudget: budget, requestsPerMinute: 60, historyCode: historyCode, usualIsFreeFlow: usualIsFreeFlow, asked: asked,
+                service: service)
         }
 
         /// A keyless public service, which one may host oneself.
         static func keyless(
             _ name: String, displayName: String, mode: Mode, url: String, budget: Int, perMinute: Int, historyCode: UInt8, software: String,
-            urlNote: String? = nil, service: any RoutingService
+            urlNote: String? = nil, asked: [String], service: any RoutingService
         ) -> Descriptor {
             Descriptor(
                 displayName: displayName, mode: mode, keyVariable: nil, defaultBaseURL: url,
                 baseURLVariable: baseURLVariable(name, url: url, note: urlNote ?? " (else `config set \(name)-url`)"),
-                defaultBudget: budget, requestsPerMinute: perMinute, historyCode: historyCode, software: software, service: service)
+                defaultBudget: budget, requestsPerMinute: perMinute, historyCode: historyCode, software: software, asked: asked,
+                service: service)
         }
 
         private static func baseURLVariable(_ name: String, url: String, note: String) -> EnvironmentVariable {
@@ -110,6 +115,15 @@ public enum RouteProvider: String, CaseIterable, Codable, Sendable, Comparable {
 
     /// The car providers, those `--provider` names with a key: in the order messages list them.
     public static var keyed: [RouteProvider] { allCases.filter(\.needsKey) }
+    /// The open engines, whose times are free-flow estimates.
+    public static var freeFlow: [RouteProvider] { allCases.filter(\.isFreeFlow) }
+    /// The public-transport planners.
+    public static var transit: [RouteProvider] { allCases.filter(\.isTransit) }
+
+    /// `tomtom, here or google`: names as a sentence lists them.
+    public static func spoken(_ providers: [RouteProvider], _ conjunction: String = "or") -> String {
+        providers.map(\.rawValue).spoken(conjunction)
+    }
 
     /// `config set tomtom-key KEY`.
     public var keySetting: String { "\(rawValue)-key" }

@@ -3,7 +3,12 @@ import FoundationEssentials
 extension RouteProvider.Descriptor {
     static let tomtom = keyed(
         "tomtom", displayName: "TomTom", url: "https://api.tomtom.com", budget: 2_500, historyCode: 1,
-        urlNote: " (a proxy, a test server; else `config set tomtom-url`)", service: TomTomRouting())
+        urlNote: " (a proxy, a test server; else `config set tomtom-url`)", asked: [
+            "GET /routing/1/calculateRoute/FROM:TO/json?traffic=true&travelMode=car",
+            "&computeTravelTimeFor=all: travelTimeInSeconds now; usual is",
+            "historicTrafficTravelTimeInSeconds (else noTrafficTravelTimeInSeconds)",
+        ],
+        service: TomTomRouting())
 }
 
 /// TomTom's Routing API `calculateRoute`, summary only (developer.tomtom.com/routing-api/documentation/

@@ -7,6 +7,10 @@ extension RouteProvider.Descriptor {
     static let transitous = keyless(
         "transitous", displayName: "Transitous", mode: .transit, url: "https://api.transitous.org", budget: 200, perMinute: 20,
         historyCode: 5, software: "MOTIS", urlNote: " (else `config set transitous-url`: a self-hosted MOTIS, a test server)",
+        asked: [
+            "GET /api/v6/plan (no key): door-to-door itineraries, leaving at the",
+            "alert's time or arriving by its arrival; live delays and cancellations",
+        ],
         service: TransitousRouting())
 }
 

@@ -3,7 +3,10 @@ import FoundationEssentials
 extension RouteProvider.Descriptor {
     static let valhalla = keyless(
         "valhalla", displayName: "Valhalla", mode: .freeFlow, url: "https://valhalla1.openstreetmap.de", budget: 100, perMinute: 60,
-        historyCode: 7, software: "Valhalla", service: ValhallaRouting())
+        historyCode: 7, software: "Valhalla", asked: [
+            "POST /route, costing auto (no key): a free-flow estimate",
+        ],
+        service: ValhallaRouting())
 }
 
 /// Valhalla's route action, `POST /route` with `costing: auto`, no directions, `units: km` (its API

@@ -6,6 +6,14 @@ import FoundationEssentials
 /// Home Assistant's REST API (`export add homeassistant URL --token -`): a sensor per favorite,
 /// posted to `/api/states/<entity_id>` with a long-lived access token.
 enum HomeAssistantExport: ExportService {
+    static let form = "URL --token -"
+    static let help = [
+        "Home Assistant's REST API (http://HOST:8123): a sensor",
+        "    per favorite, sensor.traveltimes_<route>, its state the minutes now, its",
+        "    attributes unit, typical, status, updated and next_leave. The long-lived access",
+        "    token (an administrator's, from your profile page) is read from standard input.",
+    ]
+
     static let takesToken = true
 
     static func location(of place: String, currentDirectory: String) throws(ExportFailure) -> String {

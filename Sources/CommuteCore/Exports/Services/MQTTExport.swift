@@ -11,6 +11,14 @@ import Glibc
 /// An MQTT broker (`export add mqtt mqtt://…`), with Home Assistant's discovery: each favorite a
 /// sensor, its config, state and attributes retained.
 enum MQTTExport: ExportService {
+    static let form = "mqtt://[USER:PASSWORD@]HOST[:PORT][/PREFIX]"
+    static let help = [
+        "an MQTT 3.1.1 broker: Home",
+        "    Assistant discovery (retained homeassistant/sensor/traveltimes_<route>/config),",
+        "    the state and attributes retained under PREFIX (traveltimes), PREFIX/status",
+        "    online. Plain TCP (port 1883); mqtts:// is not supported.",
+    ]
+
     static func location(of place: String, currentDirectory: String) throws(ExportFailure) -> String {
         if place.lowercased().hasPrefix("mqtts://") {
             throw ExportFailure("mqtts:// (TLS) is not supported: use mqtt:// to a broker on this machine or a trusted network.", isUsersFault: true)

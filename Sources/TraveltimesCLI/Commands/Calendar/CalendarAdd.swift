@@ -86,9 +86,9 @@ extension Commands {
         static let route = Option<String>("--route", value: "ROUTE", help: "The route every matched event uses (its departures)")
         static let from = Option<String>("--from", value: "PLACE", help: "With --provider: a route from this place (a saved place, or LAT,LON) to each event's place")
         static let provider = Option<RouteProvider>(
-            "--provider", value: "PROVIDER", help: "With --from: who times each event's route (tomtom, here, google, transitous, osrm, valhalla)",
+            "--provider", value: "PROVIDER", help: "With --from: who times each event's route (\(RouteProvider.allCases.map(\.rawValue).joined(separator: ", ")))",
             read: { RouteProvider(rawValue: $0.lowercased()) },
-            invalid: { text in "Invalid --provider '\(DisplayText.line(text))': use tomtom, here, google, transitous, osrm or valhalla." })
+            invalid: { text in "Invalid --provider '\(DisplayText.line(text))': use \(RouteProvider.spoken(RouteProvider.allCases))." })
         static let skip = Flag("--skip", help: "Any day with an event in it pauses every schedule (holidays, vacation)")
         static let buffer = Option<Int>(
             "--buffer", value: "DURATION", help: "Minutes to spare at the event's place before it starts (default 10m)",

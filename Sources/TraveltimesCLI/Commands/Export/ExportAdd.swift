@@ -12,19 +12,7 @@ extension Commands {
             options: [token, timeout, Options.now],
             discussion: """
                 KIND WHERE is one of:
-                  homeassistant URL --token -   Home Assistant's REST API (http://HOST:8123): a sensor
-                      per favorite, sensor.traveltimes_<route>, its state the minutes now, its
-                      attributes unit, typical, status, updated and next_leave. The long-lived access
-                      token (an administrator's, from your profile page) is read from standard input.
-                  mqtt mqtt://[USER:PASSWORD@]HOST[:PORT][/PREFIX]   an MQTT 3.1.1 broker: Home
-                      Assistant discovery (retained homeassistant/sensor/traveltimes_<route>/config),
-                      the state and attributes retained under PREFIX (traveltimes), PREFIX/status
-                      online. Plain TCP (port 1883); mqtts:// is not supported.
-                  ics FILE          an iCalendar file of every planned leave alert (a calendar app
-                      subscribes to it where a web server serves it).
-                  prometheus FILE   node_exporter's textfile collector format (FILE ends in .prom):
-                      traveltimes_route_seconds, _route_typical_seconds,
-                      _last_refresh_timestamp_seconds, _provider_requests_total, _alerts_total.
+                \(ExportTarget.Kind.allCases.flatMap(\.help).map { "  " + $0 }.joined(separator: "\n"))
                 The export is made now and must work; nothing is saved otherwise. Then each refresh,
                 and each tick that changes something, sends or writes what changed (MQTT: every
                 retained message again, for a broker that forgot them); a run where nothing changed
@@ -38,7 +26,7 @@ extension Commands {
         ) { invocation in
             let words = invocation.arguments.positionals
             guard let kind = ExportTarget.Kind(rawValue: words[0].lowercased()) else {
-                var message = "Unknown export '\(DisplayText.line(String(words[0].prefix(40))))': use homeassistant, mqtt, ics or prometheus."
+                var message = "Unknown export '\(DisplayText.line(String(words[0].prefix(40))))': use \(ExportTarget.Kind.allCases.map(\.rawValue).spoken())."
                 if let suggestion = Suggestions.closest(to: words[0], in: ExportTarget.Kind.allCases.map(\.rawValue)) { message += " Did you mean '\(suggestion)'?" }
                 throw invocation.usage(message)
             }

@@ -5,7 +5,7 @@ extension Commands {
     enum RouteAddCommand {
         static let command = Command(
             name: "route add",
-            summary: "Add a route of your own between two places: by car (TomTom, HERE, Google; OSRM, Valhalla with no key) or by public transport (Transitous, no key)",
+            summary: "Add a route of your own between two places: by car (\(names(RouteProvider.keyed)); \(names(RouteProvider.freeFlow)) with no key) or by public transport (\(names(RouteProvider.transit)), no key)",
             arguments: "ID",
             positionals: 1...1,
             options: [RouteOptions.from, RouteOptions.to, RouteOptions.provider, RouteOptions.name, fallback,
@@ -21,23 +21,13 @@ extension Commands {
                 ID: lowercase letters, digits and dashes with at least one letter (home-work), so it never
                 collides with the feed's numeric IDs. Unless --no-check, one request checks the route and
                 prints its time now; a provider error or no route exits non-zero and saves nothing. The
-                key comes from `config set tomtom-key|here-key|google-key` or TOMTOM_API_KEY,
-                HERE_API_KEY, GOOGLE_MAPS_API_KEY. A custom route then works wherever a route does:
-                favorites, schedules, groups, watches, brief. What each provider is asked, and what its
-                answer gives:
-                  tomtom  GET /routing/1/calculateRoute/FROM:TO/json?traffic=true&travelMode=car
-                          &computeTravelTimeFor=all: travelTimeInSeconds now; usual is
-                          historicTrafficTravelTimeInSeconds (else noTrafficTravelTimeInSeconds)
-                  here    GET /v8/routes?transportMode=car&return=summary,typicalDuration: each
-                          section's duration and typicalDuration, summed; each checked on its own
-                  google  POST /directions/v2:computeRoutes, TRAFFIC_AWARE, the key in X-Goog-Api-Key:
-                          duration now; usual is staticDuration, the time without traffic (marked †)
-                  transitous  GET /api/v6/plan (no key): door-to-door itineraries, leaving at the
-                          alert's time or arriving by its arrival; live delays and cancellations
-                  osrm    GET /route/v1/driving/LON,LAT;LON,LAT (no key): a free-flow estimate
-                  valhalla POST /route, costing auto (no key): a free-flow estimate
+                key comes from `config set \(RouteProvider.keyed.map(\.keySetting).joined(separator: "|"))` or its variable:
+                \(RouteProvider.keyed.compactMap(\.keyVariable?.name).joined(separator: ", ")). A custom route then works wherever a
+                route does: favorites, schedules, groups, watches, brief. What each provider is asked,
+                and what its answer gives:
+                \(askedLines)
                 A free-flow estimate has no traffic and says so; it is asked for at most daily, and an
-                arrive-by leaves with `config set free-flow-margin`. --fallback osrm|valhalla gives a
+                arrive-by leaves with `config set free-flow-margin`. --fallback \(RouteProvider.freeFlow.map(\.rawValue).joined(separator: "|")) gives a
                 keyed route an estimate that stands in when its provider fails or its budget is spent.
                 The keyless services are asked at most once a second across processes, naming
                 traveltimes and `config set contact`. Lengths give the distance. A time outside what
@@ -59,7 +49,7 @@ extension Commands {
             for option in [Self.fromStop.spec, Self.toStop.spec, Self.line.spec, Self.walk.spec] where invocation.isGiven(option) {
                 throw invocation.usage("\(option.name) is for a transit route: give --transit FEED too.")
             }
-            let provider = try required(RouteOptions.provider, invocation, missing: "Missing --provider: tomtom, here, google (a key each), osrm or valhalla (by car, no key) or transitous (by bus, no key).")
+            let provider = try required(RouteOptions.provider, invocation, missing: "Missing --provider: \(RouteProvider.keyed.map(\.rawValue).joined(separator: ", ")) (a key each), \(RouteProvider.spoken(RouteProvider.freeFlow)) (by car, no key) or \(RouteProvider.spoken(RouteProvider.transit)) (by bus, no key).")
             let fromArgument = try required(RouteOptions.from, invocation, missing: "Missing --from PLACE or LAT,LON (decimal degrees, such as 47.6062,-122.3321).")
             let toArgument = try required(RouteOptions.to, invocation, missing: "Missing --to PLACE or LAT,LON (decimal degrees, such as 47.6062,-122.3321).")
             let name = try invocation.value(RouteOptions.name)
@@ -69,7 +59,7 @@ extension Commands {
             var custom = Route.Custom(provider: provider, from: from, to: to)
             if let engine = try invocation.value(Self.fallback) {
                 guard provider.needsKey else {
-                    throw invocation.usage("--fallback is for a route with a keyed provider (tomtom, here, google): \(provider.rawValue) needs none.")
+                    throw invocation.usage("--fallback is for a route with a keyed provider (\(RouteProvider.keyed.map(\.rawValue).joined(separator: ", "))): \(provider.rawValue) needs none.")
                 }
                 custom.fallback = engine
             }
@@ -154,9 +144,21 @@ extension Commands {
             invalid: { _ in "Invalid --walk: minutes from 0 to \(Route.Transit.longestWalk), such as 6m." })
         static let fallback = Option<RouteProvider>(
             "--fallback", value: "ENGINE",
-            help: "osrm or valhalla: its free-flow estimate stands in when the provider fails or its budget is spent",
-            values: .words(["osrm", "valhalla"]), read: { RouteProvider(rawValue: $0).flatMap { $0.isFreeFlow ? $0 : nil } },
-            invalid: { "Unknown --fallback '\(DisplayText.line($0))': use osrm or valhalla." })
+            help: "\(RouteProvider.spoken(RouteProvider.freeFlow)): its free-flow estimate stands in when the provider fails or its budget is spent",
+            values: .words(RouteProvider.freeFlow.map(\.rawValue)), read: { RouteProvider(rawValue: $0).flatMap { $0.isFreeFlow ? $0 : nil } },
+            invalid: { "Unknown --fallback '\(DisplayText.line($0))': use \(RouteProvider.spoken(RouteProvider.freeFlow))." })
+        /// What each provider is asked, from its descriptor: its name, then its lines.
+        static var askedLines: String {
+            RouteProvider.allCases.map { provider in
+                let asked = provider.descriptor.asked
+                let name = "  " + provider.rawValue + String(repeating: " ", count: max(1, 8 - provider.rawValue.count))
+                return ([name + (asked.first ?? "")] + asked.dropFirst().map { String(repeating: " ", count: 10) + $0 }).joined(separator: "\n")
+            }.joined(separator: "\n")
+        }
+
+        /// `TomTom, HERE, Google`.
+        static func names(_ providers: [RouteProvider]) -> String { providers.map(\.displayName).joined(separator: ", ") }
+
         static let noCheck = Flag("--no-check", help: "Save it without asking the provider now (it is fetched at the next refresh)")
         static let timeout = Options.timeout(help: "Deadline for the check, retries included (default 25)")
 

@@ -8,9 +8,11 @@ extension Commands {
         static let from = point("--from", help: "Where the route starts: a place's name (place add), or 47.6062,-122.3321")
         static let to = point("--to", help: "Where it ends")
         static let provider = Option<RouteProvider>(
-            "--provider", value: "NAME", help: "tomtom, here, google (keys, live traffic); osrm, valhalla (no key, free-flow); transitous (public transport, no key)",
+            "--provider", value: "NAME", help: "\(list(RouteProvider.keyed)) (keys, live traffic); \(list(RouteProvider.freeFlow)) (no key, free-flow); \(list(RouteProvider.transit)) (public transport, no key)",
             values: .words(RouteProvider.allCases.map(\.rawValue)),
-            read: RouteProvider.init(rawValue:), invalid: { "Unknown --provider '\(DisplayText.line($0))': use tomtom, here, google, osrm, valhalla or transitous." })
+            read: RouteProvider.init(rawValue:), invalid: { "Unknown --provider '\(DisplayText.line($0))': use \(RouteProvider.spoken(RouteProvider.keyed + RouteProvider.freeFlow + RouteProvider.transit))." })
+        /// `tomtom, here, google`.
+        static func list(_ providers: [RouteProvider]) -> String { providers.map(\.rawValue).joined(separator: ", ") }
         /// `--name ''` is nil: the default name.
         static let name = Option<String?>(
             "--name", value: "TEXT", help: "The name to show (default: its ends and provider)",
