@@ -47,7 +47,7 @@ let package = Package(
         .executableTarget(name: "traveltimes", dependencies: ["TraveltimesCLI", "CommuteNetworking"]),
         // Benchmarks (Scripts/bench) and the bare Foundation baseline they are compared with.
         // The benchmarks build stores of every size, so they alone beside the core open the store.
-        .executableTarget(name: "traveltimes-bench", dependencies: ["CommuteCore", "CommuteStore"]),
+        .executableTarget(name: "traveltimes-bench", dependencies: ["CommuteCore", "CommuteStore", "CommuteDelivery", "CommuteHistory"]),
         .executableTarget(name: "foundation-hello"),
         .testTarget(
             name: "CommuteCoreTests",

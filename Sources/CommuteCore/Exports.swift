@@ -1,6 +1,7 @@
 // The door's public face: the vocabulary its features speak — text and JSON (Basics), the model,
-// the sources' and history's values, delivery's. Not the store: only the features reach it, so a
-// command, a test of the CLI or the benchmark cannot name `Store`, `AtomicFile` or a document.
+// the sources' and history's values, delivery's. Not the store: only the features reach it (its
+// machinery is `@_spi(Store)`), so a command cannot name `Store` or `AtomicFile`, even importing
+// `CommuteStore` itself.
 @_exported import Basics
 @_exported import CommuteDelivery
 @_exported import CommuteHistory

@@ -1,7 +1,9 @@
-import CommuteDelivery
+@_spi(Store) import CommuteDelivery
 import CommuteModel
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
+@_spi(Store) import CommuteHistory
+@_spi(Store) import CommuteSources
 
 /// The documents the door keeps — the configuration, the refresh log, the health record — and the
 /// operations that span the store's domains.

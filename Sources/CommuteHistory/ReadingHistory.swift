@@ -1,6 +1,6 @@
 import Basics
 import CommuteModel
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import Basics
 import CommuteModel
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 /// Every route, from wherever it came: the route cache (the feed's and the custom routes) and the

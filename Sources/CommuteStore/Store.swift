@@ -9,27 +9,13 @@ import FoundationEssentials
 /// Reads take no lock: every write replaces a whole file atomically, so a reader sees a whole
 /// version. Every read-modify-write holds its domain's lock throughout. An operation spanning
 /// domains takes their locks in `Domain` order, so two such operations can never deadlock.
+@_spi(Store)
 public final class Store: Sendable {
     public let location: StoreDirectory
     public let lockTimeout: TimeInterval
 
-    /// The store's domains, in the order their locks are taken.
-    public enum Domain: Int, CaseIterable, Comparable, Sendable {
-        /// `config.json`: settings, notifiers, keys.
-        case config
-        /// `routes.json`, `transit.json`, `refresh.json`: the route cache and what describes it.
-        case routes
-        /// `favorites.json`: the favorite route IDs, their order and groups.
-        case favorites
-        /// `schedules.json`: every schedule.
-        case schedules
-        /// The notification side: `pending.json` (the plan, which only a reschedule writes),
-        /// `delivered.json` (what `tick` did with it), `alerts.json` (notifications still open)
-        /// and `health.json` (the health problem told).
-        case pending
-
-        public static func < (lhs: Domain, rhs: Domain) -> Bool { lhs.rawValue < rhs.rawValue }
-    }
+    /// The store's domains (`StoreDomain`), in the order their locks are taken.
+    public typealias Domain = StoreDomain
 
     /// One lock per domain; each guards the domain's files for a read-modify-write.
     private let locks: [Domain: FileLock]
@@ -100,7 +86,7 @@ public final class Store: Sendable {
 /// A document of the store: its file's name, the domain whose lock guards it, and how it is read.
 public protocol StoreDocument: VersionedDocument {
     static var fileName: String { get }
-    static var domain: Store.Domain { get }
+    static var domain: StoreDomain { get }
     /// Whether reads map the file rather than copy it (see `MappedFile`): for large files only
     /// ever replaced by rename.
     static var mapsFile: Bool { get }
@@ -111,4 +97,22 @@ public protocol StoreDocument: VersionedDocument {
 extension StoreDocument {
     public static var mapsFile: Bool { false }
     public static var maximumSize: Int { RegularFile.defaultMaximumSize }
+}
+
+/// The store's domains, in the order their locks are taken.
+public enum StoreDomain: Int, CaseIterable, Comparable, Sendable {
+    /// `config.json`: settings, notifiers, keys.
+    case config
+    /// `routes.json`, `transit.json`, `refresh.json`: the route cache and what describes it.
+    case routes
+    /// `favorites.json`: the favorite route IDs, their order and groups.
+    case favorites
+    /// `schedules.json`: every schedule.
+    case schedules
+    /// The notification side: `pending.json` (the plan, which only a reschedule writes),
+    /// `delivered.json` (what `tick` did with it), `alerts.json` (notifications still open)
+    /// and `health.json` (the health problem told).
+    case pending
+
+    public static func < (lhs: StoreDomain, rhs: StoreDomain) -> Bool { lhs.rawValue < rhs.rawValue }
 }

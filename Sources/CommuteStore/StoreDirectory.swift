@@ -4,6 +4,7 @@ import FoundationEssentials
 /// `$XDG_DATA_HOME/traveltimes`, else `~/.local/share/traveltimes`. A relative
 /// `TRAVELTIMES_HOME` is taken from the working directory, once, here — so every command, the
 /// installers and `doctor` name the same directory.
+@_spi(Store)
 public struct StoreDirectory: Sendable, Hashable, CustomStringConvertible {
     /// The absolute path, without `.` parts or a trailing slash.
     public let path: String

@@ -85,6 +85,7 @@ extension VersionedDocument {
 
 /// Reads and writes one versioned JSON file. Reading never changes the file; a file that cannot be
 /// read is reported with its path and reason and never overwritten (writers read before they write).
+@_spi(Store)
 public struct VersionedFile<Document: VersionedDocument>: Sendable {
     public let path: String
     /// Whether reads map the file rather than copy it: for large files, which are only ever
@@ -142,6 +143,7 @@ public struct VersionedFile<Document: VersionedDocument>: Sendable {
     }
 }
 
+@_spi(Store)
 extension VersionedFile where Document: Equatable {
     /// Read-modify-write; nothing is written if `body` throws or leaves the document unchanged,
     /// or leaves one that would not be read back (two identities the same): a store is never

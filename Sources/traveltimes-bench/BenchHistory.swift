@@ -1,5 +1,7 @@
 import CommuteCore
-import CommuteStore
+@_spi(Store) import CommuteDelivery
+@_spi(Store) import CommuteHistory
+@_spi(Store) import CommuteStore
 import Foundation
 
 #if canImport(Glibc)

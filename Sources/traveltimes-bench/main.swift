@@ -1,7 +1,9 @@
 // Benchmarks for Scripts/bench. Prints medians beside a baseline measured in the same run:
 // a bare Foundation binary built the same way. Not a test: it asserts nothing, it reports.
 import CommuteCore
-import CommuteStore
+@_spi(Store) import CommuteDelivery
+@_spi(Store) import CommuteHistory
+@_spi(Store) import CommuteStore
 import Foundation
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
-import CommuteCore
-import CommuteStore
+@_spi(Store) import CommuteCore
+@_spi(Store) import CommuteStore
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
 import Basics
-@testable import CommuteCore
+@_spi(Store) @testable import CommuteCore
 @testable import CommuteModel
 import Foundation
 import Testing

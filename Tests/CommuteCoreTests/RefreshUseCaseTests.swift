@@ -1,8 +1,8 @@
-@testable import CommuteCore
-@testable import CommuteDelivery
+@_spi(Store) @testable import CommuteCore
+@_spi(Store) @testable import CommuteDelivery
 @testable import CommuteModel
-@testable import CommuteSources
-import CommuteStore
+@_spi(Store) @testable import CommuteSources
+@_spi(Store) import CommuteStore
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-@testable import CommuteCore
+@_spi(Store) @testable import CommuteCore
 import Foundation
 import Testing
 

@@ -1,8 +1,8 @@
-@testable import CommuteCore
-@testable import CommuteDelivery
+@_spi(Store) @testable import CommuteCore
+@_spi(Store) @testable import CommuteDelivery
 @testable import CommuteModel
-@testable import CommuteSources
-@testable import CommuteStore
+@_spi(Store) @testable import CommuteSources
+@_spi(Store) @testable import CommuteStore
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-import CommuteCore
+@_spi(Store) import CommuteCore
 import Foundation
 
 /// An instant from an ISO 8601 literal with an offset; tests only.

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-@testable import CommuteCore
-@testable import CommuteDelivery
+@_spi(Store) @testable import CommuteCore
+@_spi(Store) @testable import CommuteDelivery
 @testable import CommuteModel
-@testable import CommuteSources
-@testable import CommuteStore
+@_spi(Store) @testable import CommuteSources
+@_spi(Store) @testable import CommuteStore
 
 /// The pure rules behind issue 33's cases: a reading's plausibility over its distance, each
 /// provider's usual time, and a loop trip's rides.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-import CommuteCore
+@_spi(Store) import CommuteCore
 @testable import TraveltimesCLI
 
 @Suite struct ArgumentParserTests {

@@ -1,5 +1,5 @@
 import Basics
-import CommuteDelivery
+@_spi(Store) import CommuteDelivery
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-import CommuteCore
+@_spi(Store) import CommuteCore
 import Foundation
 import Testing
 

@@ -57,6 +57,33 @@ import Testing
         }
     }
 
+    /// Importing the store itself does not open the door either: its files, locks and the `Store`
+    /// are its SPI (`@_spi(Store)`), seen only by a file that asks for them by that name — the
+    /// layers below the CLI, the benchmarks and the tests.
+    @Test func codeThatImportsTheStoreCannotNameItsFilesEither() throws {
+        for name in ["Store", "StoreDirectory", "AtomicFile", "VersionedFile", "FileLock", "MappedFile", "RegularFile"] {
+            let probe = try Self.typecheck("""
+                import CommuteCore
+                import CommuteStore
+                let type: Any.Type = \(name).self
+                """)
+            #expect(probe.status != 0 && probe.errors.contains("'\(name)'"), "\(name): \(probe.errors)")
+        }
+        // Nor reach a store through a feature: the commute's store is the core's own.
+        let reach = try Self.typecheck("""
+            import CommuteCore
+            import CommuteStore
+            func peek(_ commute: Commute) throws { _ = try commute.store.routes() }
+            """)
+        #expect(reach.status != 0, "\(reach.errors)")
+        // The values a store file holds stay plain values; a file that asks for the SPI sees the rest.
+        let spi = try Self.typecheck("""
+            @_spi(Store) import CommuteStore
+            let types: [Any.Type] = [Store.self, AtomicFile.self, RouteCache.self, StoreError.self]
+            """)
+        #expect(spi.status == 0, "\(spi.errors)")
+    }
+
     @Test func theCLIImportsOnlyTheCore() throws {
         let system: Set<String> = ["FoundationEssentials", "Foundation", "Dispatch", "Glibc", "Synchronization"]
         let folder = Paths.root.appendingPathComponent("Sources/TraveltimesCLI")
@@ -65,6 +92,7 @@ import Testing
         for file in files {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.contains(" import ") && line.hasPrefix("@") {
+                #expect(!line.contains("@_spi"), "Sources/TraveltimesCLI/\(file) asks for the store's SPI: \(line)")
                 let module = String(line.split(separator: " ").last ?? "")
                 #expect(module == "CommuteCore" || system.contains(module), "Sources/TraveltimesCLI/\(file) imports \(module)")
             }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-import CommuteCore
+@_spi(Store) import CommuteCore
 @testable import TraveltimesCLI
 
 /// The README's tables of providers, notifiers and exports are the registries' own

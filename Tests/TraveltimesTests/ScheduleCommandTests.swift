@@ -1,6 +1,10 @@
-import CommuteCore
+@_spi(Store) import CommuteCore
 import Foundation
 import Testing
+@_spi(Store) import CommuteStore
+@_spi(Store) import CommuteDelivery
+@_spi(Store) import CommuteHistory
+@_spi(Store) import CommuteSources
 
 @Suite struct ScheduleCommandTests {
     let now = Paths.capturedAt

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-@testable import CommuteCore
-@testable import CommuteDelivery
+@_spi(Store) @testable import CommuteCore
+@_spi(Store) @testable import CommuteDelivery
 @testable import CommuteModel
-@testable import CommuteSources
-@testable import CommuteStore
+@_spi(Store) @testable import CommuteSources
+@_spi(Store) @testable import CommuteStore
 
 /// The generators issue 34's failures came from, with the fixed seed of `JSONFuzzTests` (the same
 /// cases on every run, in CI): huge numbers in every field a notification service sends back,

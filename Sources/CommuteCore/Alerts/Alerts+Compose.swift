@@ -1,6 +1,7 @@
-import CommuteDelivery
+@_spi(Store) import CommuteDelivery
 import CommuteModel
 import FoundationEssentials
+@_spi(Store) import CommuteStore
 
 extension Alerts {
     enum Composition {

@@ -1,7 +1,8 @@
 import Basics
-import CommuteDelivery
+@_spi(Store) import CommuteDelivery
 import CommuteModel
 import FoundationEssentials
+@_spi(Store) import CommuteStore
 
 extension Alerts {
     /// What `delivered` lists: the decisions of a window, newest first.

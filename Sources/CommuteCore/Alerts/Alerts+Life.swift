@@ -1,6 +1,7 @@
-import CommuteDelivery
+@_spi(Store) import CommuteDelivery
 import CommuteModel
 import FoundationEssentials
+@_spi(Store) import CommuteStore
 
 /// The life of an alert after it is sent: one notification per occurrence (`AlertKey`), changed in
 /// place when a later alert of the same occurrence goes out (the leave alert after its heads-up, a

@@ -1,7 +1,9 @@
-import CommuteDelivery
+@_spi(Store) import CommuteDelivery
 import CommuteModel
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
+@_spi(Store) import CommuteHistory
+@_spi(Store) import CommuteSources
 
 extension Alerts {
     /// What one tick did.

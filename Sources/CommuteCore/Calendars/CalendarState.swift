@@ -1,6 +1,6 @@
 import Basics
 import CommuteModel
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 /// `calendars.json`: what each calendar's last reading found, and the departures and skipped
@@ -8,7 +8,7 @@ import FoundationEssentials
 /// are `calendar-NAME.ics` beside it. Part of the routes domain.
 public struct CalendarState: StoreDocument, Equatable {
     public static let fileName = "calendars.json"
-    public static let domain = Store.Domain.routes
+    public static let domain = StoreDomain.routes
 
     /// One calendar's last reading.
     public struct Reading: Codable, Sendable, Equatable {

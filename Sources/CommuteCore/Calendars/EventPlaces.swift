@@ -1,6 +1,7 @@
 import Basics
 import CommuteModel
 import FoundationEssentials
+@_spi(Store) import CommuteStore
 
 /// Where a calendar's events are, for a calendar that routes from a place to each event (`calendar
 /// add --from PLACE --provider P`): the event's GEO (or Apple's structured location), else a saved

@@ -1,8 +1,10 @@
 import Basics
-import CommuteDelivery
+@_spi(Store) import CommuteDelivery
 import CommuteModel
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
+@_spi(Store) import CommuteHistory
+@_spi(Store) import CommuteSources
 
 /// The operations behind the commands: refresh, favorites, schedules and the pending triggers.
 ///
@@ -45,7 +47,7 @@ public struct Commute: Sendable {
 
     /// A commute over `store` with `configuration` as read; `grace`, when given, overrides the
     /// configuration's.
-    public init(
+    @_spi(Store) public init(
         store: Store, configuration: Configuration = .empty, now: Date, timeZone: IANAZone, cap: Int = FanOut.defaultCap,
         grace: TimeInterval? = nil
     ) {
@@ -76,7 +78,7 @@ public struct Commute: Sendable {
 
     /// Opens a commute over `store`, reading its configuration once. `zone` chooses the zone from
     /// the saved one (or nil), and `now` the moment to act at in that zone.
-    public static func open(
+    @_spi(Store) public static func open(
         _ store: Store, unreadableConfiguration: UnreadableConfiguration = .fails, cap: Int,
         zone: (_ saved: String?) throws -> IANAZone, now: (IANAZone) throws -> Date
     ) throws -> Commute {

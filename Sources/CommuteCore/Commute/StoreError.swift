@@ -1,4 +1,4 @@
-import CommuteStore
+@_spi(Store) import CommuteStore
 
 /// A file of the store that could not be read, written or locked: what every feature may throw,
 /// for the command to map to its exit status.

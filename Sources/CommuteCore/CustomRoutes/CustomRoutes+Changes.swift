@@ -1,8 +1,10 @@
 import Basics
 import CommuteModel
-import CommuteSources
-import CommuteStore
+@_spi(Store) import CommuteSources
+@_spi(Store) import CommuteStore
 import FoundationEssentials
+@_spi(Store) import CommuteDelivery
+@_spi(Store) import CommuteHistory
 
 /// How custom routes reach their providers: the keys (from the environment or `config.json`),
 /// where each provider answers, and the HTTP client.

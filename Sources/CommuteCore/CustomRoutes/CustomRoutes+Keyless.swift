@@ -1,6 +1,7 @@
 import CommuteModel
-import CommuteSources
+@_spi(Store) import CommuteSources
 import FoundationEssentials
+@_spi(Store) import CommuteStore
 
 /// What a refresh asks the keyless services: a planner's queries for the alerts in play, the names
 /// its ends go by, and a fallback engine's daily estimate.

@@ -1,8 +1,11 @@
 import Basics
-import CommuteHistory
+@_spi(Store) import CommuteHistory
 import CommuteModel
 import FoundationEssentials
 import Synchronization
+@_spi(Store) import CommuteStore
+@_spi(Store) import CommuteDelivery
+@_spi(Store) import CommuteSources
 
 extension CustomRoutes {
     /// Which custom routes a refresh asks about.

@@ -1,7 +1,8 @@
 import CommuteModel
-import CommuteSources
+@_spi(Store) import CommuteSources
 import FoundationEssentials
 import Synchronization
+@_spi(Store) import CommuteStore
 
 /// The shared state of a refresh's fetches: the next route to ask about, each answer, the
 /// providers that stopped (a rejected key, a spent budget), and the requests counted but not sent.

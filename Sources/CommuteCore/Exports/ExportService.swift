@@ -1,5 +1,5 @@
 import Basics
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 /// One kind of export, in a file of its own under `Services/`: how `export add` takes its place,

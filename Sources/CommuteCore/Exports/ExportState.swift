@@ -1,5 +1,5 @@
 import Basics
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 /// `exports.json`: what each export last sent, so a run that changes nothing sends and writes
@@ -7,7 +7,7 @@ import FoundationEssentials
 /// notification side (the pending domain).
 public struct ExportState: StoreDocument, Equatable {
     public static let fileName = "exports.json"
-    public static let domain = Store.Domain.pending
+    public static let domain = StoreDomain.pending
 
     public struct Record: Codable, Sendable, Equatable {
         /// When it last sent or wrote something, and when it was last tried.

@@ -1,6 +1,10 @@
 import Basics
 import CommuteModel
 import FoundationEssentials
+@_spi(Store) import CommuteStore
+@_spi(Store) import CommuteDelivery
+@_spi(Store) import CommuteHistory
+@_spi(Store) import CommuteSources
 
 extension Exports {
     /// What every export publishes, worked out once a run: the favorites as sensors, the planned

@@ -1,5 +1,6 @@
 import CommuteModel
 import FoundationEssentials
+@_spi(Store) import CommuteStore
 
 extension FavoriteRoutes {
     /// Adds a group of favorites. The name must be new (any case); every route a favorite.

@@ -1,8 +1,8 @@
 import Basics
-import CommuteDelivery
+@_spi(Store) import CommuteDelivery
 import CommuteModel
-import CommuteSources
-import CommuteStore
+@_spi(Store) import CommuteSources
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 /// Why the alerts about to go out would be wrong: refreshes failing for `stale-after`, or an alert

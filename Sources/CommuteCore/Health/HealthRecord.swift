@@ -1,6 +1,6 @@
-import CommuteDelivery
+@_spi(Store) import CommuteDelivery
 import CommuteModel
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 /// `health.json`: the problem `tick` found that makes alerts wrong (old data, failing refreshes),
@@ -8,7 +8,7 @@ import FoundationEssentials
 /// written under the pending lock, with the ledger that records each health alert.
 public struct HealthRecord: StoreDocument, Equatable {
     public static let fileName = "health.json"
-    public static let domain = Store.Domain.pending
+    public static let domain = StoreDomain.pending
 
     public var version: Int
     /// Nil when all is well.

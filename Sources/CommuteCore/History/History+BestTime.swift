@@ -1,6 +1,9 @@
-import CommuteHistory
+@_spi(Store) import CommuteHistory
 import CommuteModel
 import FoundationEssentials
+@_spi(Store) import CommuteStore
+@_spi(Store) import CommuteDelivery
+@_spi(Store) import CommuteSources
 
 extension History {
     /// When to leave, from history: for each day asked about, the departure with the least typical

@@ -1,11 +1,13 @@
 import Basics
-import CommuteHistory
+@_spi(Store) import CommuteHistory
 import CommuteModel
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
+@_spi(Store) import CommuteDelivery
+@_spi(Store) import CommuteSources
 #endif
 
 extension History {

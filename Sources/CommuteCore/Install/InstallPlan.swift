@@ -1,4 +1,5 @@
 import FoundationEssentials
+@_spi(Store) import CommuteStore
 
 /// Why an installation cannot go ahead as asked. Nothing has been written.
 public enum InstallProblem: Error, Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Basics
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 #if canImport(Glibc)

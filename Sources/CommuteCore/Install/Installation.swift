@@ -1,5 +1,6 @@
 import Basics
 import FoundationEssentials
+@_spi(Store) import CommuteStore
 
 /// What `traveltimes install` writes: systemd user units or a crontab block that run `refresh`
 /// and `tick` unattended, with the store pinned and output quiet. Plans are pure text in, text

@@ -1,7 +1,7 @@
 import Basics
 import CommuteModel
-import CommuteSources
-import CommuteStore
+@_spi(Store) import CommuteSources
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 /// A place saved by name (`home`, `office`): where it is, the label a search found for it, and
@@ -33,7 +33,7 @@ public struct Place: Codable, Sendable, Equatable {
 /// domain.
 public struct PlaceBook: StoreDocument, Equatable {
     public static let fileName = "places.json"
-    public static let domain = Store.Domain.routes
+    public static let domain = StoreDomain.routes
 
     /// One search and what it found.
     public struct Search: Codable, Sendable, Equatable {

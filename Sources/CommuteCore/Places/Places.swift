@@ -1,7 +1,8 @@
 import Basics
 import CommuteModel
-import CommuteSources
+@_spi(Store) import CommuteSources
 import FoundationEssentials
+@_spi(Store) import CommuteStore
 
 /// Places saved by name, and finding them by text.
 extension Places {

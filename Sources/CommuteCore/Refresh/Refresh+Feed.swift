@@ -1,7 +1,8 @@
-import CommuteHistory
+@_spi(Store) import CommuteHistory
 import CommuteModel
-import CommuteSources
+@_spi(Store) import CommuteSources
 import FoundationEssentials
+@_spi(Store) import CommuteStore
 
 extension Refresh {
     /// Something a refresh reports without failing over it: a route left out, a favorite gone

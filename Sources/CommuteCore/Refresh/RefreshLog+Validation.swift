@@ -1,6 +1,6 @@
 import Basics
 import CommuteModel
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 // What each store file may hold. A file that parses but holds an impossible value (an hour of 99,

@@ -1,6 +1,6 @@
 import Basics
 import CommuteModel
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 /// `refresh.json`: what the last refresh attempts did, for `status`, the staleness line of
@@ -8,7 +8,7 @@ import FoundationEssentials
 /// be recorded while the cache stays byte-for-byte as it was.
 public struct RefreshLog: StoreDocument, Equatable {
     public static let fileName = "refresh.json"
-    public static let domain = Store.Domain.routes
+    public static let domain = StoreDomain.routes
 
     public var version: Int
     public var lastAttemptAt: Date?

@@ -1,8 +1,9 @@
 import Basics
-import CommuteDelivery
+@_spi(Store) import CommuteDelivery
 import CommuteModel
-import CommuteSources
+@_spi(Store) import CommuteSources
 import FoundationEssentials
+@_spi(Store) import CommuteStore
 
 /// The steps of a refresh, in the order they run.
 public enum RefreshStep: Sendable, Equatable {

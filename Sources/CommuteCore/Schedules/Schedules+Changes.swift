@@ -1,6 +1,9 @@
-import CommuteDelivery
+@_spi(Store) import CommuteDelivery
 import CommuteModel
 import FoundationEssentials
+@_spi(Store) import CommuteStore
+@_spi(Store) import CommuteHistory
+@_spi(Store) import CommuteSources
 
 extension Schedules {
     /// The fields of a new schedule, or the changes to one: nil means "not given".

@@ -1,6 +1,7 @@
 import Basics
 import CommuteModel
 import FoundationEssentials
+@_spi(Store) import CommuteStore
 
 extension Schedules {
     /// The local date now, in the schedules' zone.

@@ -1,5 +1,9 @@
 import CommuteModel
 import FoundationEssentials
+@_spi(Store) import CommuteStore
+@_spi(Store) import CommuteDelivery
+@_spi(Store) import CommuteHistory
+@_spi(Store) import CommuteSources
 
 extension Schedules {
     /// One row of `pending`.

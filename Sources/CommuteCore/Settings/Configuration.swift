@@ -1,14 +1,14 @@
 import Basics
-import CommuteDelivery
+@_spi(Store) import CommuteDelivery
 import CommuteModel
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 /// `config.json`: where `refresh` reads from, and the WSDOT access code. Mode 0600 like every
 /// store file; the only file the access code is ever written to.
 public struct Configuration: StoreDocument, Equatable {
     public static let fileName = "config.json"
-    public static let domain = Store.Domain.config
+    public static let domain = StoreDomain.config
 
     public var version: Int
     /// A URL or a file path.

@@ -1,7 +1,8 @@
 import Basics
-import CommuteDelivery
+@_spi(Store) import CommuteDelivery
 import CommuteModel
-import CommuteSources
+@_spi(Store) import CommuteSources
+@_spi(Store) import CommuteStore
 
 extension EnvironmentVariable {
     /// Every variable the program reads, as `--help` and the man page list them: its own, each

@@ -1,8 +1,9 @@
 import Basics
-import CommuteDelivery
+@_spi(Store) import CommuteDelivery
 import CommuteModel
-import CommuteSources
+@_spi(Store) import CommuteSources
 import FoundationEssentials
+@_spi(Store) import CommuteStore
 
 /// One setting of `config.json` that `config set` changes and `config unset` clears: its name,
 /// how a value is written and read, its limits, whether it is a secret, and what it changes.

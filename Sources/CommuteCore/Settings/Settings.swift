@@ -1,4 +1,5 @@
 import FoundationEssentials
+@_spi(Store) import CommuteStore
 
 extension Settings {
     /// Saves a setting's new value (`config set`). A change that `replansAlerts` is followed by a

@@ -1,8 +1,8 @@
 import Basics
-import CommuteHistory
+@_spi(Store) import CommuteHistory
 import CommuteModel
-import CommuteSources
-import CommuteStore
+@_spi(Store) import CommuteSources
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 import Glibc
 

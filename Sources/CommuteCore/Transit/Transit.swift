@@ -1,7 +1,7 @@
 import Basics
 import CommuteModel
-import CommuteSources
-import CommuteStore
+@_spi(Store) import CommuteSources
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import Basics
 import CommuteModel
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 /// `alerts.json`: the notifications out there that may still change — each alert's key, the
@@ -10,7 +10,7 @@ import FoundationEssentials
 /// written under the pending lock, with the ledger that records each decision.
 public struct OpenAlerts: StoreDocument, Equatable {
     public static let fileName = "alerts.json"
-    public static let domain = Store.Domain.pending
+    public static let domain = StoreDomain.pending
 
     public var version: Int
     public var alerts: [Alert]

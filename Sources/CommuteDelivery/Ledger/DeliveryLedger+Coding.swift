@@ -1,6 +1,6 @@
 import Basics
 import CommuteModel
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 /// `delivered.json` is read by every `tick` and holds a month of decisions, so it is read and

@@ -1,5 +1,5 @@
 import Basics
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 // What each store file may hold. A file that parses but holds an impossible value (an hour of 99,

@@ -1,12 +1,12 @@
 import CommuteModel
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 /// `delivered.json`: every decision `tick` made about an alert occurrence, newest last. Belongs to
 /// the notification side and is written under the pending lock.
 public struct DeliveryLedger: StoreDocument, Equatable {
     public static let fileName = "delivered.json"
-    public static let domain = Store.Domain.pending
+    public static let domain = StoreDomain.pending
     /// Mapped: a ledger left to grow (by an older version) is read without a copy.
     public static let mapsFile = true
 

@@ -1,5 +1,5 @@
 import CommuteModel
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 /// The ledger and the open alerts: the notification side's files, under the pending lock.

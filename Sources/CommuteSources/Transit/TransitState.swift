@@ -1,6 +1,6 @@
 import Basics
 import CommuteModel
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 /// `transit.json`: the transit routes, with the departures the last refresh worked out, and what
@@ -13,7 +13,7 @@ import FoundationEssentials
 /// they are, and every read of the routes adds these few.
 public struct TransitState: StoreDocument, Equatable {
     public static let fileName = "transit.json"
-    public static let domain = Store.Domain.routes
+    public static let domain = StoreDomain.routes
 
     /// What is known of one agency's feeds.
     public struct FeedState: Codable, Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Basics
 import CZlib
-import CommuteStore
+@_spi(Store) import CommuteStore
 import FoundationEssentials
 
 /// Why a zip archive, or an entry of it, cannot be read. The archive is never trusted: each size

@@ -6,6 +6,7 @@ import FoundationEssentials
 // a negative count, a zone that does not exist) is refused when read — exit 65 with the path and
 // the reason, the file untouched — instead of reaching arithmetic, an array index or a loop.
 
+@_spi(Store)
 extension Favorites {
     public func validate() throws(DocumentProblem) {
         var seen = Set<String>()
@@ -25,6 +26,7 @@ extension Favorites {
     }
 }
 
+@_spi(Store)
 extension ScheduleBook {
     public func validate() throws(DocumentProblem) {
         var seen = Set<UUID>()
@@ -69,6 +71,7 @@ extension ScheduleBook {
     }
 }
 
+@_spi(Store)
 extension PendingBook {
     public func validate() throws(DocumentProblem) {
         try DocumentProblem.range(cap, 1...FanOut.largestCap, "cap")

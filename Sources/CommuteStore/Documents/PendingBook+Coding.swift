@@ -7,6 +7,7 @@ import FoundationEssentials
 /// and `JSONWriter`, as `JSONEncoder` writes it but for one thing: `deferred`, nearly all of the
 /// file at scale, is written last, so that `tick`, which needs only the scheduled requests, stops
 /// reading where it begins (and, the file being mapped, never touches its pages).
+@_spi(Store)
 extension PendingBook {
     public static func decodeDocument(from data: Data) throws -> PendingBook {
         try decodeDocument(from: data, deferred: .all)

@@ -5,7 +5,7 @@ import FoundationEssentials
 /// `routes.json`: the route cache, the one source of truth for travel times.
 public struct RouteCache: StoreDocument, Equatable {
     public static let fileName = "routes.json"
-    public static let domain = Store.Domain.routes
+    public static let domain = StoreDomain.routes
     public static let mapsFile = true
     public static let maximumSize = RegularFile.routeCacheMaximumSize
 

@@ -1,24 +1,28 @@
 import CommuteModel
 import FoundationEssentials
 
+@_spi(Store)
 extension ScheduleBook: StoreDocument {
     public static let fileName = "schedules.json"
-    public static let domain = Store.Domain.schedules
+    public static let domain = StoreDomain.schedules
 }
 
+@_spi(Store)
 extension Favorites: StoreDocument {
     public static let fileName = "favorites.json"
-    public static let domain = Store.Domain.favorites
+    public static let domain = StoreDomain.favorites
 }
 
+@_spi(Store)
 extension PendingBook: StoreDocument {
     public static let fileName = "pending.json"
-    public static let domain = Store.Domain.pending
+    public static let domain = StoreDomain.pending
     /// Mapped: tick reads the scheduled requests at its start and never touches the rest.
     public static let mapsFile = true
 }
 
 /// The schedules, the favorites and the plan made from them.
+@_spi(Store)
 extension Store {
     public func favorites() throws(StoreError) -> Favorites { try read(Favorites.self) }
     public func schedules() throws(StoreError) -> ScheduleBook { try read(ScheduleBook.self) }

@@ -3,6 +3,7 @@ import CommuteModel
 import FoundationEssentials
 
 /// The route cache: the feed's routes and the custom ones (transit routes are CommuteSources').
+@_spi(Store)
 extension Store {
     /// The cached feed and custom routes. End points (where each route starts and ends) are left
     /// out unless asked for: only the one-route view shows them, and reading them is a third of

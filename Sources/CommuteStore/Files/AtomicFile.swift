@@ -8,6 +8,7 @@ import Glibc
 /// Whole-file replacement that a crash cannot tear: write a temporary file in the same directory,
 /// fsync it, rename it over the target, fsync the directory. A reader, or a process killed at any
 /// instant, sees either the whole old file or the whole new one.
+@_spi(Store)
 public enum AtomicFile {
     /// Replaces `path` with `data`, mode 0600 (or `mode`). A temporary file of the same target left
     /// by a writer that is gone (killed mid-write) is garbage and is removed; one a live process is

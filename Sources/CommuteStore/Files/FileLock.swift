@@ -11,6 +11,7 @@ import Glibc
 /// descriptions independently — so the lock excludes other threads of this process exactly as it
 /// excludes other processes. The kernel drops it when its holder dies, so a killed process never
 /// leaves a stale lock behind.
+@_spi(Store)
 public struct FileLock: Sendable {
     public enum Mode: Sendable {
         /// Readers that must see a domain unchanged while they work; many may hold it at once.

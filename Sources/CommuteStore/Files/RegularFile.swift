@@ -10,6 +10,7 @@ import Glibc
 /// Whatever stands there — a FIFO (which would block a plain open forever), a device, a
 /// directory, a symbolic link that loops, a file of gigabytes — is refused with the path and the
 /// reason, as data the store cannot read, before a byte of it is read.
+@_spi(Store)
 public enum RegularFile {
     /// The most a store file other than the route cache can hold: the largest a real store writes
     /// (ten thousand schedules, a month of ledger) is a few megabytes.

@@ -5,6 +5,7 @@ import FoundationEssentials
 /// tick, a refresh, a `place add` in a shell). The times of the last requests are kept in a small
 /// file, read and written under its own lock; a process that must wait does so holding the lock,
 /// so the others queue behind it.
+@_spi(Store)
 public struct RequestPace: Sendable {
     public var path: String
     public var minimumGap: TimeInterval
