@@ -217,7 +217,7 @@ extension CustomRoutes {
         route.updatedAt = now
         route.custom?.fetchedAt = now
         route.custom?.triedAt = now
-        if let itineraries = measurement.itineraries, let custom = route.custom {
+        if let itineraries = measurement.itineraries, case .provider(let custom) = route.kind {
             route.transit = Self.itineraryTransit(custom: custom, itineraries: itineraries, queries: queries, previous: route.transit)
         }
         return route
@@ -303,7 +303,7 @@ extension CustomRoutes {
             throw TransitProblem("route \(id) is a transit route: remove it and add it again to change it (`traveltimes route remove \(id)`)")
         }
         let route = try store.updateCustomRoutes { routes -> Route in
-            guard let index = routes.firstIndex(where: { $0.id == id }), let old = routes[index].custom else {
+            guard let index = routes.firstIndex(where: { $0.id == id }), case .provider(let old) = routes[index].kind else {
                 throw ModelError.unknownRoute(id)
             }
             let custom = Route.Custom(provider: provider ?? old.provider, from: from ?? old.from, to: to ?? old.to)

@@ -40,7 +40,7 @@ extension CustomRoutes {
     /// A planner's route with its ends named as the places saved there (`home`), else as the
     /// start and the destination.
     func named(_ route: Route) -> Route {
-        guard case .provider(let provider) = route.kind, provider.isTransit, let custom = route.custom else { return route }
+        guard case .provider(let custom) = route.kind, custom.provider.isTransit else { return route }
         var route = route
         route.transit?.fromName = commute.places.name(of: custom.from) ?? "your start"
         route.transit?.toName = commute.places.name(of: custom.to) ?? "your destination"
@@ -51,7 +51,7 @@ extension CustomRoutes {
     /// day (at most daily, as the engines ask). True when a new estimate came, false when the
     /// engine was asked and failed (the old estimate stays), nil when it was not asked.
     func refreshEstimate(of route: inout Route, access: ProviderAccess, policy: CustomPolicy, deadline: TimeInterval) throws -> Bool? {
-        guard let custom = route.custom, let engine = custom.fallback else { return nil }
+        guard case .provider(let custom) = route.kind, let engine = custom.fallback else { return nil }
         if let estimated = custom.estimatedAt, estimated <= now, now.timeIntervalSince(estimated) < Self.freeFlowInterval { return nil }
         let asking = Route.Custom(provider: engine, from: custom.from, to: custom.to)
         guard case .success(let measurement) = try measure(asking, access: access, budget: policy.budgets[engine] ?? 0, deadline: deadline) else {

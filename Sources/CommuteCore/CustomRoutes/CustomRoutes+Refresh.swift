@@ -153,7 +153,7 @@ extension CustomRoutes {
         var decided: [Int: CustomRouteOutcome] = [:]
         var toAsk: [Int] = []
         for (index, route) in routes.enumerated() {
-            guard let custom = route.custom else { continue }
+            guard case .provider(let custom) = route.kind else { continue }
             func skip(_ skip: CustomRouteOutcome.Skip) {
                 decided[index] = CustomRouteOutcome(
                     routeID: route.id, provider: custom.provider, result: .skipped, skip: skip, failure: nil,
@@ -218,7 +218,7 @@ extension CustomRoutes {
         }
         @Sendable func fetch() {
             while let index = state.next() {
-                guard let custom = routes[index].custom else { continue }
+                guard case .provider(let custom) = routes[index].kind else { continue }
                 if let failure = state.stopped(custom.provider) {
                     state.record(index, .failure(failure), unsent: custom.provider)
                     continue
@@ -261,7 +261,7 @@ extension CustomRoutes {
         if let error = state.error { throw error }
         for (index, result) in results {
             let route = routes[index]
-            guard let custom = route.custom else { continue }
+            guard case .provider(let custom) = route.kind else { continue }
             switch result {
             case .success(let measurement):
                 // Judged against its history, and recorded (when history is on).
@@ -307,7 +307,7 @@ extension CustomRoutes {
         if !asked.isEmpty {
             try store.updateCustomRoutes { routes in
                 for index in routes.indices {
-                    guard let new = asked[routes[index].id], let current = routes[index].custom, let answered = new.custom,
+                    guard let new = asked[routes[index].id], case .provider(let current) = routes[index].kind, case .provider(let answered) = new.kind,
                         current.isSameRoute(as: answered)
                     else { continue }
                     routes[index] = new

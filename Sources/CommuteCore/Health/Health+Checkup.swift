@@ -157,7 +157,7 @@ extension Health {
                 name: feed.name, routes: routes.count, checkedAt: state?.checkedAt,
                 problems: state?.problemList ?? []))
             for id in routes {
-                guard let route = transitRoutes[id].map(current), let trip = route.transit, trip.next(at: now) == nil else { continue }
+                guard let route = transitRoutes[id].map(current), let trip = route.departures, trip.next(at: now) == nil else { continue }
                 findings.append(.transitNoDeparture(route: id, why: TransitText.departures(of: trip, at: now, calendar: calendar)))
             }
             for (kind, text) in feed.locations {

@@ -157,7 +157,7 @@ extension History {
     /// A transit route is delayed when its next departure is late by `minutes` at the second stop,
     /// or cancelled.
     public func isDelayed(_ route: Route, minutes: Int, aboveUsual: Bool, at moment: Date) -> Bool {
-        if let transit = route.transit {
+        if let transit = route.departures {
             guard let next = transit.next(at: moment) else { return false }
             return next.plannedIsLost || next.delayMinutes >= minutes
         }

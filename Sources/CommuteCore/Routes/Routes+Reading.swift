@@ -21,7 +21,7 @@ extension Commute {
     /// window) they are worked out again from its timetable, for that moment and without live
     /// data — never another day's departures shown as this one's.
     func current(_ route: Route) -> Route {
-        guard let transit = route.transit else { return route }
+        guard let transit = route.departures else { return route }
         let inWindow = now >= route.updatedAt.addingTimeInterval(-60) && now <= (transit.coveredUntil ?? .distantPast)
         guard !inWindow, let timetable = try? self.transit.loadTimetable(for: route.id) else { return route.at(now) }
         var planned = Transit.planned(route, timetable: timetable, realtime: nil, alerts: nil, at: now)

@@ -44,13 +44,12 @@ extension Routes {
         /// A transit feed, by name.
         case transit(String)
 
+        /// A planner's route counts with the transit feeds once its itineraries have come.
         public init(_ route: Route) {
-            if let transit = route.transit {
-                self = .transit(transit.feed)
-            } else if let custom = route.custom {
-                self = .provider(custom.provider)
-            } else {
-                self = .feed
+            switch route.kind {
+            case .feed: self = .feed
+            case .transitFeed(let transit): self = .transit(transit.feed)
+            case .provider(let custom): self = route.departures.map { .transit($0.feed) } ?? .provider(custom.provider)
             }
         }
 
@@ -101,12 +100,10 @@ extension Routes {
         var newest: [RouteSource: Date?] = [:]
         for route in routes {
             let source = RouteSource(route)
-            let measured: Date? = if let transit = route.transit {
-                transit.realtimeAt
-            } else if let custom = route.custom {
-                custom.fetchedAt == nil ? nil : route.updatedAt
-            } else {
-                route.updatedAt
+            let measured: Date? = switch route.kind {
+            case .feed: route.updatedAt
+            case .transitFeed(let transit): transit.realtimeAt
+            case .provider(let custom): route.departures.map(\.realtimeAt) ?? (custom.fetchedAt == nil ? nil : route.updatedAt)
             }
             let known = newest[source] ?? nil
             newest[source] = [known, measured].compactMap { $0 }.max()

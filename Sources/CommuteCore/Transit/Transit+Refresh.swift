@@ -38,7 +38,7 @@ extension Transit {
         _ route: Route, timetable: TransitTimetable, realtime: GTFSRealtime?, alerts: GTFSRealtime?, at moment: Date,
         realtimeProblem: String? = nil
     ) -> Route {
-        guard var transit = route.transit else { return route }
+        guard case .transitFeed(var transit) = route.kind else { return route }
         // A bus that leaves before the walk to it ends can never be taken, now or later.
         let departures = timetable.departures(
             after: moment.addingTimeInterval(TimeInterval(transit.walkMinutes * 60)), realtime: realtime,
@@ -62,7 +62,7 @@ extension Transit {
         // Without realtime data now, a bus the last feed (within the hour) predicted late, still
         // to come though its timetable time has gone, keeps that prediction, said as of then: the
         // late bus is the one that can still be caught.
-        if realtime == nil, let before = route.transit, let at = before.realtimeAt ?? before.departures.compactMap(\.predictedAt).max(),
+        if realtime == nil, let before = route.departures, let at = before.realtimeAt ?? before.departures.compactMap(\.predictedAt).max(),
             moment.timeIntervalSince(at) < Self.carriedPrediction
         {
             let leaving = moment.addingTimeInterval(TimeInterval(transit.walkMinutes * 60))
@@ -188,7 +188,7 @@ extension Transit {
                         defer { unlink(staged.path) }
                         // Every route's trips from the new timetable, before it replaces the old.
                         var built: [String: TransitTimetable] = [:]
-                        for (route, result) in zip(routes.filter { $0.kind == .transitFeed }, staged.timetables) {
+                        for (route, result) in zip(routes.filter(\.isTransitFeed), staged.timetables) {
                             let reason: String
                             switch result {
                             case .success(let timetable) where !timetable.trips.isEmpty:

@@ -49,7 +49,7 @@ public enum AlertComposer {
     /// A transit route, given the moment, lists its next departures instead (see `TransitText`),
     /// then the service alerts that name it.
     public static func line(routeID: String, route: Route?, usual: Usual? = nil, at moment: Date? = nil, calendar: ZonedCalendar? = nil) -> String {
-        if let route, let transit = route.transit, let moment, let calendar {
+        if let route, let transit = route.departures, let moment, let calendar {
             let lines = ["\(route.name): \(TransitText.departures(of: transit, at: moment, calendar: calendar))"] + TransitText.notices(of: transit)
             return lines.joined(separator: "\n")
         }

@@ -70,7 +70,7 @@ public struct LeaveTime: Sendable, Equatable {
         // route wins, a driving route's current time included.
         let transit = known.compactMap { route -> LeaveTime? in
             // With none that early, the last in time at all: less to spare beats no bus.
-            guard let trip = route.transit,
+            guard let trip = route.departures,
                 var choice = trip.choice(arrivingBy: arrival.addingTimeInterval(-buffer)) ?? trip.choice(arrivingBy: arrival)
             else { return nil }
             if let replaced = memory?.replaced(by: choice.chosen.run) {

@@ -142,7 +142,7 @@ public enum TransitText {
     /// arrives; why it changed; the service alerts; whether the times are live. Times on another
     /// day than `reference` (the arrival) say their day.
     public static func leaveLines(for route: Route, choice: Route.Transit.Choice, calendar: ZonedCalendar, on reference: Date) -> [String] {
-        guard let transit = route.transit else { return [] }
+        guard let transit = route.departures else { return [] }
         let chosen = choice.chosen
         var lines: [String] = []
         if let change = change(choice, calendar: calendar, on: reference) { lines.append(change) }

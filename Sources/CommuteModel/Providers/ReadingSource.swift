@@ -47,7 +47,7 @@ public struct ReadingSource: Hashable, Sendable {
         switch route.kind {
         case .feed: self = .wsdot
         case .transitFeed: self = .transit
-        case .provider(let provider): self = .provider(provider)
+        case .provider(let custom): self = .provider(custom.provider)
         }
     }
 }

@@ -6,16 +6,34 @@ extension Route {
     public enum Kind: Sendable, Equatable {
         /// A route of WSDOT's feed: its time, its usual time and its name come with each refresh.
         case feed
-        /// Two stops of an agency's GTFS timetable, timed by its realtime feed (`transit add`).
-        case transitFeed
-        /// From a point to a point through a routing provider (`route add`): a live time with a key,
-        /// a free-flow estimate from an open engine, or Transitous's itineraries.
-        case provider(RouteProvider)
+        /// Two stops of an agency's GTFS timetable, timed by its realtime feed (`transit add`):
+        /// the stops, the line, the walk and the next departures.
+        case transitFeed(Transit)
+        /// From a point to a point through a routing provider (`route add`, a calendar's event): a
+        /// live time with a key, a free-flow estimate from an open engine, or Transitous's
+        /// itineraries (`departures`) — its provider, its ends and what was last asked.
+        case provider(Custom)
     }
 
     public var kind: Kind {
-        if let custom { return .provider(custom.provider) }
-        return transit == nil ? .feed : .transitFeed
+        if let custom { return .provider(custom) }
+        if let transit { return .transitFeed(transit) }
+        return .feed
+    }
+
+    /// A public-transport route's departures: a timetable's next runs, or a planner's itineraries
+    /// once they have come; nil for a car's route.
+    public var departures: Transit? {
+        switch kind {
+        case .feed: nil
+        case .transitFeed(let transit): transit
+        case .provider(let custom): custom.provider.isTransit ? transit : nil
+        }
+    }
+
+    /// Whether it is two stops of an agency's timetable (`transit add`).
+    public var isTransitFeed: Bool {
+        if case .transitFeed = kind { true } else { false }
     }
 
     /// Whether it is asked of a routing provider (`route add`, a calendar's event), rather than
@@ -26,7 +44,7 @@ extension Route {
 
     /// The routing provider it is asked of; nil for a feed's route.
     public var provider: RouteProvider? {
-        if case .provider(let provider) = kind { provider } else { nil }
+        if case .provider(let custom) = kind { custom.provider } else { nil }
     }
 
     /// `wsdot`, `transit`, or its provider's name (`tomtom`, `osrm`): as `--json` names a source.
@@ -34,7 +52,7 @@ extension Route {
         switch kind {
         case .feed: "wsdot"
         case .transitFeed: "transit"
-        case .provider(let provider): provider.rawValue
+        case .provider(let custom): custom.provider.rawValue
         }
     }
 
@@ -43,12 +61,12 @@ extension Route {
         switch kind {
         case .feed: false
         case .transitFeed: true
-        case .provider(let provider): provider.isTransit
+        case .provider(let custom): custom.provider.isTransit
         }
     }
 
     /// Public transport whose departures are the timetable's alone: no realtime data has come.
     public var isTimetableOnly: Bool {
-        isPublicTransport && transit?.realtimeAt == nil
+        isPublicTransport && departures?.realtimeAt == nil
     }
 }

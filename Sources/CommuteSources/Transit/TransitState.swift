@@ -63,7 +63,7 @@ public struct TransitState: StoreDocument, Equatable {
             try DocumentProblem.check(seen.insert(route.id).inserted, "\(field).id repeats another route's")
             if let problem = route.implausibility { throw DocumentProblem("impossible value: \(field): \(problem)") }
             guard let transit = route.transit else { throw DocumentProblem("wrong shape: \(field).transit is missing") }
-            try DocumentProblem.check(route.kind == .transitFeed, "\(field) is both custom and transit")
+            try DocumentProblem.check(route.isTransitFeed, "\(field) is both custom and transit")
             try DocumentProblem.check(TransitFeed.isValidName(transit.feed), "\(field).transit.feed is not a feed name")
             try DocumentProblem.range(transit.walkMinutes, 0...Route.Transit.longestWalk, "\(field).transit.walkMinutes")
             try DocumentProblem.check(

@@ -20,7 +20,7 @@ extension Commands {
                     route: RouteJSON(route, calendar: commute.calendar), startPoint: route.startPoint, endPoint: route.endPoint,
                     estimatedArrival: detail.estimatedArrival.map { TimeFormatting.iso8601($0, calendar: commute.calendar) },
                     favorite: detail.isFavorite, scheduleIDs: detail.schedules.map { $0.id.lowercasedString },
-                    transit: route.kind == .transitFeed ? route.transit.map { TransitJSON($0, at: commute.now, calendar: commute.calendar) } : nil,
+                    transit: route.isTransitFeed ? route.transit.map { TransitJSON($0, at: commute.now, calendar: commute.calendar) } : nil,
                     itineraries: route.provider?.isTransit == true
                         ? ItineraryJSON.list(route.transit, at: commute.now, calendar: commute.calendar) : nil,
                     estimate: route.provider?.isFreeFlow == true ? FreeFlowJSON(route) : nil))
@@ -42,7 +42,7 @@ extension Commands {
                 // The alerts in force on the next one's way, once each.
                 for notice in coming.first(where: { !$0.dropped })?.notices ?? [] { io.out("  Service alert: \(notice)") }
             }
-            if let custom = route.custom, custom.fetchedAt != nil {
+            if case .provider(let custom) = route.kind, custom.fetchedAt != nil {
                 io.out("  Asked:    \(TimeFormatting.moment(route.updatedAt, relativeTo: commute.now, calendar: calendar)) "
                     + "(\(TimeFormatting.age(commute.now.timeIntervalSince(route.updatedAt))) ago)")
             } else {
@@ -61,7 +61,7 @@ extension Commands {
             if let description = route.description.map(DisplayText.line), description != route.name { io.out("  \(description)") }
             if let start = route.startPoint { io.out("  From:     \(describe(start))") }
             if let end = route.endPoint { io.out("  To:       \(describe(end))") }
-            if let custom = route.custom {
+            if case .provider(let custom) = route.kind {
                 io.out("  From:     \(commute.places.name(of: custom.from).map { "\($0) (\(custom.from))" } ?? custom.from.description)")
                 io.out("  To:       \(commute.places.name(of: custom.to).map { "\($0) (\(custom.to))" } ?? custom.to.description)")
                 io.out("  Source:   \(custom.provider.displayName) (\(custom.provider.isTransit ? "door-to-door public transport, no key" : custom.provider.isFreeFlow ? "an open routing engine, no key" : "a custom route"))")
@@ -70,7 +70,7 @@ extension Commands {
                 printItineraries(route, commute, io)
                 return
             }
-            if let transit = route.transit {
+            if case .transitFeed(let transit) = route.kind {
                 io.out("  From:     \(transit.fromName ?? "?") (stop \(transit.fromStop))")
                 io.out("  To:       \(transit.toName ?? "?") (stop \(transit.toStop))")
                 io.out("  Source:   transit feed \(transit.feed), \(transit.line.map { "line \($0)" } ?? "any line")")
@@ -79,7 +79,7 @@ extension Commands {
             }
             if let distance = route.distanceMiles { io.out("  Distance: \(commute.units.format(miles: distance))") }
             let usual = route.provider?.usualIsFreeFlow == true ? "without traffic" : "usually"
-            if let transit = route.transit {
+            if case .transitFeed(let transit) = route.kind {
                 // Walk and ride of the next bus: its delay only when the realtime feed gives one.
                 io.out("  Trip:     \(minutes(route.currentMinutes)) (walk \(transit.walkMinutes) min, then the ride; timetable \(minutes(route.averageMinutes)))")
                 let next = transit.next(at: commute.now)
@@ -98,7 +98,7 @@ extension Commands {
             if let arrival {
                 io.out("  Arrive:   \(TimeFormatting.moment(arrival, relativeTo: commute.now, calendar: calendar)) if you leave now")
             }
-            if let custom = route.custom, custom.fetchedAt == nil {
+            if case .provider(let custom) = route.kind, custom.fetchedAt == nil {
                 io.out("  Updated:  not fetched yet; the next refresh that needs it asks \(custom.provider.displayName)")
             } else {
                 io.out("  Updated:  \(TimeFormatting.moment(route.updatedAt, relativeTo: commute.now, calendar: calendar)) "

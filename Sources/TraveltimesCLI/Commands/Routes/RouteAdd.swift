@@ -186,7 +186,7 @@ extension Commands {
             } catch let problem as TransitProblem {
                 throw TransitFailed(problem: problem, context: "route \(id) was not added", secrets: [])
             }
-            guard let transit = route.transit else { return }
+            guard case .transitFeed(let transit) = route.kind else { return }
             invocation.io.out("Added route \(id): \(route.name).")
             invocation.io.out("Next: \(TransitText.departures(of: transit, at: commute.now, calendar: commute.calendar))")
         }
