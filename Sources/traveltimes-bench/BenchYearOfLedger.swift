@@ -1,6 +1,5 @@
 import CommuteCore
 @_spi(Store) import CommuteDelivery
-@_spi(Store) import CommuteHistory
 @_spi(Store) import CommuteStore
 import Foundation
 

@@ -2,7 +2,6 @@
 // a bare Foundation binary built the same way. Not a test: it asserts nothing, it reports.
 import CommuteCore
 @_spi(Store) import CommuteDelivery
-@_spi(Store) import CommuteHistory
 @_spi(Store) import CommuteStore
 import Foundation
 

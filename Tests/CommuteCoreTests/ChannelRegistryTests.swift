@@ -1,4 +1,4 @@
-@_spi(Store) @testable import CommuteDelivery
+@testable import CommuteDelivery
 import Testing
 
 /// The one list of notification services: every reader, help line and sender comes from it.

@@ -1,8 +1,8 @@
 @_spi(Store) @testable import CommuteCore
-@_spi(Store) @testable import CommuteDelivery
+@testable import CommuteDelivery
 @testable import CommuteModel
-@_spi(Store) @testable import CommuteSources
-@_spi(Store) @testable import CommuteStore
+@testable import CommuteSources
+@testable import CommuteStore
 import Foundation
 import Synchronization
 import Testing

@@ -3,7 +3,7 @@ import Testing
 
 import Basics
 @testable import CommuteModel
-@_spi(Store) @testable import CommuteSources
+@testable import CommuteSources
 
 /// MOTIS's answers as Transitous sent them (`Fixtures/real/motis/`), read by the reader a refresh
 /// uses: what each file says, and what of its service alerts is in force.

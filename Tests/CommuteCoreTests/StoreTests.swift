@@ -1,5 +1,5 @@
 @_spi(Store) @testable import CommuteCore
-@_spi(Store) @testable import CommuteDelivery
+@testable import CommuteDelivery
 @testable import CommuteModel
 @_spi(Store) @testable import CommuteSources
 @_spi(Store) @testable import CommuteStore

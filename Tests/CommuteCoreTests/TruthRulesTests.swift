@@ -2,10 +2,10 @@ import Foundation
 import Testing
 
 @_spi(Store) @testable import CommuteCore
-@_spi(Store) @testable import CommuteDelivery
+@testable import CommuteDelivery
 @testable import CommuteModel
-@_spi(Store) @testable import CommuteSources
-@_spi(Store) @testable import CommuteStore
+@testable import CommuteSources
+@testable import CommuteStore
 
 /// The pure rules behind issue 33's cases: a reading's plausibility over its distance, each
 /// provider's usual time, and a loop trip's rides.

@@ -3,9 +3,6 @@ import Glibc
 import Testing
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
-@_spi(Store) import CommuteDelivery
-@_spi(Store) import CommuteHistory
-@_spi(Store) import CommuteSources
 
 extension PromiseTests {
     /// A login page answering 200 in front of Home Assistant is no Home Assistant: the export is

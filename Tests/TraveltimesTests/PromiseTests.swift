@@ -3,9 +3,6 @@ import Glibc
 import Testing
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
-@_spi(Store) import CommuteDelivery
-@_spi(Store) import CommuteHistory
-@_spi(Store) import CommuteSources
 
 /// Issue 46: what the README promises, kept at the edges — no alert dropped, no failure called a
 /// success, no store broken by two commands at once.

@@ -1,5 +1,5 @@
 @_spi(Store) import CommuteCore
-@_spi(Store) import CommuteStore
+import CommuteStore
 import Foundation
 import Testing
 

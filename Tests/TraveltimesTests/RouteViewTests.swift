@@ -2,9 +2,6 @@
 import Foundation
 import Testing
 @_spi(Store) import CommuteStore
-@_spi(Store) import CommuteDelivery
-@_spi(Store) import CommuteHistory
-@_spi(Store) import CommuteSources
 
 @Suite struct RouteViewTests {
     let now = "2025-11-04T16:05:00-08:00"

@@ -2,9 +2,6 @@
 import Foundation
 import Testing
 @_spi(Store) import CommuteStore
-@_spi(Store) import CommuteDelivery
-@_spi(Store) import CommuteHistory
-@_spi(Store) import CommuteSources
 
 @Suite struct ScheduleCommandTests {
     let now = Paths.capturedAt

@@ -2,10 +2,10 @@ import Foundation
 import Testing
 
 @_spi(Store) @testable import CommuteCore
-@_spi(Store) @testable import CommuteDelivery
+@testable import CommuteDelivery
 @testable import CommuteModel
-@_spi(Store) @testable import CommuteSources
-@_spi(Store) @testable import CommuteStore
+@testable import CommuteSources
+@testable import CommuteStore
 
 /// The generators issue 34's failures came from, with the fixed seed of `JSONFuzzTests` (the same
 /// cases on every run, in CI): huge numbers in every field a notification service sends back,

@@ -2,9 +2,6 @@
 import Foundation
 import Testing
 @_spi(Store) import CommuteStore
-@_spi(Store) import CommuteDelivery
-@_spi(Store) import CommuteHistory
-@_spi(Store) import CommuteSources
 
 /// A command that changes the schedules does all of its change or none of it, and a plan older
 /// than the schedules (a command killed in between) is made again by the next command that plans.

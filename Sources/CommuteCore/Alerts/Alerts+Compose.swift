@@ -1,7 +1,6 @@
-@_spi(Store) import CommuteDelivery
+import CommuteDelivery
 import CommuteModel
 import FoundationEssentials
-@_spi(Store) import CommuteStore
 
 extension Alerts {
     enum Composition {

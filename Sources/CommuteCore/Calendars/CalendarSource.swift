@@ -1,6 +1,6 @@
 import Basics
 import CommuteModel
-@_spi(Store) import CommuteStore
+import CommuteStore
 import FoundationEssentials
 
 /// A calendar traveltimes reads (`calendar add`): where it is, and what its events mean — a

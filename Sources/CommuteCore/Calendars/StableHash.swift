@@ -1,5 +1,4 @@
 import FoundationEssentials
-@_spi(Store) import CommuteStore
 
 /// FNV-1a over UTF-8, twice with different seeds: an identity that is the same in every process
 /// (Swift's `Hasher` is seeded per process).

@@ -1,9 +1,8 @@
 import Basics
-@_spi(Store) import CommuteDelivery
+import CommuteDelivery
 import CommuteModel
 @_spi(Store) import CommuteStore
 import FoundationEssentials
-@_spi(Store) import CommuteHistory
 @_spi(Store) import CommuteSources
 
 /// The operations behind the commands: refresh, favorites, schedules and the pending triggers.

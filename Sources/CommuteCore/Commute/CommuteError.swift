@@ -1,5 +1,4 @@
 import CommuteModel
-@_spi(Store) import CommuteStore
 /// Why an operation on favorites or schedules was refused. Messages quote the value and say what to do.
 public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No schedule ID starts with the text.

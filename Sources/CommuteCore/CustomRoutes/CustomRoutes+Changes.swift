@@ -3,7 +3,6 @@ import CommuteModel
 @_spi(Store) import CommuteSources
 @_spi(Store) import CommuteStore
 import FoundationEssentials
-@_spi(Store) import CommuteDelivery
 @_spi(Store) import CommuteHistory
 
 /// How custom routes reach their providers: the keys (from the environment or `config.json`),

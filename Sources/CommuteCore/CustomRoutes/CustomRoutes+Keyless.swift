@@ -1,5 +1,5 @@
 import CommuteModel
-@_spi(Store) import CommuteSources
+import CommuteSources
 import FoundationEssentials
 @_spi(Store) import CommuteStore
 

@@ -4,7 +4,6 @@ import CommuteModel
 import FoundationEssentials
 import Synchronization
 @_spi(Store) import CommuteStore
-@_spi(Store) import CommuteDelivery
 @_spi(Store) import CommuteSources
 
 extension CustomRoutes {

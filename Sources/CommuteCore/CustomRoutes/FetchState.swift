@@ -1,8 +1,7 @@
 import CommuteModel
-@_spi(Store) import CommuteSources
+import CommuteSources
 import FoundationEssentials
 import Synchronization
-@_spi(Store) import CommuteStore
 
 /// The shared state of a refresh's fetches: the next route to ask about, each answer, the
 /// providers that stopped (a rejected key, a spent budget), and the requests counted but not sent.

@@ -1,5 +1,5 @@
 import Basics
-@_spi(Store) import CommuteStore
+import CommuteStore
 import FoundationEssentials
 
 /// A place the commute is published to (`export add`): Home Assistant's REST API, an MQTT broker

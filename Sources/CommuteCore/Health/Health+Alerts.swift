@@ -1,7 +1,7 @@
 import Basics
-@_spi(Store) import CommuteDelivery
+import CommuteDelivery
 import CommuteModel
-@_spi(Store) import CommuteSources
+import CommuteSources
 @_spi(Store) import CommuteStore
 import FoundationEssentials
 

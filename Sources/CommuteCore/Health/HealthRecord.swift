@@ -1,4 +1,4 @@
-@_spi(Store) import CommuteDelivery
+import CommuteDelivery
 import CommuteModel
 @_spi(Store) import CommuteStore
 import FoundationEssentials

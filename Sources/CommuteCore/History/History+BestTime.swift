@@ -2,7 +2,6 @@
 import CommuteModel
 import FoundationEssentials
 @_spi(Store) import CommuteStore
-@_spi(Store) import CommuteDelivery
 @_spi(Store) import CommuteSources
 
 extension History {

@@ -6,7 +6,6 @@ import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
-@_spi(Store) import CommuteDelivery
 @_spi(Store) import CommuteSources
 #endif
 

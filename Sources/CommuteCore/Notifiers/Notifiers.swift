@@ -1,8 +1,7 @@
-@_spi(Store) import CommuteDelivery
+import CommuteDelivery
 import CommuteModel
 import FoundationEssentials
 @_spi(Store) import CommuteStore
-@_spi(Store) import CommuteHistory
 @_spi(Store) import CommuteSources
 
 /// The notifiers and delay watches, kept in `config.json`: each change is read, made and saved

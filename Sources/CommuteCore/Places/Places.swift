@@ -1,6 +1,6 @@
 import Basics
 import CommuteModel
-@_spi(Store) import CommuteSources
+import CommuteSources
 import FoundationEssentials
 @_spi(Store) import CommuteStore
 

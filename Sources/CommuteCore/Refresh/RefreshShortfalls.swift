@@ -1,8 +1,7 @@
 import Basics
 import CommuteModel
-@_spi(Store) import CommuteSources
+import CommuteSources
 import FoundationEssentials
-@_spi(Store) import CommuteStore
 
 /// Transit feeds with a file that could not be fetched or read (said as warnings, what was there
 /// kept): try again later.

@@ -2,7 +2,6 @@
 import CommuteModel
 @_spi(Store) import CommuteStore
 import FoundationEssentials
-@_spi(Store) import CommuteHistory
 @_spi(Store) import CommuteSources
 
 extension Routes {

@@ -1,8 +1,6 @@
 import CommuteModel
 import FoundationEssentials
 @_spi(Store) import CommuteStore
-@_spi(Store) import CommuteDelivery
-@_spi(Store) import CommuteHistory
 @_spi(Store) import CommuteSources
 
 extension Routes {

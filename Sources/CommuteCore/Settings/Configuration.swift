@@ -1,5 +1,5 @@
 import Basics
-@_spi(Store) import CommuteDelivery
+import CommuteDelivery
 import CommuteModel
 @_spi(Store) import CommuteStore
 import FoundationEssentials

@@ -1,7 +1,6 @@
 import Basics
 import CommuteModel
 import FoundationEssentials
-@_spi(Store) import CommuteStore
 
 /// Where each secret comes from, decided here and nowhere else: the environment's value wins over
 /// `config.json`'s for the command that sees it; timers and cron see only the file.

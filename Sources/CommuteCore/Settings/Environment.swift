@@ -1,8 +1,7 @@
 import Basics
-@_spi(Store) import CommuteDelivery
+import CommuteDelivery
 import CommuteModel
-@_spi(Store) import CommuteSources
-@_spi(Store) import CommuteStore
+import CommuteSources
 
 extension EnvironmentVariable {
     /// Every variable the program reads, as `--help` and the man page list them: its own, each

@@ -1,6 +1,6 @@
 import Basics
 import CommuteModel
-@_spi(Store) import CommuteStore
+import CommuteStore
 import FoundationEssentials
 
 /// Home Assistant's REST API (`export add homeassistant URL --token -`): a sensor per favorite,

@@ -1,5 +1,4 @@
 import FoundationEssentials
-@_spi(Store) import CommuteStore
 
 /// An iCalendar file of the coming leave times (`export add ics FILE`), for a calendar to read.
 enum ICalendarExport: FileExport {

@@ -1,5 +1,4 @@
 import FoundationEssentials
-@_spi(Store) import CommuteStore
 
 /// A Prometheus textfile of each favorite's minutes (`export add prometheus FILE`), for
 /// node_exporter's textfile collector.
