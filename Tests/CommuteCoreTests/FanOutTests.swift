@@ -103,7 +103,8 @@ import Testing
         let after = schedule(4, days: [.sunday], at: 3, 0, created: 1)
         let spring = FanOut.plan(schedules: [after, gap], routes: routes, now: springNow, calendar: springCalendar, cap: 2)
         #expect(spring.scheduled[0].request.nextFire == spring.scheduled[1].request.nextFire)
-        #expect(spring.scheduled.map(\.request.scheduleID) == [gap.id, after.id].sorted { $0.uuidString < $1.uuidString })
+        let byID: [UUID] = [gap.id, after.id].sorted { (first: UUID, second: UUID) -> Bool in first.uuidString < second.uuidString }
+        #expect(spring.scheduled.map(\.request.scheduleID) == byID)
     }
 
     @Test func capOfZeroDefersEverything() {

@@ -86,8 +86,11 @@ import Testing
         // clear — plus an "over" at the first look if it was over then. Each "over" is critical: it
         // goes out at midnight, quiet hours or not. Each clearing is not urgent: at midnight it falls
         // in quiet hours and is held back, and says why in the ledger.
-        let overs = (1...7).filter { isDelayedDay(start.addingTimeInterval(TimeInterval($0 * 86_400 + 12 * 3_600))) }.count
-            + (isDelayedDay(start) ? 1 : 0)
+        let delayedNoons: Int = (1...7).filter { (day: Int) -> Bool in
+            let noon: TimeInterval = TimeInterval(day * 86_400 + 12 * 3_600)
+            return isDelayedDay(start.addingTimeInterval(noon))
+        }.count
+        let overs: Int = delayedNoons + (isDelayedDay(start) ? 1 : 0)
         #expect(watchAlerts.count == overs, "\(watchAlerts.map(\.title))")
         #expect(watchAlerts.allSatisfy { $0.title.contains("is running") })
         #expect(watchAlerts.allSatisfy { calendar.local($0.at).hour == 0 || $0.at == watchAlerts[0].at })

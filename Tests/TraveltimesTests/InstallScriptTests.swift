@@ -47,7 +47,8 @@ import Testing
             """)
         for file in Self.installed {
             let attributes = try FileManager.default.attributesOfItem(atPath: "\(prefix)/\(file)")
-            #expect(attributes[.posixPermissions] as? Int == (file.hasPrefix("bin/") ? 0o755 : 0o644), "\(file)")
+            let mode: Int = file.hasPrefix("bin/") ? 0o755 : 0o644
+            #expect(attributes[.posixPermissions] as? Int == mode, "\(file)")
         }
         #expect(!FileManager.default.fileExists(atPath: prefix + "/bin/traveltimes-fetch"))
 
@@ -61,8 +62,9 @@ import Testing
             """)
         // The page and the completions are the ones the binary prints; where each tool finds them
         // from there is tested below, one tool at a time.
-        let generated = try (["manpage"] + ["bash", "zsh", "fish"].map { "completions \($0)" }).map { command in
-            try execute(["traveltimes"] + command.split(separator: " ").map(String.init), environment: user).stdout
+        let commands: [[String]] = [["manpage"], ["completions", "bash"], ["completions", "zsh"], ["completions", "fish"]]
+        let generated: [String] = try commands.map { (command: [String]) -> String in
+            try execute(["traveltimes"] + command, environment: user).stdout
         }
         for (file, text) in zip(Self.installed.dropFirst(1), generated) {
             let installedText = try String(contentsOfFile: "\(prefix)/\(file)", encoding: .utf8)

@@ -62,16 +62,23 @@ public struct TypicalTime: Sendable, Equatable {
         guard !minutes.isEmpty else { return nil }
         let sorted = minutes.sorted()
         let count = sorted.count
-        median = count % 2 == 1
-            ? Double(sorted[count / 2])
-            : Double(sorted[count / 2 - 1] + sorted[count / 2]) / 2
+        let middle: Int = count / 2
+        if count % 2 == 1 {
+            median = Double(sorted[middle])
+        } else {
+            let pair: Int = sorted[middle - 1] + sorted[middle]
+            median = Double(pair) / 2
+        }
         // Rank 0.9 × (count − 1), in tenths, in whole numbers.
         let tenths = 9 * (count - 1)
         let lower = tenths / 10
         let fraction = tenths - lower * 10
-        p90 = fraction == 0
-            ? Double(sorted[lower])
-            : Double(sorted[lower] * (10 - fraction) + sorted[lower + 1] * fraction) / 10
+        if fraction == 0 {
+            p90 = Double(sorted[lower])
+        } else {
+            let weighted: Int = sorted[lower] * (10 - fraction) + sorted[lower + 1] * fraction
+            p90 = Double(weighted) / 10
+        }
         readings = count
         self.weeks = weeks
     }
