@@ -77,6 +77,9 @@ extension CustomRouteTests {
             (["route", "add", "123", "--from", Self.home, "--to", Self.work, "--provider", "here"], "Invalid route ID '123'"),
             (["route", "add", "edit", "--from", Self.home, "--to", Self.work, "--provider", "here"], "Invalid route ID"),
             (["route", "add", "list", "--from", Self.home, "--to", Self.work, "--provider", "here"], "it is a command word"),
+            // A calendar's refresh removes its own routes by their prefix: none may be made by hand.
+            (["route", "add", "cal-work-home", "--from", Self.home, "--to", Self.work, "--provider", "here"],
+             "Invalid route ID 'cal-work-home': IDs beginning with cal- are the routes calendars make; pick another, such as my-cal-work-home."),
             (["route", "add", "a", "--to", Self.work, "--provider", "here"], "Missing --from PLACE or LAT,LON"),
             (["route", "add", "a", "--from", "91,0", "--to", Self.work, "--provider", "here"], "Invalid --from '91,0'"),
             (["route", "add", "a", "--from", "nan,1", "--to", Self.work, "--provider", "here"], "Invalid --from 'nan,1'"),

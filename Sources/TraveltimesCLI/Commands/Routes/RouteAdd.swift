@@ -19,9 +19,10 @@ extension Commands {
                 Options.now],
             discussion: """
                 ID: lowercase letters, digits and dashes with at least one letter (home-work), so it never
-                collides with the feed's numeric IDs. Unless --no-check, one request checks the route and
-                prints its time now; a provider error or no route exits non-zero and saves nothing. The
-                key comes from `config set \(RouteProvider.keyed.map(\.keySetting).joined(separator: "|"))` or its variable:
+                collides with the feed's numeric IDs, and not beginning with cal- (calendars' routes).
+                Unless --no-check, one request checks the route and prints its time now; a provider error
+                or no route exits non-zero and saves nothing. The key comes from
+                `config set \(RouteProvider.keyed.map(\.keySetting).joined(separator: "|"))` or its variable:
                 \(RouteProvider.keyed.compactMap(\.keyVariable?.name).joined(separator: ", ")). A custom route then works wherever a
                 route does: favorites, schedules, groups, watches, brief. What each provider is asked,
                 and what its answer gives:
@@ -116,6 +117,10 @@ extension Commands {
             guard Route.isValidCustomID(id) else {
                 throw invocation.usage(
                     "Invalid route ID '\(DisplayText.line(id))': use lowercase letters, digits and dashes with at least one letter, such as home-work (at most 40).")
+            }
+            guard !id.hasPrefix(CalendarSource.routeIDPrefix) else {
+                throw invocation.usage(
+                    "Invalid route ID '\(id)': IDs beginning with \(CalendarSource.routeIDPrefix) are the routes calendars make; pick another, such as my-\(id).")
             }
             let words = Set(Commands.all.flatMap { $0.name.split(separator: " ").map(String.init) } + ["help", "version"])
             guard !words.contains(id) else {
