@@ -28,6 +28,7 @@ import Testing
         for provider in providers {
             let descriptor = provider.descriptor
             #expect(![0, 4].contains(descriptor.historyCode), "\(provider) takes a feed's history byte")
+            #expect(descriptor.historyCode < 16, "\(provider)'s history byte does not fit a record's four bits")
             #expect(descriptor.baseURLVariable.name == "TRAVELTIMES_\(provider.rawValue.uppercased())_URL")
             #expect(!descriptor.baseURLVariable.isSecret)
             #expect(RoutingAPI.baseURL(descriptor.defaultBaseURL) == descriptor.defaultBaseURL)

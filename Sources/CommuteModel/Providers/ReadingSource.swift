@@ -13,17 +13,28 @@ public struct ReadingSource: Hashable, Sendable {
     /// not a measurement).
     public static func provider(_ provider: RouteProvider) -> ReadingSource { ReadingSource(code: provider.descriptor.historyCode) }
 
+    /// The provider behind each byte (history keeps a source in a record's low four bits), made
+    /// once: every record read asks it.
+    private static let providers: [RouteProvider?] = {
+        var table = [RouteProvider?](repeating: nil, count: 16)
+        for provider in RouteProvider.allCases where provider.descriptor.historyCode < 16 { table[Int(provider.descriptor.historyCode)] = provider }
+        return table
+    }()
+
     /// Every source, in the order of their bytes.
-    public static var allCases: [ReadingSource] { ([wsdot, transit] + RouteProvider.allCases.map(provider)).sorted { $0.rawValue < $1.rawValue } }
+    public static var allCases: [ReadingSource] {
+        (0..<16).compactMap { ReadingSource(rawValue: UInt8($0)) }
+    }
 
     /// The source a byte stands for; nil for a byte no source has.
     public init?(rawValue: UInt8) {
-        guard let source = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
-        self = source
+        guard rawValue == Self.wsdot.rawValue || rawValue == Self.transit.rawValue || rawValue < 16 && Self.providers[Int(rawValue)] != nil
+        else { return nil }
+        self.init(code: rawValue)
     }
 
     /// The provider that measured it; nil for the feeds.
-    public var provider: RouteProvider? { RouteProvider.allCases.first { $0.descriptor.historyCode == rawValue } }
+    public var provider: RouteProvider? { rawValue < 16 ? Self.providers[Int(rawValue)] : nil }
 
     /// As `history export` writes it and `history import` reads it: `wsdot`, `tomtom`.
     public var name: String {
