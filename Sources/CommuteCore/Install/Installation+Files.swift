@@ -68,9 +68,10 @@ extension Installation {
     /// Runs a `systemctl` command (`["systemctl", "--user", …]`), within 30 s.
     public static func systemctl(_ command: [String], environment: [String: String]) throws(SchedulerFailure) {
         let shown = command.joined(separator: " ")
+        guard let program = command.first else { throw SchedulerFailure(command: shown, reason: "no command to run") }
         let result: SystemCommand.Result
         do {
-            result = try SystemCommand.run(command[0], Array(command.dropFirst()), environment: ChildEnvironment(environment), timeout: 30, errorsToo: true)
+            result = try SystemCommand.run(program, Array(command.dropFirst()), environment: ChildEnvironment(environment), timeout: 30, errorsToo: true)
         } catch {
             throw SchedulerFailure(command: shown, reason: error.reason)
         }

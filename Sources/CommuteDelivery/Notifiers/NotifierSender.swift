@@ -9,14 +9,13 @@ public struct NotifierSender: AlertSender {
     /// The program run as the fetch helper, for webhooks.
     public var helperPath: String
     /// What programs run with: the caller's environment without its secrets.
-    public let environment: [String: String]
     let child: ChildEnvironment
+    public var environment: [String: String] { child.variables }
 
     public init(print: @escaping @Sendable (String) -> Void, helperPath: String, environment: ChildEnvironment) {
         self.print = print
         self.helperPath = helperPath
         self.child = environment
-        self.environment = environment.variables
     }
 
     public func send(_ message: AlertMessage, through notifier: Notifier) -> DeliveryResult {
