@@ -49,12 +49,15 @@ let package = Package(
         // The benchmarks build stores of every size, so they alone beside the core open the store.
         .executableTarget(name: "traveltimes-bench", dependencies: ["CommuteCore", "CommuteStore", "CommuteDelivery", "CommuteHistory"]),
         .executableTarget(name: "foundation-hello"),
+        // The tests' own threads: most tests wait on a child or a stand-in, and Swift's cooperative
+        // pool has one thread per core.
+        .target(name: "TestThreads", path: "Tests/TestThreads"),
         .testTarget(
             name: "CommuteCoreTests",
-            dependencies: ["Basics", "CommuteModel", "CommuteStore", "CommuteSources", "CommuteHistory", "CommuteDelivery", "CommuteCore"]),
+            dependencies: ["TestThreads", "Basics", "CommuteModel", "CommuteStore", "CommuteSources", "CommuteHistory", "CommuteDelivery", "CommuteCore"]),
         .testTarget(
             name: "TraveltimesTests",
-            dependencies: ["TraveltimesCLI", "CommuteCore", "CommuteStore", "CommuteDelivery", "CommuteSources", "CommuteNetworking", "traveltimes"]
+            dependencies: ["TestThreads", "TraveltimesCLI", "CommuteCore", "CommuteStore", "CommuteDelivery", "CommuteSources", "CommuteNetworking", "traveltimes"]
         ),
     ]
 )

@@ -1,10 +1,11 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// The typed identities and reasons, and their one codec: every form the files hold reads back
 /// as what wrote it, and nothing else reads at all.
-@Suite struct AlertIdentityTests {
+@Suite(.ownThreads) struct AlertIdentityTests {
     let id = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00CF4FC964FF") ?? UUID()
 
     @Test func everyAlertReadsBackAsWritten() {

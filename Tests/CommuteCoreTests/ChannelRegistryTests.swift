@@ -1,8 +1,9 @@
 @testable import CommuteDelivery
+import TestThreads
 import Testing
 
 /// The one list of notification services: every reader, help line and sender comes from it.
-@Suite struct ChannelRegistryTests {
+@Suite(.ownThreads) struct ChannelRegistryTests {
     /// A URL of each service, by its family's scheme.
     static let samples = [
         "ntfy": "ntfys://ntfy.sh/commute", "gotify": "gotifys://gotify.example.com/AbCdEf123",

@@ -5,10 +5,11 @@
 @testable import CommuteStore
 import Foundation
 import Synchronization
+import TestThreads
 import Testing
 
 /// Apprise-style URLs read as Apprise reads them, and the channels' limits.
-@Suite struct ChannelURLTests {
+@Suite(.ownThreads) struct ChannelURLTests {
     @Test func appriseURLsReadAsAppriseReadsThem() throws {
         #expect(try Channel(url: "ntfys://commute") == .ntfy(.init(server: "https://ntfy.sh", topic: "commute", authorization: nil, priority: nil, tags: [], click: nil)))
         #expect(try Channel(url: "ntfys://ntfy.sh/commute?priority=high&tags=car,warning") == .ntfy(.init(

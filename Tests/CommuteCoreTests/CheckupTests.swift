@@ -1,9 +1,10 @@
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
-@Suite struct CheckupTests {
+@Suite(.ownThreads) struct CheckupTests {
     let now = Date(timeIntervalSince1970: 1_762_300_800)
 
     @Test func anEmptyStoreNamesEachMissingStepInOrder() throws {

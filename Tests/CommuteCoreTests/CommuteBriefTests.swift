@@ -1,8 +1,9 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
-@Suite struct CommuteBriefTests {
+@Suite(.ownThreads) struct CommuteBriefTests {
     let routes: [String: Route] = [
         "1": route("1", "Everett-Seattle", current: 25, average: 25),
         "96": route("96", "Seattle-Bellevue via 90", current: 20, average: 15),

@@ -1,12 +1,13 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-@Suite struct DeliveryFailureTests {
+@Suite(.ownThreads) struct DeliveryFailureTests {
     @Test func aFailureSaysWhatHappenedAndRedactingTakesEverySecretOut() {
         let secret = "tk_SECRET"
         let failures: [DeliveryFailure] = [
@@ -27,7 +28,7 @@ import Glibc
     }
 }
 
-@Suite struct ProgramLookupTests {
+@Suite(.ownThreads) struct ProgramLookupTests {
     /// A program named without a path is found on the PATH of the environment it is given, not on
     /// this process's: what a caller hands over is what the child sees and what runs.
     @Test func aProgramIsFoundOnTheGivenPathOnly() throws {

@@ -1,10 +1,11 @@
 @_spi(Store) @testable import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// The export kinds, each a file of its own: what `export add` takes for each, and how a saved one
 /// is shown, come from the kind's service.
-@Suite struct ExportRegistryTests {
+@Suite(.ownThreads) struct ExportRegistryTests {
     @Test func eachKindReadsItsPlaceAndShowsNoSecret() throws {
         let places: [ExportTarget.Kind: (given: String, kept: String, shown: String)] = [
             .homeassistant: ("http://ha.local:8123/", "http://ha.local:8123", "http://ha.local:8123"),

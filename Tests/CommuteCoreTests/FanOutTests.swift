@@ -1,8 +1,9 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
-@Suite struct FanOutTests {
+@Suite(.ownThreads) struct FanOutTests {
     let la = "America/Los_Angeles"
     let now = instant("2025-11-04T16:00:00-08:00")  // a Tuesday
     var calendar: ZonedCalendar { ZonedCalendar(timeZone: zone(la), around: now) }

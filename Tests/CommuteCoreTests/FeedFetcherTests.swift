@@ -1,5 +1,6 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// A scripted HTTP client and a clock that only moves when the fetcher sleeps or a request takes time.
@@ -48,7 +49,7 @@ final class FakeClock: @unchecked Sendable {
     }
 }
 
-@Suite struct FeedFetcherTests {
+@Suite(.ownThreads) struct FeedFetcherTests {
     let url = URL(string: "https://example.invalid/GetTravelTimesAsJson")!
     let json = HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data("[]".utf8))
 
@@ -116,7 +117,7 @@ final class FakeClock: @unchecked Sendable {
     }
 }
 
-@Suite struct FeedSourceTests {
+@Suite(.ownThreads) struct FeedSourceTests {
     @Test func theAccessCodeIsAddedOnlyWhenMissing() {
         let base = URL(string: "https://wsdot.wa.gov/Traffic/api/TravelTimes/TravelTimesREST.svc/GetTravelTimesAsJson")!
         #expect(FeedSource.addingAccessCode("abc-123", to: base).absoluteString == base.absoluteString + "?AccessCode=abc-123")

@@ -1,8 +1,9 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
-@Suite struct WSDOTFeedTests {
+@Suite(.ownThreads) struct WSDOTFeedTests {
     @Test func theRealCaptureDecodes() throws {
         let routes = try WSDOTFeed.decode(Data(contentsOf: fixtureURL))
         #expect(routes.count == 163)
@@ -145,7 +146,7 @@ import Testing
     }
 }
 
-@Suite struct ISO8601Tests {
+@Suite(.ownThreads) struct ISO8601Tests {
     @Test func writesOffsetsAndOnlyNeededFractions() {
         let date = Date(timeIntervalSince1970: 1_762_300_800)
         #expect(ISO8601.string(date) == "2025-11-05T00:00:00Z")

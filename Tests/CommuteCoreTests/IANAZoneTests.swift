@@ -1,11 +1,12 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// `IANAZone` against Python's zoneinfo, which reads the same files its own way: every offset
 /// at instants from 1901 to 2200 (the table, then the POSIX rule past it) and around each
 /// transition in a dozen zones chosen for their oddities.
-@Suite struct IANAZoneTests {
+@Suite(.ownThreads) struct IANAZoneTests {
     static let zones = [
         "America/Los_Angeles", "Europe/London", "Europe/Dublin", "Australia/Sydney", "Australia/Lord_Howe", "America/Santiago",
         "Asia/Kolkata", "Pacific/Chatham", "Africa/Casablanca", "America/St_Johns", "Antarctica/Troll", "America/Sao_Paulo",

@@ -1,9 +1,10 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// The plans `install systemd` and `install cron` carry out, made in the core against real files.
-@Suite struct InstallPlanTests {
+@Suite(.ownThreads) struct InstallPlanTests {
     let binary = "/usr/local/bin/traveltimes"
     let store = "/home/ada/.local/share/traveltimes"
 

@@ -1,5 +1,6 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// Splits `text` fed in pieces of `pieceSize` bytes: the elements as text, with their offsets.
@@ -19,7 +20,7 @@ private func split(_ text: String, pieceSize: Int, maximumElementSize: Int = .ma
     return elements
 }
 
-@Suite struct JSONArraySplitterTests {
+@Suite(.ownThreads) struct JSONArraySplitterTests {
     static let tricky = #"""
          [ {"a": "x,]}\"{[", "b": [1, [2, {"c": "\\"}]]},
         "plain \" string ]", -12.5e3,true ,null,

@@ -1,13 +1,14 @@
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-@Suite struct JSONReaderTests {
+@Suite(.ownThreads) struct JSONReaderTests {
     /// Any JSON value, for comparing what the reader read.
     indirect enum Value: Equatable {
         case object([String: Value]), array([Value]), string(String), number(Double), bool(Bool), null
@@ -101,7 +102,7 @@ import Glibc
     }
 }
 
-@Suite struct RouteCacheCodingTests {
+@Suite(.ownThreads) struct RouteCacheCodingTests {
     @Test func roundTripsTheFixtureAndMatchesFoundation() throws {
         let routes = try WSDOTFeed.decode(Data(contentsOf: fixtureURL))
         let cache = RouteCache(fetchedAt: instant("2025-11-04T16:00:00.250-08:00"), source: "fixture", routes: routes)
@@ -197,7 +198,7 @@ import Glibc
     }
 }
 
-@Suite struct JSONNumberAndDepthTests {
+@Suite(.ownThreads) struct JSONNumberAndDepthTests {
     @Test func decimalsReadExactlyAsFoundationReadsThem() throws {
         var generator = SystemRandomNumberGenerator()
         var texts = ["0.1", "-122.331759", "47.609294", "26.72", "0.000001", "999999999999.999", "123456789012345.6", "1e3", "-0.0", "5.5E-2"]
@@ -265,7 +266,7 @@ import Glibc
     }
 }
 
-@Suite struct FetchHelperTests {
+@Suite(.ownThreads) struct FetchHelperTests {
     @Test func answersRoundTrip() throws {
         let response = HTTPResponse(status: 200, headers: ["ETag": "\"v1\""], body: Data("[1]\n[2]".utf8))
         #expect(try FetchHelper.read(FetchHelper.answer(.success(response))) == response)
@@ -304,7 +305,7 @@ import Glibc
     }
 }
 
-@Suite struct RouteSearchTests {
+@Suite(.ownThreads) struct RouteSearchTests {
     @Test func searchingTheBytesFindsWhatMatchingBuiltRoutesFinds() throws {
         let directory = TemporaryDirectory()
         var routes = try WSDOTFeed.decode(Data(contentsOf: fixtureURL))
@@ -333,7 +334,7 @@ import Glibc
 }
 
 /// RFC 8259 as traveltimes reads it, for what the fuzz tests reach only by chance.
-@Suite struct StrictJSONTests {
+@Suite(.ownThreads) struct StrictJSONTests {
     func read(_ text: String) throws -> String {
         try JSONReader.read(Data(text.utf8)) { reader in try reader.readString() }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestThreads
 import Testing
 
 import Basics
@@ -7,7 +8,7 @@ import Basics
 
 /// MOTIS's answers as Transitous sent them (`Fixtures/real/motis/`), read by the reader a refresh
 /// uses: what each file says, and what of its service alerts is in force.
-@Suite struct MOTISPlanReaderTests {
+@Suite(.ownThreads) struct MOTISPlanReaderTests {
     static func real(_ name: String) throws -> Data {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         return try Data(contentsOf: root.appendingPathComponent("Fixtures/real/motis/\(name)"))

@@ -1,8 +1,9 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
-@Suite struct LabelTests {
+@Suite(.ownThreads) struct LabelTests {
     @Test(arguments: [
         (Set(Weekday.allCases), "Every day"),
         (Weekday.weekdays, "Weekdays"),
@@ -50,7 +51,7 @@ import Testing
     }
 }
 
-@Suite struct ParsingTests {
+@Suite(.ownThreads) struct ParsingTests {
     @Test(arguments: [
         ("7:00", 7, 0), ("07:00", 7, 0), ("16:30", 16, 30), ("7:00am", 7, 0), ("4:30 PM", 16, 30),
         ("12:05 AM", 0, 5), ("12:00pm", 12, 0), ("7am", 7, 0), ("0:00", 0, 0), ("23:59", 23, 59), (" 9:15 ", 9, 15),
@@ -98,7 +99,7 @@ import Testing
     }
 }
 
-@Suite struct RouteTests {
+@Suite(.ownThreads) struct RouteTests {
     @Test(arguments: [
         (30, 30, DelayStatus.clear, 0), (25, 30, .clear, -5), (31, 30, .slowing, 1), (35, 30, .slowing, 5),
         (36, 30, .congested, 6), (49, 30, .congested, 19),
@@ -126,7 +127,7 @@ import Testing
     }
 }
 
-@Suite struct QuietHoursTests {
+@Suite(.ownThreads) struct QuietHoursTests {
     @Test func windowsMayWrapPastMidnight() throws {
         let night = try QuietHours("22:00-06:00")
         #expect(night.contains(TimeOfDay(hour: 23, minute: 0)) && night.contains(TimeOfDay(hour: 0, minute: 0)))

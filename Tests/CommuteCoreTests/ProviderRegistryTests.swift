@@ -2,11 +2,12 @@ import Basics
 @_spi(Store) @testable import CommuteCore
 @testable import CommuteModel
 import Foundation
+import TestThreads
 import Testing
 
 /// The one list of routing providers: each is its file's descriptor, and every setting, variable,
 /// history byte and request comes from it.
-@Suite struct ProviderRegistryTests {
+@Suite(.ownThreads) struct ProviderRegistryTests {
     /// History's bytes are on disk in every store: a provider's may never change. 0 and 4 are the
     /// feeds'.
     @Test func historyBytesStayWhereTheyWere() {

@@ -4,11 +4,12 @@
 @_spi(Store) @testable import CommuteSources
 @_spi(Store) import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
 /// `Commute.refresh`, the refresh use case, driven without the binary: its steps in order, what
 /// each leaves in the report, and how a failure ends up in it.
-@Suite struct RefreshUseCaseTests {
+@Suite(.ownThreads) struct RefreshUseCaseTests {
     let now = instant("2025-11-04T16:00:00-08:00")
 
     /// Every step as the front end hears it.

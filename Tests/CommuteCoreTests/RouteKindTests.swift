@@ -1,10 +1,11 @@
 import CommuteModel
 import Foundation
+import TestThreads
 import Testing
 
 /// A route's kind is read from its fields in one place, `Route.kind`; every other question about
 /// what a route is goes through it.
-@Suite struct RouteKindTests {
+@Suite(.ownThreads) struct RouteKindTests {
     static let at = Date(timeIntervalSince1970: 1_762_300_800)
 
     static func route(custom: RouteProvider? = nil, transit: Bool = false, realtime: Bool = false) throws -> Route {

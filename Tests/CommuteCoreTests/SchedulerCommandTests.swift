@@ -1,10 +1,12 @@
+import Basics
 @_spi(Store) @testable import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// install's use of the scheduler, driven without the binary: the crontab read and written
 /// through `crontab`, and `systemctl` run, each a stand-in on PATH.
-@Suite struct SchedulerCommandTests {
+@Suite(.ownThreads) struct SchedulerCommandTests {
     /// A folder on PATH holding `name`, a shell script.
     static func tools(_ scripts: [String: String]) throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scheduler-\(UUID().uuidString)").path
@@ -48,5 +50,26 @@ import Testing
         #expect(throws: SchedulerFailure(command: "crontab -", reason: "it exited with status 3; the table was not changed")) {
             try Installation.writeCrontab(String(repeating: "# a comment line that fills the pipe\n", count: 40_000), environment: ["PATH": crontab + ":/usr/bin:/bin"])
         }
+    }
+
+    /// A child gets its three standard streams and no other descriptor of this process: not one
+    /// opened without close-on-exec (Foundation's pipes and file handles are), which a child that
+    /// lives on (a notifier's background job) would hold — a pipe its reader waits on for ever,
+    /// a script being written that then cannot run ("Text file busy").
+    @Test func aChildGetsItsThreeStreamsAndNoOtherDescriptor() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("inherited-\(UUID().uuidString)").path
+        let descriptor = open(file, O_WRONLY | O_CREAT, 0o600)
+        try #require(descriptor > 3)
+        defer {
+            close(descriptor)
+            unlink(file)
+        }
+        let pipe = Pipe()
+        let listing = try Subprocess.exchange(
+            "/bin/sh", arguments: ["-c", "for f in /proc/$$/fd/*; do echo \"${f##*/}\"; done"],
+            environment: ["PATH": "/usr/bin:/bin"], input: Data(), timeout: 10, maximumOutput: 4096)
+        #expect(listing.status == 0)
+        // 3 is the shell's own, open on /proc/$$/fd while it lists it.
+        #expect(String(decoding: listing.output, as: UTF8.self) == "0\n1\n2\n3\n", "the child also held \(descriptor) and the pipe's \(pipe.fileHandleForWriting.fileDescriptor)")
     }
 }

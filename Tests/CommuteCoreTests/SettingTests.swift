@@ -1,9 +1,10 @@
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
-@Suite struct SettingTests {
+@Suite(.ownThreads) struct SettingTests {
     /// A value each setting takes, and one it refuses.
     static func sample(_ setting: Setting) -> (good: String, bad: String) {
         switch setting {

@@ -1,12 +1,13 @@
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
 /// A week of cron, in process with an injected clock: `refresh` every 15 minutes and `tick` every
 /// minute, from Thursday 29 October to Wednesday 4 November 2026 in Los Angeles — across the
 /// fall-back change — with quiet hours, a daily cap, a smart alert and a watched route.
-@Suite struct SimulatedWeekTests {
+@Suite(.ownThreads) struct SimulatedWeekTests {
     @Test func exactDeliveriesSuppressionsAndNoneTwice() throws {
         let directory = TemporaryDirectory()
         let store = try Store(directory: directory.path)

@@ -4,6 +4,7 @@
 @_spi(Store) @testable import CommuteSources
 @_spi(Store) @testable import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
 #if canImport(Glibc)
@@ -33,7 +34,7 @@ final class TemporaryDirectory {
     }
 }
 
-@Suite struct StoreTests {
+@Suite(.ownThreads) struct StoreTests {
     let now = instant("2025-11-04T16:00:00-08:00")
 
     func commute(_ directory: TemporaryDirectory, lockTimeout: TimeInterval = 10) throws -> Commute {
@@ -255,7 +256,7 @@ final class TemporaryDirectory {
 
 /// The per-minute files are read and written without Foundation's coders, in the same format:
 /// files written before read the same, and files written now read in Foundation's coders too.
-@Suite struct FastDocumentCodingTests {
+@Suite(.ownThreads) struct FastDocumentCodingTests {
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

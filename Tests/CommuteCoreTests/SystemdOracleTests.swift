@@ -1,11 +1,12 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// Cross-checks a year of weekly fires in many zones against `systemd-analyze calendar`, an
 /// independent implementation. systemd skips a day whose time falls in a spring-forward gap, where
 /// this product fires at the end of the gap on the same day: those are the only allowed differences.
-@Suite(.enabled(if: SystemdOracle.isAvailable, "needs systemd-analyze, which is not installed (apt-get install systemd); .ci/run installs it"))
+@Suite(.ownThreads, .enabled(if: SystemdOracle.isAvailable, "needs systemd-analyze, which is not installed (apt-get install systemd); .ci/run installs it"))
 struct SystemdOracleTests {
     static let zones = [
         "America/Los_Angeles", "America/New_York", "America/St_Johns", "America/Santiago", "America/Havana",
@@ -92,7 +93,7 @@ enum SystemdOracle {
 /// Arrive-by plans on the days the clocks change: the arrival is the product's (held against
 /// systemd's next elapse for that wall time), and the leave time is that instant less a duration,
 /// whatever the clock did in between.
-@Suite(.enabled(if: SystemdOracle.isAvailable, "needs systemd-analyze, which is not installed (apt-get install systemd); .ci/run installs it"))
+@Suite(.ownThreads, .enabled(if: SystemdOracle.isAvailable, "needs systemd-analyze, which is not installed (apt-get install systemd); .ci/run installs it"))
 struct ArriveByOracleTests {
     @Test(arguments: [
         // Fall back in Los Angeles: 1:30 happens twice; 3:00 is an hour after the change.

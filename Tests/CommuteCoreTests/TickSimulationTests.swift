@@ -1,12 +1,13 @@
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
 /// Minute by minute through the two daylight-saving weeks of 2026 in Los Angeles, with a real store:
 /// every scheduled occurrence is delivered exactly once, the spring-forward one at 03:00, the
 /// fall-back one at its first 01:30.
-@Suite struct TickSimulationTests {
+@Suite(.ownThreads) struct TickSimulationTests {
     func simulate(from start: String, days: Int) throws -> [(id: AlertID, at: Date)] {
         let directory = TemporaryDirectory()
         let store = try Store(directory: directory.path)

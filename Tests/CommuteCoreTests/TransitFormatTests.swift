@@ -1,12 +1,13 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// Issue 21's formats, read without packages: zip archives over zlib's raw inflate, GTFS's CSV,
 /// and the protocol-buffer wire format of GTFS-realtime — each against fixtures written by an
 /// independent encoder (`Tests/Support/gtfs_fixtures.py`: Python's zipfile, and a protobuf encoder
 /// written from the `.proto` field numbers), good and hostile.
-@Suite struct TransitFormatTests {
+@Suite(.ownThreads) struct TransitFormatTests {
     /// The fixtures, written once per test into a temporary directory.
     static func fixtures() throws -> TemporaryDirectory {
         let directory = TemporaryDirectory()
@@ -144,7 +145,7 @@ struct FixedSeed: RandomNumberGenerator {
 
 /// Issue 21's timetable: the trips from one stop to another kept from a GTFS archive, their
 /// service days, and their next departures with realtime delays and cancellations.
-@Suite struct TransitTimetableTests {
+@Suite(.ownThreads) struct TransitTimetableTests {
     static func timetable(line: String? = nil, from: String = "S", to: String = "B") throws -> (TransitTimetable, TemporaryDirectory) {
         let directory = try TransitFormatTests.fixtures()
         return (try TransitTimetable(archive: try ZipArchive(path: "\(directory.path)/timetable.zip"), from: from, to: to, line: line), directory)

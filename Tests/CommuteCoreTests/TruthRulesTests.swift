@@ -1,4 +1,5 @@
 import Foundation
+import TestThreads
 import Testing
 
 @_spi(Store) @testable import CommuteCore
@@ -9,7 +10,7 @@ import Testing
 
 /// The pure rules behind issue 33's cases: a reading's plausibility over its distance, each
 /// provider's usual time, and a loop trip's rides.
-@Suite struct TruthRulesTests {
+@Suite(.ownThreads) struct TruthRulesTests {
     @Test func aTimeIsImpossibleFasterThanARoadOrSlowerThanWalking() {
         // 26.72 miles = 43.0 km: at 130 km/h, 20 min; walking at 5 km/h, 516 min.
         #expect(History.isImpossible(minutes: 18, distanceMiles: 26.72))

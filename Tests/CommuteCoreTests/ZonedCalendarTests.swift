@@ -1,8 +1,9 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
-@Suite struct CivilDateTests {
+@Suite(.ownThreads) struct CivilDateTests {
     @Test func dayNumbersRoundTripAndKnowTheirWeekday() {
         #expect(CivilDate(year: 1970, month: 1, day: 1).dayNumber == 0)
         #expect(CivilDate(dayNumber: 0) == CivilDate(year: 1970, month: 1, day: 1))
@@ -17,7 +18,7 @@ import Testing
     }
 }
 
-@Suite struct DaylightSavingTests {
+@Suite(.ownThreads) struct DaylightSavingTests {
     // Expected values worked out by hand from each zone's rules, and for every case that is not a
     // gap, identical to `systemd-analyze calendar` (see SystemdOracleTests).
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestThreads
 import Testing
 
 /// Notifier URLs mean what Apprise means: each form below, taken from Apprise's plugin sources and
@@ -6,7 +7,7 @@ import Testing
 /// its requests intercepted before they leave), and the two requests must agree on what they mean:
 /// the endpoint, the method, where the credentials go, priority, tags, thread, chat, title and
 /// message (`Tests/Support/apprise_compare.py` reads each request's way of carrying them).
-@Suite struct AppriseOracleTests {
+@Suite(.ownThreads) struct AppriseOracleTests {
     /// `HOST` is the recorder; Telegram's, Pushover's, Discord's and Slack's APIs are the recorder
     /// too (`TRAVELTIMES_TELEGRAM_URL` and the like).
     static let forms = [

@@ -1,10 +1,11 @@
 import Foundation
+import TestThreads
 import Testing
 
 @_spi(Store) import CommuteCore
 @testable import TraveltimesCLI
 
-@Suite struct ArgumentParserTests {
+@Suite(.ownThreads) struct ArgumentParserTests {
     let options = [
         OptionSpec(name: "--at", value: "TIME", help: ""),
         OptionSpec(name: "--route", value: "ID", help: "", repeatable: true),

@@ -1,11 +1,12 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// Arrive-by schedules through the binary: the leave time moving with the traffic, the fastest of
 /// several routes, a late plan, a miss past the arrival, the fallbacks without data, and the
 /// schedule's own fields.
-@Suite struct ArriveByTests {
+@Suite(.ownThreads) struct ArriveByTests {
     /// The fixture refreshed at `now`, favorites 1 (34 min now, usually 45) and 4 (48, usually 57),
     /// and "arrive by 9:00 on weekdays" over both.
     func sandbox(at now: String) throws -> Sandbox {

@@ -1,4 +1,5 @@
 import Foundation
+import TestThreads
 import Testing
 
 /// Every real calendar of `Fixtures/real/calendars` (the test suites of three calendar readers:
@@ -7,7 +8,7 @@ import Testing
 /// Python's icalendar with recurring_ical_events (`Tests/Support/ics_corpus.py`), in New York over
 /// 400 days from each file's first event. They agree on every occurrence but where traveltimes
 /// chooses otherwise, each choice named here and in the README.
-@Suite struct CalendarCorpusTests {
+@Suite(.ownThreads) struct CalendarCorpusTests {
     static let folder = Paths.root.appendingPathComponent("Fixtures/real/calendars").path
     static let corpus = Paths.root.appendingPathComponent("Tests/Support/ics_corpus.py").path
 
@@ -74,7 +75,7 @@ import Testing
 
 /// The cases real calendars showed read wrongly, each through `calendar events` as the oracle
 /// reads it (or as chosen, where `CalendarCorpusTests.choices` says).
-@Suite struct RealCalendarCaseTests {
+@Suite(.ownThreads) struct RealCalendarCaseTests {
     func events(_ file: String, zone: String, from day: String, days: Int) throws -> Outcome {
         let sandbox = Sandbox(zone: zone)
         try sandbox.ok(["calendar", "add", "c", "--ics", CalendarTests.calendar(file), "--skip", "--now", "\(day)T00:00:00Z"])

@@ -1,11 +1,12 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// Calendars broken every way, with the fixed seed of `JSONFuzzTests`: the reader in process on
 /// thousands of damaged files (never a crash, never an occurrence outside the window, always
 /// bounded), and the binary on some (0, or 69 with one line; nothing hidden on the terminal).
-@Suite struct CalendarFuzzTests {
+@Suite(.ownThreads) struct CalendarFuzzTests {
     static let seeds = ["work.ics", "holidays.ics", "places.ics", "checklist/peer-failures.ics", "real/icalevents-icloud.ics", "real/recurring-issue_75_range_parameter.ics"]
 
     /// Grammar-aware damage: a content line of any property with any value, folds in odd places,
@@ -79,7 +80,7 @@ import Testing
 /// `calendars.json` damaged every way: every command answers (0, doctor's 1, or 65 naming the
 /// file), prints nothing hidden, and doctor says the calendars' alerts are not planned; the next
 /// refresh after it is moved aside plans them again.
-@Suite struct CalendarStoreFuzzTests {
+@Suite(.ownThreads) struct CalendarStoreFuzzTests {
     @Test func aDamagedCalendarsFileIsNamedAndNeverSilent() throws {
         var random = SeededRandom(seed: JSONFuzzTests.seed &+ 39)
         let sandbox = try CalendarTests.withWorkCalendar()
@@ -112,7 +113,7 @@ import Testing
 
 /// Where an event is, as its writer put it: GEO (`lat;lon`), or Apple's structured location (a
 /// `geo:lat,lon` URI behind quoted parameters holding colons and escaped line breaks).
-@Suite struct EventPlaceTests {
+@Suite(.ownThreads) struct EventPlaceTests {
     @Test func geoAndApplesStructuredLocationGiveThePoint() throws {
         let zone = try #require(IANAZone(identifier: "Europe/Zurich"))
         let apple = try Data(contentsOf: URL(fileURLWithPath: CalendarTests.calendar("real/icalendar-x_location.ics")))

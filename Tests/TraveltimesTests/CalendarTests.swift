@@ -1,12 +1,13 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// Calendars through the binary: their events read as an independent reader reads them (Python's
 /// icalendar with recurring_ical_events, `Tests/Support/ics_oracle.py`) on calendars written by
 /// Google, Outlook/Exchange, iCloud and Thunderbird and on the peer-failure checklist; a meeting
 /// becoming a leave alert; a holiday calendar resting a schedule; hostile files bounded.
-@Suite struct CalendarTests {
+@Suite(.ownThreads) struct CalendarTests {
     static let oracle = Paths.root.appendingPathComponent("Tests/Support/ics_oracle.py").path
     /// A calendar of the tour (`work.ics`), of the checklist, or a real one (`real/…`: Fixtures/real/calendars).
     static func calendar(_ name: String) -> String {

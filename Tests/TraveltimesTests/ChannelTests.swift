@@ -1,5 +1,6 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// `Tests/Support/channel_server.py` on 127.0.0.1: every notification service, as its
@@ -79,7 +80,7 @@ final class DesktopAndMail {
     func read(_ name: String) -> String { (try? String(contentsOfFile: "\(directory)/\(name)", encoding: .utf8)) ?? "" }
 }
 
-@Suite struct ChannelTests {
+@Suite(.ownThreads) struct ChannelTests {
     /// A sandbox with the fixture, favorite 1, and the channel server's hosts in place.
     func sandbox(_ server: ChannelServer) throws -> Sandbox {
         let sandbox = try Sandbox().withoutHealthAlerts()

@@ -1,8 +1,9 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
-@Suite struct HelpAndUsageTests {
+@Suite(.ownThreads) struct HelpAndUsageTests {
     @Test func bareCommandVersionAndHelp() throws {
         let sandbox = Sandbox()
         let bare = try sandbox.ok([])
@@ -208,7 +209,7 @@ enum TraveltimesVersion {
     static let expected = "0.4.0"
 }
 
-@Suite struct RefreshTests {
+@Suite(.ownThreads) struct RefreshTests {
     @Test func refreshSavesTheFeedAndSaysSo() throws {
         let sandbox = Sandbox()
         let outcome = try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])

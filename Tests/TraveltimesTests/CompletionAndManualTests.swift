@@ -1,10 +1,11 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 @testable import TraveltimesCLI
 
 /// Completions and the man page, both generated from the command table that `--help` renders.
-@Suite struct CompletionTests {
+@Suite(.ownThreads) struct CompletionTests {
     /// A store with the fixture, favorites 1, 96 and 4, the morning preset, a group and a notifier.
     func sandbox() throws -> Sandbox {
         let sandbox = try Sandbox().prepared()
@@ -103,7 +104,7 @@ import Testing
     }
 }
 
-@Suite struct ManualTests {
+@Suite(.ownThreads) struct ManualTests {
     @Test func thePageListsEveryCommandOptionAndSection() throws {
         let sandbox = Sandbox()
         let page = try sandbox.ok(["manpage"]).stdout

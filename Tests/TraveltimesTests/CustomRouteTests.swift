@@ -1,9 +1,10 @@
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
-@Suite struct CustomRouteTests {
+@Suite(.ownThreads) struct CustomRouteTests {
     static let home = "47.6062,-122.3321"
     static let work = "47.6101,-122.2015"
 

@@ -1,10 +1,11 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// Every kind of alert says when its data is old, by one rule; `pending` says it as of the moment
 /// each alert would fire; far dates carry their year.
-@Suite struct DataAgeTests {
+@Suite(.ownThreads) struct DataAgeTests {
     @Test func pendingStatesTheAgeAsOfTheFireNotAsOfThePlan() throws {
         let sandbox = try Sandbox().prepared()  // planned on Tue, Nov 4 at 4:00 PM
         let pending = try sandbox.ok(["pending", "--now", "2025-11-14T06:00:00-08:00"]).stdout

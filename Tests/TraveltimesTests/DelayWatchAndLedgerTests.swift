@@ -1,9 +1,10 @@
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
-@Suite struct DelayWatchTests {
+@Suite(.ownThreads) struct DelayWatchTests {
     /// The fixture with route 70's current time changed, as a feed file.
     func feed(_ sandbox: Sandbox, route70 minutes: Int, name: String) throws -> String {
         var routes = try WSDOTFeed.decode(Data(contentsOf: URL(fileURLWithPath: Paths.fixture)))
@@ -89,7 +90,7 @@ import Testing
     }
 }
 
-@Suite struct LedgerUpkeepTests {
+@Suite(.ownThreads) struct LedgerUpkeepTests {
     @Test func theLedgerPrunesItselfAndStatusReportsTheLastAlert() throws {
         let sandbox = try Sandbox().withoutHealthAlerts()
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
@@ -132,7 +133,7 @@ import Testing
     }
 }
 
-@Suite struct ListingOptionTests {
+@Suite(.ownThreads) struct ListingOptionTests {
     @Test func deliveredShowsTodayAndYesterdayUnlessToldAndCountsTheRest() throws {
         let sandbox = Sandbox()
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])

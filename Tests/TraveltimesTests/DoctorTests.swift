@@ -1,10 +1,11 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// `doctor`, through the binary, against real stores, stand-in `crontab` and `systemctl`, and unit
 /// directories as `install systemd` and `systemctl enable` leave them.
-@Suite struct DoctorTests {
+@Suite(.ownThreads) struct DoctorTests {
     static let tenPast = "2025-11-04T16:10:00-08:00"
 
     /// `doctor --json`'s findings by check name, and whether it says alerts will go out.

@@ -1,10 +1,11 @@
 import Foundation
+import TestThreads
 import Testing
 
 /// The one door: a command sees the core's face — its features, the model, the sources', history's
 /// and delivery's values — and no type of the store. The compiler keeps it: code that imports
 /// the core and names a store type does not build.
-@Suite struct DoorTests {
+@Suite(.ownThreads) struct DoorTests {
     /// The folder the tests were built into, whose `Modules/` holds every target's interface.
     static let products: URL = {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]

@@ -1,12 +1,13 @@
 import Basics
 import CommuteDelivery
 import Foundation
+import TestThreads
 import Testing
 
 /// A damaged `exports.json` (bytes flipped, cut, lengthened, replaced, spliced; a fixed seed):
 /// every command that meets it stops with 65 naming the file, or goes on and says so (refresh's
 /// warning, doctor's line); nothing hidden is printed, and the refresh itself is never lost to it.
-@Suite struct ExportStoreFuzzTests {
+@Suite(.ownThreads) struct ExportStoreFuzzTests {
     @Test func aDamagedExportsFileIsNamedAndNeverSilent() throws {
         var random = SeededRandom(seed: JSONFuzzTests.seed &+ 41)
         let sandbox = try Sandbox().prepared()

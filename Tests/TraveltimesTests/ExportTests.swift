@@ -1,6 +1,7 @@
 import Basics
 import CommuteDelivery
 import Foundation
+import TestThreads
 import Testing
 
 /// `export add|list|remove` end to end: the iCalendar and Prometheus files read by their oracles
@@ -8,7 +9,7 @@ import Testing
 /// after its documentation, and MQTT discovery against a real broker (Debian's mosquitto, started
 /// here on a free loopback port). Each export sends only what changed: a run that changes nothing
 /// sends and writes nothing.
-@Suite struct ExportTests {
+@Suite(.ownThreads) struct ExportTests {
     static let oracle = Paths.root.appendingPathComponent("Tests/Support/export_oracle.py").path
 
     /// What an oracle prints reading `file`, or its complaint.

@@ -1,5 +1,6 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// The loopback stand-in for the open routing engines (OSRM, Valhalla): see
@@ -25,7 +26,7 @@ final class EngineServer: SteeredServer, @unchecked Sendable {
     }
 }
 
-@Suite struct FreeFlowTests {
+@Suite(.ownThreads) struct FreeFlowTests {
     static let attribution = "Route by OSRM · map data © OpenStreetMap contributors (openstreetmap.org/copyright) · fix the map: openstreetmap.org/fixthemap\n"
 
     func sandbox(_ server: EngineServer) throws -> Sandbox {

@@ -1,5 +1,6 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 @testable import TraveltimesCLI
@@ -8,7 +9,7 @@ import Testing
 /// recorded under `Tests/Support/golden/` — as swift-argument-parser's snapshot tests do.
 /// `TRAVELTIMES_RECORD_GOLDEN=1` writes them anew, for review with `git diff`. They run in
 /// process, through `CLI.run`, with the sandbox's environment and its pinned clock.
-@Suite struct GoldenOutputTests {
+@Suite(.ownThreads) struct GoldenOutputTests {
     /// Compares `printed` with the recorded file. With `TRAVELTIMES_RECORD_GOLDEN=1` a file that
     /// differs is written anew and the test fails all the same, as swift-argument-parser's
     /// `assertSnapshot` does: a run that records can never pass, so CI cannot pass by recording.

@@ -1,6 +1,7 @@
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
 #if canImport(Glibc)
@@ -47,7 +48,7 @@ final class FeedServer: @unchecked Sendable {
 
 }
 
-@Suite struct HTTPRefreshTests {
+@Suite(.ownThreads) struct HTTPRefreshTests {
     let now = Paths.capturedAt
 
     @Test func theFixtureOverHTTP() throws {

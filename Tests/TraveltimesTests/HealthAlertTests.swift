@@ -1,12 +1,13 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// Health alerts: when refreshes fail for `stale-after`, or an alert due within the lead window
 /// would carry data that old, `tick` tells the user once through the notifiers — what is wrong,
 /// since when, the fix, the alerts it touches — and once when it mends; through the gateway, and
 /// in the ledger.
-@Suite struct HealthAlertTests {
+@Suite(.ownThreads) struct HealthAlertTests {
     /// A store with the sample feed (measured Tue, Nov 4 at 4:00 PM), favorite 1, a 6:30 PM alert
     /// on Tuesdays, and a notifier that writes each alert's ID, title and body to `alerts.log`.
     func sandbox() throws -> (Sandbox, log: String) {

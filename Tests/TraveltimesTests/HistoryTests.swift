@@ -1,5 +1,6 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Glibc
 /// Issue 20: every reading recorded once, typical times right against an independent computation,
 /// `history`, `best-time`, alerts that know what is usual, and the guard against absurd numbers —
 /// all through the real commands.
-@Suite struct HistoryTests {
+@Suite(.ownThreads) struct HistoryTests {
     static let sampleHistory = Paths.root.appendingPathComponent("Fixtures/history/sample-8-weeks.csv").path
 
     /// A CSV of readings, in `history export --csv`'s form.

@@ -1,11 +1,12 @@
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
 /// Budgets count what was sent; failures and budget skips are told apart; every part of an answer
 /// is checked on its own.
-@Suite struct HonestProviderTests {
+@Suite(.ownThreads) struct HonestProviderTests {
     let routes = CustomRouteTests()
 
     @Test func requestsNeverSentAreGivenBackAndReportedAsNotAsked() throws {

@@ -1,5 +1,6 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Glibc
 
 /// Transit feeds and files that push back (issue 34: bombs, deadlines, secrets in URLs), one at a
 /// time through the built binary; peak memory measured with GNU time where the point is memory.
-@Suite(.serialized) struct HostileFeedTests {
+@Suite(.serialized, .ownThreads) struct HostileFeedTests {
     /// The inputs of `transit_hostile.py`, made once for the suite.
     static let inputs: String = {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)").path
@@ -175,7 +176,7 @@ import Glibc
 
 /// A program that hangs waits out its timeout: kept apart from the serialized suite above, so its
 /// 30 seconds run beside the other tests rather than after them.
-@Suite struct HangingProgramTests {
+@Suite(.ownThreads) struct HangingProgramTests {
     /// sendmail that hangs and leaves a child: at its timeout both are ended.
     @Test func aSendmailThatHangsLeavesNoChildBehind() throws {
         let sandbox = try Sandbox(runner: .binary).prepared().withoutHealthAlerts()

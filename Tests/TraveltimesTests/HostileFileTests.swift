@@ -1,5 +1,6 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Glibc
 
 /// Files and environments that push back (issue 34: history, doctor, zips and the rest), through
 /// the built binary. Unlike the transit bombs beside them, they run alongside the other tests.
-@Suite struct HostileFileTests {
+@Suite(.ownThreads) struct HostileFileTests {
     /// Readings of routes traveltimes does not know make no files; a long file is read in bounded
     /// memory; a spreadsheet's byte-order mark is no part of the first line.
     @Test(ExternalTool.gnuTime.needed) func historyImportStreamsAndSkipsUnknownRoutes() throws {

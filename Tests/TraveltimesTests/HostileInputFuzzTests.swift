@@ -1,12 +1,13 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// The input paths issue 17 opened, fuzzed with the fixed seed of `JSONFuzzTests` (the same cases
 /// on every run, in CI): install paths, crontab bytes, HERE's route sections and invisible
 /// characters in names. Each property is checked over thousands of cases in the core, and a
 /// sample goes through the real binary.
-@Suite struct HostileInputFuzzTests {
+@Suite(.ownThreads) struct HostileInputFuzzTests {
     /// Scalars that a path, a name or a reason may hold: plain ones, and every kind that has ever
     /// caused trouble — line breaks, quotes, backslashes, `%` (cron's newline), `$`, spaces, format
     /// and bidirectional characters, separators, private use, unassigned.

@@ -1,6 +1,7 @@
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Glibc
 
 /// Feeds, store files, arguments and servers from outside: never a crash, never a hang, never a
 /// broken store, never a control sequence on the terminal. Through the binary.
-@Suite struct HostileInputTests {
+@Suite(.ownThreads) struct HostileInputTests {
     /// Every command that reads the cache, as a user would run them after a refresh.
     static let readers: [[String]] = [
         ["routes", "--now", Paths.capturedAt], ["routes", "--json"], ["routes", "--search", "seattle"], ["route", "1"],
@@ -223,7 +224,7 @@ import Glibc
     }
 }
 
-@Suite struct TruthfulRefreshTests {
+@Suite(.ownThreads) struct TruthfulRefreshTests {
     @Test func anUnreadableLedgerOrLogDoesNotStopARefreshAndMessagesSayWhatWasWritten() throws {
         let sandbox = try Sandbox().prepared()
         let corrupt = Data("{\"version\": 1, \"entries\": [tru".utf8)
@@ -324,7 +325,7 @@ import Glibc
 
 /// One rule for what is never shown as itself — Unicode's Cc, Cf, Zl, Zp and unassigned — at input
 /// and at output, text and JSON.
-@Suite struct InvisibleCharacterTests {
+@Suite(.ownThreads) struct InvisibleCharacterTests {
     /// The characters the hostile run found accepted and printed raw, and the three it found refused.
     static let hidden: [Unicode.Scalar] = [
         "\u{061C}", "\u{200B}", "\u{200E}", "\u{200F}", "\u{FEFF}", "\u{2028}", "\u{2029}", "\u{00AD}", "\u{2060}", "\u{180E}",

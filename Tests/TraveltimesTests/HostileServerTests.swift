@@ -1,5 +1,6 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Glibc
 /// Servers that push back (issue 34, channels and alerts), each through the built binary against
 /// the loopback stand-in: numbers no arithmetic may trust, slow and dying ticks, targets that fail
 /// one by one, refusals that quote a secret, URLs that decode to line breaks.
-@Suite(.serialized) struct HostileServerTests {
+@Suite(.serialized, .ownThreads) struct HostileServerTests {
     /// The fixture, favorites, health alerts off, and the stand-in in place of every service.
     func sandbox(_ server: ChannelServer, favorites: [String] = ["1"]) throws -> Sandbox {
         let sandbox = try Sandbox(runner: .binary).withoutHealthAlerts()

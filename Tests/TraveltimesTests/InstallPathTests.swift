@@ -1,12 +1,13 @@
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
 /// What the installers write is what the service manager will read: quoted where it can be,
 /// refused (exit 64, naming the character) where it cannot, and every byte of the user's crontab
 /// kept.
-@Suite struct InstallPathTests {
+@Suite(.ownThreads) struct InstallPathTests {
     /// A copy of the binary at `directory`/traveltimes.
     func binary(in directory: String) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// `Scripts/install`, run for real with the binary under test (`--binary`: its own release build
@@ -7,7 +8,7 @@ import Testing
 /// take this suite past five minutes on two cores); then the installed layout used as each tool
 /// finds it: `man` from PATH, bash-completion's loader, zsh's compinit, fish's vendor directory
 /// (each skipped, saying so, where the tool is missing).
-@Suite struct InstallScriptTests {
+@Suite(.ownThreads) struct InstallScriptTests {
     static let installed = [
         "bin/traveltimes", "share/man/man1/traveltimes.1",
         "share/bash-completion/completions/traveltimes", "share/zsh/site-functions/_traveltimes",

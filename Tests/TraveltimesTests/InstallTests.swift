@@ -1,11 +1,12 @@
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
 /// `install` and `uninstall`, through the binary: units checked by `systemd-analyze verify`, and
 /// `crontab` and `systemctl` stood in for on PATH by scripts that record what they were asked.
-@Suite struct InstallTests {
+@Suite(.ownThreads) struct InstallTests {
     func verify(_ paths: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -1,6 +1,7 @@
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
 /// Thousands of mutated feeds, each read by `JSONReader` and by Python's `json` (held to the same
@@ -10,7 +11,7 @@ import Testing
 ///
 /// The seed is fixed, so CI runs the same cases every time. For a longer run by hand:
 /// `Scripts/fuzz 100000` (or `TRAVELTIMES_FUZZ_COUNT=… TRAVELTIMES_FUZZ_SEED=… swift test --filter JSONFuzzTests`).
-@Suite struct JSONFuzzTests {
+@Suite(.ownThreads) struct JSONFuzzTests {
     static let count = ProcessInfo.processInfo.environment["TRAVELTIMES_FUZZ_COUNT"].flatMap(Int.init) ?? 3_000
     static let seed = ProcessInfo.processInfo.environment["TRAVELTIMES_FUZZ_SEED"].flatMap(UInt64.init) ?? 20_261_123
 
@@ -210,7 +211,7 @@ enum Mutator {
 /// The providers' answers, mutated: whatever a routing service (or something posing as one)
 /// sends, reading it gives a bounded measurement or a fault, never a crash or a trap; and a
 /// mutated route cache with custom routes reads back as it was written, or is refused.
-@Suite struct ProviderAnswerFuzzTests {
+@Suite(.ownThreads) struct ProviderAnswerFuzzTests {
     static let answers: [(RouteProvider, String)] = [
         (.tomtom, #"{"formatVersion":"0.0.12","routes":[{"summary":{"lengthInMeters":13520,"travelTimeInSeconds":1510,"historicTrafficTravelTimeInSeconds":1290}}]}"#),
         (.tomtom, #"{"formatVersion":"0.0.12","detailedError":{"code":"NO_ROUTE_FOUND","message":"Unable to find a route"}}"#),

@@ -1,4 +1,5 @@
 import Foundation
+import TestThreads
 import Testing
 
 @testable import TraveltimesCLI
@@ -7,7 +8,7 @@ import Testing
 /// written by hand: they are `JSONFields`, generated here from what each command actually encodes
 /// (`TRAVELTIMES_RECORD_GOLDEN=1` writes the file anew and fails, for review with `git diff`). A
 /// field added, renamed or dropped in an output type fails here until the file is recorded again.
-@Suite struct JSONShapeTests {
+@Suite(.ownThreads) struct JSONShapeTests {
     /// A value's fields: an object's keys in printed (sorted) order, a nested object or an array
     /// of objects with its own; scalars, nulls, empty arrays and arrays of scalars by name alone.
     static func shape(_ value: Any) -> String {

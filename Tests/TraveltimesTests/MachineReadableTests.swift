@@ -1,10 +1,11 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// `status --json`, `refresh --json` and `config show --json`, compared whole: every key is there,
 /// null when it has no value, and no secret is in any of them.
-@Suite struct MachineReadableTests {
+@Suite(.ownThreads) struct MachineReadableTests {
     func object(_ outcome: Outcome) throws -> NSDictionary {
         try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? NSDictionary, "\(outcome)")
     }

@@ -1,10 +1,11 @@
 import Foundation
+import TestThreads
 import Testing
 
 /// The map of the code: ARCHITECTURE.md, CONTRIBUTING.md and the README name only files and
 /// folders that exist, no comment points to a document that is not in the repository, and no
 /// source file is over 400 lines.
-@Suite struct MapTests {
+@Suite(.ownThreads) struct MapTests {
     static let documents = ["README.md", "ARCHITECTURE.md", "CONTRIBUTING.md"]
     static let modules = ["Basics", "CommuteModel", "CommuteStore", "CommuteSources", "CommuteHistory", "CommuteDelivery", "CommuteCore", "CommuteNetworking", "TraveltimesCLI"]
 

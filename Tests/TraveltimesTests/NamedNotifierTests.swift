@@ -1,5 +1,6 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// ntfy's title header as sent (RFC 2047 when not ASCII).
@@ -8,7 +9,7 @@ func decodeTitle(_ header: String?) -> String? {
     return Data(base64Encoded: String(header.dropFirst(10).dropLast(2))).map { String(decoding: $0, as: UTF8.self) }
 }
 
-@Suite struct NamedNotifierTests {
+@Suite(.ownThreads) struct NamedNotifierTests {
     @Test func aScheduleAndAWatchSendOnlyToTheNotifiersTheyNameAndCleardReplacesOver() throws {
         let server = try ChannelServer()
         let sandbox = try Sandbox().withoutHealthAlerts()

@@ -1,11 +1,12 @@
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
 /// Pauses through the binary: a week around a holiday, one schedule, the cap's window, ticks that
 /// send nothing on paused days, pruning, and a daylight-saving day.
-@Suite struct PauseTests {
+@Suite(.ownThreads) struct PauseTests {
     /// The fixture, favorites 1 and 96, and the morning preset (weekdays at 7:00), planned on
     /// Monday 23 November 2026 at 6:00 in Los Angeles.
     func sandbox(_ environment: [String: String] = [:]) throws -> Sandbox {

@@ -1,13 +1,14 @@
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-@Suite struct PendingCommandTests {
+@Suite(.ownThreads) struct PendingCommandTests {
     @Test func jsonListsRequestsSoonestFirstWithContent() throws {
         let sandbox = try Sandbox().prepared()
         try sandbox.ok(["schedule", "add", "--preset", "evening", "--route", "96", "--now", Paths.capturedAt])
@@ -53,7 +54,7 @@ import Glibc
     }
 }
 
-@Suite struct StoreIntegrityTests {
+@Suite(.ownThreads) struct StoreIntegrityTests {
     @Test func aCorruptFileFailsItsCommandsUntouchedWhileOtherDomainsWork() throws {
         let sandbox = try Sandbox().prepared()
         let corrupt = Data("{\"version\": 1, \"schedules\": [tru".utf8)
@@ -218,7 +219,7 @@ import Glibc
     }
 }
 
-@Suite struct ConcurrentProcessTests {
+@Suite(.ownThreads) struct ConcurrentProcessTests {
     @Test func twentyConcurrentScheduleAddsLeaveTwentySchedules() throws {
         let sandbox = Sandbox()
         try sandbox.ok(["refresh", "--source", Paths.fixture])

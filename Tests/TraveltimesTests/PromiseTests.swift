@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
+import TestThreads
 import Testing
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
 
 /// Issue 46: what the README promises, kept at the edges — no alert dropped, no failure called a
 /// success, no store broken by two commands at once.
-@Suite struct PromiseTests {
+@Suite(.ownThreads) struct PromiseTests {
     /// A laptop that wakes after a meeting's departure time refreshes or ticks first: either way the
     /// departure that went by is recorded as missed, once, and `pending` no longer lists it.
     @Test func aCalendarDepartureThatWentByIsMissedWhetherARefreshOrATickComesFirst() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestThreads
 import Testing
 
 @_spi(Store) import CommuteCore
@@ -8,7 +9,7 @@ import Testing
 /// (`Reference.readmeTables`): a provider, notifier or export added in its file shows there, and
 /// the test fails until the README says it. `TRAVELTIMES_RECORD_README=1` writes them in, for
 /// review with `git diff`; the run that writes still fails.
-@Suite struct ReadmeTablesTests {
+@Suite(.ownThreads) struct ReadmeTablesTests {
     static let start = "<!-- generated: the registries' tables (ReadmeTablesTests; TRAVELTIMES_RECORD_README=1 rewrites) -->\n"
     static let end = "<!-- end of the generated tables -->"
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestThreads
 import Testing
 
 #if canImport(Glibc)
@@ -19,7 +20,7 @@ import Glibc
 /// the one the run printed in its place, the same one everywhere. Commands the README runs without
 /// `--now` act at a fixed moment far from the README's dates (`TRAVELTIMES_NOW`), so an example
 /// whose output depends on the time and does not say when fails every day alike.
-@Suite(.serialized) struct ReadmeTests {
+@Suite(.serialized, .ownThreads) struct ReadmeTests {
     static let readme = Paths.root.appendingPathComponent("README.md").path
     /// The moment commands without `--now` act at: no date the README shows.
     static let elsewhen = "2030-01-15T12:00:00Z"

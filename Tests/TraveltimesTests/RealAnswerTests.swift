@@ -1,10 +1,11 @@
 import Foundation
+import TestThreads
 import Testing
 
 /// Answers the real services sent, recorded in their documentation or in other projects' test
 /// data (`Fixtures/real/`, each named in `SOURCES.md`), served byte for byte by the stand-ins and
 /// read through the binary. Each test states what the file says.
-@Suite struct RealAnswerTests {
+@Suite(.ownThreads) struct RealAnswerTests {
     static func real(_ name: String) -> String { Paths.root.appendingPathComponent("Fixtures/real/\(name)").path }
 
     /// A store with the Transitous/Nominatim stand-in answering `path` with a recorded file.
@@ -59,7 +60,7 @@ import Testing
 
 /// Transitous's (MOTIS's) real answers, recorded by KDE's KPublicTransport against the public
 /// servers (`Fixtures/real/motis/`), served byte for byte.
-@Suite struct RealTransitousTests {
+@Suite(.ownThreads) struct RealTransitousTests {
     func sandbox(_ server: TransitousServer, replaying file: String, zone: String) throws -> Sandbox {
         let sandbox = try RealAnswerTests().replaying(server, ["/api/v6/plan": file])
         sandbox.environment["TRAVELTIMES_TZ"] = zone
@@ -168,7 +169,7 @@ import Testing
 
 /// The open routing engines' real answers (`Fixtures/real/osrm/`, `Fixtures/real/valhalla/`),
 /// served byte for byte.
-@Suite struct RealEngineTests {
+@Suite(.ownThreads) struct RealEngineTests {
     func sandbox(_ server: EngineServer, replaying: [String: String]) throws -> Sandbox {
         let sandbox = Sandbox(zone: "Europe/Berlin")
         sandbox.environment.merge(server.environment) { _, new in new }
@@ -200,7 +201,7 @@ import Testing
 }
 
 /// Transitous's own geocoding answers (`Fixtures/real/motis/location-*.json`), served byte for byte.
-@Suite struct RealGeocodingTests {
+@Suite(.ownThreads) struct RealGeocodingTests {
     /// "Guido Gezellelaan 106": ten addresses in the Netherlands and Belgium, best first; the
     /// town shown is each one's default area. Several: nothing saved until one is picked.
     @Test func tenAddressesOfOneNameAreListedByTheirTowns() throws {

@@ -1,10 +1,11 @@
 import Foundation
+import TestThreads
 import Testing
 
 /// A real agency's GTFS timetable (Cairns, Queensland, 2014: `Fixtures/real/gtfs/`, from gtfs-kit's
 /// own test data), read through the binary and compared with gtfs-kit, the independent oracle
 /// (`Tests/Support/gtfs_oracle.py`): which buses serve two stops on a day, and when.
-@Suite struct RealFeedTests {
+@Suite(.ownThreads) struct RealFeedTests {
     static let feed = RealAnswerTests.real("gtfs/cairns-gtfs.zip")
     static let oracle = Paths.root.appendingPathComponent("Tests/Support/gtfs_oracle.py").path
     /// Fifty stop pairs, days and times drawn from the feed's own trips (`gtfs_oracle.py FEED

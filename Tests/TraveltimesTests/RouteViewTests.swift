@@ -1,9 +1,10 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 @_spi(Store) import CommuteStore
 
-@Suite struct RouteViewTests {
+@Suite(.ownThreads) struct RouteViewTests {
     let now = "2025-11-04T16:05:00-08:00"
 
     func sandbox() throws -> Sandbox {
@@ -155,7 +156,7 @@ import Testing
 }
 
 /// Views that tell the truth about what is there.
-@Suite struct TruthfulViewTests {
+@Suite(.ownThreads) struct TruthfulViewTests {
     @Test func favoritesThatLeftTheFeedShowAsUnavailable() throws {
         let sandbox = Sandbox()
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])

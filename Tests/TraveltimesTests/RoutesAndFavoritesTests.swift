@@ -1,9 +1,10 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 @_spi(Store) import CommuteStore
 
-@Suite struct RoutesTests {
+@Suite(.ownThreads) struct RoutesTests {
     @Test func searchListsMatchingRoutesWithStatusAsText() throws {
         let sandbox = try Sandbox().prepared()
         let outcome = try sandbox.ok(["routes", "--search", "EVERETT", "--now", Paths.capturedAt])
@@ -49,7 +50,7 @@ import Testing
     }
 }
 
-@Suite struct FavoritesTests {
+@Suite(.ownThreads) struct FavoritesTests {
     @Test func addListMoveAndJSON() throws {
         let sandbox = Sandbox()
         try sandbox.ok(["refresh", "--source", Paths.fixture])

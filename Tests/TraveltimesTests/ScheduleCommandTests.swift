@@ -1,9 +1,10 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 @_spi(Store) import CommuteStore
 
-@Suite struct ScheduleCommandTests {
+@Suite(.ownThreads) struct ScheduleCommandTests {
     let now = Paths.capturedAt
 
     @Test func addAcceptsTheDocumentedTimesAndDays() throws {
@@ -179,7 +180,7 @@ extension Sandbox {
     }
 }
 
-@Suite struct ScheduleWarningTests {
+@Suite(.ownThreads) struct ScheduleWarningTests {
     @Test func anExactCopyIsSavedWithAWarningNamingTheFirst() throws {
         let sandbox = try Sandbox().prepared()
         let first = String(try #require(try sandbox.scheduleIDs().first).prefix(8))

@@ -1,4 +1,5 @@
 import Foundation
+import TestThreads
 import Testing
 
 @_spi(Store) @testable import CommuteCore
@@ -11,7 +12,7 @@ import Testing
 /// cases on every run, in CI): huge numbers in every field a notification service sends back,
 /// decoded control characters in every part of a notifier URL, frequency and stop-time bombs, and
 /// history imports of routes nobody knows.
-@Suite struct ServerFuzzTests {
+@Suite(.ownThreads) struct ServerFuzzTests {
     /// An HTTP client that answers every request with the next answer a closure makes.
     final class Answering: HTTPClient, @unchecked Sendable {
         let answer: () -> HTTPResponse

@@ -1,9 +1,10 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// The smaller faults a new user met (issue 17, items 16–26), each through the binary.
-@Suite struct SmallFaultTests {
+@Suite(.ownThreads) struct SmallFaultTests {
     @Test func aTickAMomentAfterTheMinuteIsNotLate() throws {
         let sandbox = try Sandbox().prepared()
         try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--buffer", "0", "--route", "1", "--days", "wed", "--now", Paths.capturedAt])
@@ -137,7 +138,7 @@ import Testing
 }
 
 /// Calm under cron, loud once: a failure is said when it starts or changes, and when it mends.
-@Suite struct CalmUnderCronTests {
+@Suite(.ownThreads) struct CalmUnderCronTests {
     @Test func aFailingRefreshIsSaidOnceAndItsEndToo() throws {
         let sandbox = try Sandbox().prepared()
         let missing = sandbox.home + "-no-such-feed.json"

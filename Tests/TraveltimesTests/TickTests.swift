@@ -1,9 +1,10 @@
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
-@Suite struct TickTests {
+@Suite(.ownThreads) struct TickTests {
     /// A store with the sample feed, favorite 1, and a schedule at 4:30 PM on Tuesdays and Wednesdays.
     func sandbox() throws -> (Sandbox, String) {
         let sandbox = Sandbox()
@@ -135,7 +136,7 @@ import Testing
     }
 }
 
-@Suite struct ExecNotifierCheckTests {
+@Suite(.ownThreads) struct ExecNotifierCheckTests {
     @Test func aProgramThatCannotRunIsRefusedUnlessForced() throws {
         let sandbox = Sandbox()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("exec-\(UUID().uuidString)").path
@@ -193,7 +194,7 @@ import Testing
     }
 }
 
-@Suite struct SmartAlertAndTestCommandTests {
+@Suite(.ownThreads) struct SmartAlertAndTestCommandTests {
     func sandbox() throws -> Sandbox {
         let sandbox = Sandbox()
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
@@ -274,7 +275,7 @@ import Testing
     }
 }
 
-@Suite struct GatewayTests {
+@Suite(.ownThreads) struct GatewayTests {
     @Test func quietHoursAndTheDailyCapHoldBackScheduledAlerts() throws {
         let sandbox = try Sandbox().withoutHealthAlerts()
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])

@@ -1,5 +1,6 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 /// The protobuf reader against the official GTFS-realtime bindings (Python's
@@ -7,7 +8,7 @@ import Testing
 /// write, and every bundled realtime fixture (written by the hand encoder), read by both, say the
 /// same in every field traveltimes reads. Skipped, and says so, where the bindings are missing;
 /// `.ci/run` installs them.
-@Suite struct TransitOracleTests {
+@Suite(.ownThreads) struct TransitOracleTests {
     static let oracle = Paths.root.appendingPathComponent("Tests/Support/transit_oracle.py").path
 
     @Test(ExternalTool.gtfsRealtimeBindings.needed) func theOfficialBindingsReadEveryFeedAsTraveltimesDoes() throws {

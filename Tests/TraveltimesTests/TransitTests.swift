@@ -1,9 +1,10 @@
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
-@Suite(.serialized) struct TransitTests {
+@Suite(.serialized, .ownThreads) struct TransitTests {
     /// 2030-01-15, a Tuesday, in Seattle's zone: the sample feed's morning.
     static func at(_ time: String) -> String { "2030-01-15T\(time):00-08:00" }
 

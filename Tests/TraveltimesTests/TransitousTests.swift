@@ -1,4 +1,5 @@
 import Foundation
+import TestThreads
 import Testing
 
 /// The loopback stand-in for Transitous (plan, geocode) and Nominatim (search): see
@@ -24,7 +25,7 @@ final class TransitousServer: SteeredServer, @unchecked Sendable {
     }
 }
 
-@Suite struct TransitousTests {
+@Suite(.ownThreads) struct TransitousTests {
     static let attribution =
         "Transit data: Transitous (transitous.org/sources) · map data © OpenStreetMap contributors (openstreetmap.org/copyright)\n"
     static let nominatim = "Search by Nominatim · map data © OpenStreetMap contributors (openstreetmap.org/copyright)\n"

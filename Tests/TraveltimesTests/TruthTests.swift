@@ -1,12 +1,13 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 
 @testable import TraveltimesCLI
 
 /// What the product says must be true at every edge (issue 33): each case as a user met it, run
 /// through the built binary, its output compared whole where output is the contract.
-@Suite(.serialized) struct TruthTests {
+@Suite(.serialized, .ownThreads) struct TruthTests {
     /// The sample feed's fixture with `edits` applied to its text (`sed`, as a user would), as a
     /// file beside the sandbox's store.
     func feed(_ sandbox: Sandbox, _ name: String, _ edits: [(String, String)]) throws -> String {

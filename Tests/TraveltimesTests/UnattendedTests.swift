@@ -1,6 +1,7 @@
 @_spi(Store) import CommuteCore
 @_spi(Store) import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Glibc
 #endif
 
 /// Run the way it is meant to run — from cron, on a server, unattended — through the binary.
-@Suite struct CronZoneTests {
+@Suite(.ownThreads) struct CronZoneTests {
     @Test func theSavedZoneRulesWhateverTZCronHas() throws {
         let sandbox = Sandbox(runner: .binary)  // TRAVELTIMES_TZ=America/Los_Angeles while setting up
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
@@ -70,7 +71,7 @@ import Glibc
     }
 }
 
-@Suite struct FreshWordsTests {
+@Suite(.ownThreads) struct FreshWordsTests {
     @Test func anAlertDueInARefreshMinuteDescribesNowNotNextWeek() throws {
         let sandbox = Sandbox(runner: .binary)
         try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
@@ -154,7 +155,7 @@ import Glibc
     }
 }
 
-@Suite struct CronQuietTests {
+@Suite(.ownThreads) struct CronQuietTests {
     @Test func quietPrintsNothingOnSuccessAndWarnsOnlyWhenSomethingChanged() throws {
         let sandbox = Sandbox(runner: .binary)
         sandbox.environment["TRAVELTIMES_CAP"] = "2"
@@ -223,7 +224,7 @@ import Glibc
     }
 }
 
-@Suite struct OnceAndTruthfulDeliveryTests {
+@Suite(.ownThreads) struct OnceAndTruthfulDeliveryTests {
     /// The fixture, favorite 1, and a 4:30 PM Tuesday schedule.
     func sandbox() throws -> Sandbox {
         let sandbox = Sandbox(runner: .binary)
@@ -316,7 +317,7 @@ import Glibc
     }
 }
 
-@Suite struct FetchHelperOperationTests {
+@Suite(.ownThreads) struct FetchHelperOperationTests {
     @Test(ExternalTool.gnuTime.needed) func waitingOnASilentServerCostsNoCPUAndEndsAtTheDeadline() throws {
         let server = try FeedServer()
         let sandbox = Sandbox(runner: .binary)

@@ -1,9 +1,10 @@
 @_spi(Store) import CommuteCore
 import CommuteStore
 import Foundation
+import TestThreads
 import Testing
 
-@Suite struct WebhookTests {
+@Suite(.ownThreads) struct WebhookTests {
     /// POSTs the server received: path, headers and body.
     func posts(_ server: FeedServer) -> [(path: String, headers: [String: String], body: String)] {
         guard let text = try? String(contentsOfFile: server.log, encoding: .utf8) else { return [] }

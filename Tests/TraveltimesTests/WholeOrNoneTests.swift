@@ -1,11 +1,12 @@
 @_spi(Store) import CommuteCore
 import Foundation
+import TestThreads
 import Testing
 @_spi(Store) import CommuteStore
 
 /// A command that changes the schedules does all of its change or none of it, and a plan older
 /// than the schedules (a command killed in between) is made again by the next command that plans.
-@Suite struct WholeOrNoneTests {
+@Suite(.ownThreads) struct WholeOrNoneTests {
     /// Every store file's bytes, lock files left out.
     func snapshot(_ sandbox: Sandbox) throws -> [String: Data] {
         var files: [String: Data] = [:]

@@ -235,7 +235,15 @@ package enum Subprocess {
         guard let executable = resolve(program, path: environment[.path]) else {
             return .failure(.cannotStart(String(cString: strerror(ENOENT))))
         }
-        closeInheritedDescriptorsOnExec()
+        // The child keeps its three standard streams and nothing else: with glibc 2.34 or later
+        // the spawn closes the rest in the child itself, so that a descriptor another thread opens
+        // meanwhile (a file being written, a pipe) cannot slip through; before, they are marked
+        // close-on-exec here.
+        if let closeFrom = Self.closeFrom {
+            _ = closeFrom(&actions, 3)
+        } else {
+            closeInheritedDescriptorsOnExec()
+        }
         let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -260,6 +268,14 @@ package enum Subprocess {
         }
         return nil
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), looked up when first
+    /// needed: Swift's Glibc module does not declare it, and an older C library lacks it.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(
+            symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     /// Marks every descriptor this process inherited (beyond 0–2) close-on-exec, so that no child
     /// gets one: a notifier's background child holding a pipe of whoever started `traveltimes`
