@@ -38,6 +38,20 @@ import Testing
         #expect(try Self.route(custom: .transitous).isPublicTransport)
         // The history's source follows the kind: a GTFS route's readings are the agency's.
         #expect(ReadingSource(of: gtfs) == .transit && ReadingSource(of: planner) == .provider(.transitous) && ReadingSource(of: feed) == .wsdot)
+        // A calendar's route is a provider's route that names its calendar; no other route does.
+        var event = try Self.route(custom: .osrm)
+        #expect(event.calendar == nil && feed.calendar == nil && gtfs.calendar == nil)
+        event.custom?.calendar = "work"
+        #expect(event.calendar == "work" && event.isProviderRoute && event.provider == .osrm)
+    }
+
+    /// A route cache written before calendars' routes named their calendar: the ID says it.
+    @Test func aStoredCalendarRouteIDNamesItsCalendar() {
+        #expect(Route.calendar(ofStoredID: "cal-work-1a2b3c4d") == "work")
+        #expect(Route.calendar(ofStoredID: "cal-night-shift-00ff00aa") == "night-shift")
+        for id in ["cal-work-home", "cal-1a2b3c4d", "cal--1a2b3c4d", "work-1a2b3c4d", "cal-Work-1a2b3c4d", "cal-work-1a2b3c4", "cal-work_1a2b3c4d", "1"] {
+            #expect(Route.calendar(ofStoredID: id) == nil, "\(id)")
+        }
     }
 
     /// No other place reads a route's kind from which of its optional fields are set.
@@ -49,10 +63,16 @@ import Testing
         // A nil test of either field, or a binding of one (`if let custom = route.custom`): a kind
         // told by which field is set. The store's coders and checks read the fields themselves.
         let decisions = /\.(custom|transit)\s*[!=]=\s*nil|custom\?\.provider|(if|guard|,)\s+(let|var)\s+\w+\s*=\s*(\w*[rR]oute|\$0|routes\[[^\]]*\])\.(custom|transit)\b\s*(,|\{|else\b)/
+        // Inside `extension Route`, the same binding is written short (`guard let custom`).
+        let shortBinding = /(if|guard|,)\s+(let|var)\s+(custom|transit)\s*(,|\{|else\b)/
+        // A calendar's routes are told by the calendar they name, not by their IDs' prefix.
+        let byPrefix = /hasPrefix\((\w+\.)?(routePrefix|calendarIDPrefix)\)/
         let readers = ["Routes/Route+Kind.swift", "CommuteStore/Documents/", "Transit/TransitState.swift"]
         for file in files where !readers.contains(where: file.contains) {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
-            for line in text.split(separator: "\n") where line.contains(decisions) {
+            let isRoutes = text.contains("extension Route {") || text.contains("public struct Route:")
+            for line in text.split(separator: "\n")
+            where line.contains(decisions) || (isRoutes && line.contains(shortBinding)) || line.contains(byPrefix) {
                 Issue.record("Sources/\(file) decides a route's kind by a field: \(line.trimmingCharacters(in: .whitespaces)) — ask route.kind")
             }
         }

@@ -239,7 +239,19 @@ import Testing
         #expect(searches.allSatisfy { $0.userAgent.hasPrefix("traveltimes/") })
         let tick = try sandbox.ok(["tick", "--now", "2030-01-15T08:47:00-08:00"])
         #expect(tick.stdout.hasPrefix("Leave now for Dentist at 9:00 AM\nDentist at 9:00 AM (calendar day)\n"), "\(tick)")
+        // Each route names the calendar that made it. A route cache written before routes did
+        // (the same file without the field) is read the same way: removing the calendar removes
+        // its routes, and a route of another name stays.
+        let cache = String(decoding: try #require(sandbox.bytes("routes.json")), as: UTF8.self)
+        #expect(cache.components(separatedBy: #""calendar":"day""#).count == 4, "\(cache)")
+        let older = cache.replacingOccurrences(of: #","calendar":"day""#, with: "")
+        #expect(!older.contains(#""calendar""#))
+        try Sandbox.write(sandbox.path("routes.json"), Data(older.utf8))
+        try sandbox.ok(["route", "add", "gym", "--from", "47.6097,-122.3422", "--to", "47.62,-122.35", "--provider", "osrm", "--no-check"])
         try sandbox.ok(["calendar", "remove", "day", "--yes", "--now", "2030-01-15T08:50:00-08:00"])
+        let left = try #require(try sandbox.json(["routes", "--json"]) as? [[String: Any]])
+        #expect(left.compactMap { $0["id"] as? String } == ["gym"], "\(left)")
+        try sandbox.ok(["route", "remove", "gym", "--yes"])
         #expect(try sandbox.run(["routes"]).stderr == "traveltimes: No route data yet: run `traveltimes refresh --source FILE-OR-URL` first\n")
     }
 

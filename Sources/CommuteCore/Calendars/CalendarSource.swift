@@ -38,12 +38,8 @@ public struct CalendarSource: Codable, Sendable, Equatable {
     /// The most places a reading asks the geocoder for (one a second): the rest wait for the next.
     public static let lookupsPerReading = 10
 
-    /// How the IDs of the routes calendars make begin; no route added by hand may (a calendar's
-    /// refresh removes the routes of its own prefix that its events no longer need).
-    public static let routeIDPrefix = "cal-"
-
     /// The prefix of the routes made for its events' places: `cal-work-`.
-    public var routePrefix: String { "\(Self.routeIDPrefix)\(name)-" }
+    public var routePrefix: String { "\(Route.calendarIDPrefix)\(name)-" }
 
     public init(
         name: String, location: String, purpose: Purpose, routeID: String?, from: String? = nil, provider: RouteProvider? = nil,

@@ -293,7 +293,7 @@ extension Calendars {
     func keepRoutes(of source: CalendarSource, _ routes: [String: Route], state: CalendarState? = nil) throws {
         let stillNeeded = Set((state.map { departuresGoneBy(of: source, in: $0) } ?? []).flatMap(\.routeIDs))
         try store.updateCustomRoutes { saved in
-            saved.removeAll { $0.id.hasPrefix(source.routePrefix) && routes[$0.id] == nil && !stillNeeded.contains($0.id) }
+            saved.removeAll { $0.calendar == source.name && routes[$0.id] == nil && !stillNeeded.contains($0.id) }
             let known = Set(saved.map(\.id))
             saved += routes.values.filter { !known.contains($0.id) }.sorted { $0.id < $1.id }
         }

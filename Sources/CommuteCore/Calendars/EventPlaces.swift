@@ -65,8 +65,9 @@ final class EventPlaces {
         hasher.combine(point.description)
         let id = source.routePrefix + String(hasher.uuid.lowercasedString.prefix(8))
         let from = commute.places.name(of: origin) ?? origin.description
-        return CustomRoutes.customRoute(
-            id: id, name: "\(from) → \(label)", custom: Route.Custom(provider: provider, from: origin, to: point), at: commute.now)
+        var custom = Route.Custom(provider: provider, from: origin, to: point)
+        custom.calendar = source.name
+        return CustomRoutes.customRoute(id: id, name: "\(from) → \(label)", custom: custom, at: commute.now)
     }
 
     /// A location as a route's name may show it: one line, 40 characters.

@@ -71,6 +71,9 @@ extension Route {
         /// Why the provider has no live time now (its last request failed, its budget is spent);
         /// nil while it answers.
         public var liveProblem: String?
+        /// The calendar whose events' places it goes to (`calendar add --from`); nil for a route
+        /// added by hand. A calendar's refresh removes its own routes no event needs, and no other.
+        public var calendar: String?
 
         public init(provider: RouteProvider, from: Coordinate, to: Coordinate, fetchedAt: Date? = nil, triedAt: Date? = nil) {
             self.provider = provider
@@ -98,7 +101,7 @@ extension Route {
     /// Whether its current time is live: not an open engine's estimate, and not a keyed route
     /// whose provider cannot answer now and that has an engine to fall back on.
     public var hasLiveTime: Bool {
-        guard let custom else { return true }
+        guard case .provider(let custom) = kind else { return true }
         if custom.provider.isFreeFlow { return false }
         return custom.liveProblem == nil || custom.fallback == nil
     }
@@ -106,13 +109,13 @@ extension Route {
     /// The free-flow estimate that stands in for a live time: an engine's route's own time, or a
     /// keyed route's fallback estimate while its provider cannot answer.
     public var freeFlowEstimate: Int? {
-        guard let custom, !hasLiveTime else { return nil }
+        guard case .provider(let custom) = kind, !hasLiveTime else { return nil }
         return custom.provider.isFreeFlow ? currentMinutes : custom.estimateMinutes
     }
 
     /// The engine the estimate comes from.
     public var estimateEngine: RouteProvider? {
-        guard let custom, !hasLiveTime else { return nil }
+        guard case .provider(let custom) = kind, !hasLiveTime else { return nil }
         return custom.provider.isFreeFlow ? custom.provider : custom.fallback
     }
 }

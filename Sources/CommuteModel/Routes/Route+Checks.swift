@@ -40,7 +40,7 @@ extension Route {
         for (label, point) in [("start", startPoint), ("end", endPoint)] {
             if let problem = point?.implausibility { return "its \(label) point \(problem)" }
         }
-        if let custom {
+        if case .provider(let custom) = kind {
             guard Self.isValidCustomID(id) else { return "'\(id)' is not a custom route's ID" }
             for date in [custom.fetchedAt, custom.triedAt].compactMap({ $0 }) where !Self.representableDates.contains(date) {
                 return "it was fetched outside the years 0000 to 9999"

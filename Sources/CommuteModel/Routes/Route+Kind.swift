@@ -47,6 +47,30 @@ extension Route {
         if case .provider(let custom) = kind { custom.provider } else { nil }
     }
 
+    /// The calendar that made it for its events' places (`calendar add --from`); nil for any
+    /// other route.
+    public var calendar: String? {
+        if case .provider(let custom) = kind { custom.calendar } else { nil }
+    }
+
+    /// How the IDs of the routes calendars make begin: `cal-NAME-` and eight hex digits. No route
+    /// added by hand may begin so, and a route cache written before routes named their calendar
+    /// is read by it (`calendar(ofStoredID:)`).
+    public static let calendarIDPrefix = "cal-"
+
+    /// Whether an ID is kept for the routes calendars make: no route added by hand may have one.
+    public static func isCalendarsID(_ id: String) -> Bool { id.hasPrefix(calendarIDPrefix) }
+
+    /// The calendar an ID of the form `cal-NAME-1a2b3c4d` was made by: how a route cache written
+    /// before a calendar's routes named their calendar is read. Nil for any other ID.
+    public static func calendar(ofStoredID id: String) -> String? {
+        guard id.hasPrefix(calendarIDPrefix), id.utf8.count > calendarIDPrefix.utf8.count + 9 else { return nil }
+        let suffix = id.suffix(9)
+        guard suffix.first == "-", suffix.dropFirst().allSatisfy(\.isHexDigit) else { return nil }
+        let name = String(id.dropFirst(calendarIDPrefix.count).dropLast(9))
+        return TransitFeed.isValidName(name) ? name : nil
+    }
+
     /// `wsdot`, `transit`, or its provider's name (`tomtom`, `osrm`): as `--json` names a source.
     public var sourceName: String {
         switch kind {

@@ -232,7 +232,7 @@ extension Route {
     /// (`current`: later by the bus's delay, or by the wait for the next after a cancellation);
     /// any other route as it is.
     public func at(_ moment: Date) -> Route {
-        guard let transit else { return self }
+        guard let transit = departures else { return self }
         var route = self
         route.suspiciousMinutes = nil
         guard let next = transit.next(at: moment) else {

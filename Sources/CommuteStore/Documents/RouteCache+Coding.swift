@@ -222,6 +222,8 @@ extension RouteCache {
         }
         guard let id = fields.id else { throw DocumentProblem("wrong shape: \(field).id is missing") }
         guard let updated = fields.updated else { throw DocumentProblem("wrong shape: \(field).updatedAt is missing") }
+        // A calendar's route written before routes named their calendar says so by its ID alone.
+        if fields.custom?.calendar == nil { fields.custom?.calendar = Route.calendar(ofStoredID: id) }
         var route = Route(
             id: id, name: fields.name, description: fields.description, currentMinutes: fields.current,
             averageMinutes: fields.average, distanceMiles: fields.distance, updatedAt: updated,
@@ -315,7 +317,7 @@ extension RouteCache {
     }
 
     private static let customFields: [StaticString] = [
-        "provider", "from", "to", "fetchedAt", "triedAt", "fallback", "estimateMinutes", "estimatedAt", "liveProblem",
+        "provider", "from", "to", "fetchedAt", "triedAt", "fallback", "estimateMinutes", "estimatedAt", "liveProblem", "calendar",
     ]
 
     private static func readCustom(_ reader: inout JSONReader, field: String) throws -> Route.Custom? {
@@ -330,6 +332,7 @@ extension RouteCache {
         var estimate: Int?
         var estimatedAt: Date?
         var problem: String?
+        var calendar: String?
         var seen = JSONReader.FieldsSeen()
         while let key = try reader.nextKey(firstOf: customFields, seen: &seen) {
             switch key {
@@ -358,6 +361,11 @@ extension RouteCache {
                 }
             case "estimatedAt": estimatedAt = try readDate(&reader, field: "\(field).estimatedAt", optional: true)
             case "liveProblem": problem = try reader.readOptionalString().map { DisplayText.line(String($0.prefix(300))) }
+            case "calendar":
+                calendar = try reader.readOptionalString()
+                if let name = calendar, !TransitFeed.isValidName(name) {
+                    throw DocumentProblem("impossible value: \(field).calendar '\(DisplayText.line(String(name.prefix(40))))' is not a calendar name")
+                }
             default: try reader.skipValue()
             }
         }
@@ -367,6 +375,7 @@ extension RouteCache {
         custom.estimateMinutes = estimate
         custom.estimatedAt = estimatedAt
         custom.liveProblem = problem
+        custom.calendar = calendar
         return custom
     }
 

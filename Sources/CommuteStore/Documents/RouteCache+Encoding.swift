@@ -33,6 +33,10 @@ extension RouteCache {
             writer.key("liveProblem")
             writer.string(problem)
         }
+        if let calendar = custom.calendar {
+            writer.key("calendar")
+            writer.string(calendar)
+        }
         writer.endObject()
     }
 

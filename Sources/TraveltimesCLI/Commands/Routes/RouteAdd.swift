@@ -118,9 +118,9 @@ extension Commands {
                 throw invocation.usage(
                     "Invalid route ID '\(DisplayText.line(id))': use lowercase letters, digits and dashes with at least one letter, such as home-work (at most 40).")
             }
-            guard !id.hasPrefix(CalendarSource.routeIDPrefix) else {
+            guard !Route.isCalendarsID(id) else {
                 throw invocation.usage(
-                    "Invalid route ID '\(id)': IDs beginning with \(CalendarSource.routeIDPrefix) are the routes calendars make; pick another, such as my-\(id).")
+                    "Invalid route ID '\(id)': IDs beginning with \(Route.calendarIDPrefix) are the routes calendars make; pick another, such as my-\(id).")
             }
             let words = Set(Commands.all.flatMap { $0.name.split(separator: " ").map(String.init) } + ["help", "version"])
             guard !words.contains(id) else {
