@@ -72,4 +72,28 @@ import Testing
         // 3 is the shell's own, open on /proc/$$/fd while it lists it.
         #expect(String(decoding: listing.output, as: UTF8.self) == "0\n1\n2\n3\n", "the child also held \(descriptor) and the pipe's \(pipe.fileHandleForWriting.fileDescriptor)")
     }
+
+    /// A program held open for writing cannot be run ("Text file busy"); one that is, for a
+    /// moment (a script just written while another thread forked), runs once it is free.
+    @Test func aProgramBusyForAMomentRunsWhenItIsFree() throws {
+        let folder = try Self.tools(["busy": "echo ran\n"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let writer = open("\(folder)/busy", O_WRONLY | O_CLOEXEC)
+        try #require(writer >= 0)
+        let released = Thread {
+            usleep(150_000)
+            close(writer)
+        }
+        released.start()
+        let started = Date()
+        let run = try Subprocess.exchange("\(folder)/busy", environment: [:], input: Data(), timeout: 10, maximumOutput: 100)
+        #expect(run.status == 0 && String(decoding: run.output, as: UTF8.self) == "ran\n")
+        #expect(Date().timeIntervalSince(started) >= 0.1, "it ran while held open for writing")
+        // Held for longer than the wait: it fails, saying why.
+        let holder = open("\(folder)/busy", O_WRONLY | O_CLOEXEC)
+        defer { close(holder) }
+        #expect(throws: Subprocess.Failure.cannotStart("Text file busy")) {
+            try Subprocess.exchange("\(folder)/busy", environment: [:], input: Data(), timeout: 10, maximumOutput: 100)
+        }
+    }
 }

@@ -251,7 +251,16 @@ package enum Subprocess {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        var code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        // "Text file busy": some process holds the program open for writing. A process that forks
+        // while one of its threads writes a script briefly holds it too, until its child execs:
+        // it passes in moments, so it is waited out for up to half a second.
+        var waits = 0
+        while code == ETXTBSY, waits < Self.busyWaits {
+            usleep(10_000)
+            waits += 1
+            code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        }
         guard code == 0 else { return .failure(.cannotStart(String(cString: strerror(code)))) }
         return .success(pid)
     }
@@ -268,6 +277,9 @@ package enum Subprocess {
         }
         return nil
     }
+
+    /// How many times, 10 ms apart, a program that is busy being written is tried again.
+    static let busyWaits = 50
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), looked up when first
     /// needed: Swift's Glibc module does not declare it, and an older C library lacks it.
