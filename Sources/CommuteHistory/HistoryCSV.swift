@@ -29,7 +29,7 @@ public enum HistoryCSV {
     static let largestFile = 4 << 30
 
     /// One reading's line, in `calendar`'s zone.
-    public static func line(_ routeID: String, _ record: HistoryRecord, calendar: ZonedCalendar) -> String {
+    public static func line(_ routeID: RouteID, _ record: HistoryRecord, calendar: ZonedCalendar) -> String {
         "\(routeID),\(TimeFormatting.iso8601(record.date, calendar: calendar)),\(record.minutes),\(record.source.name),\(record.suspicious)"
     }
 
@@ -38,7 +38,7 @@ public enum HistoryCSV {
     /// line is skipped where it stands first. With `copy`, every byte read is handed to it too
     /// (standard input kept for a second pass).
     package static func forEachReading(
-        path: String, copy: (([UInt8]) throws -> Void)? = nil, _ body: (String, HistoryRecord) throws -> Void
+        path: String, copy: (([UInt8]) throws -> Void)? = nil, _ body: (RouteID, HistoryRecord) throws -> Void
     ) throws {
         let name = path == "-" ? "standard input" : path
         let descriptor: Int32
@@ -92,11 +92,12 @@ public enum HistoryCSV {
     /// One line: five fields, each what a reading holds.
     private static func parse(
         _ line: [UInt8], problem: (String) -> HistoryImportError
-    ) throws(HistoryImportError) -> (String, HistoryRecord) {
+    ) throws(HistoryImportError) -> (RouteID, HistoryRecord) {
         let fields = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         guard fields.count == 5 else { throw problem("expected 5 fields (\(header)), found \(fields.count)") }
-        let routeID = fields[0]
-        guard Route.isValidID(routeID) else { throw problem("'\(DisplayText.line(String(routeID.prefix(64))))' is not a route ID") }
+        guard let routeID = RouteID(validating: fields[0]) else {
+            throw problem("'\(DisplayText.line(String(fields[0].prefix(64))))' is not a route ID")
+        }
         guard let at = ISO8601.parse(fields[1])?.instant, Route.representableDates.contains(at) else {
             throw problem("'\(DisplayText.line(String(fields[1].prefix(40))))' is not a time such as 2025-11-04T07:00:00-08:00")
         }

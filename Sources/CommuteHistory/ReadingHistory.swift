@@ -28,24 +28,24 @@ public final class ReadingHistory: Sendable {
         lock = FileLock(name: "history", path: "\(storeDirectory)/.history.lock", timeout: lockTimeout)
     }
 
-    public func path(of routeID: String) -> String { "\(directory)/\(routeID).tth" }
+    public func path(of routeID: RouteID) -> String { "\(directory)/\(routeID).tth" }
 
     /// A route's readings, mapped; empty when it has none. A file that is not a history file is
     /// refused with its path.
-    package func contents(of routeID: String) throws(StoreError) -> HistoryFile.Contents {
-        guard Route.isValidID(routeID) else { return HistoryFile.Contents() }
+    package func contents(of routeID: RouteID) throws(StoreError) -> HistoryFile.Contents {
+        guard routeID.isValid else { return HistoryFile.Contents() }
         return try HistoryFile.Contents(path: path(of: routeID)) ?? HistoryFile.Contents()
     }
 
     /// The routes with a history file, in order of their IDs (numbers first, by value).
-    public func routeIDs() -> [String] {
+    public func routeIDs() -> [RouteID] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.compactMap { name -> String? in
+        return names.compactMap { name -> RouteID? in
             guard name.hasSuffix(".tth") else { return nil }
             let id = String(name.dropLast(4))
-            return Route.isValidID(id) ? id : nil
+            return RouteID(validating: id)
         }.sorted { lhs, rhs in
-            switch (Int(lhs), Int(rhs)) {
+            switch (Int(lhs.rawValue), Int(rhs.rawValue)) {
             case let (left?, right?): left < right
             case (.some, nil): true
             case (nil, .some): false
@@ -76,7 +76,7 @@ public final class ReadingHistory: Sendable {
         /// the race to another, a clock that went back) and were put in their place.
         public var inserted = 0
         /// The routes with readings dated ahead of now, and how many: not recorded.
-        public var future: Set<String> = []
+        public var future: Set<RouteID> = []
         public var futureCount = 0
         /// Readings of routes traveltimes does not know (`history import`), and how many routes:
         /// not recorded.
@@ -96,13 +96,13 @@ public final class ReadingHistory: Sendable {
     /// `retentionDays` is not recorded at all. Records older than `retentionDays` are dropped
     /// (the file rewritten whole) once they are a month past it. A route's file that cannot be read
     /// or written is reported, and the others are recorded.
-    public func record(_ byRoute: [String: [HistoryRecord]], now: Date, retentionDays: Int) throws -> Outcome {
+    public func record(_ byRoute: [RouteID: [HistoryRecord]], now: Date, retentionDays: Int) throws -> Outcome {
         var outcome = Outcome()
         guard !byRoute.isEmpty else { return outcome }
         let moment = Int(now.timeIntervalSince1970.rounded(.down))
         try makeDirectory()
         try lock.withLock {
-            for routeID in byRoute.keys.sorted() where Route.isValidID(routeID) {
+            for routeID in byRoute.keys.sorted() where routeID.isValid {
                 let path = path(of: routeID)
                 do {
                     var contents = try HistoryFile.Contents(path: path) ?? HistoryFile.Contents()
@@ -147,8 +147,8 @@ public final class ReadingHistory: Sendable {
     }
 
     /// Removes a route's history: a custom route removed, or moved to other ends.
-    public func remove(_ routeID: String) throws {
-        guard Route.isValidID(routeID) else { return }
+    public func remove(_ routeID: RouteID) throws {
+        guard routeID.isValid else { return }
         try lock.withLock {
             if unlink(path(of: routeID)) != 0, errno != ENOENT {
                 throw StoreError.io(path: path(of: routeID), reason: "cannot remove: \(errnoText())")

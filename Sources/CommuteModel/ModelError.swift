@@ -11,9 +11,9 @@ public enum ModelError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A route ID that is not a whole number as the feed uses.
     case badRouteID(String)
     /// A route ID that the route cache does not have.
-    case unknownRoute(String)
+    case unknownRoute(RouteID)
     /// A route that is not a favorite, where only favorites may go.
-    case notFavorite(String)
+    case notFavorite(RouteID)
     /// A delay threshold that is not a whole number of minutes ≥ 1.
     case badThreshold(String)
 

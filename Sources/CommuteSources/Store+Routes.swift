@@ -31,7 +31,7 @@ extension Store {
     }
 
     /// The routes with these IDs, by ID; the others are passed over unbuilt.
-    public func routes(withIDs ids: Set<String>, includingEndPoints: Bool = false) throws(StoreError) -> [String: Route] {
+    public func routes(withIDs ids: Set<RouteID>, includingEndPoints: Bool = false) throws(StoreError) -> [RouteID: Route] {
         var found = try routeCacheRoutes(withIDs: ids, includingEndPoints: includingEndPoints)
         if found.count < ids.count { found += try transitRoutes().filter { ids.contains($0.id) } }
         return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

@@ -141,7 +141,7 @@ enum Completion {
             let ids = kind == .favoriteRouteID
                 ? (try? commute.favorites.read().routeIDs) ?? [] : (commute.configuration.watches ?? []).map(\.routeID)
             let names = (try? commute.routes.all().byID) ?? [:]
-            lines = ids.map { id in names[id].map { "\(id)\t\($0.name)" } ?? id }
+            lines = ids.map { id in names[id].map { "\(id)\t\($0.name)" } ?? id.rawValue }
         case .scheduleID:
             lines = ((try? commute.schedules.read().schedules) ?? []).map {
                 "\(Commands.shortID($0))\t\($0.timeLabel) on \($0.daysLabel)"

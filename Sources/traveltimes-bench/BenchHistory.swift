@@ -37,10 +37,10 @@ func benchHistory() {
             let store = try Store(directory: historyHome)
             let end = Int(ISO8601.parse(now)?.instant?.timeIntervalSince1970 ?? 0)
             var generator = SystemRandomNumberGenerator()
-            var byRoute: [String: [HistoryRecord]] = [:]
+            var byRoute: [RouteID: [HistoryRecord]] = [:]
             for route in routes {
                 let base = 20 + (Int(route) ?? 1) * 3
-                byRoute[route] = stride(from: end - 365 * 86_400, to: end - 600, by: 300).map { at in
+                byRoute[RouteID(route)] = stride(from: end - 365 * 86_400, to: end - 600, by: 300).map { at in
                     let hour = (at - 8 * 3_600) % 86_400 / 3_600
                     let peak = (7...9).contains(hour) || (16...18).contains(hour) ? 15 : 0
                     return HistoryRecord(at: at, minutes: base + peak + Int.random(in: 0...6, using: &generator), source: .wsdot)

@@ -239,7 +239,7 @@ func writeGeneratedFeed(to path: String) {
     let generated = (1...10_000).map { index in
         let template = fixtureRoutes[index % fixtureRoutes.count]
         var route = template
-        route.id = String(index)
+        route.id = RouteID(String(index))
         route.currentMinutes = template.currentMinutes.map { $0 + index % 7 }
         return route
     }

@@ -4,7 +4,7 @@ import TestThreads
 import Testing
 
 @Suite(.ownThreads) struct CommuteBriefTests {
-    let routes: [String: Route] = [
+    let routes: [RouteID: Route] = [
         "1": route("1", "Everett-Seattle", current: 25, average: 25),
         "96": route("96", "Seattle-Bellevue via 90", current: 20, average: 15),
         "70": route("70", "Renton-Auburn", current: 35, average: 24),

@@ -7,13 +7,13 @@ import Testing
     let la = "America/Los_Angeles"
     let now = instant("2025-11-04T16:00:00-08:00")  // a Tuesday
     var calendar: ZonedCalendar { ZonedCalendar(timeZone: zone(la), around: now) }
-    let routes: [String: Route] = [
+    let routes: [RouteID: Route] = [
         "1": route("1", "Everett-Seattle", current: 49, average: 30),
         "96": route("96", "Seattle-Bellevue via 90", current: 14, average: 15),
         "39": route("39", "Everett-Seattle EL", current: 0, average: 0),
     ]
 
-    func schedule(_ id: Int, days: Set<Weekday>, at hour: Int, _ minute: Int = 0, routes: [String] = ["1"], created: Int = 0) -> Schedule {
+    func schedule(_ id: Int, days: Set<Weekday>, at hour: Int, _ minute: Int = 0, routes: [RouteID] = ["1"], created: Int = 0) -> Schedule {
         Schedule(
             id: UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", id)) ?? UUID(), routeIDs: routes,
             days: days, hour: hour, minute: minute, createdAt: Date(timeIntervalSince1970: TimeInterval(created)))

@@ -92,7 +92,7 @@ import Testing
         var routes = try WSDOTFeed.decode(Data(contentsOf: fixtureURL))
         routes += routes.map { route in
             var copy = route
-            copy.id = String(100_000 + (Int(route.id) ?? 0))
+            copy.id = "\(100_000 + (Int(route.id.rawValue) ?? 0))"
             return copy
         }
         var text = String(decoding: try WSDOTFeed.encode(routes), as: UTF8.self)
@@ -119,7 +119,7 @@ import Testing
             + huge + #"","TimeUpdated":"\/Date(0)\/"}]"#
         let directory = TemporaryDirectory()
         try directory.write("feed.json", feed)
-        var seen: [String] = []
+        var seen: [RouteID] = []
         #expect(throws: FeedError.badRoute(index: 1, reason: "it is over 256 KiB, too large for a route")) {
             try WSDOTFeed.forEachRoute(in: .file(path: directory.path + "/feed.json")) { seen.append($0.id) }
         }

@@ -169,7 +169,7 @@ import Glibc
         let fixture = try WSDOTFeed.decode(Data(contentsOf: fixtureURL))
         var routes = (0..<5_000).map { index in
             var route = fixture[index % fixture.count]
-            route.id = String(index)
+            route.id = "\(index)"
             return route
         }
         try directory.write("routes.json", "")

@@ -19,7 +19,7 @@ import Testing
         func finished(_ step: RefreshStep, _ report: RefreshReport) { heard.append("finished \(step)") }
     }
 
-    func request(feed path: String?, session: HelperSession, only: [String] = []) -> RefreshRequest {
+    func request(feed path: String?, session: HelperSession, only: [RouteID] = []) -> RefreshRequest {
         RefreshRequest(
             feed: path.flatMap { path in FeedSource(path).map { ($0, "the fixture") } }, accessCode: nil, only: only, selection: .inPlay,
             timeout: 10, quiet: false, access: ProviderAccess(keys: [:], client: session), session: session, secrets: [],

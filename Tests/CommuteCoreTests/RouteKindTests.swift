@@ -77,4 +77,22 @@ import Testing
             }
         }
     }
+
+    /// A route's ID is a `RouteID` wherever one is named: no signature or field takes it as text.
+    /// A GTFS feed's own route IDs (`route_id`) are another thing, and stay text.
+    @Test func noRouteIDIsPlainText() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let sources = root.appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        let text = /\b(routeID|routeIDs|[a-z]+RouteIDs?)\s*:\s*(String\??|\[String\]|Set<String>)(\s|,|\)|$)|\[String: Route\]/
+        let gtfs = ["Transit/GTFSRealtime.swift", "Transit/TransitTimetable.swift"]
+        var found: [String] = []
+        for file in files where !gtfs.contains(where: file.hasSuffix) {
+            let lines = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8).split(separator: "\n")
+            found += lines.filter { $0.contains(text) }.map { "Sources/\(file): \($0.trimmingCharacters(in: .whitespaces))" }
+        }
+        #expect(found.isEmpty, "route IDs as text:\n\(found.joined(separator: "\n"))")
+        // The check finds what it looks for.
+        #expect("    func watch(routeID: String) {".contains(text) && "var byID: [String: Route]".contains(text))
+    }
 }

@@ -122,11 +122,11 @@ final class TemporaryDirectory {
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<40 {
                 group.addTask {
-                    try? store.updateFavorites { $0.routeIDs.append(String(index)) }
+                    try? store.updateFavorites { $0.routeIDs.append("\(index)") }
                 }
             }
         }
-        #expect(Set(try store.favorites().routeIDs) == Set((0..<40).map(String.init)))
+        #expect(Set(try store.favorites().routeIDs) == Set((0..<40).map { RouteID("\($0)") }))
     }
 
     @Test func theStaleContentTrapRefreshedRoutesReachThePendingContent() throws {
@@ -203,7 +203,7 @@ final class TemporaryDirectory {
         var routes = try WSDOTFeed.decode(Data(contentsOf: fixtureURL))
         routes = (0..<400).map { index in
             var route = routes[index % routes.count]
-            route.id = String(index + 1)
+            route.id = "\(index + 1)"
             return route
         }
         let feed = String(decoding: try WSDOTFeed.encode(routes), as: UTF8.self).dropLast() + #",{"TravelTimeID":"x"}]"#
@@ -288,7 +288,7 @@ final class TemporaryDirectory {
         let schedules = (0..<40).map { index in
             Schedule(routeIDs: ["1"], days: Weekday.weekdays, hour: 6 + index / 10, minute: index, createdAt: now)
         }
-        let routes = ["1": route("1", "Quote \" and \\ and \u{1B}", current: 30, average: 20)]
+        let routes: [RouteID: Route] = ["1": route("1", "Quote \" and \\ and \u{1B}", current: 30, average: 20)]
         let plan = FanOut.plan(schedules: schedules, routes: routes, now: now, calendar: calendar, cap: 64)
         var book = PendingBook(plan: plan, plannedAt: now, timeZone: "America/Los_Angeles")
         book.requests[0].since = nil

@@ -19,7 +19,7 @@ func nextFire(_ weekday: Weekday, _ hour: Int, _ minute: Int, after now: String,
     return TimeFormatting.iso8601(fire, calendar: calendar)
 }
 
-func route(_ id: String, _ name: String?, current: Int?, average: Int?, updated: String = "2025-11-04T16:00:00-08:00") -> Route {
+func route(_ id: RouteID, _ name: String?, current: Int?, average: Int?, updated: String = "2025-11-04T16:00:00-08:00") -> Route {
     Route(id: id, name: name, description: name.map { "\($0) description" }, currentMinutes: current,
           averageMinutes: average, distanceMiles: 10, updatedAt: instant(updated))
 }

@@ -110,7 +110,7 @@ struct ArriveByOracleTests {
         let schedule = Schedule(
             routeIDs: ["1", "96"], days: [weekday], hour: hour, minute: minute, createdAt: Date(timeIntervalSince1970: 0),
             timing: .arriveBy(buffer: 5, headsUp: nil))
-        let routes = ["1": route("1", "Long", current: 95, average: 80), "96": route("96", "Short", current: 70, average: 60)]
+        let routes: [RouteID: Route] = ["1": route("1", "Long", current: 95, average: 80), "96": route("96", "Short", current: 70, average: 60)]
         let plan = FanOut.plan(
             schedules: [schedule], routes: routes, now: now, calendar: ZonedCalendar(timeZone: zone(identifier), around: now), cap: 64)
         let request = try #require(plan.scheduled.first?.request)

@@ -271,7 +271,7 @@ enum TraveltimesVersion {
         let fixture = try WSDOTFeed.decode(Data(contentsOf: URL(fileURLWithPath: Paths.fixture)))
         let routes = (1...3_000).map { index in
             var route = fixture[index % fixture.count]
-            route.id = String(index)
+            route.id = "\(index)"
             return route
         }
         let feed = sandbox.path("large-feed.json")

@@ -240,24 +240,24 @@ import Glibc
     @Test func concurrentFavoriteChangesLoseNothing() throws {
         let sandbox = Sandbox()
         try sandbox.ok(["refresh", "--source", Paths.fixture])
-        let ids = try WSDOTFeed.decode(Data(contentsOf: URL(fileURLWithPath: Paths.fixture))).prefix(16).map(\.id)
+        let ids = try WSDOTFeed.decode(Data(contentsOf: URL(fileURLWithPath: Paths.fixture))).prefix(16).map(\.id.rawValue)
         let running = try ids.map { try sandbox.start(["favorites", "add", $0]) }
         #expect(try running.map { try $0.wait().status }.allSatisfy { $0 == 0 })
-        #expect(Set(try sandbox.store.favorites().routeIDs) == Set(ids))
+        #expect(Set(try sandbox.store.favorites().routeIDs.map(\.rawValue)) == Set(ids))
         // And removals racing additions.
         let removals = try ids.prefix(8).map { try sandbox.start(["favorites", "remove", $0, "--yes"]) }
         let others = ["70", "96", "131"]
         #expect(Set(others).isDisjoint(with: ids))
         let additions = try others.map { try sandbox.start(["favorites", "add", $0]) }
         #expect(try (removals + additions).map { try $0.wait().status }.allSatisfy { $0 == 0 })
-        #expect(Set(try sandbox.store.favorites().routeIDs) == Set(ids.dropFirst(8) + others))
+        #expect(Set(try sandbox.store.favorites().routeIDs.map(\.rawValue)) == Set(ids.dropFirst(8) + others))
     }
 
     @Test func aProcessKilledMidWriteLeavesValidFiles() throws {
         let sandbox = try Sandbox().prepared()
         // A feed large enough that a refresh spends real time writing.
         let big = (1...20_000).map { index in
-            Route(id: String(index), name: "Route \(index)", description: "Generated \(index)", currentMinutes: 10 + index % 30,
+            Route(id: "\(index)", name: "Route \(index)", description: "Generated \(index)", currentMinutes: 10 + index % 30,
                   averageMinutes: 20, distanceMiles: 5, updatedAt: Date(timeIntervalSince1970: 1_762_300_800))
         }
         let feed = sandbox.path("big.json")

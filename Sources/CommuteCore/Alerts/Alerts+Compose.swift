@@ -13,7 +13,7 @@ extension Alerts {
     /// freshest data there is. A smart alert with no route delayed enough is suppressed when first
     /// handled; a retry of one already decided sends what there is.
     func compose(
-        _ schedule: Schedule, id: AlertID, late: TimeInterval, firstHandling: Bool, routes: [String: Route]
+        _ schedule: Schedule, id: AlertID, late: TimeInterval, firstHandling: Bool, routes: [RouteID: Route]
     ) -> Composition {
         let usual = usual(of: schedule, at: now)
         var content = AlertComposer.content(for: schedule, routes: routes, firesAt: now, calendar: calendar, usual: usual)
@@ -33,7 +33,7 @@ extension Alerts {
     /// An arrive-by alert, composed now from the cache: a smart one with no route delayed enough is
     /// suppressed when first handled, as for a fixed time.
     func composeLeave(
-        _ schedule: Schedule, id: AlertID, leave: LeaveTime, headsUp: Bool, firstHandling: Bool, routes: [String: Route]
+        _ schedule: Schedule, id: AlertID, leave: LeaveTime, headsUp: Bool, firstHandling: Bool, routes: [RouteID: Route]
     ) -> Composition {
         // A transit leave time is for one departure: a smart alert goes when that bus is late or
         // the timetable's was cancelled.

@@ -221,7 +221,7 @@ extension Alerts {
     }
 
     /// "Leave at 8:05 AM — traffic got worse; was 8:21 AM", then the heads-up's lines.
-    private func revisedHeadsUp(_ schedule: Schedule, id: AlertID, leave: LeaveTime, was: Date, routes: [String: Route]) -> AlertMessage {
+    private func revisedHeadsUp(_ schedule: Schedule, id: AlertID, leave: LeaveTime, was: Date, routes: [RouteID: Route]) -> AlertMessage {
         let content = AlertComposer.headsUpContent(for: schedule, routes: routes, leave: leave, now: now, calendar: calendar)
         let change = leave.leave < was ? "traffic got worse" : "traffic eased"
         let title = "Leave at \(calendar.local(leave.leave).time.label) — \(change); was \(calendar.local(was).time.label)"

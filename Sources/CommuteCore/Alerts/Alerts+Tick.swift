@@ -332,7 +332,7 @@ struct AlertInputs {
     /// For calendar departures' schedules, made from the calendars' plan.
     let calendar: ZonedCalendar
     private var schedulesByID: [UUID: Schedule]?
-    private var routesByID: [String: Route]?
+    private var routesByID: [RouteID: Route]?
 
     init(store: Store, current: @escaping (Route) -> Route, calendar: ZonedCalendar) {
         self.store = store
@@ -348,7 +348,7 @@ struct AlertInputs {
         return loaded[id]
     }
 
-    mutating func routes() throws -> [String: Route] {
+    mutating func routes() throws -> [RouteID: Route] {
         if let routesByID { return routesByID }
         let loaded = try store.routes().byID.mapValues(current)
         routesByID = loaded

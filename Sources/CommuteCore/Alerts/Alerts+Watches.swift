@@ -10,7 +10,7 @@ extension Alerts {
     public struct WatchEvent: Sendable, Equatable {
         public typealias Direction = WatchDirection
 
-        public var routeID: String
+        public var routeID: RouteID
         public var direction: Direction
         public var message: AlertMessage
         public var outcome: Outcome
@@ -63,7 +63,7 @@ extension Alerts {
     /// it answers was delivered. A route without data never alerts. Every decision goes in the
     /// ledger; every alert goes out through `deliver`, as scheduled ones do.
     public func checkWatches(
-        routes: [String: Route], notifiers: [Notifier], quietHours: QuietHours? = nil, sender: some AlertSender
+        routes: [RouteID: Route], notifiers: [Notifier], quietHours: QuietHours? = nil, sender: some AlertSender
     ) throws -> [WatchEvent] {
         var crossings: [(DelayWatch, Route, WatchEvent.Direction)] = []
         // Routes that stay on the side they were: an alert about that side that failed is sent
@@ -170,7 +170,7 @@ extension Alerts {
 
     /// Why a watch alert may not go out now, or nil.
     private func refusal(
-        of direction: WatchEvent.Direction, routeID: String, id: AlertID, quietHours: QuietHours?, ledger: DeliveryLedger
+        of direction: WatchEvent.Direction, routeID: RouteID, id: AlertID, quietHours: QuietHours?, ledger: DeliveryLedger
     ) -> WatchEvent.Refusal? {
         let today = calendar.local(now).date
         let sentToday = ledger.entries.filter {

@@ -19,7 +19,7 @@ public struct CalendarSource: Codable, Sendable, Equatable {
     public var location: String
     public var purpose: Purpose
     /// The route every matched event uses.
-    public var routeID: String?
+    public var routeID: RouteID?
     /// Or: from this place (a saved place's name, or LAT,LON) to each event's place, timed by
     /// `provider`.
     public var from: String?
@@ -42,7 +42,7 @@ public struct CalendarSource: Codable, Sendable, Equatable {
     public var routePrefix: String { "\(Route.calendarIDPrefix)\(name)-" }
 
     public init(
-        name: String, location: String, purpose: Purpose, routeID: String?, from: String? = nil, provider: RouteProvider? = nil,
+        name: String, location: String, purpose: Purpose, routeID: RouteID?, from: String? = nil, provider: RouteProvider? = nil,
         bufferMinutes: Int = Self.defaultBufferMinutes, match: String? = nil, horizonDays: Int = Self.defaultHorizonDays, createdAt: Date
     ) {
         self.from = from

@@ -32,7 +32,7 @@ public struct CalendarState: StoreDocument, Equatable {
         public var recurrenceID: Int?
         public var summary: String
         public var start: Date
-        public var routeIDs: [String]
+        public var routeIDs: [RouteID]
         public var bufferMinutes: Int
         public var createdAt: Date
     }

@@ -215,7 +215,7 @@ extension Calendars {
         var departures: [CalendarState.Departure] = []
         var skippedDays: [CalendarState.SkippedDay] = []
         /// For --from: the route to each event's place, by ID.
-        var routes: [String: Route] = [:]
+        var routes: [RouteID: Route] = [:]
     }
 
     func plan(_ source: CalendarSource, expansion: CalendarExpansion, access: Places.SearchAccess?, timeout: TimeInterval) throws -> Plan {
@@ -290,7 +290,7 @@ extension Calendars {
     /// Keeps the routes to a calendar's events' places as its plans need them: new ones added
     /// (timed when an alert nears, as every custom route is), ones no event needs removed (a
     /// departure gone by still needs its route until `tick` has dealt with it).
-    func keepRoutes(of source: CalendarSource, _ routes: [String: Route], state: CalendarState? = nil) throws {
+    func keepRoutes(of source: CalendarSource, _ routes: [RouteID: Route], state: CalendarState? = nil) throws {
         let stillNeeded = Set((state.map { departuresGoneBy(of: source, in: $0) } ?? []).flatMap(\.routeIDs))
         try store.updateCustomRoutes { saved in
             saved.removeAll { $0.calendar == source.name && routes[$0.id] == nil && !stillNeeded.contains($0.id) }

@@ -63,7 +63,7 @@ final class EventPlaces {
     func route(to point: Coordinate, label: String, provider: RouteProvider) -> Route {
         var hasher = StableHash()
         hasher.combine(point.description)
-        let id = source.routePrefix + String(hasher.uuid.lowercasedString.prefix(8))
+        let id = RouteID(source.routePrefix + String(hasher.uuid.lowercasedString.prefix(8)))
         let from = commute.places.name(of: origin) ?? origin.description
         var custom = Route.Custom(provider: provider, from: origin, to: point)
         custom.calendar = source.name

@@ -153,7 +153,7 @@ public struct Commute: Sendable {
     /// `feedIDs`, with `routes`, are all the IDs that refresh saved, of which it kept only those
     /// the schedules named when it began.
     @discardableResult
-    public func reschedule(routes: [String: Route]? = nil, feedIDs: Set<String> = []) throws -> RescheduleSummary {
+    public func reschedule(routes: [RouteID: Route]? = nil, feedIDs: Set<RouteID> = []) throws -> RescheduleSummary {
         let pending = try store.reschedule(ledgerSince: ledgerHorizon) { book, previous, ledger in
             var routesByID = try routes ?? store.routes().byID
             // A schedule added while the feed was being read may name a saved route that was not
@@ -189,7 +189,7 @@ public struct Commute: Sendable {
     }
 
     /// The plan for `book`, keeping what `previous` and the ledger say about each request.
-    private func plan(_ book: ScheduleBook, previous: PendingBook, ledger: DeliveryLedger?, routes: [String: Route]) -> PendingBook {
+    private func plan(_ book: ScheduleBook, previous: PendingBook, ledger: DeliveryLedger?, routes: [RouteID: Route]) -> PendingBook {
         let (due, handled) = dueAndHandled(previous: previous, ledger: ledger)
         // What each arrive-by occurrence's last plan was on: kept while the occurrence is the same.
         let remembered = Dictionary(

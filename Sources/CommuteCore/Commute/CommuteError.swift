@@ -8,11 +8,11 @@ public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The route cache is empty: nothing has been refreshed yet.
     case noRouteData
     /// `favorites remove` or `move` named a route that is not a favorite.
-    case notFavorite(String)
+    case notFavorite(RouteID)
     /// `favorites move --to` named a position outside the list.
     case badPosition(String, count: Int)
     /// A schedule or group names the same route twice.
-    case duplicateRoute(String)
+    case duplicateRoute(RouteID)
     /// No group has this name.
     case unknownGroup(String)
     /// A group with this name exists.
@@ -24,9 +24,9 @@ public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No pause has this number.
     case unknownPause(String)
     /// `route add` named an ID a route already has.
-    case routeExists(String)
+    case routeExists(RouteID)
     /// `route edit` or `route remove` named a route from the feed.
-    case notCustom(String)
+    case notCustom(RouteID)
     /// `notify add --name` gave a name another notifier has.
     case notifierNameTaken(String)
     /// `--notify` named a notifier there is not.

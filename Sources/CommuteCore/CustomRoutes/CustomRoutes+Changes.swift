@@ -201,7 +201,7 @@ extension CustomRoutes {
     // MARK: Adding, editing, removing
 
     /// A custom route as `route add` makes it: named, or described by its ends and provider.
-    public static func customRoute(id: String, name: String?, custom: Route.Custom, at now: Date) -> Route {
+    public static func customRoute(id: RouteID, name: String?, custom: Route.Custom, at now: Date) -> Route {
         Route(
             id: id, name: name, description: "\(custom.from) → \(custom.to) (\(custom.provider.displayName))", currentMinutes: nil,
             averageMinutes: nil, updatedAt: now, custom: custom)
@@ -287,7 +287,7 @@ extension CustomRoutes {
     }
 
     /// The custom route with this ID.
-    public func customRoute(_ id: String) throws -> Route {
+    public func customRoute(_ id: RouteID) throws -> Route {
         guard let route = try store.routes().routes.first(where: { $0.id == id }) else { throw ModelError.unknownRoute(id) }
         guard route.kind != .feed else { throw CommuteError.notCustom(id) }
         return route
@@ -295,7 +295,7 @@ extension CustomRoutes {
 
     /// Changes a custom route's name, ends or provider. New ends or a new provider make it a new
     /// route: its old times are dropped, and it is fetched again when next in play.
-    public func editCustomRoute(_ id: String, name: String??, from: Coordinate?, to: Coordinate?, provider: RouteProvider?) throws -> Route {
+    public func editCustomRoute(_ id: RouteID, name: String??, from: Coordinate?, to: Coordinate?, provider: RouteProvider?) throws -> Route {
         try store.checkPlanInputs()
         var movedEnds = false
         if try store.transitRoutes().contains(where: { $0.id == id }) {
@@ -328,7 +328,7 @@ extension CustomRoutes {
         public var wasWatched: Bool
     }
 
-    public func previewRemovingCustomRoute(_ id: String) throws -> CustomRemoval {
+    public func previewRemovingCustomRoute(_ id: RouteID) throws -> CustomRemoval {
         _ = try customRoute(id)
         let isFavorite = try store.favorites().routeIDs.contains(id)
         return CustomRemoval(
@@ -339,7 +339,7 @@ extension CustomRoutes {
     /// Removes a custom route and everything that names it: first what refers to it (favorites,
     /// schedules, groups, its watch), then the route itself, so no moment leaves a reference to a
     /// route that is gone.
-    public func removeCustomRoute(_ id: String) throws -> Commute.Replanned<CustomRemoval> {
+    public func removeCustomRoute(_ id: RouteID) throws -> Commute.Replanned<CustomRemoval> {
         _ = try customRoute(id)
         // Everything the re-plan reads is checked before the first write.
         try store.checkPlanInputs()
@@ -357,7 +357,7 @@ extension CustomRoutes {
         }
         try store.updateCustomRoutes { routes in routes.removeAll { $0.id == id } }
         try store.updateTransit { state in state.routes.removeAll { $0.id == id } }
-        unlink(store.transitPath(id, "timetable.json"))
+        unlink(store.transitPath(id.rawValue, "timetable.json"))
         // A route added again under this ID may time other ends: its history goes with it. One
         // that cannot be removed is left to age out, never a failed removal.
         try? store.history.remove(id)

@@ -9,7 +9,7 @@ extension CustomRoutes {
     /// What a transit planner is asked for each of `routes` (its itineraries answer one time): the
     /// soonest arrive-by alert's arrival, and the soonest fixed-time alert's time — both when both
     /// are in play, as each alert needs its own answer — and for a route no alert names yet, now.
-    func routingQueries(_ routes: [Route], lead: TimeInterval) throws -> [String: [RoutingQuery]] {
+    func routingQueries(_ routes: [Route], lead: TimeInterval) throws -> [RouteID: [RoutingQuery]] {
         guard !routes.isEmpty else { return [:] }
         let ids = Set(routes.map(\.id))
         let pending = try store.pending()
@@ -18,7 +18,7 @@ extension CustomRoutes {
             if let arrival = entry.arrival { return arrival > now && arrival.timeIntervalSince(now) <= Self.arriveByWindow }
             return window.contains(entry.nextFire)
         }.sorted { $0.nextFire < $1.nextFire }
-        var queries: [String: [RoutingQuery]] = [:]
+        var queries: [RouteID: [RoutingQuery]] = [:]
         if !soon.isEmpty {
             let schedules = Dictionary((try store.schedules().schedules + commute.calendars.departureSchedules()).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             for entry in soon {

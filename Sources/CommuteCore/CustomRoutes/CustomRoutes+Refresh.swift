@@ -14,7 +14,7 @@ extension CustomRoutes {
         /// Every custom route (the minimum interval does not apply; the budget does).
         case all
         /// These (the same).
-        case routes([String])
+        case routes([RouteID])
     }
 
     /// When custom routes are asked about, and how often: `config set lead`, `min-interval`, and
@@ -64,7 +64,7 @@ extension CustomRoutes {
             }
         }
 
-        public var routeID: String
+        public var routeID: RouteID
         public var provider: RouteProvider
         public var result: Result
         /// The refresh's own reason for leaving it, when it was that.
@@ -90,13 +90,13 @@ extension CustomRoutes {
         public var fetched: [CustomRouteOutcome] { outcomes.filter { $0.result == .fetched } }
         public var failed: [CustomRouteOutcome] { outcomes.filter { $0.result == .failed } }
         /// The routes as they now are, by ID: for the delay watches.
-        public var routesByID: [String: Route] { Dictionary(outcomes.map { ($0.routeID, $0.route) }, uniquingKeysWith: { first, _ in first }) }
+        public var routesByID: [RouteID: Route] { Dictionary(outcomes.map { ($0.routeID, $0.route) }, uniquingKeysWith: { first, _ in first }) }
     }
 
     /// The custom routes in play now: used by an alert planned within `lead` (or due and not yet
     /// past its grace), or by an arrive-by alert whose arrival is within three hours (its leave
     /// time moves with their times); watched; or never fetched.
-    public func customRoutesInPlay(_ routes: [Route], lead: TimeInterval) throws -> Set<String> {
+    public func customRoutesInPlay(_ routes: [Route], lead: TimeInterval) throws -> Set<RouteID> {
         let custom = Set(routes.filter(\.isProviderRoute).map(\.id))
         guard !custom.isEmpty else { return [] }
         var inPlay = Set(routes.filter { $0.custom?.fetchedAt == nil }.map(\.id))
@@ -135,7 +135,7 @@ extension CustomRoutes {
             }
             if rests.count == routes.count { return CustomRefreshResult(outcomes: rests, reschedule: nil) }
         }
-        let wanted: Set<String>
+        let wanted: Set<RouteID>
         switch selection {
         // An estimate asked for today, or a failing engine, is not asked whatever is in play: when
         // that is every route, the plan is not even read.
@@ -245,7 +245,7 @@ extension CustomRoutes {
             }
         }
         let results = state.results
-        var readings: [(routeID: String, record: HistoryRecord)] = []
+        var readings: [(routeID: RouteID, record: HistoryRecord)] = []
         var warnings: [Refresh.RefreshWarning] = []
         var unsent = state.unsentRequests
         // Work left undone after an error was reserved and never sent.
@@ -282,7 +282,7 @@ extension CustomRoutes {
         var outcomes = routes.indices.compactMap { decided[$0] }
         // A route with an engine to fall back on: why its provider has no live time now (or that it
         // has again), and a free-flow estimate when it has none from today.
-        var fellBack = Set<String>()
+        var fellBack = Set<RouteID>()
         for index in outcomes.indices where outcomes[index].route.custom?.fallback != nil && wanted.contains(outcomes[index].routeID) {
             var route = outcomes[index].route
             let problem: String? = switch outcomes[index].result {

@@ -24,7 +24,7 @@ extension Exports {
             let routes = try commute.store.routes(withIDs: Set(favorites + schedules.flatMap(\.routeIDs))).mapValues(commute.current)
             let byID = Dictionary(schedules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             // Each route's usual time is read from its history once, for the sensors and metrics both.
-            var usual: [String: Int?] = [:]
+            var usual: [RouteID: Int?] = [:]
             func typical(_ route: Route) -> Int? {
                 if let known = usual[route.id] { return known }
                 let value = Self.typical(route, commute)
@@ -65,7 +65,7 @@ extension Exports {
 
         /// A leave alert as an event: from its leave time to its arrival (or the route's time),
         /// named for what it leaves for, with the route times it was composed with.
-        static func event(_ entry: PendingBook.Entry, schedule: Schedule?, routes: [String: Route], commute: Commute) -> ICalendarFeed.Event {
+        static func event(_ entry: PendingBook.Entry, schedule: Schedule?, routes: [RouteID: Route], commute: Commute) -> ICalendarFeed.Event {
             let occurrence = commute.calendar.local(entry.arrival ?? entry.nextFire).date
             let travel = schedule?.routeIDs.compactMap { routes[$0]?.currentMinutes }.min()
             let end = entry.arrival ?? entry.nextFire.addingTimeInterval(TimeInterval((travel ?? 1) * 60))
@@ -88,16 +88,16 @@ extension Exports {
         /// and today's requests to each provider and alerts by outcome (both start again at local
         /// midnight, which Prometheus takes as a counter reset).
         static func metrics(
-            _ commute: Commute, favorites: [String], routes: [String: Route], schedules: [Schedule], typical usual: (Route) -> Int?
+            _ commute: Commute, favorites: [RouteID], routes: [RouteID: Route], schedules: [Schedule], typical usual: (Route) -> Int?
         ) throws -> Data {
-            var followed: [String] = []
-            var seen = Set<String>()
+            var followed: [RouteID] = []
+            var seen = Set<RouteID>()
             for id in favorites + schedules.flatMap(\.routeIDs) where seen.insert(id).inserted { followed.append(id) }
             var minutes: [PrometheusText.Sample] = []
             var typical: [PrometheusText.Sample] = []
             for id in followed {
                 guard let route = routes[id] else { continue }
-                let labels = [("route", id), ("name", route.name)]
+                let labels = [("route", id.rawValue), ("name", route.name)]
                 // Seconds, Prometheus's base unit of time (its naming rules; `promtool check metrics`).
                 if route.suspiciousMinutes == nil, let current = route.currentMinutes { minutes.append(.init(labels: labels, value: Double(current * 60))) }
                 if let usual = usual(route) { typical.append(.init(labels: labels, value: Double(usual * 60))) }

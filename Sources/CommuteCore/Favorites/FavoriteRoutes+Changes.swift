@@ -6,12 +6,12 @@ import FoundationEssentials
 extension FavoriteRoutes {
     /// What `favorites add` did.
     public struct FavoritesAddResult: Sendable, Equatable {
-        public var added: [String]
-        public var alreadyFavorites: [String]
+        public var added: [RouteID]
+        public var alreadyFavorites: [RouteID]
     }
 
     /// Appends routes to the favorites. Each must be in the route cache.
-    public func addFavorites(_ ids: [String]) throws -> FavoritesAddResult {
+    public func addFavorites(_ ids: [RouteID]) throws -> FavoritesAddResult {
         let known = try store.routes().byID
         guard !known.isEmpty else { throw CommuteError.noRouteData }
         for id in ids where known[id] == nil { throw ModelError.unknownRoute(id) }
@@ -30,7 +30,7 @@ extension FavoriteRoutes {
     }
 
     /// Moves a favorite to a 1-based position.
-    public func moveFavorite(_ id: String, to position: Int) throws -> [String] {
+    public func moveFavorite(_ id: RouteID, to position: Int) throws -> [RouteID] {
         try store.updateFavorites { favorites in
             guard let index = favorites.routeIDs.firstIndex(of: id) else { throw CommuteError.notFavorite(id) }
             guard (1...favorites.routeIDs.count).contains(position) else {
@@ -44,7 +44,7 @@ extension FavoriteRoutes {
 
     /// What unfavouriting would do, or did, to the schedules.
     public struct Cascade: Sendable, Equatable {
-        public var removedFavorites: [String]
+        public var removedFavorites: [RouteID]
         /// Schedules that keep at least one route: as they were, and as they are.
         public var trimmed: [Trimmed<Schedule>]
         /// Schedules left with no route, deleted.
@@ -70,7 +70,7 @@ extension FavoriteRoutes {
     }
 
     /// The cascade of unfavouriting `ids`, computed without changing anything (for the confirmation).
-    public func previewRemovingFavorites(_ ids: [String]) throws -> Cascade {
+    public func previewRemovingFavorites(_ ids: [RouteID]) throws -> Cascade {
         var favorites = try store.favorites()
         var book = try store.schedules()
         return try Self.cascade(removing: ids, favorites: &favorites, book: &book)
@@ -78,13 +78,13 @@ extension FavoriteRoutes {
 
     /// Unfavorites routes: strips them from every schedule, deletes schedules left with no route,
     /// then re-plans every trigger.
-    public func removeFavorites(_ ids: [String]) throws -> Commute.Replanned<Cascade> {
+    public func removeFavorites(_ ids: [RouteID]) throws -> Commute.Replanned<Cascade> {
         try commute.changeSchedules(favoritesAccess: .exclusive) { favorites, book in
             try Self.cascade(removing: ids, favorites: &favorites, book: &book)
         }
     }
 
-    static func cascade(removing ids: [String], favorites: inout Favorites, book: inout ScheduleBook) throws -> Cascade {
+    static func cascade(removing ids: [RouteID], favorites: inout Favorites, book: inout ScheduleBook) throws -> Cascade {
         for id in ids where !favorites.routeIDs.contains(id) { throw CommuteError.notFavorite(id) }
         let removing = Set(ids)
         favorites.routeIDs.removeAll(where: removing.contains)
@@ -101,7 +101,7 @@ extension FavoriteRoutes {
     /// Takes the routes out of each item (a schedule, a group): items that keep a route are kept,
     /// trimmed; items left with none are deleted. Order is preserved.
     static func strip<Item: Sendable & Equatable>(
-        _ removing: Set<String>, from items: [Item], routes: WritableKeyPath<Item, [String]>
+        _ removing: Set<RouteID>, from items: [Item], routes: WritableKeyPath<Item, [RouteID]>
     ) -> Stripped<Item> {
         var stripped = Stripped<Item>()
         for item in items {

@@ -4,7 +4,7 @@ import FoundationEssentials
 
 extension FavoriteRoutes {
     /// Adds a group of favorites. The name must be new (any case); every route a favorite.
-    public func addGroup(_ name: String, routeIDs: [String]) throws -> RouteGroup {
+    public func addGroup(_ name: String, routeIDs: [RouteID]) throws -> RouteGroup {
         try store.updateFavorites { favorites in
             let name = try Self.checkedGroupName(name)
             guard favorites.group(named: name) == nil else { throw CommuteError.duplicateGroup(name) }
@@ -16,7 +16,7 @@ extension FavoriteRoutes {
     }
 
     /// Replaces a group's routes and/or renames it.
-    public func editGroup(_ name: String, routeIDs: [String]?, newName: String?) throws -> RouteGroup {
+    public func editGroup(_ name: String, routeIDs: [RouteID]?, newName: String?) throws -> RouteGroup {
         try store.updateFavorites { favorites in
             guard let index = favorites.groups.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else {
                 throw CommuteError.unknownGroup(name)
@@ -53,7 +53,7 @@ extension FavoriteRoutes {
 
     static func check(_ group: RouteGroup, favorites: Favorites) throws {
         guard !group.routeIDs.isEmpty else { throw ModelError.noRoutes }
-        var seen = Set<String>()
+        var seen = Set<RouteID>()
         for id in group.routeIDs {
             guard favorites.routeIDs.contains(id) else { throw ModelError.notFavorite(id) }
             guard seen.insert(id).inserted else { throw CommuteError.duplicateRoute(id) }

@@ -75,7 +75,7 @@ extension Health {
         case transitRelativePath(name: String, kind: String, path: String)
         /// A transit route with no departure in the next day and a half, and why (its
         /// timetable's dates, or none that runs).
-        case transitNoDeparture(route: String, why: String)
+        case transitNoDeparture(route: RouteID, why: String)
 
         // Calendars
         /// A calendar, what it plans, when it was last read, and why its last reading failed.

@@ -22,7 +22,7 @@ extension Health {
         /// Each send's latest decision (claims, updates and dismissals left out), oldest first.
         public var decisions: [(at: Date, outcome: DeliveryLedger.Entry.Outcome)]?
         /// The transit feeds with what is known of each; nil when `transit.json` cannot be read.
-        public var transit: [(feed: TransitFeed, state: TransitState.FeedState?, routes: [String])]?
+        public var transit: [(feed: TransitFeed, state: TransitState.FeedState?, routes: [RouteID])]?
         public var errors: [any Error] = []
     }
 

@@ -11,7 +11,7 @@ extension History {
         /// One departure: when, by which route, how long it usually takes then (the median, or the
         /// 90th percentile for the safe choice), and how many weeks of readings stand behind it.
         public struct Choice: Sendable, Equatable {
-            public var routeID: String
+            public var routeID: RouteID
             public var routeName: String
             public var leave: TimeOfDay
             public var minutes: Double
@@ -50,11 +50,11 @@ extension History {
     /// route's typical times; a slot with too few readings is never chosen. `window` bounds the
     /// departures (default the three hours before the arrival, never before midnight).
     public func bestTime(
-        routeIDs: [String], arriveBy: TimeOfDay, days: Set<Weekday>, window departures: (start: TimeOfDay, end: TimeOfDay)? = nil
+        routeIDs: [RouteID], arriveBy: TimeOfDay, days: Set<Weekday>, window departures: (start: TimeOfDay, end: TimeOfDay)? = nil
     ) throws -> BestTime {
         let routes = try store.routes(withIDs: Set(routeIDs))
         let window = TypicalTimes.window(weeks: typicalWeeks, before: now)
-        var weeks: [(id: String, name: String, slots: [TimeSlot: TypicalTime])] = []
+        var weeks: [(id: RouteID, name: String, slots: [TimeSlot: TypicalTime])] = []
         for id in routeIDs {
             let contents = try store.history.contents(of: id)
             guard routes[id] != nil || contents.count > 0 else { throw ModelError.unknownRoute(id) }

@@ -114,7 +114,7 @@ extension History {
     /// The routes a refresh keeps for the plan and records: favorites (`favorites` when the caller
     /// has read them), the routes of schedules and watches (custom routes are recorded whenever
     /// they are measured). A file that cannot be read names none.
-    func routesInUse(favorites: [String]? = nil) -> Set<String> {
+    func routesInUse(favorites: [RouteID]? = nil) -> Set<RouteID> {
         Set(favorites ?? (try? store.favorites().routeIDs) ?? [])
             .union(((try? store.schedules().schedules) ?? []).flatMap(\.routeIDs))
             .union(((try? store.configuration().watches) ?? []).map(\.routeID))
@@ -122,7 +122,7 @@ extension History {
 
     /// Records the readings a refresh judged; what could not be recorded comes back as warnings
     /// (a refresh never fails over its history).
-    func record(_ readings: [(routeID: String, record: HistoryRecord)]) -> [Refresh.RefreshWarning] {
+    func record(_ readings: [(routeID: RouteID, record: HistoryRecord)]) -> [Refresh.RefreshWarning] {
         guard recordsHistory, !readings.isEmpty else { return [] }
         do {
             let byRoute = Dictionary(grouping: readings, by: \.routeID).mapValues { $0.map(\.record) }
@@ -140,7 +140,7 @@ extension History {
 
     /// The usual time of `routeID` in the slot of `moment`, read alone, when it has enough
     /// readings; nil otherwise (and for a history that cannot be read: an alert never fails over it).
-    public func typical(_ routeID: String, at moment: Date) -> TypicalTime? {
+    public func typical(_ routeID: RouteID, at moment: Date) -> TypicalTime? {
         guard let contents = try? store.history.contents(of: routeID), contents.count > 0,
             let typical = TypicalTimes.slot(
                 TimeSlot(calendar.local(moment)), in: contents, window: TypicalTimes.window(weeks: typicalWeeks, before: now),
@@ -172,8 +172,8 @@ extension History {
 
     /// The usual times of a schedule's routes at `moment`, for an alert being composed: each
     /// route's slot read alone.
-    func usualTimes(of routeIDs: [String], at moment: Date) -> [String: TypicalTime] {
-        var usual: [String: TypicalTime] = [:]
+    func usualTimes(of routeIDs: [RouteID], at moment: Date) -> [RouteID: TypicalTime] {
+        var usual: [RouteID: TypicalTime] = [:]
         for id in routeIDs where usual[id] == nil {
             if let typical = typical(id, at: moment) { usual[id] = typical }
         }
@@ -184,7 +184,7 @@ extension History {
 
     /// What `history ROUTE` shows.
     public struct HistoryView: Sendable {
-        public var routeID: String
+        public var routeID: RouteID
         /// The route as cached now; nil when it is no longer there.
         public var route: Route?
         public var zone: String
@@ -205,7 +205,7 @@ extension History {
 
     /// A route's history: typical times over the last weeks, and its readings since local
     /// midnight `days − 1` days ago. A route neither cached nor recorded is unknown.
-    public func view(of routeID: String, days: Int) throws -> HistoryView {
+    public func view(of routeID: RouteID, days: Int) throws -> HistoryView {
         let contents = try store.history.contents(of: routeID)
         let route = try store.routes(withIDs: [routeID])[routeID]
         guard route != nil || contents.count > 0 else { throw ModelError.unknownRoute(routeID) }
@@ -223,7 +223,7 @@ extension History {
 
     /// Every record of the routes given (all that have a history when none are), route by route,
     /// oldest first; damaged records are skipped and counted.
-    public func exportHistory(_ routeIDs: [String], _ body: (String, HistoryRecord) throws -> Void) throws -> Int {
+    public func exportHistory(_ routeIDs: [RouteID], _ body: (RouteID, HistoryRecord) throws -> Void) throws -> Int {
         let ids = routeIDs.isEmpty ? store.history.routeIDs() : routeIDs
         var damaged = 0
         for id in ids {
@@ -248,7 +248,7 @@ extension History {
     /// the store for the second pass, and removed.
     public func importHistory(from path: String) throws -> ReadingHistory.Outcome {
         let known = Set(try store.routes().routes.map(\.id)).union(store.history.routeIDs())
-        var unknownRoutes: Set<String> = []
+        var unknownRoutes: Set<RouteID> = []
         var unknown = 0
         var source = path
         var spool: (descriptor: Int32, path: String)?
@@ -276,7 +276,7 @@ extension History {
         let days = configuration.historyRetentionDays
         let retention = days > 0 ? days : Configuration.longestHistoryDays
         var outcome = ReadingHistory.Outcome()
-        var batch: [String: [HistoryRecord]] = [:]
+        var batch: [RouteID: [HistoryRecord]] = [:]
         var held = 0
         func flush() throws {
             guard held > 0 else { return }

@@ -33,7 +33,7 @@ extension Notifiers {
     /// Watches the route `id` for delays of `minutes` or more (with `overUsual`, for times over
     /// its usual 90th percentile, `minutes` standing in where history is thin), replacing its
     /// watch if it had one. Returns the route, as the cache has it.
-    public func watch(_ id: String, overMinutes minutes: Int, overUsual: Bool = false, notify names: [String]? = nil) throws -> Route {
+    public func watch(_ id: RouteID, overMinutes minutes: Int, overUsual: Bool = false, notify names: [String]? = nil) throws -> Route {
         let routes = try store.routes().byID
         guard !routes.isEmpty else { throw CommuteError.noRouteData }
         guard let route = routes[id] else { throw ModelError.unknownRoute(id) }
@@ -49,7 +49,7 @@ extension Notifiers {
 
     /// Stops watching the route `id`; false when it was not watched.
     @discardableResult
-    public func unwatch(_ id: String) throws -> Bool {
+    public func unwatch(_ id: RouteID) throws -> Bool {
         try store.updateConfiguration { configuration in
             guard configuration.watches?.contains(where: { $0.routeID == id }) == true else { return false }
             configuration.watches?.removeAll { $0.routeID == id }

@@ -22,12 +22,12 @@ extension Refresh {
         public var noData: Int
         public var reschedule: Commute.RescheduleSummary
         /// Favorites that are not in the new feed: they stay favorites and show as unavailable.
-        public var missingFavorites: [String]
+        public var missingFavorites: [RouteID]
         /// The server said 304: the cached routes are current, and were rescheduled.
         public var notModified = false
         /// The new routes that favorites, schedules and watches name, by ID, passed forward (to
         /// the delay watches).
-        public var routesByID: [String: Route] = [:]
+        public var routesByID: [RouteID: Route] = [:]
         /// Routes the feed sent that were left out, each holding an impossible value.
         public var droppedRoutes: [WSDOTFeed.DroppedRoute] = []
         /// Everything worth a warning, in order; each marked when the last refresh said it too.
@@ -133,10 +133,10 @@ extension Refresh {
         // domain), and the reschedule then fails on that file with its reason.
         let favorites = (try? store.favorites().routeIDs) ?? []
         let wanted = commute.history.routesInUse(favorites: favorites)
-        var kept: [String: Route] = [:]
+        var kept: [RouteID: Route] = [:]
         var noData = 0
         var dropped: [WSDOTFeed.DroppedRoute] = []
-        var readings: [(routeID: String, record: HistoryRecord)] = []
+        var readings: [(routeID: RouteID, record: HistoryRecord)] = []
         var suspicious: [Route] = []
         // A reading held back (or taken as confirmed) before is what confirms the next one where
         // there is no history to say so.
@@ -166,7 +166,7 @@ extension Refresh {
         }
         var result = RefreshResult(
             routeCount: feedIDs.count, noData: noData, reschedule: summary,
-            missingFavorites: favorites.filter { !feedIDs.contains($0) && !Route.isValidCustomID($0) }, routesByID: kept,
+            missingFavorites: favorites.filter { !feedIDs.contains($0) && !$0.isValidCustom }, routesByID: kept,
             droppedRoutes: dropped, customRoutes: custom)
         result.historyWarnings = commute.history.record(readings)
         result.suspicious = suspicious

@@ -36,7 +36,7 @@ public struct RefreshRequest {
     public var feed: (source: FeedSource, display: String)?
     public var accessCode: String?
     /// `--route`: only these custom routes, and nothing else (no feed, transit or calendar).
-    public var only: [String]
+    public var only: [RouteID]
     /// Which custom routes are asked about.
     public var selection: CustomRoutes.CustomSelection
     /// The deadline for the whole refresh, retries included.
@@ -54,7 +54,7 @@ public struct RefreshRequest {
     public var sender: NotifierSender
 
     public init(
-        feed: (source: FeedSource, display: String)?, accessCode: String?, only: [String], selection: CustomRoutes.CustomSelection,
+        feed: (source: FeedSource, display: String)?, accessCode: String?, only: [RouteID], selection: CustomRoutes.CustomSelection,
         timeout: TimeInterval, quiet: Bool, access: ProviderAccess, session: HelperSession, secrets: [String],
         places: @escaping () throws -> Places.SearchAccess?, sender: NotifierSender
     ) {

@@ -18,7 +18,7 @@ extension Routes {
         public enum Entry: Sendable {
             case route(Route)
             /// A favorite that has left the feed: still a favorite, shown as unavailable.
-            case unavailable(id: String)
+            case unavailable(id: RouteID)
         }
 
         /// The routes, in order, without the unavailable favorites (what `--json` prints).
@@ -26,7 +26,7 @@ extension Routes {
         /// Every line in order: unavailable favorites keep their place in favorites order, and
         /// come last when sorted by delay.
         public var entries: [Entry]
-        public var favorites: Set<String>
+        public var favorites: Set<RouteID>
         /// When the newest route in the cache was measured.
         public var newestUpdate: Date
         /// How old the data of each source the listing shows is (the feed, each provider, each
@@ -146,7 +146,7 @@ extension Routes {
     public func routeListing(search: String?, favoritesOnly: Bool, order: RouteOrder) throws -> RouteListing {
         let favorites = try store.favorites().routeIDs
         var routes: [Route]
-        var unavailable: [String] = []
+        var unavailable: [RouteID] = []
         let newest: Date?
         if let search, !favoritesOnly {
             (routes, newest) = try store.searchRoutes(search)
@@ -207,13 +207,13 @@ extension Routes {
     }
 
     /// One route, with who uses it.
-    public func routeDetail(_ id: String) throws -> RouteDetail {
+    public func routeDetail(_ id: RouteID) throws -> RouteDetail {
         let cache = try store.routes(includingEndPoints: true)
         guard !cache.routes.isEmpty else { throw CommuteError.noRouteData }
         guard let found = cache.routes.first(where: { $0.id == id }) else { throw ModelError.unknownRoute(id) }
         let route = current(found)
         // A transit trip arrives when its next bus does, not a ride's length from now.
-        let arrival = route.transit.map { $0.next(at: now)?.chosen.arrival }
+        let arrival = route.departures.map { $0.next(at: now)?.chosen.arrival }
             ?? route.currentMinutes.map { now.addingTimeInterval(TimeInterval($0 * 60)) }
         return RouteDetail(
             route: route, isFavorite: try store.favorites().routeIDs.contains(id),
@@ -230,7 +230,7 @@ extension Routes {
     /// The commute in one sentence, for the favorites or a group of them.
     public func brief(group name: String?) throws -> Briefing {
         let favorites = try store.favorites()
-        let routeIDs: [String]
+        let routeIDs: [RouteID]
         if let name {
             guard let group = favorites.group(named: name) else { throw CommuteError.unknownGroup(name) }
             routeIDs = group.routeIDs

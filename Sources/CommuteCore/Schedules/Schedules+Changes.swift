@@ -8,7 +8,7 @@ import FoundationEssentials
 extension Schedules {
     /// The fields of a new schedule, or the changes to one: nil means "not given".
     public struct ScheduleDraft: Sendable, Equatable {
-        public var routeIDs: [String]?
+        public var routeIDs: [RouteID]?
         public var days: Set<Weekday>?
         public var time: TimeOfDay?
         public var isEnabled: Bool?
@@ -22,7 +22,7 @@ extension Schedules {
         public var notify: [String]??
 
         public init(
-            routeIDs: [String]? = nil, days: Set<Weekday>? = nil, time: TimeOfDay? = nil, isEnabled: Bool? = nil,
+            routeIDs: [RouteID]? = nil, days: Set<Weekday>? = nil, time: TimeOfDay? = nil, isEnabled: Bool? = nil,
             onlyWhenDelayedBy: Int?? = nil
         ) {
             self.routeIDs = routeIDs
@@ -213,7 +213,7 @@ extension Schedules {
     static func check(_ schedule: Schedule, favorites: Favorites, checkRoutes: Bool = true) throws {
         try schedule.validate()
         guard checkRoutes else { return }
-        var seen = Set<String>()
+        var seen = Set<RouteID>()
         for id in schedule.routeIDs {
             guard favorites.routeIDs.contains(id) else { throw ModelError.notFavorite(id) }
             guard seen.insert(id).inserted else { throw CommuteError.duplicateRoute(id) }

@@ -89,7 +89,7 @@ extension Configuration {
             }
         }
         for (index, watch) in (watches ?? []).enumerated() {
-            try DocumentProblem.check(Route.isValidID(watch.routeID), "watches[\(index)].routeID is not a route ID")
+            try DocumentProblem.check(watch.routeID.isValid, "watches[\(index)].routeID is not a route ID")
             try DocumentProblem.range(watch.overMinutes, 1...ScheduleParsing.largestThreshold, "watches[\(index)].overMinutes")
             for name in watch.notify ?? [] {
                 try DocumentProblem.check(NotifierName.isValid(name), "watches[\(index)].notify has a name that is not a notifier name")

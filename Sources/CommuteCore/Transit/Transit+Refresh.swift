@@ -141,7 +141,7 @@ extension Transit {
         /// What became of the timetable; nil when it could not be had.
         public var timetable: TimetableOutcome?
         public var realtime: Bool
-        public var routes: [String]
+        public var routes: [RouteID]
         /// Those routes with their new departures: what the delay watches look at.
         public var planned: [Route]
         public var problems: [String]
@@ -164,8 +164,8 @@ extension Transit {
         let before = try store.transitState()
         var outcomes: [TransitRefreshOutcome] = []
         var states = before.feeds
-        var rebuilt: [String: TransitTimetable] = [:]
-        var plannedRoutes: [String: Route] = [:]
+        var rebuilt: [RouteID: TransitTimetable] = [:]
+        var plannedRoutes: [RouteID: Route] = [:]
         for feed in feeds {
             var state = states[feed.name] ?? TransitState.FeedState()
             var problems: [String: String] = [:]
@@ -187,7 +187,7 @@ extension Transit {
                     case .fresh(let staged, let validators):
                         defer { unlink(staged.path) }
                         // Every route's trips from the new timetable, before it replaces the old.
-                        var built: [String: TransitTimetable] = [:]
+                        var built: [RouteID: TransitTimetable] = [:]
                         for (route, result) in zip(routes.filter(\.isTransitFeed), staged.timetables) {
                             let reason: String
                             switch result {
@@ -213,7 +213,7 @@ extension Transit {
                     outcome.timetable = nil
                 }
             }
-            var timetables: [String: TransitTimetable] = [:]
+            var timetables: [RouteID: TransitTimetable] = [:]
             for route in routes {
                 do {
                     timetables[route.id] = try rebuilt[route.id] ?? loadTimetable(for: route.id)

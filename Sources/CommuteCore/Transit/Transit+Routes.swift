@@ -83,7 +83,7 @@ extension Transit {
 
     /// A transit route as `route add --transit` asks for it.
     public struct TransitRequest: Sendable, Equatable {
-        public var id: String
+        public var id: RouteID
         public var name: String?
         public var feed: String
         public var fromStop: String
@@ -91,7 +91,7 @@ extension Transit {
         public var line: String?
         public var walkMinutes: Int
 
-        public init(id: String, name: String?, feed: String, fromStop: String, toStop: String, line: String?, walkMinutes: Int) {
+        public init(id: RouteID, name: String?, feed: String, fromStop: String, toStop: String, line: String?, walkMinutes: Int) {
             self.id = id
             self.name = name
             self.feed = feed
@@ -148,20 +148,20 @@ extension Transit {
                 state.routes.append(route)
             })
         } catch {
-            if saved { unlink(store.transitPath(request.id, "timetable.json")) }
+            if saved { unlink(store.transitPath(request.id.rawValue, "timetable.json")) }
             throw error
         }
         try commute.reschedule()
         return route
     }
 
-    func saveTimetable(_ timetable: TransitTimetable, for routeID: String) throws {
+    func saveTimetable(_ timetable: TransitTimetable, for routeID: RouteID) throws {
         try store.makeTransitDirectory()
-        try AtomicFile.write(Array(try StoreCoding.encoder.encode(timetable)), to: store.transitPath(routeID, "timetable.json"))
+        try AtomicFile.write(Array(try StoreCoding.encoder.encode(timetable)), to: store.transitPath(routeID.rawValue, "timetable.json"))
     }
 
-    func loadTimetable(for routeID: String) throws -> TransitTimetable {
-        let path = store.transitPath(routeID, "timetable.json")
+    func loadTimetable(for routeID: RouteID) throws -> TransitTimetable {
+        let path = store.transitPath(routeID.rawValue, "timetable.json")
         guard let data = try RegularFile.read(path, maximumSize: 64 << 20) else {
             throw TransitProblem("route \(routeID)'s timetable is missing (\(path)): remove the route and add it again")
         }

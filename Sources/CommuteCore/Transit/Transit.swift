@@ -44,7 +44,7 @@ extension Transit {
     }
 
     /// The feeds, and what is known of each.
-    public func transitFeeds() throws -> [(feed: TransitFeed, state: TransitState.FeedState?, routes: [String])] {
+    public func transitFeeds() throws -> [(feed: TransitFeed, state: TransitState.FeedState?, routes: [RouteID])] {
         let state = try store.transitState()
         return (configuration.transitFeeds ?? []).map { feed in
             (feed, state.feeds[feed.name], state.routes.filter { $0.transit?.feed == feed.name }.map(\.id))

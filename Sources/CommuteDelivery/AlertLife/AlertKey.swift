@@ -13,7 +13,7 @@ public enum AlertKey: Hashable, Sendable, Codable, CustomStringConvertible {
     /// An alert (its principal: a leave alert, a problem) at one occurrence.
     case occurrence(AlertID, Date)
     /// A watch's route on one local day.
-    case watchDay(routeID: String, CivilDate)
+    case watchDay(routeID: RouteID, CivilDate)
 
     /// The key of `alert`'s notification at `occurrence`.
     public init(_ alert: AlertID, occurrence: Date, calendar: ZonedCalendar) {
@@ -54,7 +54,7 @@ public enum AlertKey: Hashable, Sendable, Codable, CustomStringConvertible {
         else { return nil }
         let date = CivilDate(year: year, month: month, day: day)
         guard date.isValid else { return nil }
-        self = .watchDay(routeID: String(parts[1]), date)
+        self = .watchDay(routeID: RouteID(String(parts[1])), date)
     }
 
     /// The same codec over UTF-8 bytes, for the ledger's reader.

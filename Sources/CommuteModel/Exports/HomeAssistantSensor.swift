@@ -7,7 +7,7 @@ public struct HomeAssistantSensor: Sendable, Equatable {
     /// `traveltimes_<slug>`: lower-case letters, digits and single underscores, as Home
     /// Assistant's entity IDs must be.
     public var objectID: String
-    public var routeID: String
+    public var routeID: RouteID
     public var name: String
     /// Minutes now; nil when the route has no reading (the state is then `unknown`).
     public var minutes: Int?
@@ -18,7 +18,7 @@ public struct HomeAssistantSensor: Sendable, Equatable {
     public var updated: String
     public var nextLeave: String?
 
-    public init(objectID: String, routeID: String, name: String, minutes: Int?, typical: Int?, status: String, updated: String, nextLeave: String?) {
+    public init(objectID: String, routeID: RouteID, name: String, minutes: Int?, typical: Int?, status: String, updated: String, nextLeave: String?) {
         self.objectID = objectID
         self.routeID = routeID
         self.name = name
@@ -36,11 +36,11 @@ public struct HomeAssistantSensor: Sendable, Equatable {
 
     /// Object IDs for routes in order: each route's ID lower-cased, every run of other characters
     /// one underscore, no underscore at either end; a clash gets `_2`, `_3`.
-    public static func objectIDs(for routeIDs: [String]) -> [String] {
+    public static func objectIDs(for routeIDs: [RouteID]) -> [String] {
         var taken = Set<String>()
         return routeIDs.map { id in
             var slug = ""
-            for scalar in id.lowercased().unicodeScalars {
+            for scalar in id.rawValue.lowercased().unicodeScalars {
                 if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
                     slug.unicodeScalars.append(scalar)
                 } else if !slug.isEmpty, slug.last != "_" {
@@ -69,7 +69,7 @@ public struct HomeAssistantSensor: Sendable, Equatable {
         json.key("friendly_name")
         json.string(name)
         json.key("route")
-        json.string(routeID)
+        json.string(routeID.rawValue)
         json.key("typical")
         json.int(typical)
         json.key("status")

@@ -9,16 +9,16 @@ public enum AlertComposer {
     /// What the routes of an alert usually take in its quarter hour, where their history knows.
     public struct Usual: Sendable, Equatable {
         public var slot: TimeSlot
-        public var byRoute: [String: TypicalTime]
+        public var byRoute: [RouteID: TypicalTime]
 
-        public init(slot: TimeSlot, byRoute: [String: TypicalTime]) {
+        public init(slot: TimeSlot, byRoute: [RouteID: TypicalTime]) {
             self.slot = slot
             self.byRoute = byRoute
         }
     }
 
     public static func content(
-        for schedule: Schedule, routes: [String: Route], firesAt: Date, calendar: ZonedCalendar, usual: Usual? = nil
+        for schedule: Schedule, routes: [RouteID: Route], firesAt: Date, calendar: ZonedCalendar, usual: Usual? = nil
     ) -> AlertContent {
         let title = "Commute at \(schedule.timeLabel) (\(schedule.daysLabel))"
         var lines = schedule.routeIDs.map { line(routeID: $0, route: routes[$0], usual: usual, at: firesAt, calendar: calendar) }
@@ -31,7 +31,7 @@ public enum AlertComposer {
     /// A free-flow estimate has no age that matters (it is asked for daily, and the roads change
     /// slower than that): a route on one (an engine's, or a keyed route fallen back) is left out,
     /// and says what it is instead.
-    public static func oldestUpdate(of routeIDs: [String], _ routes: [String: Route]) -> Date? {
+    public static func oldestUpdate(of routeIDs: [RouteID], _ routes: [RouteID: Route]) -> Date? {
         routeIDs.compactMap { routes[$0] }.filter(\.hasLiveTime).map(\.updatedAt).min()
     }
 
@@ -48,7 +48,7 @@ public enum AlertComposer {
     /// says so rather than being dropped, and a reading held back says what was reported.
     /// A transit route, given the moment, lists its next departures instead (see `TransitText`),
     /// then the service alerts that name it.
-    public static func line(routeID: String, route: Route?, usual: Usual? = nil, at moment: Date? = nil, calendar: ZonedCalendar? = nil) -> String {
+    public static func line(routeID: RouteID, route: Route?, usual: Usual? = nil, at moment: Date? = nil, calendar: ZonedCalendar? = nil) -> String {
         if let route, let transit = route.departures, let moment, let calendar {
             let lines = ["\(route.name): \(TransitText.departures(of: transit, at: moment, calendar: calendar))"] + TransitText.notices(of: transit)
             return lines.joined(separator: "\n")
@@ -81,7 +81,7 @@ public enum AlertComposer {
     /// otherwise content that leads with the delayed routes, worst first
     /// (`Delay: Everett-Seattle +19 min`), then the others in schedule order.
     public static func smartContent(
-        for schedule: Schedule, isDelayed: (Route) -> Bool, routes: [String: Route], at moment: Date, calendar: ZonedCalendar,
+        for schedule: Schedule, isDelayed: (Route) -> Bool, routes: [RouteID: Route], at moment: Date, calendar: ZonedCalendar,
         usual: Usual? = nil
     ) -> AlertContent? {
         let delayed = schedule.routeIDs.compactMap { routes[$0] }

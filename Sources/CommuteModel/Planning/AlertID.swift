@@ -13,7 +13,7 @@ public enum AlertID: Hashable, Sendable, CustomStringConvertible {
     /// One weekday of a schedule; `headsUp` for an arrive-by schedule's alert before the leave time.
     case schedule(UUID, Weekday, headsUp: Bool)
     /// A delay watch on a route, crossing over its threshold or back under it.
-    case watch(routeID: String, WatchDirection)
+    case watch(routeID: RouteID, WatchDirection)
     /// A health problem told, or told mended.
     case health(HealthIssue, mended: Bool)
     /// A sample alert, sent at this second.
@@ -92,7 +92,7 @@ public enum AlertID: Hashable, Sendable, CustomStringConvertible {
             guard let dot = rest.lastIndex(of: "."), let direction = WatchDirection(rawValue: String(rest[rest.index(after: dot)...])),
                 dot > rest.startIndex
             else { return nil }
-            self = .watch(routeID: String(rest[..<dot]), direction)
+            self = .watch(routeID: RouteID(String(rest[..<dot])), direction)
         case "health":
             let pieces = rest.split(separator: ".", omittingEmptySubsequences: false)
             guard pieces.count == 1 || (pieces.count == 2 && pieces[1] == "mended"), let issue = HealthIssue(rawValue: String(pieces[0]))

@@ -59,7 +59,7 @@ public enum FanOut {
     /// `memory` gives, for an arrive-by request, what the last plan of the same occurrence
     /// remembered of its bus.
     public static func plan(
-        schedules: [Schedule], routes: [String: Route], now: Date, calendar: ZonedCalendar, cap: Int,
+        schedules: [Schedule], routes: [RouteID: Route], now: Date, calendar: ZonedCalendar, cap: Int,
         due: DueOccurrences? = nil, pauses: Pauses = .none, typical: LeaveTime.Typical? = nil,
         memory: (TriggerRequest) -> TransitMemory? = { _ in nil }, freeFlowMargin: Double = LeaveTime.defaultFreeFlowMargin
     ) -> FanOutPlan {

@@ -52,12 +52,12 @@ public struct LeaveTime: Sendable, Equatable {
 
     /// A route's usual time at a departure, from its history, where it knows: what a leave time
     /// with no current reading rests on before the feed's single average.
-    public typealias Typical = (_ routeID: String, _ departure: Date) -> TypicalTime?
+    public typealias Typical = (_ routeID: RouteID, _ departure: Date) -> TypicalTime?
 
     /// `memory` is what an earlier plan of this occurrence remembered of its bus (a transit
     /// route's): the choice then names the bus it replaced.
     public static func compute(
-        for schedule: Schedule, routes: [String: Route], arrival: Date, typical: Typical? = nil, memory: TransitMemory? = nil,
+        for schedule: Schedule, routes: [RouteID: Route], arrival: Date, typical: Typical? = nil, memory: TransitMemory? = nil,
         freeFlowMargin: Double = defaultFreeFlowMargin
     ) -> LeaveTime {
         let buffer: TimeInterval = switch schedule.timing {
@@ -145,7 +145,7 @@ extension AlertComposer {
     /// The heads-up before the leave time: "Leave in 15 min (8:21 AM) to arrive by 9:00 AM", then
     /// the routes, fastest first.
     public static func headsUpContent(
-        for schedule: Schedule, routes: [String: Route], leave: LeaveTime, now: Date, calendar: ZonedCalendar,
+        for schedule: Schedule, routes: [RouteID: Route], leave: LeaveTime, now: Date, calendar: ZonedCalendar,
         usual: Usual? = nil
     ) -> AlertContent {
         let minutes = max(0, Int((leave.leave.timeIntervalSince(now) / 60).rounded()))
@@ -160,7 +160,7 @@ extension AlertComposer {
     /// late, "Leave now: expected arrival 9:07 AM, 7 min late"; then the routes, fastest first,
     /// and the expected arrival.
     public static func leaveContent(
-        for schedule: Schedule, routes: [String: Route], leave: LeaveTime, now: Date, ageAt: Date? = nil, calendar: ZonedCalendar,
+        for schedule: Schedule, routes: [RouteID: Route], leave: LeaveTime, now: Date, ageAt: Date? = nil, calendar: ZonedCalendar,
         usual: Usual? = nil
     ) -> AlertContent {
         let oldest = oldestUpdate(of: schedule.routeIDs, routes)

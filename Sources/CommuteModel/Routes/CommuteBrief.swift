@@ -16,12 +16,12 @@ public struct CommuteBrief: Sendable, Equatable {
     public var delayed: [Route]
     /// Routes without data, and IDs missing from the cache.
     public var noData: [Route]
-    public var unavailable: [String]
+    public var unavailable: [RouteID]
 
     /// The brief for these routes (in the user's order); `partOfDay` is `morning`, `afternoon` or
     /// `evening`. `staleAge` is how old the oldest stale data among them is (`15 h`), when some
     /// is: the brief then tells what the data said when measured, never that it is so now.
-    public init(routeIDs: [String], routes: [String: Route], partOfDay: String, staleAge: String? = nil) {
+    public init(routeIDs: [RouteID], routes: [RouteID: Route], partOfDay: String, staleAge: String? = nil) {
         let present = routeIDs.compactMap { routes[$0] }
         unavailable = routeIDs.filter { routes[$0] == nil }
         // A bus with timetable times alone has no delay anyone measured: never "on time".

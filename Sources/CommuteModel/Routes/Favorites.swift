@@ -6,11 +6,11 @@ public struct Favorites: Codable, Sendable, Equatable {
     public static let currentVersion = 1
 
     public var version: Int
-    public var routeIDs: [String]
+    public var routeIDs: [RouteID]
     /// Named sets of favorites ("morning", "home"), for `brief --group`. Every ID is a favorite.
     public var groups: [RouteGroup]
 
-    public init(routeIDs: [String], groups: [RouteGroup] = []) {
+    public init(routeIDs: [RouteID], groups: [RouteGroup] = []) {
         self.version = Self.currentVersion
         self.routeIDs = routeIDs
         self.groups = groups
@@ -28,7 +28,7 @@ public struct Favorites: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decode(Int.self, forKey: .version)
-        routeIDs = try container.decode([String].self, forKey: .routeIDs)
+        routeIDs = try container.decode([RouteID].self, forKey: .routeIDs)
         // Files written before groups existed have none.
         groups = try container.decodeIfPresent([RouteGroup].self, forKey: .groups) ?? []
     }

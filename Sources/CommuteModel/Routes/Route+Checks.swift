@@ -26,7 +26,7 @@ extension Route {
 
     /// Why this cannot be a real route, or nil when every value is possible.
     public var implausibility: String? {
-        guard Self.isValidID(id) else { return "'\(id)' is not a route ID" }
+        guard id.isValid else { return "'\(id)' is not a route ID" }
         for (label, minutes) in [("current time", currentMinutes), ("usual time", averageMinutes), ("suspicious time", suspiciousMinutes)] {
             if let minutes, minutes > Self.longestTravelMinutes {
                 return "its \(label), \(minutes) min, is over a day: not a travel time"
@@ -41,7 +41,7 @@ extension Route {
             if let problem = point?.implausibility { return "its \(label) point \(problem)" }
         }
         if case .provider(let custom) = kind {
-            guard Self.isValidCustomID(id) else { return "'\(id)' is not a custom route's ID" }
+            guard id.isValidCustom else { return "'\(id)' is not a custom route's ID" }
             for date in [custom.fetchedAt, custom.triedAt].compactMap({ $0 }) where !Self.representableDates.contains(date) {
                 return "it was fetched outside the years 0000 to 9999"
             }

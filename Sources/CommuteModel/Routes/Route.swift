@@ -26,8 +26,8 @@ public struct Route: Codable, Sendable, Equatable, Identifiable {
         }
     }
 
-    /// WSDOT's `TravelTimeID`, rendered as a string.
-    public var id: String
+    /// WSDOT's `TravelTimeID` as text, or the ID a route was given (`RouteID`).
+    public var id: RouteID
     /// The feed's short name, which may be missing.
     public var feedName: String?
     public var description: String?
@@ -51,7 +51,7 @@ public struct Route: Codable, Sendable, Equatable, Identifiable {
 
     /// Builds a route; times of 0 or less mean "no data" and are stored as nil.
     public init(
-        id: String, name: String?, description: String?, currentMinutes: Int?, averageMinutes: Int?,
+        id: RouteID, name: String?, description: String?, currentMinutes: Int?, averageMinutes: Int?,
         distanceMiles: Double? = nil, updatedAt: Date, startPoint: Point? = nil, endPoint: Point? = nil, custom: Custom? = nil
     ) {
         self.id = id
@@ -71,7 +71,7 @@ public struct Route: Codable, Sendable, Equatable, Identifiable {
     public var name: String {
         if let feedName, !feedName.isEmpty { return DisplayText.line(feedName) }
         if let description, !description.isEmpty { return DisplayText.line(description) }
-        return "Route \(DisplayText.line(id))"
+        return "Route \(DisplayText.line(id.rawValue))"
     }
 
     /// current − average, or nil when either is missing.

@@ -4,7 +4,7 @@ import FoundationEssentials
 /// A named, ordered set of favorite routes.
 public struct RouteGroup: Codable, Sendable, Equatable {
     public var name: String
-    public var routeIDs: [String]
+    public var routeIDs: [RouteID]
 
     /// Whether text can name a group: 1 to 40 characters, trimmed, without control characters.
     public static func isValidName(_ name: String) -> Bool {
@@ -12,7 +12,7 @@ public struct RouteGroup: Codable, Sendable, Equatable {
             && DisplayText.line(name) == name
     }
 
-    public init(name: String, routeIDs: [String]) {
+    public init(name: String, routeIDs: [RouteID]) {
         self.name = name
         self.routeIDs = routeIDs
     }

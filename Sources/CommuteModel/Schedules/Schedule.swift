@@ -6,7 +6,7 @@ import FoundationEssentials
 public struct Schedule: Codable, Sendable, Equatable, Identifiable {
     public var id: UUID
     /// Ordered, at least one, each a favorite when saved.
-    public var routeIDs: [String]
+    public var routeIDs: [RouteID]
     /// At least one.
     public var days: Set<Weekday>
     /// 0…23, in the user's time zone.
@@ -44,7 +44,7 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
     }
 
     public init(
-        id: UUID = UUID(), routeIDs: [String], days: Set<Weekday>, hour: Int, minute: Int,
+        id: UUID = UUID(), routeIDs: [RouteID], days: Set<Weekday>, hour: Int, minute: Int,
         isEnabled: Bool = true, createdAt: Date, onlyWhenDelayedBy: Int? = nil, onlyWhenAboveUsual: Bool? = nil, timing: Timing = .at,
         notify: [String]? = nil, event: CalendarEventDetail? = nil
     ) {
@@ -115,7 +115,7 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(UUID.self, forKey: .id)
-        routeIDs = try container.decode([String].self, forKey: .routeIDs)
+        routeIDs = try container.decode([RouteID].self, forKey: .routeIDs)
         days = Set(try container.decode([Weekday].self, forKey: .days))
         hour = try container.decode(Int.self, forKey: .hour)
         minute = try container.decode(Int.self, forKey: .minute)
@@ -173,7 +173,7 @@ extension Schedule {
     }
 
     /// A schedule built from a preset.
-    public static func preset(_ preset: Preset, routeIDs: [String], createdAt: Date, id: UUID = UUID()) -> Schedule {
+    public static func preset(_ preset: Preset, routeIDs: [RouteID], createdAt: Date, id: UUID = UUID()) -> Schedule {
         Schedule(
             id: id, routeIDs: routeIDs, days: preset.days, hour: preset.time.hour, minute: preset.time.minute,
             createdAt: createdAt)

@@ -51,12 +51,12 @@ public enum ScheduleParsing {
 
     /// Reads a route ID: a whole number, as WSDOT's `TravelTimeID`, or a custom route's
     /// (`home-work`: lowercase letters, digits and dashes, with a letter).
-    public static func routeID(_ text: String) throws(ModelError) -> String {
+    public static func routeID(_ text: String) throws(ModelError) -> RouteID {
         let trimmed = text.trimmingWhitespace()
-        if Route.isValidCustomID(trimmed) { return trimmed }
+        if Route.isValidCustomID(trimmed) { return RouteID(trimmed) }
         guard !trimmed.isEmpty, trimmed.count <= 9, trimmed.allSatisfy(\.isASCIIDigit), let number = Int(trimmed)
         else { throw .badRouteID(text) }
-        return String(number)
+        return RouteID(String(number))
     }
 
     /// The largest delay threshold, in minutes (four digits).

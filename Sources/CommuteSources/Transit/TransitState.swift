@@ -56,10 +56,10 @@ public struct TransitState: StoreDocument, Equatable {
         for name in feeds.keys {
             try DocumentProblem.check(TransitFeed.isValidName(name), "feeds has '\(DisplayText.line(name))', not a feed name")
         }
-        var seen = Set<String>()
+        var seen = Set<RouteID>()
         for (index, route) in routes.enumerated() {
             let field = "routes[\(index)]"
-            try DocumentProblem.check(Route.isValidCustomID(route.id), "\(field).id '\(DisplayText.line(route.id))' is not a route ID")
+            try DocumentProblem.check(route.id.isValidCustom, "\(field).id '\(DisplayText.line(route.id.rawValue))' is not a route ID")
             try DocumentProblem.check(seen.insert(route.id).inserted, "\(field).id repeats another route's")
             if let problem = route.implausibility { throw DocumentProblem("impossible value: \(field): \(problem)") }
             guard let transit = route.transit else { throw DocumentProblem("wrong shape: \(field).transit is missing") }

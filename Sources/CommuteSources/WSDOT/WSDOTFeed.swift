@@ -31,9 +31,9 @@ public enum WSDOTFeed {
     public static func forEachRoute(
         in input: FeedInput, deadline: FeedInput.Deadline? = nil, dropped: (DroppedRoute) -> Void = { _ in },
         _ body: (Route) throws -> Void
-    ) throws -> Set<String> {
+    ) throws -> Set<RouteID> {
         var splitter = JSONArraySplitter(maximumElementSize: maximumRouteSize)
-        var ids = Set<String>()
+        var ids = Set<RouteID>()
         var index = 0
         do {
             try input.forEachPiece(deadline: deadline) { piece in
@@ -41,7 +41,7 @@ public enum WSDOTFeed {
                     defer { index += 1 }
                     guard index < maximumRouteCount else { throw FeedError.tooManyRoutes(limit: maximumRouteCount) }
                     let route = try decodeRoute(bytes, at: offset, index: index)
-                    if let problem = route.implausibility ?? (route.id.count > 9 ? "TravelTimeID \(route.id) is out of range" : nil) {
+                    if let problem = route.implausibility ?? (route.id.rawValue.count > 9 ? "TravelTimeID \(route.id) is out of range" : nil) {
                         dropped(DroppedRoute(index: index, id: route.id, reason: problem))
                         return
                     }
@@ -73,7 +73,7 @@ public enum WSDOTFeed {
     public struct DroppedRoute: Sendable, Equatable, CustomStringConvertible {
         /// Its position in the feed, from 0.
         public var index: Int
-        public var id: String
+        public var id: RouteID
         public var reason: String
 
         public var description: String { "route #\(index + 1) (ID \(id)) was left out: \(reason)" }
@@ -98,7 +98,7 @@ public enum WSDOTFeed {
         for route in routes {
             writer.beginObject()
             writer.key("TravelTimeID")
-            writer.int(Int(route.id) ?? 0)
+            writer.int(Int(route.id.rawValue) ?? 0)
             writer.key("Name")
             writer.string(route.feedName)
             writer.key("Description")
@@ -149,7 +149,7 @@ public enum WSDOTFeed {
             throw FeedError.badRoute(index: index, reason: "TimeUpdated '\(updated)' is not a /Date(…)/ value")
         }
         return Route(
-            id: String(id), name: wire.name, description: wire.description, currentMinutes: wire.current,
+            id: RouteID(String(id)), name: wire.name, description: wire.description, currentMinutes: wire.current,
             averageMinutes: wire.average, distanceMiles: wire.distance, updatedAt: updatedAt, startPoint: wire.start,
             endPoint: wire.end)
     }

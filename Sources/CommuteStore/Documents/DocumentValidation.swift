@@ -9,9 +9,9 @@ import FoundationEssentials
 @_spi(Store)
 extension Favorites {
     public func validate() throws(DocumentProblem) {
-        var seen = Set<String>()
+        var seen = Set<RouteID>()
         for (index, id) in routeIDs.enumerated() {
-            try DocumentProblem.check(Route.isValidID(id), "routeIDs[\(index)] '\(id)' is not a route ID")
+            try DocumentProblem.check(id.isValid, "routeIDs[\(index)] '\(id)' is not a route ID")
             try DocumentProblem.check(seen.insert(id).inserted, "routeIDs lists '\(id)' twice")
         }
         var names = Set<String>()
@@ -20,7 +20,7 @@ extension Favorites {
             try DocumentProblem.check(names.insert(group.name.lowercased()).inserted, "groups[\(index)].name repeats another group's")
             try DocumentProblem.check(!group.routeIDs.isEmpty, "groups[\(index)].routeIDs is empty")
             for id in group.routeIDs {
-                try DocumentProblem.check(Route.isValidID(id), "groups[\(index)].routeIDs has '\(id)', not a route ID")
+                try DocumentProblem.check(id.isValid, "groups[\(index)].routeIDs has '\(id)', not a route ID")
             }
         }
     }
@@ -35,7 +35,7 @@ extension ScheduleBook {
             try DocumentProblem.check(seen.insert(schedule.id).inserted, "\(field).id repeats an earlier schedule's")
             try DocumentProblem.check(!schedule.routeIDs.isEmpty, "\(field).routeIDs is empty")
             for id in schedule.routeIDs {
-                try DocumentProblem.check(Route.isValidID(id), "\(field).routeIDs has '\(id)', not a route ID")
+                try DocumentProblem.check(id.isValid, "\(field).routeIDs has '\(id)', not a route ID")
             }
             try DocumentProblem.check(!schedule.days.isEmpty, "\(field).days is empty")
             try DocumentProblem.range(schedule.hour, 0...23, "\(field).hour")

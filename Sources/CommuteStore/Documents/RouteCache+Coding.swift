@@ -56,11 +56,11 @@ extension RouteCache {
     /// the feed's routes `keeping` picks.
     static func customRoutesCheckingFile(
         atPath path: String, keeping: (Route) -> Bool = { _ in false }
-    ) throws(StoreError) -> (custom: [Route], kept: [String: Route]) {
+    ) throws(StoreError) -> (custom: [Route], kept: [RouteID: Route]) {
         guard let file = try MappedFile(path: path, maximumSize: RegularFile.routeCacheMaximumSize) else { return ([], [:]) }
         guard !file.bytes.isEmpty else { throw .unreadable(path: path, reason: "the file is empty") }
         var custom: [Route] = []
-        var kept: [String: Route] = [:]
+        var kept: [RouteID: Route] = [:]
         do {
             try JSONReader.read(file.bytes) { reader in
                 try walk(&reader) { reader, index in
@@ -225,7 +225,7 @@ extension RouteCache {
         // A calendar's route written before routes named their calendar says so by its ID alone.
         if fields.custom?.calendar == nil { fields.custom?.calendar = Route.calendar(ofStoredID: id) }
         var route = Route(
-            id: id, name: fields.name, description: fields.description, currentMinutes: fields.current,
+            id: RouteID(id), name: fields.name, description: fields.description, currentMinutes: fields.current,
             averageMinutes: fields.average, distanceMiles: fields.distance, updatedAt: updated,
             startPoint: fields.start, endPoint: fields.end, custom: fields.custom)
         route.suspiciousMinutes = fields.suspicious.flatMap { $0 > 0 ? $0 : nil }

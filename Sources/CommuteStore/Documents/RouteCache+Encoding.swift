@@ -102,7 +102,7 @@ extension RouteCache {
         mutating func append(_ route: Route) {
             writer.beginObject()
             writer.key("id")
-            writer.string(route.id)
+            writer.string(route.id.rawValue)
             writer.key("name")
             writer.string(route.feedName)
             writer.key("description")

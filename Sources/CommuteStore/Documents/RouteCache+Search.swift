@@ -30,7 +30,7 @@ extension RouteCache {
     /// The routes with these IDs in the cache at `path`. Every other route is read for its ID and
     /// skipped unbuilt, and the mapped file's pages are handed back behind the pass, so finding a
     /// few routes among 10,000 costs a pass over the bytes, not 10,000 routes in memory.
-    static func routes(atPath path: String, withIDs ids: Set<String>, includingEndPoints: Bool) throws(StoreError) -> [Route] {
+    static func routes(atPath path: String, withIDs ids: Set<RouteID>, includingEndPoints: Bool) throws(StoreError) -> [Route] {
         guard let file = try MappedFile(path: path, maximumSize: RegularFile.routeCacheMaximumSize) else { return [] }
         guard !file.bytes.isEmpty else { throw .unreadable(path: path, reason: "the file is empty") }
         var routes: [Route] = []
@@ -44,7 +44,7 @@ extension RouteCache {
                     var seen = JSONReader.FieldsSeen()
                     while let key = try reader.nextKey(firstOf: routeFields, seen: &seen) {
                         if "id" ~= key, try reader.peek() == .string {
-                            wanted = ids.contains(try reader.readString())
+                            wanted = ids.contains(RouteID(try reader.readString()))
                         } else {
                             try reader.skipValue()
                         }

@@ -38,5 +38,5 @@ public struct RouteCache: StoreDocument, Equatable {
     public static var empty: RouteCache { RouteCache(fetchedAt: nil, source: nil, routes: []) }
 
     /// Routes by ID.
-    public var byID: [String: Route] { Dictionary(routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+    public var byID: [RouteID: Route] { Dictionary(routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
 }

@@ -24,7 +24,7 @@ extension Store {
     }
 
     /// The cached feed and custom routes with these IDs; the others are passed over unbuilt.
-    public func routeCacheRoutes(withIDs ids: Set<String>, includingEndPoints: Bool = false) throws(StoreError) -> [Route] {
+    public func routeCacheRoutes(withIDs ids: Set<RouteID>, includingEndPoints: Bool = false) throws(StoreError) -> [Route] {
         try RouteCache.routes(atPath: file(RouteCache.self).path, withIDs: ids, includingEndPoints: includingEndPoints)
     }
 
@@ -47,7 +47,7 @@ extension Store {
     /// cannot read. If `body` throws, the cache is left as it was and the error passes through.
     public func replaceRoutes<T>(
         fetchedAt: Date?, source: String?, validators: HTTPValidators? = nil, keeping: (Route) -> Bool = { _ in false },
-        _ body: (_ previous: [String: Route], _ save: (Route) throws -> Void) throws -> T
+        _ body: (_ previous: [RouteID: Route], _ save: (Route) throws -> Void) throws -> T
     ) throws -> (result: T, custom: [Route]) {
         let path = file(RouteCache.self).path
         return try lock(.routes).withLock {

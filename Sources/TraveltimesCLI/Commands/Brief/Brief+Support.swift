@@ -8,9 +8,9 @@ struct BriefJSON: EveryKeyEncodable {
     var assessment: String
     var best: RouteJSON?
     var worst: RouteJSON?
-    var delayed: [String]
-    var noData: [String]
-    var unavailable: [String]
+    var delayed: [RouteID]
+    var noData: [RouteID]
+    var unavailable: [RouteID]
 
     init(_ brief: CommuteBrief, calendar: ZonedCalendar) {
         sentence = brief.sentence

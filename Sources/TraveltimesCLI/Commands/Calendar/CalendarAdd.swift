@@ -50,7 +50,7 @@ extension Commands {
             }
             let commute = try invocation.commute()
             let source = CalendarSource(
-                name: name, location: location, purpose: isSkip ? .skip : .departures, routeID: routeID, from: from, provider: provider,
+                name: name, location: location, purpose: isSkip ? .skip : .departures, routeID: routeID.map { RouteID($0) }, from: from, provider: provider,
                 bufferMinutes: try invocation.value(Self.buffer) ?? CalendarSource.defaultBufferMinutes, match: try invocation.value(Self.match),
                 horizonDays: try invocation.value(Self.horizon) ?? CalendarSource.defaultHorizonDays, createdAt: commute.now)
             let client = HelperHTTPClient(helperPath: invocation.fetchHelperPath(), maximumBodyBytes: ICSReader.maximumBytes, environment: invocation.childEnvironment)

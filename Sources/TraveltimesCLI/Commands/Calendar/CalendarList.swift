@@ -48,7 +48,7 @@ struct CalendarJSON: EveryKeyEncodable {
     var location: String
     /// departures or skip.
     var kind: String
-    var route: String?
+    var route: RouteID?
     /// For a route to each event's place: where from, and who times it.
     var from: String?
     var provider: String?

@@ -55,7 +55,7 @@ struct ConfigJSON: EveryKeyEncodable {
     }
 
     struct WatchJSON: EveryKeyEncodable {
-        var routeID: String
+        var routeID: RouteID
         var overMinutes: Int
         var overUsual: Bool
     }

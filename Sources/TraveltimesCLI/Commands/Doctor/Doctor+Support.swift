@@ -218,7 +218,7 @@ struct Doctor {
                 + "; last answered " + (answered.map { "\(moment($0)) (\(TimeFormatting.age(commute.now.timeIntervalSince($0))) ago)" } ?? "never")
             return ("provider " + provider.rawValue, detail, contact == nil ? "traveltimes config set contact YOUR-EMAIL (the service's policy asks how to reach you)" : nil)
         case .transitNoDeparture(let route, let why):
-            return ("route " + route, why, "check the feed's dates with `traveltimes route \(route)`; a newer timetable comes with `traveltimes refresh`")
+            return ("route " + route.rawValue, why, "check the feed's dates with `traveltimes route \(route)`; a newer timetable comes with `traveltimes refresh`")
         case .transitFeed(let name, let routes, let checkedAt, let problems):
             let used = routes == 0 ? "no route uses it" : "\(routes) route\(routes == 1 ? "" : "s")"
             guard let checkedAt else {

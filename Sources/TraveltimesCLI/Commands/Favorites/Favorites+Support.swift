@@ -3,7 +3,7 @@ import FoundationEssentials
 
 extension Commands {
     /// `This will remove …` — names everything the removal destroys.
-    static func consequence(of cascade: FavoriteRoutes.Cascade, _ routes: [String: Route]) -> String {
+    static func consequence(of cascade: FavoriteRoutes.Cascade, _ routes: [RouteID: Route]) -> String {
         var text = "This will remove \(describe(cascade.removedFavorites, routes)) from your favorites"
         if !cascade.trimmed.isEmpty {
             let names = cascade.trimmed.map { "\($0.before.timeLabel) on \($0.before.daysLabel)" }
@@ -20,7 +20,7 @@ extension Commands {
     }
 
     /// `96 (Seattle-Bellevue via 90), 1 (Everett-Seattle)`.
-    static func describe(_ ids: [String], _ routes: [String: Route]) -> String {
+    static func describe(_ ids: [RouteID], _ routes: [RouteID: Route]) -> String {
         ids.map { id in routes[id].map { "\(id) (\($0.name))" } ?? id }.joined(separator: ", ")
     }
 

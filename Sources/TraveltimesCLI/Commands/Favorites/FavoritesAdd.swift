@@ -10,7 +10,7 @@ extension Commands {
             positionals: 1...Int.max,
             argumentValues: [.routeID]
         ) { invocation in
-            var seen = Set<String>()
+            var seen = Set<RouteID>()
             // An ID given twice is added (and named) once.
             let ids = try invocation.arguments.positionals.map(ScheduleParsing.routeID).filter { seen.insert($0).inserted }
             let commute = try invocation.commute()

@@ -23,7 +23,7 @@ extension Commands {
             var table = Table([.right, .right, .left, .left])
             for (index, id) in favorites.routeIDs.enumerated() {
                 let route = routes[id]
-                table.add(["\(index + 1).", id, route?.name ?? "Route \(id)", AlertComposer.summary(of: route)])
+                table.add(["\(index + 1).", id.rawValue, route?.name ?? "Route \(id)", AlertComposer.summary(of: route)])
             }
             invocation.io.out(table.render().joined(separator: "\n"))
         }

@@ -35,7 +35,7 @@ struct HistoryJSON: Encodable {
         var suspicious: Bool
     }
 
-    var route: String
+    var route: RouteID
     var name: String?
     var zone: String
     var weeks: Int
@@ -69,7 +69,7 @@ struct HistoryJSON: Encodable {
 /// `best-time --json`.
 struct BestTimeJSON: Encodable {
     struct Choice: Encodable {
-        var route: String
+        var route: RouteID
         var leave: String
         var minutes: Double
         var arrival: String

@@ -86,7 +86,7 @@ extension Commands {
 
         static let source = Option<String>("--source", value: "URL|FILE", help: "Feed to read (else $TRAVELTIMES_SOURCE, else `config set source`)", values: .file)
         static let all = Flag("--all", help: "Ask about every custom route, in play or not (the budget still applies)")
-        static let route = Option<String>(
+        static let route = Option<RouteID>(
             "--route", value: "ID", help: "Ask about this custom route only, and skip the feed (repeatable)", repeatable: true, values: .customRouteID,
             parse: { try ScheduleParsing.routeID($0) })
         static let timeout = Options.timeout(help: "Deadline for the whole fetch, retries included (default 25)")

@@ -11,7 +11,7 @@ struct RefreshJSON: EveryKeyEncodable {
     }
 
     struct LeftOut: EveryKeyEncodable {
-        var id: String
+        var id: RouteID
         var reason: String
     }
 
@@ -29,7 +29,7 @@ struct RefreshJSON: EveryKeyEncodable {
     }
 
     struct WatchAlert: EveryKeyEncodable {
-        var routeID: String
+        var routeID: RouteID
         var direction: String
         var title: String
         /// Why it was held back or failed; nil when it was sent.
@@ -40,13 +40,13 @@ struct RefreshJSON: EveryKeyEncodable {
         var feed: String
         var timetable: String?
         var realtime: Bool
-        var routes: [String]
+        var routes: [RouteID]
         var problems: [String]
     }
 
     /// One custom route: fetched, skipped or failed, and why.
     struct CustomRoute: EveryKeyEncodable {
-        var id: String
+        var id: RouteID
         var provider: String
         /// `fetched`, `skipped` or `failed`.
         var result: String
@@ -65,7 +65,7 @@ struct RefreshJSON: EveryKeyEncodable {
     var routes: Routes?
     /// Why the feed could not be refreshed; null when it was (or was not asked for).
     var feedError: String?
-    var missingFavorites: [String]
+    var missingFavorites: [RouteID]
     /// The last re-plan: after the custom routes when they brought news, else after the feed.
     var rescheduled: Rescheduled?
     var custom: [CustomRoute]

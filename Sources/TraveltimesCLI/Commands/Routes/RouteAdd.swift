@@ -41,8 +41,7 @@ extension Commands {
                 in time.
                 """
         ) { invocation in
-            let id = invocation.arguments.positionals[0]
-            try checkNewRouteID(id, invocation)
+            let id = try newRouteID(invocation.arguments.positionals[0], invocation)
             if try invocation.value(Self.transit) != nil {
                 try addTransitRoute(id, name: try invocation.value(RouteOptions.name) ?? nil, invocation: invocation)
                 return
@@ -113,7 +112,8 @@ extension Commands {
             }
         }
 
-        private static func checkNewRouteID(_ id: String, _ invocation: Invocation) throws {
+        /// The route ID given, if a route added by hand may have it.
+        private static func newRouteID(_ id: String, _ invocation: Invocation) throws -> RouteID {
             guard Route.isValidCustomID(id) else {
                 throw invocation.usage(
                     "Invalid route ID '\(DisplayText.line(id))': use lowercase letters, digits and dashes with at least one letter, such as home-work (at most 40).")
@@ -126,6 +126,7 @@ extension Commands {
             guard !words.contains(id) else {
                 throw invocation.usage("Invalid route ID '\(id)': it is a command word; pick another, such as \(id)-route.")
             }
+            return RouteID(id)
         }
 
         static let transit = Option<String>("--transit", value: "FEED", help: "A transit trip instead: the feed `transit add` named")
@@ -168,7 +169,7 @@ extension Commands {
         static let timeout = Options.timeout(help: "Deadline for the check, retries included (default 25)")
 
         /// `route add ID --transit NAME --from-stop STOP --to-stop STOP [--line L] [--walk 6m]`.
-        private static func addTransitRoute(_ id: String, name: String?, invocation: Invocation) throws {
+        private static func addTransitRoute(_ id: RouteID, name: String?, invocation: Invocation) throws {
             guard let feed = try invocation.value(transit), let from = try invocation.value(fromStop), let to = try invocation.value(toStop) else {
                 throw invocation.usage("A transit route needs --transit NAME, --from-stop STOP and --to-stop STOP (find them with `traveltimes transit stops`).")
             }

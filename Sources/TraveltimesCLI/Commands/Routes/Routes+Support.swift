@@ -209,7 +209,7 @@ extension Commands {
 
 /// `routes --json`: a public contract.
 struct RouteJSON: EveryKeyEncodable {
-    var id: String
+    var id: RouteID
     var name: String
     var description: String?
     var currentMinutes: Int?

@@ -70,18 +70,18 @@ extension Commands {
             for entry in listing.entries {
                 switch entry {
                 case .unavailable(let id):
-                    table.add(["*", id, "Route \(id)", "-", "-", "-", "UNAVAILABLE", "-", "not in the latest feed"])
+                    table.add(["*", id.rawValue, "Route \(id)", "-", "-", "-", "UNAVAILABLE", "-", "not in the latest feed"])
                 case .route(let route) where route.provider?.isFreeFlow == true:
                     // An open engine's estimate: no traffic, so no delay and no status of its own.
                     table.add([
-                        listing.favorites.contains(route.id) ? "*" : "", route.id, route.name,
+                        listing.favorites.contains(route.id) ? "*" : "", route.id.rawValue, route.name,
                         route.suspiciousMinutes.map { "\($0)?" } ?? minutes(route.currentMinutes) + "~", "-", "-",
                         route.suspiciousMinutes == nil ? "ESTIMATE" : "SUSPICIOUS", route.sourceName,
                         route.custom?.fetchedAt == nil ? "not fetched yet" : TimeFormatting.moment(route.updatedAt, relativeTo: commute.now, calendar: commute.calendar),
                     ])
                 case .route(let route):
                     table.add([
-                        listing.favorites.contains(route.id) ? "*" : "", route.id, route.name,
+                        listing.favorites.contains(route.id) ? "*" : "", route.id.rawValue, route.name,
                         route.suspiciousMinutes.map { "\($0)?" } ?? minutes(route.currentMinutes),
                         minutes(route.averageMinutes) + (route.provider?.usualIsFreeFlow == true ? "†" : ""),
                         route.delayMinutes.map(TimeFormatting.delay) ?? "-", route.suspiciousMinutes == nil ? route.status.rawValue : "SUSPICIOUS",

@@ -45,7 +45,7 @@ extension Commands {
     struct ScheduleOptions: Sendable {
         var at: Option<TimeOfDay>
         var days: Option<Set<Weekday>>
-        var routes: Option<[String]>
+        var routes: Option<[RouteID]>
         var onlyWhenDelayed: Option<(minutes: Int?, aboveUsual: Bool)>
         var notify: Option<[String]?>
 
@@ -75,7 +75,7 @@ extension Commands {
         static func at(help: String) -> Option<TimeOfDay> { Option("--at", value: "TIME", help: help, parse: { try ScheduleParsing.time($0) }) }
         static func days(help: String) -> Option<Set<Weekday>> { Option("--days", value: "DAYS", help: help, values: .days, parse: { try ScheduleParsing.days($0) }) }
         /// Each `--route` may hold several IDs, comma-separated.
-        static func routes(help: String) -> Option<[String]> {
+        static func routes(help: String) -> Option<[RouteID]> {
             Option("--route", value: "ID", help: help, repeatable: true, values: .favoriteRouteID) { text in
                 try text.split(separator: ",", omittingEmptySubsequences: false).map { try ScheduleParsing.routeID(String($0)) }
             }
@@ -182,7 +182,7 @@ extension Commands {
 /// `schedule list --json`: a public contract.
 struct ScheduleJSON: EveryKeyEncodable {
     var id: String
-    var routeIDs: [String]
+    var routeIDs: [RouteID]
     var days: [Int]
     var hour: Int
     var minute: Int

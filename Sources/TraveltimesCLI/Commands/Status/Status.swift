@@ -35,7 +35,7 @@ extension Commands {
 
         /// `status` as text, one line a part.
         private static func printStatus(
-            _ report: StatusJSON, sources: [Routes.SourceAge], pauseLines: [String], transitFeeds: [(feed: TransitFeed, state: TransitState.FeedState?, routes: [String])],
+            _ report: StatusJSON, sources: [Routes.SourceAge], pauseLines: [String], transitFeeds: [(feed: TransitFeed, state: TransitState.FeedState?, routes: [RouteID])],
             configurationRead: Bool, commute: Commute, io: TerminalIO
         ) {
             let calendar = commute.calendar

@@ -25,10 +25,10 @@ struct TransitFeedJSON: EveryKeyEncodable {
     var checkedAt: String?
     var realtimeFetchedAt: String?
     var alertsFetchedAt: String?
-    var routes: [String]
+    var routes: [RouteID]
     var problems: [String]
 
-    init(_ feed: TransitFeed, state: TransitState.FeedState?, routes: [String], calendar: ZonedCalendar) {
+    init(_ feed: TransitFeed, state: TransitState.FeedState?, routes: [RouteID], calendar: ZonedCalendar) {
         let iso = { (date: Date?) in date.map { TimeFormatting.iso8601($0, calendar: calendar) } }
         name = feed.name
         staticURL = TransitFeed.shown(feed.staticURL)

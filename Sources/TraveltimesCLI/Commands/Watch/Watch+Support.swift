@@ -4,7 +4,7 @@ import FoundationEssentials
 
 /// `watch list --json`.
 struct WatchJSON: Encodable {
-    var routeID: String
+    var routeID: RouteID
     var overMinutes: Int
     /// `--over auto`: overMinutes stands in where history is thin.
     var overUsual: Bool
