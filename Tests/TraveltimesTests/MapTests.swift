@@ -1,10 +1,11 @@
 import Foundation
 import TestThreads
 import Testing
+@testable import TraveltimesCLI
 
 /// The map of the code: ARCHITECTURE.md, CONTRIBUTING.md and the README name only files and
-/// folders that exist, no comment points to a document that is not in the repository, and no
-/// source file is over 400 lines.
+/// folders that exist, no comment points to a document that is not in the repository, no message
+/// names a command that is not there, and no source file is over 400 lines.
 @Suite(.ownThreads) struct MapTests {
     static let documents = ["README.md", "ARCHITECTURE.md", "CONTRIBUTING.md"]
     static let modules = ["Basics", "CommuteModel", "CommuteStore", "CommuteSources", "CommuteHistory", "CommuteDelivery", "CommuteCore", "CommuteNetworking", "TraveltimesCLI"]
@@ -62,6 +63,27 @@ import Testing
                 Issue.record("\(file) points to \(match.output.0), which is not in the repository")
             }
         }
+    }
+
+    /// Messages in every layer tell the user what to run next (`traveltimes route edit ID`): each
+    /// command one names is one the command line has, so a renamed command cannot leave advice
+    /// that fails.
+    @Test func everyCommandAMessageNamesExists() throws {
+        // A group whose noun alone lists what it has (`traveltimes favorites`) is one too.
+        let commands = Set(Commands.all.map(\.name) + Commands.groups)
+        var named = 0
+        for file in Self.files(under: "Sources", [".swift"]) {
+            let text = try String(contentsOf: Paths.root.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                for match in line.matches(of: /`traveltimes ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?/) {
+                    named += 1
+                    let first = String(match.output.1)
+                    let both = match.output.2.map { "\(first) \($0)" }
+                    #expect(both.map(commands.contains) == true || commands.contains(first), "\(file) names `traveltimes \(both ?? first)`, which is no command")
+                }
+            }
+        }
+        #expect(named > 80, "messages name \(named) commands: the check reads them wrongly")
     }
 
     @Test func everySourceFileIsAtMost400Lines() throws {
