@@ -37,7 +37,7 @@ public enum FetchHelperCommand {
             exit(64)
         }
         let input = readStandardInput(limit: 8 << 20)
-        guard let request = try? JSONDecoder().decode(FetchHelper.Request.self, from: input), let url = URL(string: request.url) else {
+        guard let request = try? JSONCoding.decode(FetchHelper.Request.self, from: input), let url = URL(string: request.url) else {
             standardError("traveltimes \(name): expected a request line on stdin (traveltimes runs it for its requests)\n")
             exit(64)
         }

@@ -58,7 +58,7 @@ struct FetchService {
         var input = FrameReader(socket: STDIN_FILENO)
         // A request line is small (a POST body is a webhook's message): one past 4 MiB is not ours.
         while let line = input.line(maximum: 4 << 20) {
-            guard let request = try? JSONDecoder().decode(FetchHelper.Request.self, from: line), request.id != nil else {
+            guard let request = try? JSONCoding.decode(FetchHelper.Request.self, from: line), request.id != nil else {
                 standardError("traveltimes \(FetchHelper.commandName): expected numbered request lines (traveltimes runs it for its requests)\n")
                 _exit(64)
             }

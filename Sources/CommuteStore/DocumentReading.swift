@@ -4,7 +4,7 @@ import FoundationEssentials
 
 /// Reading a store document's objects with `JSONReader`, for the files every per-minute command
 /// reads (`pending.json`, `delivered.json`): Foundation's `JSONDecoder` costs a third of a `tick`.
-/// The files are the ones `JSONEncoder` writes; a key given twice keeps its first value, as there.
+/// The files are the ones `JSONCoding` writes; a key given twice keeps its first value, as there.
 /// Not thread-safe: one reader per thread.
 package struct DocumentReading {
     /// Reads one object, handing each known key's value to `member` once; other keys are skipped.

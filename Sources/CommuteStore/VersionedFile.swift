@@ -1,3 +1,4 @@
+import Basics
 import CommuteModel
 import FoundationEssentials
 
@@ -8,9 +9,9 @@ public protocol VersionedDocument: Codable, Sendable {
     /// The document a missing file stands for.
     static var empty: Self { get }
     /// Reads a file's bytes, throwing `DocumentProblem` with the reason when they are not this
-    /// document. The default checks the version, then uses `JSONDecoder`.
+    /// document. The default checks the version, then decodes it (`JSONCoding`).
     static func decodeDocument(from data: Data) throws -> Self
-    /// The file's bytes, ending in a newline. The default uses `JSONEncoder`.
+    /// The file's bytes, ending in a newline. The default encodes it (`JSONCoding`).
     func encodeDocument() throws -> [UInt8]
     /// Throws `DocumentProblem` unless the bytes are a readable document; the check a writer makes
     /// before replacing a file. The default decodes it whole.
@@ -168,31 +169,30 @@ private struct VersionProbe: Decodable {
     var version: Int?
 }
 
-/// How store files encode: stable key order, dates as ISO 8601 in UTC.
+/// How store files encode: stable key order, dates as ISO 8601 in UTC (read with their offset),
+/// through the program's one JSON (`JSONCoding`).
 package enum StoreCoding {
-    package static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(ISO8601.string(date))
-        }
-        return encoder
-    }()
+    /// ISO 8601: UTC written, an offset required to read.
+    static let dates = JSONCoding.Dates.text(
+        write: { ISO8601.string($0) }, read: { ISO8601.parse($0)?.instant }, expected: "an ISO 8601 time with an offset")
 
-    package static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let date = ISO8601.parse(text)?.instant else {
-                throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "'\(text)' is not an ISO 8601 time with an offset")
+    package struct Encoder: Sendable {
+        package func encode<T: Encodable>(_ value: T) throws -> Data { Data(try JSONCoding.encode(value, dates: StoreCoding.dates)) }
+    }
+
+    package struct Decoder: Sendable {
+        /// Text that is not JSON is a `DecodingError` too, as every other way a document is wrong.
+        package func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+            do {
+                return try JSONCoding.decode(type, from: data, dates: StoreCoding.dates)
+            } catch let error as JSONReadError {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON: \(error)"))
             }
-            return date
         }
-        return decoder
-    }()
+    }
+
+    package static let encoder = Encoder()
+    package static let decoder = Decoder()
 
     static func describe(_ error: DecodingError) -> String {
         func field(_ path: [any CodingKey]) -> String {

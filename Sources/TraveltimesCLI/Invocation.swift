@@ -140,34 +140,7 @@ struct Invocation {
     /// Prints a value as JSON: stable key order, two-space indentation, for scripts and jq.
     /// `through` another stream (one that removes secrets) when given.
     func printJSON<T: Encodable>(_ value: T, through stream: TerminalIO? = nil) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
-        (stream ?? io).out(Self.closingEmptyContainers(String(decoding: data, as: UTF8.self)))
-    }
-
-    /// Foundation on Linux prints an empty array or object as `[`, a blank line, `]`; this prints
-    /// `[]` and `{}`. No string value can hold a raw line break, so only the layout is touched.
-    static func closingEmptyContainers(_ json: String) -> String {
-        guard json.contains("\n\n") else { return json }
-        let lines = json.split(separator: "\n", omittingEmptySubsequences: false)
-        var result: [Substring] = []
-        result.reserveCapacity(lines.count)
-        var index = 0
-        while index < lines.count {
-            let line = lines[index]
-            if index + 2 < lines.count, lines[index + 1].isEmpty, line.last == "[" || line.last == "{" {
-                let closing = lines[index + 2].drop { $0 == " " }
-                if closing.first == (line.last == "[" ? "]" : "}") {
-                    result.append(line + closing)
-                    index += 3
-                    continue
-                }
-            }
-            result.append(line)
-            index += 1
-        }
-        return result.joined(separator: "\n")
+        (stream ?? io).out(String(decoding: try JSONCoding.encode(value, layout: .pretty), as: UTF8.self))
     }
 
     /// Warns on stderr when the cap deferred some requests and the deferred set is not the one

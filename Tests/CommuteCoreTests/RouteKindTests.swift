@@ -1,3 +1,4 @@
+import Basics
 import CommuteModel
 import Foundation
 import TestThreads
@@ -43,6 +44,14 @@ import Testing
         #expect(event.calendar == nil && feed.calendar == nil && gtfs.calendar == nil)
         event.custom?.calendar = "work"
         #expect(event.calendar == "work" && event.isProviderRoute && event.provider == .osrm)
+    }
+
+    /// On disk and on the wire a route's ID is text, as a value and as a dictionary's key.
+    @Test func aRouteIDIsTextInJSON() throws {
+        let ids: [RouteID: [RouteID]] = ["96": ["1", "to-work"]]
+        let text = String(decoding: try JSONCoding.encode(ids), as: UTF8.self)
+        #expect(text == #"{"96":["1","to-work"]}"#)
+        #expect(try JSONCoding.decode([RouteID: [RouteID]].self, from: Data(text.utf8)) == ids)
     }
 
     /// A route cache written before calendars' routes named their calendar: the ID says it.

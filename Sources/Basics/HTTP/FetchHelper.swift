@@ -102,14 +102,14 @@ public enum FetchHelper {
             reply.length = body.count
         }
         let fallback = id.map { #"{"error":"connection","message":"cannot encode","length":0,"id":\#($0)}"# }
-        let line = (try? JSONEncoder().encode(reply)) ?? Data((fallback ?? #"{"error":"connection","message":"cannot encode"}"#).utf8)
+        let line = (try? Data(JSONCoding.encode(reply))) ?? Data((fallback ?? #"{"error":"connection","message":"cannot encode"}"#).utf8)
         return (line + Data("\n".utf8), body)
     }
 
     /// Reads an answer back into a response or the client error it stands for.
     public static func read(_ data: Data) throws -> HTTPResponse {
         guard let newline = data.firstIndex(of: 0x0A),
-            let reply = try? JSONDecoder().decode(Reply.self, from: data[data.startIndex..<newline])
+            let reply = try? JSONCoding.decode(Reply.self, from: data[data.startIndex..<newline])
         else { throw HTTPClientError.connection("the fetch helper gave no answer") }
         return try response(reply, body: data[data.index(after: newline)...])
     }
@@ -168,7 +168,7 @@ public struct HelperHTTPClient: HTTPClient {
         guard FileManager.default.isExecutableFile(atPath: helperPath) else { throw HTTPClientError.helperMissing(path: helperPath) }
         let request = FetchHelper.Request(
             url: url.absoluteString, headers: headers, timeout: timeout, maxBytes: maximumBodyBytes, method: method, body: body)
-        let input = try JSONEncoder().encode(request) + Data("\n".utf8)
+        let input = Data(try JSONCoding.encode(request)) + Data("\n".utf8)
         let output: Data
         do {
             // The helper ends itself at the deadline; this one, a moment later, is the backstop.

@@ -152,7 +152,7 @@ public final class HelperSession: HTTPClient {
             }
             var request = request
             request.id = id
-            guard let line = try? JSONEncoder().encode(request) else {
+            guard let line = try? Data(JSONCoding.encode(request)) else {
                 _ = state.withLock { $0.waiting.removeValue(forKey: id) }
                 return .failure(.permanent("the request cannot be written"))
             }
@@ -179,7 +179,7 @@ public final class HelperSession: HTTPClient {
             var reason = "the fetch helper stopped"
             while true {
                 guard let line = input.line(maximum: 1 << 20) else { break }
-                guard let reply = try? JSONDecoder().decode(FetchHelper.Reply.self, from: line), let id = reply.id,
+                guard let reply = try? JSONCoding.decode(FetchHelper.Reply.self, from: line), let id = reply.id,
                     let length = reply.length, (0...maximumBodyBytes).contains(length)
                 else {
                     reason = "the fetch helper gave an answer that cannot be read"

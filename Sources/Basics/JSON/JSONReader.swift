@@ -25,7 +25,8 @@ public struct JSONReadError: Error, Equatable, Sendable, CustomStringConvertible
 /// expects, and nothing is built that it does not keep.
 ///
 /// Foundation's `JSONDecoder` reads a 10,000-route feed at about 14 MB/s on Linux; refresh must be
-/// faster than that, so the feed and the route cache are read with this instead.
+/// faster than that, so the feed and the route cache are read with this, field by field, and every
+/// other document through it too (`JSONCoding`): one JSON reader in the program.
 /// Not thread-safe: one reader per thread.
 public struct JSONReader {
     /// What the next value is.
@@ -213,8 +214,8 @@ public struct JSONReader {
     }
 
     /// Which of an object's known fields have been read. A key given twice keeps its first value,
-    /// and the repeat is skipped (and checked): one rule for every document the product reads, the
-    /// one Foundation's `JSONDecoder` follows for the store files it reads.
+    /// and the repeat is skipped (and checked): one rule for every document the product reads,
+    /// `JSONCoding`'s included.
     public struct FieldsSeen {
         private var bits: UInt64 = 0
 

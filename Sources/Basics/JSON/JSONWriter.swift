@@ -1,5 +1,6 @@
 /// Builds compact JSON text. The caller writes keys and values in order; the writer escapes strings
-/// and places commas. Used where `JSONEncoder` is too slow (the route cache).
+/// and places commas. Used where a document is written field by field (the route cache, the plan);
+/// a Codable value is written by `JSONCoding`, in the same form.
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
     /// One entry per open container: whether a member was written (so a comma is due).
@@ -53,7 +54,7 @@ public struct JSONWriter {
         appendQuoted(value)
     }
 
-    /// A value already encoded (by `JSONEncoder`), written as it is.
+    /// A value already encoded (by `JSONCoding`), written as it is.
     public mutating func raw(_ encoded: [UInt8]) {
         separate()
         bytes.append(contentsOf: encoded)

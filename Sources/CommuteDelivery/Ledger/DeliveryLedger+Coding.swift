@@ -4,7 +4,7 @@ import CommuteModel
 import FoundationEssentials
 
 /// `delivered.json` is read by every `tick` and holds a month of decisions, so it is read and
-/// written with `JSONReader` and `JSONWriter`, in the format `JSONEncoder` writes.
+/// written with `JSONReader` and `JSONWriter`, in the format `JSONCoding` writes.
 extension DeliveryLedger {
     public static func decodeDocument(from data: Data) throws -> DeliveryLedger {
         var dropped = 0
@@ -243,7 +243,7 @@ extension DeliveryLedger {
         writer.beginObject()
         writer.key("entries")
         writer.beginArray()
-        // Keys in sorted order and absent optionals left out, as `JSONEncoder` writes them.
+        // Keys in sorted order and absent optionals left out, as `JSONCoding` writes them.
         for entry in entries {
             writer.beginObject()
             if let action = entry.action {

@@ -44,6 +44,21 @@ extension RouteID {
     public var isValidCustom: Bool { Route.isValidCustomID(rawValue) }
 }
 
+extension RouteID: CodingKeyRepresentable {
+    /// As a dictionary's key, a route's ID is the object's key (`{"96": …}`), not an array's element.
+    public var codingKey: any CodingKey { JSONKey(rawValue) }
+
+    public init?<T: CodingKey>(codingKey: T) { self.init(codingKey.stringValue) }
+
+    private struct JSONKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ text: String) { stringValue = text }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}
+
 extension DisplayText {
     /// A route's ID as one line of the terminal's text (an ID read from a file may be anything).
     public static func line(_ id: RouteID) -> String { line(id.rawValue) }

@@ -4,7 +4,7 @@ import FoundationEssentials
 
 /// `pending.json` is read by every `tick` (every minute) and every `pending`, and holds a line for
 /// every weekly request — 15,000 for 3,000 schedules — so it is read and written with `JSONReader`
-/// and `JSONWriter`, as `JSONEncoder` writes it but for one thing: `deferred`, nearly all of the
+/// and `JSONWriter`, as `JSONCoding` writes it but for one thing: `deferred`, nearly all of the
 /// file at scale, is written last, so that `tick`, which needs only the scheduled requests, stops
 /// reading where it begins (and, the file being mapped, never touches its pages).
 @_spi(Store)
@@ -82,7 +82,7 @@ extension PendingBook {
     /// Thrown to stop reading at `deferred`, with everything else read.
     private struct StopAtDeferred: Error {}
 
-    /// The pauses the plan was made with (for `pending` to name), each as `JSONEncoder` writes one.
+    /// The pauses the plan was made with (for `pending` to name), each as `JSONCoding` writes one.
     private static func pauses(_ reader: inout JSONReader) throws -> [Pause] {
         var pauses: [Pause] = []
         try DocumentReading.array(&reader, field: "pauses") { reader, index in
@@ -283,7 +283,7 @@ extension PendingBook {
         writer.endObject()
     }
 
-    /// Keys in sorted order and absent optionals left out, as `JSONEncoder` writes them.
+    /// Keys in sorted order and absent optionals left out, as `JSONCoding` writes them.
     private static func write(_ entries: [Entry], _ writer: inout JSONWriter) {
         writer.beginArray()
         for entry in entries {

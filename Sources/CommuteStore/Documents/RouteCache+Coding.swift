@@ -4,8 +4,8 @@ import FoundationEssentials
 
 /// `routes.json` is the one large store file (a whole feed: 5 MB for 10,000 routes), read by most
 /// commands and written by every refresh, so it is read and written with `JSONReader` and
-/// `JSONWriter` instead of Foundation's coders. The format is the one `JSONEncoder` would write,
-/// with `version` first.
+/// `JSONWriter` field by field. The format is the one `JSONCoding` would write, with `version`
+/// first.
 extension RouteCache {
     public static func decodeDocument(from data: Data) throws -> RouteCache {
         try decodeDocument(from: data, includingEndPoints: true)
