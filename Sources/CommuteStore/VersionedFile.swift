@@ -74,6 +74,8 @@ extension VersionedDocument {
             throw DocumentProblem("expected a JSON object")
         } catch DecodingError.typeMismatch(_, _) {
             throw DocumentProblem("\"version\" is not a number")
+        } catch let tooMany as JSONCoding.TooManyValues {
+            throw DocumentProblem("\(tooMany): no store document is so large")
         } catch {
             throw DocumentProblem("not valid JSON")
         }

@@ -132,4 +132,25 @@ import Glibc
             """), "\(outcome)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.environment["HOME", default: ""] + "/.config/systemd"))
     }
+
+    /// A store document of millions of values (60 MB of zeros under a key traveltimes does not
+    /// know) is refused, saying why, in bounded memory: the values are counted before any is held.
+    /// Such a file took 1.5 GB when Foundation's decoder read it.
+    @Test(ExternalTool.gnuTime.needed) func aDocumentOfMillionsOfValuesIsRefusedInBoundedMemory() throws {
+        let sandbox = try Sandbox(runner: .binary).prepared()
+        let config = sandbox.path("config.json")
+        let before = try #require(sandbox.bytes("config.json"))
+        _ = try execute(["python3", "-c", """
+            import sys
+            with open(sys.argv[1], "w") as out:
+                out.write('{"version":1,"junk":[' + ",".join(["0"] * 30000000) + ']}')
+            """, config], environment: ["PATH": "/usr/bin:/bin"])
+        let (shown, peak) = try HostileFeedTests().measured(sandbox, ["config", "show"])
+        #expect(shown.status == 65, "\(shown)")
+        #expect(shown.stderr == "traveltimes: \(config): more than 1,000,000 values: no store document is so large; nothing was changed (the file was left untouched) — fix or move it aside, then try again\n")
+        #expect(peak < 100, "peak \(peak) MiB")
+        // Just under the count, the same key is read (and passed over) as any other.
+        try Sandbox.write(config, Data(("{\"version\":1,\"junk\":[" + Array(repeating: "0", count: 999_990).joined(separator: ",") + "]," + String(decoding: before.dropFirst(), as: UTF8.self)).utf8))
+        #expect(try sandbox.run(["config", "show"]).status == 0)
+    }
 }

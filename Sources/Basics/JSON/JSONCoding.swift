@@ -33,10 +33,25 @@ public enum JSONCoding {
 
     /// A `T` from JSON text: the whole of `data` is one value. A value of the wrong kind, a key
     /// missing or a number that does not fit throws a `DecodingError` naming where; text that is
-    /// not JSON throws `JSONReadError`.
+    /// not JSON throws `JSONReadError`; more than `largestValueCount` values, `TooManyValues`.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data, dates: Dates = .asNumbers) throws -> T {
+        // Counted first, building nothing: a file of millions of values is refused in the memory
+        // of its bytes, before a tree of them is held.
+        var budget = largestValueCount
+        try JSONReader.read(data) { reader in try JSONTree.count(&reader, budget: &budget) }
         let tree = try JSONReader.read(data) { reader in try JSONTree.read(&reader) }
         return try JSONTreeDecoder(tree, path: [], dates: dates).decode(T.self)
+    }
+
+    /// The most values a document read whole may hold: the value is held whole before it is
+    /// read, at about 55 bytes a value at its peak, so a 64 MiB file of zeros would take 1.5 GB.
+    /// The largest documents written (transit.json with 50 routes, 3,000 schedules) hold a few
+    /// hundred thousand.
+    public static let largestValueCount = 1_000_000
+
+    /// A document of more than `largestValueCount` values.
+    public struct TooManyValues: Error, Equatable, Sendable, CustomStringConvertible {
+        public var description: String { "more than 1,000,000 values" }
     }
 }
 
@@ -49,6 +64,21 @@ indirect enum JSONTree {
     case number(String)
     case bool(Bool)
     case null
+
+    /// Counts the values of the one at the reader against `budget`, building nothing.
+    static func count(_ reader: inout JSONReader, budget: inout Int) throws {
+        budget -= 1
+        guard budget >= 0 else { throw JSONCoding.TooManyValues() }
+        switch try reader.peek() {
+        case .object:
+            try reader.beginObject()
+            while try reader.nextKey() != nil { try count(&reader, budget: &budget) }
+        case .array:
+            try reader.beginArray()
+            while try reader.nextElement() { try count(&reader, budget: &budget) }
+        case .string, .number, .bool, .null: try reader.skipValue()
+        }
+    }
 
     static func read(_ reader: inout JSONReader) throws -> JSONTree {
         switch try reader.peek() {
