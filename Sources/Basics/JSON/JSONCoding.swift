@@ -45,8 +45,8 @@ public enum JSONCoding {
 
     /// The most values a document read whole may hold: the value is held whole before it is
     /// read, at about 55 bytes a value at its peak, so a 64 MiB file of zeros would take 1.5 GB.
-    /// The largest documents written (transit.json with 50 routes, 3,000 schedules) hold a few
-    /// hundred thousand.
+    /// The documents traveltimes writes hold far fewer; the large ones (the route cache, the plan,
+    /// the ledger) are read field by field and never held whole.
     public static let largestValueCount = 1_000_000
 
     /// A document of more than `largestValueCount` values.
@@ -151,24 +151,5 @@ struct JSONTreeText {
         bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
     }
 
-    private static let hex = Array("0123456789abcdef".utf8)
-
-    private mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0..<0x20:
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 48, 48, Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 15)]])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
+    private mutating func string(_ text: String) { JSONWriter.appendQuoted(text, to: &bytes) }
 }

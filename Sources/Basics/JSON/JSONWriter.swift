@@ -131,7 +131,12 @@ public struct JSONWriter {
         containers[containers.count - 1] = true
     }
 
-    private mutating func appendQuoted(_ text: String) {
+    private mutating func appendQuoted(_ text: String) { Self.appendQuoted(text, to: &bytes) }
+
+    /// `text` as a JSON string: a quotation mark, a backslash and the control characters escaped
+    /// (`\n`, `\r`, `\t`, `\b`, `\f`, else `\u00XX`), everything else as it is — as Foundation's
+    /// `JSONEncoder` writes them, slashes included.
+    static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         let plain = text.withUTF8 { utf8 in
@@ -153,12 +158,15 @@ public struct JSONWriter {
             case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
             case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
             case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 48, 48, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 15)]])
             default: bytes.append(byte)
             }
         }
         bytes.append(UInt8(ascii: "\""))
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
