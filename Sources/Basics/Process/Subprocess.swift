@@ -239,11 +239,7 @@ package enum Subprocess {
         // the spawn closes the rest in the child itself, so that a descriptor another thread opens
         // meanwhile (a file being written, a pipe) cannot slip through; before, they are marked
         // close-on-exec here.
-        if let closeFrom = Self.closeFrom {
-            _ = closeFrom(&actions, 3)
-        } else {
-            closeInheritedDescriptorsOnExec()
-        }
+        if Self.closeFrom?(&actions, 3) != 0 { closeInheritedDescriptorsOnExec() }
         let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
