@@ -36,9 +36,12 @@ public enum JSONCoding {
     /// not JSON throws `JSONReadError`; more than `largestValueCount` values, `TooManyValues`.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data, dates: Dates = .asNumbers) throws -> T {
         // Counted first, building nothing: a file of millions of values is refused in the memory
-        // of its bytes, before a tree of them is held.
-        var budget = largestValueCount
-        try JSONReader.read(data) { reader in try JSONTree.count(&reader, budget: &budget) }
+        // of its bytes, before a tree of them is held. A value takes two bytes at the least
+        // (`0,`), so a shorter text cannot hold too many and is not counted.
+        if data.count > 2 * largestValueCount {
+            var budget = largestValueCount
+            try JSONReader.read(data) { reader in try JSONTree.count(&reader, budget: &budget) }
+        }
         let tree = try JSONReader.read(data) { reader in try JSONTree.read(&reader) }
         return try JSONTreeDecoder(tree, path: [], dates: dates).decode(T.self)
     }
