@@ -42,6 +42,8 @@ extension VersionedDocument {
             document = try StoreCoding.decoder.decode(Self.self, from: data)
         } catch let error as DecodingError {
             throw DocumentProblem("wrong shape: \(StoreCoding.describe(error))")
+        } catch let tooMany as JSONCoding.TooManyValues {
+            throw DocumentProblem("\(tooMany): no store document is so large")
         }
         try document.validate()
         return document
@@ -65,21 +67,37 @@ extension VersionedDocument {
         }
     }
 
-    /// Throws unless the bytes are a JSON object with `"version": currentVersion`.
+    /// Throws unless the bytes are a JSON object with `"version": currentVersion`. Read as a
+    /// stream, holding nothing: it also names the problem of a large document (the route cache)
+    /// that failed for another reason.
     static func checkVersion(_ data: Data) throws {
-        let probe: VersionProbe
+        let version: Int?
         do {
-            probe = try StoreCoding.decoder.decode(VersionProbe.self, from: data)
-        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-            throw DocumentProblem("expected a JSON object")
-        } catch DecodingError.typeMismatch(_, _) {
-            throw DocumentProblem("\"version\" is not a number")
-        } catch let tooMany as JSONCoding.TooManyValues {
-            throw DocumentProblem("\(tooMany): no store document is so large")
+            version = try JSONReader.read(data) { reader -> Int? in
+                guard try reader.peek() == .object else { throw DocumentProblem("expected a JSON object") }
+                try reader.beginObject()
+                var found: Int??
+                while let key = try reader.nextKey() {
+                    // The first of a repeated key, as every reader here.
+                    guard key == "version", found == nil else {
+                        try reader.skipValue()
+                        continue
+                    }
+                    if try reader.readNull() {
+                        found = .some(nil)
+                    } else {
+                        guard try reader.peek() == .number else { throw DocumentProblem("\"version\" is not a number") }
+                        found = .some(try reader.readInt())
+                    }
+                }
+                return found ?? nil
+            }
+        } catch let problem as DocumentProblem {
+            throw problem
         } catch {
             throw DocumentProblem("not valid JSON")
         }
-        guard let version = probe.version else { throw DocumentProblem("no \"version\" field") }
+        guard let version else { throw DocumentProblem("no \"version\" field") }
         guard version == currentVersion else {
             throw DocumentProblem("unknown version \(version) (this traveltimes reads version \(currentVersion))")
         }
@@ -165,10 +183,6 @@ extension VersionedFile where Document: Equatable {
         try save(document)
         return result
     }
-}
-
-private struct VersionProbe: Decodable {
-    var version: Int?
 }
 
 /// How store files encode: stable key order, dates as ISO 8601 in UTC (read with their offset),

@@ -107,6 +107,8 @@ import Glibc
          "routes[0]: its suspicious time, 99999 min, is over a day", ["route", "1"]),
         ("routes.json", #"{"version":1,"fetchedAt":null,"source":null,"validators":null,"routes":[{"id":"home","name":"x","description":null,"currentMinutes":20,"averageMinutes":20,"distanceMiles":1,"updatedAt":"2025-11-04T16:00:00Z","startPoint":null,"endPoint":null,"custom":{"provider":"here","from":{"latitude":99,"longitude":0},"to":{"latitude":1,"longitude":1}}}]}"#,
          "routes[0].custom.from is not a point on the Earth", ["routes"]),
+        ("routes.json", #"{"version":1,"fetchedAt":null,"source":null,"validators":null,"routes":[{"id":"cal-work-1a2b3c4d","name":"x","description":null,"currentMinutes":20,"averageMinutes":20,"distanceMiles":1,"updatedAt":"2025-11-04T16:00:00Z","startPoint":null,"endPoint":null,"custom":{"provider":"osrm","from":{"latitude":47,"longitude":-122},"to":{"latitude":47.1,"longitude":-122},"calendar":"Work\u001b[2J"}}]}"#,
+         "routes[0].custom.calendar 'Work\u{FFFD}[2J' is not a calendar name", ["routes"]),
         ("favorites.json", #"{"version":1,"routeIDs":["1\u001b[2J"],"groups":[]}"#, "is not a route ID", ["favorites"]),
         ("routes.json", #"{"version":1,"fetchedAt":null,"source":null,"validators":null,"routes":[{"id":"1","name":"x","description":null,"currentMinutes":200000000000000000,"averageMinutes":40,"distanceMiles":1,"updatedAt":"2025-11-04T16:00:00Z","startPoint":null,"endPoint":null}]}"#,
          "routes[0]: its current time, 200000000000000000 min, is over a day", ["route", "1"]),
