@@ -155,13 +155,16 @@ public struct Delivery: Sendable, Equatable {
     /// Whether it is an arrive-by heads-up: revised when the leave time moves, replaced by the
     /// leave alert.
     public var isHeadsUp = false
+    /// A leave alert's transit trip, followed once it is sent.
+    public var follow: FollowedTrip?
 
-    public init(claim: Claim, message: AlertMessage, note: String?, leave: Date? = nil, isHeadsUp: Bool = false) {
+    public init(claim: Claim, message: AlertMessage, note: String?, leave: Date? = nil, isHeadsUp: Bool = false, follow: FollowedTrip? = nil) {
         self.claim = claim
         self.message = message
         self.note = note
         self.leave = leave
         self.isHeadsUp = isHeadsUp
+        self.follow = follow
     }
 }
 

@@ -19,6 +19,7 @@ import Testing
         case .budget: ("500", "-1")
         case .staleAfter: ("2h", "8d")
         case .alertLifetime: ("90m", "0m")
+        case .followThreshold: ("10m", "3h")
         case .healthNotify: ("phone,desk", "phone desk")
         case .historyDays: ("90", "6")
         case .typicalWeeks: ("12", "53")

@@ -14,7 +14,8 @@ a space and fails with 500 {"error": "failed to parse timestamp …"}); answers'
 
 The timetable: line 545 leaves the stop near the origin at :02, :17, :32 and :47 of every hour
 (UTC), 30 minutes to the stop near the destination; a 6-minute walk before, 4 after. Each itinerary
-is a recorded one (Fixtures/real/motis/journey-transit.json) re-timed and renamed. CONTROL is a
+is a recorded one (Fixtures/real/motis/journey-transit.json) re-timed and renamed. GET /api/v6/refresh-itinerary answers the run its itineraryId
+names (`it-YYYYMMDDTHHMM`, the scheduled UTC departure) as the plan would now. CONTROL is a
 JSON file read on every request: {"replay": {PATH: FILE}} answers every request for PATH with the
 bytes of FILE, a real recorded answer (Fixtures/real/), after the checks above;
 {"delays": {"HH:MM": minutes}} (by the scheduled UTC departure)
@@ -139,7 +140,7 @@ def itinerary(bus, state):
         leg["from"] = {"name": f, "lat": 47.6, "lon": -122.3, "level": 0, "departure": z(a), "scheduledDeparture": z(a), "vertexType": "NORMAL"}
         leg["to"] = {"name": t, "lat": 47.6, "lon": -122.3, "level": 0, "arrival": z(b), "scheduledArrival": z(b), "vertexType": "NORMAL"}
         return leg
-    return {"id": "it-" + key, "duration": int((end - start).total_seconds()), "startTime": z(start), "endTime": z(end),
+    return {"id": "it-" + bus.strftime("%Y%m%dT%H%M"), "duration": int((end - start).total_seconds()), "startTime": z(start), "endTime": z(end),
             "transfers": 0, "legs": [walk(start, leave, "START", "Stop A"), ride, walk(arrive, end, "Stop B", "END")]}
 
 
@@ -192,6 +193,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, body, headers={"Link": '<https://transitous.org/sources/>; rel="license"'} if parsed.path.startswith("/api/") else None)
         if parsed.path == "/api/v6/plan":
             return self.plan(query)
+        if parsed.path == "/api/v6/refresh-itinerary":
+            return self.refresh_itinerary(query)
         if parsed.path == "/api/v1/geocode":
             return self.geocode(query)
         if parsed.path == "/search":
@@ -249,6 +252,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send(200, {"requestParameters": {}, "debugOutput": {}, "from": place("START"), "to": place("END"), "direct": [],
                         "itineraries": chosen, "previousPageCursor": "EARLIER|0", "nextPageCursor": "LATER|0"},
                   headers={"Link": '<https://transitous.org/sources/>; rel="license"'})
+
+    def refresh_itinerary(self, query):
+        # MOTIS answers one Itinerary (openapi.yaml, refreshItinerary): the same run as the plan
+        # gives it now. {"refreshFault": STATUS} answers with that status instead, as a server
+        # without the experimental endpoint, or one that no longer reads the ID, does.
+        state = control()
+        fault = state.get("refreshFault")
+        if fault:
+            return self.send(int(fault), {"error": "could not reconstruct itinerary"})
+        try:
+            bus = datetime.datetime.strptime(query["itineraryId"], "it-%Y%m%dT%H%M").replace(tzinfo=datetime.timezone.utc)
+        except (KeyError, ValueError):
+            return self.send(400, {"error": "missing parameter"})
+        self.send(200, itinerary(bus, state), headers={"Link": '<https://transitous.org/sources/>; rel="license"'})
 
     PLACES = {
         "pike place market": [("47.6097", "-122.3422", "Pike Place Market, 85, Pike Street, Seattle, King County, Washington, 98101, United States")],

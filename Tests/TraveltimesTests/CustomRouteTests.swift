@@ -114,6 +114,7 @@ import Testing
             budget.valhalla: 100 requests a day
             stale-after:    1 h: older data, or refreshes failing that long, send a health alert
             alert-lifetime: 2 h after it fires, an alert is cleared where the channel can
+            follow-threshold: a followed trip's leave alert is updated when it is cancelled or moves 5 min
             health-notify:  every notifier
             history-days:   400 days of travel times are kept
             typical-weeks:  typical times look back 8 weeks

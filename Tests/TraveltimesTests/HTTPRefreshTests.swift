@@ -198,6 +198,7 @@ final class FeedServer: @unchecked Sendable {
             budget.valhalla: 100 requests a day
             stale-after:    1 h: older data, or refreshes failing that long, send a health alert
             alert-lifetime: 2 h after it fires, an alert is cleared where the channel can
+            follow-threshold: a followed trip's leave alert is updated when it is cancelled or moves 5 min
             health-notify:  every notifier
             history-days:   400 days of travel times are kept
             typical-weeks:  typical times look back 8 weeks
@@ -253,6 +254,7 @@ final class FeedServer: @unchecked Sendable {
             budget.valhalla: 100 requests a day
             stale-after:    1 h: older data, or refreshes failing that long, send a health alert
             alert-lifetime: 2 h after it fires, an alert is cleared where the channel can
+            follow-threshold: a followed trip's leave alert is updated when it is cancelled or moves 5 min
             health-notify:  every notifier
             history-days:   400 days of travel times are kept
             typical-weeks:  typical times look back 8 weeks
@@ -275,7 +277,7 @@ final class FeedServer: @unchecked Sendable {
         try sandbox.ok(["config", "unset", "source", "--yes"])
         #expect(try sandbox.run(["refresh"]).status == 64)
         let badKey = try sandbox.run(["config", "set", "sorce", "x"])
-        #expect(badKey.status == 64 && badKey.stderr == "traveltimes: Unknown setting 'sorce': use source, access-code, timezone, grace, quiet-hours, daily-cap, tomtom-key, here-key, google-key, lead, min-interval, budget.tomtom, budget.here, budget.google, budget.transitous, budget.osrm, budget.valhalla, stale-after, alert-lifetime, health-notify, history-days, typical-weeks, contact, geocoder-url, tomtom-url, here-url, google-url, transitous-url, osrm-url, valhalla-url, free-flow-margin, units. Did you mean 'source'? See 'traveltimes config set --help'.\n")
+        #expect(badKey.status == 64 && badKey.stderr == "traveltimes: Unknown setting 'sorce': use source, access-code, timezone, grace, quiet-hours, daily-cap, tomtom-key, here-key, google-key, lead, min-interval, budget.tomtom, budget.here, budget.google, budget.transitous, budget.osrm, budget.valhalla, stale-after, alert-lifetime, follow-threshold, health-notify, history-days, typical-weeks, contact, geocoder-url, tomtom-url, here-url, google-url, transitous-url, osrm-url, valhalla-url, free-flow-margin, units. Did you mean 'source'? See 'traveltimes config set --help'.\n")
         let badTimeout = try sandbox.run(["refresh", "--source", Paths.fixture, "--timeout", "never"])
         #expect(badTimeout.status == 64 && badTimeout.stderr == "traveltimes: Invalid --timeout 'never': use seconds from 0.1 to 600. See 'traveltimes refresh --help'.\n")
     }

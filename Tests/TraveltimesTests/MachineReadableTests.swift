@@ -118,7 +118,7 @@ import Testing
             "providerKeys": ["tomtom": NSNull(), "here": NSNull(), "google": NSNull()],
             "providerKeysFrom": ["tomtom": NSNull(), "here": NSNull(), "google": NSNull()],
             "leadMinutes": 60, "minIntervalMinutes": 10, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 160, "transitous": 200, "osrm": 100, "valhalla": 100],
-            "staleAfterMinutes": 60, "alertLifetimeMinutes": 120, "healthNotify": NSNull(), "historyDays": 400, "typicalWeeks": 8,
+            "staleAfterMinutes": 60, "alertLifetimeMinutes": 120, "followThresholdMinutes": 5, "healthNotify": NSNull(), "historyDays": 400, "typicalWeeks": 8,
             "contact": NSNull(), "transitousURL": "https://api.transitous.org", "geocoderURL": "https://nominatim.openstreetmap.org",
             "osrmURL": "https://router.project-osrm.org", "valhallaURL": "https://valhalla1.openstreetmap.de", "freeFlowMargin": 1.25, "units": "mi",
             "providerURLs": ["tomtom": "https://api.tomtom.com", "here": "https://router.hereapi.com", "google": "https://routes.googleapis.com"],
@@ -140,6 +140,7 @@ import Testing
         try sandbox.ok(["config", "set", "budget.google", "100"])
         try sandbox.ok(["config", "set", "stale-after", "2h"])
         try sandbox.ok(["config", "set", "alert-lifetime", "90m"])
+        try sandbox.ok(["config", "set", "follow-threshold", "off"])
         try sandbox.ok(["notify", "add", "ntfys://tk_TOKENSECRET@ntfy.example/TOPICSECRET", "--name", "phone"])
         try sandbox.ok(["config", "set", "health-notify", "phone"])
         try sandbox.ok(["config", "set", "history-days", "off"])
@@ -169,7 +170,7 @@ import Testing
             "providerKeys": ["tomtom": "set", "here": "set", "google": NSNull()],
             "providerKeysFrom": ["tomtom": "environment", "here": "config", "google": NSNull()],
             "leadMinutes": 90, "minIntervalMinutes": 15, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 100, "transitous": 200, "osrm": 100, "valhalla": 100],
-            "staleAfterMinutes": 120, "alertLifetimeMinutes": 90, "healthNotify": ["phone"], "historyDays": 0, "typicalWeeks": 12,
+            "staleAfterMinutes": 120, "alertLifetimeMinutes": 90, "followThresholdMinutes": 0, "healthNotify": ["phone"], "historyDays": 0, "typicalWeeks": 12,
             "contact": NSNull(), "transitousURL": "https://api.transitous.org", "geocoderURL": "https://nominatim.openstreetmap.org",
             "osrmURL": "https://router.project-osrm.org", "valhallaURL": "https://valhalla1.openstreetmap.de", "freeFlowMargin": 1.25, "units": "mi",
             "providerURLs": ["tomtom": "https://api.tomtom.com", "here": "https://router.hereapi.com", "google": "https://routes.googleapis.com"],

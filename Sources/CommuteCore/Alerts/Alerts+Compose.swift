@@ -5,7 +5,7 @@ import FoundationEssentials
 extension Alerts {
     enum Composition {
         /// The message; an arrive-by alert's leave time, and whether it is the heads-up.
-        case send(AlertMessage, leave: Date? = nil, headsUp: Bool = false)
+        case send(AlertMessage, leave: Date? = nil, headsUp: Bool = false, follow: FollowedTrip? = nil)
         case suppress(String)
     }
 
@@ -52,7 +52,18 @@ extension Alerts {
         let content = headsUp
             ? AlertComposer.headsUpContent(for: schedule, routes: routes, leave: leave, now: now, calendar: calendar, usual: usual)
             : AlertComposer.leaveContent(for: schedule, routes: routes, leave: leave, now: now, calendar: calendar, usual: usual)
-        return .send(AlertMessage(id: id, title: content.title, body: content.body), leave: leave.leave, headsUp: headsUp)
+        return .send(
+            AlertMessage(id: id, title: content.title, body: content.body), leave: leave.leave, headsUp: headsUp,
+            follow: headsUp ? nil : follow(leave))
+    }
+
+    /// The trip a leave alert names, to follow until its line leaves: a transit route's run that
+    /// still runs and is still to come, while follow-threshold is on.
+    private func follow(_ leave: LeaveTime) -> FollowedTrip? {
+        guard configuration.followThreshold != nil, let choice = leave.departure, let route = leave.fastest, let transit = route.departures,
+            !choice.chosen.canceled, !choice.chosen.isOnTheStreet, choice.chosen.boarding > now
+        else { return nil }
+        return FollowedTrip(route: route.id, departure: choice.chosen, walkMinutes: transit.walkMinutes, deadline: leave.arrival, at: now)
     }
 
     /// What the schedule's routes usually take in `moment`'s quarter hour: each route's history

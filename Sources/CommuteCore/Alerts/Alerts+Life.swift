@@ -68,7 +68,7 @@ extension Alerts {
     private func keepOpen(_ sent: SentAlert, key: AlertKey, in alerts: inout OpenAlerts) {
         let delivery = sent.delivery
         let notifier = delivery.claim.notifier
-        guard notifier.canUpdate || notifier.canClear || delivery.isHeadsUp else {
+        guard notifier.canUpdate || notifier.canClear || delivery.isHeadsUp || delivery.follow != nil else {
             alerts.remove(key, notifier: notifier.id)
             return
         }
@@ -82,9 +82,11 @@ extension Alerts {
         } else {
             max(occurrence.at, now).addingTimeInterval(TimeInterval(configuration.alertLifetime))
         }
-        alerts.put(OpenAlerts.Alert(
+        var open = OpenAlerts.Alert(
             key: key, notifier: notifier.id, handle: sent.handle, alert: occurrence.alert, occurrence: occurrence.at,
-            clearAt: clearAt, leave: delivery.leave, isHeadsUp: delivery.isHeadsUp))
+            clearAt: clearAt, leave: delivery.leave, isHeadsUp: delivery.isHeadsUp)
+        open.follow = delivery.follow
+        alerts.put(open)
     }
 
     /// What tending the open alerts did this tick.
@@ -93,9 +95,11 @@ extension Alerts {
         public var cleared: [Change] = []
         /// Heads-ups revised (updated in place, or sent anew where the channel cannot update).
         public var revised: [Change] = []
+        /// Leave alerts updated because the trip they named changed (`Alerts+Follow.swift`).
+        public var followed: [Change] = []
 
-        public var isEmpty: Bool { cleared.isEmpty && revised.isEmpty }
-        public var failures: [Change] { (cleared + revised).filter { $0.result != .delivered } }
+        public var isEmpty: Bool { cleared.isEmpty && revised.isEmpty && followed.isEmpty }
+        public var failures: [Change] { (cleared + revised + followed).filter { $0.result != .delivered } }
 
         /// One notification changed on one notifier.
         public struct Change: Sendable, Equatable {
@@ -110,12 +114,18 @@ extension Alerts {
     /// Clears the alerts whose occurrence is over, and revises each heads-up whose leave time the
     /// traffic moved by `AlertKey.materialMove` or more: "Leave at 8:05 — traffic got worse; was
     /// 8:21". A revision waits out quiet hours (said once in the ledger) and goes when they end,
-    /// if the heads-up is still open. Reads `alerts.json` only, when nothing is open.
-    func tendOpenAlerts(notifiers: [Notifier], quietHours: QuietHours?, sender: some AlertSender) throws -> AlertTending {
+    /// if the heads-up is still open; a followed trip that changed updates its leave alert.
+    /// Reads `alerts.json` only, when nothing is open or due.
+    func tendOpenAlerts(
+        notifiers: [Notifier], quietHours: QuietHours?, sender: some AlertSender, providers: ProviderAccessMaker? = nil
+    ) throws -> AlertTending {
         let open = try store.openAlerts()
         guard !open.alerts.isEmpty else { return AlertTending() }
         let byID = Dictionary(notifiers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var tending = AlertTending()
+        // The trips leave alerts named, followed until their lines leave: first, since what they
+        // find is urgent (the rider is on the way). They touch only their own alerts' entries.
+        tending.followed = try followTrips(open, notifiers: byID, sender: sender, providers: providers)
         var done: [(OpenAlerts.Alert, AlertTending.Change, action: DeliveryLedger.Entry.Action, handle: String?)] = []
         var heldNow: [OpenAlerts.Alert] = []
         var forgotten: [OpenAlerts.Alert] = []

@@ -64,7 +64,8 @@ extension Alerts {
     /// health is checked (`tickHealth`), unless `health` is nil or off.
     public func tick(
         notifiers: [Notifier], quietHours: QuietHours? = nil,
-        standardDailyCap: Int = Configuration.defaultStandardDailyCap, health: Health.HealthPolicy? = nil, sender: some AlertSender
+        standardDailyCap: Int = Configuration.defaultStandardDailyCap, health: Health.HealthPolicy? = nil, sender: some AlertSender,
+        providers: ProviderAccessMaker? = nil
     ) throws -> TickReport {
         var report = TickReport()
         var plan: PendingBook?
@@ -81,7 +82,7 @@ extension Alerts {
             // deferred occurrence that is due into the window.
             guard !pass.isEmpty, let summary = pass.rescheduled, summary.deferred > 0 else { break }
         }
-        report.tending = try tendOpenAlerts(notifiers: notifiers, quietHours: quietHours, sender: sender)
+        report.tending = try tendOpenAlerts(notifiers: notifiers, quietHours: quietHours, sender: sender, providers: providers)
         if let health, !health.isOff {
             let current = try plan ?? store.pending(deferred: .none)
             do {
@@ -96,12 +97,13 @@ extension Alerts {
     }
 
     /// A tick through the configured notifiers, with the configured quiet hours, daily cap and
-    /// health policy: what `traveltimes tick` does.
-    public func tick(sender: some AlertSender) throws -> TickReport {
+    /// health policy: what `traveltimes tick` does. `providers` is asked for only when a followed
+    /// trip needs its planner.
+    public func tick(sender: some AlertSender, providers: ProviderAccessMaker? = nil) throws -> TickReport {
         try tick(
             notifiers: configuration.effectiveNotifiers, quietHours: configuration.quietHours,
             standardDailyCap: configuration.standardDailyCap ?? Configuration.defaultStandardDailyCap,
-            health: Health.HealthPolicy(configuration), sender: sender)
+            health: Health.HealthPolicy(configuration), sender: sender, providers: providers)
     }
 
     /// Which of `failures` (by index) repeat their notifier's failure before, for the same reason:
@@ -278,13 +280,13 @@ extension Alerts {
         case .suppress(let reason):
             ledger.decide(occurrence, .suppressed, reason: reason, at: now)
             report.suppressed.append(occurrence)
-        case .send(let message, let leave, let isHeadsUp):
+        case .send(let message, let leave, let isHeadsUp, let follow):
             for claim in claims {
                 ledger.claim(claim, at: now)
                 let notes = [claim.isResend ? "resent after an interrupted tick" : nil, late >= 60 ? "late by \(TimeFormatting.age(late))" : nil]
                 deliveries.append(Delivery(
                     claim: claim, message: message, note: notes.compactMap { $0 }.joined(separator: "; ").nilIfEmpty, leave: leave,
-                    isHeadsUp: isHeadsUp))
+                    isHeadsUp: isHeadsUp, follow: follow))
             }
         }
     }

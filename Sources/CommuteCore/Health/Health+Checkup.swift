@@ -92,6 +92,8 @@ extension Health {
 
         // Deliveries
         case lastDeliveryFailed(Notifier, reason: String)
+        /// Transit trips followed after their leave alerts, and what they cost.
+        case following(Alerts.Following)
 
         /// Older than this, the alerts' times are a warning; older than a day, a problem.
         public static let staleAfter: TimeInterval = 2 * 3_600
@@ -108,6 +110,7 @@ extension Health {
         public var severity: Severity {
             switch self {
             case .customRoutesOnly, .sourceFile, .sourceURL, .zoneSaved, .planned, .onlyWatches, .providerReady: .ok
+            case .following(let following): following.stopped.isEmpty ? .ok : .warning
             case .noSource, .sourceNotUsable, .sourceIsRelativePath, .sourceFileUnreadable, .sourceNeedsAccessCode, .zoneNotSaved,
                 .schedulesUnreadable, .noSchedules, .allSchedulesDisabled, .planUnreadable, .nothingPlanned, .neverRefreshed,
                 .providerWithoutKey, .lastDeliveryFailed, .transitRelativePath, .calendarsUnreadable:
@@ -151,6 +154,7 @@ extension Health {
         findings += checkRefresh(cache, transit: transit.map(\.state))
         findings += checkDataAge(cache?.routes ?? [])
         if let configuration { findings += checkProviders(configuration, custom, environment: environment) }
+        if let following = commute.alerts.following() { findings.append(.following(following)) }
         let transitRoutes = Dictionary(((try? store.transitRoutes()) ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (feed, state, routes) in transit {
             findings.append(.transitFeed(

@@ -62,6 +62,7 @@ extension Configuration {
         for name in healthNotify ?? [] {
             try DocumentProblem.check(NotifierName.isValid(name), "healthNotify has a name that is not a notifier name")
         }
+        if let followThresholdMinutes { try DocumentProblem.range(followThresholdMinutes, 0...Self.longestFollowThreshold, "followThresholdMinutes") }
         if let alertLifetimeMinutes { try DocumentProblem.range(alertLifetimeMinutes, 1...Self.longestProviderInterval, "alertLifetimeMinutes") }
         if let historyDays { try DocumentProblem.range(historyDays, 0...Self.longestHistoryDays, "historyDays") }
         if let typicalWeeks { try DocumentProblem.range(typicalWeeks, 1...Self.longestTypicalWeeks, "typicalWeeks") }

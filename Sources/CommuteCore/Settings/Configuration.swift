@@ -45,6 +45,9 @@ public struct Configuration: StoreDocument, Equatable {
     /// the channels that can clear, in minutes (default 120). Arrive-by alerts are cleared at
     /// their arrival.
     public var alertLifetimeMinutes: Int?
+    /// How far a followed transit trip may move, late or early, before its leave alert is updated,
+    /// in minutes (default 5; 0 follows no trip).
+    public var followThresholdMinutes: Int?
     /// The notifiers health alerts go to, by name; nil for every one.
     public var healthNotify: [String]?
     /// How many days of measured travel times are kept (default 400); 0 records none.
@@ -114,6 +117,9 @@ public struct Configuration: StoreDocument, Equatable {
     public static let defaultMinIntervalMinutes = 10
     public static let defaultStaleAfterMinutes = 60
     public static let defaultAlertLifetimeMinutes = 120
+    public static let defaultFollowThresholdMinutes = 5
+    /// The widest follow-threshold: two hours, in minutes.
+    public static let longestFollowThreshold = 120
     public static let defaultHistoryDays = 400
     /// The longest retention: ten years.
     public static let longestHistoryDays = 3_650
@@ -148,6 +154,12 @@ public struct Configuration: StoreDocument, Equatable {
 
     /// How long after it fires an alert is cleared, in seconds.
     public var alertLifetime: Int { (alertLifetimeMinutes ?? Self.defaultAlertLifetimeMinutes) * 60 }
+
+    /// The follow-threshold in force, in minutes; nil when following is off.
+    public var followThreshold: Int? {
+        let minutes = followThresholdMinutes ?? Self.defaultFollowThresholdMinutes
+        return minutes > 0 ? minutes : nil
+    }
 
     /// Days of history kept; 0 when none is recorded.
     public var historyRetentionDays: Int { historyDays ?? Self.defaultHistoryDays }

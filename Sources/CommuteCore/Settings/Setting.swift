@@ -26,6 +26,7 @@ public enum Setting: Hashable, Sendable {
     case budget(RouteProvider)
     case staleAfter
     case alertLifetime
+    case followThreshold
     case healthNotify
     case historyDays
     case typicalWeeks
@@ -37,7 +38,7 @@ public enum Setting: Hashable, Sendable {
     /// Every setting, in the order `config set` lists them.
     public static let all: [Setting] =
         [.source, .accessCode, .timeZone, .grace, .quietHours, .dailyCap] + RouteProvider.keyed.map(Setting.providerKey)
-        + [.lead, .minInterval] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter, .alertLifetime, .healthNotify, .historyDays, .typicalWeeks, .contact, .geocoderURL]
+        + [.lead, .minInterval] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter, .alertLifetime, .followThreshold, .healthNotify, .historyDays, .typicalWeeks, .contact, .geocoderURL]
         + RouteProvider.allCases.map(Setting.providerURL) + [.freeFlowMargin, .units]
 
     /// The setting called `name`, as `config set` takes it.
@@ -62,6 +63,7 @@ public enum Setting: Hashable, Sendable {
         case .budget(let provider): provider.budgetSetting
         case .staleAfter: "stale-after"
         case .alertLifetime: "alert-lifetime"
+        case .followThreshold: "follow-threshold"
         case .healthNotify: "health-notify"
         case .historyDays: "history-days"
         case .typicalWeeks: "typical-weeks"
@@ -77,7 +79,7 @@ public enum Setting: Hashable, Sendable {
     public var isSecret: Bool {
         switch self {
         case .accessCode, .providerKey: true
-        case .source, .timeZone, .grace, .quietHours, .dailyCap, .lead, .minInterval, .budget, .staleAfter, .alertLifetime, .healthNotify, .historyDays,
+        case .source, .timeZone, .grace, .quietHours, .dailyCap, .lead, .minInterval, .budget, .staleAfter, .alertLifetime, .followThreshold, .healthNotify, .historyDays,
             .typicalWeeks, .contact, .geocoderURL, .providerURL, .freeFlowMargin, .units: false
         }
     }
@@ -102,6 +104,8 @@ public enum Setting: Hashable, Sendable {
             "data this old, or refreshes failing this long, send a health alert (default \(Configuration.defaultStaleAfterMinutes)m)"
         case .alertLifetime:
             "how long a fixed-time alert stays before it is cleared where the channel can (default \(Configuration.defaultAlertLifetimeMinutes / 60)h)"
+        case .followThreshold:
+            "how far a followed transit trip may move (late, early) before its leave alert is updated (default \(Configuration.defaultFollowThresholdMinutes)m); off follows none"
         case .healthNotify: "the notifiers health alerts go to, by name (default: all)"
         case .historyDays: "how many days of measured travel times are kept (default \(Configuration.defaultHistoryDays)); off records none"
         case .typicalWeeks: "how many weeks back typical times look (default \(TypicalTime.defaultWeeks))"
@@ -129,6 +133,7 @@ public enum Setting: Hashable, Sendable {
         case .budget: "a whole number of requests a day, 0 to \(Configuration.largestBudget)"
         case .staleAfter: "whole minutes such as 60m or 2h (at most 7 days), or off"
         case .alertLifetime: "whole minutes such as 30m or 2h (at least 1m, at most 24h)"
+        case .followThreshold: "whole minutes such as 5m or 10m (at least 1m, at most 2h), or off"
         case .healthNotify: "notifier names, comma-separated, such as phone,desk (see notify list)"
         case .historyDays: "a whole number of days from 7 to \(Configuration.longestHistoryDays), or off"
         case .typicalWeeks: "a whole number of weeks from 1 to \(Configuration.longestTypicalWeeks)"
@@ -205,6 +210,16 @@ public enum Setting: Hashable, Sendable {
             return SettingChange(
                 self, "alert-lifetime set to \(TimeFormatting.age(TimeInterval(minutes * 60))): alerts are cleared that long after they fire."
             ) { $0.alertLifetimeMinutes = minutes }
+        case .followThreshold:
+            if text.lowercased() == "off" {
+                return SettingChange(self, "follow-threshold set to off: no trip is followed after its leave alert.") { $0.followThresholdMinutes = 0 }
+            }
+            guard let minutes = Self.minutes(text, in: 1...Configuration.longestFollowThreshold) else { throw invalid }
+            return SettingChange(
+                self,
+                "follow-threshold set to \(TimeFormatting.age(TimeInterval(minutes * 60))): a followed trip's leave alert is updated "
+                    + "when it is cancelled, or moves that much."
+            ) { $0.followThresholdMinutes = minutes }
         case .healthNotify:
             guard let names = ScheduleParsing.notifierNames(text) else { throw invalid }
             return SettingChange(self, "health-notify set to \(names.joined(separator: ", ")).") { $0.healthNotify = names }
@@ -264,6 +279,7 @@ public enum Setting: Hashable, Sendable {
             if configuration.budgets?.isEmpty == true { configuration.budgets = nil }
         case .staleAfter: configuration.staleAfterMinutes = nil
         case .alertLifetime: configuration.alertLifetimeMinutes = nil
+        case .followThreshold: configuration.followThresholdMinutes = nil
         case .healthNotify: configuration.healthNotify = nil
         case .historyDays: configuration.historyDays = nil
         case .typicalWeeks: configuration.typicalWeeks = nil

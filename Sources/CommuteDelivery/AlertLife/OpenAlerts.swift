@@ -40,9 +40,11 @@ public struct OpenAlerts: StoreDocument, Equatable {
         /// The process revising it now (`Claimant`): a revision is claimed as a first send is, so
         /// that two ticks at once never both send it.
         public var revising: String?
+        /// A leave alert's transit trip, followed until its line leaves (`FollowedTrip`).
+        public var follow: FollowedTrip?
 
         private enum CodingKeys: String, CodingKey {
-            case key, notifier, handle, alert = "requestID", occurrence, clearAt, leave, isHeadsUp, held, clearFailures, revising
+            case key, notifier, handle, alert = "requestID", occurrence, clearAt, leave, isHeadsUp, held, clearFailures, revising, follow
         }
 
         public init(
@@ -107,6 +109,22 @@ public struct OpenAlerts: StoreDocument, Equatable {
             if let revising = alert.revising {
                 try DocumentProblem.check(revising.count <= 100 && DisplayText.line(revising) == revising, "\(field).revising is not one short line")
             }
+            if let follow = alert.follow { try follow.validate(field: "\(field).follow") }
         }
+    }
+}
+
+extension FollowedTrip {
+    func validate(field: String) throws(DocumentProblem) {
+        try DocumentProblem.check(run.trip.count <= TransitRun.longestTrip && DisplayText.line(run.trip) == run.trip, "\(field).run.trip is not one short line")
+        try DocumentProblem.check(service.count <= 300 && DisplayText.line(service) == service, "\(field).service is not one short line")
+        try DocumentProblem.check(itinerary.map(TransitDeparture.isItineraryID) ?? true, "\(field).itinerary is not an itinerary's ID")
+        try DocumentProblem.check(RouteID(validating: route.description) != nil, "\(field).route is not a route's ID")
+        for date in [run.scheduled, boarding, arrival, leave, deadline, checkedAt] {
+            try DocumentProblem.date(date, field)
+        }
+        try DocumentProblem.range(requests, 0...Self.largestRequestCount + 2, "\(field).requests")
+        try DocumentProblem.range(followUps, 0...100, "\(field).followUps")
+        if let stopped { try DocumentProblem.check(stopped.count <= 300 && DisplayText.line(stopped) == stopped, "\(field).stopped is not one short line") }
     }
 }

@@ -42,6 +42,19 @@ enum MOTISPlanReader {
         }
     }
 
+    /// A MOTIS `Itinerary` alone, as `refresh-itinerary` answers: its fields as `read` builds an
+    /// itinerary's; nil when the bytes are not one JSON object.
+    static func readItinerary(_ data: Data) -> [String: Any]? {
+        var texts = Texts()
+        return try? JSONReader.read(data) { reader -> [String: Any]? in
+            guard try reader.peek() == .object else {
+                try reader.skipValue()
+                return nil
+            }
+            return try readItinerary(&reader, &texts) as? [String: Any]
+        }
+    }
+
     /// An array read element by element with `element`, keeping at most `largest` (the rest
     /// checked and passed over); any other value as it is, for the reader of the shape to refuse.
     private static func readList(_ reader: inout JSONReader, largest: Int, _ element: (inout JSONReader) throws -> Any) throws -> Any {

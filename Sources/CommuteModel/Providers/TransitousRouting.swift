@@ -132,6 +132,7 @@ struct TransitousRouting: RoutingService {
             delaySeconds: live ? Int(firstDelay) : nil, canceled: legs.contains(where: \.cancelled), skipped: false, arrival: end,
             scheduledArrival: end.addingTimeInterval(-lastDelay))
         departure.legs = legs
+        departure.itinerary = (object["id"] as? String).flatMap { TransitDeparture.isItineraryID($0) ? $0 : nil }
         // The alerts of its legs, once each, in their order.
         var notices: [String] = []
         for case let leg as [String: Any] in legObjects {
@@ -177,5 +178,22 @@ struct TransitousRouting: RoutingService {
             Route.Transit.plausibleDates.contains(date)
         else { throw RoutingAPI.Field.Problem("\(name) is not a time") }
         return date
+    }
+}
+
+/// MOTIS's `GET /api/v6/refresh-itinerary` (experimental in its `openapi.yaml`): the itinerary an
+/// earlier plan offered, rebuilt by its ID with the current timetable and realtime data, answered
+/// as one `Itinerary`. What following a Transitous trip asks; where it is refused (an ID it no
+/// longer reads, a server without it), the plan is asked again instead.
+public enum ItineraryRefresh {
+    /// The request's address for `itinerary` at `base`.
+    public static func url(base: String, itinerary: String) -> String {
+        "\(base)/api/v6/refresh-itinerary?itineraryId=\(itinerary.percentEncoded(keeping: .alphanumerics))&detailedLegs=false"
+    }
+
+    /// The itinerary of a 200 answer as a departure; nil when the answer is not one.
+    public static func read(_ body: Data) -> TransitDeparture? {
+        guard let object = MOTISPlanReader.readItinerary(body) else { return nil }
+        return try? TransitousRouting.itinerary(object, name: "itinerary")
     }
 }

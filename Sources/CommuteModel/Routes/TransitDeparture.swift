@@ -32,6 +32,20 @@ public struct TransitDeparture: Sendable, Equatable {
     /// A prediction carried over from an earlier realtime feed, when this refresh had none: when
     /// that feed was made. Its bus, late, may still be caught after its timetable time.
     public var predictedAt: Date?
+    /// The planner's own name for the itinerary (MOTIS's opaque `Itinerary.id`), which its
+    /// `refresh-itinerary` takes to tell what became of it; nil for a GTFS departure.
+    public var itinerary: String?
+
+    /// Whether `text` can be an itinerary's ID: one word of the characters base64 and URLs use,
+    /// at most `longestItinerary` of them (a real one is some 600).
+    public static func isItineraryID(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= longestItinerary
+            && text.utf8.allSatisfy { byte in
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "+/=_-.:".utf8.contains(byte)
+            }
+    }
+    public static let longestItinerary = 2_048
 
     public init(
         tripID: String, line: String, headsign: String, scheduled: Date, predicted: Date?, delaySeconds: Int?, canceled: Bool,

@@ -256,7 +256,7 @@ extension Route {
 extension TransitDeparture: Codable {
     private enum CodingKeys: String, CodingKey {
         case tripID = "trip", line, headsign, scheduled, predicted, delaySeconds, canceled, skipped, arrival, scheduledArrival, heldDelaySeconds, legs, transfers, dropped,
-            notices, predictedAt
+            notices, predictedAt, itinerary
     }
 
     public init(from decoder: any Decoder) throws {
@@ -277,6 +277,7 @@ extension TransitDeparture: Codable {
         dropped = try container.decodeIfPresent(Bool.self, forKey: .dropped) ?? false
         notices = try container.decodeIfPresent([String].self, forKey: .notices)
         predictedAt = try container.decodeIfPresent(Date.self, forKey: .predictedAt)
+        itinerary = try container.decodeIfPresent(String.self, forKey: .itinerary)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -297,5 +298,6 @@ extension TransitDeparture: Codable {
         if dropped { try container.encode(true, forKey: .dropped) }
         try container.encodeIfPresent(notices, forKey: .notices)
         try container.encodeIfPresent(predictedAt, forKey: .predictedAt)
+        try container.encodeIfPresent(itinerary, forKey: .itinerary)
     }
 }

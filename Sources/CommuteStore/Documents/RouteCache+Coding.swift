@@ -279,6 +279,7 @@ extension RouteCache {
                 notices.count <= Route.Transit.largestNoticeCount
                     && notices.allSatisfy { $0.count <= Route.Transit.longestNotice && DisplayText.line($0) == $0 },
                 "\(field) has an itinerary with impossible notices")
+            try DocumentProblem.check(departure.itinerary.map(TransitDeparture.isItineraryID) ?? true, "\(field) has an itinerary with an impossible ID")
             let times = [departure.scheduled, departure.arrival, departure.scheduledArrival] + (departure.predicted.map { [$0] } ?? [])
                 + (departure.legs ?? []).flatMap { [$0.departure, $0.arrival, $0.scheduledDeparture] }
             for date in times {
@@ -396,5 +397,4 @@ extension RouteCache {
         }
         return point
     }
-
 }

@@ -86,6 +86,8 @@ struct ConfigJSON: EveryKeyEncodable {
     var staleAfterMinutes: Int
     /// How long after it fires an alert is cleared from the channels that can clear.
     var alertLifetimeMinutes: Int
+    /// How far a followed transit trip may move before its leave alert is updated; 0 when off.
+    var followThresholdMinutes: Int
     /// The notifiers health alerts go to, by name; null for every one.
     var healthNotify: [String]?
     /// Days of travel times kept; 0 when none are recorded.
@@ -159,6 +161,7 @@ struct ConfigJSON: EveryKeyEncodable {
         budgets = Dictionary(uniqueKeysWithValues: RouteProvider.allCases.map { ($0.rawValue, configuration.budget(for: $0)) })
         staleAfterMinutes = configuration.staleAfterMinutes ?? Configuration.defaultStaleAfterMinutes
         alertLifetimeMinutes = configuration.alertLifetimeMinutes ?? Configuration.defaultAlertLifetimeMinutes
+        followThresholdMinutes = configuration.followThreshold ?? 0
         healthNotify = configuration.healthNotify
         historyDays = configuration.historyRetentionDays
         typicalWeeks = configuration.typicalTimeWeeks

@@ -46,6 +46,9 @@ extension Commands {
                 case .staleAfter: staleAfterLabel(configuration)
                 case .alertLifetime:
                     "\(TimeFormatting.age(TimeInterval(configuration.alertLifetime))) after it fires, an alert is cleared where the channel can"
+                case .followThreshold:
+                    configuration.followThreshold.map { "a followed trip's leave alert is updated when it is cancelled or moves \($0) min" }
+                        ?? "off (no trip is followed after its leave alert)"
                 case .healthNotify: configuration.healthNotify.map { $0.joined(separator: ", ") } ?? "every notifier"
                 case .historyDays:
                     configuration.historyRetentionDays == 0

@@ -246,6 +246,8 @@ struct Doctor {
                     "the next refresh tries again; traveltimes export remove \(id) and add it again to change its address or token")
         case .exportsUnreadable(let reason):
             return ("exports", "exports.json is unreadable: \(reason)", "move exports.json aside: the next refresh sends everything again")
+        case .following(let following):
+            return ("following", following.summary, following.stopped.isEmpty ? nil : "raise the budget (`traveltimes config set budget.PROVIDER N`) if your plan allows more")
         case .lastDeliveryFailed(let notifier, let reason):
             return (notifier.id == 0 ? "notifier" : "notifier \(notifier.id)", "\(notifier.summary): its last delivery failed (\(reason))",
                     "traveltimes notify test, and see what it says")

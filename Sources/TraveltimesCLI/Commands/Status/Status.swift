@@ -99,6 +99,7 @@ extension Commands {
                 if let planned = pending.plannedAt { line += "; planned \(moment(planned))" }
                 io.out(line)
             }
+            if let following = commute.alerts.following() { io.out("Following:  \(following.summary)") }
             if let last = report.lastAlert {
                 let counts = last.lastDay.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
                 io.out("Last alert: \(moment(last.at)) \(last.outcome); last 24 h: \(counts.isEmpty ? "none" : counts)")

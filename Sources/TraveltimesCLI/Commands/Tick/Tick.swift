@@ -30,7 +30,7 @@ extension Commands {
         ) { invocation in
             let commute = try invocation.commute()
             let io = invocation.io
-            let report = try commute.alerts.tick(sender: invocation.sender(io))
+            let report = try commute.alerts.tick(sender: invocation.sender(io)) { try invocation.providerAccess(commute.configuration) }
             // Missed alerts and failures are news, quiet or not: each is said once, when it happens.
             for missed in report.missed {
                 io.err("traveltimes: missed \(missed.alert) due \(TimeFormatting.dayAndTime(missed.at, calendar: commute.calendar)): \(report.missedReasons[missed]?.description ?? "past its window"); not delivered")

@@ -1,0 +1,134 @@
+import Foundation
+import TestThreads
+import Testing
+
+/// After "leave now": the trip a leave alert named is followed until its line leaves, and the
+/// alert is updated once for each change that matters (`Alerts+Follow.swift`), against the
+/// Transitous stand-in, whose itineraries are a recorded answer re-timed
+/// (`Tests/Support/transitous_server.py`: `plan` and `refresh-itinerary`).
+@Suite(.ownThreads) struct FollowTests {
+    /// The 9:00 arrival's leave alert at 8:11 AM names the 8:17 AM bus (a 6-minute walk first);
+    /// then the stand-in is steered with `control`. The requests after the leave alert are
+    /// counted from there.
+    func leaveAlert(_ control: String, configure: [[String]] = []) throws -> (TransitousServer, Sandbox, Int) {
+        let server = try TransitousServer()
+        let sandbox = try TransitousTests().prepared(server)
+        try sandbox.ok(["favorites", "add", "bus"])
+        try sandbox.ok(["notify", "add", "stdout"])
+        for arguments in configure { try sandbox.ok(arguments) }
+        try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--buffer", "5m", "--heads-up", "off", "--route", "bus", "--days", "weekdays", "--now", "2026-11-24T06:00:00-08:00"])
+        try sandbox.ok(["refresh", "--now", "2026-11-24T07:40:00-08:00"])
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:11:00-08:00"]).stdout == """
+            Leave now for the 545 to Redmond at 8:17 AM to arrive by 9:00 AM
+            home → work (Transitous): leave 8:11 AM for the 545 to Redmond at 8:17 AM from Stop A, arriving work at 8:51 AM
+            Timetable times: no live data
+
+
+            """)
+        try server.steer(control)
+        return (server, sandbox, server.requests().count)
+    }
+
+    /// The requests sent after `since`: path, and the itinerary or time asked.
+    func asked(_ server: TransitousServer, since: Int) -> [String] {
+        server.requests().dropFirst(since).map { request in
+            request.path + " " + (request.query["itineraryId"] ?? request.query["time"] ?? "")
+        }
+    }
+
+    @Test func aCancelledTripUpdatesItsAlertOnceWithTheNextToTake() throws {
+        let (server, sandbox, before) = try leaveAlert(#"{"cancel": ["16:17"]}"#)
+        // Not yet due a look: nothing asked, nothing said.
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:13:00-08:00"]).stdout == "")
+        #expect(asked(server, since: before) == [])
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:14:00-08:00"]).stdout == """
+            Your 8:17 AM 545 to Redmond is cancelled: take the 8:32 AM (leave 8:26 AM)
+            The 545 to Redmond arrives 9:06 AM, 6 min late
+
+
+            """)
+        // The same itinerary asked again by its ID, then the plan from now for the next run.
+        #expect(asked(server, since: before) == ["/api/v6/refresh-itinerary it-20261124T1617", "/api/v6/plan 2026-11-24T16:14:00Z"])
+        // `status` and `doctor` say what following costs.
+        let following = "1 trip followed until its line leaves, 2 requests so far (each asked at most every 5 min, "
+            + "at most 6 requests a trip, none for a GTFS route; follow-threshold 5 min)"
+        let status = try sandbox.ok(["status", "--now", "2026-11-24T08:15:00-08:00"]).stdout
+        #expect(status.contains("\nFollowing:  \(following)\n"), "\(status)")
+        let doctor = try sandbox.run(["doctor", "--now", "2026-11-24T08:15:00-08:00"]).stdout
+        #expect(doctor.contains(following), "\(doctor)")
+        // Said once: the next looks follow the 8:32 AM, which runs as planned.
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:16:00-08:00"]).stdout == "")
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:19:00-08:00"]).stdout == "")
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:24:00-08:00"]).stdout == "")
+        #expect(asked(server, since: before).dropFirst(2) == ["/api/v6/refresh-itinerary it-20261124T1632", "/api/v6/refresh-itinerary it-20261124T1632"])
+        let delivered = try sandbox.ok(["delivered", "--now", "2026-11-24T08:30:00-08:00"]).stdout
+        // Columns as cells (the schedule's ID differs from run to run).
+        let rows = delivered.split(separator: "\n").map { row in
+            row.replacingOccurrences(of: #"schedule\.[0-9a-f]{8}"#, with: "schedule.ID", options: .regularExpression)
+                .replacingOccurrences(of: #" {2,}"#, with: " | ", options: .regularExpression).trimmingCharacters(in: CharacterSet(charactersIn: " |"))
+        }
+        #expect(rows == [
+            "DUE | OUTCOME | ALERT | NOTIFIER | NOTE",
+            "Tue, Nov 24, 9:00 AM | updated | schedule.ID.weekday.3 | 1 | followed (cancelled): Your 8:17 AM 545 to Redmond is cancelled: take the 8:32 AM (leave 8:26 AM)",
+            "Tue, Nov 24, 9:00 AM | delivered | schedule.ID.weekday.3 | 1",
+        ], "\(delivered)")
+        let json = try #require(try sandbox.json(["delivered", "--json", "--now", "2026-11-24T08:30:00-08:00"]) as? [[String: Any]])
+        #expect(json.first?["action"] as? String == "updated")
+        #expect(json.first?["reason"] as? String == "followed (cancelled): Your 8:17 AM 545 to Redmond is cancelled: take the 8:32 AM (leave 8:26 AM)")
+    }
+
+    @Test func aDelayThatStillArrivesInTimeIsSaidOnceAndNothingChangedSendsNothing() throws {
+        let (server, sandbox, before) = try leaveAlert(#"{"delays": {"16:17": 6}}"#)
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:14:00-08:00"]).stdout == """
+            The 8:17 AM 545 to Redmond runs 6 min late: you still arrive 8:57 AM
+
+
+
+            """)
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:17:00-08:00"]).stdout == "")
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:19:00-08:00"]).stdout == "")
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:22:00-08:00"]).stdout == "")
+        // One request a look, every few minutes until the late bus leaves at 8:23 AM.
+        #expect(asked(server, since: before) == Array(repeating: "/api/v6/refresh-itinerary it-20261124T1617", count: 3))
+
+        // Nothing changed: looked at, nothing sent.
+        let (quietServer, quiet, quietBefore) = try leaveAlert("{}")
+        for minute in 12...17 {
+            #expect(try quiet.ok(["tick", "--now", "2026-11-24T08:\(minute):00-08:00"]).stdout == "")
+        }
+        #expect(asked(quietServer, since: quietBefore) == Array(repeating: "/api/v6/refresh-itinerary it-20261124T1617", count: 2))
+        #expect(!(try quiet.ok(["delivered", "--now", "2026-11-24T08:30:00-08:00"]).stdout.contains("updated")))
+    }
+
+    @Test func withoutTheItineraryEndpointThePlanIsMatchedAndALateArrivalSaysSo() throws {
+        let (server, sandbox, before) = try leaveAlert(#"{"delays": {"16:17": 14}, "refreshFault": 404}"#)
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:14:00-08:00"]).stdout == """
+            The 8:17 AM 545 to Redmond runs 14 min late: you arrive 9:05 AM, 5 min late
+
+
+
+            """)
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:19:00-08:00"]).stdout == "")
+        // Refused once, the ID is not asked for again: one plan a look.
+        #expect(asked(server, since: before) == [
+            "/api/v6/refresh-itinerary it-20261124T1617", "/api/v6/plan 2026-11-24T16:14:00Z", "/api/v6/plan 2026-11-24T16:19:00Z",
+        ])
+    }
+
+    @Test func aSpentBudgetStopsFollowingAndSaysSoAndOffFollowsNothing() throws {
+        let (server, sandbox, before) = try leaveAlert(#"{"cancel": ["16:17"]}"#)
+        try sandbox.ok(["config", "set", "budget.transitous", "0"])
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:14:00-08:00"]).stdout == "")
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:16:00-08:00"]).stdout == "")
+        #expect(asked(server, since: before) == [])
+        let delivered = try sandbox.ok(["delivered", "--now", "2026-11-24T08:30:00-08:00"]).stdout
+        #expect(delivered.contains("unchanged  schedule."), "\(delivered)")
+        #expect(delivered.contains("following stopped: Transitous's daily budget of 0 requests is spent (`config set budget.transitous N`)"), "\(delivered)")
+        #expect(delivered.components(separatedBy: "following stopped").count == 2, "said once: \(delivered)")
+
+        let (offServer, off, offBefore) = try leaveAlert(#"{"cancel": ["16:17"]}"#, configure: [["config", "set", "follow-threshold", "off"]])
+        #expect(try off.ok(["tick", "--now", "2026-11-24T08:14:00-08:00"]).stdout == "")
+        #expect(asked(offServer, since: offBefore) == [])
+    }
+}
+
