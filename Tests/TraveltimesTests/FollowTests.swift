@@ -77,6 +77,31 @@ import Testing
         #expect(json.first?["reason"] as? String == "followed (cancelled): Your 8:17 AM 545 to Redmond is cancelled: take the 8:32 AM (leave 8:26 AM)")
     }
 
+    @Test func homeAssistantCarriesTheFollowedTripAsItIsNow() throws {
+        let home = try SteeredServer(script: "homeassistant_server.py")
+        let server = try TransitousServer()
+        let sandbox = try TransitousTests().prepared(server)
+        try sandbox.ok(["favorites", "add", "bus"])
+        try sandbox.ok(["notify", "add", "stdout"])
+        try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--buffer", "5m", "--heads-up", "off", "--route", "bus", "--days", "weekdays", "--now", "2026-11-24T06:00:00-08:00"])
+        try sandbox.ok(["refresh", "--now", "2026-11-24T07:40:00-08:00"])
+        let added = try sandbox.run(["export", "add", "homeassistant", home.base, "--token", "-", "--now", "2026-11-24T07:41:00-08:00"], stdin: "good-token\n")
+        #expect(added.status == 0, "\(added)")
+        try sandbox.ok(["tick", "--now", "2026-11-24T08:11:00-08:00"])
+        try server.steer(#"{"cancel": ["16:17"]}"#)
+        try sandbox.ok(["tick", "--now", "2026-11-24T08:14:00-08:00"])
+        // The sensor's last two states: the trip as the leave alert named it, then as followed.
+        let trips = home.entries().suffix(2).map { entry -> String in
+            let body = (entry["body"] as? String).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            let trip = (body?["attributes"] as? [String: Any])?["followed_trip"]
+            return (trip.flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]) }).map { String(decoding: $0, as: UTF8.self) } ?? "none"
+        }
+        #expect(trips == [
+            #"{"arrives":"2026-11-24T08:51:00-08:00","leave_door":"2026-11-24T08:11:00-08:00","leaves_stop":"2026-11-24T08:17:00-08:00","line":"545 to Redmond","stopped":null,"update":null}"#,
+            #"{"arrives":"2026-11-24T09:06:00-08:00","leave_door":"2026-11-24T08:26:00-08:00","leaves_stop":"2026-11-24T08:32:00-08:00","line":"545 to Redmond","stopped":null,"update":"Your 8:17 AM 545 to Redmond is cancelled: take the 8:32 AM (leave 8:26 AM)"}"#,
+        ], "\(home.entries())")
+    }
+
     @Test func aDelayThatStillArrivesInTimeIsSaidOnceAndNothingChangedSendsNothing() throws {
         let (server, sandbox, before) = try leaveAlert(#"{"delays": {"16:17": 6}}"#)
         #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:14:00-08:00"]).stdout == """
@@ -132,3 +157,39 @@ import Testing
     }
 }
 
+
+/// A GTFS route's trip is followed in the realtime feed each refresh reads: no request of its own.
+@Suite(.ownThreads) struct FollowGTFSTests {
+    /// The sample agency with a 30-minute walk to Capitol Hill: the 7:57 AM bus (4 min late in the
+    /// 7:15 feed) is left for at 7:31 AM, and followed for half an hour; the 7:30 feed cancels it.
+    @Test func aGTFSTripCancelledAfterItsLeaveAlertNamesTheNextBus() throws {
+        let server = try TransitServer()
+        let sandbox = Sandbox(runner: .binary)
+        try server.serve(Paths.transit("metro-gtfs.zip"), as: "gtfs.zip")
+        try server.serve(Paths.transit("realtime-0715.pb"), as: "tripupdates.pb")
+        try sandbox.ok(["transit", "add", "metro", "--static", server.url("gtfs.zip"), "--realtime", server.url("tripupdates.pb"), "--now", TransitTests.at("07:00")])
+        try sandbox.ok(["route", "add", "commute", "--transit", "metro", "--from-stop", "CH", "--to-stop", "2301", "--walk", "30m", "--now", TransitTests.at("07:00")])
+        try sandbox.ok(["favorites", "add", "commute"])
+        try sandbox.ok(["schedule", "add", "--route", "commute", "--arrive-by", "8:45", "--buffer", "3m", "--heads-up", "off", "--days", "weekdays", "--now", TransitTests.at("07:00")])
+        try sandbox.ok(["refresh", "--quiet", "--now", TransitTests.at("07:15")])
+        let leave = try sandbox.ok(["tick", "--now", TransitTests.at("07:31")]).stdout
+        #expect(leave.hasPrefix("Leave now for the 545 to Redmond at 8:01 AM to arrive by 8:45 AM\n"), "\(leave)")
+        // The next feed cancels the 7:57 run, which the rider, walking, can no longer be sent
+        // to from the stop's departures: the refresh keeps it in view, the next look says so.
+        try server.serve(Paths.transit("realtime-0730.pb"), as: "tripupdates.pb")
+        try sandbox.ok(["refresh", "--quiet", "--now", TransitTests.at("07:32")])
+        let requests = server.requests().count
+        #expect(try sandbox.ok(["tick", "--now", TransitTests.at("07:35")]).stdout == "")
+        let followed = try sandbox.ok(["tick", "--now", TransitTests.at("07:36")]).stdout
+        #expect(followed == """
+            Your 7:57 AM 545 to Redmond is cancelled: take the 8:12 AM (leave 7:42 AM)
+            The 545 to Redmond arrives 8:50 AM, 5 min late
+
+
+            """, "\(followed)")
+        for minute in 37...45 {
+            #expect(try sandbox.ok(["tick", "--now", TransitTests.at("07:\(minute)")]).stdout == "")
+        }
+        #expect(server.requests().count == requests, "following a GTFS trip asks nothing")
+    }
+}

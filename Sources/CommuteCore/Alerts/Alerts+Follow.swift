@@ -107,6 +107,17 @@ extension Alerts {
         return changes
     }
 
+    /// The trip followed now on each route (the soonest to leave), for the exports.
+    public func followedTrips() -> [RouteID: FollowedTrip] {
+        var trips: [RouteID: FollowedTrip] = [:]
+        for alert in (try? store.openAlerts().alerts) ?? [] {
+            guard let follow = alert.follow, follow.boarding > now else { continue }
+            if let known = trips[follow.route], known.boarding <= follow.boarding { continue }
+            trips[follow.route] = follow
+        }
+        return trips
+    }
+
     /// The trips followed now (one per occurrence), what they cost so far, and why any stopped;
     /// nil when none is followed or `alerts.json` cannot be read.
     public func following() -> Following? {
@@ -155,7 +166,8 @@ extension Alerts {
         var look = Look(trip: trip)
         switch route.kind {
         case .transitFeed(let transit):
-            look.found = transit.departures.first { $0.run == trip.run }
+            // Kept in view by the refresh once the walk to it began, else still among the departures.
+            look.found = (transit.followed ?? []).first { $0.run == trip.run } ?? transit.departures.first { $0.run == trip.run }
             look.later = transit.departures
         case .provider(let custom) where custom.provider.isTransit:
             guard let access = try access() else { return look }

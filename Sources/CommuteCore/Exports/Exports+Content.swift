@@ -35,15 +35,23 @@ extension Exports {
             let leaves = pending.requests.filter { !$0.isHeadsUp && ($0.arrival ?? $0.nextFire) >= commute.now }
             if kinds.contains(.homeassistant) || kinds.contains(.mqtt) {
                 let objectIDs = HomeAssistantSensor.objectIDs(for: favorites)
+                let followed = commute.alerts.followedTrips()
+                let iso = { (date: Date) in TimeFormatting.iso8601(date, calendar: commute.calendar) }
                 sensors = zip(favorites, objectIDs).map { routeID, objectID in
                     let route = routes[routeID]
                     let next = leaves.first { byID[$0.scheduleID]?.routeIDs.contains(routeID) == true }
-                    return HomeAssistantSensor(
+                    var sensor = HomeAssistantSensor(
                         objectID: objectID, routeID: routeID, name: route?.name ?? "Route \(routeID)",
                         minutes: route?.suspiciousMinutes == nil ? route?.currentMinutes : nil, typical: route.flatMap(typical),
                         status: route.map { $0.suspiciousMinutes == nil ? $0.status.rawValue : "SUSPICIOUS" } ?? "UNAVAILABLE",
                         updated: route.map { TimeFormatting.iso8601($0.updatedAt, calendar: commute.calendar) } ?? "",
                         nextLeave: next.map { TimeFormatting.iso8601($0.nextFire, calendar: commute.calendar) })
+                    sensor.followedTrip = followed[routeID].map { trip in
+                        HomeAssistantSensor.FollowedTripState(
+                            line: trip.service, leavesStop: iso(trip.boarding), arrives: iso(trip.arrival), leaveDoor: iso(trip.leave), update: trip.said,
+                            stopped: trip.stopped)
+                    }
+                    return sensor
                 }
             }
             if kinds.contains(.ics) {

@@ -162,7 +162,8 @@ extension Exports {
     /// missed or held back, or the alerts re-planned), or one that may retry a failure; a tick that
     /// changed nothing sends and writes nothing. `client` is made only when something is sent.
     public func publishAfterTick(_ report: Alerts.TickReport, client: () -> any HTTPClient, timeout: TimeInterval = 5) throws -> [Outcome] {
-        guard !(configuration.exports ?? []).isEmpty, !report.isEmpty || report.rescheduled != nil || hasFailure() else { return [] }
+        guard !(configuration.exports ?? []).isEmpty, !report.isEmpty || report.rescheduled != nil || !report.tending.followed.isEmpty || hasFailure()
+        else { return [] }
         return try publishFromTick(client: client(), timeout: timeout)
     }
 

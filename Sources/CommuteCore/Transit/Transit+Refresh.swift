@@ -1,4 +1,5 @@
 import Basics
+@_spi(Store) import CommuteDelivery
 @_spi(Store) import CommuteHistory
 import CommuteModel
 @_spi(Store) import CommuteSources
@@ -36,7 +37,7 @@ extension Transit {
     /// the service alerts that name its line or stops, and its times as of then.
     static func planned(
         _ route: Route, timetable: TransitTimetable, realtime: GTFSRealtime?, alerts: GTFSRealtime?, at moment: Date,
-        realtimeProblem: String? = nil
+        realtimeProblem: String? = nil, following runs: [TransitRun] = []
     ) -> Route {
         guard case .transitFeed(var transit) = route.kind else { return route }
         // A bus that leaves before the walk to it ends can never be taken, now or later.
@@ -84,12 +85,23 @@ extension Transit {
         let agency = IANAZone(identifier: timetable.timeZone).map { ZonedCalendar(timeZone: $0, around: moment) }
         transit.nextServiceDay = agency.flatMap { timetable.nextServiceDay(from: $0.local(moment).date.dayNumber) }
         transit.realtimeProblem = realtimeProblem
+        transit.followed = Self.followed(runs, in: timetable, realtime: realtime, besides: transit.departures)
         let found = alerts.map { Self.notices(in: $0, for: timetable, at: moment) } ?? []
         transit.notices = found.isEmpty ? nil : found
         var planned = route
         planned.transit = transit
         planned.updatedAt = moment
         return planned.at(moment)
+    }
+
+    /// The runs followed after their leave alerts that `departures` no longer lists (the rider is
+    /// walking to them), as the realtime feed has them now; nil when there are none.
+    static func followed(_ runs: [TransitRun], in timetable: TransitTimetable, realtime: GTFSRealtime?, besides departures: [TransitDeparture]) -> [TransitDeparture]? {
+        let missing = Set(runs.prefix(Route.Transit.largestFollowedCount)).filter { run in !departures.contains { $0.run == run } }
+        guard let earliest = missing.map(\.scheduled).min() else { return nil }
+        let found = timetable.departures(after: earliest.addingTimeInterval(-1), realtime: realtime, limit: 4 * Route.Transit.largestFollowedCount)
+            .filter { missing.contains($0.run) }
+        return found.isEmpty ? nil : found
     }
 
     /// The headers of the alerts in force at `moment` that name one of the timetable's lines or
@@ -166,6 +178,13 @@ extension Transit {
         var states = before.feeds
         var rebuilt: [RouteID: TransitTimetable] = [:]
         var plannedRoutes: [RouteID: Route] = [:]
+        // The runs riders are following now, by route: kept in view after the walk to them began.
+        var followedRuns: [RouteID: [TransitRun]] = [:]
+        for alert in (try? store.openAlerts().alerts) ?? [] {
+            if let follow = alert.follow, follow.boarding > now, !(followedRuns[follow.route] ?? []).contains(follow.run) {
+                followedRuns[follow.route, default: []].append(follow.run)
+            }
+        }
         for feed in feeds {
             var state = states[feed.name] ?? TransitState.FeedState()
             var problems: [String: String] = [:]
@@ -230,7 +249,8 @@ extension Transit {
                 guard let timetable = timetables[route.id] else { continue }
                 let planned = Self.planned(
                     route, timetable: timetable, realtime: realtime, alerts: alerts, at: now,
-                    realtimeProblem: feed.realtimeURL != nil && realtime == nil ? problems[RealtimeKind.tripUpdates.file] ?? "no realtime data" : nil)
+                    realtimeProblem: feed.realtimeURL != nil && realtime == nil ? problems[RealtimeKind.tripUpdates.file] ?? "no realtime data" : nil,
+                    following: followedRuns[route.id] ?? [])
                 plannedRoutes[route.id] = planned
                 outcome.routes.append(route.id)
                 outcome.planned.append(planned)

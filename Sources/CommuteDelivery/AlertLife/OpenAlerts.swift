@@ -125,6 +125,8 @@ extension FollowedTrip {
         }
         try DocumentProblem.range(requests, 0...Self.largestRequestCount + 2, "\(field).requests")
         try DocumentProblem.range(followUps, 0...100, "\(field).followUps")
-        if let stopped { try DocumentProblem.check(stopped.count <= 300 && DisplayText.line(stopped) == stopped, "\(field).stopped is not one short line") }
+        for (name, text) in [("stopped", stopped), ("said", said)] {
+            if let text { try DocumentProblem.check(text.count <= 600 && DisplayText.line(text) == text, "\(field).\(name) is not one short line") }
+        }
     }
 }

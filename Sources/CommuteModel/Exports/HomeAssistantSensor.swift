@@ -17,6 +17,28 @@ public struct HomeAssistantSensor: Sendable, Equatable {
     /// When the reading was measured, and the next planned leave time on the route (ISO 8601).
     public var updated: String
     public var nextLeave: String?
+    /// The transit trip a leave alert named on this route, while it is followed: its line, when
+    /// it leaves the stop and arrives, when to leave the door, and what the last follow-up said.
+    /// Sent only then (the attribute is absent otherwise).
+    public var followedTrip: FollowedTripState?
+
+    public struct FollowedTripState: Sendable, Equatable {
+        public var line: String
+        public var leavesStop: String
+        public var arrives: String
+        public var leaveDoor: String
+        public var update: String?
+        public var stopped: String?
+
+        public init(line: String, leavesStop: String, arrives: String, leaveDoor: String, update: String?, stopped: String?) {
+            self.line = line
+            self.leavesStop = leavesStop
+            self.arrives = arrives
+            self.leaveDoor = leaveDoor
+            self.update = update
+            self.stopped = stopped
+        }
+    }
 
     public init(objectID: String, routeID: RouteID, name: String, minutes: Int?, typical: Int?, status: String, updated: String, nextLeave: String?) {
         self.objectID = objectID
@@ -59,7 +81,8 @@ public struct HomeAssistantSensor: Sendable, Equatable {
         }
     }
 
-    /// The attributes object: unit, device class, name, typical, status, updated, next leave.
+    /// The attributes object: unit, device class, name, typical, status, updated, next leave, and
+    /// the followed trip while there is one.
     public func attributes(into json: inout JSONWriter) {
         json.beginObject()
         json.key("unit_of_measurement")
@@ -78,6 +101,23 @@ public struct HomeAssistantSensor: Sendable, Equatable {
         json.string(updated)
         json.key("next_leave")
         json.string(nextLeave)
+        if let trip = followedTrip {
+            json.key("followed_trip")
+            json.beginObject()
+            json.key("line")
+            json.string(trip.line)
+            json.key("leaves_stop")
+            json.string(trip.leavesStop)
+            json.key("arrives")
+            json.string(trip.arrives)
+            json.key("leave_door")
+            json.string(trip.leaveDoor)
+            json.key("update")
+            json.string(trip.update)
+            json.key("stopped")
+            json.string(trip.stopped)
+            json.endObject()
+        }
         json.endObject()
     }
 

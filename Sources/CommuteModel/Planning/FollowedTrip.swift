@@ -28,6 +28,8 @@ public struct FollowedTrip: Codable, Sendable, Equatable {
     public var followUps: Int
     /// Why following stopped before the line left (the day's budget spent); nil while it goes on.
     public var stopped: String?
+    /// What the last follow-up said (its title); nil before one.
+    public var said: String?
 
     public init(route: RouteID, departure: TransitDeparture, walkMinutes: Int, deadline: Date, at moment: Date) {
         self.route = route
@@ -101,14 +103,17 @@ public struct FollowUp: Sendable, Equatable {
                 .filter { !$0.canceled && !$0.skipped && !$0.dropped && !$0.isSameRun(as: found) && FollowedTrip.door($0, walkMinutes: walkMinutes) >= moment }
                 .min { $0.expected < $1.expected }
             guard let instead else {
+                var last = stopped(trip, at: moment)
+                last.said = "\(what): no later run is known"
                 return FollowUp(
                     title: "\(what): no later run is known", lines: ["Look again: `traveltimes route \(trip.route)`"],
-                    reason: broken ? "connection broken; no later run" : "cancelled; no later run", next: stopped(trip, at: moment))
+                    reason: broken ? "connection broken; no later run" : "cancelled; no later run", next: last)
             }
             let leave = FollowedTrip.door(instead, walkMinutes: walkMinutes)
             var next = FollowedTrip(route: trip.route, departure: instead, walkMinutes: walkMinutes, deadline: trip.deadline, at: moment)
             next.requests = trip.requests
             next.followUps = trip.followUps + 1
+            next.said = "\(what): take the \(time(instead.boarding)) (leave \(time(leave)))"
             return FollowUp(
                 title: "\(what): take the \(time(instead.boarding)) (leave \(time(leave)))",
                 lines: [arriving(instead.arrival, by: trip.deadline, service: TransitText.service(instead), time: time)] + notices(instead),
@@ -137,6 +142,7 @@ public struct FollowUp: Sendable, Equatable {
             title = "Your connection on the \(named) is \(arrivalMoved > 0 ? "late" : "earlier"): " + arrivalPhrase(found.arrival, by: trip.deadline, time: time)
             reason = "arrival moved \(TimeFormatting.delay(arrivalMoved))"
         }
+        next.said = title
         return FollowUp(title: title, lines: notices(found), reason: reason, next: next)
     }
 

@@ -141,6 +141,12 @@ extension Route {
         public var nextServiceDay: Int?
         /// The planner whose itineraries these departures are (Transitous); nil for a GTFS feed's.
         public var planner: RouteProvider?
+        /// The runs a leave alert named and a rider may be walking to, as the last realtime feed
+        /// has them: gone from `departures` once the walk to them is longer than the time left,
+        /// kept here while they are followed (`FollowedTrip`). Nil when none is.
+        public var followed: [TransitDeparture]?
+        /// The most followed runs kept for one route.
+        public static let largestFollowedCount = 16
 
         public init(
             feed: String, fromStop: String, toStop: String, line: String?, walkMinutes: Int, fromName: String? = nil,

@@ -69,7 +69,8 @@ public struct TransitState: StoreDocument, Equatable {
             try DocumentProblem.check(
                 transit.departures.count <= Route.Transit.largestDepartureCount, "\(field).transit.departures holds too many")
             try DocumentProblem.check((transit.notices ?? []).count <= Route.Transit.largestNoticeCount, "\(field).transit.notices holds too many")
-            for departure in transit.departures {
+            try DocumentProblem.check((transit.followed ?? []).count <= Route.Transit.largestFollowedCount, "\(field).transit.followed holds too many")
+            for departure in transit.departures + (transit.followed ?? []) {
                 for date in [departure.scheduled, departure.arrival, departure.scheduledArrival] + [departure.predicted, departure.predictedAt].compactMap({ $0 }) {
                     try DocumentProblem.check(
                         Route.Transit.plausibleDates.contains(date), "\(field).transit.departures has a time outside 1970 to 2199")
