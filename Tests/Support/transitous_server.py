@@ -19,7 +19,7 @@ names (`it-YYYYMMDDTHHMM`, the scheduled UTC departure) as the plan would now. C
 JSON file read on every request: {"replay": {PATH: FILE}} answers every request for PATH with the
 bytes of FILE, a real recorded answer (Fixtures/real/), after the checks above;
 {"delays": {"HH:MM": minutes}} (by the scheduled UTC departure)
-makes those runs late (realTime true), {"cancel": ["HH:MM"]} cancels them, {"alerts": ["HH:MM"]}
+makes those runs late (realTime true), {"walk": N} makes the walk to the stop N minutes, {"cancel": ["HH:MM"]} cancels them, {"alerts": ["HH:MM"]}
 gives those runs the recorded RER B works notice (journey-alerts-pieces.json) in force during the
 ride, twice, with one for another week and a fixed notice, {"shiftHours": N} moves every
 itinerary's times N hours on (a late-night answer of tomorrow's runs, or a wrong one); {"fault": F} answers
@@ -109,7 +109,7 @@ def itinerary(bus, state):
     live = key in state.get("delays", {}) or cancelled
     leave = bus + datetime.timedelta(minutes=delay)
     arrive = leave + datetime.timedelta(minutes=30)
-    start, end = leave - datetime.timedelta(minutes=6), arrive + datetime.timedelta(minutes=4)
+    start, end = leave - datetime.timedelta(minutes=int(state.get("walk", 6))), arrive + datetime.timedelta(minutes=4)
     ride = copy.deepcopy(RIDE_LEG)
     ride.update({
         "mode": "BUS", "startTime": z(leave), "endTime": z(arrive), "scheduledStartTime": z(bus),

@@ -50,17 +50,17 @@ import Testing
         // The same itinerary asked again by its ID, then the plan from now for the next run.
         #expect(asked(server, since: before) == ["/api/v6/refresh-itinerary it-20261124T1617", "/api/v6/plan 2026-11-24T16:14:00Z"])
         // `status` and `doctor` say what following costs.
-        let following = "1 trip followed until its line leaves, 2 requests so far (each asked at most every 5 min, "
+        let following = "1 trip followed until its line leaves, 2 requests so far (each asked at most every 6 min, "
             + "at most 6 requests a trip, none for a GTFS route; follow-threshold 5 min)"
         let status = try sandbox.ok(["status", "--now", "2026-11-24T08:15:00-08:00"]).stdout
         #expect(status.contains("\nFollowing:  \(following)\n"), "\(status)")
         let doctor = try sandbox.run(["doctor", "--now", "2026-11-24T08:15:00-08:00"]).stdout
         #expect(doctor.contains(following), "\(doctor)")
-        // Said once: the next looks follow the 8:32 AM, which runs as planned.
-        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:16:00-08:00"]).stdout == "")
-        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:19:00-08:00"]).stdout == "")
-        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:24:00-08:00"]).stdout == "")
-        #expect(asked(server, since: before).dropFirst(2) == ["/api/v6/refresh-itinerary it-20261124T1632", "/api/v6/refresh-itinerary it-20261124T1632"])
+        // Said once: the next looks follow the 8:32 AM (at 8:20, 8:26 and 8:29), which runs as planned.
+        for minute in [16, 19, 20, 24, 26, 29] {
+            #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:\(minute):00-08:00"]).stdout == "")
+        }
+        #expect(Array(asked(server, since: before).dropFirst(2)) == Array(repeating: "/api/v6/refresh-itinerary it-20261124T1632", count: 3))
         let delivered = try sandbox.ok(["delivered", "--now", "2026-11-24T08:30:00-08:00"]).stdout
         // Columns as cells (the schedule's ID differs from run to run).
         let rows = delivered.split(separator: "\n").map { row in
@@ -113,7 +113,7 @@ import Testing
         #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:17:00-08:00"]).stdout == "")
         #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:19:00-08:00"]).stdout == "")
         #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:22:00-08:00"]).stdout == "")
-        // One request a look, every few minutes until the late bus leaves at 8:23 AM.
+        // One request a look (8:14, 8:19, 8:22), the last 2 minutes before the late bus leaves at 8:23 AM.
         #expect(asked(server, since: before) == Array(repeating: "/api/v6/refresh-itinerary it-20261124T1617", count: 3))
 
         // Nothing changed: looked at, nothing sent.
@@ -121,7 +121,8 @@ import Testing
         for minute in 12...17 {
             #expect(try quiet.ok(["tick", "--now", "2026-11-24T08:\(minute):00-08:00"]).stdout == "")
         }
-        #expect(asked(quietServer, since: quietBefore) == Array(repeating: "/api/v6/refresh-itinerary it-20261124T1617", count: 2))
+        // One look, at 8:14: the bus leaves at 8:17, and a look after 8:15 would find the rider at the stop.
+        #expect(asked(quietServer, since: quietBefore) == ["/api/v6/refresh-itinerary it-20261124T1617"])
         #expect(!(try quiet.ok(["delivered", "--now", "2026-11-24T08:30:00-08:00"]).stdout.contains("updated")))
     }
 
@@ -133,10 +134,10 @@ import Testing
 
 
             """)
-        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:19:00-08:00"]).stdout == "")
+        #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:20:00-08:00"]).stdout == "")
         // Refused once, the ID is not asked for again: one plan a look.
         #expect(asked(server, since: before) == [
-            "/api/v6/refresh-itinerary it-20261124T1617", "/api/v6/plan 2026-11-24T16:14:00Z", "/api/v6/plan 2026-11-24T16:19:00Z",
+            "/api/v6/refresh-itinerary it-20261124T1617", "/api/v6/plan 2026-11-24T16:14:00Z", "/api/v6/plan 2026-11-24T16:20:00Z",
         ])
     }
 
@@ -179,15 +180,15 @@ import Testing
         try server.serve(Paths.transit("realtime-0730.pb"), as: "tripupdates.pb")
         try sandbox.ok(["refresh", "--quiet", "--now", TransitTests.at("07:32")])
         let requests = server.requests().count
-        #expect(try sandbox.ok(["tick", "--now", TransitTests.at("07:35")]).stdout == "")
-        let followed = try sandbox.ok(["tick", "--now", TransitTests.at("07:36")]).stdout
+        #expect(try sandbox.ok(["tick", "--now", TransitTests.at("07:36")]).stdout == "")
+        let followed = try sandbox.ok(["tick", "--now", TransitTests.at("07:37")]).stdout
         #expect(followed == """
             Your 7:57 AM 545 to Redmond is cancelled: take the 8:12 AM (leave 7:42 AM)
             The 545 to Redmond arrives 8:50 AM, 5 min late
 
 
             """, "\(followed)")
-        for minute in 37...45 {
+        for minute in 38...45 {
             #expect(try sandbox.ok(["tick", "--now", TransitTests.at("07:\(minute)")]).stdout == "")
         }
         #expect(server.requests().count == requests, "following a GTFS trip asks nothing")

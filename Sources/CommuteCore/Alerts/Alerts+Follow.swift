@@ -132,7 +132,7 @@ extension Alerts {
             threshold: configuration.followThreshold)
     }
 
-    /// `2 trips followed now, 3 requests spent on them`, and what following costs at most.
+    /// `2 trips followed until their lines leave, 3 requests so far`, and what following costs at most.
     public struct Following: Sendable, Equatable {
         public var trips: Int
         public var requests: Int
@@ -191,7 +191,7 @@ extension Alerts {
                     if case .refused = failure { look.itineraryRefused = true }
                 }
             }
-            guard needsPlan, look.requests < FollowedTrip.largestRequestCount else { return look }
+            guard needsPlan, trip.requests + look.requests < FollowedTrip.largestRequestCount else { return look }
             // The plan from now: the same run among its itineraries, and the next ones.
             switch try customRoutes.measure(custom, access: access, budget: budget, deadline: deadline, query: RoutingQuery(time: now, arriveBy: false)) {
             case .success(let measurement):

@@ -51,19 +51,22 @@ public struct FollowedTrip: Codable, Sendable, Equatable {
         departure.legs != nil ? departure.expected : departure.expected.addingTimeInterval(-TimeInterval(walkMinutes * 60))
     }
 
-    /// Asked about at most every 5 minutes — sooner the first time when the line leaves sooner than
-    /// that, never twice in 2 minutes — and never more than `largestRequestCount` requests in all:
-    /// 30 minutes of following cost at most 6.
-    public static let interval: TimeInterval = 300
+    /// Asked about every 6 minutes, more often as the line's time nears (half the time left,
+    /// never twice in 2 minutes), the last time at least 2 minutes before it leaves (after that
+    /// the rider is at the stop), and never more than `largestRequestCount` requests in all: 30
+    /// minutes of following are 5 looks, with room for the plan a cancellation asks.
+    public static let interval: TimeInterval = 360
     public static let shortestInterval: TimeInterval = 120
+    public static let lastLookBefore: TimeInterval = 120
     public static let largestRequestCount = 6
 
-    /// When it is next asked about; nil when following is over (the line has left, or it stopped).
+    /// When it is next asked about; nil when following is over (the line leaves too soon, or it
+    /// stopped).
     public var nextCheck: Date? {
         guard stopped == nil, requests < Self.largestRequestCount else { return nil }
         let left = boarding.timeIntervalSince(checkedAt)
         let next = checkedAt.addingTimeInterval(max(Self.shortestInterval, min(Self.interval, left / 2)))
-        return next < boarding ? next : nil
+        return next <= boarding.addingTimeInterval(-Self.lastLookBefore) ? next : nil
     }
 
     public func isDue(at moment: Date) -> Bool { nextCheck.map { $0 <= moment } ?? false }
