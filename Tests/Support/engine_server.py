@@ -13,7 +13,7 @@ As the operators' nginx does: no User-Agent or a library's stock one is refused 
 an HTML page. OSRM refuses a latitude outside ±90 (a LAT,LON pair sent as LON,LAT) with 400
 {"code":"InvalidValue"}. Times are free-flow: the straight distance × 1.3 at 50 km/h. CONTROL is
 a JSON file read on every request: {"replay": {"osrm": FILE, "valhalla": FILE}} answers with a real
-recorded answer byte for byte; {"fault": F} answers every route with F: "503", "429",
+recorded answer byte for byte; {"ref": "A 8"} names that road in OSRM's step; {"fault": F} answers every route with F: "503", "429",
 "garbage" (200, not JSON), "noroute" (OSRM 400 NoRoute, Valhalla 400 error_code 442), "absurd"
 (a route of 10 km in 2 seconds), "nowhere" (a route of 0 m taking 29 minutes).
 """
@@ -47,6 +47,21 @@ def control():
             return json.load(handle)
     except (OSError, ValueError):
         return {}
+
+
+def polyline(points, precision=5):
+    """Google's encoded polyline of (lat, lon) points, as OSRM writes step geometry."""
+    out, last = [], (0, 0)
+    for lat, lon in points:
+        now = (round(lat * 10 ** precision), round(lon * 10 ** precision))
+        for value in (now[0] - last[0], now[1] - last[1]):
+            value = ~(value << 1) if value < 0 else value << 1
+            while value >= 0x20:
+                out.append(chr((0x20 | (value & 0x1F)) + 63))
+                value >>= 5
+            out.append(chr(value + 63))
+        last = now
+    return "".join(out)
 
 
 def free_flow(lat1, lon1, lat2, lon2):
@@ -121,9 +136,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
             metres, seconds = 0.0, 1740.0
         if control().get("replay", {}).get("osrm"):
             return self.send(200, open(control()["replay"]["osrm"], "rb").read())
-        # OSRM's own recorded answer (Fixtures/real/osrm/), its route moved here, without steps.
+        # OSRM's own recorded answer (Fixtures/real/osrm/), its route moved here: asked with
+        # steps=true, one step, the recorded first step moved to a straight line between the
+        # points (its `ref` the control's "ref", else none).
         route = {key: value for key, value in OSRM["routes"][0].items() if key not in ("geometry",)}
-        leg = {**route["legs"][0], "steps": [], "weight": seconds, "duration": seconds, "distance": metres}
+        query = urllib.parse.parse_qs(parsed.query)
+        steps = []
+        if query.get("steps") == ["true"]:
+            step = {**OSRM["routes"][0]["legs"][0]["steps"][0], "geometry": polyline([(lat1, lon1), (lat2, lon2)]),
+                    "duration": seconds, "distance": metres, "ref": control().get("ref", ""), "intersections": []}
+            step["maneuver"] = {**step["maneuver"], "location": [lon1, lat1]}
+            steps = [step]
+        leg = {**route["legs"][0], "steps": steps, "weight": seconds, "duration": seconds, "distance": metres}
         route.update({"legs": [leg], "weight": seconds, "duration": seconds, "distance": metres})
         self.send(200, {"code": "Ok", "routes": [route],
                         "waypoints": [{**OSRM["waypoints"][0], "distance": 1.0, "location": [lon, lat]} for lon, lat in pairs[:2]]})

@@ -48,7 +48,7 @@ final class EngineServer: SteeredServer, @unchecked Sendable {
         #expect(try sandbox.ok(["route", "drive", "--now", "2026-11-24T06:00:00-08:00"]).stdout.components(separatedBy: "\n").contains("  Distance: 9.0 mi"))
         // OSRM takes longitude first; the request names traveltimes, its version and the contact.
         let first = try #require(server.requests().first)
-        #expect(first.detail == "/route/v1/driving/-122.3493,47.6205;-122.2015,47.6101?overview=false&alternatives=false&steps=false")
+        #expect(first.detail == "/route/v1/driving/-122.3493,47.6205;-122.2015,47.6101?overview=false&alternatives=false&steps=true")
         #expect(first.userAgent == "traveltimes/0.4.0 (+https://example.org/me)")
         let valhalla = try sandbox.ok(["route", "add", "drive2", "--provider", "valhalla", "--from", "home", "--to", "work", "--now", "2026-11-24T06:00:00-08:00"])
         #expect(valhalla.stdout.hasPrefix("Added route drive2: home → work (Valhalla): 17 min, a free-flow estimate from Valhalla (no live traffic), 9.0 mi.\n"))

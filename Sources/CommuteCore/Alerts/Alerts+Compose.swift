@@ -26,6 +26,7 @@ extension Alerts {
                 return .suppress(notDelayed(schedule, threshold))
             }
         }
+        content.body += incidentLines(schedule)
         if late >= 60 { content.body += "\n(late by \(TimeFormatting.age(late)))" }
         return .send(AlertMessage(id: id, title: content.title, body: content.body))
     }
@@ -53,8 +54,15 @@ extension Alerts {
             ? AlertComposer.headsUpContent(for: schedule, routes: routes, leave: leave, now: now, calendar: calendar, usual: usual)
             : AlertComposer.leaveContent(for: schedule, routes: routes, leave: leave, now: now, calendar: calendar, usual: usual)
         return .send(
-            AlertMessage(id: id, title: content.title, body: content.body), leave: leave.leave, headsUp: headsUp,
+            AlertMessage(id: id, title: content.title, body: content.body + incidentLines(schedule)), leave: leave.leave, headsUp: headsUp,
             follow: headsUp ? nil : follow(leave))
+    }
+
+    /// The incident feed's notices on the schedule's car routes, a line each after the routes'
+    /// (`Incident: A8 | … (Autobahn GmbH notice, not a delay figure)`); empty without any.
+    private func incidentLines(_ schedule: Schedule) -> String {
+        let found = commute.incidents.notices(for: schedule.routeIDs)
+        return schedule.routeIDs.flatMap { found[$0] ?? [] }.map { "\n" + $0 }.joined()
     }
 
     /// The trip a leave alert names, to follow until its line leaves: a transit route's run that

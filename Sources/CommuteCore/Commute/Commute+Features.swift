@@ -18,6 +18,8 @@ extension Commute {
     public var places: Places { Places(commute: self) }
     /// Transit feeds, their stops, and transit routes.
     public var transit: Transit { Transit(commute: self) }
+    /// Car routes' lines, and the incident feed's notices on them (Germany's Autobahn API).
+    public var incidents: Incidents { Incidents(commute: self) }
     /// Fetching the feed, and what refreshes reported.
     public var refresh: Refresh { Refresh(commute: self) }
     /// Every travel time measured, what is usual, and the best time to leave.
@@ -60,6 +62,7 @@ public struct FavoriteRoutes: CommuteFeature { public let commute: Commute }
 public struct Routes: CommuteFeature { public let commute: Commute }
 public struct CustomRoutes: CommuteFeature { public let commute: Commute }
 public struct Transit: CommuteFeature { public let commute: Commute }
+public struct Incidents: CommuteFeature { public let commute: Commute }
 public struct Places: CommuteFeature { public let commute: Commute }
 public struct Refresh: CommuteFeature { public let commute: Commute }
 public struct History: CommuteFeature { public let commute: Commute }

@@ -50,13 +50,16 @@ extension CustomRoutes {
     /// Asks a route's fallback engine for its free-flow estimate when it has none from the last
     /// day (at most daily, as the engines ask). True when a new estimate came, false when the
     /// engine was asked and failed (the old estimate stays), nil when it was not asked.
-    func refreshEstimate(of route: inout Route, access: ProviderAccess, policy: CustomPolicy, deadline: TimeInterval) throws -> Bool? {
+    func refreshEstimate(
+        of route: inout Route, access: ProviderAccess, policy: CustomPolicy, deadline: TimeInterval, lines: inout [RouteID: RouteLine]
+    ) throws -> Bool? {
         guard case .provider(let custom) = route.kind, let engine = custom.fallback else { return nil }
         if let estimated = custom.estimatedAt, estimated <= now, now.timeIntervalSince(estimated) < Self.freeFlowInterval { return nil }
         let asking = Route.Custom(provider: engine, from: custom.from, to: custom.to)
         guard case .success(let measurement) = try measure(asking, access: access, budget: policy.budgets[engine] ?? 0, deadline: deadline) else {
             return false
         }
+        if let line = measurement.line { lines[route.id] = line }
         route.custom?.estimateMinutes = measurement.currentMinutes
         route.custom?.estimatedAt = now
         return true

@@ -258,11 +258,14 @@ extension CustomRoutes {
             }
         }
         if let error = state.error { throw error }
+        // The lines engines drew, for the incident feed.
+        var lines: [RouteID: RouteLine] = [:]
         for (index, result) in results {
             let route = routes[index]
             guard case .provider(let custom) = route.kind else { continue }
             switch result {
             case .success(let measurement):
+                if let line = measurement.line { lines[route.id] = line }
                 // Judged against its history, and recorded (when history is on).
                 let (judged, record) = commute.history.judge(
                     named(Self.measured(route, measurement, at: now, queries: queries[route.id] ?? [])), history: commute.history.recordsHistory ? (try? store.history.contents(of: route.id)) : nil,
@@ -294,7 +297,7 @@ extension CustomRoutes {
                 route.custom?.liveProblem = problem
                 fellBack.insert(route.id)
             }
-            if let estimated = try refreshEstimate(of: &route, access: access, policy: policy, deadline: deadline), estimated {
+            if let estimated = try refreshEstimate(of: &route, access: access, policy: policy, deadline: deadline, lines: &lines), estimated {
                 fellBack.insert(route.id)
             }
             outcomes[index].route = route
@@ -313,6 +316,7 @@ extension CustomRoutes {
                 }
             }
         }
+        try commute.incidents.keepLines(lines)
         var result = CustomRefreshResult(outcomes: outcomes, reschedule: nil, warnings: warnings + commute.history.record(readings))
         try recordProviderHealth(outcomes)
         if !result.fetched.isEmpty || !fellBack.isEmpty { result.reschedule = try commute.reschedule() }

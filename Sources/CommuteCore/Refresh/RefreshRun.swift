@@ -52,6 +52,8 @@ public struct RefreshRequest {
     public var places: () throws -> Places.SearchAccess?
     /// Where delay-watch alerts go.
     public var sender: NotifierSender
+    /// The Autobahn API's address in place of its own (`TRAVELTIMES_AUTOBAHN_URL`, a test server).
+    public var incidentsBase: String?
 
     public init(
         feed: (source: FeedSource, display: String)?, accessCode: String?, only: [RouteID], selection: CustomRoutes.CustomSelection,
@@ -92,6 +94,8 @@ public struct RefreshReport {
     public var transit: [Transit.TransitRefreshOutcome] = []
     /// The alerts re-planned with the transit routes' new departures.
     public var transitPlan: Commute.RescheduleSummary?
+    /// The incident feed's roads asked, and why any failed.
+    public var incidents = Incidents.IncidentOutcome()
     /// Each calendar that could not be read, once.
     public var calendarProblems: [String] = []
     public var events: [Alerts.WatchEvent] = []
@@ -136,6 +140,7 @@ extension Commute {
         run.feed()
         try run.customRoutes()
         try run.transit()
+        try run.incidents()
         run.record()
         try run.calendars()
         observer.finished(.planned, run.report)
@@ -205,6 +210,14 @@ private struct RefreshSteps {
         report.transit = try commute.transit.refreshTransit(client: request.session.limited(to: Transit.largestTimetableZip), timeout: remaining())
         if report.transit.contains(where: { !$0.routes.isEmpty }) { report.transitPlan = try commute.reschedule() }
         observer.finished(.transit, report)
+    }
+
+    /// The incident feed, for the motorways the car routes' lines use (not with `--route`).
+    mutating func incidents() throws {
+        guard request.only.isEmpty else { return }
+        report.incidents = try commute.incidents.refreshIncidents(
+            client: request.session.limited(to: AutobahnIncidents.maximumAnswerBytes), userAgent: request.access.userAgent, base: request.incidentsBase,
+            timeout: min(20, remaining()))
     }
 
     /// Without a feed this run is the refresh: recorded as a success only when every custom route

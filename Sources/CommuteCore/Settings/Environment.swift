@@ -9,6 +9,6 @@ extension EnvironmentVariable {
     /// service's host (from its file), then the system's.
     public static var documented: [EnvironmentVariable] {
         program + RouteProvider.keyed.compactMap(\.keyVariable) + RouteProvider.allCases.map(\.baseURLVariable)
-            + [Geocoder.nominatim.baseURLVariable] + Channel.hostVariables + system
+            + [Geocoder.nominatim.baseURLVariable, AutobahnIncidents.baseURLVariable] + Channel.hostVariables + system
     }
 }

@@ -31,6 +31,9 @@ public enum RoutingAPI {
         /// A transit planner's itineraries, soonest first: each a departure from the door with
         /// its legs. Nil for a car provider.
         public var itineraries: [TransitDeparture]?
+        /// Where a car route runs and the motorways it uses, where the engine drew it (OSRM,
+        /// Valhalla): what incident feeds are held against.
+        public var line: RouteLine?
     }
 
     /// Why an answer holds no travel time.

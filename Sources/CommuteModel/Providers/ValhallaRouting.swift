@@ -36,6 +36,28 @@ struct ValhallaRouting: RoutingService {
         let miles = (trip["units"] as? String).map { $0 == "miles" || $0 == "mi" } ?? false
         let length = summary["length"] as? Double
         let metres = try Field.metres(length.map { $0 * (miles ? 1_609.344 : 1_000) }, "trip.summary.length")
-        return RoutingAPI.measurement(now: seconds, usual: nil, metres: metres)
+        return RoutingAPI.measurement(now: seconds, usual: nil, metres: metres).map { measurement in
+            var measurement = measurement
+            measurement.line = Self.line(of: trip)
+            return measurement
+        }
+    }
+
+    /// Each leg's shape (polyline, precision 6) joined, and the motorways its maneuvers' street
+    /// names give (`A 8`); nil without a shape.
+    static func line(of trip: [String: Any]) -> RouteLine? {
+        var points: [Coordinate] = []
+        var roads: [String] = []
+        for case let leg as [String: Any] in (trip["legs"] as? [Any]) ?? [] {
+            if let shape = leg["shape"] as? String, shape.utf8.count <= 4 << 20, let decoded = RouteLine.decodePolyline(shape, precision: 6) {
+                points += decoded
+            }
+            for case let maneuver as [String: Any] in (leg["maneuvers"] as? [Any]) ?? [] {
+                for case let name as String in (maneuver["street_names"] as? [Any]) ?? [] where name.utf8.count <= 200 {
+                    roads += RouteLine.motorways(in: name)
+                }
+            }
+        }
+        return points.isEmpty ? nil : RouteLine(points: points, roads: roads)
     }
 }

@@ -68,10 +68,16 @@ extension Commands {
             let display = only.isEmpty ? feed?.display : nil
             let printer = RefreshPrinter(invocation, commute, io: io, quiet: quiet, display: display)
             defer { printer.stopSpinner() }
-            let request = RefreshRequest(
+            var request = RefreshRequest(
                 feed: feed, accessCode: accessCode, only: only, selection: invocation.isSet(Self.all) ? .all : .inPlay, timeout: timeout, quiet: quiet,
                 access: access, session: session, secrets: secrets, places: { try invocation.searchAccess(commute.configuration) },
                 sender: invocation.sender(io))
+            if let text = invocation.environment[AutobahnIncidents.baseURLVariable.name], !text.isEmpty {
+                guard let base = RoutingAPI.baseURL(text) else {
+                    throw invocation.usage("Invalid \(AutobahnIncidents.baseURLVariable.name) '\(FeedSource.display(text))': use http(s)://host[:port][/path].")
+                }
+                request.incidentsBase = base
+            }
             let report: RefreshReport
             do {
                 report = try commute.refresh(request, observer: printer)
@@ -80,6 +86,12 @@ extension Commands {
                     "No feed source and no custom routes: pass --source URL|FILE, set TRAVELTIMES_SOURCE, run "
                         + "`traveltimes config set source \(FeedSource.wsdotURL)`, "
                         + "add a route of your own with `traveltimes route add`, or a transit feed with `traveltimes transit add`.")
+            }
+            // A road the incident feed could not answer for keeps what was known: said, not an error.
+            if !quiet {
+                for (road, problem) in report.incidents.failed.sorted(by: { $0.key < $1.key }) {
+                    io.warn("incidents on \(road) not read: \(problem); those known are kept")
+                }
             }
             try Commands.finishRefresh(report, invocation, commute, io: io, display: display, secrets: secrets, quiet: quiet)
         }

@@ -98,6 +98,8 @@ extension Commands {
             if let arrival {
                 io.out("  Arrive:   \(TimeFormatting.moment(arrival, relativeTo: commute.now, calendar: calendar)) if you leave now")
             }
+            // The incident feed's notices on the route's roads, in force now (never minutes).
+            for notice in commute.incidents.notices(for: [route.id])[route.id] ?? [] { io.out("  \(notice)") }
             if case .provider(let custom) = route.kind, custom.fetchedAt == nil {
                 io.out("  Updated:  not fetched yet; the next refresh that needs it asks \(custom.provider.displayName)")
             } else {

@@ -1,0 +1,74 @@
+import Foundation
+import TestThreads
+import Testing
+
+/// Disruption on a car route: Germany's Autobahn API against its loopback stand-in
+/// (`Tests/Support/autobahn_server.py`, serving real recorded answers: `Fixtures/real/autobahn/`),
+/// the route's line and motorway from the OSRM stand-in.
+@Suite(.ownThreads) struct IncidentTests {
+    /// 2 October 2026, 12:30 in Germany: the recorded jam between Heimsheim and Pforzheim-Nord
+    /// began at 12:01.
+    static let noon = "2026-10-02T12:30:00+02:00"
+
+    /// A drive along the A8 past Heimsheim (OSRM's line: straight between its ends, on the A 8).
+    func drive(_ engines: EngineServer, _ autobahn: SteeredServer) throws -> Sandbox {
+        let sandbox = Sandbox()
+        sandbox.environment.merge(engines.environment) { _, new in new }
+        sandbox.environment["TRAVELTIMES_AUTOBAHN_URL"] = autobahn.base
+        sandbox.environment["TRAVELTIMES_TZ"] = "Europe/Berlin"
+        try engines.steer(#"{"ref": "A 8;A 81"}"#)
+        try sandbox.ok(["config", "set", "contact", "me@example.org"])
+        try sandbox.ok(["route", "add", "drive", "--provider", "osrm", "--from", "48.8309,8.95", "--to", "48.8509,8.7", "--now", Self.noon])
+        try sandbox.ok(["favorites", "add", "drive"])
+        return sandbox
+    }
+
+    @Test func anAutobahnWarningNearACarRouteShowsOnItAsANotice() throws {
+        let engines = try EngineServer()
+        let autobahn = try SteeredServer(script: "autobahn_server.py")
+        let sandbox = try drive(engines, autobahn)
+        #expect(try sandbox.ok(["refresh", "--now", Self.noon]).stderr == "")
+        // The motorways the line uses, warnings and closures each; named as the public services are.
+        let asked = autobahn.entries().map { "\($0["path"] ?? "") \($0["userAgent"] ?? "")" }
+        #expect(asked == [
+            "/A8/services/warning traveltimes/0.4.0 (+mailto:me@example.org)", "/A8/services/closure traveltimes/0.4.0 (+mailto:me@example.org)",
+            "/A81/services/warning traveltimes/0.4.0 (+mailto:me@example.org)", "/A81/services/closure traveltimes/0.4.0 (+mailto:me@example.org)",
+        ])
+        // The warning on its way is shown, as a notice; the closures near Leonberg and Munich are
+        // not on it, and those near Munich are for later.
+        let notice = "  Incident: A8 | Heimsheim - Pforzheim-Nord (Stuttgart -> Karlsruhe): a warning (Autobahn GmbH notice, not a delay figure)"
+        let shown = try sandbox.ok(["route", "drive", "--now", Self.noon]).stdout.components(separatedBy: "\n")
+        #expect(shown.filter { $0.contains("Incident") } == [notice], "\(shown)")
+        // The alert carries it, after the route's line.
+        try sandbox.ok(["schedule", "add", "--at", "12:45", "--route", "drive", "--days", "fri", "--now", Self.noon])
+        let alert = try sandbox.ok(["tick", "--now", "2026-10-02T12:45:00+02:00"]).stdout
+        #expect(alert.components(separatedBy: "\n").dropFirst().prefix(2) == [
+            "48.8309,8.95 → 48.8509,8.7 (OSRM): 29 min (free-flow estimate from OSRM, no live traffic)", String(notice.dropFirst(2)),
+        ], "\(alert)")
+        // Asked again only after 5 minutes.
+        try sandbox.ok(["refresh", "--now", "2026-10-02T12:33:00+02:00"])
+        #expect(autobahn.entries().count == 4)
+        try sandbox.ok(["refresh", "--now", "2026-10-02T12:36:00+02:00"])
+        #expect(autobahn.entries().count == 8)
+    }
+
+    @Test func aWarningElsewhereOrTheFeedDownLeavesTheRouteAsItWas() throws {
+        let engines = try EngineServer()
+        let autobahn = try SteeredServer(script: "autobahn_server.py")
+        // The documented example (near Bremen, its coordinates as strings) on the A8: far from the route.
+        try autobahn.steer(#"{"serve": {"A8/warning": "A1-warning-documented.json"}}"#)
+        let sandbox = try drive(engines, autobahn)
+        try sandbox.ok(["refresh", "--now", Self.noon])
+        #expect(!(try sandbox.ok(["route", "drive", "--now", Self.noon]).stdout.contains("Incident")))
+        // Down: said once a refresh (not under --quiet), and nothing known is lost.
+        try autobahn.steer(#"{"fault": "503"}"#)
+        let failing = try sandbox.run(["refresh", "--now", "2026-10-02T12:40:00+02:00"])
+        #expect(failing.status == 0)
+        #expect(failing.stderr == """
+            traveltimes: warning: incidents on A8 not read: the Autobahn API answered HTTP 503; those known are kept
+            traveltimes: warning: incidents on A81 not read: the Autobahn API answered HTTP 503; those known are kept
+
+            """, "\(failing)")
+        #expect(try sandbox.run(["refresh", "--quiet", "--now", "2026-10-02T12:50:00+02:00"]).stderr == "")
+    }
+}
