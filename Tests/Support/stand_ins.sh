@@ -5,11 +5,12 @@
 #     eval "$(Tests/Support/stand_ins.sh)"
 #
 # The services (each Tests/Support/*_server.py, serving recorded answers): HERE, TomTom and Google;
-# Transitous and Nominatim; OSRM and Valhalla; Home Assistant (token YOUR-LONG-LIVED-TOKEN); an MQTT
+# Transitous and Nominatim; OSRM and Valhalla; the Autobahn API; Home Assistant (token YOUR-LONG-LIVED-TOKEN); an MQTT
 # broker (user ha, password secret). Programs: `crontab` (its table in a file) and `systemctl` (it
 # records its arguments), first on PATH. The servers stop after an hour ($STAND_IN_SECONDS) or when
 # `kill $TRAVELTIMES_STAND_INS` ends them; their logs and controls are in $DIR (default
-# /tmp/tt-stand-ins), where the README's /tmp/transitous.json is a link to Transitous's control.
+# /tmp/tt-stand-ins), where the README's /tmp/transitous.json and /tmp/engines.json are links to
+# Transitous's and the engines' controls.
 # Test-only: nothing here is for a real setup.
 set -eu
 DIR=${1:-/tmp/tt-stand-ins}
@@ -39,9 +40,11 @@ echo '{}' > "$DIR/transitous.json"
 echo '{}' > "$DIR/engines.json"
 echo '{"token": "YOUR-LONG-LIVED-TOKEN"}' > "$DIR/homeassistant.json"
 ln -sf "$DIR/transitous.json" /tmp/transitous.json
+ln -sf "$DIR/engines.json" /tmp/engines.json
 providers=$(start providers provider_server.py "$DIR/providers.log")
 transitous=$(start transitous transitous_server.py "$DIR/transitous.log" "$DIR/transitous.json")
 engines=$(start engines engine_server.py "$DIR/engines.log" "$DIR/engines.json")
+autobahn=$(start autobahn autobahn_server.py "$DIR/autobahn.log")
 homeassistant=$(start homeassistant homeassistant_server.py "$DIR/homeassistant.log" "$DIR/homeassistant.json")
 broker=$(start mqtt mqtt_server.py "$DIR/retained.json" ha secret)
 
@@ -61,7 +64,7 @@ cat <<EOF
 export PATH='$DIR/bin':"\$PATH"
 export TRAVELTIMES_HERE_URL=http://127.0.0.1:$providers/ TRAVELTIMES_TOMTOM_URL=http://127.0.0.1:$providers TRAVELTIMES_GOOGLE_URL=http://127.0.0.1:$providers
 export TRAVELTIMES_TRANSITOUS_URL=http://127.0.0.1:$transitous TRAVELTIMES_NOMINATIM_URL=http://127.0.0.1:$transitous
-export TRAVELTIMES_OSRM_URL=http://127.0.0.1:$engines TRAVELTIMES_VALHALLA_URL=http://127.0.0.1:$engines
+export TRAVELTIMES_OSRM_URL=http://127.0.0.1:$engines TRAVELTIMES_VALHALLA_URL=http://127.0.0.1:$engines TRAVELTIMES_AUTOBAHN_URL=http://127.0.0.1:$autobahn
 export TRAVELTIMES_STAND_INS='$(tr '\n' ' ' < "$DIR/pids")'
 echo 'Stand-ins up for $SECONDS_UP s. Home Assistant: http://127.0.0.1:$homeassistant (the README says http://homeassistant.local:8123); MQTT: mqtt://ha:secret@127.0.0.1:$broker (broker.local:1883).' >&2
 EOF

@@ -210,6 +210,8 @@ final class ReadmeRun: @unchecked Sendable {
     let providers: ProviderServer
     let transitous: TransitousServer
     let engines: EngineServer
+    /// The Autobahn API's incidents.
+    let autobahn: SteeredServer
     /// Home Assistant's REST API, shown as http://homeassistant.local:8123, taking the README's token.
     let homeAssistant: SteeredServer
     /// An MQTT broker taking user ha, password secret, shown as broker.local:1883.
@@ -227,6 +229,7 @@ final class ReadmeRun: @unchecked Sendable {
         providers = try ProviderServer()
         transitous = try TransitousServer()
         engines = try EngineServer()
+        autobahn = try SteeredServer(script: "autobahn_server.py")
         homeAssistant = try SteeredServer(script: "homeassistant_server.py")
         try homeAssistant.steer(#"{"token": "YOUR-LONG-LIVED-TOKEN"}"#)
         broker = try LoopbackServer(script: "mqtt_server.py", arguments: [sandbox.home + "-retained.json", "ha", "secret"])
@@ -234,7 +237,7 @@ final class ReadmeRun: @unchecked Sendable {
         let binaries = URL(fileURLWithPath: Paths.binary).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: sandbox.home + "-home", withIntermediateDirectories: true)
         places = [
-            (transitous.control, "/tmp/transitous.json"), (homeAssistant.base, "http://homeassistant.local:8123"),
+            (transitous.control, "/tmp/transitous.json"), (engines.control, "/tmp/engines.json"), (homeAssistant.base, "http://homeassistant.local:8123"),
             (providers.environment["TRAVELTIMES_TOMTOM_URL"] ?? "", "http://127.0.0.1:PORT"),
             ("127.0.0.1:\(broker.port)", "broker.local:1883"), (sandbox.home + "-home", "/home/me"), (binaries, "/home/me/.local/bin"), (sandbox.home, "/tmp/tt"),
         ].sorted { $0.real.count > $1.real.count }
@@ -245,7 +248,7 @@ final class ReadmeRun: @unchecked Sendable {
             "LANG": "C.UTF-8",
             "TRAVELTIMES_NOW": ReadmeTests.elsewhen,
         ].merging(providers.environment) { _, new in new }.merging(transitous.environment) { _, new in new }
-            .merging(engines.environment) { _, new in new }
+            .merging(engines.environment) { _, new in new }.merging(["TRAVELTIMES_AUTOBAHN_URL": autobahn.base]) { _, new in new }
     }
 
     struct Outcome {

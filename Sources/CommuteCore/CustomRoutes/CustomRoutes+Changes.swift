@@ -266,7 +266,7 @@ extension CustomRoutes {
     /// in its history, as a refresh's would be; a history that cannot be written is not the add's
     /// failure, and comes back in `warnings`.
     public func addCustomRoute(_ route: Route, measurement: RoutingAPI.Measurement?) throws -> AddedCustomRoute {
-        if let line = measurement?.line { try commute.incidents.keepLines([route.id: line]) }
+        if let line = measurement?.line { commute.incidents.keepLines([route.id: line]) }
         let (saved, record) = measurement.map { commute.history.judge(named(Self.measured(route, $0, at: now)), history: nil) } ?? (route, nil)
         try store.updateCustomRoutes { routes in
             // Transit routes share the ID space: their file is read under the same lock.

@@ -316,7 +316,7 @@ extension CustomRoutes {
                 }
             }
         }
-        try commute.incidents.keepLines(lines)
+        commute.incidents.keepLines(lines)
         var result = CustomRefreshResult(outcomes: outcomes, reschedule: nil, warnings: warnings + commute.history.record(readings))
         try recordProviderHealth(outcomes)
         if !result.fetched.isEmpty || !fellBack.isEmpty { result.reschedule = try commute.reschedule() }

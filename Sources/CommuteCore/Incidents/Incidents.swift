@@ -15,10 +15,12 @@ extension Incidents {
     static let covered = (latitude: 47.2...55.1, longitude: 5.8...15.1)
 
     /// Keeps the lines engines drew for these routes (a route without one keeps its old line).
-    func keepLines(_ lines: [RouteID: RouteLine]) throws {
+    /// A damaged `incidents.json` keeps none, and is left as it is: the refresh's incidents step
+    /// names it; a route's time is never lost to it.
+    func keepLines(_ lines: [RouteID: RouteLine]) {
         let kept = lines.filter { _, line in line.points.contains(where: Self.isCovered) }
         guard !kept.isEmpty else { return }
-        try store.update(IncidentState.self) { state in
+        try? store.update(IncidentState.self) { state in
             state.lines.merge(kept) { _, new in new }
             // Past the most kept, the routes asked last stay (a bound on a file read by every alert).
             while state.lines.count > IncidentState.largestLineCount, let any = state.lines.keys.first(where: { kept[$0] == nil }) {
@@ -55,7 +57,8 @@ extension Incidents {
     /// and keeps the items near a line. Removed routes' lines go first.
     public func refreshIncidents(client: any HTTPClient, userAgent: String, base: String?, timeout: TimeInterval) throws -> IncidentOutcome {
         var outcome = IncidentOutcome()
-        guard let state = try? store.read(IncidentState.self), !state.lines.isEmpty else { return outcome }
+        let state = try store.read(IncidentState.self)
+        guard !state.lines.isEmpty else { return outcome }
         let routeIDs = Set(try store.routes().routes.filter(\.isProviderRoute).map(\.id))
         let lines = state.lines.filter { routeIDs.contains($0.key) }
         let roads = Set(lines.values.flatMap(\.roads)).sorted()

@@ -96,6 +96,8 @@ public struct RefreshReport {
     public var transitPlan: Commute.RescheduleSummary?
     /// The incident feed's roads asked, and why any failed.
     public var incidents = Incidents.IncidentOutcome()
+    /// Why the incident feed was not asked (`incidents.json` cannot be read).
+    public var incidentProblem: String?
     /// Each calendar that could not be read, once.
     public var calendarProblems: [String] = []
     public var events: [Alerts.WatchEvent] = []
@@ -215,9 +217,14 @@ private struct RefreshSteps {
     /// The incident feed, for the motorways the car routes' lines use (not with `--route`).
     mutating func incidents() throws {
         guard request.only.isEmpty else { return }
-        report.incidents = try commute.incidents.refreshIncidents(
-            client: request.session.limited(to: AutobahnIncidents.maximumAnswerBytes), userAgent: request.access.userAgent, base: request.incidentsBase,
-            timeout: min(20, remaining()))
+        do {
+            report.incidents = try commute.incidents.refreshIncidents(
+                client: request.session.limited(to: AutobahnIncidents.maximumAnswerBytes), userAgent: request.access.userAgent,
+                base: request.incidentsBase, timeout: min(20, remaining()))
+        } catch let error as StoreError {
+            // The rest of the refresh is not lost to it: said, and the file left as it is.
+            report.incidentProblem = error.description
+        }
     }
 
     /// Without a feed this run is the refresh: recorded as a success only when every custom route

@@ -7,7 +7,8 @@ extension RouteProvider.Descriptor {
     static let osrm = keyless(
         "osrm", displayName: "OSRM", mode: .freeFlow, url: "https://router.project-osrm.org", budget: 100, perMinute: 60, historyCode: 6,
         software: "OSRM", asked: [
-            "GET /route/v1/driving/LON,LAT;LON,LAT (no key): a free-flow estimate",
+            "GET /route/v1/driving/LON,LAT;LON,LAT?steps=true (no key): a free-flow",
+            "estimate, and the route's line and motorways (for the Autobahn API)",
         ],
         service: OSRMRouting())
 }

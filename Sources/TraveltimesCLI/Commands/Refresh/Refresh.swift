@@ -87,6 +87,7 @@ extension Commands {
                         + "`traveltimes config set source \(FeedSource.wsdotURL)`, "
                         + "add a route of your own with `traveltimes route add`, or a transit feed with `traveltimes transit add`.")
             }
+            if let problem = report.incidentProblem { io.warn("incidents not checked: \(problem)") }
             // A road the incident feed could not answer for keeps what was known: said, not an error.
             if !quiet {
                 for (road, problem) in report.incidents.failed.sorted(by: { $0.key < $1.key }) {
