@@ -47,8 +47,8 @@ import Testing
 
 
             """)
-        // The same itinerary asked again by its ID, then the plan from now for the next run.
-        #expect(asked(server, since: before) == ["/api/v6/refresh-itinerary it-20261124T1617", "/api/v6/plan 2026-11-24T16:14:00Z"])
+        // The same itinerary asked again by its ID, then the plan from when the rider left for the next run.
+        #expect(asked(server, since: before) == ["/api/v6/refresh-itinerary it-20261124T1617", "/api/v6/plan 2026-11-24T16:11:00Z"])
         // `status` and `doctor` say what following costs.
         let following = "1 trip followed until its line leaves, 2 requests so far (each asked at most every 6 min, "
             + "at most 6 requests a trip, none for a GTFS route; follow-threshold 5 min)"
@@ -75,6 +75,23 @@ import Testing
         let json = try #require(try sandbox.json(["delivered", "--json", "--now", "2026-11-24T08:30:00-08:00"]) as? [[String: Any]])
         #expect(json.first?["action"] as? String == "updated")
         #expect(json.first?["reason"] as? String == "followed (cancelled): Your 8:17 AM 545 to Redmond is cancelled: take the 8:32 AM (leave 8:26 AM)")
+    }
+
+    @Test func onNtfyTheLeaveAlertItselfIsChangedInPlace() throws {
+        let channel = try ChannelServer()
+        let (server, sandbox, _) = try leaveAlert(#"{"cancel": ["16:17"]}"#, configure: [["notify", "add", "ntfy://\(channel.host)/commute"]])
+        let tick = try sandbox.run(["tick", "--now", "2026-11-24T08:14:00-08:00"])
+        let delivered = try sandbox.run(["delivered", "--now", "2026-11-24T08:14:00-08:00"])
+        let context = "\(tick)\n\(delivered)\n\(server.requests().map(\.path))\n\((try? String(contentsOfFile: sandbox.home + "/alerts.json", encoding: .utf8)) ?? "")"
+        #expect(tick.stdout.hasPrefix("Your 8:17 AM"), "\(context)")
+        let messages = try #require((try channel.state()["ntfy"] as? [String: [[String: Any]]])?["commute"])
+        // One notification: the leave alert, now saying what to do instead.
+        #expect(messages.count == 1, "\(messages)")
+        let id = try #require(messages.first?["sequence"] as? String)
+        #expect(messages.first?["versions"] as? Int == 2, "\(messages)")
+        let requests = channel.requests().filter { $0.path.hasPrefix("/commute") }
+        #expect(requests.map { "\($0.method) \($0.path)" } == ["POST /commute", "POST /commute/\(id)"])
+        #expect(decodeTitle(requests[1].headers["Title"]) == "Your 8:17 AM 545 to Redmond is cancelled: take the 8:32 AM (leave 8:26 AM)")
     }
 
     @Test func homeAssistantCarriesTheFollowedTripAsItIsNow() throws {
@@ -137,7 +154,7 @@ import Testing
         #expect(try sandbox.ok(["tick", "--now", "2026-11-24T08:20:00-08:00"]).stdout == "")
         // Refused once, the ID is not asked for again: one plan a look.
         #expect(asked(server, since: before) == [
-            "/api/v6/refresh-itinerary it-20261124T1617", "/api/v6/plan 2026-11-24T16:14:00Z", "/api/v6/plan 2026-11-24T16:20:00Z",
+            "/api/v6/refresh-itinerary it-20261124T1617", "/api/v6/plan 2026-11-24T16:11:00Z", "/api/v6/plan 2026-11-24T16:20:00Z",
         ])
     }
 

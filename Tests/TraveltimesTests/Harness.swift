@@ -68,6 +68,9 @@ final class Sandbox: @unchecked Sendable {
             "TRAVELTIMES_HOME": home,
             "TRAVELTIMES_TZ": zone,
             "TRAVELTIMES_NOW": Paths.capturedAt,
+            // No test reaches a public service: the Autobahn API is asked only where a test
+            // starts its stand-in (a route in Germany otherwise finds nothing listening here).
+            "TRAVELTIMES_AUTOBAHN_URL": "http://127.0.0.1:9",
         ]
     }
 

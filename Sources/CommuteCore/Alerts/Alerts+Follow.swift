@@ -192,8 +192,10 @@ extension Alerts {
                 }
             }
             guard needsPlan, trip.requests + look.requests < FollowedTrip.largestRequestCount else { return look }
-            // The plan from now: the same run among its itineraries, and the next ones.
-            switch try customRoutes.measure(custom, access: access, budget: budget, deadline: deadline, query: RoutingQuery(time: now, arriveBy: false)) {
+            // The plan from when the rider was told to leave: the same run among its itineraries
+            // (it left the door before now), and the next ones.
+            let from = min(now, trip.leave)
+            switch try customRoutes.measure(custom, access: access, budget: budget, deadline: deadline, query: RoutingQuery(time: from, arriveBy: false)) {
             case .success(let measurement):
                 look.requests += 1
                 let itineraries = measurement.itineraries ?? []
