@@ -91,6 +91,8 @@ extension Incidents {
                     items += read
                 } catch HTTPClientError.helperMissing(let path) {
                     throw FetchError.helperMissing(path: path)
+                } catch HTTPClientError.tooLarge(let limit) {
+                    problem = "the Autobahn API's \(service) answer for \(road) is over \(limit / 1_048_576) MiB"
                 } catch {
                     problem = "the Autobahn API could not be reached: \(DisplayText.line(String(String(describing: error).prefix(200))))"
                 }

@@ -139,7 +139,8 @@ public struct FollowUp: Sendable, Equatable {
             reason = "\(late > 0 ? late : moved) min late"
         } else if abs(moved) >= threshold {
             let early = max(-moved, -late)
-            title = "The \(named) leaves \(early) min early, at \(time(found.boarding)): leave by \(time(next.leave))"
+            title = "The \(named) leaves \(early) min early, at \(time(found.boarding)): "
+                + (next.leave > moment ? "leave by \(time(next.leave))" : "leave now")
             reason = "\(early) min early"
         } else {
             title = "Your connection on the \(named) is \(arrivalMoved > 0 ? "late" : "earlier"): " + arrivalPhrase(found.arrival, by: trip.deadline, time: time)
