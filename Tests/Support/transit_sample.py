@@ -5,9 +5,12 @@ GTFS zip by Python's zipfile, the GTFS-realtime feeds by the hand encoder of gtf
 
     transit_sample.py OUT
     transit_sample.py feed OUT.pb HH:MM TRIP=SECONDS|TRIP=cancel ...
+    transit_sample.py alerts OUT.pb HH:MM HEADER@HH:MM-HH:MM ...
 
 The second form writes one realtime feed of the morning below, dated HH:MM, with each trip delayed
-by SECONDS or cancelled: what a test needs beyond the bundled two.
+by SECONDS or cancelled: what a test needs beyond the bundled two. The third writes a service
+alerts feed dated HH:MM, each alert on Bay 2 (stop 1201) with its header, in force that morning
+between the two times (`+1d` after the second moves it a day on).
 
 A fictional agency in Seattle's zone, with a weekday service on every date from 2020 to 2099 (so a
 newcomer who adds it today has buses; the realtime morning below stays pinned to one day):
@@ -109,9 +112,26 @@ def custom_feed(path, at, changes):
         handle.write(feed(instant(hour, minute), updates))
 
 
+def alerts_feed(path, at, alerts):
+    hour, minute = (int(part) for part in at.split(":"))
+    entities = b""
+    for index, alert in enumerate(alerts):
+        words, period = alert.rsplit("@", 1)
+        days = 86400 if period.endswith("+1d") else 0
+        start, end = (tuple(int(part) for part in clock.split(":")) for clock in period.replace("+1d", "").split("-"))
+        body = ld(1, v(1, instant(*start) + days) + v(2, instant(*end) + days)) + ld(5, ld(5, "1201")) + \
+            ld(10, ld(1, ld(1, words) + ld(2, "en")))
+        entities += ld(2, ld(1, "x%d" % index) + ld(5, body))
+    with open(path, "wb") as handle:
+        handle.write(header(instant(hour, minute)) + entities)
+
+
 def main():
     if sys.argv[1] == "feed":
         custom_feed(sys.argv[2], sys.argv[3], sys.argv[4:])
+        return
+    if sys.argv[1] == "alerts":
+        alerts_feed(sys.argv[2], sys.argv[3], sys.argv[4:])
         return
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)

@@ -211,3 +211,34 @@ import Testing
         #expect(server.requests().count == requests, "following a GTFS trip asks nothing")
     }
 }
+
+/// A GTFS route's service alerts are those in force in the window of its next trip: from now until
+/// that trip arrives (the sample's alerts on Bay 2, made by `transit_sample.py alerts`).
+@Suite(.ownThreads) struct GTFSAlertWindowTests {
+    @Test func onlyTheAlertsOfTheNextTripsWindowAreShown() throws {
+        let server = try TransitServer()
+        let sandbox = Sandbox(runner: .binary)
+        let alerts = sandbox.home + "-alerts.pb"
+        defer { try? FileManager.default.removeItem(atPath: alerts) }
+        let made = try execute([
+            "python3", Paths.root.appendingPathComponent("Tests/Support/transit_sample.py").path, "alerts", alerts, "07:30",
+            "Bay 2 elevator out of service@08:00-08:30", "Bay 2 closed for works@06:00-07:00", "Bay 2 repainted@08:00-09:00+1d",
+            "<p>Bay&nbsp;2 <b>moved</b> north</p>@07:00-12:00",
+        ], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(made.status == 0, "\(made)")
+        try server.serve(Paths.transit("metro-gtfs.zip"), as: "gtfs.zip")
+        try server.serve(Paths.transit("realtime-0730.pb"), as: "tripupdates.pb")
+        try server.serve(alerts, as: "alerts.pb")
+        try sandbox.ok(["transit", "add", "metro", "--static", server.url("gtfs.zip"), "--realtime", server.url("tripupdates.pb"),
+                        "--alerts", server.url("alerts.pb"), "--now", TransitTests.at("07:00")])
+        try sandbox.ok(["route", "add", "commute", "--transit", "metro", "--from-stop", "CH", "--to-stop", "2301", "--walk", "6m", "--now", TransitTests.at("07:00")])
+        try sandbox.ok(["refresh", "--quiet", "--now", TransitTests.at("07:40")])
+        // The next trip that runs is the 8:05 AM 542 (the 7:57 AM is cancelled), arriving 8:50 AM:
+        // the elevator (from 8:00) and the moved bay (all morning) are in its window; the works
+        // that ended at 7:00 and tomorrow's painting are not. The HTML is taken out.
+        let shown = try sandbox.ok(["route", "commute", "--now", TransitTests.at("07:40")]).stdout.components(separatedBy: "\n")
+        #expect(shown.filter { $0.contains("Service alert") } == [
+            "  Service alert: Bay 2 elevator out of service", "  Service alert: Bay 2 moved north",
+        ], "\(shown)")
+    }
+}

@@ -86,7 +86,9 @@ extension Transit {
         transit.nextServiceDay = agency.flatMap { timetable.nextServiceDay(from: $0.local(moment).date.dayNumber) }
         transit.realtimeProblem = realtimeProblem
         transit.followed = Self.followed(runs, in: timetable, realtime: realtime, besides: transit.departures)
-        let found = alerts.map { Self.notices(in: $0, for: timetable, at: moment) } ?? []
+        // The alerts of the window of the next trip that can be taken: from now until it arrives.
+        let until = transit.departures.first(where: Route.Transit.isRunning)?.arrival ?? moment
+        let found = alerts.map { Self.notices(in: $0, for: timetable, from: moment, until: max(moment, until)) } ?? []
         transit.notices = found.isEmpty ? nil : found
         var planned = route
         planned.transit = transit
@@ -104,23 +106,24 @@ extension Transit {
         return found.isEmpty ? nil : found
     }
 
-    /// The headers of the alerts in force at `moment` that name one of the timetable's lines or
-    /// stops, or one of its trips.
-    static func notices(in feed: GTFSRealtime, for timetable: TransitTimetable, at moment: Date) -> [String] {
+    /// The headers of the alerts in force at some time from `moment` to `until` (the window of the
+    /// next trip) that name one of the timetable's lines or stops, or one of its trips: one line
+    /// each, in plain words (a feed's HTML taken out), once.
+    static func notices(in feed: GTFSRealtime, for timetable: TransitTimetable, from moment: Date, until: Date) -> [String] {
         let routeIDs = Set(timetable.trips.map(\.routeID))
         let stops = Set(timetable.fromStops + timetable.toStops)
         let trips = Set(timetable.trips.map(\.id))
-        let seconds = Int(moment.timeIntervalSince1970)
+        let start = Int(moment.timeIntervalSince1970), end = Int(until.timeIntervalSince1970)
         var found: [String] = []
         for alert in feed.alerts {
-            let inForce = alert.periods.isEmpty || alert.periods.contains { ($0.start ?? .min) <= seconds && seconds <= ($0.end ?? .max) }
+            // A period overlaps the window unless it ends before it starts or starts after it ends.
+            let inForce = alert.periods.isEmpty || alert.periods.contains { ($0.start ?? .min) <= end && start <= ($0.end ?? .max) }
             guard inForce else { continue }
             let names = alert.routeIDs.contains(where: routeIDs.contains) || alert.stopIDs.contains(where: stops.contains)
                 || alert.tripIDs.contains(where: trips.contains)
             guard names else { continue }
-            let text = alert.header ?? alert.description ?? "a service alert"
-            let line = String(DisplayText.line(text).prefix(Route.Transit.longestNotice))
-            if !found.contains(line) { found.append(line) }
+            let line = PlainText.line(alert.header ?? alert.description ?? "a service alert", longest: Route.Transit.longestNotice)
+            if !line.isEmpty, !found.contains(line) { found.append(line) }
             if found.count == Route.Transit.largestNoticeCount { break }
         }
         return found

@@ -181,7 +181,7 @@ extension Route {
         }
 
         /// A departure that can be taken: not cancelled, and calling at the first stop.
-        static func isRunning(_ departure: TransitDeparture) -> Bool { !departure.canceled && !departure.skipped && !departure.dropped }
+        public static func isRunning(_ departure: TransitDeparture) -> Bool { !departure.canceled && !departure.skipped && !departure.dropped }
 
         /// For an arrival at `arrival`: the timetable's last departure that reaches the second stop
         /// by then (what the plan was), and the last running one predicted to (what to take).
