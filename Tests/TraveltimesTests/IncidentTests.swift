@@ -71,4 +71,31 @@ import Testing
             """, "\(failing)")
         #expect(try sandbox.run(["refresh", "--quiet", "--now", "2026-10-02T12:50:00+02:00"]).stderr == "")
     }
+
+    /// A keyed provider draws no line: OSRM is asked for it once (a day at most), then the
+    /// Autobahn API as for any route.
+    @Test func aKeyedRouteInGermanyGetsItsLineFromOSRMOnce() throws {
+        let engines = try EngineServer()
+        let autobahn = try SteeredServer(script: "autobahn_server.py")
+        let providers = try ProviderServer()
+        let sandbox = Sandbox()
+        sandbox.environment.merge(engines.environment) { _, new in new }
+        sandbox.environment.merge(providers.environment) { _, new in new }
+        sandbox.environment["TRAVELTIMES_AUTOBAHN_URL"] = autobahn.base
+        sandbox.environment["TRAVELTIMES_TZ"] = "Europe/Berlin"
+        try engines.steer(#"{"ref": "A 8"}"#)
+        try sandbox.ok(["config", "set", "contact", "me@example.org"])
+        _ = try sandbox.run(["config", "set", "tomtom-key", "-"], stdin: "tt-KEYSECRET-1\n")
+        try sandbox.ok(["route", "add", "drive", "--provider", "tomtom", "--from", "48.8309,8.95", "--to", "48.8509,8.7", "--now", Self.noon])
+        #expect(engines.requests().isEmpty)
+        try sandbox.ok(["refresh", "--all", "--now", Self.noon])
+        #expect(engines.requests().count == 1)
+        let shown = try sandbox.ok(["route", "drive", "--now", Self.noon]).stdout.components(separatedBy: "\n")
+        #expect(shown.filter { $0.contains("Incident") } == [
+            "  Incident: A8 | Heimsheim - Pforzheim-Nord (Stuttgart -> Karlsruhe): a warning (Autobahn GmbH notice, not a delay figure)",
+        ], "\(shown)")
+        // Drawn once: the next refreshes ask TomTom and the Autobahn API, not OSRM.
+        try sandbox.ok(["refresh", "--all", "--now", "2026-10-02T12:45:00+02:00"])
+        #expect(engines.requests().count == 1)
+    }
 }

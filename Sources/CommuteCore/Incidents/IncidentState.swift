@@ -13,6 +13,9 @@ public struct IncidentState: StoreDocument, Equatable {
     public var version: Int
     public var lines: [RouteID: RouteLine]
     public var roads: [String: Road]
+    /// When OSRM was last asked to draw a keyed route's line (its own provider draws none): at
+    /// most daily.
+    public var drawnAt: [RouteID: Date]?
 
     /// One motorway as the feed last answered for it.
     public struct Road: Codable, Sendable, Equatable {
@@ -48,6 +51,11 @@ public struct IncidentState: StoreDocument, Equatable {
             try DocumentProblem.check(id.isValid, "lines has a key that is not a route's ID")
             try DocumentProblem.check(line.points.count <= RouteLine.largestPointCount && line.roads.count <= RouteLine.largestRoadCount, "lines[\(id)] is too long")
             try DocumentProblem.check(line.roads.allSatisfy { !RouteLine.motorways(in: $0).isEmpty }, "lines[\(id)] names a road that is not a motorway")
+        }
+        try DocumentProblem.check((drawnAt ?? [:]).count <= Self.largestLineCount, "drawnAt holds too many routes")
+        for (id, date) in drawnAt ?? [:] {
+            try DocumentProblem.check(id.isValid, "drawnAt has a key that is not a route's ID")
+            try DocumentProblem.date(date, "drawnAt[\(id)]")
         }
         try DocumentProblem.check(roads.count <= Self.largestRoadCount, "roads holds too many")
         for (name, road) in roads {

@@ -53,13 +53,52 @@ extension Incidents {
         public var failed: [String: String] = [:]
     }
 
+    /// The most keyed routes OSRM is asked to draw in one refresh, and how often one is asked.
+    static let drawnPerRefresh = 4
+    static let drawInterval: TimeInterval = 86_400
+
+    /// Draws, with OSRM, the lines of keyed car routes in Germany that have none (their providers
+    /// draw none): a free request of the open engine, at most daily for a route, a few a refresh,
+    /// within OSRM's budget and pace.
+    func drawKeyedLines(_ routes: [Route], access: ProviderAccess) throws {
+        let state = try store.read(IncidentState.self)
+        let wanting = routes.compactMap { route -> (RouteID, Route.Custom)? in
+            guard case .provider(let custom) = route.kind, custom.provider.needsKey, state.lines[route.id] == nil,
+                Self.isCovered(custom.from) || Self.isCovered(custom.to),
+                (state.drawnAt?[route.id]).map({ now.timeIntervalSince($0) >= Self.drawInterval || $0 > now }) ?? true
+            else { return nil }
+            return (route.id, custom)
+        }.prefix(Self.drawnPerRefresh)
+        guard !wanting.isEmpty else { return }
+        var lines: [RouteID: RouteLine] = [:]
+        let budget = configuration.budget(for: .osrm)
+        for (id, custom) in wanting {
+            let asking = Route.Custom(provider: .osrm, from: custom.from, to: custom.to)
+            if case .success(let measurement) = try commute.customRoutes.measure(asking, access: access, budget: budget, deadline: access.clock() + 10),
+                let line = measurement.line
+            {
+                lines[id] = line
+            }
+        }
+        try store.update(IncidentState.self) { saved in
+            for (id, _) in wanting { saved.drawnAt = (saved.drawnAt ?? [:]).merging([id: now]) { _, new in new } }
+            saved.lines.merge(lines.filter { _, line in line.points.contains(where: Self.isCovered) }) { _, new in new }
+        }
+    }
+
     /// Asks the feed about every motorway a kept line uses that was not asked within 5 minutes,
-    /// and keeps the items near a line. Removed routes' lines go first.
-    public func refreshIncidents(client: any HTTPClient, userAgent: String, base: String?, timeout: TimeInterval) throws -> IncidentOutcome {
+    /// and keeps the items near a line. Removed routes' lines go first. Keyed car routes in
+    /// Germany get their lines drawn by OSRM first (`access`).
+    /// `custom`: the custom routes as the refresh has them (else the cache is read for them).
+    public func refreshIncidents(
+        client: any HTTPClient, userAgent: String, base: String?, timeout: TimeInterval, access: ProviderAccess? = nil, custom given: [Route]? = nil
+    ) throws -> IncidentOutcome {
         var outcome = IncidentOutcome()
+        let custom = try given ?? store.routes().routes.filter(\.isProviderRoute)
+        if let access, custom.contains(where: { $0.provider?.needsKey == true }) { try drawKeyedLines(custom, access: access) }
         let state = try store.read(IncidentState.self)
         guard !state.lines.isEmpty else { return outcome }
-        let routeIDs = Set(try store.routes().routes.filter(\.isProviderRoute).map(\.id))
+        let routeIDs = Set(custom.map(\.id))
         let lines = state.lines.filter { routeIDs.contains($0.key) }
         let roads = Set(lines.values.flatMap(\.roads)).sorted()
         let due = roads.filter { road in state.roads[road].map { now.timeIntervalSince($0.checkedAt) >= AutobahnIncidents.freshFor || $0.checkedAt > now } ?? true }
@@ -117,6 +156,7 @@ extension Incidents {
         guard !due.isEmpty || lines.count != state.lines.count else { return outcome }
         try store.update(IncidentState.self) { saved in
             saved.lines = saved.lines.filter { routeIDs.contains($0.key) }
+            saved.drawnAt = saved.drawnAt?.filter { routeIDs.contains($0.key) }
             let used = Set(saved.lines.values.flatMap(\.roads))
             saved.roads = saved.roads.filter { used.contains($0.key) }.merging(answers) { _, new in new }
         }

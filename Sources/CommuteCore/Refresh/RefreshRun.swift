@@ -220,7 +220,8 @@ private struct RefreshSteps {
         do {
             report.incidents = try commute.incidents.refreshIncidents(
                 client: request.session.limited(to: AutobahnIncidents.maximumAnswerBytes), userAgent: request.access.userAgent,
-                base: request.incidentsBase, timeout: min(20, remaining()))
+                base: request.incidentsBase, timeout: min(20, remaining()), access: request.access,
+                custom: report.custom?.outcomes.map(\.route) ?? [])
         } catch let error as StoreError {
             // The rest of the refresh is not lost to it: said, and the file left as it is.
             report.incidentProblem = error.description
