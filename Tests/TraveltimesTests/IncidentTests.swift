@@ -45,6 +45,11 @@ import Testing
         #expect(alert.components(separatedBy: "\n").dropFirst().prefix(2) == [
             "48.8309,8.95 → 48.8509,8.7 (OSRM): 29 min (free-flow estimate from OSRM, no live traffic)", String(notice.dropFirst(2)),
         ], "\(alert)")
+        // `doctor` says what the feed is asked about, and when.
+        let doctor = try sandbox.run(["doctor", "--now", Self.noon]).stdout.components(separatedBy: "\n")
+        #expect(doctor.filter { $0.contains("incidents") }.map { $0.replacingOccurrences(of: #" {2,}"#, with: " | ", options: .regularExpression) } == [
+            "ok | incidents | 1 car route with a line; the Autobahn API's warnings and closures on A8, A81, asked 12:30 PM",
+        ], "\(doctor)")
         // Asked again only after 5 minutes.
         try sandbox.ok(["refresh", "--now", "2026-10-02T12:33:00+02:00"])
         #expect(autobahn.entries().count == 4)
@@ -70,6 +75,8 @@ import Testing
 
             """, "\(failing)")
         #expect(try sandbox.run(["refresh", "--quiet", "--now", "2026-10-02T12:50:00+02:00"]).stderr == "")
+        let doctor = try sandbox.run(["doctor", "--now", "2026-10-02T12:50:00+02:00"]).stdout
+        #expect(doctor.contains("the last ask failed: A8: the Autobahn API answered HTTP 503; A81: the Autobahn API answered HTTP 503"), "\(doctor)")
     }
 
     /// A keyed provider draws no line: OSRM is asked for it once (a day at most), then the

@@ -94,6 +94,8 @@ extension Health {
         case lastDeliveryFailed(Notifier, reason: String)
         /// Transit trips followed after their leave alerts, and what they cost.
         case following(Alerts.Following)
+        /// The incident feed (the Autobahn API) for the car routes with a line.
+        case incidents(Incidents.IncidentSummary)
 
         /// Older than this, the alerts' times are a warning; older than a day, a problem.
         public static let staleAfter: TimeInterval = 2 * 3_600
@@ -111,6 +113,7 @@ extension Health {
             switch self {
             case .customRoutesOnly, .sourceFile, .sourceURL, .zoneSaved, .planned, .onlyWatches, .providerReady: .ok
             case .following(let following): following.stopped.isEmpty ? .ok : .warning
+            case .incidents(let summary): summary.problems.isEmpty && (summary.roads.isEmpty || summary.checkedAt != nil) ? .ok : .warning
             case .noSource, .sourceNotUsable, .sourceIsRelativePath, .sourceFileUnreadable, .sourceNeedsAccessCode, .zoneNotSaved,
                 .schedulesUnreadable, .noSchedules, .allSchedulesDisabled, .planUnreadable, .nothingPlanned, .neverRefreshed,
                 .providerWithoutKey, .lastDeliveryFailed, .transitRelativePath, .calendarsUnreadable:
@@ -155,6 +158,7 @@ extension Health {
         findings += checkDataAge(cache?.routes ?? [])
         if let configuration { findings += checkProviders(configuration, custom, environment: environment) }
         if let following = commute.alerts.following() { findings.append(.following(following)) }
+        if let incidents = commute.incidents.summary() { findings.append(.incidents(incidents)) }
         let transitRoutes = Dictionary(((try? store.transitRoutes()) ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (feed, state, routes) in transit {
             findings.append(.transitFeed(

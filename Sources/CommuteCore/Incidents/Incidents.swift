@@ -47,6 +47,23 @@ extension Incidents {
         return found
     }
 
+    /// What the incident feed knows now, for `doctor`: the routes with a line, the motorways asked
+    /// about, when last, and the problems of the last asks; nil when no route has a line.
+    public struct IncidentSummary: Sendable, Equatable {
+        public var routes: Int
+        public var roads: [String]
+        public var checkedAt: Date?
+        public var problems: [String]
+    }
+
+    public func summary() -> IncidentSummary? {
+        guard let state = try? store.read(IncidentState.self), !state.lines.isEmpty else { return nil }
+        let roads = Set(state.lines.values.flatMap(\.roads)).sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }
+        return IncidentSummary(
+            routes: state.lines.count, roads: roads, checkedAt: roads.compactMap { state.roads[$0]?.checkedAt }.max(),
+            problems: roads.compactMap { road in state.roads[road]?.problem.map { "\(road): \($0)" } })
+    }
+
     /// What asking the feed did: the roads asked, and those that failed with why.
     public struct IncidentOutcome: Sendable, Equatable {
         public var asked: [String] = []
