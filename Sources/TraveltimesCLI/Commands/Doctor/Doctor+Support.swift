@@ -246,17 +246,8 @@ struct Doctor {
                     "the next refresh tries again; traveltimes export remove \(id) and add it again to change its address or token")
         case .exportsUnreadable(let reason):
             return ("exports", "exports.json is unreadable: \(reason)", "move exports.json aside: the next refresh sends everything again")
-        case .following(let following):
-            return ("following", following.summary, following.stopped.isEmpty ? nil : "raise the budget (`traveltimes config set budget.PROVIDER N`) if your plan allows more")
-        case .incidents(let summary):
-            let routes = "\(summary.routes) car route\(summary.routes == 1 ? "" : "s") with a line"
-            guard !summary.roads.isEmpty else {
-                return ("incidents", routes + ", on no motorway the Autobahn API knows: nothing to ask", nil)
-            }
-            let asked = summary.checkedAt.map { "asked \(moment($0))" } ?? "never asked"
-            let detail = "\(routes); the Autobahn API's warnings and closures on \(summary.roads.joined(separator: ", ")), \(asked)"
-                + (summary.problems.isEmpty ? "" : "; the last ask failed: " + summary.problems.joined(separator: "; "))
-            return ("incidents", detail, summary.problems.isEmpty ? (summary.checkedAt == nil ? "traveltimes refresh" : nil) : "the next refresh asks again")
+        case .following(let following): return followingWords(following)
+        case .incidents(let summary): return incidentWords(summary, moment: moment)
         case .lastDeliveryFailed(let notifier, let reason):
             return (notifier.id == 0 ? "notifier" : "notifier \(notifier.id)", "\(notifier.summary): its last delivery failed (\(reason))",
                     "traveltimes notify test, and see what it says")
