@@ -49,7 +49,7 @@ public enum AutobahnIncidents {
             points.append(point)
         }
         let geometry = ((item["geometry"] as? [String: Any])?["coordinates"] as? [Any]) ?? []
-        for case let pair as [Any] in RouteLine.thinned(geometry.map { $0 }, largest: largestItemPoints) where pair.count >= 2 {
+        for case let pair as [Any] in RouteLine.thinned(geometry, largest: largestItemPoints) where pair.count >= 2 {
             if let longitude = number(pair[0]), let latitude = number(pair[1]), let point = Coordinate(latitude: latitude, longitude: longitude) {
                 points.append(point)
             }
@@ -62,15 +62,6 @@ public enum AutobahnIncidents {
         return Incident(
             id: id, road: road, kind: text("display_type", longest: 40) ?? "WARNING", title: title, direction: text("subtitle", longest: 120),
             points: points, future: future, start: start)
-    }
-}
-
-extension RouteLine {
-    /// `thinned` for any list.
-    static func thinned<T>(_ items: [T], largest: Int) -> [T] {
-        guard items.count > largest, largest >= 2 else { return items }
-        let step = Double(items.count - 1) / Double(largest - 1)
-        return (0..<largest).map { items[min(items.count - 1, Int((Double($0) * step).rounded()))] }
     }
 }
 

@@ -48,11 +48,12 @@ public struct RouteLine: Codable, Sendable, Equatable {
         return points
     }
 
-    /// At most `largest` points, evenly taken, the first and the last kept.
-    public static func thinned(_ points: [Coordinate], largest: Int) -> [Coordinate] {
-        guard points.count > largest, largest >= 2 else { return points }
-        let step = Double(points.count - 1) / Double(largest - 1)
-        return (0..<largest).map { points[min(points.count - 1, Int((Double($0) * step).rounded()))] }
+    /// At most `largest` items (points, a feed's coordinate pairs), evenly taken, the first and
+    /// the last kept.
+    public static func thinned<T>(_ items: [T], largest: Int) -> [T] {
+        guard items.count > largest, largest >= 2 else { return items }
+        let step = Double(items.count - 1) / Double(largest - 1)
+        return (0..<largest).map { items[min(items.count - 1, Int((Double($0) * step).rounded()))] }
     }
 
     /// The motorway refs in an engine's road reference: `A 8;A 81` → `A8`, `A81`; `B 10`, `E 52`
