@@ -7,7 +7,9 @@ Usage: autobahn_server.py LOG [CONTROL] -- prints its port on the first line of 
 request (path, user agent, arrival time) as a JSON line to LOG, and exits when its stdin closes or
 after 300 seconds ($STAND_IN_SECONDS). Test-only; standard library only; binds 127.0.0.1. CONTROL is
 a JSON file read on every request: {"serve": {"A8/warning": FILE}} answers that road and service
-with FILE (a name in Fixtures/real/autobahn/); {"fault": "503"} answers every request with 503.
+with FILE (a name in Fixtures/real/autobahn/); {"fault": F} answers every request with F: "503",
+"garbage" (200, not JSON), "huge" (200, 9 MiB), "deep" (200, nested 100,000 deep), "absurd" (an item
+of impossible numbers and escape sequences).
 """
 import http.server
 import json
@@ -49,8 +51,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with LOCK, open(LOG, "a") as log:
             log.write(json.dumps({"path": self.path, "userAgent": self.headers.get("User-Agent", ""), "at": time.time()}) + "\n")
         state = control()
-        if state.get("fault") == "503":
+        fault = state.get("fault")
+        if fault == "503":
             return self.send(503, b"<html>503</html>")
+        if fault == "garbage":
+            return self.send(200, b"<html>\x1b[2J not json</html>")
+        if fault == "huge":
+            return self.send(200, b'{"warning":[' + b" " * (9 << 20) + b"]}")
+        if fault == "deep":
+            return self.send(200, b'{"warning":' + b"[" * 100000 + b"]" * 100000 + b"}")
+        if fault == "absurd":
+            # Coordinates no place has, numbers past any double, an ID with an escape sequence.
+            return self.send(200, b'{"warning":[{"identifier":"x\\u001b[2J","title":"A8 | \\u202eevil","coordinate":{"lat":1e999,"long":"NaN"},'
+                                  b'"geometry":{"coordinates":[[1e400,-1e400],["x",null],[8.8257,48.8409,7]]},"future":"maybe","startTimestamp":"99999-01-01"}]}')
         parts = self.path.strip("/").split("/")
         if len(parts) != 3 or parts[1] != "services":
             return self.send(404, {"error": "not found"})

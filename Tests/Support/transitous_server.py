@@ -259,6 +259,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         # without the experimental endpoint, or one that no longer reads the ID, does.
         state = control()
         fault = state.get("refreshFault")
+        if fault == "garbage":
+            return self.send(200, b"<html>\x1b[2J not an itinerary</html>", "text/html")
+        if fault == "shape":
+            return self.send(200, {"startTime": 12, "legs": "no", "id": "\u001b[2J"})
         if fault:
             return self.send(int(fault), {"error": "could not reconstruct itinerary"})
         try:

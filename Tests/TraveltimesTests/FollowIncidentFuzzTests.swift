@@ -44,7 +44,8 @@ import Testing
 
     @Test func aDamagedFollowedTripIsNamedAndNothingIsSentTwice() throws {
         var random = SeededRandom(seed: JSONFuzzTests.seed &+ 49)
-        let (_, sandbox, _) = try FollowTests().leaveAlert(#"{"cancel": ["16:17"]}"#)
+        let (server, sandbox, _) = try FollowTests().leaveAlert(#"{"cancel": ["16:17"]}"#)
+        defer { withExtendedLifetime(server) {} }
         let intact = try #require(sandbox.bytes("alerts.json"))
         let damages: [HostileInputFuzzTests.Damage] = [.flipped, .cut, .lengthened, .replaced, .spliced]
         for round in 0..<10 {

@@ -158,6 +158,17 @@ import Testing
         ])
     }
 
+    /// A refresh-itinerary answer that is not an itinerary is no news of the trip: the plan is
+    /// asked and matched, as when the endpoint refuses.
+    @Test(arguments: ["garbage", "shape"]) func aHostileItineraryAnswerFallsBackToThePlan(fault: String) throws {
+        // The stand-in lives as long as `server` does: held to the end.
+        let (server, sandbox, _) = try leaveAlert("{\"delays\": {\"16:17\": 14}, \"refreshFault\": \"\(fault)\"}")
+        defer { withExtendedLifetime(server) {} }
+        let tick = try sandbox.run(["tick", "--now", "2026-11-24T08:14:00-08:00"])
+        #expect(tick.status == 0 && tick.stderr == "", "\(tick)")
+        #expect(tick.stdout.trimmingCharacters(in: .newlines) == "The 8:17 AM 545 to Redmond runs 14 min late: you arrive 9:05 AM, 5 min late", "\(tick)")
+    }
+
     @Test func aSpentBudgetStopsFollowingAndSaysSoAndOffFollowsNothing() throws {
         let (server, sandbox, before) = try leaveAlert(#"{"cancel": ["16:17"]}"#)
         try sandbox.ok(["config", "set", "budget.transitous", "0"])

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import TestThreads
 import Testing
@@ -105,4 +106,31 @@ import Testing
         try sandbox.ok(["refresh", "--all", "--now", "2026-10-02T12:45:00+02:00"])
         #expect(engines.requests().count == 1)
     }
+
+    /// Hostile answers from the feed: not JSON, too large, too deep, impossible numbers and hidden
+    /// characters. The refresh goes on, each road's problem said in one clean line; nothing hidden
+    /// reaches the terminal; what was known is kept.
+    @Test func hostileAnswersAreRefusedInOneLineAndChangeNothing() throws {
+        let engines = try EngineServer()
+        let autobahn = try SteeredServer(script: "autobahn_server.py")
+        let sandbox = try drive(engines, autobahn)
+        try sandbox.ok(["refresh", "--now", Self.noon])
+        for (index, fault) in ["garbage", "huge", "deep", "absurd"].enumerated() {
+            try autobahn.steer("{\"fault\": \"\(fault)\"}")
+            let later = "2026-10-02T13:\(10 + 10 * index):00+02:00"
+            let refresh = try sandbox.run(["refresh", "--now", later])
+            #expect(refresh.status == 0, "\(fault): \(refresh)")
+            let route = try sandbox.run(["route", "drive", "--now", later])
+            #expect(route.status == 0, "\(fault): \(route)")
+            for text in [refresh.stdout, refresh.stderr, route.stdout, route.stderr] {
+                #expect(text.unicodeScalars.allSatisfy { !DisplayText.isHidden($0) || $0 == "\n" }, "\(fault): \(text)")
+            }
+            if fault != "absurd" {
+                // Refused: said per road, and the warning known before is still shown.
+                #expect(refresh.stderr.components(separatedBy: "\n").filter { $0.contains("incidents on A8 not read") }.count == 1, "\(fault): \(refresh)")
+                #expect(route.stdout.contains("Incident: A8 | Heimsheim - Pforzheim-Nord"), "\(fault): \(route)")
+            }
+        }
+    }
 }
+
