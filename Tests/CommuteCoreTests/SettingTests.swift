@@ -16,6 +16,7 @@ import Testing
         case .dailyCap: ("30", "0")
         case .providerKey: ("key-5678", "two words")
         case .lead, .minInterval: ("30m", "90s")
+        case .planRequests: ("off", "sometimes")
         case .budget: ("500", "-1")
         case .staleAfter: ("2h", "8d")
         case .alertLifetime: ("90m", "0m")

@@ -106,6 +106,7 @@ import Testing
             google-key:     set
             lead:           60 min before an alert, custom routes are in play
             min-interval:   10 min between requests for a route
+            plan-requests:  on (each custom route is asked when its alerts need it, about the moment you will leave)
             budget.tomtom:  2500 requests a day
             budget.here:    1000 requests a day
             budget.google:  160 requests a day
@@ -145,6 +146,8 @@ import Testing
     @Test func refreshAsksOnlyAboutRoutesInPlayAndNeverWithinTheMinimumInterval() throws {
         let server = try ProviderServer()
         let sandbox = try sandbox(server)
+        // The in-play rule and min-interval, as `plan-requests off` keeps them (the plan: `AskPlanTests`).
+        try sandbox.ok(["config", "set", "plan-requests", "off"])
         let day = "2026-11-23T"
         for (id, provider) in [("home-work", "tomtom"), ("gym", "here"), ("school", "google")] {
             try #require(try add(sandbox, id, provider, ["--no-check", "--now", day + "04:00:00"]).status == 0)
@@ -245,6 +248,8 @@ import Testing
     @Test func anArrivalPutsItsRoutesInPlayThreeHoursAhead() throws {
         let server = try ProviderServer()
         let sandbox = try sandbox(server)
+        // The in-play rule and min-interval, as `plan-requests off` keeps them (the plan: `AskPlanTests`).
+        try sandbox.ok(["config", "set", "plan-requests", "off"])
         let day = "2026-11-23T"
         try #require(try add(sandbox, "home-work", "here", ["--now", day + "04:00:00"]).status == 0)
         try sandbox.ok(["favorites", "add", "home-work"])

@@ -190,6 +190,7 @@ final class FeedServer: @unchecked Sendable {
             google-key:     not set
             lead:           60 min before an alert, custom routes are in play
             min-interval:   10 min between requests for a route
+            plan-requests:  on (each custom route is asked when its alerts need it, about the moment you will leave)
             budget.tomtom:  2500 requests a day
             budget.here:    1000 requests a day
             budget.google:  160 requests a day
@@ -246,6 +247,7 @@ final class FeedServer: @unchecked Sendable {
             google-key:     not set
             lead:           60 min before an alert, custom routes are in play
             min-interval:   10 min between requests for a route
+            plan-requests:  on (each custom route is asked when its alerts need it, about the moment you will leave)
             budget.tomtom:  2500 requests a day
             budget.here:    1000 requests a day
             budget.google:  160 requests a day
@@ -277,7 +279,7 @@ final class FeedServer: @unchecked Sendable {
         try sandbox.ok(["config", "unset", "source", "--yes"])
         #expect(try sandbox.run(["refresh"]).status == 64)
         let badKey = try sandbox.run(["config", "set", "sorce", "x"])
-        #expect(badKey.status == 64 && badKey.stderr == "traveltimes: Unknown setting 'sorce': use source, access-code, timezone, grace, quiet-hours, daily-cap, tomtom-key, here-key, google-key, lead, min-interval, budget.tomtom, budget.here, budget.google, budget.transitous, budget.osrm, budget.valhalla, stale-after, alert-lifetime, follow-threshold, health-notify, history-days, typical-weeks, contact, geocoder-url, tomtom-url, here-url, google-url, transitous-url, osrm-url, valhalla-url, free-flow-margin, units. Did you mean 'source'? See 'traveltimes config set --help'.\n")
+        #expect(badKey.status == 64 && badKey.stderr == "traveltimes: Unknown setting 'sorce': use source, access-code, timezone, grace, quiet-hours, daily-cap, tomtom-key, here-key, google-key, lead, min-interval, plan-requests, budget.tomtom, budget.here, budget.google, budget.transitous, budget.osrm, budget.valhalla, stale-after, alert-lifetime, follow-threshold, health-notify, history-days, typical-weeks, contact, geocoder-url, tomtom-url, here-url, google-url, transitous-url, osrm-url, valhalla-url, free-flow-margin, units. Did you mean 'source'? See 'traveltimes config set --help'.\n")
         let badTimeout = try sandbox.run(["refresh", "--source", Paths.fixture, "--timeout", "never"])
         #expect(badTimeout.status == 64 && badTimeout.stderr == "traveltimes: Invalid --timeout 'never': use seconds from 0.1 to 600. See 'traveltimes refresh --help'.\n")
     }

@@ -117,7 +117,7 @@ import Testing
             "quietHours": NSNull(), "dailyCap": 20, "notifiers": [Any](), "watches": [Any](),
             "providerKeys": ["tomtom": NSNull(), "here": NSNull(), "google": NSNull()],
             "providerKeysFrom": ["tomtom": NSNull(), "here": NSNull(), "google": NSNull()],
-            "leadMinutes": 60, "minIntervalMinutes": 10, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 160, "transitous": 200, "osrm": 100, "valhalla": 100],
+            "leadMinutes": 60, "minIntervalMinutes": 10, "planRequests": true, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 160, "transitous": 200, "osrm": 100, "valhalla": 100],
             "staleAfterMinutes": 60, "alertLifetimeMinutes": 120, "followThresholdMinutes": 5, "healthNotify": NSNull(), "historyDays": 400, "typicalWeeks": 8,
             "contact": NSNull(), "transitousURL": "https://api.transitous.org", "geocoderURL": "https://nominatim.openstreetmap.org",
             "osrmURL": "https://router.project-osrm.org", "valhallaURL": "https://valhalla1.openstreetmap.de", "freeFlowMargin": 1.25, "units": "mi",
@@ -137,6 +137,7 @@ import Testing
         try sandbox.ok(["config", "set", "here-key", "HEREKEYSECRET"])
         try sandbox.ok(["config", "set", "lead", "90m"])
         try sandbox.ok(["config", "set", "min-interval", "15"])
+        try sandbox.ok(["config", "set", "plan-requests", "off"])
         try sandbox.ok(["config", "set", "budget.google", "100"])
         try sandbox.ok(["config", "set", "stale-after", "2h"])
         try sandbox.ok(["config", "set", "alert-lifetime", "90m"])
@@ -169,7 +170,7 @@ import Testing
             "watches": [["routeID": "96", "overMinutes": 10, "overUsual": false]],
             "providerKeys": ["tomtom": "set", "here": "set", "google": NSNull()],
             "providerKeysFrom": ["tomtom": "environment", "here": "config", "google": NSNull()],
-            "leadMinutes": 90, "minIntervalMinutes": 15, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 100, "transitous": 200, "osrm": 100, "valhalla": 100],
+            "leadMinutes": 90, "minIntervalMinutes": 15, "planRequests": false, "budgets": ["tomtom": 2_500, "here": 1_000, "google": 100, "transitous": 200, "osrm": 100, "valhalla": 100],
             "staleAfterMinutes": 120, "alertLifetimeMinutes": 90, "followThresholdMinutes": 0, "healthNotify": ["phone"], "historyDays": 0, "typicalWeeks": 12,
             "contact": NSNull(), "transitousURL": "https://api.transitous.org", "geocoderURL": "https://nominatim.openstreetmap.org",
             "osrmURL": "https://router.project-osrm.org", "valhallaURL": "https://valhalla1.openstreetmap.de", "freeFlowMargin": 1.25, "units": "mi",

@@ -36,6 +36,9 @@ final class TransitousServer: SteeredServer, @unchecked Sendable {
         sandbox.environment.merge(server.environment) { _, new in new }
         sandbox.environment["TRAVELTIMES_TZ"] = "America/Los_Angeles"
         try sandbox.ok(["config", "set", "contact", "me@example.org"])
+        // These show a planner's answer moving an alert refresh by refresh: asked every
+        // min-interval while in play. When the request plan asks is `AskPlanTests`' subject.
+        try sandbox.ok(["config", "set", "plan-requests", "off"])
         try sandbox.ok(["place", "add", "home", "--search", "Pike Place Market", "--now", "2026-11-24T06:00:00-08:00"])
         try sandbox.ok(["place", "add", "work", "--search", "redmond town center", "--geocoder", "transitous", "--now", "2026-11-24T06:00:00-08:00"])
         try sandbox.ok(["route", "add", "bus", "--provider", "transitous", "--from", "home", "--to", "work", "--now", "2026-11-24T06:00:00-08:00"])

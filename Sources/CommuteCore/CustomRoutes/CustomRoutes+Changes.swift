@@ -127,7 +127,7 @@ extension CustomRoutes {
         let provider = custom.provider
         let key = access.keys[provider] ?? ""
         guard !provider.needsKey || !key.isEmpty else { return .failure(.noKey(provider)) }
-        let query = query ?? RoutingQuery(time: now, arriveBy: false)
+        let query = query ?? .now(now)
         guard var request = RoutingAPI.request(
             for: custom, key: key, base: access.base(for: provider), query: query)
         else {
@@ -209,6 +209,31 @@ extension CustomRoutes {
 
     /// The route with a measurement taken now.
     static func measured(_ route: Route, _ measurement: RoutingAPI.Measurement, at now: Date, queries: [RoutingQuery] = []) -> Route {
+        var route = route
+        // A car provider asked about a planned departure: its answer is the prediction for then,
+        // not a reading of now (TomTom's is the usual traffic then, its delay 0).
+        if route.provider?.predictsTraffic == true {
+            guard let query = queries.first, !query.leavingNow else {
+                route.noteReading(minutes: measurement.currentMinutes, now: now)
+                route.custom?.readingFactor = measurement.usualSeconds.flatMap { usual in
+                    measurement.currentSeconds.map { ($0 / usual * 1_000).rounded() / 1_000 }
+                }
+                return readingOfNow(route, measurement, at: now, queries: queries)
+            }
+            route.keep(
+                Prediction(
+                    departure: query.time, minutes: measurement.currentMinutes, seconds: measurement.currentSeconds,
+                    usualMinutes: measurement.usualMinutes, askedAt: now),
+                now: now)
+            route.custom?.fetchedAt = now
+            route.custom?.triedAt = now
+            return route
+        }
+        return readingOfNow(route, measurement, at: now, queries: queries)
+    }
+
+    /// The route with a reading of now.
+    private static func readingOfNow(_ route: Route, _ measurement: RoutingAPI.Measurement, at now: Date, queries: [RoutingQuery]) -> Route {
         var route = route
         route.currentMinutes = measurement.currentMinutes
         route.averageMinutes = measurement.usualMinutes

@@ -32,7 +32,7 @@ extension CustomRoutes {
                 }
             }
         }
-        for id in ids where queries[id] == nil { queries[id] = [RoutingQuery(time: now, arriveBy: false)] }
+        for id in ids where queries[id] == nil { queries[id] = [.now(now)] }
         // The arrive-by question first: its answer is the one the plan rests on.
         return queries.mapValues { $0.sorted { $0.arriveBy && !$1.arriveBy } }
     }

@@ -25,8 +25,12 @@ extension CustomRoutes {
         /// No route is asked about again this soon (for `inPlay`).
         public var minimumInterval: TimeInterval
         public var budgets: [RouteProvider: Int]
+        /// Whether routes that can be are asked when their alerts need it (`AskPlan`), about the
+        /// moment of leaving; false asks those in play about now, every `minimumInterval`.
+        public var plansRequests: Bool
 
         public init(_ configuration: Configuration) {
+            plansRequests = configuration.planRequests != false
             lead = TimeInterval((configuration.leadMinutes ?? Configuration.defaultLeadMinutes) * 60)
             minimumInterval = TimeInterval((configuration.minIntervalMinutes ?? Configuration.defaultMinIntervalMinutes) * 60)
             budgets = Dictionary(uniqueKeysWithValues: RouteProvider.allCases.map { ($0, configuration.budget(for: $0)) })
@@ -51,6 +55,8 @@ extension CustomRoutes {
             case estimatedToday(ago: TimeInterval)
             /// Its engine failed `ago` seconds ago: not asked again within the hour.
             case engineFailing(ago: TimeInterval)
+            /// The request plan does not need it now: why, in words (`AskPlan`).
+            case planned(String)
 
             public var description: String {
                 switch self {
@@ -60,6 +66,7 @@ extension CustomRoutes {
                     "asked \(TimeFormatting.age(ago)) ago (min-interval \(TimeFormatting.age(minimumInterval)))"
                 case .estimatedToday(let ago): "free-flow estimate \(TimeFormatting.age(ago)) old (asked at most daily)"
                 case .engineFailing(let ago): "its engine failed \(TimeFormatting.age(ago)) ago (asked again after an hour)"
+                case .planned(let why): "not needed now: \(why)"
                 }
             }
         }
@@ -73,6 +80,10 @@ extension CustomRoutes {
         public var failure: CustomFetchFailure?
         /// The route as saved (fetched, or as it was).
         public var route: Route
+        /// Why the plan asks it (or would, in a dry run): `first ask for the 9:00 AM arrive-by alert, leaving 8:05 AM`.
+        public var asked: String? = nil
+        /// The answer about a planned departure, when that is what was asked.
+        public var prediction: Prediction? = nil
 
         /// Why it was skipped or failed, in words; nil when fetched.
         public var reason: String? { skip?.description ?? failure?.description }
@@ -135,11 +146,15 @@ extension CustomRoutes {
             }
             if rests.count == routes.count { return CustomRefreshResult(outcomes: rests, reschedule: nil) }
         }
+        // The request plan's routes are asked when their alerts need it (`AskPlan`); the others when
+        // in play. An estimate asked for today, or a failing engine, is not asked whatever is in
+        // play: when that is every route, the pending plan is not even read.
+        let awake = routes.filter { $0.custom.flatMap(resting) == nil }
+        let plan = selection == .inPlay ? try askPlan(try plannedRoutes(awake, policy: policy), lead: policy.lead) : [:]
+        let asks = plan.compactMapValues { decision -> AskPlan.Ask? in if case .ask(let ask) = decision { ask } else { nil } }
         let wanted: Set<RouteID>
         switch selection {
-        // An estimate asked for today, or a failing engine, is not asked whatever is in play: when
-        // that is every route, the plan is not even read.
-        case .inPlay: wanted = try customRoutesInPlay(routes.filter { $0.custom.flatMap(resting) == nil }, lead: policy.lead)
+        case .inPlay: wanted = try customRoutesInPlay(awake.filter { plan[$0.id] == nil }, lead: policy.lead).union(asks.keys)
         case .all: wanted = Set(routes.map(\.id))
         case .routes(let ids):
             let known = Set(routes.map(\.id))
@@ -162,9 +177,11 @@ extension CustomRoutes {
                 skip(.notAskedFor)
             } else if let resting = resting(custom) {
                 skip(resting)
+            } else if case .wait(let last, let next, let occasion)? = plan[route.id] {
+                skip(.planned(waitReason(last: last, next: next, occasion: occasion)))
             } else if !wanted.contains(route.id) {
                 skip(.notInPlay(lead: policy.lead))
-            } else if selection == .inPlay, let tried = custom.triedAt, tried <= now, now.timeIntervalSince(tried) < policy.minimumInterval {
+            } else if selection == .inPlay, asks[route.id] == nil, let tried = custom.triedAt, tried <= now, now.timeIntervalSince(tried) < policy.minimumInterval {
                 skip(.askedRecently(ago: now.timeIntervalSince(tried), minimumInterval: policy.minimumInterval))
             } else if custom.provider.needsKey, (access.keys[custom.provider] ?? "").isEmpty {
                 let failure = CustomFetchFailure.noKey(custom.provider)
@@ -197,7 +214,8 @@ extension CustomRoutes {
             }
         }
         // Only the planner's routes that will be asked need their queries (and the plan read).
-        let queries = try routingQueries(work.map { routes[$0] }.filter { $0.provider?.isTransit == true }, lead: policy.lead)
+        let queries = try routingQueries(work.map { routes[$0] }.filter { $0.provider?.isTransit == true && asks[$0.id] == nil }, lead: policy.lead)
+            .merging(asks.mapValues { [$0.query] }) { _, planned in planned }
         // A few at a time, each a wait on the network (through one fetch helper, when the client is a session).
         let state = FetchState(work: work.sorted())
         let feature = self
@@ -236,6 +254,15 @@ extension CustomRoutes {
                         first.itineraries = Self.joined(first.itineraries ?? [], second.itineraries ?? [])
                         result = .success(first)
                     }
+                    // The answer moved an arrive-by alert's departure: asked once more about the new one.
+                    if case .success(let first) = result, let ask = asks[routes[index].id],
+                        let next = AskPlan.converge(
+                            after: ask, answered: Self.measured(routes[index], first, at: feature.now, queries: [ask.query]), now: feature.now),
+                        case .success(let second) = try feature.measure(
+                            custom, access: access, budget: policy.budgets[custom.provider] ?? 0, deadline: deadline, query: next.query)
+                    {
+                        state.converged(index, query: next.query, second)
+                    }
                     // Its reserved first request was never sent: it is given back.
                     let unsent: RouteProvider? = if case .failure(.notAsked) = result { custom.provider } else { nil }
                     state.record(index, result, unsent: unsent)
@@ -245,6 +272,7 @@ extension CustomRoutes {
             }
         }
         let results = state.results
+        let converged = state.convergedAnswers
         var readings: [(routeID: RouteID, record: HistoryRecord)] = []
         var warnings: [Refresh.RefreshWarning] = []
         var unsent = state.unsentRequests
@@ -266,15 +294,32 @@ extension CustomRoutes {
             switch result {
             case .success(let measurement):
                 if let line = measurement.line { lines[route.id] = line }
+                var answered = Self.measured(route, measurement, at: now, queries: queries[route.id] ?? [])
+                var lastQuery = queries[route.id]?.first
+                if let (query, second) = converged[index] {
+                    answered = Self.measured(answered, second, at: now, queries: [query])
+                    lastQuery = query
+                }
+                let prediction = lastQuery.flatMap { query in
+                    query.leavingNow || !custom.provider.predictsTraffic ? nil : answered.predicted(leavingAt: query.time)
+                }
+                // Only predictions for later: not a reading of now, nothing for history.
+                if custom.provider.predictsTraffic, lastQuery?.leavingNow == false, queries[route.id]?.first?.leavingNow == false {
+                    decided[index] = CustomRouteOutcome(
+                        routeID: route.id, provider: custom.provider, result: .fetched, failure: nil, route: answered,
+                        asked: asks[route.id]?.reason(calendar: calendar), prediction: prediction)
+                    continue
+                }
                 // Judged against its history, and recorded (when history is on).
                 let (judged, record) = commute.history.judge(
-                    named(Self.measured(route, measurement, at: now, queries: queries[route.id] ?? [])), history: commute.history.recordsHistory ? (try? store.history.contents(of: route.id)) : nil,
+                    named(answered), history: commute.history.recordsHistory ? (try? store.history.contents(of: route.id)) : nil,
                     previous: route)
                 // A free-flow estimate is not a measurement: history keeps what traffic did.
                 if commute.history.recordsHistory, !custom.provider.isFreeFlow, let record { readings.append((route.id, record)) }
                 if judged.suspiciousMinutes != nil { warnings.append(History.heldBack(judged)) }
                 decided[index] = CustomRouteOutcome(
-                    routeID: route.id, provider: custom.provider, result: .fetched, failure: nil, route: judged)
+                    routeID: route.id, provider: custom.provider, result: .fetched, failure: nil, route: judged,
+                    asked: asks[route.id]?.reason(calendar: calendar), prediction: prediction)
             case .failure(let failure):
                 var tried = route
                 if !failure.isSkip { tried.custom?.triedAt = now }

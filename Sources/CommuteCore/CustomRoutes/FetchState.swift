@@ -17,6 +17,8 @@ final class FetchState: Sendable {
         var unsent: [RouteProvider: Int] = [:]
         var answers: [Int: Result<RoutingAPI.Measurement, CustomRoutes.CustomFetchFailure>] = [:]
         var firstError: (any Error)?
+        /// A second answer, about the departure the first moved to (`AskPlan.converge`).
+        var converged: [Int: (RoutingQuery, RoutingAPI.Measurement)] = [:]
     }
 
     init(work: [Int]) { state = Mutex(State(work: work)) }
@@ -43,6 +45,12 @@ final class FetchState: Sendable {
             }
         }
     }
+
+    func converged(_ index: Int, query: RoutingQuery, _ answer: RoutingAPI.Measurement) {
+        state.withLock { $0.converged[index] = (query, answer) }
+    }
+
+    var convergedAnswers: [Int: (RoutingQuery, RoutingAPI.Measurement)] { state.withLock { $0.converged } }
 
     func fail(_ error: any Error) { state.withLock { if $0.firstError == nil { $0.firstError = error } } }
 

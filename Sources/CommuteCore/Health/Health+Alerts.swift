@@ -1,7 +1,7 @@
 import Basics
 import CommuteDelivery
 import CommuteModel
-import CommuteSources
+@_spi(Store) import CommuteSources
 @_spi(Store) import CommuteStore
 import FoundationEssentials
 
@@ -42,8 +42,12 @@ extension Health {
         /// Whether delay watches depend on refreshes (then a failing refresh matters with no
         /// alert planned).
         public var watching: Bool
+        /// Whether custom routes are asked when their alerts need it: an alert on them only is
+        /// not stale before its last ask is due (`AskPlan.finalLead`).
+        public var plansRequests: Bool
 
         public init(_ configuration: Configuration) {
+            plansRequests = configuration.planRequests != false
             staleAfter = TimeInterval((configuration.staleAfterMinutes ?? Configuration.defaultStaleAfterMinutes) * 60)
             lead = TimeInterval((configuration.leadMinutes ?? Configuration.defaultLeadMinutes) * 60)
             watching = !(configuration.watches ?? []).isEmpty
@@ -67,7 +71,10 @@ extension Health {
     /// that. A problem already `open` lasts while its cause does — refreshes failing, or any alert
     /// still planned on data that old — never ending only because the alerts it touched have gone
     /// by. A plan and a log as `tick` reads them; nothing is written.
-    public func healthProblem(plan: PendingBook, log: RefreshLog, policy: HealthPolicy, open: HealthRecord.OpenProblem? = nil) -> HealthProblem? {
+    public func healthProblem(
+        plan: PendingBook, log: RefreshLog, policy: HealthPolicy, open: HealthRecord.OpenProblem? = nil,
+        planned: (PendingBook.Entry) -> Bool = { _ in false }
+    ) -> HealthProblem? {
         guard !policy.isOff else { return nil }
         let limit = now.addingTimeInterval(-policy.staleAfter)
         let lookback = ZonedCalendar(timeZone: timeZone, around: now, daysBefore: 1, daysAfter: 2)
@@ -80,6 +87,8 @@ extension Health {
         var titles: Set<String> = []
         let affected: [HealthProblem.Affected] = stale.compactMap { entry in
             guard entry.nextFire.timeIntervalSince(now) <= policy.lead, let dataAsOf = entry.dataAsOf else { return nil }
+            // Its routes are asked shortly before it goes out: old data now is the plan, not a fault.
+            if entry.nextFire.timeIntervalSince(now) > AskPlan.finalLead - 120, planned(entry) { return nil }
             let title = entry.title ?? "Alert \(entry.id)"
             // A heads-up and its leave alert are one alert to the user.
             guard titles.insert(title).inserted else { return nil }
@@ -133,7 +142,25 @@ extension Health {
     ) throws -> HealthReport {
         let log = (try? store.refreshLog()) ?? .empty
         let open = try store.health().problem
-        var report = HealthReport(problem: healthProblem(plan: plan, log: log, policy: policy, open: open))
+        // Whether an alert rests only on routes the request plan asks: read only when an alert's
+        // data is old (the common minute reads nothing for it).
+        var known: (routes: [RouteID: Route], schedules: [UUID: Schedule])?
+        func planned(_ entry: PendingBook.Entry) -> Bool {
+            guard policy.plansRequests else { return false }
+            let (routes, schedules) = known ?? (
+                (try? store.routes().byID) ?? [:],
+                Dictionary(((try? store.schedules().schedules) ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
+            known = (routes, schedules)
+            guard let schedule = schedules[entry.scheduleID], !schedule.routeIDs.isEmpty else { return false }
+            // A provider failing, or a route without its live time, is not on the plan's track.
+            return schedule.routeIDs.allSatisfy { id in
+                guard let route = routes[id], let provider = route.provider, provider.predictsTraffic || provider.isTransit, route.hasLiveTime,
+                    log.failingProviders?[provider.rawValue] == nil, route.custom?.liveProblem == nil
+                else { return false }
+                return true
+            }
+        }
+        var report = HealthReport(problem: healthProblem(plan: plan, log: log, policy: policy, open: open, planned: planned))
         let inQuietHours = quietHours?.contains(calendar.local(now).time) ?? false
         switch (report.problem, open) {
         case (nil, nil): return report

@@ -38,6 +38,10 @@ public struct Configuration: StoreDocument, Equatable {
     public var leadMinutes: Int?
     /// The least time between two requests for the same custom route, in minutes (default 10).
     public var minIntervalMinutes: Int?
+    /// False when custom routes are asked about now, every `minIntervalMinutes` while in play
+    /// (`config set plan-requests off`); nil (on) when each is asked when its alerts need it, about
+    /// the planned moment of leaving.
+    public var planRequests: Bool?
     /// How old the data an alert in its lead window may be, or how long refreshes may fail, before
     /// a health alert says so, in minutes (default 60; 0 turns health alerts off).
     public var staleAfterMinutes: Int?

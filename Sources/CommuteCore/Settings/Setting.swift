@@ -23,6 +23,7 @@ public enum Setting: Hashable, Sendable {
     case providerURL(RouteProvider)
     case lead
     case minInterval
+    case planRequests
     case budget(RouteProvider)
     case staleAfter
     case alertLifetime
@@ -38,7 +39,7 @@ public enum Setting: Hashable, Sendable {
     /// Every setting, in the order `config set` lists them.
     public static let all: [Setting] =
         [.source, .accessCode, .timeZone, .grace, .quietHours, .dailyCap] + RouteProvider.keyed.map(Setting.providerKey)
-        + [.lead, .minInterval] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter, .alertLifetime, .followThreshold, .healthNotify, .historyDays, .typicalWeeks, .contact, .geocoderURL]
+        + [.lead, .minInterval, .planRequests] + RouteProvider.allCases.map(Setting.budget) + [.staleAfter, .alertLifetime, .followThreshold, .healthNotify, .historyDays, .typicalWeeks, .contact, .geocoderURL]
         + RouteProvider.allCases.map(Setting.providerURL) + [.freeFlowMargin, .units]
 
     /// The setting called `name`, as `config set` takes it.
@@ -60,6 +61,7 @@ public enum Setting: Hashable, Sendable {
         case .providerURL(let provider): "\(provider.rawValue)-url"
         case .lead: "lead"
         case .minInterval: "min-interval"
+        case .planRequests: "plan-requests"
         case .budget(let provider): provider.budgetSetting
         case .staleAfter: "stale-after"
         case .alertLifetime: "alert-lifetime"
@@ -79,7 +81,7 @@ public enum Setting: Hashable, Sendable {
     public var isSecret: Bool {
         switch self {
         case .accessCode, .providerKey: true
-        case .source, .timeZone, .grace, .quietHours, .dailyCap, .lead, .minInterval, .budget, .staleAfter, .alertLifetime, .followThreshold, .healthNotify, .historyDays,
+        case .source, .timeZone, .grace, .quietHours, .dailyCap, .lead, .minInterval, .planRequests, .budget, .staleAfter, .alertLifetime, .followThreshold, .healthNotify, .historyDays,
             .typicalWeeks, .contact, .geocoderURL, .providerURL, .freeFlowMargin, .units: false
         }
     }
@@ -99,6 +101,8 @@ public enum Setting: Hashable, Sendable {
         case .providerKey(let provider): "\(provider.displayName)'s key (\(provider.keyVariable?.name ?? "its variable") wins over it)"
         case .lead: "how long before an alert its custom routes are in play (default \(Configuration.defaultLeadMinutes)m)"
         case .minInterval: "the least time between two requests for one route (default \(Configuration.defaultMinIntervalMinutes)m)"
+        case .planRequests:
+            "on (default): a custom route is asked when its alerts need it, about the moment you will leave; off: about now, every min-interval while in play"
         case .budget(let provider): "the requests \(provider.displayName) may be sent a day (default \(provider.defaultBudget))"
         case .staleAfter:
             "data this old, or refreshes failing this long, send a health alert (default \(Configuration.defaultStaleAfterMinutes)m)"
@@ -130,6 +134,7 @@ public enum Setting: Hashable, Sendable {
         case .dailyCap: "a whole number from 1 to \(Configuration.largestDailyCap)"
         case .providerKey: "one word of at most \(Self.longestKey) characters"
         case .lead, .minInterval: "whole minutes such as 60m, 10m or 2h (at most 24h)"
+        case .planRequests: "on or off"
         case .budget: "a whole number of requests a day, 0 to \(Configuration.largestBudget)"
         case .staleAfter: "whole minutes such as 60m or 2h (at most 7 days), or off"
         case .alertLifetime: "whole minutes such as 30m or 2h (at least 1m, at most 24h)"
@@ -188,6 +193,18 @@ public enum Setting: Hashable, Sendable {
             return self == .lead
                 ? SettingChange(self, confirmation) { $0.leadMinutes = minutes }
                 : SettingChange(self, confirmation) { $0.minIntervalMinutes = minutes }
+        case .planRequests:
+            switch text.lowercased() {
+            case "on":
+                return SettingChange(self, "plan-requests set to on: each custom route is asked when its alerts need it, about the moment you will leave.") {
+                    $0.planRequests = nil
+                }
+            case "off":
+                return SettingChange(self, "plan-requests set to off: custom routes in play are asked about now, every min-interval.") {
+                    $0.planRequests = false
+                }
+            default: throw invalid
+            }
         case .budget(let provider):
             guard text.count <= 7, text.allSatisfy(\.isASCIIDigit), let budget = Int(text), budget <= Configuration.largestBudget else {
                 throw invalid
@@ -274,6 +291,7 @@ public enum Setting: Hashable, Sendable {
             if configuration.providerKeys?.isEmpty == true { configuration.providerKeys = nil }
         case .lead: configuration.leadMinutes = nil
         case .minInterval: configuration.minIntervalMinutes = nil
+        case .planRequests: configuration.planRequests = nil
         case .budget(let provider):
             configuration.budgets?[provider.rawValue] = nil
             if configuration.budgets?.isEmpty == true { configuration.budgets = nil }

@@ -21,6 +21,7 @@ public enum AlertComposer {
         for schedule: Schedule, routes: [RouteID: Route], firesAt: Date, calendar: ZonedCalendar, usual: Usual? = nil
     ) -> AlertContent {
         let title = "Commute at \(schedule.timeLabel) (\(schedule.daysLabel))"
+        let routes = Route.leaving(schedule.routeIDs, routes, at: firesAt)
         var lines = schedule.routeIDs.map { line(routeID: $0, route: routes[$0], usual: usual, at: firesAt, calendar: calendar) }
         let oldest = oldestUpdate(of: schedule.routeIDs, routes)
         if let age = ageLine(oldest, at: firesAt, calendar: calendar) { lines.append(age) }
@@ -57,7 +58,11 @@ public enum AlertComposer {
         if let route, route.suspiciousMinutes != nil {
             return route.suspicionText(usual: typical?.median) + "; ignored until confirmed"
         }
-        let line = "\(route?.name ?? "Route \(routeID)"): \(summary(of: route))"
+        var line = "\(route?.name ?? "Route \(routeID)"): \(summary(of: route))"
+        // A prediction says whose, and for when.
+        if let route, let departure = route.custom?.predictedFor, let calendar {
+            line += ", \(route.provider?.displayName ?? "the provider")'s prediction for leaving \(calendar.local(departure).time.label)"
+        }
         guard let usual, let typical, let current = route?.currentMinutes else { return line }
         let difference = current - TypicalTime.whole(typical.median)
         let versus = difference == 0 ? "as on" : "\(difference > 0 ? "+" : "")\(difference) vs"
@@ -84,6 +89,7 @@ public enum AlertComposer {
         for schedule: Schedule, isDelayed: (Route) -> Bool, routes: [RouteID: Route], at moment: Date, calendar: ZonedCalendar,
         usual: Usual? = nil
     ) -> AlertContent? {
+        let routes = Route.leaving(schedule.routeIDs, routes, at: moment)
         let delayed = schedule.routeIDs.compactMap { routes[$0] }
             .filter(isDelayed)
             .sorted { ($0.delayMinutes ?? 0) > ($1.delayMinutes ?? 0) }

@@ -64,7 +64,8 @@ public struct LeaveTime: Sendable, Equatable {
         case .at: 0
         case .arriveBy(let minutes, _): TimeInterval(minutes * 60)
         }
-        let known = schedule.routeIDs.compactMap { routes[$0] }
+        // A car route with predictions is as they say for leaving in time for the arrival.
+        let known = schedule.routeIDs.compactMap { routes[$0]?.leaving(arrivingBy: arrival.addingTimeInterval(-buffer)) }
         // A transit route leaves when its bus does: the last one predicted to arrive with the
         // minutes to spare (at the destination, as by car), less the walk. The latest leave of any
         // route wins, a driving route's current time included.
@@ -163,6 +164,8 @@ extension AlertComposer {
         for schedule: Schedule, routes: [RouteID: Route], leave: LeaveTime, now: Date, ageAt: Date? = nil, calendar: ZonedCalendar,
         usual: Usual? = nil
     ) -> AlertContent {
+        // Each route as it would be leaving then: a prediction for that moment, where there is one.
+        let routes = Route.leaving(schedule.routeIDs, routes, at: leave.leave)
         let oldest = oldestUpdate(of: schedule.routeIDs, routes)
         let age = ageLine(oldest, at: ageAt ?? now, calendar: calendar)
         let arrive = calendar.local(leave.arrival).time.label

@@ -6,7 +6,8 @@ extension RouteProvider.Descriptor {
         "google", displayName: "Google", keyName: "GOOGLE_MAPS_API_KEY", url: "https://routes.googleapis.com", budget: 160, historyCode: 3,
         usualIsFreeFlow: true, keyLabel: "Google Routes API", asked: [
             "POST /directions/v2:computeRoutes, TRAFFIC_AWARE, the key in X-Goog-Api-Key:",
-            "duration now; usual is staticDuration, the time without traffic (marked †)",
+            "duration now; usual is staticDuration, the time without traffic (marked †);",
+            "\"departureTime\":<UTC time> asks for a planned departure: Google predicts it",
         ],
         service: GoogleRouting())
 }
@@ -18,7 +19,9 @@ struct GoogleRouting: RoutingService {
         func place(_ point: Coordinate) -> String {
             #"{"location":{"latLng":{"latitude":\#(point.latitude),"longitude":\#(point.longitude)}}}"#
         }
-        let body = #"{"origin":\#(place(origin)),"destination":\#(place(destination)),"travelMode":"DRIVE","routingPreference":"TRAFFIC_AWARE"}"#
+        // A planned departure: Google predicts its traffic (it must be in the future).
+        let departure = query.predictedDeparture.map { #","departureTime":"\#($0)""# } ?? ""
+        let body = #"{"origin":\#(place(origin)),"destination":\#(place(destination)),"travelMode":"DRIVE","routingPreference":"TRAFFIC_AWARE"\#(departure)}"#
         return URL(string: "\(base)/directions/v2:computeRoutes").map {
             RoutingAPI.Request(url: $0, body: Data(body.utf8), headers: [
                 "Content-Type": "application/json", "Accept": "application/json",

@@ -5,7 +5,8 @@ extension RouteProvider.Descriptor {
     /// HERE's free allowance is 1,000 a day.
     static let here = keyed("here", displayName: "HERE", url: "https://router.hereapi.com", budget: 1_000, historyCode: 2, asked: [
             "GET /v8/routes?transportMode=car&return=summary,typicalDuration: each",
-            "section's duration and typicalDuration, summed; each checked on its own",
+            "section's duration and typicalDuration, summed; each checked on its own;",
+            "&departureTime=<UTC time> asks for a planned departure: HERE predicts it",
         ],
         service: HERERouting())
 }
@@ -14,7 +15,8 @@ extension RouteProvider.Descriptor {
 /// routing-api-v8-api-reference).
 struct HERERouting: RoutingService {
     func request(from origin: Coordinate, to destination: Coordinate, key: String, base: String, query: RoutingQuery) -> RoutingAPI.Request? {
-        Self.getJSON("\(base)/v8/routes?transportMode=car&origin=\(origin)&destination=\(destination)&return=summary,typicalDuration&apiKey=\(key)")
+        Self.getJSON("\(base)/v8/routes?transportMode=car&origin=\(origin)&destination=\(destination)&return=summary,typicalDuration&apiKey=\(key)"
+            + (query.predictedDeparture.map { "&departureTime=\($0)" } ?? ""))
     }
 
     func measurement(in answer: [String: Any]) throws -> Result<RoutingAPI.Measurement, RoutingAPI.Fault> {

@@ -99,6 +99,8 @@ public enum RouteProvider: String, CaseIterable, Codable, Sendable, Comparable {
     public var isFreeFlow: Bool { descriptor.mode == .freeFlow }
     /// Whether its routes are public transport (itineraries) rather than a car's time.
     public var isTransit: Bool { descriptor.mode == .transit }
+    /// Whether it predicts traffic for a planned departure (`departAt`, `departureTime`).
+    public var predictsTraffic: Bool { descriptor.mode == .liveTraffic }
     /// Whether it needs a key: the public, keyless services do not.
     public var needsKey: Bool { descriptor.keyVariable != nil }
     public var requestsPerMinute: Int { descriptor.requestsPerMinute }

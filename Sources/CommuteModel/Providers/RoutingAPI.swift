@@ -34,6 +34,10 @@ public enum RoutingAPI {
         /// Where a car route runs and the motorways it uses, where the engine drew it (OSRM,
         /// Valhalla): what incident feeds are held against.
         public var line: RouteLine?
+        /// The times to the second, as answered: a leave time is planned on them, not on the
+        /// rounded minutes.
+        public var currentSeconds: Double? = nil
+        public var usualSeconds: Double? = nil
     }
 
     /// Why an answer holds no travel time.
@@ -175,7 +179,10 @@ public enum RoutingAPI {
             let miles = metres / 1_609.344
             return (0...Route.longestDistanceMiles).contains(miles) ? (miles * 100).rounded() / 100 : nil
         }
-        return .success(Measurement(currentMinutes: minutes(now), usualMinutes: usualMinutes, distanceMiles: miles))
+        var measurement = Measurement(currentMinutes: minutes(now), usualMinutes: usualMinutes, distanceMiles: miles)
+        measurement.currentSeconds = now
+        measurement.usualSeconds = usualMinutes == nil ? nil : usual
+        return .success(measurement)
     }
 
     /// The message an error body carries, in any of the three shapes: TomTom's

@@ -22,15 +22,29 @@ public protocol RoutingService: Sendable {
     func answer(_ body: Data) -> [String: Any]?
 }
 
-/// When a route is asked about: leaving now (a car provider's traffic is always now's), leaving
-/// at a time, or arriving by one (a transit planner plans for it).
+/// When a route is asked about: leaving now, leaving at a time (a car provider that predicts
+/// traffic answers for then), or arriving by one (a transit planner plans for it).
 public struct RoutingQuery: Sendable, Equatable {
     public var time: Date
     public var arriveBy: Bool
+    /// Leaving when the request is sent: a car provider is asked about now's traffic, with no
+    /// departure time.
+    public var leavingNow: Bool
 
-    public init(time: Date, arriveBy: Bool) {
+    public init(time: Date, arriveBy: Bool, leavingNow: Bool = false) {
         self.time = time
         self.arriveBy = arriveBy
+        self.leavingNow = leavingNow
+    }
+
+    /// Leaving at `time`, which is now.
+    public static func now(_ time: Date) -> RoutingQuery { RoutingQuery(time: time, arriveBy: false, leavingNow: true) }
+
+    /// The departure a car provider is asked to predict for, in UTC to the second
+    /// (`2026-12-07T16:05:00Z`, RFC 3339 as TomTom, HERE and Google take it); nil for now.
+    public var predictedDeparture: String? {
+        guard !leavingNow, !arriveBy else { return nil }
+        return ISO8601.string(Date(timeIntervalSince1970: time.timeIntervalSince1970.rounded(.down)))
     }
 }
 

@@ -6,7 +6,8 @@ extension RouteProvider.Descriptor {
         urlNote: " (a proxy, a test server; else `config set tomtom-url`)", asked: [
             "GET /routing/1/calculateRoute/FROM:TO/json?traffic=true&travelMode=car",
             "&computeTravelTimeFor=all: travelTimeInSeconds now; usual is",
-            "historicTrafficTravelTimeInSeconds (else noTrafficTravelTimeInSeconds)",
+            "historicTrafficTravelTimeInSeconds (else noTrafficTravelTimeInSeconds);",
+            "&departAt=<UTC time> asks for a planned departure: TomTom predicts it",
         ],
         service: TomTomRouting())
 }
@@ -16,7 +17,7 @@ extension RouteProvider.Descriptor {
 struct TomTomRouting: RoutingService {
     func request(from origin: Coordinate, to destination: Coordinate, key: String, base: String, query: RoutingQuery) -> RoutingAPI.Request? {
         Self.getJSON("\(base)/routing/1/calculateRoute/\(origin):\(destination)/json?key=\(key)&traffic=true&travelMode=car"
-            + "&computeTravelTimeFor=all&routeRepresentation=summaryOnly")
+            + "&computeTravelTimeFor=all&routeRepresentation=summaryOnly" + (query.predictedDeparture.map { "&departAt=\($0)" } ?? ""))
     }
 
     func measurement(in answer: [String: Any]) throws -> Result<RoutingAPI.Measurement, RoutingAPI.Fault> {

@@ -74,6 +74,17 @@ extension Route {
         /// The calendar whose events' places it goes to (`calendar add --from`); nil for a route
         /// added by hand. A calendar's refresh removes its own routes no event needs, and no other.
         public var calendar: String?
+        /// The provider's answers for leaving at planned moments (TomTom's `departAt`, HERE's and
+        /// Google's `departureTime`), soonest departure first; nil until one is asked.
+        public var predictions: [Prediction]?
+        /// When an answer last moved by `Prediction.movingMinutes` or more from the one before it.
+        public var movingSince: Date?
+        /// The last reading of now over the usual time then, to the second (`1.3`: 30% slower
+        /// than usual): what moves a prediction by today's traffic.
+        public var readingFactor: Double?
+        /// Set on a copy made for one departure (`Route.leaving(at:)`): its time is the prediction
+        /// for leaving then. Never stored.
+        public var predictedFor: Date?
 
         public init(provider: RouteProvider, from: Coordinate, to: Coordinate, fetchedAt: Date? = nil, triedAt: Date? = nil) {
             self.provider = provider

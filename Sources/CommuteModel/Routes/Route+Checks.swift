@@ -42,7 +42,9 @@ extension Route {
         }
         if case .provider(let custom) = kind {
             guard id.isValidCustom else { return "'\(id)' is not a custom route's ID" }
-            for date in [custom.fetchedAt, custom.triedAt].compactMap({ $0 }) where !Self.representableDates.contains(date) {
+            let predicted = (custom.predictions ?? []).flatMap { [$0.departure, $0.askedAt] }
+            for date in ([custom.fetchedAt, custom.triedAt, custom.movingSince] + predicted.map(Optional.some)).compactMap({ $0 })
+            where !Self.representableDates.contains(date) {
                 return "it was fetched outside the years 0000 to 9999"
             }
         }

@@ -288,7 +288,7 @@ extension RouteCache {
         }
     }
 
-    private static func readDate(_ reader: inout JSONReader, field: @autoclosure () -> String, optional: Bool) throws -> Date? {
+    static func readDate(_ reader: inout JSONReader, field: @autoclosure () -> String, optional: Bool) throws -> Date? {
         if optional, try reader.readNull() { return nil }
         let parsed = try reader.withStringBytes { bytes in
             ISO8601.parse(bytes: bytes)?.instant.map { Result<Date, DocumentProblem>.success($0) }
@@ -317,70 +317,7 @@ extension RouteCache {
         return point
     }
 
-    private static let customFields: [StaticString] = [
-        "provider", "from", "to", "fetchedAt", "triedAt", "fallback", "estimateMinutes", "estimatedAt", "liveProblem", "calendar",
-    ]
-
-    private static func readCustom(_ reader: inout JSONReader, field: String) throws -> Route.Custom? {
-        if try reader.readNull() { return nil }
-        try reader.beginObject()
-        var provider: RouteProvider?
-        var from: Coordinate?
-        var to: Coordinate?
-        var fetchedAt: Date?
-        var triedAt: Date?
-        var fallback: RouteProvider?
-        var estimate: Int?
-        var estimatedAt: Date?
-        var problem: String?
-        var calendar: String?
-        var seen = JSONReader.FieldsSeen()
-        while let key = try reader.nextKey(firstOf: customFields, seen: &seen) {
-            switch key {
-            case "provider":
-                let name = try reader.readString()
-                guard let known = RouteProvider(rawValue: name) else {
-                    throw DocumentProblem("impossible value: \(field).provider '\(DisplayText.line(name))' is not \(RouteProvider.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                provider = known
-            case "from": from = try readCoordinate(&reader, field: "\(field).from")
-            case "to": to = try readCoordinate(&reader, field: "\(field).to")
-            case "fetchedAt": fetchedAt = try readDate(&reader, field: "\(field).fetchedAt", optional: true)
-            case "triedAt": triedAt = try readDate(&reader, field: "\(field).triedAt", optional: true)
-            case "fallback":
-                let name = try reader.readOptionalString()
-                fallback = try name.map { name in
-                    guard let engine = RouteProvider(rawValue: name), engine.isFreeFlow else {
-                        throw DocumentProblem("impossible value: \(field).fallback '\(DisplayText.line(name))' is not osrm or valhalla")
-                    }
-                    return engine
-                }
-            case "estimateMinutes":
-                estimate = try reader.readOptionalInt()
-                if let minutes = estimate, !(1...Route.longestTravelMinutes).contains(minutes) {
-                    throw DocumentProblem("impossible value: \(field).estimateMinutes is \(minutes), not a travel time")
-                }
-            case "estimatedAt": estimatedAt = try readDate(&reader, field: "\(field).estimatedAt", optional: true)
-            case "liveProblem": problem = try reader.readOptionalString().map { DisplayText.line(String($0.prefix(300))) }
-            case "calendar":
-                calendar = try reader.readOptionalString()
-                if let name = calendar, !TransitFeed.isValidName(name) {
-                    throw DocumentProblem("impossible value: \(field).calendar '\(DisplayText.line(String(name.prefix(40))))' is not a calendar name")
-                }
-            default: try reader.skipValue()
-            }
-        }
-        guard let provider, let from, let to else { throw DocumentProblem("wrong shape: \(field) needs provider, from and to") }
-        var custom = Route.Custom(provider: provider, from: from, to: to, fetchedAt: fetchedAt, triedAt: triedAt)
-        custom.fallback = fallback
-        custom.estimateMinutes = estimate
-        custom.estimatedAt = estimatedAt
-        custom.liveProblem = problem
-        custom.calendar = calendar
-        return custom
-    }
-
-    private static func readCoordinate(_ reader: inout JSONReader, field: String) throws -> Coordinate {
+    static func readCoordinate(_ reader: inout JSONReader, field: String) throws -> Coordinate {
         try reader.beginObject()
         var latitude: Double?
         var longitude: Double?

@@ -37,6 +37,37 @@ extension RouteCache {
             writer.key("calendar")
             writer.string(calendar)
         }
+        if let predictions = custom.predictions, !predictions.isEmpty {
+            writer.key("predictions")
+            writer.beginArray()
+            for prediction in predictions {
+                writer.beginObject()
+                writer.key("departure")
+                writer.string(ISO8601.string(prediction.departure))
+                writer.key("minutes")
+                writer.int(prediction.minutes)
+                if let seconds = prediction.seconds {
+                    writer.key("seconds")
+                    writer.double(seconds)
+                }
+                if let usual = prediction.usualMinutes {
+                    writer.key("usualMinutes")
+                    writer.int(usual)
+                }
+                writer.key("askedAt")
+                writer.string(ISO8601.string(prediction.askedAt))
+                writer.endObject()
+            }
+            writer.endArray()
+        }
+        if let factor = custom.readingFactor {
+            writer.key("readingFactor")
+            writer.double(factor)
+        }
+        if let moving = custom.movingSince {
+            writer.key("movingSince")
+            writer.string(ISO8601.string(moving))
+        }
         writer.endObject()
     }
 

@@ -79,6 +79,8 @@ struct ConfigJSON: EveryKeyEncodable {
     var providerKeysFrom: [String: String?]
     var leadMinutes: Int
     var minIntervalMinutes: Int
+    /// Whether each custom route is asked when its alerts need it (`plan-requests`).
+    var planRequests: Bool
     /// Requests a day, per provider.
     var budgets: [String: Int]
     /// Data older than this in an alert's lead window, or refreshes failing this long, send a
@@ -158,6 +160,7 @@ struct ConfigJSON: EveryKeyEncodable {
         providerKeysFrom = keysFrom
         leadMinutes = configuration.leadMinutes ?? Configuration.defaultLeadMinutes
         minIntervalMinutes = configuration.minIntervalMinutes ?? Configuration.defaultMinIntervalMinutes
+        planRequests = configuration.planRequests != false
         budgets = Dictionary(uniqueKeysWithValues: RouteProvider.allCases.map { ($0.rawValue, configuration.budget(for: $0)) })
         staleAfterMinutes = configuration.staleAfterMinutes ?? Configuration.defaultStaleAfterMinutes
         alertLifetimeMinutes = configuration.alertLifetimeMinutes ?? Configuration.defaultAlertLifetimeMinutes

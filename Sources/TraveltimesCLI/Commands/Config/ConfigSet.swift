@@ -5,7 +5,7 @@ extension Commands {
     enum ConfigSetCommand {
         static let command = Command(
             name: "config set",
-            summary: "Set source, access-code, timezone, grace, quiet-hours, daily-cap, provider keys, lead, min-interval, budgets, stale-after, alert-lifetime or health-notify",
+            summary: "Set source, access-code, timezone, grace, quiet-hours, daily-cap, provider keys, lead, min-interval, plan-requests, budgets, stale-after, alert-lifetime or health-notify",
             arguments: "KEY VALUE",
             positionals: 2...2,
             argumentValues: [.configKey],

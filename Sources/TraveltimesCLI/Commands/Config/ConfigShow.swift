@@ -42,6 +42,10 @@ extension Commands {
                 case .providerKey(let provider): credentialState(credentials.key(for: provider))
                 case .lead: "\(configuration.leadMinutes ?? Configuration.defaultLeadMinutes) min before an alert, custom routes are in play"
                 case .minInterval: "\(configuration.minIntervalMinutes ?? Configuration.defaultMinIntervalMinutes) min between requests for a route"
+                case .planRequests:
+                    configuration.planRequests == false
+                        ? "off (custom routes in play are asked about now, every min-interval)"
+                        : "on (each custom route is asked when its alerts need it, about the moment you will leave)"
                 case .budget(let provider): "\(configuration.budget(for: provider)) requests a day"
                 case .staleAfter: staleAfterLabel(configuration)
                 case .alertLifetime:

@@ -22,7 +22,10 @@ extension Commands {
         let skipped = result.outcomes.filter { $0.result == .skipped && !($0.failure?.isBudget ?? false) && $0.skip != .notAskedFor }
         if !quiet {
             if !result.fetched.isEmpty {
-                let list = result.fetched.map { "\($0.routeID) \(minutes($0.route.currentMinutes)) (\($0.provider.displayName))" }
+                let list = result.fetched.map { outcome in
+                    let time = outcome.prediction.map { "\(minutes($0.minutes)) leaving \(commute.calendar.local($0.departure).time.label)" }
+                    return "\(outcome.routeID) \(time ?? minutes(outcome.route.currentMinutes)) (\(outcome.provider.displayName))"
+                }
                 var line = "Fetched \(result.fetched.count) custom route\(result.fetched.count == 1 ? "" : "s"): \(list.joined(separator: ", "))"
                 if let summary = result.reschedule { line += "; \(summary.scheduled) alerts scheduled (cap \(summary.cap))" }
                 io.out(line + ".")
@@ -34,6 +37,7 @@ extension Commands {
                     case .askedRecently: "asked within min-interval"
                     case .estimatedToday: "free-flow estimate asked today"
                     case .engineFailing: "its engine failed within the hour"
+                    case .planned: "not needed now by the request plan"
                     // A skip that is a failure: the time ran out before its turn (a missing key
                     // or a spent budget is said as a failure or a warning instead).
                     case .notAskedFor, nil: "not asked: the time ran out first"
