@@ -7,6 +7,9 @@ Usage: provider_server.py LOG  -- prints its port on the first line of stdout, l
 (method, path, query, headers, body) as a JSON line to LOG, and exits when its stdin closes or
 after 300 seconds ($STAND_IN_SECONDS). Test-only; standard library only; binds 127.0.0.1.
 
+A departure time (TomTom's departAt, HERE's departureTime, Google's body departureTime) must be
+RFC 3339 with an offset, else the provider's 400.
+
 Keys: one containing "bad" is rejected (TomTom 403, HERE 401, Google 403 PERMISSION_DENIED; a
 Google key containing "invalid" gets Google's 400 API_KEY_INVALID). Every rejection quotes the key
 back, as some services do, so the tests can check that it never reaches the user.
@@ -39,6 +42,14 @@ def first_time(kind, origin):
         count = SEEN.get((kind, origin), 0)
         SEEN[(kind, origin)] = count + 1
     return count
+
+
+def rfc3339(text):
+    """A departure time as the three providers take it: RFC 3339 with an offset (Z or +hh:mm)."""
+    from datetime import datetime
+    if not isinstance(text, str) or "T" not in text or not (text.endswith("Z") or text[-6] in "+-"):
+        raise ValueError("not an RFC 3339 time with an offset: %r" % (text,))
+    datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
 def latlon(text):
@@ -139,6 +150,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         for name, value in expected.items():
             if query.get(name) != value:
                 return self.wrong("%s must be %s" % (name, value))
+        if "departAt" in query:
+            try:
+                rfc3339(query["departAt"])
+            except ValueError as error:
+                return self.send(400, {"detailedError": {"code": "BAD_INPUT", "message": "departAt: " + str(error)}})
         key = query.get("key", "")
         if not key:
             return self.send(403, {"detailedError": {"code": "Forbidden", "message": "no key"}})
@@ -167,6 +183,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             latlon(query.get("destination", ""))
         except ValueError as error:
             return self.wrong(str(error))
+        if "departureTime" in query:
+            try:
+                rfc3339(query["departureTime"])
+            except ValueError as error:
+                return self.send(400, {"title": "Malformed request", "status": 400, "cause": "departureTime: " + str(error)})
         key = query.get("apiKey", "")
         if not key or "bad" in key:
             return self.send(401, {"error": "Unauthorized", "error_description": "apiKey " + key + " invalid. apiKey not found."})
@@ -211,6 +232,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             lat = float(origin["latitude"])
             latlon("%s,%s" % (origin["latitude"], origin["longitude"]))
             latlon("%s,%s" % (destination["latitude"], destination["longitude"]))
+            if "departureTime" in request:
+                rfc3339(request["departureTime"])
         except (ValueError, KeyError, TypeError) as error:
             return self.wrong("body: " + str(error))
         if request.get("travelMode") != "DRIVE" or request.get("routingPreference") != "TRAFFIC_AWARE":

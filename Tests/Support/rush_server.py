@@ -15,7 +15,7 @@ a later departAt, the time is the historic one and the delay 0. A departAt in th
 (400 BAD_INPUT), as is any other parameter the request should not have.
 
 Usage:
-  rush_server.py [--control FILE] LOG   prints its port, logs each request as a JSON line to LOG,
+  rush_server.py [--control FILE] LOG (or LOG FILE)   prints its port, logs each request as a JSON line to LOG,
       exits when stdin closes or after $STAND_IN_SECONDS (default 3600). FILE (JSON, re-read on
       each request): {"now": EPOCH (the simulated clock), "offset": SECONDS east of UTC,
       "seed": N, "incidents": [{"start": EPOCH, "end": EPOCH, "minutes": M}]}.
@@ -150,6 +150,8 @@ def main():
     if args and args[0] == "--control":
         Handler.control_path = args[1]
         args = args[2:]
+    elif len(args) > 1:
+        Handler.control_path = args[1]
     Handler.log_path = args[0]
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     print(server.server_address[1], flush=True)

@@ -1,6 +1,7 @@
 import Basics
 import CommuteModel
 import FoundationEssentials
+@_spi(Store) import CommuteSources
 @_spi(Store) import CommuteStore
 
 extension CustomRoutes {
@@ -77,5 +78,113 @@ extension CustomRoutes {
         guard let occasion else { return [asked, "no alert ahead needs it"].compactMap { $0 }.joined(separator: "; ") }
         guard let next else { return [asked, "its answer serves \(occasion.label)"].compactMap { $0 }.joined(separator: "; ") }
         return [asked, "next at \(calendar.local(next).time.label), before \(occasion.label)"].compactMap { $0 }.joined(separator: "; ")
+    }
+
+    /// What a refresh does with each custom route before it asks: the routes not asked and why,
+    /// in cache order; those to ask; the plan's question for each it asks; the routes wanted.
+    struct Choice {
+        var decided: [Int: CustomRouteOutcome]
+        var toAsk: [Int]
+        var asks: [RouteID: AskPlan.Ask]
+        var wanted: Set<RouteID>
+    }
+
+    /// Chooses, as `refreshCustomRoutes` does, what to ask (`keys`: the providers with a key).
+    /// Reads only: `refresh --dry-run` says it and asks nothing.
+    func choose(_ routes: [Route], _ selection: CustomSelection, policy: CustomPolicy, keys: Set<RouteProvider>) throws -> Choice {
+        // The request plan's routes are asked when their alerts need it (`AskPlan`); the others when
+        // in play. An estimate asked for today, or a failing engine, is not asked whatever is in
+        // play: when that is every route, the pending plan is not even read.
+        let awake = routes.filter { $0.custom.flatMap(resting) == nil }
+        let plan = selection == .inPlay ? try askPlan(try plannedRoutes(awake, policy: policy), lead: policy.lead) : [:]
+        let asks = plan.compactMapValues { decision -> AskPlan.Ask? in if case .ask(let ask) = decision { ask } else { nil } }
+        let wanted: Set<RouteID>
+        switch selection {
+        case .inPlay: wanted = try customRoutesInPlay(awake.filter { plan[$0.id] == nil }, lead: policy.lead).union(asks.keys)
+        case .all: wanted = Set(routes.map(\.id))
+        case .routes(let ids):
+            let known = Set(routes.map(\.id))
+            for id in ids where !known.contains(id) {
+                throw try store.routes().byID[id] != nil ? CommuteError.notCustom(id) as any Error : ModelError.unknownRoute(id)
+            }
+            wanted = Set(ids)
+        }
+        // In cache order: what is not asked about, and why; then what is.
+        var decided: [Int: CustomRouteOutcome] = [:]
+        var toAsk: [Int] = []
+        for (index, route) in routes.enumerated() {
+            guard case .provider(let custom) = route.kind else { continue }
+            func skip(_ skip: CustomRouteOutcome.Skip) {
+                decided[index] = CustomRouteOutcome(
+                    routeID: route.id, provider: custom.provider, result: .skipped, skip: skip, failure: nil,
+                    route: route)
+            }
+            if case .routes = selection, !wanted.contains(route.id) {
+                skip(.notAskedFor)
+            } else if let resting = resting(custom) {
+                skip(resting)
+            } else if case .wait(let last, let next, let occasion)? = plan[route.id] {
+                skip(.planned(waitReason(last: last, next: next, occasion: occasion)))
+            } else if !wanted.contains(route.id) {
+                skip(.notInPlay(lead: policy.lead))
+            } else if selection == .inPlay, asks[route.id] == nil, let tried = custom.triedAt, tried <= now, now.timeIntervalSince(tried) < policy.minimumInterval {
+                skip(.askedRecently(ago: now.timeIntervalSince(tried), minimumInterval: policy.minimumInterval))
+            } else if custom.provider.needsKey, !keys.contains(custom.provider) {
+                let failure = CustomFetchFailure.noKey(custom.provider)
+                decided[index] = CustomRouteOutcome(
+                    routeID: route.id, provider: custom.provider, result: failure.isSkip ? .skipped : .failed, failure: failure, route: route)
+            } else {
+                toAsk.append(index)
+            }
+        }
+        return Choice(decided: decided, toAsk: toAsk, asks: asks, wanted: wanted)
+    }
+}
+
+extension CustomRoutes {
+    /// What a refresh would do with one custom route now.
+    public struct PlannedRequest: Sendable, Equatable {
+        public var routeID: RouteID
+        public var provider: RouteProvider
+        public var wouldAsk: Bool
+        /// Why, in words: `first ask for the 9:00 AM arrive-by alert, leaving 8:05 AM`.
+        public var reason: String
+    }
+
+    /// What a refresh would ask now, and why, in cache order: nothing is asked and nothing written
+    /// (`refresh --dry-run`). `keys`: the providers that have a key.
+    public func plannedRequests(_ selection: CustomSelection, policy: CustomPolicy, keys: Set<RouteProvider>) throws -> [PlannedRequest] {
+        let routes = try store.routes().routes.filter(\.isProviderRoute)
+        let choice = try choose(routes, selection, policy: policy, keys: keys)
+        let log = (try? store.refreshLog()) ?? .empty
+        var left = Dictionary(uniqueKeysWithValues: RouteProvider.allCases.map { ($0, max(0, policy.budgets[$0, default: 0] - log.requests(to: $0, on: budgetDay))) })
+        let watched = Set((try store.configuration().watches ?? []).map(\.routeID))
+        return routes.indices.compactMap { index in
+            let route = routes[index]
+            guard let provider = route.provider else { return nil }
+            if let outcome = choice.decided[index] {
+                return PlannedRequest(routeID: route.id, provider: provider, wouldAsk: false, reason: outcome.reason ?? "not asked")
+            }
+            guard choice.toAsk.contains(index) else { return nil }
+            guard left[provider, default: 0] > 0 else {
+                return PlannedRequest(
+                    routeID: route.id, provider: provider, wouldAsk: false,
+                    reason: CustomFetchFailure.budgetSpent(provider, budget: policy.budgets[provider, default: 0]).description)
+            }
+            left[provider, default: 0] -= 1
+            let reason: String = if let ask = choice.asks[route.id] {
+                ask.reason(calendar: calendar)
+            } else {
+                switch selection {
+                case .all: "--all asks every custom route"
+                case .routes: "asked for with --route"
+                case .inPlay where route.custom?.fetchedAt == nil: "never asked yet"
+                case .inPlay where watched.contains(route.id): "watched (a delay watch wants a reading of now)"
+                case .inPlay:
+                    policy.plansRequests && !provider.isFreeFlow ? "in play" : "in play: an alert within \(TimeFormatting.age(policy.lead)), asked over min-interval ago"
+                }
+            }
+            return PlannedRequest(routeID: route.id, provider: provider, wouldAsk: true, reason: reason)
+        }
     }
 }

@@ -146,51 +146,11 @@ extension CustomRoutes {
             }
             if rests.count == routes.count { return CustomRefreshResult(outcomes: rests, reschedule: nil) }
         }
-        // The request plan's routes are asked when their alerts need it (`AskPlan`); the others when
-        // in play. An estimate asked for today, or a failing engine, is not asked whatever is in
-        // play: when that is every route, the pending plan is not even read.
-        let awake = routes.filter { $0.custom.flatMap(resting) == nil }
-        let plan = selection == .inPlay ? try askPlan(try plannedRoutes(awake, policy: policy), lead: policy.lead) : [:]
-        let asks = plan.compactMapValues { decision -> AskPlan.Ask? in if case .ask(let ask) = decision { ask } else { nil } }
-        let wanted: Set<RouteID>
-        switch selection {
-        case .inPlay: wanted = try customRoutesInPlay(awake.filter { plan[$0.id] == nil }, lead: policy.lead).union(asks.keys)
-        case .all: wanted = Set(routes.map(\.id))
-        case .routes(let ids):
-            let known = Set(routes.map(\.id))
-            for id in ids where !known.contains(id) {
-                throw try store.routes().byID[id] != nil ? CommuteError.notCustom(id) as any Error : ModelError.unknownRoute(id)
-            }
-            wanted = Set(ids)
-        }
-        // In cache order: what is not asked about, and why; then what is.
-        var decided: [Int: CustomRouteOutcome] = [:]
-        var toAsk: [Int] = []
-        for (index, route) in routes.enumerated() {
-            guard case .provider(let custom) = route.kind else { continue }
-            func skip(_ skip: CustomRouteOutcome.Skip) {
-                decided[index] = CustomRouteOutcome(
-                    routeID: route.id, provider: custom.provider, result: .skipped, skip: skip, failure: nil,
-                    route: route)
-            }
-            if case .routes = selection, !wanted.contains(route.id) {
-                skip(.notAskedFor)
-            } else if let resting = resting(custom) {
-                skip(resting)
-            } else if case .wait(let last, let next, let occasion)? = plan[route.id] {
-                skip(.planned(waitReason(last: last, next: next, occasion: occasion)))
-            } else if !wanted.contains(route.id) {
-                skip(.notInPlay(lead: policy.lead))
-            } else if selection == .inPlay, asks[route.id] == nil, let tried = custom.triedAt, tried <= now, now.timeIntervalSince(tried) < policy.minimumInterval {
-                skip(.askedRecently(ago: now.timeIntervalSince(tried), minimumInterval: policy.minimumInterval))
-            } else if custom.provider.needsKey, (access.keys[custom.provider] ?? "").isEmpty {
-                let failure = CustomFetchFailure.noKey(custom.provider)
-                decided[index] = CustomRouteOutcome(
-                    routeID: route.id, provider: custom.provider, result: failure.isSkip ? .skipped : .failed, failure: failure, route: route)
-            } else {
-                toAsk.append(index)
-            }
-        }
+        let choice = try choose(routes, selection, policy: policy, keys: Set(access.keys.filter { !$0.value.isEmpty }.keys))
+        var decided = choice.decided
+        let toAsk = choice.toAsk
+        let asks = choice.asks
+        let wanted = choice.wanted
         // Each provider's first requests are counted together, in one write: as many as its budget
         // allows, in cache order; the rest keep their data.
         let day = budgetDay
@@ -370,7 +330,7 @@ extension CustomRoutes {
 
     /// Why an open engine's route is not asked now, whatever is in play: its estimate is from the
     /// last day (asked at most daily), or its engine failed within the hour (never hammered).
-    private func resting(_ custom: Route.Custom) -> CustomRouteOutcome.Skip? {
+    func resting(_ custom: Route.Custom) -> CustomRouteOutcome.Skip? {
         guard custom.provider.isFreeFlow else { return nil }
         if let fetched = custom.fetchedAt, fetched <= now, now.timeIntervalSince(fetched) < Self.freeFlowInterval {
             return .estimatedToday(ago: now.timeIntervalSince(fetched))

@@ -94,6 +94,8 @@ extension Health {
         case lastDeliveryFailed(Notifier, reason: String)
         /// Transit trips followed after their leave alerts, and what they cost.
         case following(Alerts.Following)
+        /// What each provider's requests cost per delivered alert this week, and the month's pace.
+        case requests([RequestCost])
         /// The incident feed (the Autobahn API) for the car routes with a line.
         case incidents(Incidents.IncidentSummary)
 
@@ -113,6 +115,7 @@ extension Health {
             switch self {
             case .customRoutesOnly, .sourceFile, .sourceURL, .zoneSaved, .planned, .onlyWatches, .providerReady: .ok
             case .following(let following): following.stopped.isEmpty ? .ok : .warning
+            case .requests(let costs): costs.contains { $0.projected > $0.monthBudget } ? .warning : .ok
             case .incidents(let summary): summary.problems.isEmpty && (summary.roads.isEmpty || summary.checkedAt != nil) ? .ok : .warning
             case .noSource, .sourceNotUsable, .sourceIsRelativePath, .sourceFileUnreadable, .sourceNeedsAccessCode, .zoneNotSaved,
                 .schedulesUnreadable, .noSchedules, .allSchedulesDisabled, .planUnreadable, .nothingPlanned, .neverRefreshed,
@@ -158,6 +161,8 @@ extension Health {
         findings += checkDataAge(cache?.routes ?? [])
         if let configuration { findings += checkProviders(configuration, custom, environment: environment) }
         if let following = commute.alerts.following() { findings.append(.following(following)) }
+        let costs = requestCosts()
+        if !costs.isEmpty { findings.append(.requests(costs)) }
         if let incidents = commute.incidents.summary() { findings.append(.incidents(incidents)) }
         let transitRoutes = Dictionary(((try? store.transitRoutes()) ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (feed, state, routes) in transit {

@@ -10,21 +10,24 @@ import FoundationEssentials
 extension RefreshLog {
     public func validate() throws(DocumentProblem) {
         try DocumentProblem.range(failuresSinceSuccess, 0...Int(Int32.max), "failuresSinceSuccess")
-        if let day = providerRequests?.day {
-            // A day that is no date would be taken for another day and the count reset: refused.
+        // A day that is no date would be taken for another day and the count reset: refused.
+        for (field, counts) in [("providerRequests", providerRequests)] + (earlierRequests ?? []).map({ ("earlierRequests", Optional($0)) }) {
+            guard let counts else { continue }
+            let day = counts.day
             let parts = day.split(separator: "-", omittingEmptySubsequences: false)
             let numbers = parts.compactMap { part in part.allSatisfy(\.isASCIIDigit) && !part.isEmpty ? Int(part) : nil }
             let isDate = day.utf8.count == 10 && numbers.count == 3
                 && CivilDate(year: numbers[0], month: numbers[1], day: numbers[2]).isValid
-            try DocumentProblem.check(isDate, "providerRequests.day is '\(DisplayText.line(String(day.prefix(40))))', not a date (YYYY-MM-DD)")
+            try DocumentProblem.check(isDate, "\(field).day is '\(DisplayText.line(String(day.prefix(40))))', not a date (YYYY-MM-DD)")
+            for (name, count) in counts.counts {
+                try DocumentProblem.check(RouteProvider(rawValue: name) != nil, "\(field) has '\(DisplayText.line(name))', not a provider")
+                try DocumentProblem.range(count, 0...Int(Int32.max), "\(field).counts.\(name)")
+            }
         }
+        try DocumentProblem.check((earlierRequests?.count ?? 0) <= 400, "earlierRequests has \(earlierRequests?.count ?? 0) days, more than any refresh keeps")
         for (name, failure) in failingProviders ?? [:] {
             try DocumentProblem.check(RouteProvider(rawValue: name) != nil, "failingProviders has '\(DisplayText.line(name))', not a provider")
             try DocumentProblem.date(failure.since, "failingProviders.\(name).since")
-        }
-        for (name, count) in providerRequests?.counts ?? [:] {
-            try DocumentProblem.check(RouteProvider(rawValue: name) != nil, "providerRequests has '\(DisplayText.line(name))', not a provider")
-            try DocumentProblem.range(count, 0...Int(Int32.max), "providerRequests.counts.\(name)")
         }
     }
 }

@@ -25,6 +25,11 @@ public struct RefreshLog: StoreDocument, Equatable {
     /// Requests sent to each routing provider on one local day: the budget's count, shared by
     /// every process (it is written under the routes lock before each request is sent).
     public var providerRequests: ProviderRequests?
+    /// The days before, newest first, at most `keptDays`: what `status` and `doctor` count a
+    /// week's requests per alert and a month's projection on.
+    public var earlierRequests: [ProviderRequests]?
+    /// How many earlier days of request counts are kept: a month and a week.
+    public static let keptDays = 38
     /// What would mend the last failure (`set the access code with …`), when it is known; nil
     /// after a success.
     public var lastFix: String?
@@ -81,9 +86,8 @@ public struct RefreshLog: StoreDocument, Equatable {
         let used = requests(to: provider, on: day)
         let granted = max(0, min(count, budget - used))
         guard granted > 0 else { return 0 }
-        var requests = providerRequests?.day == day ? providerRequests ?? ProviderRequests(day: day) : ProviderRequests(day: day)
-        requests.counts[provider.rawValue] = used + granted
-        providerRequests = requests
+        roll(to: day)
+        providerRequests?.counts[provider.rawValue] = used + granted
         return granted
     }
 
@@ -96,17 +100,27 @@ public struct RefreshLog: StoreDocument, Equatable {
 
     /// Marks a provider's spent budget as reported on `day`; whether it was news.
     public mutating func reportBudgetSpent(_ provider: RouteProvider, on day: String) -> Bool {
-        var requests = providerRequests?.day == day ? providerRequests ?? ProviderRequests(day: day) : ProviderRequests(day: day)
-        guard requests.reported?.contains(provider.rawValue) != true else { return false }
-        requests.reported = (requests.reported ?? []) + [provider.rawValue]
-        providerRequests = requests
+        roll(to: day)
+        guard providerRequests?.reported?.contains(provider.rawValue) != true else { return false }
+        let reported = providerRequests?.reported ?? []
+        providerRequests?.reported = reported + [provider.rawValue]
         return true
     }
 
-    /// Requests sent to a provider on `day` (a local date, `2026-11-23`).
+    /// Requests sent to a provider on `day` (a local date, `2026-11-23`): today's count, or a
+    /// kept earlier day's.
     public func requests(to provider: RouteProvider, on day: String) -> Int {
-        guard let providerRequests, providerRequests.day == day else { return 0 }
-        return providerRequests.counts[provider.rawValue] ?? 0
+        guard let counts = providerRequests?.day == day ? providerRequests : earlierRequests?.first(where: { $0.day == day }) else { return 0 }
+        return counts.counts[provider.rawValue] ?? 0
+    }
+
+    /// Starts `day`'s count when it is a new day, keeping the day before among the earlier ones.
+    private mutating func roll(to day: String) {
+        guard providerRequests?.day != day else { return }
+        if let finished = providerRequests, finished.day < day, !finished.counts.isEmpty {
+            earlierRequests = Array(([finished] + (earlierRequests ?? []).filter { $0.day != finished.day }).prefix(Self.keptDays))
+        }
+        providerRequests = ProviderRequests(day: day)
     }
 
     /// Counts one more request to a provider on `day` when the budget allows it; false when it
@@ -114,7 +128,7 @@ public struct RefreshLog: StoreDocument, Equatable {
     public mutating func reserveRequest(to provider: RouteProvider, on day: String, budget: Int) -> Bool {
         let used = requests(to: provider, on: day)
         guard used < budget else { return false }
-        if providerRequests?.day != day { providerRequests = ProviderRequests(day: day) }
+        roll(to: day)
         providerRequests?.counts[provider.rawValue] = used + 1
         return true
     }

@@ -88,7 +88,7 @@ public enum AskPlan {
             if now >= occasion.send.addingTimeInterval(-finalLead), asked < occasion.send.addingTimeInterval(-finalLead) {
                 return .ask(Ask(query: late, why: .final, occasion: occasion))
             }
-            if !transit, route.isMoving(at: now), now.timeIntervalSince(asked) >= movingEvery {
+            if !transit, route.isMoving(at: now), now.timeIntervalSince(max(asked, last ?? asked)) >= movingEvery {
                 return .ask(Ask(query: late, why: .moving, occasion: occasion))
             }
         }

@@ -164,8 +164,9 @@ extension AlertComposer {
         for schedule: Schedule, routes: [RouteID: Route], leave: LeaveTime, now: Date, ageAt: Date? = nil, calendar: ZonedCalendar,
         usual: Usual? = nil
     ) -> AlertContent {
-        // Each route as it would be leaving then: a prediction for that moment, where there is one.
-        let routes = Route.leaving(schedule.routeIDs, routes, at: leave.leave)
+        // Each route as it would be leaving then (now, when that has gone by): a prediction for that
+        // moment, where there is one.
+        let routes = Route.leaving(schedule.routeIDs, routes, at: max(leave.leave, Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60)))
         let oldest = oldestUpdate(of: schedule.routeIDs, routes)
         let age = ageLine(oldest, at: ageAt ?? now, calendar: calendar)
         let arrive = calendar.local(leave.arrival).time.label

@@ -143,9 +143,21 @@ extension Route {
             defer { departure = next }
             if abs(next.timeIntervalSince(departure)) < 20 { break }
         }
-        var route = leaving(at: departure)
-        // Planned to the second: the whole minutes it takes, rounded up, land it by the target.
-        if let taken, route.custom?.predictedFor != nil { route.currentMinutes = max(1, Int((taken / 60).rounded(.up))) }
+        guard taken != nil else { return leaving(at: departure) }
+        // Planned to the second: the latest whole minute from which the prediction arrives by the
+        // target (the minute the stepping landed near, or one either side).
+        func arrives(_ minute: Date) -> Bool {
+            guard let prediction = predicted(leavingAt: minute) else { return false }
+            return minute.addingTimeInterval(prediction.seconds ?? Double(prediction.minutes * 60)) <= target
+        }
+        var minute = Date(timeIntervalSince1970: (departure.timeIntervalSince1970 / 60).rounded(.down) * 60)
+        if arrives(minute.addingTimeInterval(60)) {
+            minute = minute.addingTimeInterval(60)
+        } else if !arrives(minute) {
+            minute = minute.addingTimeInterval(-60)
+        }
+        var route = leaving(at: minute)
+        if route.custom?.predictedFor != nil { route.currentMinutes = max(1, Int((target.timeIntervalSince(minute) / 60).rounded(.up))) }
         return route
     }
 

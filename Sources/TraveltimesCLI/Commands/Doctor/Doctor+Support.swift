@@ -247,6 +247,7 @@ struct Doctor {
         case .exportsUnreadable(let reason):
             return ("exports", "exports.json is unreadable: \(reason)", "move exports.json aside: the next refresh sends everything again")
         case .following(let following): return followingWords(following)
+        case .requests(let costs): return requestWords(costs)
         case .incidents(let summary): return incidentWords(summary, moment: moment)
         case .lastDeliveryFailed(let notifier, let reason):
             return (notifier.id == 0 ? "notifier" : "notifier \(notifier.id)", "\(notifier.summary): its last delivery failed (\(reason))",

@@ -4,6 +4,13 @@ import FoundationEssentials
 /// Doctor's words for what follows a commute on its way: the trips followed after their leave
 /// alerts, and the incident feed for the car routes.
 extension Doctor {
+    /// `requests  TomTom 2.2 per delivered alert over 7 days (…); this month ~190 of 77,500 at this pace`.
+    static func requestWords(_ costs: [RequestCost]) -> (check: String, detail: String, fix: String?) {
+        let over = costs.filter { $0.projected > $0.monthBudget }
+        return ("requests", costs.map(\.summary).joined(separator: "; "), over.isEmpty ? nil
+            : "at this pace \(over.map(\.provider.displayName).joined(separator: " and ")) runs out this month: fewer routes or alerts, or a larger budget")
+    }
+
     static func followingWords(_ following: Alerts.Following) -> (check: String, detail: String, fix: String?) {
         ("following", following.summary, following.stopped.isEmpty ? nil : "raise the budget (`traveltimes config set budget.PROVIDER N`) if your plan allows more")
     }

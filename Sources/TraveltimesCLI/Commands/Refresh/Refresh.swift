@@ -11,6 +11,7 @@ extension Commands {
                 all,
                 route,
                 timeout,
+                dryRun,
                 Options.quiet, Options.json, Options.now,
             ],
             discussion: """
@@ -24,10 +25,19 @@ extension Commands {
                 routes are saved leaves the route cache and the pending alerts exactly as they were.
                 A route holding an impossible value (a time over a day, a date past 9999) is left out,
                 with a warning; the rest are saved.
-                Custom routes (`route add`) are asked about only when in play: an alert that uses them
-                within `lead` (60 min), a delay watch, or never fetched; never again within
-                `min-interval` (10 min), never past a provider's daily budget; each at most 3 times (1 s, 2 s
-                apart), and a provider whose every request failed is left alone for an hour. With no feed
+                Custom routes (`route add`) on TomTom, HERE, Google and Transitous are asked when their
+                alerts need it (`config set plan-requests`, on by default): once when an alert's window
+                opens (3 h before an arrival, `lead` before a fixed time), about the moment you will
+                leave — TomTom's departAt, HERE's and Google's departureTime predict it, and the question
+                is asked once more when the answer moves the departure — then once 12 min before the
+                alert goes out (a car route about now: today's traffic moves the prediction), and between
+                only while its answers move 3 min or more (every 5 min); never twice in a minute, one
+                answer serving every alert on the route. Other custom routes, watched ones and
+                those never asked (and all with plan-requests off) are asked when in play: an alert
+                that uses them within `lead` (60 min), a delay watch, or never fetched; never again
+                within `min-interval` (10 min). Never past a provider's daily budget; each at most 3
+                times (1 s, 2 s apart), and a provider whose every request failed is left alone for an
+                hour. --dry-run says which custom routes would be asked now and why, and asks nothing. With no feed
                 source, only the custom routes and transit feeds are refreshed, and the refresh is a
                 success only when none failed or was held back (else it exits 75). A key that is missing or rejected names
                 the setting to fix, keeps that provider's routes as they were, saves the others, and
@@ -48,6 +58,7 @@ extension Commands {
             let quiet = invocation.isSet(Options.quiet)
             let commute = try invocation.commute()
             let only = try invocation.values(Self.route)
+            if invocation.isSet(Self.dryRun) { return try dryRunReport(invocation, commute, only: only) }
             let session = HelperSession(helperPath: invocation.fetchHelperPath(), workers: CustomRoutes.parallelRequests, environment: invocation.childEnvironment)
             defer { session.finish() }
             let access = try invocation.providerAccess(commute.configuration, session: session)
@@ -103,5 +114,36 @@ extension Commands {
             "--route", value: "ID", help: "Ask about this custom route only, and skip the feed (repeatable)", repeatable: true, values: .customRouteID,
             parse: { try ScheduleParsing.routeID($0) })
         static let timeout = Options.timeout(help: "Deadline for the whole fetch, retries included (default 25)")
+        static let dryRun = Flag("--dry-run", help: "Say which custom routes a refresh would ask now, and why; ask nothing, change nothing")
+
+        /// `refresh --dry-run`: what would be asked, and why; the feed and transit feeds named.
+        static func dryRunReport(_ invocation: Invocation, _ commute: Commute, only: [RouteID]) throws {
+            guard !invocation.isSet(Options.json) else { throw invocation.usage("--dry-run prints its plan as text: leave out --json.") }
+            let credentials = Credentials(environment: invocation.environment, configuration: commute.configuration)
+            let keys = Set(RouteProvider.allCases.filter { !$0.needsKey || credentials.key(for: $0) != nil })
+            let selection: CustomRoutes.CustomSelection = !only.isEmpty ? .routes(only) : invocation.isSet(Self.all) ? .all : .inPlay
+            let planned = try commute.customRoutes.plannedRequests(selection, policy: CustomRoutes.CustomPolicy(commute.configuration), keys: keys)
+            let io = invocation.io
+            if only.isEmpty, let source = FeedSource.effective(argument: try invocation.value(Self.source), environment: invocation.environment, saved: commute.configuration.source) {
+                io.out("The feed would be read: \(FeedSource.display(source)) (one request for all its routes).")
+            }
+            let transit = commute.configuration.transitFeeds ?? []
+            if only.isEmpty, !transit.isEmpty {
+                io.out("Transit feeds would be read: \(transit.map(\.name).joined(separator: ", ")) (each realtime feed, the timetable at most daily).")
+            }
+            let asked = planned.filter(\.wouldAsk)
+            let left = planned.filter { !$0.wouldAsk }
+            func line(_ request: CustomRoutes.PlannedRequest) -> String { "  \(request.routeID) (\(request.provider.displayName)): \(request.reason)" }
+            if planned.isEmpty { io.out("No custom routes.") }
+            if !asked.isEmpty {
+                io.out("Would ask \(asked.count) custom route\(asked.count == 1 ? "" : "s") now:")
+                asked.forEach { io.out(line($0)) }
+            }
+            if !left.isEmpty {
+                io.out("Would not ask \(left.count):")
+                left.forEach { io.out(line($0)) }
+            }
+            io.out("Nothing was asked or changed (--dry-run).")
+        }
     }
 }

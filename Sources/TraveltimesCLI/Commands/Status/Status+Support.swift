@@ -107,6 +107,9 @@ struct StatusJSON: EveryKeyEncodable {
     var pauses: [PauseJSON]?
     /// Each routing provider's requests today against its budget; null without custom routes or keys.
     var providers: [ProviderUsageJSON]?
+    /// Each provider's requests per delivered alert over the last 7 days and the month's
+    /// projection; empty when no provider was asked in them.
+    var requestCosts: [RequestCostJSON] = []
     /// The transit feeds, as `transit list --json` shows them; null when transit.json cannot be read.
     var transit: [TransitFeedJSON]?
     var installed: InstalledJSON
@@ -136,6 +139,7 @@ extension StatusJSON {
             customRoutes = custom.count
             if !custom.isEmpty || configuration?.providerKeys != nil {
                 providers = ProviderUsageJSON.all(status.refreshLog, commute.configuration, day: commute.customRoutes.budgetDay, custom: custom)
+                requestCosts = commute.health.requestCosts().map(RequestCostJSON.init)
             }
             routes = Routes(
                 count: cache.routes.count, withoutData: cache.routes.count(where: { $0.status == .noData }),
@@ -163,5 +167,27 @@ extension StatusJSON {
                 lastDay: Dictionary(grouping: recent, by: \.outcome.rawValue).mapValues(\.count))
         }
         errors = status.errors.map { DisplayText.line(String(describing: $0)) }
+    }
+}
+
+/// A provider's cost per alert, as `status --json` gives it.
+struct RequestCostJSON: EveryKeyEncodable {
+    var provider: String
+    var requests: Int
+    var alerts: Int
+    var days: Int
+    /// Requests per delivered alert; null with no alert delivered.
+    var perAlert: Double?
+    var projectedThisMonth: Int
+    var monthBudget: Int
+
+    init(_ cost: RequestCost) {
+        provider = cost.provider.rawValue
+        requests = cost.requests
+        alerts = cost.alerts
+        days = cost.days
+        perAlert = cost.perAlert.map { ($0 * 100).rounded() / 100 }
+        projectedThisMonth = cost.projected
+        monthBudget = cost.monthBudget
     }
 }

@@ -90,6 +90,10 @@ extension Commands {
                 let used = providers.filter { $0.routes > 0 || $0.requestsToday > 0 }
                 let text = used.map { "\($0.provider) \($0.requestsToday) of \($0.budget) requests today (\($0.routes) route\($0.routes == 1 ? "" : "s"))" }
                 io.out("Providers:  \(text.isEmpty ? "no custom routes" : text.joined(separator: "; "))")
+                if !report.requestCosts.isEmpty {
+                    let costs = commute.health.requestCosts()
+                    io.out("Requests:   \(costs.map(\.summary).joined(separator: "; "))")
+                }
             }
             if let favorites = report.favorites { io.out("Favorites:  \(favorites)") }
             if let schedules = report.schedules { io.out("Schedules:  \(schedules.count) (\(schedules.enabled) enabled)") }
