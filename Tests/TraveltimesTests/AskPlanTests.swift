@@ -118,11 +118,11 @@ final class RushServer: SteeredServer, @unchecked Sendable {
         #expect(abs((truth[Self.at("07:00")] ?? 0) - 31) < 0.5)
         // What it cost, said: 6 requests for 2 delivered alerts today, the month at that pace.
         let status = try sandbox.ok(["status", "--now", "2026-11-24T09:30:00-08:00"]).stdout
-        #expect(status.contains("\nRequests:   TomTom 3.0 per delivered alert over 1 day (6 requests, 2 alerts); this month ~42 of 75,000 at this pace\n"), "\(status)")
+        #expect(status.contains("\nRequests:   TomTom 3.0 requests per delivered alert over 1 day (6 requests, 2 alerts); this month ~42 of 75,000 at this pace\n"), "\(status)")
         let costs = try #require((try sandbox.json(["status", "--json", "--now", "2026-11-24T09:30:00-08:00"]) as? [String: Any])?["requestCosts"] as? [[String: Any]])
         #expect(costs.count == 1 && costs.first?["perAlert"] as? Double == 3 && costs.first?["projectedThisMonth"] as? Int == 42, "\(costs)")
         let doctor = try sandbox.run(["doctor", "--now", "2026-11-24T09:30:00-08:00"]).stdout
-        #expect(doctor.contains("\nok       requests         TomTom 3.0 per delivered alert over 1 day (6 requests, 2 alerts); this month ~42 of 75,000 at this pace\n"), "\(doctor)")
+        #expect(doctor.contains("\nok       requests         TomTom 3.0 requests per delivered alert over 1 day (6 requests, 2 alerts); this month ~42 of 75,000 at this pace\n"), "\(doctor)")
     }
 
     @Test func aDryRunSaysWhatWouldBeAskedAndWhyAndAsksNothing() throws {

@@ -135,6 +135,7 @@ import Testing
             Routes:     3 (0 without data); updated tomtom 4:00 PM (0 min ago); here 4:00 PM (0 min ago); google 4:00 PM (0 min ago)
             Source:     not set (custom routes only)
             Providers:  tomtom 1 of 2500 requests today (1 route); here 1 of 1000 requests today (1 route); google 1 of 160 requests today (1 route)
+            Requests:   TomTom 1 request over 1 day, no alert delivered; this month ~27 of 75,000 at this pace; HERE 1 request over 1 day, no alert delivered; this month ~27 of 30,000 at this pace; Google 1 request over 1 day, no alert delivered; this month ~27 of 4,800 at this pace
             Favorites:  0
             Schedules:  0 (0 enabled)
             Pending:    0 scheduled (cap 64), 0 deferred
@@ -301,6 +302,7 @@ import Testing
             ok       data           the newest travel time the alerts would carry was measured 8:00 AM (30 min ago)
             warning  provider here  3 routes; 2 of 2 requests today: the budget is spent; its routes keep their last times until midnight
                                     → traveltimes config set budget.here N, if your plan allows more
+            ok       requests       HERE 2 requests over 1 day, no alert delivered; this month ~16 of 60 at this pace
             ok       fetch helper   libcurl loads: ready
             ok       notifier       none configured: alerts go to stdout, which cron mails
             problem  scheduler      nothing runs refresh and tick
@@ -324,6 +326,7 @@ import Testing
             ok       data           the newest travel time the alerts would carry was measured 8:00 AM (30 min ago)
             problem  provider here  3 routes; 2 of 2 requests today; the key is set only in HERE_API_KEY, which timers and cron do not see
                                     → traveltimes config set here-key KEY (kept only in config.json, mode 0600)
+            ok       requests       HERE 2 requests over 1 day, no alert delivered; this month ~16 of 60 at this pace
             ok       fetch helper   libcurl loads: ready
             ok       notifier       none configured: alerts go to stdout, which cron mails
             problem  scheduler      nothing runs refresh and tick

@@ -38,6 +38,7 @@ import Testing
             ],
             "customRoutes": 0,
             "providers": NSNull(),
+            "requestCosts": [Any](),
             "transit": [Any](),
             "pauses": [Any](),
             "errors": [String](),

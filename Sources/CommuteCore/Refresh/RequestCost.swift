@@ -24,14 +24,16 @@ public struct RequestCost: Sendable, Equatable {
     /// `2.2`; nil with no alert delivered.
     public var perAlert: Double? { alerts > 0 ? Double(requests) / Double(alerts) : nil }
 
-    /// `TomTom 2.2 per delivered alert over 7 days (44 requests, 20 alerts); this month ~190 of
-    /// 77,500 at this pace`.
+    /// `TomTom 2.2 requests per delivered alert over 7 days (44 requests, 20 alerts); this month
+    /// ~190 of 77,500 at this pace`, or `TomTom 1 request over 1 day, no alert delivered; …`.
     public var summary: String {
         let span = "over \(days) day\(days == 1 ? "" : "s")"
-        let each = perAlert.map { "\(provider.displayName) \(String(cFormat: "%.1f", $0)) per delivered alert \(span)" }
-            ?? "\(provider.displayName) no delivered alert \(span)"
-        return "\(each) (\(requests) request\(requests == 1 ? "" : "s"), \(alerts) alert\(alerts == 1 ? "" : "s")); "
-            + "this month ~\(Self.grouped(projected)) of \(Self.grouped(monthBudget)) at this pace"
+        let month = "this month ~\(Self.grouped(projected)) of \(Self.grouped(monthBudget)) at this pace"
+        guard let perAlert else {
+            return "\(provider.displayName) \(requests) request\(requests == 1 ? "" : "s") \(span), no alert delivered; \(month)"
+        }
+        return "\(provider.displayName) \(String(cFormat: "%.1f", perAlert)) requests per delivered alert \(span) "
+            + "(\(requests) request\(requests == 1 ? "" : "s"), \(alerts) alert\(alerts == 1 ? "" : "s")); \(month)"
     }
 
     /// `77,500`.

@@ -4,7 +4,7 @@ import FoundationEssentials
 /// Doctor's words for what follows a commute on its way: the trips followed after their leave
 /// alerts, and the incident feed for the car routes.
 extension Doctor {
-    /// `requests  TomTom 2.2 per delivered alert over 7 days (…); this month ~190 of 77,500 at this pace`.
+    /// `requests  TomTom 2.2 requests per delivered alert over 7 days (…); this month ~190 of 77,500 at this pace`.
     static func requestWords(_ costs: [RequestCost]) -> (check: String, detail: String, fix: String?) {
         let over = costs.filter { $0.projected > $0.monthBudget }
         return ("requests", costs.map(\.summary).joined(separator: "; "), over.isEmpty ? nil
