@@ -86,4 +86,12 @@ func benchExports() {
     let (tick, _) = measure(options, options.binary, ["tick", "--quiet", "--now", now], environment: exported)
     let quiet = stamps() == before
     report("traveltimes tick, nothing due, the four exports", milliseconds(tick), quiet ? "wrote and sent nothing" : "wrote or sent something", quiet)
+
+    // Costs flat as a household grows (issue 49): the same refresh with every route of the fixture
+    // a favourite (163) beside it with four, the medians of the same number of runs.
+    must(["favorites", "add"] + fixtureRoutes.map(\.id.rawValue).filter { !["1", "96", "4", "70"].contains($0) }, environment: exported)
+    let (many, manyPeak) = measure(options, options.binary, arguments, environment: exported)
+    report("traveltimes refresh, the exports, 163 favourites", milliseconds(many),
+           String(format: "%.2f× with 4 favourites; target ≤ 2× and ≤ 30 MiB (%@)", many / refresh, mebibytes(manyPeak)),
+           many / refresh <= 2 && Double(manyPeak ?? .max) / 1024 <= 30)
 }

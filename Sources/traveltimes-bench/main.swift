@@ -15,7 +15,7 @@ struct Options {
     var hello = ".build/release/foundation-hello"
     var fixture = "Fixtures/wsdot/travel-times-2025-11-04T1600-0800.json"
     var runs = 21
-    /// `--only schedules|year|custom|transitous|follow|household|history|transit|hostile|calendar|exports`: that part alone (with the baseline), for working on it.
+    /// `--only schedules|year|custom|transitous|follow|household|growth|history|transit|hostile|calendar|exports`: that part alone (with the baseline), for working on it.
     var only: String?
 
     func runs(_ part: String) -> Bool { only == nil || only == part }
@@ -234,6 +234,7 @@ if options.runs("transitous") { benchTransitous() }
 if options.runs("follow") { benchFollow() }
 // 2i. A household's week against the oracle, the request plan beside today's behaviour (issue 49).
 if options.runs("household") { benchHousehold() }
+if options.runs("growth") { benchGrowth() }
  else if options.runs("custom") {
     report("traveltimes refresh, 500 custom routes", "     n/a", "needs python3", nil)
 }

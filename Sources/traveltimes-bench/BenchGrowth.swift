@@ -1,0 +1,64 @@
+import CommuteCore
+import Foundation
+
+// 2j. Costs flat as a household grows (issue 49): `status` and a fixture `refresh` with 3,000
+// schedules (each with a month of deliveries in the ledger) beside the same with 10, medians of
+// the same number of runs; the peak memory of a refresh with 10,000 schedules.
+@MainActor
+func benchGrowth() {
+    var stores: [Int: [String: String]] = [:]
+    for count in [10, 3_000, 10_000] {
+        stores[count] = growthStore(count)
+    }
+    defer { for count in stores.keys { try? FileManager.default.removeItem(atPath: home + "-growth-\(count)") } }
+    guard let small = stores[10], let large = stores[3_000], let largest = stores[10_000] else { return }
+    for (name, arguments) in [("status", ["status", "--now", now]), ("refresh", ["refresh", "--source", options.fixture, "--quiet", "--now", now])] {
+        let (few, _) = measure(options, options.binary, arguments, environment: small)
+        let (many, manyPeak) = measure(options, options.binary, arguments, environment: large)
+        report("traveltimes \(name), 3,000 schedules", milliseconds(many),
+               String(format: "%.2f× with 10 schedules; target ≤ 2× and ≤ 30 MiB (%@)", many / few, mebibytes(manyPeak)),
+               many / few <= 2 && Double(manyPeak ?? .max) / 1024 <= 30)
+    }
+    let peak = peakMemory(options.binary, ["refresh", "--source", options.fixture, "--quiet", "--now", now], environment: largest)
+    report("traveltimes refresh, 10,000 schedules: peak memory", mebibytes(peak), "target ≤ 30 MiB", Double(peak ?? .max) / 1024 <= 30)
+}
+
+/// A store with the fixture, four favourites and `count` weekday schedules planned a month ago, with
+/// a month of deliveries of each in the ledger.
+@MainActor
+private func growthStore(_ count: Int) -> [String: String] {
+    let directory = home + "-growth-\(count)"
+    var env = environment
+    env["TRAVELTIMES_HOME"] = directory
+    must(["refresh", "--source", options.fixture, "--now", now], environment: env)
+    must(["favorites", "add", "1", "96", "4", "70"], environment: env)
+    do {
+        let store = try Store(directory: directory)
+        try store.updateSchedules { book in
+            book.schedules = (0..<count).map { index in
+                Schedule(routeIDs: ["1", "96"], days: Weekday.weekdays, hour: (index / 60) % 24, minute: index % 60, createdAt: capturedAt)
+            }
+        }
+    } catch {
+        FileHandle.standardError.write(Data("cannot write \(count) schedules: \(error)\n".utf8))
+        exit(1)
+    }
+    must(["refresh", "--source", options.fixture, "--now", "2025-10-07T16:00:00-07:00"], environment: env)
+    must(["refresh", "--source", options.fixture, "--now", now], environment: env)
+    do {
+        let store = try Store(directory: directory)
+        let book = try store.pending()
+        try store.updateLedger(keepingSince: nil) { ledger in
+            for entry in book.requests + book.deferred {
+                for week in 1...4 {
+                    guard let occurrence = daysEarlier(7 * week, entry.nextFire) else { continue }
+                    ledger.entries.append(.init(alert: entry.id, occurrence: occurrence, notifier: 0, outcome: .delivered, at: occurrence, attempts: 1))
+                }
+            }
+        }
+    } catch {
+        FileHandle.standardError.write(Data("cannot write a month of ledger: \(error)\n".utf8))
+        exit(1)
+    }
+    return env
+}
