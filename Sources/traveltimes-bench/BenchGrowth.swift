@@ -1,4 +1,6 @@
 import CommuteCore
+@_spi(Store) import CommuteDelivery
+@_spi(Store) import CommuteStore
 import Foundation
 
 // 2j. Costs flat as a household grows (issue 49): `status` and a fixture `refresh` with 3,000
