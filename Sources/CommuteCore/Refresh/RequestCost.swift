@@ -73,7 +73,11 @@ extension Health {
         }
         let schedules = Dictionary(
             (((try? store.schedules().schedules) ?? []) + commute.calendars.departureSchedules()).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let providers = Dictionary(((try? store.routes().routes) ?? []).compactMap { route in route.provider.map { (route.id, $0) } }, uniquingKeysWith: { first, _ in first })
+        var providers: [RouteID: RouteProvider] = [:]
+        for route in (try? store.routes().routes) ?? [] {
+            guard case .provider(let custom) = route.kind else { continue }
+            providers[route.id] = custom.provider
+        }
         let month = CivilDate(year: today.year, month: today.month, day: 1)
         let nextMonth = CivilDate(year: today.month == 12 ? today.year + 1 : today.year, month: today.month % 12 + 1, day: 1)
         let daysInMonth = nextMonth.dayNumber - month.dayNumber
