@@ -10,9 +10,9 @@ import Foundation
 func benchGrowth() {
     var stores: [Int: [String: String]] = [:]
     for count in [10, 3_000, 10_000] {
-        stores[count] = growthStore(count)
+        stores[count] = scheduleStore(count)
     }
-    defer { for count in stores.keys { try? FileManager.default.removeItem(atPath: home + "-growth-\(count)") } }
+    defer { for store in stores.values { try? FileManager.default.removeItem(atPath: store["TRAVELTIMES_HOME"] ?? "") } }
     guard let small = stores[10], let large = stores[3_000], let largest = stores[10_000] else { return }
     for (name, arguments) in [("status", ["status", "--now", now]), ("refresh", ["refresh", "--source", options.fixture, "--quiet", "--now", now])] {
         let (few, _) = measure(options, options.binary, arguments, environment: small)
@@ -25,11 +25,13 @@ func benchGrowth() {
     report("traveltimes refresh, 10,000 schedules: peak memory", mebibytes(peak), "target ≤ 30 MiB", Double(peak ?? .max) / 1024 <= 30)
 }
 
-/// A store with the fixture, four favourites and `count` weekday schedules planned a month ago, with
-/// a month of deliveries of each in the ledger.
+/// A store with the fixture, four favourites and `count` weekday schedules (64 scheduled, the rest
+/// deferred), first planned a month ago, with a month of deliveries in the ledger (four weeks of
+/// every request): the steady state, where every request that fired this week is looked up in the
+/// ledger at every tick. Its environment.
 @MainActor
-private func growthStore(_ count: Int) -> [String: String] {
-    let directory = home + "-growth-\(count)"
+func scheduleStore(_ count: Int) -> [String: String] {
+    let directory = home + "-\(count)"
     var env = environment
     env["TRAVELTIMES_HOME"] = directory
     must(["refresh", "--source", options.fixture, "--now", now], environment: env)

@@ -123,10 +123,8 @@ if let installed = installedBytes(options.binary) {
            "target ≤ 25 MiB", installed <= 25 << 20)
 }
 
-// 2c. `pending` and `tick` with 1,000 and 3,000 schedules of five days each (64 scheduled, the
-// rest deferred), first planned a month ago, with a month of deliveries in the ledger (four weeks
-// of every request): the steady state, where every request that fired this week is looked up in
-// the ledger at every tick.
+// 2c. `pending` and `tick` with 1,000 and 3,000 schedules of five days each (`scheduleStore`: a
+// month of deliveries in the ledger, the steady state).
 let calendar = ZonedCalendar(timeZone: zone, around: capturedAt, daysBefore: 40, daysAfter: 20)
 /// The same wall-clock time `days` days before `date`.
 func daysEarlier(_ days: Int, _ date: Date) -> Date? {
@@ -134,42 +132,8 @@ func daysEarlier(_ days: Int, _ date: Date) -> Date? {
     return calendar.instant(on: CivilDate(dayNumber: local.date.dayNumber - days), hour: local.hour, minute: local.minute)
 }
 for count in [1_000, 3_000] where options.runs("schedules") {
-    let many = home + "-\(count)"
-    defer { try? FileManager.default.removeItem(atPath: many) }
-    var manyEnvironment = environment
-    manyEnvironment["TRAVELTIMES_HOME"] = many
-    must(["refresh", "--source", options.fixture, "--now", now], environment: manyEnvironment)
-    must(["favorites", "add", "1", "96", "4", "70"], environment: manyEnvironment)
-    do {
-        let store = try Store(directory: many)
-        try store.updateSchedules { book in
-            book.schedules = (0..<count).map { index in
-                Schedule(routeIDs: ["1", "96"], days: Weekday.weekdays, hour: (index / 60) % 24, minute: index % 60, createdAt: capturedAt)
-            }
-        }
-    } catch {
-        FileHandle.standardError.write(Data("cannot write \(count) schedules: \(error)\n".utf8))
-        exit(1)
-    }
-    must(["refresh", "--source", options.fixture, "--now", "2025-10-07T16:00:00-07:00"], environment: manyEnvironment)
-    must(["refresh", "--source", options.fixture, "--now", now], environment: manyEnvironment)
-    do {
-        let store = try Store(directory: many)
-        let book = try store.pending()
-        try store.updateLedger(keepingSince: nil) { ledger in
-            for entry in book.requests + book.deferred {
-                for week in 1...4 {
-                    // A week back on the calendar: the same wall-clock time across the November change.
-                    guard let occurrence = daysEarlier(7 * week, entry.nextFire) else { continue }
-                    ledger.entries.append(.init(
-                        alert: entry.id, occurrence: occurrence, notifier: 0, outcome: .delivered, at: occurrence, attempts: 1))
-                }
-            }
-        }
-    } catch {
-        FileHandle.standardError.write(Data("cannot write a month of ledger: \(error)\n".utf8))
-        exit(1)
-    }
+    let manyEnvironment = scheduleStore(count)
+    defer { try? FileManager.default.removeItem(atPath: manyEnvironment["TRAVELTIMES_HOME"] ?? "") }
     let label = count == 1_000 ? "1,000" : "3,000"
     let (pendingMany, pendingManyRatio) = measureAgainst(
         options, baseline: helloRun, options.binary, ["pending", "--now", now], environment: manyEnvironment)
@@ -177,7 +141,7 @@ for count in [1_000, 3_000] where options.runs("schedules") {
            String(format: "%.2f× baseline; target ≤ 2×", pendingManyRatio), pendingManyRatio <= 2)
     let (tickMany, tickManyRatio) = measureAgainst(
         options, baseline: helloRun, options.binary, ["tick", "--now", now], environment: manyEnvironment)
-    let missed = ((try? Store(directory: many).ledger().entries) ?? []).count { $0.outcome == .missed }
+    let missed = ((try? Store(directory: manyEnvironment["TRAVELTIMES_HOME"] ?? "").ledger().entries) ?? []).count { $0.outcome == .missed }
     report("traveltimes tick, nothing due (\(label) schedules, a month of ledger)", milliseconds(tickMany),
            String(format: "%.2f× baseline; target ≤ 1.5× (%d missed)", tickManyRatio, missed), tickManyRatio <= 1.5)
 }
