@@ -22,6 +22,9 @@ func benchHousehold() {
     report("a household's week: leave times within 1 min of the oracle", String(format: "%7.0f%%", within * 100),
            String(format: "worst %d min off; target ≥ 95%%, never > 3 (today's: %.0f%%, worst %d)", planned.worst,
                   today.withinOneMinute * 100, today.worst), within >= 0.95 && planned.worst <= 3)
+    for alert in planned.alerts where abs(alert.error) > 1 {
+        print(String(format: "     (%+.1f min off: \"%@\" on %@)", alert.error, alert.title, alert.day))
+    }
     if let incident = householdIncident() {
         report("an incident of +20 min at 7:40: caught before the leave alert", incident.caught ? "     yes" : "      no",
                "the 9:00 leave alert \(incident.said)", incident.caught)
@@ -39,6 +42,8 @@ struct HouseholdWeek {
         var title: String
         /// The destination of its route.
         var route: String = ""
+        /// When it went out: `Tue 7:58`.
+        var day: String = ""
         /// Minutes off the oracle (the leave minute, or the travel time a fixed alert shows).
         var error: Double
     }
@@ -110,11 +115,11 @@ private func householdWeek(plan: Bool, days: [Int] = Array(0..<5), incident: Boo
                     let route = toWork ? household[0].1 : household[1].1
                     let target = toWork ? 9 * 60 - 5 : 8 * 60 + 10
                     let latest = oracleLeave(truth[route] ?? [:], midnight: midnight, target: target) ?? minute
-                    alerts.append(.init(title: title, route: route, error: Double(minute - latest)))
+                    alerts.append(.init(title: title, route: route, day: stamp(moment), error: Double(minute - latest)))
                 } else if title.hasPrefix("Commute at") {
                     let route = title.contains("7:00 AM") ? household[0].1 : household[1].1
                     let shown = lines.dropFirst().first.flatMap(shownMinutes)
-                    if let shown, let actual = truth[route]?[moment] { alerts.append(.init(title: title, route: route, error: shown - actual)) }
+                    if let shown, let actual = truth[route]?[moment] { alerts.append(.init(title: title, route: route, day: stamp(moment), error: shown - actual)) }
                 }
             }
         }

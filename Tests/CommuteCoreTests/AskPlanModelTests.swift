@@ -69,7 +69,8 @@ import Basics
     }
 
     @Test func thePlanAsksFirstThenCloseToTheAlertThenWaits() throws {
-        let alert = AskPlan.Occasion(send: Self.at("08:10"), departure: Self.at("08:10"), target: Self.at("08:55"), label: "the 9:00 AM arrive-by alert")
+        let alert = AskPlan.Occasion(
+            send: Self.at("08:10"), departure: Self.at("08:10"), target: Self.at("08:55"), label: "the 9:00 AM arrive-by alert", opens: Self.at("06:00"))
         var drive = Self.route(read: ("05:00", 30, 30), [])
         drive.custom?.triedAt = Self.at("05:00")
         // Nothing serves 8:10 yet: asked about leaving then.
@@ -93,8 +94,21 @@ import Basics
         #expect(AskPlan.converge(after: try #require(again), answered: moved, now: Self.at("06:00")) == nil)
     }
 
+    @Test func aSingleFarAnswerIsAskedAgainWhereItMovesTheDeparture() throws {
+        // Tuesday at 6:01, asked about 8:18 (Monday's guess): 42 min 20 s, landing 9:00:20 for an
+        // arrival at 8:55. Leaving 8:12:40 is 5 min 20 s from the only answer near it: asked again,
+        // and until then the leave time rests on that answer, not on last evening's reading.
+        var drive = Self.route(read: ("06:48", 31, 31), [("07:00", 1_852, "06:00"), ("08:18", 2_540, "06:01")])
+        drive.updatedAt = Self.at("06:48").addingTimeInterval(-86_400)
+        let alert = AskPlan.Occasion(send: Self.at("08:18"), departure: Self.at("08:18"), target: Self.at("08:55"), label: "x", opens: Self.at("06:00"))
+        let first = AskPlan.Ask(query: RoutingQuery(time: Self.at("08:18"), arriveBy: false), why: .first, occasion: alert)
+        #expect(AskPlan.converge(after: first, answered: drive, now: Self.at("06:01"))?.query.time == Self.at("08:12"))
+        let leaving = drive.leaving(arrivingBy: Self.at("08:55"))
+        #expect(leaving.custom?.predictedFor == Self.at("08:12") && leaving.currentMinutes == 43)
+    }
+
     @Test func aMovingRouteIsAskedEveryFiveMinutesUntilItsAlert() throws {
-        let alert = AskPlan.Occasion(send: Self.at("08:30"), departure: Self.at("08:30"), target: nil, label: "the 8:30 AM alert")
+        let alert = AskPlan.Occasion(send: Self.at("08:30"), departure: Self.at("08:30"), target: nil, label: "the 8:30 AM alert", opens: Self.at("07:30"))
         var drive = Self.route(read: ("07:40", 60, 40), [("08:30", 2_400, "07:30")])
         drive.custom?.movingSince = Self.at("07:40")
         drive.custom?.triedAt = Self.at("07:40")

@@ -214,10 +214,9 @@ extension CustomRoutes {
         // not a reading of now (TomTom's is the usual traffic then, its delay 0).
         if route.provider?.predictsTraffic == true {
             guard let query = queries.first, !query.leavingNow else {
-                route.noteReading(minutes: measurement.currentMinutes, now: now)
-                route.custom?.readingFactor = measurement.usualSeconds.flatMap { usual in
-                    measurement.currentSeconds.map { ($0 / usual * 1_000).rounded() / 1_000 }
-                }
+                let factor = measurement.usualSeconds.flatMap { usual in measurement.currentSeconds.map { ($0 / usual * 1_000).rounded() / 1_000 } }
+                route.noteReading(minutes: measurement.currentMinutes, factor: factor, now: now)
+                route.custom?.readingFactor = factor
                 return readingOfNow(route, measurement, at: now, queries: queries)
             }
             route.keep(

@@ -39,10 +39,11 @@ extension CustomRoutes {
                 let spare: TimeInterval = if case .arriveBy(let minutes, _) = schedule.timing { TimeInterval(minutes * 60) } else { 0 }
                 occasion = AskPlan.Occasion(
                     send: entry.nextFire, departure: entry.nextFire, target: arrival.addingTimeInterval(-spare),
-                    label: "the \(calendar.local(arrival).time.label) arrive-by alert")
+                    label: "the \(calendar.local(arrival).time.label) arrive-by alert", opens: arrival.addingTimeInterval(-Self.arriveByWindow))
             } else {
                 occasion = AskPlan.Occasion(
-                    send: entry.nextFire, departure: entry.nextFire, target: nil, label: "the \(calendar.local(entry.nextFire).time.label) alert")
+                    send: entry.nextFire, departure: entry.nextFire, target: nil, label: "the \(calendar.local(entry.nextFire).time.label) alert",
+                    opens: entry.nextFire.addingTimeInterval(-lead))
             }
             for id in schedule.routeIDs where routeIDs.contains(id) && occasions[id]?.contains(occasion) != true {
                 occasions[id, default: []].append(occasion)
@@ -60,7 +61,7 @@ extension CustomRoutes {
             // where the route has no prediction near: the answer then moves it least.
             let guessed = (occasions[route.id] ?? []).map { occasion -> AskPlan.Occasion in
                 guard let target = occasion.target, route.provider?.predictsTraffic == true,
-                    route.predicted(leavingAt: occasion.departure) == nil || route.custom?.predictions?.isEmpty != false,
+                    !(route.custom?.predictions ?? []).contains(where: { $0.askedAt >= occasion.opens }),
                     let usual = typical(route.id, occasion.departure)
                 else { return occasion }
                 var guessed = occasion

@@ -18,8 +18,11 @@ public enum AskPlan {
         public var target: Date?
         /// `the 9:00 AM arrive-by alert`, `the 7:00 AM alert`: what the reasons name.
         public var label: String
+        /// When its window opened: answers asked before are another morning's.
+        public var opens: Date
 
-        public init(send: Date, departure: Date, target: Date?, label: String) {
+        public init(send: Date, departure: Date, target: Date?, label: String, opens: Date) {
+            self.opens = opens
             self.send = send
             self.departure = departure
             self.target = target
@@ -67,6 +70,9 @@ public enum AskPlan {
 
     /// How long before an alert goes out its last ask is made.
     public static let finalLead: TimeInterval = 12 * 60
+    /// An answer asked this close before an alert is its last one, even when the alert moved
+    /// later since (a leave time the last answer put later is not asked about again).
+    public static let finalReach: TimeInterval = 25 * 60
     /// How often a moving route is asked.
     public static let movingEvery: TimeInterval = 5 * 60
 
@@ -85,7 +91,7 @@ public enum AskPlan {
             }
             // Close to the alert, a car route is read now: today's traffic moves its prediction.
             let late = transit || route.provider?.descriptor.usualIsFreeFlow == true ? query : .now(now)
-            if now >= occasion.send.addingTimeInterval(-finalLead), asked < occasion.send.addingTimeInterval(-finalLead) {
+            if now >= occasion.send.addingTimeInterval(-finalLead), asked < occasion.send.addingTimeInterval(-finalReach) {
                 return .ask(Ask(query: late, why: .final, occasion: occasion))
             }
             if !transit, route.isMoving(at: now), now.timeIntervalSince(max(asked, last ?? asked)) >= movingEvery {
@@ -103,7 +109,7 @@ public enum AskPlan {
             let answer = route.predicted(leavingAt: ask.query.leavingNow ? now : ask.query.time)
         else { return nil }
         // Where the answer moves the departure: where the predictions land it, when they draw it.
-        let moved = route.leaving(arrivingBy: target).custom?.predictedFor ?? target.addingTimeInterval(-TimeInterval(answer.minutes * 60))
+        let moved = route.leaving(arrivingBy: target).custom?.predictedFor ?? target.addingTimeInterval(-(answer.seconds ?? Double(answer.minutes * 60)))
         let departure = Date(timeIntervalSince1970: (moved.timeIntervalSince1970 / 60).rounded(.down) * 60)
         guard departure > now.addingTimeInterval(60), !route.isWellPredicted(at: departure) else { return nil }
         return Ask(query: RoutingQuery(time: departure, arriveBy: false), why: .converge, occasion: ask.occasion)
@@ -119,12 +125,21 @@ public enum AskPlan {
         return departure <= now.addingTimeInterval(60) ? .now(now) : RoutingQuery(time: departure, arriveBy: false)
     }
 
-    /// When the answer that serves an occasion was asked; nil when none does. A car route's: a
-    /// prediction for about its departure (or its reading, when it leaves now). A planner's: a
-    /// plan asked for its arrival (or covering its time).
+    /// When the newest answer that serves an occasion was asked; nil when none does. A car
+    /// route's: a prediction asked since the occasion's window opened for within half an hour of
+    /// its departure, or a reading of now as near (once asked, the departure is refined by
+    /// `converge`, not asked afresh). A planner's: a plan asked for its arrival (or covering its time).
     static func answered(_ route: Route, _ occasion: Occasion, transit: Bool, now: Date) -> Date? {
         guard let fetched = route.custom?.fetchedAt else { return nil }
-        guard transit else { return route.predicted(leavingAt: max(now, occasion.departure))?.askedAt }
+        guard transit else {
+            let departure = max(now, occasion.departure)
+            func near(_ moment: Date) -> Bool { abs(moment.timeIntervalSince(departure)) <= Prediction.readingServes }
+            var latest = (route.custom?.predictions ?? []).filter { $0.askedAt >= occasion.opens && near($0.departure) }.map(\.askedAt).max()
+            if route.hasLiveTime, route.currentMinutes != nil, route.updatedAt >= occasion.opens, near(route.updatedAt) {
+                latest = max(latest ?? route.updatedAt, route.updatedAt)
+            }
+            return latest
+        }
         guard let plan = route.departures else { return nil }
         if let target = occasion.target {
             return (plan.coveredUntil ?? .distantPast) >= target ? fetched : nil

@@ -26,9 +26,9 @@ public struct Prediction: Codable, Sendable, Equatable {
     /// How far an answer serves another departure as it is; between two answers this far apart the
     /// time is drawn as a straight line.
     public static let serves: TimeInterval = 90
-    public static let stretch: TimeInterval = 40 * 60
+    public static let stretch: TimeInterval = 20 * 60
     /// The farthest an answer stands in for a departure with no answer nearer.
-    public static let reach: TimeInterval = 10 * 60
+    public static let reach: TimeInterval = 5 * 60
     /// A later answer replaces earlier ones this near its departure: the roads changed since.
     public static let supersedes: TimeInterval = 15 * 60
     /// A reading of now this near a departure moves its prediction by today's traffic: the
@@ -132,9 +132,14 @@ extension Route {
     /// The route as it would be for arriving by `target`, leaving when its predictions say: the
     /// departure whose prediction lands it on `target` (found by stepping, at most six times).
     public func leaving(arrivingBy target: Date) -> Route {
-        guard custom?.predictions?.isEmpty == false, hasLiveTime, let start = currentMinutes ?? custom?.predictions?.last?.minutes else { return self }
-        var departure = target.addingTimeInterval(-TimeInterval(start * 60))
-        var taken: Double?
+        // From the prediction that lands nearest the target.
+        func seconds(_ answer: Prediction) -> Double { answer.seconds ?? Double(answer.minutes * 60) }
+        guard hasLiveTime, let start = (custom?.predictions ?? []).min(by: { lhs, rhs in
+            abs(lhs.departure.addingTimeInterval(seconds(lhs)).timeIntervalSince(target)) < abs(rhs.departure.addingTimeInterval(seconds(rhs)).timeIntervalSince(target))
+        }) else { return self }
+        var departure = target.addingTimeInterval(-seconds(start))
+        // Where nothing draws the time between, the nearest prediction's, flat.
+        var taken: Double? = seconds(start)
         for _ in 0..<6 {
             guard let prediction = predicted(leavingAt: departure) else { break }
             let seconds = prediction.seconds ?? Double(prediction.minutes * 60)
@@ -143,12 +148,12 @@ extension Route {
             defer { departure = next }
             if abs(next.timeIntervalSince(departure)) < 20 { break }
         }
-        guard taken != nil else { return leaving(at: departure) }
+        guard let taken else { return self }
         // Planned to the second: the latest whole minute from which the prediction arrives by the
         // target (the minute the stepping landed near, or one either side).
         func arrives(_ minute: Date) -> Bool {
-            guard let prediction = predicted(leavingAt: minute) else { return false }
-            return minute.addingTimeInterval(prediction.seconds ?? Double(prediction.minutes * 60)) <= target
+            let seconds = predicted(leavingAt: minute).map { $0.seconds ?? Double($0.minutes * 60) } ?? taken
+            return minute.addingTimeInterval(seconds) <= target
         }
         var minute = Date(timeIntervalSince1970: (departure.timeIntervalSince1970 / 60).rounded(.down) * 60)
         if arrives(minute.addingTimeInterval(60)) {
@@ -157,7 +162,14 @@ extension Route {
             minute = minute.addingTimeInterval(-60)
         }
         var route = leaving(at: minute)
-        if route.custom?.predictedFor != nil { route.currentMinutes = max(1, Int((target.timeIntervalSince(minute) / 60).rounded(.up))) }
+        if route.custom?.predictedFor == nil {
+            // Nothing draws that minute: the nearest prediction, as it is (a question about it is
+            // asked in the same refresh).
+            route.averageMinutes = start.usualMinutes ?? averageMinutes
+            route.updatedAt = start.askedAt
+            route.custom?.predictedFor = minute
+        }
+        route.currentMinutes = max(1, Int((target.timeIntervalSince(minute) / 60).rounded(.up)))
         return route
     }
 
@@ -197,16 +209,23 @@ extension Route {
         {
             return true
         }
-        // Or two on one side, the nearer within a few minutes: the line through them holds.
-        let near = answers.filter { abs($0.departure.timeIntervalSince(departure)) <= Prediction.reach }
-        return answers.count >= 2 && !near.isEmpty
+        // Or two on one side, the nearer within a few minutes: the line through them holds (one
+        // answer alone, carried flat, does not).
+        guard let nearest = answers.min(by: { abs($0.departure.timeIntervalSince(departure)) < abs($1.departure.timeIntervalSince(departure)) }),
+            abs(nearest.departure.timeIntervalSince(departure)) <= Prediction.reach
+        else { return false }
+        return answers.contains { other in
+            other != nearest && (other.departure < departure) == (nearest.departure < departure)
+                && (60...Prediction.stretch).contains(abs(other.departure.timeIntervalSince(nearest.departure)))
+        }
     }
 
-    /// A reading of now: when it differs by `Prediction.movingMinutes` or more from what the route
-    /// predicted for now, the route is moving.
-    public mutating func noteReading(minutes: Int, now: Date) {
-        if let expected = predicted(leavingAt: now), expected.askedAt < now.addingTimeInterval(-60),
-            abs(expected.minutes - minutes) >= Prediction.movingMinutes, custom?.predictions?.isEmpty == false
+    /// A reading of now (`factor`: over the usual time then): when today's traffic moved by
+    /// `Prediction.movingMinutes` or more since the reading before (within 90 minutes), the route
+    /// is moving — an incident, the rush building, not a day heavier or lighter than usual.
+    public mutating func noteReading(minutes: Int, factor: Double?, now: Date) {
+        if let factor, let before = custom?.readingFactor, updatedAt <= now, now.timeIntervalSince(updatedAt) <= 90 * 60,
+            abs(factor - before) * Double(minutes) >= Double(Prediction.movingMinutes)
         {
             custom?.movingSince = now
         } else if let since = custom?.movingSince, now.timeIntervalSince(since) > Prediction.movingFor {
