@@ -36,7 +36,8 @@ func benchHousehold() {
         return
     }
     report("a Transitous route's week: plans per delivered alert", String(format: "%8.2f", plans.perAlert),
-           String(format: "%d plans, %d alerts; target ≤ 2 (today's: %.2f)", plans.requests, plans.alerts.count, todays.perAlert),
+           String(format: "%d plans, %d alerts, %d refreshes without a turn; target ≤ 2 (today's: ≥ %.2f, %d without a turn)",
+                  plans.requests, plans.alerts.count, plans.refused, todays.perAlert, todays.refused),
            plans.perAlert <= 2 && plans.alerts.count == 10)
 }
 
@@ -54,6 +55,8 @@ struct HouseholdWeek {
 
     var requests: Int
     var alerts: [Alert]
+    /// Refreshes that could not ask (a public service's pace).
+    var refused = 0
 
     var perAlert: Double { Double(requests) / Double(max(alerts.count, 1)) }
     var withinOneMinute: Double { Double(alerts.filter { abs($0.error) <= 1 }.count) / Double(max(alerts.count, 1)) }
@@ -189,11 +192,15 @@ private func transitousWeek(plan: Bool) -> HouseholdWeek? {
     must(["schedule", "add", "--at", "7:30", "--route", "bus", "--days", "weekdays", "--now", setup], environment: env)
     let before = logLines(server.log)
     var alerts: [HouseholdWeek.Alert] = []
+    var refused = 0
     for day in 0..<5 {
         let midnight = weekStart + Double(day) * 86_400
         for minute in (6 * 60)...(9 * 60) {
             let moment = stamp(midnight + Double(minute * 60))
-            must(["refresh", "--quiet", "--now", moment], environment: env)
+            // Transitous's pace (20 plans a minute) runs on the wall clock, and a simulated minute
+            // passes in milliseconds: a refresh that gets no turn is counted, not fatal (today's
+            // rule, which asks more, is held back by it: its figure is a floor).
+            if spawn(options.binary, ["refresh", "--quiet", "--now", moment], environment: env).status != 0 { refused += 1 }
             for block in run(["tick", "--now", moment], environment: env).components(separatedBy: "\n\n") {
                 guard let title = block.split(separator: "\n").first, title.hasPrefix("Leave now") || title.hasPrefix("Commute at") else { continue }
                 alerts.append(.init(title: String(title), error: 0))
@@ -202,7 +209,7 @@ private func transitousWeek(plan: Bool) -> HouseholdWeek? {
     }
     let plans = ((try? String(contentsOfFile: server.log, encoding: .utf8)) ?? "").split(separator: "\n").dropFirst(before)
         .filter { $0.contains("/api/v6/plan") }.count
-    return HouseholdWeek(requests: plans, alerts: alerts)
+    return HouseholdWeek(requests: plans, alerts: alerts, refused: refused)
 }
 
 /// `2026-11-23T07:00:00-08:00` for an epoch second in the simulated zone.
