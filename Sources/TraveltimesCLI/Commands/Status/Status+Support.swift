@@ -180,8 +180,11 @@ struct RequestCostJSON: EveryKeyEncodable {
     var perAlert: Double?
     var projectedThisMonth: Int
     var monthBudget: Int
+    /// The cost itself, for the text: not `Encodable`, so not one of the JSON's keys.
+    let cost: RequestCost
 
     init(_ cost: RequestCost) {
+        self.cost = cost
         provider = cost.provider.rawValue
         requests = cost.requests
         alerts = cost.alerts

@@ -91,8 +91,7 @@ extension Commands {
                 let text = used.map { "\($0.provider) \($0.requestsToday) of \($0.budget) requests today (\($0.routes) route\($0.routes == 1 ? "" : "s"))" }
                 io.out("Providers:  \(text.isEmpty ? "no custom routes" : text.joined(separator: "; "))")
                 if !report.requestCosts.isEmpty {
-                    let costs = commute.health.requestCosts()
-                    io.out("Requests:   \(costs.map(\.summary).joined(separator: "; "))")
+                    io.out("Requests:   \(report.requestCosts.map(\.cost.summary).joined(separator: "; "))")
                 }
             }
             if let favorites = report.favorites { io.out("Favorites:  \(favorites)") }
