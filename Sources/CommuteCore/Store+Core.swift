@@ -29,24 +29,37 @@ extension Store {
         }
     }
 
+    /// What a new plan is made from.
+    public struct PlanInputs {
+        public var schedules: ScheduleBook
+        public var previous: PendingBook
+        /// The schedules the previous plan was made from, when it is known (its stamp is the
+        /// file's): every request of theirs is in that plan, listed or deferred.
+        public var previousSchedules: ScheduleBook?
+        /// The ledger's entries decided since the cutoff asked for; nil when it cannot be read.
+        public var ledger: DeliveryLedger?
+    }
+
     /// Re-plans the pending triggers under the pending lock. The schedules are read after the lock
     /// is taken, so whichever reschedule writes last has seen the latest schedules. `makePlan`
-    /// receives them, the previous plan and the ledger (nil when it cannot be read: a plan never
-    /// fails over it), and returns the new pending book. Returns the previous book and the new.
+    /// receives them, the previous plan and the ledger since `cutoff` of it (nil when it cannot be
+    /// read: a plan never fails over it), and returns the new pending book. Returns the previous book and the new.
     ///
     /// The plan is stamped with the schedules file it was made from; the stamp is taken before the
     /// file is read, so a change that lands in between leaves a stamp that no longer matches, and
     /// the plan is made again — never a stale plan marked fresh.
     public func reschedule(
-        ledgerSince horizon: Date? = nil, _ makePlan: (ScheduleBook, PendingBook, DeliveryLedger?) throws -> PendingBook
+        ledgerSince cutoff: (PendingBook) -> Date, _ makePlan: (PlanInputs) throws -> PendingBook
     ) throws -> (previous: PendingBook, new: PendingBook) {
         try lock(.pending).withLock {
             let pendingFile = file(PendingBook.self)
             let schedulesFile = file(ScheduleBook.self)
             let previous = try pendingFile.load()
             let stamp = FileStamp.of(schedulesFile.path)
-            let book = try schedulesFile.load()
-            var pending = try makePlan(book, previous, try? ledger(keepingSince: horizon))
+            let book = try schedules()
+            var pending = try makePlan(PlanInputs(
+                schedules: book, previous: previous, previousSchedules: stamp != nil && previous.schedulesStamp == stamp ? book : nil,
+                ledger: try? ledgerTail(since: cutoff(previous))))
             pending.schedulesStamp = stamp
             try pendingFile.save(pending)
             return (previous, pending)
@@ -62,9 +75,9 @@ extension Store {
     /// command that plans (`tick` included) makes again. Locks in the store's order: favorites
     /// (shared unless they change), schedules, pending.
     public func changeSchedules<T>(
-        favoritesAccess: FileLock.Mode = .shared, ledgerSince horizon: Date? = nil,
+        favoritesAccess: FileLock.Mode = .shared, ledgerSince cutoff: (PendingBook) -> Date,
         _ change: (inout Favorites, inout ScheduleBook) throws -> T,
-        plan makePlan: (ScheduleBook, PendingBook, DeliveryLedger?) throws -> PendingBook
+        plan makePlan: (PlanInputs) throws -> PendingBook
     ) throws -> (result: T, previous: PendingBook, new: PendingBook) {
         let favoritesFile = file(Favorites.self)
         let schedulesFile = file(ScheduleBook.self)
@@ -72,6 +85,7 @@ extension Store {
         return try lock(.favorites).withLock(favoritesAccess) {
             try withLocks([.schedules, .pending]) {
                 var favorites = try favoritesFile.load()
+                let stamp = FileStamp.of(schedulesFile.path)
                 var book = try schedulesFile.load()
                 let previous = try pendingFile.load()
                 let originalFavorites = favorites
@@ -80,7 +94,10 @@ extension Store {
                 guard favoritesAccess == .exclusive || favorites == originalFavorites else {
                     preconditionFailure("changeSchedules: favorites changed under a shared lock")
                 }
-                var pending = try makePlan(book, previous, try? ledger(keepingSince: horizon))
+                var pending = try makePlan(PlanInputs(
+                    schedules: book, previous: previous,
+                    previousSchedules: stamp != nil && previous.schedulesStamp == stamp ? originalBook : nil,
+                    ledger: try? ledgerTail(since: cutoff(previous))))
                 if book != originalBook { try schedulesFile.save(book) }
                 if favorites != originalFavorites { try favoritesFile.save(favorites) }
                 pending.schedulesStamp = FileStamp.of(schedulesFile.path)

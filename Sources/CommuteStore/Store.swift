@@ -1,5 +1,7 @@
 import Basics
 import FoundationEssentials
+import CommuteModel
+import Synchronization
 
 /// The local store: a directory of versioned JSON documents, each in a domain with a lock of its
 /// own. Each layer declares its documents (`StoreDocument`) and the operations on them, as
@@ -21,6 +23,10 @@ public final class Store: Sendable {
     private let locks: [Domain: FileLock]
 
     public static let defaultLockTimeout: TimeInterval = 10
+
+    /// The schedules as last read, with the stamp of the file they were read from: a command that
+    /// reads them twice (a refresh: the routes in use, then the plan) decodes them once.
+    let schedulesRead = Mutex<(stamp: String, book: ScheduleBook)?>(nil)
 
     /// Opens (creating, mode 0700) the store directory.
     public init(_ location: StoreDirectory, lockTimeout: TimeInterval = Store.defaultLockTimeout) throws(StoreError) {

@@ -12,7 +12,12 @@ func benchGrowth() {
     for count in [10, 3_000, 10_000] {
         stores[count] = scheduleStore(count)
     }
-    defer { for store in stores.values { try? FileManager.default.removeItem(atPath: store["TRAVELTIMES_HOME"] ?? "") } }
+    defer {
+        for (count, store) in stores.sorted(by: { $0.key < $1.key }) {
+            let directory = store["TRAVELTIMES_HOME"] ?? ""
+            if options.keep { print("kept: \(count) schedules in \(directory)") } else { try? FileManager.default.removeItem(atPath: directory) }
+        }
+    }
     guard let small = stores[10], let large = stores[3_000], let largest = stores[10_000] else { return }
     for (name, arguments) in [("status", ["status", "--now", now]), ("refresh", ["refresh", "--source", options.fixture, "--quiet", "--now", now])] {
         let (few, _) = measure(options, options.binary, arguments, environment: small)
@@ -27,7 +32,7 @@ func benchGrowth() {
 
 /// A store with the fixture, four favourites and `count` weekday schedules (64 scheduled, the rest
 /// deferred), first planned a month ago, with a month of deliveries in the ledger (four weeks of
-/// every request): the steady state, where every request that fired this week is looked up in the
+/// every request, in the order they were decided): the steady state, where every request that fired this week is looked up in the
 /// ledger at every tick. Its environment.
 @MainActor
 func scheduleStore(_ count: Int) -> [String: String] {
@@ -51,14 +56,20 @@ func scheduleStore(_ count: Int) -> [String: String] {
     must(["refresh", "--source", options.fixture, "--now", now], environment: env)
     do {
         let store = try Store(directory: directory)
-        let book = try store.pending()
+        // Every request of the schedules (the plan lists the soonest few), as ticks would have
+        // decided them: in order.
+        let every = FanOut.plan(
+            schedules: try store.schedules().schedules, routes: routesByID, now: capturedAt, calendar: ZonedCalendar(timeZone: zone, around: capturedAt),
+            cap: 0
+        ).deferred
         try store.updateLedger(keepingSince: nil) { ledger in
-            for entry in book.requests + book.deferred {
+            for entry in every {
                 for week in 1...4 {
                     guard let occurrence = daysEarlier(7 * week, entry.nextFire) else { continue }
                     ledger.entries.append(.init(alert: entry.id, occurrence: occurrence, notifier: 0, outcome: .delivered, at: occurrence, attempts: 1))
                 }
             }
+            ledger.entries.sort { $0.at < $1.at }
         }
     } catch {
         FileHandle.standardError.write(Data("cannot write a month of ledger: \(error)\n".utf8))

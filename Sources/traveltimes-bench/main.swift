@@ -17,6 +17,8 @@ struct Options {
     var runs = 21
     /// `--only schedules|year|custom|transitous|follow|household|growth|history|transit|hostile|calendar|exports`: that part alone (with the baseline), for working on it.
     var only: String?
+    /// `--keep`: the growth part leaves its stores on disk and says where (for profiling them).
+    var keep = false
 
     func runs(_ part: String) -> Bool { only == nil || only == part }
 
@@ -29,6 +31,7 @@ struct Options {
             case "--fixture": fixture = words.next() ?? fixture
             case "--runs": runs = words.next().flatMap(Int.init) ?? runs
             case "--only": only = words.next()
+            case "--keep": keep = true
             default: FileHandle.standardError.write(Data("unknown option \(word)\n".utf8))
             }
         }

@@ -142,9 +142,12 @@ public struct Commute: Sendable {
         init(_ pending: (previous: PendingBook, new: PendingBook)) {
             requested = pending.new.requested
             scheduled = pending.new.requests.count
-            deferred = pending.new.deferred.count
+            deferred = pending.new.deferredCount
             cap = pending.new.cap
-            deferredChanged = Set(pending.new.deferred.map(\.id)) != Set(pending.previous.deferred.map(\.id))
+            // The plan lists the soonest few deferred requests, and a digest of them all.
+            deferredChanged = pending.new.deferredDigest != pending.previous.deferredDigest
+                || Set(pending.new.deferred.map(\.id)) != Set(pending.previous.deferred.map(\.id))
+                    && (pending.new.deferredDigest == nil || pending.previous.deferredDigest == nil)
         }
     }
 
@@ -154,7 +157,8 @@ public struct Commute: Sendable {
     /// the schedules named when it began.
     @discardableResult
     public func reschedule(routes: [RouteID: Route]? = nil, feedIDs: Set<RouteID> = []) throws -> RescheduleSummary {
-        let pending = try store.reschedule(ledgerSince: ledgerHorizon) { book, previous, ledger in
+        let pending = try store.reschedule(ledgerSince: ledgerCutoff) { inputs in
+            let book = inputs.schedules
             var routesByID = try routes ?? store.routes().byID
             // A schedule added while the feed was being read may name a saved route that was not
             // kept: then the cache just saved is read back, rather than show it without data.
@@ -162,7 +166,7 @@ public struct Commute: Sendable {
             if routes != nil, savedNotKept {
                 routesByID = try store.routes().byID
             }
-            return plan(book, previous: previous, ledger: ledger, routes: routesByID)
+            return plan(inputs, routes: routesByID)
         }
         if !exportsFollow { exports.writeFiles() }
         return RescheduleSummary(pending)
@@ -181,26 +185,37 @@ public struct Commute: Sendable {
     func changeSchedules<T>(
         favoritesAccess: FileLock.Mode = .shared, _ change: (inout Favorites, inout ScheduleBook) throws -> T
     ) throws -> Replanned<T> {
-        let (result, previous, new) = try store.changeSchedules(favoritesAccess: favoritesAccess, ledgerSince: ledgerHorizon, change) { book, previous, ledger in
-            plan(book, previous: previous, ledger: ledger, routes: try store.routes().byID)
+        let (result, previous, new) = try store.changeSchedules(favoritesAccess: favoritesAccess, ledgerSince: ledgerCutoff, change) { inputs in
+            plan(inputs, routes: try store.routes().byID)
         }
         exports.writeFiles()
         return Replanned(change: result, summary: RescheduleSummary((previous, new)))
     }
 
-    /// The plan for `book`, keeping what `previous` and the ledger say about each request.
-    private func plan(_ book: ScheduleBook, previous: PendingBook, ledger: DeliveryLedger?, routes: [RouteID: Route]) -> PendingBook {
-        let (due, handled) = dueAndHandled(previous: previous, ledger: ledger)
+    /// How far back a plan reads the ledger: what was decided since the previous plan, whose marks
+    /// it carries forward (what was decided before it, that plan saw). Half an hour more, or the
+    /// grace window when longer: a process that started before that plan may have written after it.
+    func ledgerCutoff(_ previous: PendingBook) -> Date {
+        min(previous.plannedAt ?? .distantPast, now).addingTimeInterval(-max(grace, 1_800))
+    }
+
+    /// The plan for the schedules, keeping what the previous plan and the ledger say about each
+    /// request.
+    private func plan(_ inputs: Store.PlanInputs, routes: [RouteID: Route]) -> PendingBook {
+        let book = inputs.schedules
+        let previous = inputs.previous
+        let known = KnownRequests(previous, schedules: inputs.previousSchedules)
+        let (due, handled) = dueAndHandled(previous: previous, ledger: inputs.ledger, known: known)
         // What each arrive-by occurrence's last plan was on: kept while the occurrence is the same.
         let remembered = Dictionary(
             previous.requests.compactMap { entry in entry.memory.map { (entry.id, (arrival: entry.arrival, memory: $0)) } },
             uniquingKeysWith: { first, _ in first })
         let plan = FanOut.plan(
-            schedules: book.schedules + calendars.departureSchedules(), routes: routes, now: now, calendar: calendar, cap: cap, due: due,
+            schedules: calendars.withDepartures(book.schedules), routes: routes, now: now, calendar: calendar, cap: cap, due: due,
             pauses: Pauses((book.pauses ?? []) + calendars.skipPauses()), typical: history.typicalLookup,
             memory: { request in remembered[request.id].flatMap { $0.arrival == request.arrival ? $0.memory : nil } },
             freeFlowMargin: configuration.freeFlowMarginInForce)
-        var pending = PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier, previous: previous, handled: handled)
+        var pending = PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier, previous: previous, handled: handled, known: known)
         Self.backdate(&pending, previous: previous, schedules: book.schedules)
         let pauses = Schedules.activePauses(book, today: calendar.local(now).date) + calendars.skipPauses()
         pending.pauses = pauses.isEmpty ? nil : pauses
@@ -235,22 +250,29 @@ public struct Commute: Sendable {
 
     /// What the ledger says for the plan: the occurrences inside the grace window it does not show
     /// as dealt with (the plan keeps them in place), and each request's latest occurrence it does
-    /// (the plan marks it, so that `tick` need not read the ledger for it again). An unreadable
-    /// ledger shows nothing as dealt with — due alerts stay planned, and `tick` reports the file.
-    func dueAndHandled(previous: PendingBook, ledger: DeliveryLedger?) -> (DueOccurrences, handled: [AlertID: Date]) {
+    /// (the plan marks it, so that `tick` need not read the ledger for it again). The ledger is
+    /// read since a little before the previous plan (`ledgerCutoff`): the marks that plan made are
+    /// carried forward, and what was decided since is added to them. An unreadable ledger shows
+    /// nothing new as dealt with — due alerts stay planned, and `tick` reports the file.
+    func dueAndHandled(previous: PendingBook, ledger: DeliveryLedger?, known: KnownRequests?) -> (DueOccurrences, handled: [AlertID: Date]) {
         var since: [AlertID: Date] = [:]
-        for entry in previous.requests + previous.deferred {
-            if let first = entry.since { since[entry.id] = Self.since(first, now: now) }
-        }
         var finished: [AlertID: Set<Date>] = [:]
         var handled: [AlertID: Date] = [:]
-        // A week and a day: every request's latest occurrence is in there.
+        for entry in previous.requests + previous.deferred {
+            if let first = entry.since { since[entry.id] = Self.since(first, now: now) }
+            if let mark = entry.handled {
+                handled[entry.id] = max(mark, handled[entry.id] ?? mark)
+                finished[entry.id, default: []].insert(mark)
+            }
+        }
         let histories = ledger?.historiesOfRecentOccurrences(since: now.addingTimeInterval(-8 * 86_400)) ?? [:]
         for (occurrence, history) in histories where DeliveryLedger.isFinished(history) {
             finished[occurrence.alert, default: []].insert(occurrence.at)
             if handled[occurrence.alert].map({ occurrence.at > $0 }) ?? true { handled[occurrence.alert] = occurrence.at }
         }
-        return (DueOccurrences(grace: grace, since: since, finished: finished), handled)
+        var known = known
+        if let held = known?.since { known?.since = Self.since(held, now: now) }
+        return (DueOccurrences(grace: grace, since: since, finished: finished, known: known), handled)
     }
 
     /// Finds the schedule whose ID starts with `prefix` (any case); it must be unique.

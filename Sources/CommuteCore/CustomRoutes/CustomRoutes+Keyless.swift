@@ -12,9 +12,9 @@ extension CustomRoutes {
     func routingQueries(_ routes: [Route], lead: TimeInterval) throws -> [RouteID: [RoutingQuery]] {
         guard !routes.isEmpty else { return [:] }
         let ids = Set(routes.map(\.id))
-        let pending = try store.pending()
+        let pending = try store.pending(deferred: .first(PendingBook.listedDeferred))
         let window = now.addingTimeInterval(-grace)...now.addingTimeInterval(lead)
-        let soon = (pending.requests + pending.deferred).filter { entry in
+        let soon = (try commute.plannedEntries(pending)).filter { entry in
             if let arrival = entry.arrival { return arrival > now && arrival.timeIntervalSince(now) <= Self.arriveByWindow }
             return window.contains(entry.nextFire)
         }.sorted { $0.nextFire < $1.nextFire }

@@ -21,9 +21,9 @@ extension CustomRoutes {
     /// three hours, or a fixed alert within `lead` (the heads-ups ride on their leave alerts).
     func occasions(for routeIDs: Set<RouteID>, lead: TimeInterval) throws -> [RouteID: [AskPlan.Occasion]] {
         guard !routeIDs.isEmpty else { return [:] }
-        let pending = try store.pending()
+        let pending = try store.pending(deferred: .first(PendingBook.listedDeferred))
         let window = now.addingTimeInterval(-grace)...now.addingTimeInterval(lead)
-        let soon = (pending.requests + pending.deferred).filter { entry in
+        let soon = (try commute.plannedEntries(pending)).filter { entry in
             guard !entry.isHeadsUp else { return false }
             if let arrival = entry.arrival { return arrival > now && arrival.timeIntervalSince(now) <= Self.arriveByWindow }
             return window.contains(entry.nextFire)

@@ -112,9 +112,9 @@ extension CustomRoutes {
         guard !custom.isEmpty else { return [] }
         var inPlay = Set(routes.filter { $0.custom?.fetchedAt == nil }.map(\.id))
         for watch in try store.configuration().watches ?? [] where custom.contains(watch.routeID) { inPlay.insert(watch.routeID) }
-        let pending = try store.pending()
+        let pending = try store.pending(deferred: .first(PendingBook.listedDeferred))
         let window = now.addingTimeInterval(-grace)...now.addingTimeInterval(lead)
-        let soon = Set((pending.requests + pending.deferred).filter { entry in
+        let soon = Set((try commute.plannedEntries(pending)).filter { entry in
             if let arrival = entry.arrival { return arrival > now && arrival.timeIntervalSince(now) <= Self.arriveByWindow }
             return window.contains(entry.nextFire)
         }.map(\.scheduleID))

@@ -15,7 +15,7 @@ extension Health {
         public var sources: [Routes.SourceAge]?
         public var refreshLog: RefreshLog?
         public var favorites: Int?
-        public var schedules: ScheduleBook?
+        public var schedules: ScheduleSummary?
         /// The pauses in force or to come; nil when the schedules cannot be read.
         public var pauses: [Pause]?
         public var pending: PendingCounts?
@@ -36,7 +36,8 @@ extension Health {
 
     /// Reads every part of the store `status` shows. The plan is read without its deferred
     /// requests (counted from `requested`), and the ledger only for its decisions' times and
-    /// outcomes: the cost stays flat however many alerts are deferred or decided.
+    /// outcomes, of the last day when there are any: the cost stays flat however many alerts are
+    /// deferred or decided.
     public func storeStatus() -> StoreStatus {
         var status = StoreStatus()
         if let error = configurationError { status.errors.append(error) }
@@ -50,9 +51,14 @@ extension Health {
         status.refreshLog = read { try store.refreshLog() }
         if let routes = status.routes { status.sources = try? commute.routes.sourceAges(of: routes.routes.map(current)) }
         status.favorites = read { try store.favorites().routeIDs.count }
-        status.schedules = read { try store.schedules() }
-        status.pauses = status.schedules.map { Schedules.activePauses($0, today: today) }
-        if let book = read({ try store.pending(deferred: .none) }) {
+        // The plan vouches for the schedules it was made from; its own problem is told in its turn.
+        let plan = try? store.pending(deferred: .none)
+        status.schedules = read { try store.scheduleSummary(vouchedBy: plan) }
+        status.pauses = status.schedules.map { summary in
+            let ids = Set(summary.schedules.map(\.id))
+            return (summary.pauses ?? []).filter { !$0.hasEnded(before: today) && ($0.scheduleID.map(ids.contains) ?? true) }
+        }
+        if let book = read({ try plan ?? store.pending(deferred: .none) }) {
             // `requested` is from a file: never trusted to be arithmetic-safe.
             let (deferred, overflow) = book.requested.subtractingReportingOverflow(book.requests.count)
             status.pending = PendingCounts(
@@ -60,9 +66,14 @@ extension Health {
         }
         status.transit = read { try commute.transit.transitFeeds() }
         status.decisions = read {
-            // Which send each was about matters for the last day's counts alone.
-            DeliveryLedger.lastDecisions(try store.ledgerDecisions(since: ledgerHorizon, detailSince: now.addingTimeInterval(-86_400)))
-                .map { ($0.at, $0.outcome) }
+            // Which send each was about matters for the last day's counts alone. The last day is
+            // read from the ledger's end; the month only when nothing was decided in it.
+            let dayAgo = now.addingTimeInterval(-86_400)
+            var decisions = DeliveryLedger.lastDecisions(try store.ledgerDecisions(since: dayAgo, detailSince: dayAgo))
+            if decisions.isEmpty {
+                decisions = DeliveryLedger.lastDecisions(try store.ledgerDecisions(since: ledgerHorizon, detailSince: dayAgo))
+            }
+            return decisions.map { ($0.at, $0.outcome) }
         }
         return status
     }

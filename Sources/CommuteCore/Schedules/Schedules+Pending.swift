@@ -94,6 +94,12 @@ extension Schedules {
             }
             return request
         }
+        /// Every deferred request: as the plan lists them when it lists all, else worked out.
+        func everyDeferred(routes: [RouteID: Route]? = nil) throws -> [PendingBook.Entry] {
+            let whole = book.listsEveryDeferred ? book : try store.pending(deferred: .all)
+            guard !whole.listsEveryDeferred else { return whole.deferred }
+            return Array(try commute.plannedEntries(whole, routes: routes).dropFirst(whole.requests.count))
+        }
         // A calendar event whose time has come is no longer pending: `tick` records it as missed.
         let goneBy = book.requests.filter { $0.isOnce && ($0.arrival ?? now) <= now }.count
         let requests = book.requests.filter { !($0.isOnce && ($0.arrival ?? now) <= now) }.map { entry in
@@ -111,16 +117,18 @@ extension Schedules {
             // on since, none after them has either (they fire later still), and these are the
             // soonest; otherwise the order may have changed, and every one is read to find them.
             let moved = zip(book.deferred, deferred).contains { $0.request != $1.request }
-            if moved || (deferred.last.map { $0.request.nextFire <= now } ?? false) {
-                let all = try store.pending(deferred: .all).deferred
-                deferred = all.map { PendingItem(request: refreshed($0), content: nil) }
+            // The plan lists the soonest few deferred requests: when more are asked for, they
+            // are worked out from the schedules too.
+            let unlisted = deferred.count < count && deferred.count < book.deferredCount
+            if moved || unlisted || (deferred.last.map { $0.request.nextFire <= now } ?? false) {
+                deferred = try everyDeferred().map { PendingItem(request: refreshed($0), content: nil) }
             }
             deferred = Array(deferred.sorted(by: order).prefix(count))
         case .everyWithContent where !book.deferred.isEmpty:
             let schedules = Dictionary(
                 (try store.schedules().schedules + commute.calendars.departureSchedules()).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let routes = try store.routes().byID
-            for entry in book.deferred {
+            for entry in try everyDeferred(routes: routes) {
                 guard let schedule = schedules[entry.scheduleID] else { continue }
                 let request = refreshed(entry)
                 let content = AlertComposer.content(
@@ -133,12 +141,11 @@ extension Schedules {
         let today = self.today
         // `requested` is what was planned: the scheduled and the deferred (from a file, so never
         // trusted to be arithmetic-safe).
-        let (unlisted, overflow) = book.requested.subtractingReportingOverflow(book.requests.count)
         return PendingReport(
             cap: book.cap, requested: book.requested.subtractingReportingOverflow(goneBy).overflow ? book.requested : max(0, book.requested - goneBy),
             plannedAt: book.plannedAt,
             requests: requests.sorted(by: order), deferred: deferred,
-            deferredCount: max(book.deferred.count, overflow ? 0 : unlisted),
+            deferredCount: max(deferred.count, book.deferredCount),
             pauses: (book.pauses ?? []).filter { !$0.hasEnded(before: today) })
     }
 }

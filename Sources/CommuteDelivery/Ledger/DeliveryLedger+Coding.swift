@@ -70,16 +70,28 @@ extension DeliveryLedger {
                         var at: Date?
                         var outcome: Entry.Outcome?
                         var isAction = false
-                        var send = ""
+                        // Which send, as a hash of its request, occurrence and notifier: no string
+                        // is built for each of a day's thousands.
+                        var send = Hasher()
                         var detailed = true
                         while let key = try reader.nextKey() {
                             if "action" ~= key {
                                 isAction = true
                                 try reader.skipValue()
                             } else if "requestID" ~= key || "occurrence" ~= key {
-                                if detailed { send += (try reader.readString()) + " " } else { try reader.skipValue() }
+                                if detailed {
+                                    send.combine("requestID" ~= key)
+                                    try reader.withStringBytes { send.combine(bytes: UnsafeRawBufferPointer($0)) }
+                                } else {
+                                    try reader.skipValue()
+                                }
                             } else if "notifier" ~= key {
-                                if detailed { send += "notifier=\(try reader.readInt()) " } else { try reader.skipValue() }
+                                if detailed {
+                                    send.combine(2)
+                                    send.combine(try reader.readOptionalInt())
+                                } else {
+                                    try reader.skipValue()
+                                }
                             } else if at == nil, "at" ~= key {
                                 let read = try DocumentReading.date(&reader, field: "\(field()).at")
                                 at = read
@@ -96,7 +108,7 @@ extension DeliveryLedger {
                         if let horizon, decided < horizon { return }
                         decisions.append(Decision(
                             at: decided, outcome: try DocumentReading.required(outcome, "\(field()).outcome"), isAction: isAction,
-                            send: isAction || !detailed ? nil : send))
+                            send: isAction || !detailed ? nil : send.finalize()))
                     }
                 }
             }
@@ -287,6 +299,12 @@ extension DeliveryLedger {
             writer.endObject()
         }
         writer.endArray()
+        // Entries in the order they were decided: readers of the last hours read from the end
+        // (`tailDocument`).
+        if isOrdered {
+            writer.key("ordered")
+            writer.bool(true)
+        }
         writer.key("version")
         writer.int(version)
         writer.endObject()

@@ -117,15 +117,16 @@ extension DeliveryLedger {
         public var outcome: Entry.Outcome
         /// An update or a dismissal of a notification already out, not a send.
         public var isAction: Bool
-        /// Which send it was about, when it was read (see `detailSince`).
-        public var send: String?
+        /// Which send it was about (a hash of its request, occurrence and notifier), when it was
+        /// read (see `detailSince`).
+        public var send: Int?
     }
 
     /// Each send once, by its latest decision, oldest first: an alert retried three times and then
     /// delivered is one delivered alert, not three failed and one delivered. (A decision whose send
     /// was not read stands alone.)
     public static func lastDecisions(_ decisions: [Decision]) -> [Decision] {
-        var latest: [String: Int] = [:]
+        var latest: [Int: Int] = [:]
         var kept: [Int] = []
         for (index, decision) in decisions.enumerated() where !decision.isAction && decision.outcome != .claimed {
             if let send = decision.send { latest[send] = index } else { kept.append(index) }

@@ -22,14 +22,37 @@ extension Store {
     }
 
     /// When each decision in the ledger since `horizon` was made and what it was, newest last:
-    /// the ledger read for `status` and the metrics, which show no more.
+    /// the ledger read for `status` and the metrics, which show no more. A ledger written in order
+    /// is read from its end, back to `horizon` only.
     public func ledgerDecisions(since horizon: Date?, detailSince: Date? = nil) throws(StoreError) -> [DeliveryLedger.Decision] {
         var decisions: [DeliveryLedger.Decision] = []
         _ = try file(DeliveryLedger.self).load { data in
-            decisions = try DeliveryLedger.decisions(from: data, since: horizon, detailSince: detailSince)
+            if let horizon, let plain = DeliveryLedger.tailDecisions(of: data, since: horizon, detailSince: detailSince) {
+                decisions = plain
+            } else if let horizon, let tail = DeliveryLedger.tailDocument(of: data, since: horizon),
+                let read = try? DeliveryLedger.decisions(from: Data(tail), since: horizon, detailSince: detailSince)
+            {
+                decisions = read
+            } else {
+                decisions = try DeliveryLedger.decisions(from: data, since: horizon, detailSince: detailSince)
+            }
             return DeliveryLedger.empty
         }
         return decisions
+    }
+
+    /// The ledger's entries decided since `cutoff` (a few more may come with them): read from the
+    /// end of a ledger written in order, else whole with the older entries passed over.
+    public func ledgerTail(since cutoff: Date) throws(StoreError) -> DeliveryLedger {
+        try file(DeliveryLedger.self).load { data in
+            if let tail = DeliveryLedger.tailDocument(of: data, since: cutoff), let read = try? DeliveryLedger.decodeDocument(from: Data(tail)) {
+                return read
+            }
+            var dropped = 0
+            var older = 0
+            let whole = try DeliveryLedger.decodeDocument(from: data, keepingSince: nil, showingSince: cutoff, dropped: &dropped, older: &older)
+            return whole
+        }
     }
 
     private func ledger(keepingSince horizon: Date?, dropped: inout Int) throws(StoreError) -> DeliveryLedger {

@@ -19,6 +19,37 @@ public struct FanOutPlan: Sendable, Equatable {
     }
 }
 
+/// The enabled schedules in rank order, read in place.
+private struct Ranked: RandomAccessCollection {
+    let schedules: [Schedule]
+    let order: [Int]
+    var startIndex: Int { 0 }
+    var endIndex: Int { order.count }
+    subscript(rank: Int) -> Schedule { schedules[order[rank]] }
+}
+
+extension FanOutPlan {
+    /// Which requests were deferred, in any order, as 16 hex digits: the wrapping sum of each one's
+    /// FNV-1a hash over its schedule's bytes, weekday and heads-up flag — the same in every
+    /// process, unlike `Hasher`.
+    public var deferredDigest: String {
+        var sum: UInt64 = 0
+        for request in deferred {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            func mix(_ byte: UInt8) {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+            withUnsafeBytes(of: request.scheduleID.uuid) { for byte in $0 { mix(byte) } }
+            mix(UInt8(request.weekday.rawValue))
+            mix(request.isHeadsUp ? 1 : 0)
+            sum = sum &+ hash
+        }
+        let hex = String(sum, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
 /// Occurrences that have fired and are not yet dealt with. Each keeps its request in the plan at
 /// its own time — first in line, never deferred by the cap, never moved a week on by a refresh in
 /// the minute it fired — until `tick` delivers, suppresses or misses it.
@@ -34,10 +65,21 @@ public struct DueOccurrences: Sendable, Equatable {
     /// The occurrences already dealt with, by request identifier.
     public var finished: [AlertID: Set<Date>]
 
-    public init(grace: TimeInterval, since: [AlertID: Date], finished: [AlertID: Set<Date>]) {
+    /// The requests the previous plan held without listing them, and since when.
+    public var known: KnownRequests?
+
+    public init(grace: TimeInterval, since: [AlertID: Date], finished: [AlertID: Set<Date>], known: KnownRequests? = nil) {
         self.grace = grace
         self.since = since
         self.finished = finished
+        self.known = known
+    }
+
+    /// When a request was first planned: as listed, or as the previous plan held it unlisted.
+    public func since(of id: AlertID) -> Date? {
+        if let listed = since[id] { return listed }
+        guard let known, known.contains(id) else { return nil }
+        return known.since
     }
 }
 
@@ -63,9 +105,12 @@ public enum FanOut {
         due: DueOccurrences? = nil, pauses: Pauses = .none, typical: LeaveTime.Typical? = nil,
         memory: (TriggerRequest) -> TransitMemory? = { _ in nil }, freeFlowMargin: Double = LeaveTime.defaultFreeFlowMargin
     ) -> FanOutPlan {
-        let ranked = schedules.filter(\.isEnabled).sorted {
-            $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.precedes($1.id)
+        // Ranked by their positions, never moved about: a schedule is a large value, and 3,000 of
+        // them sorted or copied spend their time copying.
+        let order = schedules.indices.filter { schedules[$0].isEnabled }.sorted {
+            schedules[$0].createdAt != schedules[$1].createdAt ? schedules[$0].createdAt < schedules[$1].createdAt : schedules[$0].id.precedes(schedules[$1].id)
         }
+        let ranked = Ranked(schedules: schedules, order: order)
         let nowSeconds = ZonedCalendar.seconds(now)
         let nowDay = calendar.localDay(of: nowSeconds)
         // A due occurrence fires up to `grace` before now: every delay is shifted by that much so
@@ -94,7 +139,7 @@ public enum FanOut {
                     let id = AlertID.schedule(schedule.id, weekday, headsUp: false)
                     let arrival = event.start
                     let unhandled = due.map { due in
-                        due.since[id].map { ZonedCalendar.seconds($0) < arrival } == true && nowSeconds - arrival < 7 * 86_400
+                        due.since(of: id).map { ZonedCalendar.seconds($0) < arrival } == true && nowSeconds - arrival < 7 * 86_400
                     } ?? false
                     guard arrival > nowSeconds || unhandled, !pauses.covers(schedule.id, dayNumber: calendar.localDay(of: arrival)),
                         due?.finished[id]?.contains(Date(timeIntervalSince1970: TimeInterval(arrival))) != true
@@ -168,7 +213,7 @@ public enum FanOut {
                     if let latest, !pauses.covers(schedule.id, dayNumber: calendar.localDay(of: latest)) {
                         let id = AlertID.schedule(schedule.id, weekday, headsUp: false)
                         let occurrence = Date(timeIntervalSince1970: TimeInterval(latest))
-                        if let since = due.since[id], occurrence > since, due.finished[id]?.contains(occurrence) != true {
+                        if let since = due.since(of: id), occurrence > since, due.finished[id]?.contains(occurrence) != true {
                             fire = latest
                         }
                     }

@@ -99,10 +99,31 @@ public struct PendingBook: Codable, Sendable, Equatable {
     /// file's is older than the schedules — a command died between saving them and planning — and
     /// the next command that plans makes it again.
     public var schedulesStamp: String?
+    /// Which requests the cap deferred, every one, as a digest (`FanOutPlan.deferredDigest`): the
+    /// plan lists the soonest few only, and an overflow warning is new when this is.
+    public var deferredDigest: String?
 
-    /// A new plan; each request keeps the `since` it had in `previous`, or starts now, and is
-    /// marked with the latest occurrence `handled` names for it.
-    public init(plan: FanOutPlan, plannedAt: Date, timeZone: String, previous: PendingBook? = nil, handled: [AlertID: Date] = [:]) {
+    /// How many deferred requests a plan lists, soonest first: what `pending` shows without
+    /// working out the rest from the schedules.
+    public static let listedDeferred = 64
+
+    /// How many requests the cap deferred, listed or not.
+    public var deferredCount: Int {
+        // `requested` is from a file: never trusted to be arithmetic-safe.
+        let (count, overflow) = requested.subtractingReportingOverflow(requests.count)
+        return overflow ? deferred.count : max(deferred.count, count)
+    }
+
+    /// Whether every deferred request is listed.
+    public var listsEveryDeferred: Bool { deferredCount == deferred.count }
+
+    /// A new plan; each request keeps the `since` it had in `previous` (listed, or held unlisted:
+    /// `known`), or starts now, and is marked with the latest occurrence `handled` names for it.
+    /// The deferred requests beyond the soonest `listedDeferred` are counted, not kept.
+    public init(
+        plan: FanOutPlan, plannedAt: Date, timeZone: String, previous: PendingBook? = nil, handled: [AlertID: Date] = [:],
+        known: KnownRequests? = nil
+    ) {
         version = Self.currentVersion
         self.plannedAt = plannedAt
         self.timeZone = timeZone
@@ -113,14 +134,20 @@ public struct PendingBook: Codable, Sendable, Equatable {
             // A plan made while the clock was ahead is no later than this one.
             if let since = entry.since { firstPlanned[entry.id] = min(since, plannedAt) }
         }
+        func since(_ id: AlertID) -> Date {
+            if let first = firstPlanned[id] { return first }
+            if let known, known.contains(id) { return min(known.since, plannedAt) }
+            return plannedAt
+        }
         requests = plan.scheduled.map { alert in
-            var entry = Entry(alert.request, content: alert.content, since: firstPlanned[alert.request.id] ?? plannedAt)
+            var entry = Entry(alert.request, content: alert.content, since: since(alert.request.id))
             entry.handled = handled[entry.id]
             entry.memory = alert.memory
             return entry
         }
-        deferred = plan.deferred.map { request in
-            var entry = Entry(request, content: nil, since: firstPlanned[request.id] ?? plannedAt)
+        deferredDigest = plan.deferred.isEmpty ? nil : plan.deferredDigest
+        deferred = plan.deferred.prefix(Self.listedDeferred).map { request in
+            var entry = Entry(request, content: nil, since: since(request.id))
             entry.handled = handled[entry.id]
             return entry
         }

@@ -65,35 +65,39 @@ extension UUID {
     /// (Foundation's `UUID(uuidString:)` parses with `sscanf`: a pending file holds 1,500.)
     package static func parse(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
         guard text.count == 36 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: 16)
-        var index = 0
-        var position = 0
-        while position < 36 {
-            if position == 8 || position == 13 || position == 18 || position == 23 {
-                guard text[position] == UInt8(ascii: "-") else { return nil }
-                position += 1
-                continue
+        // Written straight into the UUID's bytes: no array for each of thousands.
+        var value = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)).uuid
+        let parsed = withUnsafeMutableBytes(of: &value) { bytes -> Bool in
+            var index = 0
+            var position = 0
+            while position < 36 {
+                if position == 8 || position == 13 || position == 18 || position == 23 {
+                    guard text[position] == UInt8(ascii: "-") else { return false }
+                    position += 1
+                    continue
+                }
+                let high = hexNibble(text[position])
+                let low = hexNibble(text[position + 1])
+                guard high | low < 16 else { return false }
+                bytes[index] = high << 4 | low
+                index += 1
+                position += 2
             }
-            guard let high = hexValue(text[position]), let low = hexValue(text[position + 1]) else { return nil }
-            bytes[index] = high << 4 | low
-            index += 1
-            position += 2
+            return true
         }
-        return UUID(uuid: (
-            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10],
-            bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return parsed ? UUID(uuid: value) : nil
+    }
+
+    /// A hex digit's value, either case; 16 or more for anything else.
+    @inline(__always)
+    private static func hexNibble(_ byte: UInt8) -> UInt8 {
+        let digit = byte &- UInt8(ascii: "0")
+        if digit < 10 { return digit }
+        let letter = (byte | 0x20) &- UInt8(ascii: "a")
+        return letter < 6 ? letter + 10 : 0xFF
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }
 
 /// A scheduled trigger with the content it will show, rendered when it was planned.

@@ -29,9 +29,10 @@ extension Favorites {
 @_spi(Store)
 extension ScheduleBook {
     public func validate() throws(DocumentProblem) {
-        var seen = Set<UUID>()
+        var seen = Set<UUID>(minimumCapacity: schedules.count)
         for (index, schedule) in schedules.enumerated() {
-            let field = "schedules[\(index)]"
+            // Named only when something is wrong: this runs for each of thousands.
+            var field: String { "schedules[\(index)]" }
             try DocumentProblem.check(seen.insert(schedule.id).inserted, "\(field).id repeats an earlier schedule's")
             try DocumentProblem.check(!schedule.routeIDs.isEmpty, "\(field).routeIDs is empty")
             for id in schedule.routeIDs {
@@ -92,8 +93,8 @@ extension DocumentProblem {
         guard condition else { throw DocumentProblem("impossible value: \(reason())") }
     }
 
-    package static func range(_ value: Int, _ range: ClosedRange<Int>, _ field: String) throws(DocumentProblem) {
-        try check(range.contains(value), "\(field) is \(value), outside \(range.lowerBound)–\(range.upperBound)")
+    package static func range(_ value: Int, _ range: ClosedRange<Int>, _ field: @autoclosure () -> String) throws(DocumentProblem) {
+        try check(range.contains(value), "\(field()) is \(value), outside \(range.lowerBound)–\(range.upperBound)")
     }
 
     package static func date(_ date: Date, _ field: String) throws(DocumentProblem) {

@@ -35,7 +35,7 @@ extension PendingBook {
             var deferred: [Entry]?
             do {
                 let keys: [StaticString] = [
-                    "version", "plannedAt", "timeZone", "cap", "requested", "requests", "deferred", "pauses", "schedulesStamp",
+                    "version", "plannedAt", "timeZone", "cap", "requested", "requests", "deferred", "pauses", "schedulesStamp", "deferredDigest",
                 ]
                 try DocumentReading.object(&reader, field: "", keys: keys) { key, reader in
                     switch key {
@@ -49,6 +49,7 @@ extension PendingBook {
                     case "requests": requests = try entries(&reader, "requests")
                     case "pauses": book.pauses = try pauses(&reader)
                     case "schedulesStamp": book.schedulesStamp = try reader.readOptionalString()
+                    case "deferredDigest": book.deferredDigest = try reader.readOptionalString()
                     default:
                         // Everything but `deferred` read: the rest is read only as far as asked.
                         let last = version != nil && cap != nil && requested != nil && requests != nil
@@ -224,6 +225,10 @@ extension PendingBook {
         writer.beginObject()
         writer.key("cap")
         writer.int(cap)
+        if let deferredDigest {
+            writer.key("deferredDigest")
+            writer.string(deferredDigest)
+        }
         if let pauses, !pauses.isEmpty {
             writer.key("pauses")
             writer.beginArray()

@@ -25,8 +25,33 @@ extension PendingBook: StoreDocument {
 @_spi(Store)
 extension Store {
     public func favorites() throws(StoreError) -> Favorites { try read(Favorites.self) }
-    public func schedules() throws(StoreError) -> ScheduleBook { try read(ScheduleBook.self) }
+    /// The schedules; decoded again only when the file is not the one last read (every write
+    /// replaces it, so its stamp changes).
+    public func schedules() throws(StoreError) -> ScheduleBook {
+        let path = file(ScheduleBook.self).path
+        let stamp = FileStamp.of(path)
+        if let stamp, let last = schedulesRead.withLock({ $0 }), last.stamp == stamp { return last.book }
+        let book = try read(ScheduleBook.self)
+        if let stamp, FileStamp.of(path) == stamp { schedulesRead.withLock { $0 = (stamp, book) } }
+        return book
+    }
     public func pending() throws(StoreError) -> PendingBook { try read(PendingBook.self) }
+
+    /// The schedules in numbers. When `plan` was made from the file as it is (its stamp), that
+    /// reading found it good, and it is counted without building 3,000 schedules; else it is
+    /// read whole, and refused as every reading refuses it.
+    public func scheduleSummary(vouchedBy plan: PendingBook?) throws(StoreError) -> ScheduleSummary {
+        let schedulesFile = file(ScheduleBook.self)
+        if let stamp = plan?.schedulesStamp, FileStamp.of(schedulesFile.path) == stamp {
+            var summary: ScheduleSummary?
+            _ = try? schedulesFile.load { data in
+                summary = ScheduleBook.summary(from: data)
+                return ScheduleBook.empty
+            }
+            if let summary, FileStamp.of(schedulesFile.path) == stamp { return summary }
+        }
+        return ScheduleSummary(try schedules())
+    }
 
     /// The plan, with as much of its deferred requests as `deferred` asks for.
     public func pending(deferred: PendingBook.DeferredReading) throws(StoreError) -> PendingBook {

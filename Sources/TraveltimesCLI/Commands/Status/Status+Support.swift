@@ -153,8 +153,8 @@ extension StatusJSON {
         }
         transit = status.transit?.map { TransitFeedJSON($0.feed, state: $0.state, routes: $0.routes, calendar: calendar) }
         favorites = status.favorites
-        if let book = status.schedules {
-            schedules = Schedules(count: book.schedules.count, enabled: book.schedules.count(where: \.isEnabled))
+        if let summary = status.schedules {
+            schedules = Schedules(count: summary.count, enabled: summary.enabled)
         }
         pauses = status.pauses?.map(PauseJSON.init)
         if let plan = status.pending {

@@ -17,7 +17,7 @@ extension Commands {
             let status = commute.health.storeStatus()
             let configuration = commute.configurationError == nil ? commute.configuration : nil
             let report = try StatusJSON(status, configuration: configuration, commute, invocation)
-            let pauseLines = status.schedules.map { book in (status.pauses ?? []).map { describe($0, book.schedules, commute) } } ?? []
+            let pauseLines = status.schedules.map { summary in (status.pauses ?? []).map { describe($0, summary.schedules, commute) } } ?? []
             // A transit feed's URLs are shown without their keys; its secrets are held back all the same.
             let io = invocation.io.redacting((status.transit ?? []).flatMap(\.feed.secrets))
             if invocation.wantsJSON {
