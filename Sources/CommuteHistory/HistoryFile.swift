@@ -22,8 +22,10 @@ package enum HistoryFile {
 
     static var header: [UInt8] { magic + [UInt8](repeating: 0, count: headerSize - magic.count) }
 
-    /// A history file mapped for reading: its whole records, searched by time.
-    package final class Contents {
+    /// A history file mapped for reading: its whole records, searched by time. Not changed once
+    /// made (but for `soundCount` handing pages back, which reads them again when asked): shared
+    /// by the readers of one process (`ReadingHistory.contents`).
+    package final class Contents: @unchecked Sendable {
         private let file: MappedFile?
         /// Whole records; a partial one at the end (a killed writer's) is not counted.
         package let count: Int

@@ -2,6 +2,7 @@ import Basics
 import CommuteModel
 @_spi(Store) import CommuteStore
 import FoundationEssentials
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -15,6 +16,11 @@ public final class ReadingHistory: Sendable {
     /// Protects every file in `history/`: each append (read the last record, then write after it)
     /// and each retention rewrite. Taken after any other store lock, never before one.
     private let lock: FileLock
+    /// Each route's readings as this process last read them, with the stamp of the file they were
+    /// read from: a refresh reads a favourite's history for its alerts, its Home Assistant sensor
+    /// and its metrics — 163 favourites mapped once each, and looked at (`stat`) after. A file
+    /// that changed (a reading appended, here or by another process) is read again.
+    private static let read = Mutex<[String: (stamp: String, contents: HistoryFile.Contents)]>([:])
 
     /// A reading dated further ahead than this is not recorded: a clock or a feed gone wrong would
     /// otherwise hold every true reading out until that date.
@@ -34,7 +40,18 @@ public final class ReadingHistory: Sendable {
     /// refused with its path.
     package func contents(of routeID: RouteID) throws(StoreError) -> HistoryFile.Contents {
         guard routeID.isValid else { return HistoryFile.Contents() }
-        return try HistoryFile.Contents(path: path(of: routeID)) ?? HistoryFile.Contents()
+        let path = path(of: routeID)
+        guard let stamp = FileStamp.of(path) else { return try HistoryFile.Contents(path: path) ?? HistoryFile.Contents() }
+        if let known = Self.read.withLock({ $0[path] }), known.stamp == stamp { return known.contents }
+        let contents = try HistoryFile.Contents(path: path) ?? HistoryFile.Contents()
+        if FileStamp.of(path) == stamp {
+            Self.read.withLock { read in
+                // A process that reads more than a household's routes keeps only the latest.
+                if read.count >= 2_000 { read.removeAll() }
+                read[path] = (stamp, contents)
+            }
+        }
+        return contents
     }
 
     /// The routes with a history file, in order of their IDs (numbers first, by value).

@@ -70,7 +70,7 @@ extension VersionedDocument {
     /// Throws unless the bytes are a JSON object with `"version": currentVersion`. Read as a
     /// stream, holding nothing: it also names the problem of a large document (the route cache)
     /// that failed for another reason.
-    static func checkVersion(_ data: Data) throws {
+    package static func checkVersion(_ data: Data) throws {
         let version: Int?
         do {
             version = try JSONReader.read(data) { reader -> Int? in
@@ -210,7 +210,7 @@ package enum StoreCoding {
     package static let encoder = Encoder()
     package static let decoder = Decoder()
 
-    static func describe(_ error: DecodingError) -> String {
+    package static func describe(_ error: DecodingError) -> String {
         func field(_ path: [any CodingKey]) -> String {
             let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
             return text.hasPrefix(".") ? String(text.dropFirst()) : text

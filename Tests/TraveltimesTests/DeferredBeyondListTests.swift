@@ -72,6 +72,33 @@ import Testing
         #expect(sent.map { $0["outcome"] as? String } == ["delivered"], "\(ledger)")
     }
 
+    /// `status` counts the schedules its plan was made from without building them; a file changed
+    /// since (by hand) is read whole, and a bad value in it is named as every command names it.
+    @Test func statusCountsTheSchedulesItsPlanVouchesForAndReadsAChangedFileWhole() throws {
+        let sandbox = Sandbox(runner: .binary)
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1"])
+        try sandbox.store.updateSchedules { book in
+            book.schedules = (0..<30).map { index in
+                Schedule(routeIDs: ["1"], days: [.monday], hour: 7, minute: index, isEnabled: index % 3 != 0, createdAt: created)
+            }
+        }
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        let vouched = try sandbox.ok(["status"]).stdout
+        #expect(vouched.contains("\nSchedules:  30 (20 enabled)\n"), "\(vouched)")
+        // The same bytes written again by hand: no longer the file the plan was made from.
+        let path = sandbox.home + "/schedules.json"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        try FileManager.default.removeItem(atPath: path)
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(try sandbox.ok(["status"]).stdout == vouched)
+        let damaged = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: #""hour":7"#, with: #""hour":77"#)
+        try FileManager.default.removeItem(atPath: path)
+        try Data(damaged.utf8).write(to: URL(fileURLWithPath: path))
+        let status = try sandbox.run(["status"])
+        #expect(status.status != 0 && status.stderr.contains("schedules.json") && status.stderr.contains("hour is 77, outside 0–23"), "\(status)")
+    }
+
     private func shortForm(_ sandbox: Sandbox, hour: Int, minute: Int) throws -> String {
         try #require(try sandbox.store.schedules().schedules.first { $0.hour == hour && $0.minute == minute }).id.shortForm
     }

@@ -224,6 +224,9 @@ final class EngineServer: SteeredServer, @unchecked Sendable {
         for run in runs { #expect(try run.wait().status == 0) }
         let times = server.requests().map(\.at).sorted()
         #expect(times.count == 3)
-        for (earlier, later) in zip(times, times.dropFirst()) { #expect(later - earlier >= 0.95, "\(times)") }
+        // A second apart as the stand-in saw them arrive: its clock reads each on arrival, which a
+        // busy machine delays by some tens of milliseconds (a request held back not at all would
+        // arrive at once).
+        for (earlier, later) in zip(times, times.dropFirst()) { #expect(later - earlier >= 0.9, "\(times)") }
     }
 }
