@@ -88,6 +88,14 @@ import Glibc
         ("refresh.json", #"{"version":1,"failuresSinceSuccess":9223372036854775807}"#, "failuresSinceSuccess", ["status"]),
         ("refresh.json", #"{"version":1,"failuresSinceSuccess":0,"providerRequests":{"day":"2026-11-23","counts":{"bing":3}}}"#, "not a provider", ["status"]),
         ("refresh.json", #"{"version":1,"failuresSinceSuccess":0,"failingProviders":{"bing":{"since":"2025-11-04T16:00:00Z","reason":"x"}}}"#, "failingProviders has 'bing', not a provider", ["status"]),
+        // The request counts of earlier days (`status`'s requests per alert): a day that is no
+        // date, a count no day holds, a provider there is none of.
+        ("refresh.json", #"{"version":1,"failuresSinceSuccess":0,"earlierRequests":[{"day":"2026-02-30","counts":{"tomtom":3}}]}"#,
+         "earlierRequests.day is '2026-02-30', not a date (YYYY-MM-DD)", ["status"]),
+        ("refresh.json", #"{"version":1,"failuresSinceSuccess":0,"earlierRequests":[{"day":"2026-11-20","counts":{"tomtom":3000000000}}]}"#,
+         "earlierRequests.counts.tomtom is 3000000000, outside 0–2147483647", ["status"]),
+        ("refresh.json", #"{"version":1,"failuresSinceSuccess":0,"earlierRequests":[{"day":"2026-11-20","counts":{"bing":1}}]}"#,
+         "earlierRequests has 'bing', not a provider", ["status"]),
         ("health.json", #"{"version":1,"problem":{"kind":"refresh","since":"2025-11-04T16:00:00Z","foundAt":"2025-11-04T16:00:00Z","heldBecause":"quiet\u001b[2J"}}"#,
          "problem.heldBecause: 'quiet\u{FFFD}[2J' is not a reason to hold an alert", ["tick"]),
         ("alerts.json", #"{"version":1,"alerts":[{"key":"test.1@2025-11-04T16:00:00Z","notifier":1,"handle":"7\u001b[2J","requestID":"test.1","occurrence":"2025-11-04T16:00:00Z","isHeadsUp":false}]}"#,

@@ -149,11 +149,13 @@ extension Alerts {
         }) else { return (report, plan) }
         var inputs = AlertInputs(store: store, current: current, calendar: calendar)
 
+        var readLedger = false
         let deliveries: [Delivery] = try store.updateLedgerWithPlan(keepingSince: ledgerHorizon) { pending, ledger in
             // Each occurrence's history, gathered in one pass over the ledger when first needed:
             // in steady state every request that fired this week is looked up, every minute.
             var histories: [Occurrence: [DeliveryLedger.Entry]]?
             func history(of occurrence: Occurrence) -> [DeliveryLedger.Entry] {
+                readLedger = true
                 let index = histories ?? ledger.historiesOfRecentOccurrences(since: now.addingTimeInterval(-8 * 86_400))
                 histories = index
                 return index[occurrence] ?? []
@@ -250,8 +252,10 @@ extension Alerts {
             return deliveries
         }
         report.sent = try deliver(deliveries, sender: sender)
-        // Handled occurrences leave the window, which may let deferred requests in.
-        if !report.isEmpty { report.rescheduled = try commute.reschedule() }
+        // Handled occurrences leave the window, which may let deferred requests in. A turn that
+        // read the ledger and found nothing to do was sent there by marks the plan lacks: the plan
+        // is made again, with them, so the next minute reads nothing.
+        if !report.isEmpty || readLedger { report.rescheduled = try commute.reschedule() }
         return (report, plan)
     }
 

@@ -1,5 +1,5 @@
 import Basics
-import CommuteDelivery
+@_spi(Store) import CommuteDelivery
 import CommuteModel
 @_spi(Store) import CommuteStore
 import FoundationEssentials
@@ -200,12 +200,28 @@ public struct Commute: Sendable {
     }
 
     /// The plan for the schedules, keeping what the previous plan and the ledger say about each
-    /// request.
+    /// request. The marks come from the previous plan and the ledger since it; where the window
+    /// holds a request whose latest occurrence, past its grace, `tick` would still look up in the
+    /// ledger — a mark lost, or a ledger written behind the plans — the ledger is read back a week
+    /// and a day, once, and the marks made from it.
     private func plan(_ inputs: Store.PlanInputs, routes: [RouteID: Route]) -> PendingBook {
+        let pending = plan(inputs, ledger: inputs.ledger, routes: routes)
+        let lookback = ZonedCalendar(timeZone: timeZone, around: now, daysBefore: 9, daysAfter: 2)
+        let unmarked = pending.requests.contains { entry in
+            guard let at = Alerts.latestOccurrence(of: entry, atOrBefore: now, calendar: lookback) else { return false }
+            return now.timeIntervalSince(at) > grace && at > (entry.handled ?? .distantPast)
+                && at > (entry.since.map { Self.since($0, now: now) } ?? .distantPast)
+                && !Alerts.isPaused(entry, at: at, pauses: pending.pauses, calendar: lookback)
+        }
+        guard unmarked, inputs.previous.plannedAt != nil, let whole = try? store.ledger(keepingSince: ledgerHorizon) else { return pending }
+        return plan(inputs, ledger: whole, routes: routes)
+    }
+
+    private func plan(_ inputs: Store.PlanInputs, ledger: DeliveryLedger?, routes: [RouteID: Route]) -> PendingBook {
         let book = inputs.schedules
         let previous = inputs.previous
         let known = KnownRequests(previous, schedules: inputs.previousSchedules)
-        let (due, handled) = dueAndHandled(previous: previous, ledger: inputs.ledger, known: known)
+        let (due, handled) = dueAndHandled(previous: previous, ledger: ledger, known: known)
         // What each arrive-by occurrence's last plan was on: kept while the occurrence is the same.
         let remembered = Dictionary(
             previous.requests.compactMap { entry in entry.memory.map { (entry.id, (arrival: entry.arrival, memory: $0)) } },
