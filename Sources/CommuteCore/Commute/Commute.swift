@@ -213,8 +213,13 @@ public struct Commute: Sendable {
                 && at > (entry.since.map { Self.since($0, now: now) } ?? .distantPast)
                 && !Alerts.isPaused(entry, at: at, pauses: pending.pauses, calendar: lookback)
         }
-        guard unmarked, inputs.previous.plannedAt != nil, let whole = try? store.ledger(keepingSince: ledgerHorizon) else { return pending }
-        return plan(inputs, ledger: whole, routes: routes)
+        guard unmarked, inputs.previous.plannedAt != nil else { return pending }
+        // Only the window's requests are kept: a month of 10,000 schedules' decisions is never held.
+        let window = Set(pending.requests.map(\.id))
+        guard let week = try? store.ledgerTail(since: now.addingTimeInterval(-8 * 86_400), keeping: { window.contains($0.alert) }) else { return pending }
+        var merged = inputs.ledger ?? DeliveryLedger()
+        merged.entries = week.entries + merged.entries.filter { entry in !week.entries.contains { $0 == entry } }
+        return plan(inputs, ledger: merged, routes: routes)
     }
 
     private func plan(_ inputs: Store.PlanInputs, ledger: DeliveryLedger?, routes: [RouteID: Route]) -> PendingBook {

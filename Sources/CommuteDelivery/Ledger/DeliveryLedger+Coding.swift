@@ -23,7 +23,8 @@ extension DeliveryLedger {
     /// counted in `older`, but not built — once an entry's `at` (written first) is read, the rest
     /// of it is skipped.
     static func decodeDocument(
-        from data: Data, keepingSince horizon: Date?, showingSince start: Date?, dropped: inout Int, older: inout Int
+        from data: Data, keepingSince horizon: Date?, showingSince start: Date?, dropped: inout Int, older: inout Int,
+        keeping wanted: (Entry) -> Bool = { _ in true }
     ) throws -> DeliveryLedger {
         let leaveOut = [horizon, start].compactMap { $0 }.max().map(Cutoff.init)
         let dropBefore = horizon.map(Cutoff.init)
@@ -39,7 +40,7 @@ extension DeliveryLedger {
                     var read: [Entry] = []
                     try DocumentReading.array(&reader, field: "entries") { reader, index in
                         switch try entry(&reader, index, leavingOutBefore: leaveOut, horizon: dropBefore) {
-                        case .entry(let entry): read.append(entry)
+                        case .entry(let entry): if wanted(entry) { read.append(entry) }
                         case .leftOut(let beforeHorizon):
                             if beforeHorizon { dropped += 1 } else { older += 1 }
                         }

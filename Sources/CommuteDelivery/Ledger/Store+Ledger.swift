@@ -43,15 +43,17 @@ extension Store {
 
     /// The ledger's entries decided since `cutoff` (a few more may come with them): read from the
     /// end of a ledger written in order, else whole with the older entries passed over.
-    public func ledgerTail(since cutoff: Date) throws(StoreError) -> DeliveryLedger {
+    /// `keeping`, when given, says which entries are kept: only those are held in memory.
+    public func ledgerTail(since cutoff: Date, keeping wanted: (DeliveryLedger.Entry) -> Bool = { _ in true }) throws(StoreError) -> DeliveryLedger {
         try file(DeliveryLedger.self).load { data in
-            if let tail = DeliveryLedger.tailDocument(of: data, since: cutoff), let read = try? DeliveryLedger.decodeDocument(from: Data(tail)) {
-                return read
-            }
             var dropped = 0
             var older = 0
-            let whole = try DeliveryLedger.decodeDocument(from: data, keepingSince: nil, showingSince: cutoff, dropped: &dropped, older: &older)
-            return whole
+            if let tail = DeliveryLedger.tailDocument(of: data, since: cutoff),
+                let read = try? DeliveryLedger.decodeDocument(from: Data(tail), keepingSince: nil, showingSince: nil, dropped: &dropped, older: &older, keeping: wanted)
+            {
+                return read
+            }
+            return try DeliveryLedger.decodeDocument(from: data, keepingSince: nil, showingSince: cutoff, dropped: &dropped, older: &older, keeping: wanted)
         }
     }
 

@@ -64,28 +64,26 @@ extension UUID {
     /// A UUID in its 36-character form, either case, from UTF-8 bytes; nil for anything else.
     /// (Foundation's `UUID(uuidString:)` parses with `sscanf`: a pending file holds 1,500.)
     package static func parse(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
-        guard text.count == 36 else { return nil }
-        // Written straight into the UUID's bytes: no array for each of thousands.
-        var value = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)).uuid
-        let parsed = withUnsafeMutableBytes(of: &value) { bytes -> Bool in
-            var index = 0
-            var position = 0
-            while position < 36 {
-                if position == 8 || position == 13 || position == 18 || position == 23 {
-                    guard text[position] == UInt8(ascii: "-") else { return false }
-                    position += 1
-                    continue
-                }
-                let high = hexNibble(text[position])
-                let low = hexNibble(text[position + 1])
-                guard high | low < 16 else { return false }
-                bytes[index] = high << 4 | low
-                index += 1
-                position += 2
+        guard text.count == 36, let base = text.baseAddress else { return nil }
+        // The 32 digits into two words, no array or closure for each of thousands.
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var digits = 0
+        for position in 0..<36 {
+            let byte = base[position]
+            if position == 8 || position == 13 || position == 18 || position == 23 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
             }
-            return true
+            let nibble = hexNibble(byte)
+            guard nibble < 16 else { return nil }
+            if digits < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
+            digits += 1
         }
-        return parsed ? UUID(uuid: value) : nil
+        func byte(_ word: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * index)) }
+        return UUID(uuid: (
+            byte(high, 0), byte(high, 1), byte(high, 2), byte(high, 3), byte(high, 4), byte(high, 5), byte(high, 6), byte(high, 7),
+            byte(low, 0), byte(low, 1), byte(low, 2), byte(low, 3), byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7)))
     }
 
     /// A hex digit's value, either case; 16 or more for anything else.

@@ -84,6 +84,7 @@ extension ScheduleBook {
                 id = read
             case "routeIDs" where routeIDs == nil:
                 var read: [RouteID] = []
+                read.reserveCapacity(4)
                 try reader.beginArray()
                 while try reader.nextElement() { read.append(RouteID(rawValue: try reader.readString())) }
                 routeIDs = read
