@@ -35,7 +35,11 @@ public struct DocumentProblem: Error, Equatable, Sendable {
 extension VersionedDocument {
     public static var currentVersion: Int { 1 }
 
-    public static func decodeDocument(from data: Data) throws -> Self {
+    public static func decodeDocument(from data: Data) throws -> Self { try decodeWithCodable(from: data) }
+
+    /// The version checked, the document decoded (`JSONCoding`) and validated: the default reading,
+    /// and what a document read field by field falls back to for anything not in its plain shape.
+    package static func decodeWithCodable(from data: Data) throws -> Self {
         try checkVersion(data)
         let document: Self
         do {
@@ -70,7 +74,7 @@ extension VersionedDocument {
     /// Throws unless the bytes are a JSON object with `"version": currentVersion`. Read as a
     /// stream, holding nothing: it also names the problem of a large document (the route cache)
     /// that failed for another reason.
-    package static func checkVersion(_ data: Data) throws {
+    static func checkVersion(_ data: Data) throws {
         let version: Int?
         do {
             version = try JSONReader.read(data) { reader -> Int? in
@@ -210,7 +214,7 @@ package enum StoreCoding {
     package static let encoder = Encoder()
     package static let decoder = Decoder()
 
-    package static func describe(_ error: DecodingError) -> String {
+    static func describe(_ error: DecodingError) -> String {
         func field(_ path: [any CodingKey]) -> String {
             let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
             return text.hasPrefix(".") ? String(text.dropFirst()) : text

@@ -13,17 +13,7 @@ extension ExportState {
             try state.validate()
             return state
         }
-        try checkVersion(data)
-        let state: ExportState
-        do {
-            state = try StoreCoding.decoder.decode(ExportState.self, from: data)
-        } catch let error as DecodingError {
-            throw DocumentProblem("wrong shape: \(StoreCoding.describe(error))")
-        } catch let tooMany as JSONCoding.TooManyValues {
-            throw DocumentProblem("\(tooMany): no store document is so large")
-        }
-        try state.validate()
-        return state
+        return try decodeWithCodable(from: data)
     }
 
     /// Thrown by the plain reading at anything it leaves to `Codable`.

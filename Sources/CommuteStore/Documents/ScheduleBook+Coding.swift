@@ -14,17 +14,7 @@ extension ScheduleBook {
             try book.validate()
             return book
         }
-        try checkVersion(data)
-        let book: ScheduleBook
-        do {
-            book = try StoreCoding.decoder.decode(ScheduleBook.self, from: data)
-        } catch let error as DecodingError {
-            throw DocumentProblem("wrong shape: \(StoreCoding.describe(error))")
-        } catch let tooMany as JSONCoding.TooManyValues {
-            throw DocumentProblem("\(tooMany): no store document is so large")
-        }
-        try book.validate()
-        return book
+        return try decodeWithCodable(from: data)
     }
 
     /// Every set of weekdays, by its bits (Sunday's first): a schedule's days are one of these,
