@@ -162,8 +162,10 @@ public struct Commute: Sendable {
             var routesByID = try routes ?? store.routes().byID
             // A schedule added while the feed was being read may name a saved route that was not
             // kept: then the cache just saved is read back, rather than show it without data.
-            let savedNotKept = book.schedules.lazy.flatMap(\.routeIDs).contains { routesByID[$0] == nil && feedIDs.contains($0) }
-            if routes != nil, savedNotKept {
+            // (Read in place: a schedule is a large value, and there may be thousands.)
+            if routes != nil, !feedIDs.isEmpty,
+                book.schedules.indices.contains(where: { index in book.schedules[index].routeIDs.contains { routesByID[$0] == nil && feedIDs.contains($0) } })
+            {
                 routesByID = try store.routes().byID
             }
             return plan(inputs, routes: routesByID)
@@ -235,7 +237,7 @@ public struct Commute: Sendable {
             schedules: calendars.withDepartures(book.schedules), routes: routes, now: now, calendar: calendar, cap: cap, due: due,
             pauses: Pauses((book.pauses ?? []) + calendars.skipPauses()), typical: history.typicalLookup,
             memory: { request in remembered[request.id].flatMap { $0.arrival == request.arrival ? $0.memory : nil } },
-            freeFlowMargin: configuration.freeFlowMarginInForce)
+            freeFlowMargin: configuration.freeFlowMarginInForce, listing: PendingBook.listedDeferred)
         var pending = PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier, previous: previous, handled: handled, known: known)
         Self.backdate(&pending, previous: previous, schedules: book.schedules)
         let pauses = Schedules.activePauses(book, today: calendar.local(now).date) + calendars.skipPauses()

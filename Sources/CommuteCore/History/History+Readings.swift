@@ -115,9 +115,14 @@ extension History {
     /// has read them), the routes of schedules and watches (custom routes are recorded whenever
     /// they are measured). A file that cannot be read names none.
     func routesInUse(favorites: [RouteID]? = nil) -> Set<RouteID> {
-        Set(favorites ?? (try? store.favorites().routeIDs) ?? [])
-            .union(((try? store.schedules().schedules) ?? []).flatMap(\.routeIDs))
-            .union(((try? store.configuration().watches) ?? []).map(\.routeID))
+        var inUse = Set(favorites ?? (try? store.favorites().routeIDs) ?? [])
+        // Thousands of schedules share a few routes: each run of the same routes is added once.
+        var previous: [RouteID] = []
+        for schedule in (try? store.schedules().schedules) ?? [] where schedule.routeIDs != previous {
+            inUse.formUnion(schedule.routeIDs)
+            previous = schedule.routeIDs
+        }
+        return inUse.union(((try? store.configuration().watches) ?? []).map(\.routeID))
     }
 
     /// Records the readings a refresh judged; what could not be recorded comes back as warnings

@@ -1,6 +1,10 @@
 import CommuteModel
 import FoundationEssentials
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The end of the ledger without the month before it. `status`, a refresh's plan and the exports
 /// want the decisions of the last hours; a month of them for 3,000 schedules is 60,000 entries
 /// (11 MB). A ledger this build wrote with its entries in the order they were decided says so
@@ -179,22 +183,22 @@ extension DeliveryLedger {
                 value = UnsafeBufferPointer(rebasing: bytes[index..<close])
                 index = close
             }
-            if key.elementsEqual("action".utf8) {
+            if key.spells("action") {
                 isAction = true
-            } else if key.elementsEqual("at".utf8), at == nil {
+            } else if key.spells("at"), at == nil {
                 guard !escaped, let read = ISO8601.parse(bytes: value)?.instant else { return nil }
                 at = read
                 detailed = detailSince.map { read >= $0 } ?? true
-            } else if key.elementsEqual("outcome".utf8), outcome == nil {
+            } else if key.spells("outcome"), outcome == nil {
                 guard !escaped, let read = Entry.Outcome(rawValue: String(decoding: value, as: UTF8.self)) else { return nil }
                 outcome = read
-            } else if detailed, key.elementsEqual("requestID".utf8) || key.elementsEqual("occurrence".utf8) {
+            } else if detailed, key.spells("requestID") || key.spells("occurrence") {
                 guard !escaped else { return nil }
-                send.combine(key.elementsEqual("requestID".utf8))
+                send.combine(key.spells("requestID"))
                 send.combine(bytes: UnsafeRawBufferPointer(value))
-            } else if detailed, key.elementsEqual("notifier".utf8) {
+            } else if detailed, key.spells("notifier") {
                 send.combine(2)
-                if value.elementsEqual("null".utf8) {
+                if value.spells("null") {
                     send.combine(Int?.none)
                 } else {
                     guard value.count < 19, !value.isEmpty, value.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
@@ -209,5 +213,15 @@ extension DeliveryLedger {
             guard bytes[index] == UInt8(ascii: "}"), let at, let outcome else { return nil }
             return (Decision(at: at, outcome: outcome, isAction: isAction, send: isAction || !detailed ? nil : send.finalize()), index + 1)
         }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether these bytes are exactly `text`: compared in place (a generic `elementsEqual` against
+    /// a string's UTF-8 view costs more than the rest of reading an entry).
+    fileprivate func spells(_ text: StaticString) -> Bool {
+        guard count == text.utf8CodeUnitCount else { return false }
+        guard let base = baseAddress else { return true }
+        return memcmp(base, text.utf8Start, count) == 0
     }
 }

@@ -22,9 +22,11 @@ public struct KnownRequests: Sendable, Equatable {
         self.since = since
         var shapes: [UUID: Shape] = [:]
         shapes.reserveCapacity(schedules.schedules.count)
-        for schedule in schedules.schedules where schedule.isEnabled && schedule.event == nil {
-            let headsUp = if case .arriveBy(_, let minutes) = schedule.timing { minutes != nil } else { false }
-            shapes[schedule.id] = Shape(days: schedule.days, headsUp: headsUp)
+        // Read in place: a schedule is a large value, and there may be thousands.
+        let all = schedules.schedules
+        for index in all.indices where all[index].isEnabled && all[index].event == nil {
+            let headsUp = if case .arriveBy(_, let minutes) = all[index].timing { minutes != nil } else { false }
+            shapes[all[index].id] = Shape(days: all[index].days, headsUp: headsUp)
         }
         self.shapes = shapes
     }

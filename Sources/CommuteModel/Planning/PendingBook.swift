@@ -145,7 +145,7 @@ public struct PendingBook: Codable, Sendable, Equatable {
             entry.memory = alert.memory
             return entry
         }
-        deferredDigest = plan.deferred.isEmpty ? nil : plan.deferredDigest
+        deferredDigest = plan.deferredDigest
         deferred = plan.deferred.prefix(Self.listedDeferred).map { request in
             var entry = Entry(request, content: nil, since: since(request.id))
             entry.handled = handled[entry.id]

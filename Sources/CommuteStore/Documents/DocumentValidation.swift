@@ -30,27 +30,28 @@ extension Favorites {
 extension ScheduleBook {
     public func validate() throws(DocumentProblem) {
         var seen = Set<UUID>(minimumCapacity: schedules.count)
-        for (index, schedule) in schedules.enumerated() {
-            // Named only when something is wrong: this runs for each of thousands.
+        for index in schedules.indices {
+            // Read in place (a schedule is a large value), and named only when something is wrong:
+            // this runs for each of thousands.
             var field: String { "schedules[\(index)]" }
-            try DocumentProblem.check(seen.insert(schedule.id).inserted, "\(field).id repeats an earlier schedule's")
-            try DocumentProblem.check(!schedule.routeIDs.isEmpty, "\(field).routeIDs is empty")
-            for id in schedule.routeIDs {
+            try DocumentProblem.check(seen.insert(schedules[index].id).inserted, "\(field).id repeats an earlier schedule's")
+            try DocumentProblem.check(!schedules[index].routeIDs.isEmpty, "\(field).routeIDs is empty")
+            for id in schedules[index].routeIDs {
                 try DocumentProblem.check(id.isValid, "\(field).routeIDs has '\(id)', not a route ID")
             }
-            try DocumentProblem.check(!schedule.days.isEmpty, "\(field).days is empty")
-            try DocumentProblem.range(schedule.hour, 0...23, "\(field).hour")
-            try DocumentProblem.range(schedule.minute, 0...59, "\(field).minute")
-            if let threshold = schedule.onlyWhenDelayedBy {
+            try DocumentProblem.check(!schedules[index].days.isEmpty, "\(field).days is empty")
+            try DocumentProblem.range(schedules[index].hour, 0...23, "\(field).hour")
+            try DocumentProblem.range(schedules[index].minute, 0...59, "\(field).minute")
+            if let threshold = schedules[index].onlyWhenDelayedBy {
                 try DocumentProblem.range(threshold, 1...ScheduleParsing.largestThreshold, "\(field).onlyWhenDelayedBy")
             }
-            if schedule.onlyWhenAboveUsual == true {
-                try DocumentProblem.check(schedule.onlyWhenDelayedBy != nil, "\(field).onlyWhenAboveUsual has no onlyWhenDelayedBy to stand in")
+            if schedules[index].onlyWhenAboveUsual == true {
+                try DocumentProblem.check(schedules[index].onlyWhenDelayedBy != nil, "\(field).onlyWhenAboveUsual has no onlyWhenDelayedBy to stand in")
             }
-            for name in schedule.notify ?? [] {
+            for name in schedules[index].notify ?? [] {
                 try DocumentProblem.check(NotifierName.isValid(name), "\(field).notify has '\(DisplayText.line(String(name.prefix(40))))', not a notifier name")
             }
-            if case .arriveBy(let buffer, let headsUp) = schedule.timing {
+            if case .arriveBy(let buffer, let headsUp) = schedules[index].timing {
                 try DocumentProblem.range(buffer, 0...Schedule.Timing.largestBufferMinutes, "\(field).arriveBy.bufferMinutes")
                 if let headsUp {
                     try DocumentProblem.range(headsUp, 1...Schedule.Timing.largestBufferMinutes, "\(field).arriveBy.headsUpMinutes")
