@@ -16,6 +16,8 @@ public enum ModelError: Error, Equatable, Sendable, CustomStringConvertible {
     case notFavorite(RouteID)
     /// A delay threshold that is not a whole number of minutes ≥ 1.
     case badThreshold(String)
+    /// An `--on-time` share that is not 50% to 100%, or on a schedule that does not arrive by a time.
+    case badOnTime(String)
 
     public var description: String {
         switch self {
@@ -35,6 +37,8 @@ public enum ModelError: Error, Equatable, Sendable, CustomStringConvertible {
             "Route '\(value)' is not a favorite: add it first with `traveltimes favorites add \(value)`"
         case .badThreshold(let value):
             "Invalid delay threshold '\(value)': use a whole number of minutes, 1 or more, or 'off'"
+        case .badOnTime(let value):
+            "Invalid --on-time '\(value)': use a share from 50% to 100% (such as 95%), on a schedule with --arrive-by, or 'off'"
         }
     }
 }

@@ -16,6 +16,8 @@ enum ValueKind: Sendable, Equatable {
     case scheduleID
     case notifierNumber
     case groupName
+    /// A commute's name (`commute add`).
+    case commuteName
     /// A saved place (`place add`).
     case placeName
     case preset
@@ -150,6 +152,8 @@ enum Completion {
             lines = (commute.configuration.notifiers ?? []).map { "\($0.id)\t\($0.summary)" }
         case .groupName:
             lines = ((try? commute.favorites.read().groups) ?? []).map(\.name)
+        case .commuteName:
+            lines = ((try? commute.ways.list()) ?? []).map { "\($0.name)\t\($0.routeIDs.map(\.rawValue).joined(separator: ", "))" }
         case .placeName:
             lines = ((try? commute.places.list()) ?? []).map { "\($0.name)\t\($0.label ?? "\($0.latitude),\($0.longitude)")" }
         case .pauseNumber:

@@ -36,7 +36,8 @@ extension CommuteError: ProcessError {
         switch self {
         case .noRouteData, .nothingToBrief: .failure
         case .unknownSchedule, .ambiguousSchedule, .notFavorite, .badPosition, .duplicateRoute, .unknownGroup,
-            .duplicateGroup, .badGroupName, .routeExists, .notCustom, .unknownPause, .notifierNameTaken, .unknownNotifier:
+            .duplicateGroup, .badGroupName, .routeExists, .notCustom, .unknownPause, .notifierNameTaken, .unknownNotifier, .notArriveBy,
+            .unknownCommute, .duplicateCommute, .commuteWays:
             .usage
         }
     }

@@ -170,6 +170,11 @@ import Testing
             "export add": ["export", "add", "prometheus", sandbox.home + "-traveltimes.prom", "--now", now],
             "export list": ["export", "list"],
             "export remove": ["export", "remove", "prometheus", "--yes"],
+            "commute add": ["commute", "add", "north", "--routes", "1,96"],
+            "commute list": ["commute", "list"],
+            "compare": ["compare", "1", "--now", now],
+            "reliability": ["reliability", "--now", now],
+            "commute remove": ["commute", "remove", "north"],
         ]
         for name in try listedCommands(sandbox) {
             guard let words = samples[name] else {

@@ -35,6 +35,8 @@ import Testing
         try sandbox.ok(["transit", "add", "metro", "--static", Paths.transit("metro-gtfs.zip"), "--now", Paths.capturedAt])
         try sandbox.ok(["history", "import", HistoryTests.sampleHistory, "--now", Paths.capturedAt])
         try sandbox.ok(["export", "add", "ics", sandbox.home + "-leave.ics", "--now", Paths.capturedAt])
+        try sandbox.ok(["commute", "add", "north", "--routes", "1,96"])
+        try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--route", "1", "--now", Paths.capturedAt])
         return sandbox
     }
 
@@ -50,7 +52,8 @@ import Testing
             "group list": ["group", "list"], "pause list": ["pause", "list"], "pending": ["pending"], "delivered": ["delivered"],
             "notify list": ["notify", "list"], "watch list": ["watch", "list"], "history": ["history", "1", "--now", Paths.capturedAt],
             "best-time": ["best-time", "1", "--arrive-by", "9:00", "--now", Paths.capturedAt], "status": ["status"], "doctor": ["doctor"],
-            "config show": ["config", "show"], "export list": ["export", "list"],
+            "config show": ["config", "show"], "export list": ["export", "list"], "commute list": ["commute", "list"],
+            "compare": ["compare", "north", "--now", Paths.capturedAt], "reliability": ["reliability", "--now", Paths.capturedAt],
         ]
         #expect(Set(commands.keys) == Set(Reference.jsonShapes.map(\.command)), "every documented --json is derived here")
         var shapes: [(String, String)] = []

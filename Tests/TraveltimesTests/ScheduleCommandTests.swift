@@ -107,7 +107,7 @@ import Testing
         let edited = try sandbox.ok(["schedule", "edit", short, "--at", "7:30", "--days", "mon,tue", "--route", "4,1", "--now", now])
         #expect(Whole.normal(edited.stdout) == "Updated schedule $ID: 7:30 AM on Mon, Tue, 2 routes (Seattle-Everett, Everett-Seattle); next alert Mon, Nov 10, 7:30 AM.\n")
         let nothing = try sandbox.run(["schedule", "edit", short])
-        #expect(nothing.status == 64 && nothing.stderr == "traveltimes: Nothing to change: give --at, --arrive-by, --buffer, --heads-up, --days, --route, --only-when-delayed or --notify. See 'traveltimes schedule edit --help'.\n")
+        #expect(nothing.status == 64 && nothing.stderr == "traveltimes: Nothing to change: give --at, --arrive-by, --buffer, --heads-up, --on-time, --days, --route, --only-when-delayed or --notify. See 'traveltimes schedule edit --help'.\n")
 
         #expect(Whole.normal(try sandbox.ok(["schedule", "disable", short, "--now", now]).stdout) == "Disabled schedule $ID (7:30 AM on Mon, Tue): its alerts are no longer pending.\n")
         #expect(try sandbox.store.pending().requests.isEmpty)

@@ -155,7 +155,8 @@ extension Alerts {
                     let schedule = try inputs.schedule(scheduleID), schedule.isEnabled, case .arriveBy(_, _) = schedule.timing
                 else { continue }
                 let routes = try inputs.routes()
-                let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: alert.occurrence, typical: commute.history.typicalLookup, freeFlowMargin: configuration.freeFlowMarginInForce)
+                let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: alert.occurrence, typical: commute.history.typicalLookup, freeFlowMargin: configuration.freeFlowMarginInForce,
+                    onTime: commute.history.onTimeLookup)
                 let moved = leave.leave.timeIntervalSince(announced)
                 // Past the leave time, the leave alert says it; a small move is no news.
                 guard abs(moved) >= OpenAlerts.materialMove, leave.leave.timeIntervalSince(now) >= 60 else { continue }

@@ -190,7 +190,7 @@ extension Alerts {
                     let routes = try inputs.routes()
                     let leave = LeaveTime.compute(
                         for: schedule, routes: routes, arrival: next, typical: commute.history.typicalLookup, memory: entry.arrival == next ? entry.memory : nil,
-                        freeFlowMargin: configuration.freeFlowMarginInForce)
+                        freeFlowMargin: configuration.freeFlowMarginInForce, onTime: commute.history.onTimeLookup)
                     let due = entry.isHeadsUp
                         ? leave.leave.addingTimeInterval(-TimeInterval((headsUp ?? 0) * 60))
                         : leave.leave

@@ -24,6 +24,8 @@ extension Commute {
     public var refresh: Refresh { Refresh(commute: self) }
     /// Every travel time measured, what is usual, and the best time to leave.
     public var history: History { History(commute: self) }
+    /// Commutes with several ways (drive, bus), and which is best now.
+    public var ways: Ways { Ways(commute: self) }
     /// Delivering alerts: `tick`, delay watches, the ledger, and notifications already out there.
     public var alerts: Alerts { Alerts(commute: self) }
     /// The notifiers and the delay watches that use them.
@@ -66,6 +68,7 @@ public struct Incidents: CommuteFeature { public let commute: Commute }
 public struct Places: CommuteFeature { public let commute: Commute }
 public struct Refresh: CommuteFeature { public let commute: Commute }
 public struct History: CommuteFeature { public let commute: Commute }
+public struct Ways: CommuteFeature { public let commute: Commute }
 public struct Alerts: CommuteFeature { public let commute: Commute }
 public struct Notifiers: CommuteFeature { public let commute: Commute }
 public struct Health: CommuteFeature { public let commute: Commute }

@@ -14,7 +14,7 @@ extension Commute {
         let plan = FanOut.plan(
             schedules: calendars.withDepartures(book.schedules), routes: try routes ?? store.routes().byID, now: now, calendar: calendar, cap: 0,
             pauses: Pauses((book.pauses ?? []) + calendars.skipPauses()), typical: history.typicalLookup,
-            freeFlowMargin: configuration.freeFlowMarginInForce)
+            freeFlowMargin: configuration.freeFlowMarginInForce, onTime: history.onTimeLookup)
         let scheduled = Set(pending.requests.map(\.id))
         return pending.requests + plan.deferred.lazy.filter { !scheduled.contains($0.id) }.map { PendingBook.Entry($0, content: nil) }
     }

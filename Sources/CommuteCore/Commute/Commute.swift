@@ -237,7 +237,7 @@ public struct Commute: Sendable {
             schedules: calendars.withDepartures(book.schedules), routes: routes, now: now, calendar: calendar, cap: cap, due: due,
             pauses: Pauses((book.pauses ?? []) + calendars.skipPauses()), typical: history.typicalLookup,
             memory: { request in remembered[request.id].flatMap { $0.arrival == request.arrival ? $0.memory : nil } },
-            freeFlowMargin: configuration.freeFlowMarginInForce, listing: PendingBook.listedDeferred)
+            freeFlowMargin: configuration.freeFlowMarginInForce, onTime: history.onTimeLookup, listing: PendingBook.listedDeferred)
         var pending = PendingBook(plan: plan, plannedAt: now, timeZone: timeZone.identifier, previous: previous, handled: handled, known: known)
         Self.backdate(&pending, previous: previous, schedules: book.schedules)
         let pauses = Schedules.activePauses(book, today: calendar.local(now).date) + calendars.skipPauses()

@@ -31,6 +31,14 @@ public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
     case notifierNameTaken(String)
     /// `--notify` named a notifier there is not.
     case unknownNotifier(String)
+    /// `reliability` named a schedule that alerts at a time rather than arriving by one.
+    case notArriveBy(String)
+    /// No commute has this name, and no route this ID.
+    case unknownCommute(String)
+    /// A commute with this name exists.
+    case duplicateCommute(String)
+    /// A commute with fewer than two ways, or more than the most.
+    case commuteWays(Int)
 
     public var description: String {
         switch self {
@@ -62,6 +70,14 @@ public enum CommuteError: Error, Equatable, Sendable, CustomStringConvertible {
             "A notifier named '\(name)' already exists; pick another name or remove it with `traveltimes notify remove`"
         case .unknownNotifier(let name):
             "No notifier is named '\(name)'; see `traveltimes notify list`"
+        case .notArriveBy(let id):
+            "Schedule \(id) alerts at a time: reliability is for schedules that arrive by one (--arrive-by)"
+        case .unknownCommute(let name):
+            "No commute is named '\(name)', and no route has that ID; see `traveltimes commute list`"
+        case .duplicateCommute(let name):
+            "A commute named '\(name)' already exists; pick another name or remove it with `traveltimes commute remove`"
+        case .commuteWays(let count):
+            "A commute has 2 to \(RouteGroup.mostWays) ways (routes) to compare; \(count) given"
         case .badGroupName(let name):
             "Invalid group name '\(name)': use 1 to 40 characters on one line, without control characters"
         }

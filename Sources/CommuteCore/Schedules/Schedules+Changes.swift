@@ -20,6 +20,8 @@ extension Schedules {
         public var timing: Schedule.Timing?
         /// The notifiers it sends to, by name; `.some(nil)` sends to every one again.
         public var notify: [String]??
+        /// `--on-time P%`; `.some(nil)` plans on today's times again.
+        public var onTimePercent: Int??
 
         public init(
             routeIDs: [RouteID]? = nil, days: Set<Weekday>? = nil, time: TimeOfDay? = nil, isEnabled: Bool? = nil,
@@ -59,11 +61,12 @@ extension Schedules {
             var warnings: [ScheduleWarning] = []
             let added = try commute.changeSchedules { favorites, book in
                 let time = draft.time ?? Schedule.Preset.morning.time
-                let schedule = Schedule(
+                var schedule = Schedule(
                     id: id, routeIDs: draft.routeIDs ?? favorites.routeIDs, days: draft.days ?? Schedule.Preset.morning.days,
                     hour: time.hour, minute: time.minute, isEnabled: draft.isEnabled ?? true, createdAt: now,
                     onlyWhenDelayedBy: draft.onlyWhenDelayedBy ?? nil, onlyWhenAboveUsual: draft.onlyWhenAboveUsual == true ? true : nil,
                     timing: draft.timing ?? .at, notify: draft.notify ?? nil)
+                schedule.onTimePercent = draft.onTimePercent ?? nil
                 try Self.check(schedule, favorites: favorites)
                 try Self.checkNotifierNames(schedule.notify, in: configuration)
                 warnings = Self.warnings(for: schedule, among: book.schedules, quietHours: configuration.quietHours)
@@ -142,6 +145,9 @@ extension Schedules {
                     after.onlyWhenAboveUsual = draft.onlyWhenAboveUsual == true && threshold != nil ? true : nil
                 }
                 if let timing = draft.timing { after.timing = timing }
+                if let percent = draft.onTimePercent { after.onTimePercent = percent }
+                // A schedule made to alert at a time has no arrival to be on time for.
+                if case .at = after.timing { after.onTimePercent = nil }
                 if let notify = draft.notify {
                     try Self.checkNotifierNames(notify, in: configuration)
                     after.notify = notify
@@ -188,7 +194,8 @@ extension Schedules {
         guard let next else { return nil }
         switch schedule.timing {
         case .at: return .at(next)
-        case .arriveBy: return .leave(LeaveTime.compute(for: schedule, routes: try store.routes().byID, arrival: next, typical: commute.history.typicalLookup, freeFlowMargin: configuration.freeFlowMarginInForce))
+        case .arriveBy: return .leave(LeaveTime.compute(for: schedule, routes: try store.routes().byID, arrival: next, typical: commute.history.typicalLookup, freeFlowMargin: configuration.freeFlowMarginInForce,
+            onTime: commute.history.onTimeLookup))
         }
     }
 

@@ -112,7 +112,7 @@ public enum FanOut {
         schedules: [Schedule], routes: [RouteID: Route], now: Date, calendar: ZonedCalendar, cap: Int,
         due: DueOccurrences? = nil, pauses: Pauses = .none, typical: LeaveTime.Typical? = nil,
         memory: (TriggerRequest) -> TransitMemory? = { _ in nil }, freeFlowMargin: Double = LeaveTime.defaultFreeFlowMargin,
-        listing: Int = .max
+        onTime: LeaveTime.OnTimeLookup? = nil, listing: Int = .max
     ) -> FanOutPlan {
         // Ranked by their positions, never moved about: a schedule is a large value, and 3,000 of
         // them sorted or copied spend their time copying. Each enabled schedule's rank key is
@@ -168,7 +168,7 @@ public enum FanOut {
                     guard arrival > nowSeconds || unhandled, !pauses.covers(schedule.id, dayNumber: calendar.localDay(of: arrival)),
                         due?.finished[id]?.contains(Date(timeIntervalSince1970: TimeInterval(arrival))) != true
                     else { continue }
-                    let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(arrival)), typical: typical, freeFlowMargin: freeFlowMargin)
+                    let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(arrival)), typical: typical, freeFlowMargin: freeFlowMargin, onTime: onTime)
                     let fire = max(ZonedCalendar.seconds(leave.leave), nowSeconds - grace)
                     arrivals[rank << 4 | (weekday.rawValue - 1)] = arrival
                     keys.append(UInt64(fire - nowSeconds + shift) << 28 | UInt64(rank) << 4 | UInt64(weekday.rawValue - 1))
@@ -185,7 +185,7 @@ public enum FanOut {
                     {
                         arrival = calendar.nextFire(weekday: weekday, minuteOfDay: minuteOfDay, after: arrival, nowDay: calendar.localDay(of: arrival))
                     }
-                    let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(arrival)), typical: typical, freeFlowMargin: freeFlowMargin)
+                    let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(arrival)), typical: typical, freeFlowMargin: freeFlowMargin, onTime: onTime)
                     // A late plan is due now: it sorts first, like a due occurrence.
                     let fire = max(ZonedCalendar.seconds(leave.leave), nowSeconds - grace)
                     arrivals[rank << 4 | (weekday.rawValue - 1)] = arrival
@@ -201,7 +201,7 @@ public enum FanOut {
                         {
                             next = calendar.nextFire(weekday: weekday, minuteOfDay: minuteOfDay, after: next, nowDay: calendar.localDay(of: next))
                             leaveSeconds = ZonedCalendar.seconds(
-                                LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(next)), typical: typical, freeFlowMargin: freeFlowMargin).leave)
+                                LeaveTime.compute(for: schedule, routes: routes, arrival: Date(timeIntervalSince1970: TimeInterval(next)), typical: typical, freeFlowMargin: freeFlowMargin, onTime: onTime).leave)
                         }
                         let headsUpFire = max(leaveSeconds - minutes * 60, nowSeconds - grace)
                         arrivals[rank << 4 | 8 | (weekday.rawValue - 1)] = next
@@ -271,7 +271,7 @@ public enum FanOut {
                 return PendingAlert(request: request, content: content)
             }
             // What it will say when it fires: the leave time as planned, or now for a late plan.
-            let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: arrival, typical: typical, memory: memory(request), freeFlowMargin: freeFlowMargin)
+            let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: arrival, typical: typical, memory: memory(request), freeFlowMargin: freeFlowMargin, onTime: onTime)
             // Its data's age as of its fire time, as a fixed-time alert's (`pending` moves it on).
             let content = request.isHeadsUp
                 ? AlertComposer.headsUpContent(for: schedule, routes: routes, leave: leave, now: max(now, request.nextFire), calendar: calendar)

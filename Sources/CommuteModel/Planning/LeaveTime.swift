@@ -17,7 +17,33 @@ public struct LeaveTime: Sendable, Equatable {
         case usual
         /// No time at all: an hour before the arrival.
         case noData
+        /// `--on-time P%`: the route's recorded days, the P-th percentile, moved by today's live
+        /// deviation from usual.
+        case onTime
     }
+
+    /// What an `--on-time` schedule's leave time rests on.
+    public struct OnTime: Sendable, Equatable {
+        public var percent: Int
+        /// The departure planned from the recorded days; nil when they are too few (the leave
+        /// time is then planned as without `--on-time`, and says so).
+        public var planned: PlannedDeparture?
+        /// The days with a reading near the departure, planned or not.
+        public var days: Int
+        /// Today's live time less the usual one, in minutes, added to the recorded estimate.
+        public var deviation: Int?
+
+        public init(percent: Int, planned: PlannedDeparture?, days: Int, deviation: Int? = nil) {
+            self.percent = percent
+            self.planned = planned
+            self.days = days
+            self.deviation = deviation
+        }
+    }
+
+    /// For a route, an arrival, the buffer and a share: the departure its recorded days give
+    /// (`History.onTimeLookup`), with the moment it falls at.
+    public typealias OnTimeLookup = (_ routeID: RouteID, _ arrival: Date, _ buffer: Int, _ percent: Int) -> (leave: Date?, plan: OnTime)?
 
     public var arrival: Date
     public var leave: Date
@@ -31,6 +57,8 @@ public struct LeaveTime: Sendable, Equatable {
     public var departure: Route.Transit.Choice?
     /// For a free-flow estimate: the margin it was multiplied by.
     public var margin: Double?
+    /// For an `--on-time` schedule: what its plan rested on, or why it fell back.
+    public var onTime: OnTime?
 
     /// What this plan remembers of its bus for the next plan of the same occurrence.
     public var memory: TransitMemory? { departure?.memory }
@@ -58,7 +86,40 @@ public struct LeaveTime: Sendable, Equatable {
     /// route's): the choice then names the bus it replaced.
     public static func compute(
         for schedule: Schedule, routes: [RouteID: Route], arrival: Date, typical: Typical? = nil, memory: TransitMemory? = nil,
-        freeFlowMargin: Double = defaultFreeFlowMargin
+        freeFlowMargin: Double = defaultFreeFlowMargin, onTime: OnTimeLookup? = nil
+    ) -> LeaveTime {
+        guard let percent = schedule.onTimePercent, case .arriveBy(let bufferMinutes, _) = schedule.timing, let onTime else {
+            return compute(for: schedule, routes: routes, arrival: arrival, typical: typical, memory: memory, freeFlowMargin: freeFlowMargin)
+        }
+        // Each route's departure from its recorded days, moved by how far today's live time is
+        // from its usual one (read within three hours of the arrival); the latest wins.
+        let plans = schedule.routeIDs.compactMap { id -> (route: Route?, leave: Date?, plan: OnTime)? in
+            guard var found = onTime(id, arrival, bufferMinutes, percent) else { return nil }
+            if let leave = found.leave, let route = routes[id], route.hasLiveTime, !route.isPublicTransport, let current = route.currentMinutes,
+                abs(arrival.timeIntervalSince(route.updatedAt)) < 3 * 3_600, let usual = typical?(id, route.updatedAt)
+            {
+                let deviation = current - Int(usual.median.rounded())
+                found.plan.deviation = deviation
+                found.leave = leave.addingTimeInterval(-TimeInterval(deviation * 60))
+            }
+            return (routes[id], found.leave, found.plan)
+        }
+        let planned = plans.compactMap { plan in plan.leave.map { (plan.route, $0, plan.plan) } }.max { $0.1 < $1.1 }
+        if let (route, leave, plan) = planned, let estimate = plan.planned?.minutes {
+            var time = LeaveTime(
+                arrival: arrival, leave: leave, basis: .onTime, fastest: route,
+                minutes: Int((estimate + Double(plan.deviation ?? 0)).rounded(.up)))
+            time.onTime = plan
+            return time
+        }
+        // Too few recorded days on every route: planned as without --on-time, and it says so.
+        var time = compute(for: schedule, routes: routes, arrival: arrival, typical: typical, memory: memory, freeFlowMargin: freeFlowMargin)
+        time.onTime = OnTime(percent: percent, planned: nil, days: plans.map(\.plan.days).max() ?? 0)
+        return time
+    }
+
+    private static func compute(
+        for schedule: Schedule, routes: [RouteID: Route], arrival: Date, typical: Typical?, memory: TransitMemory?, freeFlowMargin: Double
     ) -> LeaveTime {
         let buffer: TimeInterval = switch schedule.timing {
         case .at: 0
@@ -212,7 +273,16 @@ extension AlertComposer {
         case .freeFlow:
             let free = fastest.freeFlowEstimate.map { "\($0) min" } ?? "its estimate"
             closing += " (free-flow estimate: \(free) × \(TimeFormatting.factor(leave.margin ?? LeaveTime.defaultFreeFlowMargin)), no live traffic)"
+        case .onTime:
+            if let onTime = leave.onTime, let planned = onTime.planned {
+                let today = onTime.deviation.map { $0 == 0 ? ", as usual today" : ", \($0 > 0 ? "+" : "")\($0) min today" } ?? ""
+                closing += " (on time \(onTime.percent)% of the time: \(TypicalTime.text(planned.minutes)) min on \(planned.days) recorded "
+                    + "\(calendar.local(leave.arrival).weekday.name)s\(today))"
+            }
         case .current, .noData: break
+        }
+        if leave.basis != .onTime, let onTime = leave.onTime {
+            closing += " (--on-time \(onTime.percent)%: \(onTime.days) recorded days of \(DepartureTimes.minimumDays) needed; planned on today's times)"
         }
         lines.append(closing)
         if let age { lines.append(age) }

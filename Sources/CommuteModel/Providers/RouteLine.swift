@@ -81,7 +81,7 @@ public struct RouteLine: Codable, Sendable, Equatable {
         return best
     }
 
-    static func metres(_ a: Coordinate, _ b: Coordinate) -> Double {
+    package static func metres(_ a: Coordinate, _ b: Coordinate) -> Double {
         let (x, y) = project(b, around: a)
         return (x * x + y * y).squareRoot()
     }

@@ -9,11 +9,15 @@ public struct Favorites: Codable, Sendable, Equatable {
     public var routeIDs: [RouteID]
     /// Named sets of favorites ("morning", "home"), for `brief --group`. Every ID is a favorite.
     public var groups: [RouteGroup]
+    /// Commutes with several ways ("work": drive, bus): routes, favorites or not, that `compare`
+    /// sets side by side. Written only when there are some.
+    public var commutes: [RouteGroup]
 
-    public init(routeIDs: [RouteID], groups: [RouteGroup] = []) {
+    public init(routeIDs: [RouteID], groups: [RouteGroup] = [], commutes: [RouteGroup] = []) {
         self.version = Self.currentVersion
         self.routeIDs = routeIDs
         self.groups = groups
+        self.commutes = commutes
     }
 
     public static var empty: Favorites { Favorites(routeIDs: []) }
@@ -23,13 +27,27 @@ public struct Favorites: Codable, Sendable, Equatable {
         groups.first { $0.name.lowercased() == name.lowercased() }
     }
 
-    private enum CodingKeys: String, CodingKey { case version, routeIDs, groups }
+    /// The commute with this name, any case.
+    public func commute(named name: String) -> RouteGroup? {
+        commutes.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    private enum CodingKeys: String, CodingKey { case version, routeIDs, groups, commutes }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decode(Int.self, forKey: .version)
         routeIDs = try container.decode([RouteID].self, forKey: .routeIDs)
-        // Files written before groups existed have none.
+        // Files written before groups (or commutes) existed have none.
         groups = try container.decodeIfPresent([RouteGroup].self, forKey: .groups) ?? []
+        commutes = try container.decodeIfPresent([RouteGroup].self, forKey: .commutes) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(routeIDs, forKey: .routeIDs)
+        try container.encode(groups, forKey: .groups)
+        if !commutes.isEmpty { try container.encode(commutes, forKey: .commutes) }
     }
 }

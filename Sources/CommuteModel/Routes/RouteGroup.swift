@@ -12,6 +12,9 @@ public struct RouteGroup: Codable, Sendable, Equatable {
             && DisplayText.line(name) == name
     }
 
+    /// The most ways a commute may have.
+    public static let mostWays = 8
+
     public init(name: String, routeIDs: [RouteID]) {
         self.name = name
         self.routeIDs = routeIDs

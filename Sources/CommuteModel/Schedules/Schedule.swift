@@ -24,6 +24,9 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
     public var timing: Timing
     /// The notifiers its alerts go to, by name; nil for every one.
     public var notify: [String]?
+    /// `--on-time P%` (arrive-by only): the leave time is planned on the P-th percentile of the
+    /// route's recorded days, not on today's time alone.
+    public var onTimePercent: Int?
     /// A calendar event's occurrence, planned as a one-off arrive-by schedule (never stored: made
     /// from the calendars at each plan).
     public var event: CalendarEventDetail?
@@ -71,8 +74,11 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
     public func sendsTheSameAlerts(as other: Schedule) -> Bool {
         Set(routeIDs) == Set(other.routeIDs) && days == other.days && hour == other.hour && minute == other.minute
             && timing == other.timing && onlyWhenDelayedBy == other.onlyWhenDelayedBy
-            && (onlyWhenAboveUsual ?? false) == (other.onlyWhenAboveUsual ?? false)
+            && (onlyWhenAboveUsual ?? false) == (other.onlyWhenAboveUsual ?? false) && onTimePercent == other.onTimePercent
     }
+
+    /// The percentages `--on-time` takes.
+    public static let onTimePercents = 50...100
 
     /// The latest time of day its alert can come: its time, or for arrive-by the arrival less the
     /// buffer (the leave time when the road takes no time at all).
@@ -106,6 +112,9 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
         case .arriveBy:
             break
         }
+        if let percent = onTimePercent {
+            guard case .arriveBy = timing, Self.onTimePercents.contains(percent) else { throw .badOnTime("\(percent)%") }
+        }
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -123,8 +132,9 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
         createdAt = try container.decode(Date.self, forKey: .createdAt)
         onlyWhenDelayedBy = try container.decodeIfPresent(Int.self, forKey: .onlyWhenDelayedBy)
         onlyWhenAboveUsual = try container.decodeIfPresent(Bool.self, forKey: .onlyWhenAboveUsual)
-        timing = try container.decodeIfPresent(ArriveByCoding.self, forKey: .arriveBy)
-            .map { .arriveBy(buffer: $0.bufferMinutes, headsUp: $0.headsUpMinutes) } ?? .at
+        let arriveBy = try container.decodeIfPresent(ArriveByCoding.self, forKey: .arriveBy)
+        timing = arriveBy.map { .arriveBy(buffer: $0.bufferMinutes, headsUp: $0.headsUpMinutes) } ?? .at
+        onTimePercent = arriveBy?.onTimePercent
         notify = try container.decodeIfPresent([String].self, forKey: .notify)
     }
 
@@ -142,7 +152,7 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
         switch timing {
         case .at: break
         case .arriveBy(let buffer, let headsUp):
-            try container.encode(ArriveByCoding(bufferMinutes: buffer, headsUpMinutes: headsUp), forKey: .arriveBy)
+            try container.encode(ArriveByCoding(bufferMinutes: buffer, headsUpMinutes: headsUp, onTimePercent: onTimePercent), forKey: .arriveBy)
         }
         try container.encodeIfPresent(notify, forKey: .notify)
     }
@@ -151,6 +161,7 @@ public struct Schedule: Codable, Sendable, Equatable, Identifiable {
     private struct ArriveByCoding: Codable {
         var bufferMinutes: Int
         var headsUpMinutes: Int?
+        var onTimePercent: Int?
     }
 }
 

@@ -8,6 +8,12 @@ public struct TimeOfDay: Sendable, Equatable, Hashable, Comparable {
         self.minute = minute
     }
 
+    /// From minutes since midnight (taken within one day).
+    public init(minuteOfDay: Int) {
+        let minutes = (minuteOfDay % 1_440 + 1_440) % 1_440
+        self.init(hour: minutes / 60, minute: minutes % 60)
+    }
+
     /// `7:00 AM`, `4:30 PM`, `12:05 AM`.
     public var label: String {
         let twelveHour = hour % 12 == 0 ? 12 : hour % 12

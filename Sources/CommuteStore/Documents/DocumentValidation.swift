@@ -23,6 +23,17 @@ extension Favorites {
                 try DocumentProblem.check(id.isValid, "groups[\(index)].routeIDs has '\(id)', not a route ID")
             }
         }
+        names = []
+        for (index, commute) in commutes.enumerated() {
+            try DocumentProblem.check(RouteGroup.isValidName(commute.name), "commutes[\(index)].name is not a commute name")
+            try DocumentProblem.check(names.insert(commute.name.lowercased()).inserted, "commutes[\(index)].name repeats another commute's")
+            try DocumentProblem.check((2...RouteGroup.mostWays).contains(commute.routeIDs.count), "commutes[\(index)].routeIDs holds \(commute.routeIDs.count) routes, not 2 to \(RouteGroup.mostWays)")
+            var ways = Set<RouteID>()
+            for id in commute.routeIDs {
+                try DocumentProblem.check(id.isValid, "commutes[\(index)].routeIDs has '\(id)', not a route ID")
+                try DocumentProblem.check(ways.insert(id).inserted, "commutes[\(index)].routeIDs lists '\(id)' twice")
+            }
+        }
     }
 }
 
@@ -55,6 +66,9 @@ extension ScheduleBook {
                 try DocumentProblem.range(buffer, 0...Schedule.Timing.largestBufferMinutes, "\(field).arriveBy.bufferMinutes")
                 if let headsUp {
                     try DocumentProblem.range(headsUp, 1...Schedule.Timing.largestBufferMinutes, "\(field).arriveBy.headsUpMinutes")
+                }
+                if let percent = schedules[index].onTimePercent {
+                    try DocumentProblem.range(percent, Schedule.onTimePercents, "\(field).arriveBy.onTimePercent")
                 }
             }
         }

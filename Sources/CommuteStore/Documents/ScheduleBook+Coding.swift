@@ -65,7 +65,7 @@ extension ScheduleBook {
         var createdAt: Date?
         var delayedBy: Int??
         var aboveUsual: Bool??
-        var arriveBy: (buffer: Int, headsUp: Int?)??
+        var arriveBy: (buffer: Int, headsUp: Int?, onTime: Int?)??
         var notify: [String]??
         while let key = try reader.nextKey() {
             switch key {
@@ -115,28 +115,33 @@ extension ScheduleBook {
         var schedule = Schedule(id: id, routeIDs: routeIDs, days: days, hour: hour, minute: minute, isEnabled: isEnabled, createdAt: createdAt)
         schedule.onlyWhenDelayedBy = delayedBy ?? nil
         schedule.onlyWhenAboveUsual = aboveUsual ?? nil
-        if let (buffer, headsUp) = arriveBy ?? nil { schedule.timing = .arriveBy(buffer: buffer, headsUp: headsUp) }
+        if let (buffer, headsUp, onTime) = arriveBy ?? nil {
+            schedule.timing = .arriveBy(buffer: buffer, headsUp: headsUp)
+            schedule.onTimePercent = onTime
+        }
         schedule.notify = notify ?? nil
         return schedule
     }
 
-    /// `{"bufferMinutes": 5, "headsUpMinutes": 10}`, or null.
-    private static func timing(_ reader: inout JSONReader) throws -> (buffer: Int, headsUp: Int?)? {
+    /// `{"bufferMinutes": 5, "headsUpMinutes": 10, "onTimePercent": 95}`, or null.
+    private static func timing(_ reader: inout JSONReader) throws -> (buffer: Int, headsUp: Int?, onTime: Int?)? {
         if try reader.readNull() { return nil }
         guard try reader.peek() == .object else { throw NotPlain() }
         try reader.beginObject()
         var buffer: Int?
         var headsUp: Int??
+        var onTime: Int??
         while let key = try reader.nextKey() {
             switch key {
             case "bufferMinutes" where buffer == nil: buffer = try reader.readInt()
             case "headsUpMinutes" where headsUp == nil: headsUp = .some(try reader.readOptionalInt())
-            case "bufferMinutes", "headsUpMinutes": throw NotPlain()
+            case "onTimePercent" where onTime == nil: onTime = .some(try reader.readOptionalInt())
+            case "bufferMinutes", "headsUpMinutes", "onTimePercent": throw NotPlain()
             default: try reader.skipValue()
             }
         }
         guard let buffer else { throw NotPlain() }
-        return (buffer, headsUp ?? nil)
+        return (buffer, headsUp ?? nil, onTime ?? nil)
     }
 }
 

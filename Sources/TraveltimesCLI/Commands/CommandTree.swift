@@ -76,6 +76,11 @@ enum CommandTree {
             name: "watch", summary: "Delay watches: an alert when a route's delay passes a line, and when it clears", alone: "list",
             commands: [Commands.WatchAddCommand.command, Commands.WatchListCommand.command, Commands.WatchRemoveCommand.command])),
         .group(Group(
+            name: "commute", summary: "Commutes with several ways (drive, bus), for compare and reliability", alone: "list",
+            commands: [Commands.CommuteAddCommand.command, Commands.CommuteListCommand.command, Commands.CommuteRemoveCommand.command])),
+        .command(Commands.CompareCommand.command),
+        .command(Commands.ReliabilityCommand.command),
+        .group(Group(
             name: "history", own: Commands.HistoryCommand.command, ownTakesOtherWords: true,
             commands: [Commands.HistoryExportCommand.command, Commands.HistoryImportCommand.command])),
         .command(Commands.BestTimeCommand.command),

@@ -59,6 +59,18 @@ extension Commands {
                 }
                 return seconds / 60
             })
+        /// A share in percent, or nil for `off`.
+        static let onTime = Option<Int?>(
+            "--on-time", value: "P%|off",
+            help: "With --arrive-by: leave so as to arrive on time P% of the recorded days (such as 95%), from the route's history",
+            parse: { text in
+                if text.lowercased() == "off" { return nil }
+                let digits = text.hasSuffix("%") ? String(text.dropLast()) : text
+                guard digits.count <= 3, digits.allSatisfy(\.isASCIIDigit), let percent = Int(digits), Schedule.onTimePercents.contains(percent) else {
+                    throw UsageError(message: ModelError.badOnTime(DisplayText.line(String(text.prefix(20)))).description + ".", command: "")
+                }
+                return percent
+            })
         /// Minutes, or nil for `off`.
         static let headsUp = Option<Int?>(
             "--heads-up", value: "DURATION|off", help: "With --arrive-by: one more alert this long before the leave time, such as 15m (default: none)",
@@ -109,9 +121,9 @@ extension Commands {
         return .arriveBy(buffer: buffer, headsUp: headsUp)
     }
 
-    /// Whether --buffer or --heads-up was given: what only an arrive-by schedule has.
+    /// Whether --buffer, --heads-up or --on-time was given: what only an arrive-by schedule has.
     static func tunesArrival(_ invocation: Invocation) -> Bool {
-        invocation.isGiven(ScheduleOptions.buffer) || invocation.isGiven(ScheduleOptions.headsUp)
+        invocation.isGiven(ScheduleOptions.buffer) || invocation.isGiven(ScheduleOptions.headsUp) || invocation.isGiven(ScheduleOptions.onTime)
     }
 
     /// The --at, --arrive-by, --buffer, --days and --route values, read and checked; nil fields
@@ -122,7 +134,7 @@ extension Commands {
         if let time = try invocation.value(options.at) {
             guard arriveBy == nil else { throw UsageError(message: "Give --at or --arrive-by, not both.", command: "") }
             guard !tunesArrival(invocation) else {
-                throw UsageError(message: "--buffer and --heads-up are for arrive-by schedules, not --at.", command: "")
+                throw UsageError(message: "--buffer, --heads-up and --on-time are for arrive-by schedules, not --at.", command: "")
             }
             draft.time = time
             draft.timing = .at
@@ -131,6 +143,7 @@ extension Commands {
             draft.time = arriveBy
             draft.timing = try Commands.arriveBy(invocation, over: .at)
         }
+        if let percent = try invocation.value(ScheduleOptions.onTime) { draft.onTimePercent = .some(percent) }
         if let days = try invocation.value(options.days) { draft.days = days }
         if let threshold = try invocation.value(options.onlyWhenDelayed) {
             draft.onlyWhenDelayedBy = .some(threshold.minutes)
@@ -156,6 +169,7 @@ extension Commands {
         if case .arriveBy(let buffer, let headsUp) = schedule.timing {
             if buffer > 0 { text += ", \(buffer) min to spare" }
             if let headsUp { text += ", a heads-up \(headsUp) min before" }
+            if let percent = schedule.onTimePercent { text += ", on time \(percent)% of the time" }
         }
         switch try commute.schedules.nextAlert(for: schedule) {
         case nil where !schedule.isEnabled:
@@ -173,6 +187,14 @@ extension Commands {
             case .typical: text += " (on its history: on time 9 times in 10)"
             case .freeFlow: text += " (free-flow estimate × \(TimeFormatting.factor(leave.margin ?? LeaveTime.defaultFreeFlowMargin)), no live traffic)"
             case .noData: text += " (no travel times yet)"
+            case .onTime:
+                if let onTime = leave.onTime, let planned = onTime.planned {
+                    text += " (on time \(onTime.percent)%: \(TypicalTime.text(planned.minutes)) min on \(planned.days) recorded days"
+                        + (onTime.deviation.map { $0 == 0 ? "" : ", \($0 > 0 ? "+" : "")\($0) min today" } ?? "") + ")"
+                }
+            }
+            if leave.basis != .onTime, let onTime = leave.onTime {
+                text += " (--on-time \(onTime.percent)%: \(onTime.days) recorded days of \(DepartureTimes.minimumDays) needed; on today's times)"
             }
         }
         return text

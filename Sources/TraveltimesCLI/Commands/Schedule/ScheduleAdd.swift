@@ -7,7 +7,7 @@ extension Commands {
             name: "schedule add",
             summary: "Add a notification schedule",
             options: [
-                preset, options.at, ScheduleOptions.arriveBy, ScheduleOptions.buffer, ScheduleOptions.headsUp, options.days, options.routes,
+                preset, options.at, ScheduleOptions.arriveBy, ScheduleOptions.buffer, ScheduleOptions.headsUp, ScheduleOptions.onTime, options.days, options.routes,
                 options.onlyWhenDelayed, options.notify, disabled, Options.now,
             ],
             discussion: """
@@ -16,11 +16,14 @@ extension Commands {
                 --arrive-by TIME instead of --at: the alert fires when it is time to leave, that is the
                 arrival less the fastest route's current time (else its usual time; with neither, an hour
                 before) less --buffer (default 5m), computed again at every refresh and at delivery.
+                --on-time 95% plans it instead from the route's recorded days for that weekday: the
+                latest departure that arrived in time on 95% of them, moved by how far today's live
+                time is from usual; with fewer than 5 recorded days it plans on today's times and says so.
                 """
         ) { invocation in
             var draft = try scheduleDraft(invocation, options)
             if !invocation.isGiven(ScheduleOptions.arriveBy), tunesArrival(invocation) {
-                throw invocation.usage("--buffer and --heads-up are for arrive-by schedules: give --arrive-by TIME too.")
+                throw invocation.usage("--buffer, --heads-up and --on-time are for arrive-by schedules: give --arrive-by TIME too.")
             }
             if let preset = try invocation.value(Self.preset) {
                 draft.time = draft.time ?? preset.time

@@ -10,14 +10,14 @@ extension Commands {
             positionals: 1...1,
             argumentValues: [.scheduleID],
             options: [
-                options.at, ScheduleOptions.arriveBy, ScheduleOptions.buffer, ScheduleOptions.headsUp, options.days, options.routes,
+                options.at, ScheduleOptions.arriveBy, ScheduleOptions.buffer, ScheduleOptions.headsUp, ScheduleOptions.onTime, options.days, options.routes,
                 options.onlyWhenDelayed, options.notify, Options.now,
             ]
         ) { invocation in
             var draft = try scheduleDraft(invocation, options)
             let tuning = tunesArrival(invocation)
             guard !draft.isEmpty || tuning else {
-                throw invocation.usage("Nothing to change: give --at, --arrive-by, --buffer, --heads-up, --days, --route, --only-when-delayed or --notify.")
+                throw invocation.usage("Nothing to change: give --at, --arrive-by, --buffer, --heads-up, --on-time, --days, --route, --only-when-delayed or --notify.")
             }
             let commute = try invocation.commute()
             if tuning || invocation.isGiven(ScheduleOptions.arriveBy) {
@@ -25,7 +25,7 @@ extension Commands {
                 let current = try commute.schedule(matching: invocation.arguments.positionals[0])
                 if !invocation.isGiven(ScheduleOptions.arriveBy) {
                     guard case .arriveBy = current.timing else {
-                        throw invocation.usage("--buffer and --heads-up are for arrive-by schedules: give --arrive-by TIME too.")
+                        throw invocation.usage("--buffer, --heads-up and --on-time are for arrive-by schedules: give --arrive-by TIME too.")
                     }
                     draft.time = draft.time ?? current.time
                 }

@@ -45,7 +45,8 @@ extension Commands {
                     io.out("    \(TimeFormatting.dayAndTime(fire, calendar: commute.calendar))")
                 case .arriveBy:
                     // An arrive-by alert comes at the leave time, as `pending` shows it; the arrival after it.
-                    let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: fire, typical: commute.history.typicalLookup, freeFlowMargin: commute.configuration.freeFlowMarginInForce)
+                    let leave = LeaveTime.compute(for: schedule, routes: routes, arrival: fire, typical: commute.history.typicalLookup, freeFlowMargin: commute.configuration.freeFlowMarginInForce,
+                        onTime: commute.history.onTimeLookup)
                     io.out("    \(TimeFormatting.dayAndTime(leave.leave, calendar: commute.calendar))  leave, to arrive by \(commute.calendar.local(fire).time.label)")
                 }
             }

@@ -1,0 +1,119 @@
+import Basics
+import FoundationEssentials
+
+/// How a departure at one minute of the day fared on each recorded day of a weekday: each day's
+/// travel time when leaving then, and from those the leave time a plan makes and how often it
+/// arrived on time. Pure arithmetic on the days' times; `History` reads them from a route's file.
+///
+/// A day's time for leaving at a minute is its reading nearest that minute, within
+/// `DepartureTimes.reach` either side (the later of two as near); a day with none there is not
+/// counted. Every figure says how many days stand behind it.
+public enum DepartureTimes {
+    /// How far from the departure a day's reading may be and still stand for it.
+    public static let reach = 15 * 60
+    /// Fewer days than this are "too few trips": no percentage, no plan.
+    public static let minimumDays = 5
+    /// How far before the arrival (less the buffer) a plan looks for a departure.
+    public static let span = 180
+
+    /// The time a plan reckons with from the days' times: their median, or with `percent` the
+    /// smallest time at least that share of days took no longer than (the nearest rank:
+    /// `sorted[⌈p·n/100⌉ − 1]`). Nil for no days.
+    public static func estimate(_ minutes: [Int], percent: Int?) -> Double? {
+        guard !minutes.isEmpty else { return nil }
+        let sorted = minutes.sorted()
+        guard let percent else {
+            let middle = sorted.count / 2
+            return sorted.count % 2 == 1 ? Double(sorted[middle]) : Double(sorted[middle - 1] + sorted[middle]) / 2
+        }
+        let rank = (min(max(percent, 1), 100) * sorted.count + 99) / 100
+        return Double(sorted[max(rank, 1) - 1])
+    }
+
+    /// The median of whole numbers, as Python's `statistics.median` gives it.
+    public static func median(_ values: [Int]) -> Double? { estimate(values, percent: nil) }
+}
+
+/// The leave time a plan makes from history for one weekday: the latest whole minute from which
+/// the days' estimate (median, or the percentile asked for) still arrives by the arrival less the
+/// buffer, with enough days behind it.
+public struct PlannedDeparture: Sendable, Equatable {
+    /// Minute of the day to leave at.
+    public var leave: Int
+    /// The estimate it rests on, in minutes.
+    public var minutes: Double
+    /// The days behind it.
+    public var days: Int
+    /// The percentile it was planned on; nil for the median.
+    public var percent: Int?
+
+    public init(leave: Int, minutes: Double, days: Int, percent: Int?) {
+        self.leave = leave
+        self.minutes = minutes
+        self.days = days
+        self.percent = percent
+    }
+
+    /// Plans from `times(m)`, each day's minutes when leaving at minute `m`: from the arrival less
+    /// the buffer, one minute back at a time, at most `DepartureTimes.span` minutes.
+    public static func plan(arrival: Int, buffer: Int, percent: Int?, times: (Int) -> [Int]) -> PlannedDeparture? {
+        let latest = arrival - buffer
+        var leave = latest - 1
+        while leave >= max(0, latest - DepartureTimes.span) {
+            let minutes = times(leave)
+            if minutes.count >= DepartureTimes.minimumDays, let estimate = DepartureTimes.estimate(minutes, percent: percent),
+                Double(leave) + estimate <= Double(latest)
+            {
+                return PlannedDeparture(leave: leave, minutes: estimate, days: minutes.count, percent: percent)
+            }
+            leave -= 1
+        }
+        return nil
+    }
+}
+
+/// How often leaving at a minute arrived by a time, over the recorded days of a weekday.
+public struct Reliability: Sendable, Equatable {
+    public struct Day: Sendable, Equatable {
+        public var date: CivilDate
+        public var minutes: Int
+        /// Minutes to spare at the arrival; below zero, minutes late.
+        public var spare: Int
+
+        public init(date: CivilDate, minutes: Int, spare: Int) {
+            self.date = date
+            self.minutes = minutes
+            self.spare = spare
+        }
+    }
+
+    public var weekday: Weekday
+    /// Minutes of the day.
+    public var leave: Int
+    public var arrival: Int
+    /// Newest first.
+    public var days: [Day]
+
+    public init(weekday: Weekday, leave: Int, arrival: Int, days: [Day]) {
+        self.weekday = weekday
+        self.leave = leave
+        self.arrival = arrival
+        self.days = days
+    }
+
+    /// Each day's outcome from its minutes when leaving at `leave`.
+    public init(weekday: Weekday, leave: Int, arrival: Int, times: [(date: CivilDate, minutes: Int)]) {
+        self.init(
+            weekday: weekday, leave: leave, arrival: arrival,
+            days: times.map { Day(date: $0.date, minutes: $0.minutes, spare: arrival - leave - $0.minutes) })
+    }
+
+    public var onTime: Int { days.count { $0.spare >= 0 } }
+    public var isEnough: Bool { days.count >= DepartureTimes.minimumDays }
+    /// The share on time, 0 to 1; nil with too few days.
+    public var share: Double? { isEnough ? Double(onTime) / Double(days.count) : nil }
+    /// The median minutes to spare (negative: late).
+    public var medianSpare: Double? { DepartureTimes.median(days.map(\.spare)) }
+    /// The most minutes late; nil when never late.
+    public var latestLate: Int? { days.filter { $0.spare < 0 }.map { -$0.spare }.max() }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import TestThreads
+import Testing
+
+/// Issue 50: commutes with several ways compared now, reliability from history, and leave times
+/// planned to be on time P% of the recorded days — through the real binary, the figures checked
+/// against Python's statistics over `history export`.
+@Suite(.ownThreads) struct WaysTests {
+    static let now = "2025-11-04T16:05:00-08:00"
+
+    /// A store with the sample feed (or `feed`), routes 1 and 96 favorites, and `csv` imported.
+    static func store(_ sandbox: Sandbox, feed: String = Paths.fixture, csv: String) throws {
+        try sandbox.ok(["refresh", "--source", feed, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1", "96"])
+        try sandbox.ok(["history", "import", csv, "--now", now])
+    }
+
+    @Test func reliabilityAndOnTimeLeaveTimesEqualPythonsStatisticsOverAYearOfKnownReadings() throws {
+        let sandbox = Sandbox(runner: .binary)
+        let csv = sandbox.home + "-known.csv"
+        defer { try? FileManager.default.removeItem(atPath: csv) }
+        let generated = try execute(
+            ["python3", Paths.root.appendingPathComponent("Tests/Support/known_history.py").path, Self.now], environment: ["PATH": "/usr/bin:/bin"])
+        try #require(generated.status == 0, "\(generated)")
+        try Sandbox.write(csv, Data(generated.stdout.utf8))
+        try Self.store(sandbox, csv: csv)
+        try sandbox.ok(["schedule", "add", "--arrive-by", "8:15", "--route", "1", "--now", Self.now])
+        let onTime = try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--buffer", "0", "--route", "96,1", "--on-time", "95%", "--now", Self.now])
+        #expect(onTime.stdout.contains(", on time 95% of the time; next: leave Wed, Nov 5, 8:15 AM to arrive by 9:00 AM (on time 95%: 45 min on 49 recorded days)"), "\(onTime)")
+        let json = try sandbox.ok(["reliability", "--json", "--now", Self.now]).stdout
+        let export = sandbox.home + "-export.jsonl"
+        let schedules = sandbox.home + "-schedules.json"
+        defer {
+            try? FileManager.default.removeItem(atPath: export)
+            try? FileManager.default.removeItem(atPath: schedules)
+        }
+        try Sandbox.write(export, Data(try sandbox.ok(["history", "export", "--now", Self.now]).stdout.utf8))
+        try Sandbox.write(schedules, Data("""
+            [{"arrive": "08:15", "buffer": 5, "percent": null, "weekdays": [2, 3, 4, 5, 6], "routes": ["1"]},
+             {"arrive": "09:00", "buffer": 0, "percent": 95, "weekdays": [2, 3, 4, 5, 6], "routes": ["96", "1"]}]
+            """.utf8))
+        let oracle = try execute(
+            ["python3", Paths.root.appendingPathComponent("Tests/Support/reliability_oracle.py").path, export, schedules, Self.now, "America/Los_Angeles"],
+            environment: ["PATH": "/usr/bin:/bin"])
+        try #require(oracle.status == 0, "\(oracle)")
+        // Each schedule's ways, route and days, compared whole with Python's.
+        let mine = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        let ways = mine.map { schedule in
+            ((schedule["ways"] as? [[String: Any]]) ?? []).map { way in ["route": way["route"] ?? "", "days": way["days"] ?? []] as [String: Any] }
+        }
+        let expected = try JSONSerialization.jsonObject(with: Data(oracle.stdout.utf8))
+        #expect(NSArray(array: ways).isEqual(expected), "reliability --json: \(json)\nPython: \(oracle.stdout)")
+        // Planned to be on time 95% of the days, it was, on every weekday and way: and each
+        // figure comes with its days.
+        let onTimeWays = try #require(mine.last?["ways"] as? [[String: Any]])
+        for way in onTimeWays {
+            for day in (way["days"] as? [[String: Any]]) ?? [] {
+                let days = try #require(day["days"] as? Int)
+                let onTime = try #require(day["onTime"] as? Int)
+                #expect(days >= 40 && Double(onTime) >= 0.95 * Double(days), "\(day)")
+            }
+        }
+        // The median plan is late more often: reliability says so, in words, with the days.
+        let text = try sandbox.ok(["reliability", "--now", Self.now]).stdout
+        #expect(text.contains("    Monday     leave 7:23 AM: on time 36 of the last 50 Mondays (median 5.5 min to spare; latest 27 min late)"), "\(text)")
+        #expect(text.contains("    Worst: Mondays leaving 7:23 AM, on time 36 of 50."), "\(text)")
+    }
+
+    /// Eight Tuesdays at 4:00 PM: route 1 usually 37 min, route 96 usually 44 (the usual time
+    /// looks back 8 weeks from 4:05 PM: the first of them is just outside).
+    static let usualTuesdays: String = {
+        let days = [(9, 9, "-07:00"), (16, 9, "-07:00"), (23, 9, "-07:00"), (30, 9, "-07:00"), (7, 10, "-07:00"), (14, 10, "-07:00"), (21, 10, "-07:00"), (28, 10, "-07:00")]
+        var lines = ["route,at,minutes,source,suspicious"]
+        for (day, month, offset) in days {
+            let at = String(format: "2025-%02d-%02dT16:00:00%@", month, day, offset)
+            lines.append("1,\(at),37,wsdot,false")
+            lines.append("96,\(at),44,wsdot,false")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }()
+
+    @Test func compareNamesTheWayTheNumbersChooseAndSaysByHowMuch() throws {
+        let sandbox = Sandbox(runner: .binary)
+        let csv = sandbox.home + "-usual.csv"
+        defer { try? FileManager.default.removeItem(atPath: csv) }
+        try Sandbox.write(csv, Data(Self.usualTuesdays.utf8))
+        let feed = try sandbox.feed("slow-car") { routes in
+            routes[1]?["CurrentTime"] = 55
+            routes[96]?["CurrentTime"] = 42
+        }
+        try Self.store(sandbox, feed: feed, csv: csv)
+        try sandbox.ok(["commute", "add", "work", "--routes", "96,1"])
+        let compared = try sandbox.ok(["compare", "work", "--now", Self.now])
+        #expect(compared.stdout == """
+            work, Tue, Nov 4, 4:05 PM: Seattle-Bellevue via 90 42 min (usual 44); Everett-Seattle 55 min (+18 vs usual): take Seattle-Bellevue via 90, 13 min faster.
+              Seattle-Bellevue via 90 (route 96): 42 min now (read 4:00 PM); usually 44 min at 4:00 PM on Tuesdays (7 readings on 7 days)
+              Everett-Seattle (route 1): 55 min now (read 4:00 PM); usually 37 min at 4:00 PM on Tuesdays (7 readings on 7 days)
+
+            """, "\(compared)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try sandbox.ok(["compare", "work", "--json", "--now", Self.now]).stdout.utf8)) as? [String: Any])
+        let best = try #require(json["best"] as? [String: Any])
+        #expect(best["route"] as? String == "96" && best["marginMinutes"] as? Int == 13)
+        let ways = try #require(json["ways"] as? [[String: Any]])
+        #expect(ways.map { $0["route"] as? String } == ["96", "1"])
+        #expect(ways.map { $0["usualDays"] as? Int } == [7, 7] && ways.map { $0["versusUsual"] as? Int } == [-2, 18])
+
+        // Hours later the car's reading is stale: it competes with its usual time, said as such.
+        let later = try sandbox.ok(["compare", "work", "--now", "2025-11-11T16:05:00-08:00"]).stdout
+        #expect(later.hasPrefix("work, Tue, Nov 11, 4:05 PM: Seattle-Bellevue via 90 usually 44 min (no live time); Everett-Seattle usually 37 min (no live time): take Everett-Seattle, 7 min faster."), "\(later)")
+    }
+
+    @Test func commutesAreNamedCheckedListedAndRemovedAndADamagedOneIsRefused() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        #expect(try sandbox.ok(["commute"]).stdout == "No commutes yet: add one with `traveltimes commute add NAME --routes drive,bus`.\n")
+        #expect(try sandbox.ok(["commute", "add", "work", "--routes", "1,96"]).stdout == "Added commute 'work': 1, 96.\n")
+        for (arguments, message) in [
+            (["commute", "add", "WORK", "--routes", "4,70"], "traveltimes: A commute named 'WORK' already exists; pick another name or remove it with `traveltimes commute remove`\n"),
+            (["commute", "add", "home", "--routes", "1"], "traveltimes: A commute has 2 to 8 ways (routes) to compare; 1 given\n"),
+            (["commute", "add", "home", "--routes", "1,1"], "traveltimes: Route '1' is listed twice; name each route once\n"),
+            (["commute", "add", "home", "--routes", "1,999999"], "traveltimes: Unknown route ID '999999': it is not in the route cache; see `traveltimes routes`\n"),
+            (["compare", "nowhere"], "traveltimes: No commute is named 'nowhere', and no route has that ID; see `traveltimes commute list`\n"),
+        ] {
+            let outcome = try sandbox.run(arguments)
+            #expect(outcome.status == 64 && outcome.stderr == message, "\(arguments): \(outcome)")
+        }
+        #expect(try sandbox.ok(["commute", "list"]).stdout == "work: 1 (Everett-Seattle), 96 (Seattle-Bellevue via 90)\n")
+        let favorites = try #require(sandbox.bytes("favorites.json"))
+        #expect(String(decoding: favorites, as: UTF8.self).contains("\"commutes\":[{\"name\":\"work\",\"routeIDs\":[\"1\",\"96\"]}]"))
+        #expect(try sandbox.ok(["commute", "remove", "work"]).stdout == "Removed commute 'work'.\n")
+        #expect(!String(decoding: try #require(sandbox.bytes("favorites.json")), as: UTF8.self).contains("commutes"))
+        // A commute of one way, written by hand, is refused with the file and the reason.
+        try Sandbox.write(sandbox.path("favorites.json"), Data(#"{"version":1,"routeIDs":[],"groups":[],"commutes":[{"name":"w","routeIDs":["1"]}]}"#.utf8))
+        let damaged = try sandbox.run(["commute", "list"])
+        #expect(damaged.status == 65 && damaged.stderr.contains("commutes[0].routeIDs holds 1 routes, not 2 to 8"), "\(damaged)")
+    }
+
+    @Test func onTimeWithoutEnoughHistoryFallsBackAndSaysSoAndBadValuesAreRefused() throws {
+        let sandbox = Sandbox()
+        try sandbox.ok(["refresh", "--source", Paths.fixture, "--now", Paths.capturedAt])
+        try sandbox.ok(["favorites", "add", "1", "96"])
+        let added = try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--route", "1", "--on-time", "95%", "--now", Self.now])
+        #expect(added.stdout.contains("on time 95% of the time; next: leave Wed, Nov 5, 8:21 AM to arrive by 9:00 AM (--on-time 95%: 0 recorded days of 5 needed; on today's times)"), "\(added)")
+        let pending = try sandbox.ok(["pending", "--now", Self.now]).stdout
+        #expect(pending.contains("Expected arrival 8:55 AM by Everett-Seattle (--on-time 95%: 0 recorded days of 5 needed; planned on today's times)"), "\(pending)")
+        let reliability = try sandbox.ok(["reliability", "--now", Self.now]).stdout
+        #expect(reliability.contains("    Monday     too few trips: 0 recorded Mondays, 5 needed"), "\(reliability)")
+        for (arguments, message) in [
+            (["schedule", "add", "--arrive-by", "9:00", "--route", "1", "--on-time", "120%"], "Invalid --on-time '120%'"),
+            (["schedule", "add", "--at", "9:00", "--route", "1", "--on-time", "95%"], "--buffer, --heads-up and --on-time are for arrive-by schedules, not --at."),
+            (["schedule", "add", "--route", "1", "--on-time", "95%"], "--buffer, --heads-up and --on-time are for arrive-by schedules: give --arrive-by TIME too."),
+        ] {
+            let outcome = try sandbox.run(arguments)
+            #expect(outcome.status == 64 && outcome.stderr.contains(message), "\(arguments): \(outcome)")
+        }
+        let fixed = try sandbox.ok(["schedule", "add", "--at", "7:00", "--route", "1"]).stdout
+        let id = String(fixed.dropFirst("Added schedule ".count).prefix(8))
+        let refused = try sandbox.run(["reliability", id])
+        #expect(refused.status == 64 && refused.stderr.contains("alerts at a time: reliability is for schedules that arrive by one (--arrive-by)"), "\(refused)")
+    }
+}
