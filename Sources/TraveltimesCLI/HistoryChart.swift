@@ -19,7 +19,7 @@ struct HistoryChart {
         io.out("\(name) (route \(view.routeID)): \(view.total) \(view.total == 1 ? "reading" : "readings") recorded; "
             + "usual times from the last \(view.weeks) weeks, \(view.zone)")
         if !view.isRecorded {
-            io.out("Not being recorded: only routes in use are (favorites, schedules, watches, custom and transit routes).")
+            io.out("Not being recorded: only routes in use are (favorites, schedules, watches, commutes, custom and transit routes).")
         }
         if view.damaged > 0 { io.out(view.damaged == 1 ? "1 damaged record was skipped." : "\(view.damaged) damaged records were skipped.") }
         guard view.total > 0 else {
@@ -36,6 +36,12 @@ struct HistoryChart {
         }
         io.out()
         printGrid(io)
+        // Reliability is a summary of the week: an alert's figures never stop the chart.
+        let reliability = (try? ReliabilityLines.lines(commute, routeIDs: [view.routeID])) ?? []
+        if !reliability.isEmpty {
+            io.out()
+            for line in reliability { io.out(line) }
+        }
     }
 
     // MARK: A day against its usual

@@ -115,9 +115,9 @@ import Glibc
             - [Delivering alerts](#delivering-alerts)
             - [Running unattended](#running-unattended)
             - [History: what is usual, and when to leave](#history-what-is-usual-and-when-to-leave)
+            - [Which way today, and how reliable](#which-way-today-and-how-reliable)
             - [Buses and trains: GTFS](#buses-and-trains-gtfs)
             - [Buses and trains with no key: Transitous](#buses-and-trains-with-no-key-transitous)
-            - [Cars with no key: OSRM and Valhalla](#cars-with-no-key-osrm-and-valhalla)
             """)
     }
 }

@@ -104,6 +104,11 @@ import Testing
         #expect(ways.map { $0["route"] as? String } == ["96", "1"])
         #expect(ways.map { $0["usualDays"] as? Int } == [7, 7] && ways.map { $0["versusUsual"] as? Int } == [-2, 18])
 
+        // An alert of a schedule on the commute says the same, in a line of its own.
+        try sandbox.ok(["schedule", "add", "--at", "4:10pm", "--days", "tue", "--route", "1", "--now", Self.now])
+        let alert = try sandbox.ok(["tick", "--now", "2025-11-04T16:10:20-08:00"]).stdout
+        #expect(alert.contains("\nWhich way (work): Seattle-Bellevue via 90 42 min (usual 44); Everett-Seattle 55 min (+18 vs usual): take Seattle-Bellevue via 90, 13 min faster.\n"), "\(alert)")
+
         // Hours later the car's reading is stale: it competes with its usual time, said as such.
         let later = try sandbox.ok(["compare", "work", "--now", "2025-11-11T16:05:00-08:00"]).stdout
         #expect(later.hasPrefix("work, Tue, Nov 11, 4:05 PM: Seattle-Bellevue via 90 usually 44 min (no live time); Everett-Seattle usually 37 min (no live time): take Everett-Seattle, 7 min faster."), "\(later)")
@@ -157,5 +162,41 @@ import Testing
         let id = String(fixed.dropFirst("Added schedule ".count).prefix(8))
         let refused = try sandbox.run(["reliability", id])
         #expect(refused.status == 64 && refused.stderr.contains("alerts at a time: reliability is for schedules that arrive by one (--arrive-by)"), "\(refused)")
+    }
+
+    @Test func theExportsCarryTheBestWayAndTheReliabilityFigure() throws {
+        let server = try SteeredServer(script: "homeassistant_server.py")
+        let sandbox = Sandbox(runner: .binary)
+        let csv = sandbox.home + "-usual.csv"
+        let metrics = sandbox.home + "-traveltimes.prom"
+        defer {
+            try? FileManager.default.removeItem(atPath: csv)
+            try? FileManager.default.removeItem(atPath: metrics)
+        }
+        try Sandbox.write(csv, Data(try String(contentsOfFile: HistoryTests.sampleHistory, encoding: .utf8).utf8))
+        try Self.store(sandbox, csv: csv)
+        try sandbox.ok(["commute", "add", "north", "--routes", "1,96"])
+        try sandbox.ok(["schedule", "add", "--arrive-by", "9:00", "--route", "1", "--now", Self.now])
+        let id = try #require(try sandbox.scheduleIDs().first).prefix(8)
+        try sandbox.ok(["export", "add", "prometheus", metrics, "--now", Self.now])
+        let text = try String(contentsOfFile: metrics, encoding: .utf8)
+        #expect(text.contains("""
+            # HELP traveltimes_commute_best_way 1 for the way of each commute that is best now, 0 for the others that compete.
+            # TYPE traveltimes_commute_best_way gauge
+            traveltimes_commute_best_way{commute="north",route="1"} 0
+            traveltimes_commute_best_way{commute="north",route="96"} 1
+            # HELP traveltimes_schedule_on_time_ratio How often an arrive-by schedule's planned leave time arrived on time over the recorded days, by way (0 to 1).
+            # TYPE traveltimes_schedule_on_time_ratio gauge
+            traveltimes_schedule_on_time_ratio{schedule="\(id)",route="1"} 1
+            traveltimes_schedule_on_time_ratio{schedule="\(id)",route="96"} 1
+            # HELP traveltimes_schedule_recorded_trips The recorded trips (one a day) behind traveltimes_schedule_on_time_ratio.
+            # TYPE traveltimes_schedule_recorded_trips gauge
+            traveltimes_schedule_recorded_trips{schedule="\(id)",route="1"} 40
+            traveltimes_schedule_recorded_trips{schedule="\(id)",route="96"} 40
+            """), "\(text)")
+        let added = try sandbox.run(["export", "add", "homeassistant", server.base, "--token", "-", "--now", Self.now], stdin: "good-token\n")
+        #expect(added.status == 0, "\(added)")
+        let bodies = server.entries().compactMap { $0["body"] as? String }
+        #expect(bodies.first == #"{"state":"34","attributes":{"unit_of_measurement":"min","device_class":"duration","friendly_name":"Everett-Seattle","route":"1","typical":33,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T08:21:00-08:00","best_way":{"commute":"north","route":"96","name":"Seattle-Bellevue via 90","margin_minutes":20},"on_time":{"schedule":"\#(id)","on_time":40,"days":40}}}"#, "\(bodies)")
     }
 }

@@ -13,6 +13,8 @@ extension Exports {
         var sensors: [HomeAssistantSensor] = []
         var calendar = Data()
         var metrics = Data()
+        private var comparisons: [WayComparison] = []
+        private var reliability: [History.ScheduleReliability] = []
 
         /// What the exports of `kinds` publish.
         init(commute: Commute, kinds: Set<ExportTarget.Kind>) throws {
@@ -33,6 +35,13 @@ extension Exports {
             }
             // Leave alerts yet to come, soonest first (a heads-up is a reminder of one, not one).
             let leaves = pending.requests.filter { !$0.isHeadsUp && ($0.arrival ?? $0.nextFire) >= commute.now }
+            // Each commute's best way now, and each arrive-by schedule's reliability on each way:
+            // worked out only where there are commutes or arrive-by schedules to say it of.
+            let comparisons = kinds == [.ics] ? [] : try commute.ways.list().map { try commute.ways.compare($0) }
+            let hasArrival = schedules.contains { if case .arriveBy = $0.timing { $0.isEnabled && $0.event == nil } else { false } }
+            let reliability = kinds == [.ics] || !hasArrival ? [] : try commute.history.reliability(of: nil)
+            self.comparisons = comparisons
+            self.reliability = reliability
             if kinds.contains(.homeassistant) || kinds.contains(.mqtt) {
                 let objectIDs = HomeAssistantSensor.objectIDs(for: favorites)
                 let followed = commute.alerts.followedTrips()
@@ -46,6 +55,10 @@ extension Exports {
                         status: route.map { $0.suspiciousMinutes == nil ? $0.status.rawValue : "SUSPICIOUS" } ?? "UNAVAILABLE",
                         updated: route.map { TimeFormatting.iso8601($0.updatedAt, calendar: commute.calendar) } ?? "",
                         nextLeave: next.map { TimeFormatting.iso8601($0.nextFire, calendar: commute.calendar) })
+                    if let comparison = comparisons.first(where: { $0.ways.contains { $0.routeID == routeID } }), let best = comparison.best {
+                        sensor.bestWay = .init(commute: comparison.name, routeID: best.routeID, name: best.name, marginMinutes: comparison.margin)
+                    }
+                    sensor.onTime = Self.onTime(of: routeID, in: reliability)
                     sensor.followedTrip = followed[routeID].map { trip in
                         HomeAssistantSensor.FollowedTripState(
                             line: trip.service, leavesStop: iso(trip.boarding), arrives: iso(trip.arrival), leaveDoor: iso(trip.leave), update: trip.said,
@@ -60,8 +73,22 @@ extension Exports {
                     version: Product.version)
             }
             if kinds.contains(.prometheus) {
-                metrics = try Self.metrics(commute, favorites: favorites, routes: routes, schedules: schedules, typical: typical)
+                metrics = try Self.metrics(
+                    commute, favorites: favorites, routes: routes, schedules: schedules, typical: typical, comparisons: comparisons, reliability: reliability)
             }
+        }
+
+        /// The first arrive-by schedule on a route with recorded days: how often its planned leave
+        /// time arrived on time, every weekday together.
+        static func onTime(of routeID: RouteID, in reliability: [History.ScheduleReliability]) -> HomeAssistantSensor.OnTime? {
+            for schedule in reliability {
+                guard let way = schedule.ways.first(where: { $0.routeID == routeID }) else { continue }
+                let figures = way.outcomes.compactMap(\.reliability)
+                let days = figures.map(\.days.count).reduce(0, +)
+                guard days > 0 else { continue }
+                return .init(schedule: schedule.schedule.id.shortForm, onTime: figures.map(\.onTime).reduce(0, +), days: days)
+            }
+            return nil
         }
 
         /// A route's usual minutes now: its history's median for this quarter hour when there is
@@ -96,7 +123,8 @@ extension Exports {
         /// and today's requests to each provider and alerts by outcome (both start again at local
         /// midnight, which Prometheus takes as a counter reset).
         static func metrics(
-            _ commute: Commute, favorites: [RouteID], routes: [RouteID: Route], schedules: [Schedule], typical usual: (Route) -> Int?
+            _ commute: Commute, favorites: [RouteID], routes: [RouteID: Route], schedules: [Schedule], typical usual: (Route) -> Int?,
+            comparisons: [WayComparison], reliability: [History.ScheduleReliability]
         ) throws -> Data {
             var followed: [RouteID] = []
             var seen = Set<RouteID>()
@@ -140,6 +168,31 @@ extension Exports {
             families.append(.init(
                 name: "traveltimes_alerts_total", help: "Alert sends decided today, by outcome, one per notifier and attempt (from 0 at local midnight).", kind: .counter,
                 samples: outcomes.keys.sorted().map { .init(labels: [("outcome", $0)], value: Double(outcomes[$0] ?? 0)) }))
+            families.append(.init(
+                name: "traveltimes_commute_best_way", help: "1 for the way of each commute that is best now, 0 for the others that compete.", kind: .gauge,
+                samples: comparisons.flatMap { comparison in
+                    comparison.ways.filter { $0.minutes != nil }.map { way in
+                        .init(labels: [("commute", comparison.name), ("route", way.routeID.rawValue)], value: way.routeID == comparison.best?.routeID ? 1 : 0)
+                    }
+                }))
+            var onTime: [PrometheusText.Sample] = []
+            var days: [PrometheusText.Sample] = []
+            for schedule in reliability {
+                for way in schedule.ways {
+                    let figures = way.outcomes.compactMap(\.reliability)
+                    let count = figures.map(\.days.count).reduce(0, +)
+                    guard count > 0 else { continue }
+                    let labels = [("schedule", schedule.schedule.id.shortForm), ("route", way.routeID.rawValue)]
+                    onTime.append(.init(labels: labels, value: Double(figures.map(\.onTime).reduce(0, +)) / Double(count)))
+                    days.append(.init(labels: labels, value: Double(count)))
+                }
+            }
+            families.append(.init(
+                name: "traveltimes_schedule_on_time_ratio",
+                help: "How often an arrive-by schedule's planned leave time arrived on time over the recorded days, by way (0 to 1).", kind: .gauge,
+                samples: onTime))
+            families.append(.init(
+                name: "traveltimes_schedule_recorded_trips", help: "The recorded trips (one a day) behind traveltimes_schedule_on_time_ratio.", kind: .gauge, samples: days))
             return PrometheusText.render(families.filter { !$0.samples.isEmpty })
         }
     }

@@ -31,6 +31,9 @@ extension History {
             public var leastTravel: Choice?
             /// The latest departure whose 90th percentile still arrives in time.
             public var onTime: Choice?
+            /// With a share asked for (`--on-time P%`): the latest departure that arrived in time on
+            /// that share of the recorded days (its minutes the percentile, its weeks the days).
+            public var reliable: Choice?
         }
 
         public var arriveBy: TimeOfDay
@@ -39,6 +42,8 @@ extension History {
         public var latest: TimeOfDay
         public var weeks: Int
         public var days: [Day]
+        /// The share `reliable` is planned on, when asked for.
+        public var percent: Int?
     }
 
     /// Departures are tried this often.
@@ -50,7 +55,8 @@ extension History {
     /// route's typical times; a slot with too few readings is never chosen. `window` bounds the
     /// departures (default the three hours before the arrival, never before midnight).
     public func bestTime(
-        routeIDs: [RouteID], arriveBy: TimeOfDay, days: Set<Weekday>, window departures: (start: TimeOfDay, end: TimeOfDay)? = nil
+        routeIDs: [RouteID], arriveBy: TimeOfDay, days: Set<Weekday>, window departures: (start: TimeOfDay, end: TimeOfDay)? = nil,
+        onTime percent: Int? = nil
     ) throws -> BestTime {
         let routes = try store.routes(withIDs: Set(routeIDs))
         let window = TypicalTimes.window(weeks: typicalWeeks, before: now)
@@ -88,10 +94,23 @@ extension History {
                     }
                 }
             }
+            if let percent {
+                // As `--on-time` plans: every recorded day, the latest minute, the latest route.
+                let today = calendar.localDay(of: ZonedCalendar.seconds(now))
+                day.reliable = try routeIDs.compactMap { id -> BestTime.Choice? in
+                    let outcome = Self.outcome(
+                        try store.history.contents(of: id), weekday: weekday, arrival: arrival, buffer: 0, percent: percent, before: today,
+                        calendar: calendar)
+                    guard let planned = outcome.planned else { return nil }
+                    return BestTime.Choice(
+                        routeID: id, routeName: weeks.first { $0.id == id }?.name ?? "Route \(id)", leave: TimeOfDay(minuteOfDay: planned.leave),
+                        minutes: planned.minutes, weeks: planned.days, readings: planned.days)
+                }.max { $0.leave < $1.leave }
+            }
             result.append(day)
         }
         return BestTime(
             arriveBy: arriveBy, earliest: TimeOfDay(hour: start / 60, minute: start % 60), latest: TimeOfDay(hour: end / 60, minute: end % 60),
-            weeks: typicalWeeks, days: result)
+            weeks: typicalWeeks, days: result, percent: percent)
     }
 }

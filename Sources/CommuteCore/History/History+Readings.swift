@@ -112,10 +112,12 @@ extension History {
     }
 
     /// The routes a refresh keeps for the plan and records: favorites (`favorites` when the caller
-    /// has read them), the routes of schedules and watches (custom routes are recorded whenever
-    /// they are measured). A file that cannot be read names none.
+    /// has read them), the routes of schedules, watches and commutes (custom routes are recorded
+    /// whenever they are measured). A file that cannot be read names none.
     func routesInUse(favorites: [RouteID]? = nil) -> Set<RouteID> {
-        var inUse = Set(favorites ?? (try? store.favorites().routeIDs) ?? [])
+        let saved = try? store.favorites()
+        // A commute's ways are recorded too: compare and reliability read their histories.
+        var inUse = Set((favorites ?? saved?.routeIDs ?? []) + (saved?.commutes.flatMap(\.routeIDs) ?? []))
         // Thousands of schedules share a few routes: each run of the same routes is added once.
         var previous: [RouteID] = []
         for schedule in (try? store.schedules().schedules) ?? [] where schedule.routeIDs != previous {

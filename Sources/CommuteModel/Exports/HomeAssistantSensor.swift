@@ -21,6 +21,37 @@ public struct HomeAssistantSensor: Sendable, Equatable {
     /// it leaves the stop and arrives, when to leave the door, and what the last follow-up said.
     /// Sent only then (the attribute is absent otherwise).
     public var followedTrip: FollowedTripState?
+    /// For a route that is a way of a commute: the commute's best way now. Sent only then.
+    public var bestWay: BestWay?
+    /// For a route an arrive-by schedule takes: how often its planned leave time arrived on time
+    /// over the recorded days. Sent only then.
+    public var onTime: OnTime?
+
+    public struct BestWay: Sendable, Equatable {
+        public var commute: String
+        public var routeID: RouteID
+        public var name: String
+        public var marginMinutes: Int?
+
+        public init(commute: String, routeID: RouteID, name: String, marginMinutes: Int?) {
+            self.commute = commute
+            self.routeID = routeID
+            self.name = name
+            self.marginMinutes = marginMinutes
+        }
+    }
+
+    public struct OnTime: Sendable, Equatable {
+        public var schedule: String
+        public var onTime: Int
+        public var days: Int
+
+        public init(schedule: String, onTime: Int, days: Int) {
+            self.schedule = schedule
+            self.onTime = onTime
+            self.days = days
+        }
+    }
 
     public struct FollowedTripState: Sendable, Equatable {
         public var line: String
@@ -116,6 +147,30 @@ public struct HomeAssistantSensor: Sendable, Equatable {
             json.string(trip.update)
             json.key("stopped")
             json.string(trip.stopped)
+            json.endObject()
+        }
+        if let bestWay {
+            json.key("best_way")
+            json.beginObject()
+            json.key("commute")
+            json.string(bestWay.commute)
+            json.key("route")
+            json.string(bestWay.routeID.rawValue)
+            json.key("name")
+            json.string(bestWay.name)
+            json.key("margin_minutes")
+            json.int(bestWay.marginMinutes)
+            json.endObject()
+        }
+        if let onTime {
+            json.key("on_time")
+            json.beginObject()
+            json.key("schedule")
+            json.string(onTime.schedule)
+            json.key("on_time")
+            json.int(onTime.onTime)
+            json.key("days")
+            json.int(onTime.days)
             json.endObject()
         }
         json.endObject()

@@ -13,6 +13,7 @@ extension Commands {
                 arriveBy,
                 days,
                 window,
+                ScheduleOptions.onTime,
                 Options.json, Options.now,
             ],
             discussion: """
@@ -20,7 +21,8 @@ extension Commands {
                 the least typical (median) travel that still arrives by TIME, and the latest that
                 arrives by TIME 9 times in 10 (its 90th percentile). Departures are tried every 5
                 minutes; a quarter hour with too few readings is never chosen. With several routes,
-                each day's choice names the route.
+                each day's choice names the route. --on-time 95% adds a third: the latest departure that
+                arrived by TIME on 95% of the recorded days, as `schedule add --on-time` plans it.
                 """
         ) { invocation in
             let ids = try invocation.arguments.positionals.map { try ScheduleParsing.routeID($0) }
@@ -40,7 +42,8 @@ extension Commands {
                 throw invocation.usage("--arrive-by \(arriveBy.label) leaves no time to travel that day: use a later time.")
             }
             let commute = try invocation.commute()
-            let best = try commute.history.bestTime(routeIDs: ids, arriveBy: arriveBy, days: days, window: window)
+            let percent = try invocation.value(ScheduleOptions.onTime) ?? nil
+            let best = try commute.history.bestTime(routeIDs: ids, arriveBy: arriveBy, days: days, window: window, onTime: percent)
             if invocation.wantsJSON {
                 try invocation.printJSON(BestTimeJSON(best))
                 return
@@ -50,15 +53,21 @@ extension Commands {
 
         private static func printBestTime(_ best: History.BestTime, several: Bool, _ io: TerminalIO) {
             io.out("To arrive by \(best.arriveBy.label), leaving \(best.earliest.label)–\(best.latest.label), from the last \(best.weeks) weeks of history:")
-            var table = Table([.left, .left, .left])
-            table.add(["", "LEAST TRAFFIC", "ON TIME 9 TIMES IN 10"])
+            var table = Table(best.percent == nil ? [.left, .left, .left] : [.left, .left, .left, .left])
+            table.add(["", "LEAST TRAFFIC", "ON TIME 9 TIMES IN 10"] + (best.percent.map { ["ON TIME \($0)% OF DAYS"] } ?? []))
             func describe(_ choice: History.BestTime.Choice?, _ what: String) -> String {
                 guard let choice else { return "too few readings" }
                 let route = several ? " by \(choice.routeName)" : ""
                 return "\(choice.leave.label)\(route), \(TypicalTime.text(choice.minutes)) min \(what) (\(choice.weeks) weeks)"
             }
             for day in best.days {
-                table.add([day.weekday.name, describe(day.leastTravel, "usually"), describe(day.onTime, "at worst")])
+                var row = [day.weekday.name, describe(day.leastTravel, "usually"), describe(day.onTime, "at worst")]
+                if best.percent != nil {
+                    row.append(day.reliable.map { choice in
+                        "\(choice.leave.label)\(several ? " by \(choice.routeName)" : ""), \(TypicalTime.text(choice.minutes)) min (\(choice.weeks) days)"
+                    } ?? "too few days (\(DepartureTimes.minimumDays) needed)")
+                }
+                table.add(row)
             }
             for line in table.render() { io.out(line) }
             if best.days.contains(where: { $0.leastTravel == nil }) {

@@ -81,6 +81,7 @@ struct BestTimeJSON: Encodable {
         var weekday: Int
         var leastTravel: Choice?
         var onTime: Choice?
+        var reliable: Choice?
     }
 
     var arriveBy: String
@@ -100,6 +101,8 @@ struct BestTimeJSON: Encodable {
         earliest = text(best.earliest)
         latest = text(best.latest)
         weeks = best.weeks
-        days = best.days.map { Day(weekday: $0.weekday.rawValue, leastTravel: choice($0.leastTravel), onTime: choice($0.onTime)) }
+        days = best.days.map {
+            Day(weekday: $0.weekday.rawValue, leastTravel: choice($0.leastTravel), onTime: choice($0.onTime), reliable: choice($0.reliable))
+        }
     }
 }

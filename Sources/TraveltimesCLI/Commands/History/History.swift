@@ -6,7 +6,7 @@ extension Commands {
         static let command = Command(
             name: "history",
             summary: "Show a route's travel times today against its usual ones, and its typical delay by weekday and hour",
-            arguments: "ROUTE",
+            arguments: "ROUTE|COMMUTE",
             positionals: 1...1,
             argumentValues: [.routeID],
             options: [
@@ -15,14 +15,16 @@ extension Commands {
             ],
             discussion: """
                 Every refresh records the travel times of the routes in use — favorites, the routes of
-                schedules and watches, and custom routes — once per reading. Typical times are the
+                schedules, watches and commutes, and custom routes — once per reading. Typical times are the
                 median and the 90th percentile of each weekday's quarter hour over the last 8 weeks
                 (config set typical-weeks), in the schedules' zone; a quarter hour with fewer than 5
-                readings from 3 weeks says so rather than guess. Colour only on a terminal, never with
-                NO_COLOR.
+                readings from 3 weeks says so rather than guess. A commute's name (commute add) shows
+                its ways together on one scale, today. Under the week, each arrive-by schedule on the
+                route says how often its leave time arrived on time (see reliability). Colour only on a
+                terminal, never with NO_COLOR.
                 """
         ) { invocation in
-            let id = try ScheduleParsing.routeID(invocation.arguments.positionals[0])
+            let word = invocation.arguments.positionals[0]
             var days = 1
             if let text = try invocation.value(Self.days) {
                 let longest = Configuration.longestHistoryDays
@@ -32,6 +34,13 @@ extension Commands {
                 days = value
             }
             let commute = try invocation.commute()
+            // A commute's name shows its ways together.
+            if !invocation.wantsJSON, let ways = try commute.ways.list().first(where: { $0.name.lowercased() == word.lowercased() }) {
+                try WaysChart(name: ways.name, views: try ways.routeIDs.map { try commute.history.view(of: $0, days: 1) }, commute: commute, color: invocation.usesColor)
+                    .print(to: invocation.io)
+                return
+            }
+            let id = try ScheduleParsing.routeID(word)
             let view = try commute.history.view(of: id, days: days)
             if invocation.wantsJSON {
                 try invocation.printJSON(HistoryJSON(view, calendar: commute.calendar))

@@ -122,7 +122,9 @@ extension Commands {
                 throw invocation.usage(
                     "Invalid route ID '\(id)': IDs beginning with \(Route.calendarIDPrefix) are the routes calendars make; pick another, such as my-\(id).")
             }
-            let words = Set(Commands.all.flatMap { $0.name.split(separator: " ").map(String.init) } + ["help", "version"])
+            // A subcommand's word (`route add`, `history export`) could be read as the command
+            // rather than the route where a group takes a route ID; a group's own name cannot.
+            let words = Set(Commands.all.flatMap { $0.name.split(separator: " ").dropFirst().map(String.init) } + ["help", "version"])
             guard !words.contains(id) else {
                 throw invocation.usage("Invalid route ID '\(id)': it is a command word; pick another, such as \(id)-route.")
             }
