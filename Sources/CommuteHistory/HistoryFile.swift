@@ -41,12 +41,22 @@ package enum HistoryFile {
             guard sound else { throw .unreadable(path: path, reason: "wrong shape: it is not a traveltimes history file") }
             self.file = file
             count = max(0, size - HistoryFile.headerSize) / HistoryRecord.size
+            ends = count > 0 ? (Self.time(file, 0), Self.time(file, count - 1)) : nil
         }
+
+        /// The time fields of the first and last records, as written: where `firstIndex(near:)`
+        /// starts from.
+        private let ends: (first: Int, last: Int)?
 
         /// An empty history: no file yet.
         init() {
             file = nil
             count = 0
+            ends = nil
+        }
+
+        private static func time(_ file: MappedFile, _ index: Int) -> Int {
+            file.bytes.baseAddress.map { Int(Int64(bitPattern: HistoryRecord.time($0 + HistoryFile.headerSize + index * HistoryRecord.size))) } ?? 0
         }
 
         private func base(_ index: Int) -> UnsafePointer<UInt8>? {
@@ -73,13 +83,48 @@ package enum HistoryFile {
             return low
         }
 
+        /// The same index as `firstIndex(atOrAfter:)`, found from where the time would be were the
+        /// readings evenly spaced, then by doubling steps and halving: a few reads near the answer
+        /// rather than twenty across the file (each a page the process maps in). For one reader
+        /// looking up many moments of a long history.
+        func firstIndex(near seconds: Int) -> Int {
+            guard count > 2, let (first, last) = ends, last > first else { return firstIndex(atOrAfter: seconds) }
+            let fraction = (Double(seconds) - Double(first)) / (Double(last) - Double(first))
+            let guess = Int(min(max(fraction, 0), 1) * Double(count - 1))
+            // Bracket the answer: `low` before it (or -1), `high` at or after it (or count).
+            var (low, high) = (guess - 1, guess)
+            var step = 1
+            if time(at: guess) < seconds {
+                (low, high) = (guess, guess + 1)
+                while high < count, time(at: high) < seconds {
+                    low = high
+                    high = min(count, high + step)
+                    step *= 2
+                }
+            } else {
+                while low >= 0, time(at: low) >= seconds {
+                    high = low
+                    low = max(-1, low - step)
+                    step *= 2
+                }
+            }
+            // Halve between them.
+            var (start, end) = (low + 1, high)
+            while start < end {
+                let middle = start + (end - start) / 2
+                if time(at: middle) < seconds { start = middle + 1 } else { end = middle }
+            }
+            return start
+        }
+
         /// Calls `body` with each record whose time is in `range`, in order; returns how many were
-        /// damaged (failed their check, or out of order) and skipped.
+        /// damaged (failed their check, or out of order) and skipped. `nearby` finds the first by
+        /// `firstIndex(near:)`.
         @discardableResult
-        package func forEach(in range: Range<Int>, _ body: (HistoryRecord) -> Void) -> Int {
+        package func forEach(in range: Range<Int>, nearby: Bool = false, _ body: (HistoryRecord) -> Void) -> Int {
             var damaged = 0
             var previous = Int.min
-            var index = firstIndex(atOrAfter: range.lowerBound)
+            var index = nearby ? firstIndex(near: range.lowerBound) : firstIndex(atOrAfter: range.lowerBound)
             while index < count {
                 defer { index += 1 }
                 guard let record = record(at: index), record.at >= previous else {
@@ -102,6 +147,14 @@ package enum HistoryFile {
                 if index % 8_192 == 8_191 { file?.release(before: HistoryFile.headerSize + index * HistoryRecord.size) }
             }
             return sound
+        }
+
+        /// Hands every page read so far back to the kernel (they are read again if asked for): a
+        /// command that reads a year of many routes keeps what it took out, not their pages. Not
+        /// to be called while another thread reads these contents.
+        package func releasePages() {
+            guard let file else { return }
+            file.release(before: file.bytes.count)
         }
 
         /// Whether a record at exactly `seconds` is in the file.

@@ -60,10 +60,15 @@ public struct HistoryRecord: Sendable, Equatable {
     /// record can (a time outside the years 0000–9999, minutes outside 1…1440, an unknown source
     /// or flag).
     static func decode(_ base: UnsafePointer<UInt8>) -> HistoryRecord? {
-        var check = checkSeed
-        for offset in 0..<(size - 1) { check ^= base[offset] }
+        // The check byte is the seed and the other eleven bytes XORed: the time's eight folded
+        // as one word, then the rest.
+        let word = time(base)
+        var folded = word ^ word >> 32
+        folded ^= folded >> 16
+        folded ^= folded >> 8
+        let check = checkSeed ^ UInt8(truncatingIfNeeded: folded) ^ base[8] ^ base[9] ^ base[10]
         guard check == base[size - 1] else { return nil }
-        let at = Int(Int64(bitPattern: time(base)))
+        let at = Int(Int64(bitPattern: word))
         let minutes = Int(base[8]) | Int(base[9]) << 8
         let packed = base[10]
         guard representableSeconds.contains(at), (1...Route.longestTravelMinutes).contains(minutes),
@@ -75,8 +80,6 @@ public struct HistoryRecord: Sendable, Equatable {
 
     /// The time field alone, checked or not: what a search through the file compares.
     static func time(_ base: UnsafePointer<UInt8>) -> UInt64 {
-        var time: UInt64 = 0
-        for offset in 0..<8 { time |= UInt64(base[offset]) << UInt64(offset * 8) }
-        return time
+        UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self))
     }
 }

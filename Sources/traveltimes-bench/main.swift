@@ -15,7 +15,7 @@ struct Options {
     var hello = ".build/release/foundation-hello"
     var fixture = "Fixtures/wsdot/travel-times-2025-11-04T1600-0800.json"
     var runs = 21
-    /// `--only schedules|year|custom|transitous|follow|household|growth|history|transit|hostile|calendar|exports`: that part alone (with the baseline), for working on it.
+    /// `--only schedules|year|custom|transitous|follow|household|growth|history|ways|transit|hostile|calendar|exports`: that part alone (with the baseline), for working on it.
     var only: String?
     /// `--keep`: the growth part leaves its stores on disk and says where (for profiling them).
     var keep = false
@@ -226,6 +226,7 @@ func writeGeneratedFeed(to path: String) {
 // `best-time` over it; the size of a route-year; what recording adds to a refresh of 10,000
 // routes (the same store with history-days off as the baseline); pending with it all in place.
 if options.runs("history") { benchHistory() }
+if options.runs("ways") { benchWays() }
 // 2f. Transit (issue 21): a timetable the size of King County Metro's (56,500 trips, 1,977,500
 // stop_times rows, made by Tests/Support/transit_large.py) added, four routes on it, a new
 // timetable taken by refresh (every route read in the same pass), a large agency's realtime feed

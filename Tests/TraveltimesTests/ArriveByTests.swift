@@ -197,7 +197,7 @@ import Testing
         listed = try #require((try sandbox.json(["schedule", "list", "--json"]) as? [[String: Any]])?.first)
         #expect(listed["kind"] as? String == "at" && listed["arriveBy"] is NSNull && listed["bufferMinutes"] is NSNull)
         let refused = try sandbox.run(["schedule", "edit", id, "--buffer", "10m"])
-        #expect(refused.status == 64 && refused.stderr == "traveltimes: --buffer and --heads-up are for arrive-by schedules: give --arrive-by TIME too. See 'traveltimes schedule edit --help'.\n")
+        #expect(refused.status == 64 && refused.stderr == "traveltimes: --buffer, --heads-up and --on-time are for arrive-by schedules: give --arrive-by TIME too. See 'traveltimes schedule edit --help'.\n")
         let both = try sandbox.run(["schedule", "edit", id, "--at", "7:00", "--arrive-by", "9:00"])
         #expect(both.status == 64 && both.stderr == "traveltimes: Give --at or --arrive-by, not both.\n")
         let edited = try sandbox.ok(["schedule", "edit", id, "--arrive-by", "8:30", "--buffer", "10m", "--now", "2025-11-05T07:00:00"])
@@ -209,7 +209,7 @@ import Testing
         try sandbox.ok(["schedule", "edit", id, "--heads-up", "off"])
         #expect((try sandbox.json(["schedule", "list", "--json"]) as? [[String: Any]])?.first?["headsUpMinutes"] is NSNull)
         let atWithBuffer = try sandbox.run(["schedule", "edit", id, "--at", "7:00", "--buffer", "5m"])
-        #expect(atWithBuffer.status == 64 && atWithBuffer.stderr == "traveltimes: --buffer and --heads-up are for arrive-by schedules, not --at.\n")
+        #expect(atWithBuffer.status == 64 && atWithBuffer.stderr == "traveltimes: --buffer, --heads-up and --on-time are for arrive-by schedules, not --at.\n")
         let bad = try sandbox.run(["schedule", "add", "--arrive-by", "9:00", "--buffer", "4h", "--route", "1"])
         #expect(bad.status == 64 && bad.stderr == "traveltimes: Invalid --buffer '4h': use whole minutes such as 5m or 0 (at most 3h).\n")
     }

@@ -1,6 +1,8 @@
 @_spi(Store) import CommuteHistory
 import CommuteModel
+import Dispatch
 import FoundationEssentials
+import Synchronization
 @_spi(Store) import CommuteSources
 @_spi(Store) import CommuteStore
 
@@ -58,26 +60,42 @@ extension History {
         }
         let commutes = try store.favorites().commutes
         let today = calendar.localDay(of: ZonedCalendar.seconds(now))
-        var names: [RouteID: String] = [:]
-        return try schedules.map { schedule in
+        // Each schedule's ways: its routes, then the other ways of the commutes they are in.
+        let plans = try schedules.map { schedule -> (schedule: Schedule, buffer: Int, ways: [RouteID]) in
             guard case .arriveBy(let buffer, _) = schedule.timing else { throw CommuteError.notArriveBy(schedule.id.shortForm) }
             var ways: [RouteID] = []
             for id in schedule.routeIDs + commutes.filter({ !Set($0.routeIDs).isDisjoint(with: schedule.routeIDs) }).flatMap(\.routeIDs)
             where !ways.contains(id) {
                 ways.append(id)
             }
-            let routes = try store.routes(withIDs: Set(ways))
-            let arrival = schedule.hour * 60 + schedule.minute
+            return (schedule, buffer, ways)
+        }
+        let routes = try store.routes(withIDs: Set(plans.flatMap(\.ways)))
+        // Every way is its own work (a year of readings): the cores share it, a route each, every
+        // schedule on it at once; what is needed is copied out, and its pages go back at the end.
+        let ways = Array(Set(plans.flatMap(\.ways)))
+        let contents = try ways.map { try store.history.contents(of: $0) }
+        let results = Mutex<[RouteID: [Int: [ScheduleReliability.Outcome]]]>([:])
+        let calendar = calendar
+        DispatchQueue.concurrentPerform(iterations: ways.count) { task in
+            var byPlan: [Int: [ScheduleReliability.Outcome]] = [:]
+            for (index, plan) in plans.enumerated() where plan.ways.contains(ways[task]) {
+                byPlan[index] = Weekday.mondayFirst.filter(plan.schedule.days.contains).map { weekday in
+                    Self.outcome(
+                        contents[task], weekday: weekday, arrival: plan.schedule.hour * 60 + plan.schedule.minute, buffer: plan.buffer,
+                        percent: plan.schedule.onTimePercent, before: today, calendar: calendar)
+                }
+            }
+            contents[task].releasePages()
+            results.withLock { $0[ways[task]] = byPlan }
+        }
+        let outcomes = results.withLock { $0 }
+        return plans.indices.map { index in
+            let plan = plans[index]
             return ScheduleReliability(
-                schedule: schedule, arrival: schedule.time, buffer: buffer, percent: schedule.onTimePercent,
-                ways: try ways.map { id in
-                    let contents = try store.history.contents(of: id)
-                    let name = names[id] ?? routes[id]?.name ?? "Route \(id)"
-                    names[id] = name
-                    let outcomes = Weekday.mondayFirst.filter(schedule.days.contains).map { weekday in
-                        Self.outcome(contents, weekday: weekday, arrival: arrival, buffer: buffer, percent: schedule.onTimePercent, before: today, calendar: calendar)
-                    }
-                    return ScheduleReliability.Way(routeID: id, name: name, outcomes: outcomes)
+                schedule: plan.schedule, arrival: plan.schedule.time, buffer: plan.buffer, percent: plan.schedule.onTimePercent,
+                ways: plan.ways.map { id in
+                    ScheduleReliability.Way(routeID: id, name: routes[id]?.name ?? "Route \(id)", outcomes: outcomes[id]?[index] ?? [])
                 })
         }
     }
@@ -90,7 +108,9 @@ extension History {
         let earliest = max(0, arrival - buffer - DepartureTimes.span)
         guard latest >= earliest else { return ScheduleReliability.Outcome(weekday: weekday, planned: nil, reliability: nil, recordedDays: 0) }
         let days = DepartureDays(contents, weekday: weekday, departures: earliest...latest, before: today, calendar: calendar)
-        let planned = PlannedDeparture.plan(arrival: arrival, buffer: buffer, percent: percent) { days.times(leavingAt: $0).map(\.minutes) }
+        let planned = PlannedDeparture.plan(arrival: arrival, buffer: buffer, percent: percent, fastest: days.fastest) { leave, minutes in
+            days.minutes(leavingAt: leave, into: &minutes)
+        }
         let reliability = planned.map { Reliability(weekday: weekday, leave: $0.leave, arrival: arrival, times: days.times(leavingAt: $0.leave)) }
         return ScheduleReliability.Outcome(weekday: weekday, planned: planned, reliability: reliability, recordedDays: days.days.count)
     }

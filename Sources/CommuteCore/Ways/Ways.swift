@@ -63,7 +63,7 @@ extension Ways {
 
     /// Where a route starts and ends, where it says.
     static func ends(_ route: Route) -> (from: Coordinate, to: Coordinate)? {
-        if let custom = route.custom { return (custom.from, custom.to) }
+        if case .provider(let custom) = route.kind { return (custom.from, custom.to) }
         guard let start = route.startPoint, let end = route.endPoint, let fromLatitude = start.latitude, let fromLongitude = start.longitude,
             let toLatitude = end.latitude, let toLongitude = end.longitude,
             let from = Coordinate(latitude: fromLatitude, longitude: fromLongitude), let to = Coordinate(latitude: toLatitude, longitude: toLongitude)

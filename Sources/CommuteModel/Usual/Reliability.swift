@@ -20,8 +20,12 @@ public enum DepartureTimes {
     /// smallest time at least that share of days took no longer than (the nearest rank:
     /// `sorted[⌈p·n/100⌉ − 1]`). Nil for no days.
     public static func estimate(_ minutes: [Int], percent: Int?) -> Double? {
-        guard !minutes.isEmpty else { return nil }
-        let sorted = minutes.sorted()
+        estimate(sorted: minutes.sorted(), percent: percent)
+    }
+
+    /// `estimate` of minutes already in order.
+    static func estimate(sorted: [Int], percent: Int?) -> Double? {
+        guard !sorted.isEmpty else { return nil }
         guard let percent else {
             let middle = sorted.count / 2
             return sorted.count % 2 == 1 ? Double(sorted[middle]) : Double(sorted[middle - 1] + sorted[middle]) / 2
@@ -54,14 +58,19 @@ public struct PlannedDeparture: Sendable, Equatable {
         self.percent = percent
     }
 
-    /// Plans from `times(m)`, each day's minutes when leaving at minute `m`: from the arrival less
-    /// the buffer, one minute back at a time, at most `DepartureTimes.span` minutes.
-    public static func plan(arrival: Int, buffer: Int, percent: Int?, times: (Int) -> [Int]) -> PlannedDeparture? {
+    /// Plans from `times(m, &minutes)`, which puts each day's minutes when leaving at minute `m`
+    /// in `minutes`: from the arrival less the buffer, one minute back at a time, at most
+    /// `DepartureTimes.span` minutes. No estimate is below `fastest` (the least minutes of any day
+    /// near any departure), so the minutes that could not arrive even then are passed over.
+    public static func plan(arrival: Int, buffer: Int, percent: Int?, fastest: Int = 0, times: (Int, inout [Int]) -> Void) -> PlannedDeparture? {
         let latest = arrival - buffer
-        var leave = latest - 1
+        var leave = min(latest - 1, latest - fastest)
+        var minutes: [Int] = []
         while leave >= max(0, latest - DepartureTimes.span) {
-            let minutes = times(leave)
-            if minutes.count >= DepartureTimes.minimumDays, let estimate = DepartureTimes.estimate(minutes, percent: percent),
+            minutes.removeAll(keepingCapacity: true)
+            times(leave, &minutes)
+            minutes.sort()
+            if minutes.count >= DepartureTimes.minimumDays, let estimate = DepartureTimes.estimate(sorted: minutes, percent: percent),
                 Double(leave) + estimate <= Double(latest)
             {
                 return PlannedDeparture(leave: leave, minutes: estimate, days: minutes.count, percent: percent)
