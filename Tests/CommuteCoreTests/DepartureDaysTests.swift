@@ -1,0 +1,58 @@
+@_spi(Store) @testable import CommuteHistory
+@testable import CommuteModel
+@_spi(Store) @testable import CommuteStore
+import Foundation
+import TestThreads
+import Testing
+
+/// Issue 50's readers of a long history: a day found from where its time would be gives the index
+/// a plain binary search gives; a day's time for a departure is its reading nearest it.
+@Suite(.ownThreads) struct DepartureDaysTests {
+    /// A history with uneven gaps (seconds to hours), several readings at one second, and days
+    /// with none.
+    static func history(_ store: Store, seed: UInt64) throws -> HistoryFile.Contents {
+        var generator = Seeded(seed)
+        var at = 1_700_000_000
+        var records: [HistoryRecord] = []
+        for _ in 0..<5_000 {
+            switch generator.next() % 10 {
+            case 0: at += 0
+            case 1: at += Int(generator.next() % 90_000)
+            default: at += 60 + Int(generator.next() % 600)
+            }
+            records.append(HistoryRecord(at: at, minutes: 10 + Int(generator.next() % 50), source: .wsdot))
+        }
+        _ = try store.history.record([RouteID("1"): records], now: Date(timeIntervalSince1970: TimeInterval(at + 60)), retentionDays: 4_000)
+        return try store.history.contents(of: RouteID("1"))
+    }
+
+    @Test func theIndexFoundNearItsTimeIsTheBinarySearchesEverywhere() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("departure-days-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try Store(directory: directory)
+        let contents = try Self.history(store, seed: 50)
+        #expect(contents.count > 4_000)
+        var generator = Seeded(7)
+        var moments = [Int.min, 0, 1_700_000_000, 1_700_000_001, Int.max]
+        for _ in 0..<3_000 { moments.append(1_699_990_000 + Int(generator.next() % 5_000_000)) }
+        for index in stride(from: 0, to: contents.count, by: 37) {
+            if let record = contents.record(at: index) { moments += [record.at - 1, record.at, record.at + 1] }
+        }
+        for moment in moments {
+            #expect(contents.firstIndex(near: moment) == contents.firstIndex(atOrAfter: moment), "\(moment)")
+        }
+    }
+}
+
+/// SplitMix64: the same numbers on every run.
+struct Seeded {
+    private var state: UInt64
+    init(_ seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
