@@ -199,4 +199,28 @@ import Testing
         let bodies = server.entries().compactMap { $0["body"] as? String }
         #expect(bodies.first == #"{"state":"34","attributes":{"unit_of_measurement":"min","device_class":"duration","friendly_name":"Everett-Seattle","route":"1","typical":33,"status":"CLEAR","updated":"2025-11-04T16:00:00-08:00","next_leave":"2025-11-05T08:21:00-08:00","best_way":{"commute":"north","route":"96","name":"Seattle-Bellevue via 90","margin_minutes":20},"on_time":{"schedule":"\#(id)","on_time":40,"days":40}}}"#, "\(bodies)")
     }
+
+    @Test func aFreeFlowEstimateIsShownAsOneAndNeverWinsOnItsOwn() throws {
+        let server = try EngineServer()
+        let sandbox = try FreeFlowTests().sandbox(server)
+        let at = "2026-11-24T06:00:00-08:00"
+        try sandbox.ok(["route", "add", "drive", "--provider", "osrm", "--from", "home", "--to", "work", "--now", at])
+        try sandbox.ok(["route", "add", "drive2", "--provider", "valhalla", "--from", "home", "--to", "work", "--now", at])
+        // The same places: `compare drive` finds the other way unnamed; neither has a time to
+        // compare, and neither wins on its estimate.
+        #expect(try sandbox.ok(["compare", "drive", "--now", at]).stdout.hasPrefix(
+            "home → work (OSRM), Tue, Nov 24, 6:00 AM: home → work (OSRM) ~17 min (free-flow estimate, no traffic; no usual time yet); "
+                + "home → work (Valhalla) ~17 min (free-flow estimate, no traffic; no usual time yet): no way has a live or usual time to compare.\n"))
+        // With seven Tuesdays of history at 6:00, drive competes with its usual time, said as such.
+        let csv = sandbox.home + "-drive.csv"
+        defer { try? FileManager.default.removeItem(atPath: csv) }
+        let days = ["2026-10-06T06:00:00-07:00", "2026-10-13T06:00:00-07:00", "2026-10-20T06:00:00-07:00", "2026-10-27T06:00:00-07:00",
+                    "2026-11-03T06:00:00-08:00", "2026-11-10T06:00:00-08:00", "2026-11-17T06:00:00-08:00"]
+        try Sandbox.write(csv, Data((["route,at,minutes,source,suspicious"] + days.map { "drive,\($0),25,osrm,false" }).joined(separator: "\n").utf8))
+        try sandbox.ok(["history", "import", csv, "--now", at])
+        let compared = try sandbox.ok(["compare", "drive", "--now", at]).stdout
+        #expect(compared.hasPrefix(
+            "home → work (OSRM), Tue, Nov 24, 6:00 AM: home → work (OSRM) usually 25 min (no live time; free-flow estimate 17); "
+                + "home → work (Valhalla) ~17 min (free-flow estimate, no traffic; no usual time yet): only home → work (OSRM) has a live or usual time.\n"), "\(compared)")
+    }
 }
