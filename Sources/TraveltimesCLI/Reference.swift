@@ -79,7 +79,7 @@ enum Reference {
         ("export list", true, "location is a URL's scheme, host and port (an MQTT broker's with its topic prefix; never a user, password or token) or a file's path; lastSuccessAt is when it last sent or wrote a change; problem is why its last attempt failed (tried again at the next run), null when it did not"),
         ("brief", false, "best and worst are route objects, the lists route IDs"),
         ("favorites list", false, "an array of route IDs (strings), in order"),
-        ("schedule list", true, "days are weekday numbers 1-7, 1 = Sunday; notify is the notifier names it sends to, null for all; kind is at or arrive-by, and for arrive-by, hour and minute and arriveBy (\"09:00\") are the arrival"),
+        ("schedule list", true, "days are weekday numbers 1-7, 1 = Sunday; notify is the notifier names it sends to, null for all; kind is at or arrive-by, and for arrive-by, hour and minute and arriveBy (\"09:00\") are the arrival; onTimePercent is --on-time's share, null when the leave time is planned on today's times"),
         ("schedule show", false, "one schedule list item"),
         ("group list", true, ""),
         ("pause list", true, "dates are YYYY-MM-DD in the schedules' zone; scheduleID is null for every schedule"),

@@ -65,7 +65,7 @@ import Testing
         let json = try #require(try sandbox.json(["schedule", "list", "--json"]) as? [[String: Any]])
         let keys: Set = [
             "id", "routeIDs", "days", "hour", "minute", "enabled", "createdAt", "onlyWhenDelayedBy", "onlyWhenAboveUsual", "daysLabel", "timeLabel", "kind",
-            "arriveBy", "bufferMinutes", "headsUpMinutes", "notify",
+            "arriveBy", "bufferMinutes", "headsUpMinutes", "onTimePercent", "notify",
         ]
         #expect(json.count == 1 && Set(json[0].keys) == keys && json[0]["kind"] as? String == "at")
         #expect(json[0]["id"] as? String == id)

@@ -221,6 +221,8 @@ struct ScheduleJSON: EveryKeyEncodable {
     var arriveBy: String?
     var bufferMinutes: Int?
     var headsUpMinutes: Int?
+    /// `--on-time P%`: the share of recorded days the leave time is planned to arrive on time.
+    var onTimePercent: Int?
     /// The notifiers it sends to, by name; null for every one.
     var notify: [String]?
 
@@ -237,6 +239,7 @@ struct ScheduleJSON: EveryKeyEncodable {
         daysLabel = schedule.daysLabel
         timeLabel = schedule.timeLabel
         notify = schedule.notify
+        onTimePercent = schedule.onTimePercent
         switch schedule.timing {
         case .at:
             kind = "at"
