@@ -36,10 +36,13 @@ package struct DepartureDays: Sendable {
             let reach = DepartureTimes.reach
             let length = (departures.upperBound - departures.lowerBound) * 60
             var day = before - 1 - (CivilDate.weekday(ofDayNumber: before - 1).rawValue - weekday.rawValue).floorModulo(7)
+            // A week before a start is the week-earlier start when the clock kept its offset.
+            var previous: (start: Int, offset: Int)?
             while true {
-                let start = calendar.instant(dayNumber: day, minuteOfDay: departures.lowerBound)
+                let (start, offset) = Self.start(day, departures.lowerBound, weekLater: previous, calendar)
+                previous = (start, offset)
                 // The span's end is its start and its length unless the clock changes inside it.
-                let linear = calendar.offset(at: start + length) == calendar.offset(at: start)
+                let linear = calendar.offset(at: start + length) == offset
                 let end = linear ? start + length : calendar.instant(dayNumber: day, minuteOfDay: departures.upperBound)
                 guard end + reach >= first else { break }
                 let from = readings.count
@@ -56,34 +59,68 @@ package struct DepartureDays: Sendable {
         self.readings = readings
     }
 
+    /// The instant of `minuteOfDay` on `day`, and the offset then: a week before the same minute a
+    /// week later when that offset held all the day before and after (no clock change near it, so
+    /// no hour repeated or skipped), else worked out from the zone.
+    private static func start(_ day: Int, _ minuteOfDay: Int, weekLater: (start: Int, offset: Int)?, _ calendar: ZonedCalendar) -> (Int, Int) {
+        if let weekLater {
+            let start = weekLater.start - 7 * 86_400
+            if calendar.offset(at: start - 86_400) == weekLater.offset, calendar.offset(at: start + 86_400) == weekLater.offset {
+                return (start, weekLater.offset)
+            }
+        }
+        let start = calendar.instant(dayNumber: day, minuteOfDay: minuteOfDay)
+        return (start, calendar.offset(at: start))
+    }
+
     /// The least minutes of any reading kept: no day's time for any departure is below it.
     package var fastest: Int { readings.lazy.map(\.minutes).min() ?? 0 }
 
-    /// Each day's minutes when leaving at `minuteOfDay`, as `times` gives them, into `minutes`.
-    package func minutes(leavingAt minuteOfDay: Int, into minutes: inout [Int]) {
-        for day in days {
-            if let index = nearest(day, minuteOfDay) { minutes.append(readings[index].minutes) }
+    /// Where each day's search for a departure starts: for departures tried latest first, each
+    /// day's answer is at or before the last one, and is found by stepping back from it.
+    package struct Cursors: Sendable {
+        fileprivate var firstAtOrAfter: [Int]
+    }
+
+    /// Cursors for the latest departures first.
+    package var cursors: Cursors { Cursors(firstAtOrAfter: days.map(\.range.upperBound)) }
+
+    /// Each day's minutes when leaving at `minuteOfDay`, as `times` gives them, into `minutes`;
+    /// `cursors` moved along (departures asked for in falling order).
+    package func minutes(leavingAt minuteOfDay: Int, into minutes: inout [Int], cursors: inout Cursors) {
+        for (position, day) in days.enumerated() {
+            let moment = moment(day, minuteOfDay)
+            var low = min(cursors.firstAtOrAfter[position], day.range.upperBound)
+            while low > day.range.lowerBound, readings[low - 1].at >= moment { low -= 1 }
+            cursors.firstAtOrAfter[position] = low
+            if let index = nearest(day, moment, firstAtOrAfter: low) { minutes.append(readings[index].minutes) }
         }
     }
 
     /// Each day's minutes when leaving at `minuteOfDay` (within the span): its reading nearest that
     /// moment within the reach, the later of two as near; newest day first.
     package func times(leavingAt minuteOfDay: Int) -> [(date: CivilDate, minutes: Int)] {
-        days.compactMap { day in nearest(day, minuteOfDay).map { (CivilDate(dayNumber: day.dayNumber), readings[$0].minutes) } }
+        days.compactMap { day in
+            let moment = moment(day, minuteOfDay)
+            var low = day.range.lowerBound
+            var high = day.range.upperBound
+            while low < high {
+                let middle = (low + high) / 2
+                if readings[middle].at < moment { low = middle + 1 } else { high = middle }
+            }
+            return nearest(day, moment, firstAtOrAfter: low).map { (CivilDate(dayNumber: day.dayNumber), readings[$0].minutes) }
+        }
     }
 
-    /// The index of a day's reading nearest the departure at `minuteOfDay`, within the reach.
-    private func nearest(_ day: Day, _ minuteOfDay: Int) -> Int? {
-        let moment = day.linear
-            ? day.start + (minuteOfDay - departures.lowerBound) * 60 : calendar.instant(dayNumber: day.dayNumber, minuteOfDay: minuteOfDay)
-        // The first reading at or after the moment (the last of several at that second), and
-        // the one before it: the nearer, the later when as near.
-        var low = day.range.lowerBound
-        var high = day.range.upperBound
-        while low < high {
-            let middle = (low + high) / 2
-            if readings[middle].at < moment { low = middle + 1 } else { high = middle }
-        }
+    /// The instant of the departure at `minuteOfDay` on a day.
+    private func moment(_ day: Day, _ minuteOfDay: Int) -> Int {
+        day.linear ? day.start + (minuteOfDay - departures.lowerBound) * 60 : calendar.instant(dayNumber: day.dayNumber, minuteOfDay: minuteOfDay)
+    }
+
+    /// The index of a day's reading nearest `moment`, within the reach, given the first reading at
+    /// or after it (`firstAtOrAfter`): that one (the last of several at its second) or the one
+    /// before it, the nearer, the later when as near.
+    private func nearest(_ day: Day, _ moment: Int, firstAtOrAfter low: Int) -> Int? {
         var after = low < day.range.upperBound ? low : nil
         while let index = after, index + 1 < day.range.upperBound, readings[index + 1].at == readings[index].at { after = index + 1 }
         let before = low > day.range.lowerBound ? low - 1 : nil

@@ -73,23 +73,34 @@ extension History {
         let routes = try store.routes(withIDs: Set(plans.flatMap(\.ways)))
         // Every way is its own work (a year of readings): the cores share it, a route each, every
         // schedule on it at once; what is needed is copied out, and its pages go back at the end.
-        let ways = Array(Set(plans.flatMap(\.ways)))
-        let contents = try ways.map { try store.history.contents(of: $0) }
-        let results = Mutex<[RouteID: [Int: [ScheduleReliability.Outcome]]]>([:])
+        let ways = Array(Set(plans.flatMap(\.ways))).sorted { $0.rawValue < $1.rawValue }
+        let histories = store.history
+        let results = Mutex<[RouteID: Result<[Int: [ScheduleReliability.Outcome]], StoreError>]>([:])
         let calendar = calendar
         DispatchQueue.concurrentPerform(iterations: ways.count) { task in
+            // Opened here, not before: a file's first page read maps in much of it.
+            let contents: HistoryFile.Contents
+            do throws(StoreError) {
+                contents = try histories.contents(of: ways[task])
+            } catch {
+                results.withLock { $0[ways[task]] = .failure(error) }
+                return
+            }
             var byPlan: [Int: [ScheduleReliability.Outcome]] = [:]
             for (index, plan) in plans.enumerated() where plan.ways.contains(ways[task]) {
                 byPlan[index] = Weekday.mondayFirst.filter(plan.schedule.days.contains).map { weekday in
                     Self.outcome(
-                        contents[task], weekday: weekday, arrival: plan.schedule.hour * 60 + plan.schedule.minute, buffer: plan.buffer,
+                        contents, weekday: weekday, arrival: plan.schedule.hour * 60 + plan.schedule.minute, buffer: plan.buffer,
                         percent: plan.schedule.onTimePercent, before: today, calendar: calendar)
                 }
             }
-            contents[task].releasePages()
-            results.withLock { $0[ways[task]] = byPlan }
+            contents.releasePages()
+            results.withLock { $0[ways[task]] = .success(byPlan) }
         }
-        let outcomes = results.withLock { $0 }
+        // A history that cannot be read fails the command, the first route's in order.
+        let read = results.withLock { $0 }
+        var outcomes: [RouteID: [Int: [ScheduleReliability.Outcome]]] = [:]
+        for id in ways { outcomes[id] = try read[id]?.get() }
         return plans.indices.map { index in
             let plan = plans[index]
             return ScheduleReliability(
@@ -108,8 +119,9 @@ extension History {
         let earliest = max(0, arrival - buffer - DepartureTimes.span)
         guard latest >= earliest else { return ScheduleReliability.Outcome(weekday: weekday, planned: nil, reliability: nil, recordedDays: 0) }
         let days = DepartureDays(contents, weekday: weekday, departures: earliest...latest, before: today, calendar: calendar)
+        var cursors = days.cursors
         let planned = PlannedDeparture.plan(arrival: arrival, buffer: buffer, percent: percent, fastest: days.fastest) { leave, minutes in
-            days.minutes(leavingAt: leave, into: &minutes)
+            days.minutes(leavingAt: leave, into: &minutes, cursors: &cursors)
         }
         let reliability = planned.map { Reliability(weekday: weekday, leave: $0.leave, arrival: arrival, times: days.times(leavingAt: $0.leave)) }
         return ScheduleReliability.Outcome(weekday: weekday, planned: planned, reliability: reliability, recordedDays: days.days.count)
