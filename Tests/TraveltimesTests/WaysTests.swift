@@ -194,6 +194,15 @@ import Testing
             traveltimes_schedule_recorded_trips{schedule="\(id)",route="1"} 40
             traveltimes_schedule_recorded_trips{schedule="\(id)",route="96"} 40
             """), "\(text)")
+        // The calendar feed's planned departure says it too, in its description.
+        let ics = sandbox.home + "-leave.ics"
+        defer { try? FileManager.default.removeItem(atPath: ics) }
+        try sandbox.ok(["export", "add", "ics", ics, "--now", Self.now])
+        let unfolded = try String(contentsOfFile: ics, encoding: .utf8).replacingOccurrences(of: "\r\n ", with: "")
+        #expect(unfolded.contains(
+            "\\nWhich way (north): Everett-Seattle 34 min (usual 33)\\; Seattle-Bellevue via 90 14 min (usual 18): take Seattle-Bellevue via 90\\, 20 min faster."
+                + "\\nOn time by Everett-Seattle: 40 of the last 40 recorded days\\nOn time by Seattle-Bellevue via 90: 40 of the last 40 recorded days\r\n"),
+            "\(unfolded)")
         let added = try sandbox.run(["export", "add", "homeassistant", server.base, "--token", "-", "--now", Self.now], stdin: "good-token\n")
         #expect(added.status == 0, "\(added)")
         let bodies = server.entries().compactMap { $0["body"] as? String }

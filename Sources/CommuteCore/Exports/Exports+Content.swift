@@ -37,9 +37,9 @@ extension Exports {
             let leaves = pending.requests.filter { !$0.isHeadsUp && ($0.arrival ?? $0.nextFire) >= commute.now }
             // Each commute's best way now, and each arrive-by schedule's reliability on each way:
             // worked out only where there are commutes or arrive-by schedules to say it of.
-            let comparisons = kinds == [.ics] ? [] : try commute.ways.list().map { try commute.ways.compare($0) }
+            let comparisons = try commute.ways.list().map { try commute.ways.compare($0) }
             let hasArrival = schedules.contains { if case .arriveBy = $0.timing { $0.isEnabled && $0.event == nil } else { false } }
-            let reliability = kinds == [.ics] || !hasArrival ? [] : try commute.history.reliability(of: nil)
+            let reliability = hasArrival ? try commute.history.reliability(of: nil) : []
             self.comparisons = comparisons
             self.reliability = reliability
             if kinds.contains(.homeassistant) || kinds.contains(.mqtt) {
@@ -69,13 +69,33 @@ extension Exports {
             }
             if kinds.contains(.ics) {
                 calendar = ICalendarFeed.render(
-                    leaves.map { entry in Self.event(entry, schedule: byID[entry.scheduleID], routes: routes, commute: commute) },
+                    leaves.map { entry in
+                        var event = Self.event(entry, schedule: byID[entry.scheduleID], routes: routes, commute: commute)
+                        let ways = Self.waysLines(byID[entry.scheduleID], comparisons: comparisons, reliability: reliability)
+                        event.description = ([event.description].filter { !$0.isEmpty } + ways).joined(separator: "\n")
+                        return event
+                    },
                     version: Product.version)
             }
             if kinds.contains(.prometheus) {
                 metrics = try Self.metrics(
                     commute, favorites: favorites, routes: routes, schedules: schedules, typical: typical, comparisons: comparisons, reliability: reliability)
             }
+        }
+
+        /// A planned departure's words on its ways: each commute it is on, side by side now, and
+        /// how often its planned leave time arrived on time by each way (with the days behind it).
+        static func waysLines(_ schedule: Schedule?, comparisons: [WayComparison], reliability: [History.ScheduleReliability]) -> [String] {
+            guard let schedule else { return [] }
+            var lines = comparisons.filter { comparison in comparison.ways.contains { schedule.routeIDs.contains($0.routeID) } }
+                .map { "Which way (\($0.name)): \($0.sentence)" }
+            for way in reliability.first(where: { $0.schedule.id == schedule.id })?.ways ?? [] {
+                let figures = way.outcomes.compactMap(\.reliability)
+                let days = figures.map(\.days.count).reduce(0, +)
+                guard days > 0 else { continue }
+                lines.append("On time by \(way.name): \(figures.map(\.onTime).reduce(0, +)) of the last \(days) recorded days")
+            }
+            return lines
         }
 
         /// The first arrive-by schedule on a route with recorded days: how often its planned leave
