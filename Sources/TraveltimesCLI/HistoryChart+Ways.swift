@@ -83,14 +83,13 @@ enum ReliabilityLines {
         var lines: [String] = []
         for schedule in try commute.history.reliability(of: nil) {
             for way in schedule.ways where routeIDs.contains(way.routeID) {
-                let figures = way.outcomes.compactMap(\.reliability)
-                let days = figures.map(\.days.count).reduce(0, +)
+                let (onTime, days) = way.recorded
                 var line = "On time, schedule \(Commands.shortID(schedule.schedule)) (arrive by \(schedule.arrival.label)) by \(way.name): "
                 guard days > 0 else {
                     lines.append(line + "too few trips yet (\(DepartureTimes.minimumDays) recorded days a weekday needed)")
                     continue
                 }
-                line += "\(figures.map(\.onTime).reduce(0, +)) of the last \(days) recorded days"
+                line += "\(onTime) of the last \(days) recorded days"
                 if let worst = way.worst, let share = worst.reliability, share.onTime < share.days.count, let leave = worst.planned {
                     line += "; worst \(worst.weekday.name)s leaving \(TimeOfDay(minuteOfDay: leave.leave).label), \(share.onTime) of \(share.days.count)"
                 }

@@ -90,10 +90,9 @@ extension Exports {
             var lines = comparisons.filter { comparison in comparison.ways.contains { schedule.routeIDs.contains($0.routeID) } }
                 .map { "Which way (\($0.name)): \($0.sentence)" }
             for way in reliability.first(where: { $0.schedule.id == schedule.id })?.ways ?? [] {
-                let figures = way.outcomes.compactMap(\.reliability)
-                let days = figures.map(\.days.count).reduce(0, +)
+                let (onTime, days) = way.recorded
                 guard days > 0 else { continue }
-                lines.append("On time by \(way.name): \(figures.map(\.onTime).reduce(0, +)) of the last \(days) recorded days")
+                lines.append("On time by \(way.name): \(onTime) of the last \(days) recorded days")
             }
             return lines
         }
@@ -103,10 +102,9 @@ extension Exports {
         static func onTime(of routeID: RouteID, in reliability: [History.ScheduleReliability]) -> HomeAssistantSensor.OnTime? {
             for schedule in reliability {
                 guard let way = schedule.ways.first(where: { $0.routeID == routeID }) else { continue }
-                let figures = way.outcomes.compactMap(\.reliability)
-                let days = figures.map(\.days.count).reduce(0, +)
+                let (onTime, days) = way.recorded
                 guard days > 0 else { continue }
-                return .init(schedule: schedule.schedule.id.shortForm, onTime: figures.map(\.onTime).reduce(0, +), days: days)
+                return .init(schedule: schedule.schedule.id.shortForm, onTime: onTime, days: days)
             }
             return nil
         }
@@ -199,11 +197,10 @@ extension Exports {
             var days: [PrometheusText.Sample] = []
             for schedule in reliability {
                 for way in schedule.ways {
-                    let figures = way.outcomes.compactMap(\.reliability)
-                    let count = figures.map(\.days.count).reduce(0, +)
+                    let (onTimeDays, count) = way.recorded
                     guard count > 0 else { continue }
                     let labels = [("schedule", schedule.schedule.id.shortForm), ("route", way.routeID.rawValue)]
-                    onTime.append(.init(labels: labels, value: Double(figures.map(\.onTime).reduce(0, +)) / Double(count)))
+                    onTime.append(.init(labels: labels, value: Double(onTimeDays) / Double(count)))
                     days.append(.init(labels: labels, value: Double(count)))
                 }
             }

@@ -27,6 +27,12 @@ extension History {
             /// The schedule's weekdays, Monday first.
             public var outcomes: [Outcome]
 
+            /// Every weekday together: the days on time, of the recorded days behind them.
+            public var recorded: (onTime: Int, days: Int) {
+                let figures = outcomes.compactMap(\.reliability)
+                return (figures.map(\.onTime).reduce(0, +), figures.map(\.days.count).reduce(0, +))
+            }
+
             /// The weekday whose leave time arrived on time least often (enough days behind it);
             /// on a tie, the one late by the most.
             public var worst: Outcome? {
