@@ -59,6 +59,10 @@ import Testing
             #"{"version":1,"schedules":[{"id":"\#(id)","routeIDs":["1"],"days":[2],"minute":0,"isEnabled":true,"createdAt":"2025-11-05T00:00:00Z"}]}"#,
             #"{"version":1,"schedules":[{"id":"\#(id)","routeIDs":["1"],"days":[2],"hour":7,"minute":0,"isEnabled":true,"createdAt":"yesterday"}]}"#,
             #"{"version":2,"schedules":[]}"#,
+            // --on-time: as written, as 95.0, out of range, and on a schedule at a fixed time.
+            #"{"version":1,"schedules":[{"id":"\#(id)","routeIDs":["1"],"days":[2],"hour":9,"minute":0,"isEnabled":true,"createdAt":"2025-11-05T00:00:00Z","arriveBy":{"bufferMinutes":5,"onTimePercent":95}}]}"#,
+            #"{"version":1,"schedules":[{"id":"\#(id)","routeIDs":["1"],"days":[2],"hour":9,"minute":0,"isEnabled":true,"createdAt":"2025-11-05T00:00:00Z","arriveBy":{"bufferMinutes":5,"onTimePercent":95.0}}]}"#,
+            #"{"version":1,"schedules":[{"id":"\#(id)","routeIDs":["1"],"days":[2],"hour":9,"minute":0,"isEnabled":true,"createdAt":"2025-11-05T00:00:00Z","arriveBy":{"bufferMinutes":5,"onTimePercent":-7}}]}"#,
             #"{"version":1,"schedules":[{"id":"\#(id)","routeIDs":["1"],"days":[2],"hour":7,"minute":0,"isEnabled":true,"createdAt":"2025-11-05T00:00:00Z"},{"id":"\#(id)","routeIDs":["1"],"days":[2],"hour":8,"minute":0,"isEnabled":true,"createdAt":"2025-11-05T00:00:00Z"}]}"#,
         ]
         for text in odd {
