@@ -38,6 +38,11 @@ package struct DepartureDays: Sendable {
             var day = before - 1 - (CivilDate.weekday(ofDayNumber: before - 1).rawValue - weekday.rawValue).floorModulo(7)
             // A week before a start is the week-earlier start when the clock kept its offset.
             var previous: (start: Int, offset: Int)?
+            // Room for about the share of the readings in the span on one day of the week (at most
+            // 4 MB: a hostile file's ends may be centuries apart).
+            let weeks = max(0, (contents.last?.at ?? first) - first) / (7 * 86_400) + 1
+            let perDay = contents.count / (weeks * 7) * (length + 2 * reach) / 86_400 + 2
+            readings.reserveCapacity(min(contents.count, weeks * perDay, 1 << 18))
             while true {
                 let (start, offset) = Self.start(day, departures.lowerBound, weekLater: previous, calendar)
                 previous = (start, offset)
@@ -46,9 +51,7 @@ package struct DepartureDays: Sendable {
                 let end = linear ? start + length : calendar.instant(dayNumber: day, minuteOfDay: departures.upperBound)
                 guard end + reach >= first else { break }
                 let from = readings.count
-                contents.forEach(in: (start - reach)..<(end + reach + 1), nearby: true) { record in
-                    if !record.suspicious { readings.append((record.at, record.minutes)) }
-                }
+                contents.appendSoundReadings(in: (start - reach)..<(end + reach + 1), to: &readings)
                 if readings.count > from {
                     days.append(Day(dayNumber: day, start: start, linear: end - start == length, range: from..<readings.count))
                 }
@@ -88,12 +91,15 @@ package struct DepartureDays: Sendable {
     /// Each day's minutes when leaving at `minuteOfDay`, as `times` gives them, into `minutes`;
     /// `cursors` moved along (departures asked for in falling order).
     package func minutes(leavingAt minuteOfDay: Int, into minutes: inout [Int], cursors: inout Cursors) {
-        for (position, day) in days.enumerated() {
-            let moment = moment(day, minuteOfDay)
-            var low = min(cursors.firstAtOrAfter[position], day.range.upperBound)
-            while low > day.range.lowerBound, readings[low - 1].at >= moment { low -= 1 }
-            cursors.firstAtOrAfter[position] = low
-            if let index = nearest(day, moment, firstAtOrAfter: low) { minutes.append(readings[index].minutes) }
+        readings.withUnsafeBufferPointer { readings in
+            for position in days.indices {
+                let day = days[position]
+                let moment = moment(day, minuteOfDay)
+                var low = min(cursors.firstAtOrAfter[position], day.range.upperBound)
+                while low > day.range.lowerBound, readings[low - 1].at >= moment { low -= 1 }
+                cursors.firstAtOrAfter[position] = low
+                if let index = Self.nearest(readings, day.range, moment, firstAtOrAfter: low) { minutes.append(readings[index].minutes) }
+            }
         }
     }
 
@@ -108,7 +114,8 @@ package struct DepartureDays: Sendable {
                 let middle = (low + high) / 2
                 if readings[middle].at < moment { low = middle + 1 } else { high = middle }
             }
-            return nearest(day, moment, firstAtOrAfter: low).map { (CivilDate(dayNumber: day.dayNumber), readings[$0].minutes) }
+            return readings.withUnsafeBufferPointer { Self.nearest($0, day.range, moment, firstAtOrAfter: low) }
+                .map { (CivilDate(dayNumber: day.dayNumber), readings[$0].minutes) }
         }
     }
 
@@ -117,13 +124,16 @@ package struct DepartureDays: Sendable {
         day.linear ? day.start + (minuteOfDay - departures.lowerBound) * 60 : calendar.instant(dayNumber: day.dayNumber, minuteOfDay: minuteOfDay)
     }
 
-    /// The index of a day's reading nearest `moment`, within the reach, given the first reading at
-    /// or after it (`firstAtOrAfter`): that one (the last of several at its second) or the one
-    /// before it, the nearer, the later when as near.
-    private func nearest(_ day: Day, _ moment: Int, firstAtOrAfter low: Int) -> Int? {
-        var after = low < day.range.upperBound ? low : nil
-        while let index = after, index + 1 < day.range.upperBound, readings[index + 1].at == readings[index].at { after = index + 1 }
-        let before = low > day.range.lowerBound ? low - 1 : nil
+    /// The index of a day's reading nearest `moment` (the day's readings are `range`), within the
+    /// reach, given the first reading at or after it (`firstAtOrAfter`): that one (the last of
+    /// several at its second) or the one before it, the nearer, the later when as near.
+    @inline(__always)
+    private static func nearest(
+        _ readings: UnsafeBufferPointer<(at: Int, minutes: Int)>, _ range: Range<Int>, _ moment: Int, firstAtOrAfter low: Int
+    ) -> Int? {
+        var after = low < range.upperBound ? low : nil
+        while let index = after, index + 1 < range.upperBound, readings[index + 1].at == readings[index].at { after = index + 1 }
+        let before = low > range.lowerBound ? low - 1 : nil
         let chosen: Int? = switch (before, after) {
         case (nil, nil): nil
         case (let index?, nil), (nil, let index?): index

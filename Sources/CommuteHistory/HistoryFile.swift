@@ -138,6 +138,23 @@ package enum HistoryFile {
             return damaged
         }
 
+        /// The time and minutes of each sound reading (passing its check, in time order, not
+        /// suspicious) whose time is in `range`, appended to `readings`: `forEach(in:nearby:)`
+        /// without a record made for each, for `DepartureDays`, which reads a year of days.
+        package func appendSoundReadings(in range: Range<Int>, to readings: inout [(at: Int, minutes: Int)]) {
+            guard let start = base(0) else { return }
+            let checks = HistoryRecord.Checks.standard
+            var previous = Int.min
+            var index = firstIndex(near: range.lowerBound)
+            while index < count {
+                defer { index += 1 }
+                guard let (at, minutes, packed) = HistoryRecord.fields(start + index * HistoryRecord.size, checks), at >= previous else { continue }
+                guard at < range.upperBound else { break }
+                previous = at
+                if !HistoryRecord.isSuspicious(packed) { readings.append((at, minutes)) }
+            }
+        }
+
         /// The records that pass their check, counted in one pass that hands the pages it has
         /// read back behind it: a file of 200 MB of zeros holds none, not seventeen million.
         package var soundCount: Int {

@@ -60,6 +60,28 @@ public struct HistoryRecord: Sendable, Equatable {
     /// record can (a time outside the years 0000–9999, minutes outside 1…1440, an unknown source
     /// or flag).
     static func decode(_ base: UnsafePointer<UInt8>) -> HistoryRecord? {
+        guard let (at, minutes, packed) = fields(base, Checks.standard), let source = ReadingSource(rawValue: packed & 0x0F) else { return nil }
+        return HistoryRecord(
+            at: at, minutes: minutes, source: source, outside: packed & outsideBit != 0, confirmed: packed & confirmedBit != 0)
+    }
+
+    /// What a record must hold, read once by a reader of many (each `static let` is a lazy global,
+    /// asked for again at every use).
+    struct Checks {
+        var seconds: ClosedRange<Int>
+        var minutes: ClosedRange<Int>
+        /// Bit n set for each source byte n that names a source.
+        var sources: UInt16
+
+        static let standard = Checks(
+            seconds: representableSeconds, minutes: 1...Route.longestTravelMinutes,
+            sources: ReadingSource.allCases.reduce(0) { $0 | 1 << UInt16($1.rawValue) })
+    }
+
+    /// The time, minutes and packed source and flags of the record at `base`, checked as `decode`
+    /// checks it (the source by `checks.sources`); nil when it fails.
+    @inline(__always)
+    static func fields(_ base: UnsafePointer<UInt8>, _ checks: Checks) -> (at: Int, minutes: Int, packed: UInt8)? {
         // The check byte is the seed and the other eleven bytes XORed: the time's eight folded
         // as one word, then the rest.
         let word = time(base)
@@ -71,12 +93,14 @@ public struct HistoryRecord: Sendable, Equatable {
         let at = Int(Int64(bitPattern: word))
         let minutes = Int(base[8]) | Int(base[9]) << 8
         let packed = base[10]
-        guard representableSeconds.contains(at), (1...Route.longestTravelMinutes).contains(minutes),
-            packed & 0xC0 == 0, let source = ReadingSource(rawValue: packed & 0x0F)
+        guard checks.seconds.contains(at), checks.minutes.contains(minutes), packed & 0xC0 == 0, checks.sources & 1 << UInt16(packed & 0x0F) != 0
         else { return nil }
-        return HistoryRecord(
-            at: at, minutes: minutes, source: source, outside: packed & outsideBit != 0, confirmed: packed & confirmedBit != 0)
+        return (at, minutes, packed)
     }
+
+    /// Whether packed flags mark a reading suspicious (outside, not confirmed).
+    @inline(__always)
+    static func isSuspicious(_ packed: UInt8) -> Bool { packed & (outsideBit | confirmedBit) == outsideBit }
 
     /// The time field alone, checked or not: what a search through the file compares.
     static func time(_ base: UnsafePointer<UInt8>) -> UInt64 {

@@ -14,12 +14,13 @@ struct Sample {
     var status: Int32
 }
 
-/// Runs a program with posix_spawn and reads its rusage with wait4, output to /dev/null.
-func spawn(_ path: String, _ arguments: [String], environment: [String: String]) -> Sample {
+/// Runs a program with posix_spawn and reads its rusage with wait4, output to /dev/null (or its
+/// standard output to the file `output`).
+func spawn(_ path: String, _ arguments: [String], environment: [String: String], output: String = "/dev/null") -> Sample {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -15,6 +15,7 @@ against. The rules, as README and `reliability --help` state them:
 SCHEDULES.json: [{"arrive": "09:00", "buffer": 5, "percent": null, "weekdays": [2..6], "routes": ["1", "96"]}]
 Prints the `ways` of each schedule as `reliability --json` gives them.
 """
+import bisect
 import datetime
 import json
 import math
@@ -71,6 +72,7 @@ def day_figures(route_readings, weekday, arrival, buffer, percent, today, zone):
     # Weekday numbers as traveltimes writes them: Sunday 1 … Saturday 7.
     python_weekday = (weekday - 2) % 7
     first = route_readings[0][0] if route_readings else None
+    moments = [at for at, _ in route_readings]
     days = []
     day = today - datetime.timedelta(days=1)
     while day.weekday() != python_weekday:
@@ -80,7 +82,7 @@ def day_figures(route_readings, weekday, arrival, buffer, percent, today, zone):
         end = instant(day, latest, zone)
         if end + REACH < first:
             break
-        near = [(at, minutes) for at, minutes in route_readings if start - REACH <= at <= end + REACH]
+        near = route_readings[bisect.bisect_left(moments, start - REACH):bisect.bisect_right(moments, end + REACH)]
         if near:
             days.append((day, near))
         day -= datetime.timedelta(days=7)
@@ -90,7 +92,8 @@ def day_figures(route_readings, weekday, arrival, buffer, percent, today, zone):
         for day, near in days:
             moment = instant(day, minute_of_day, zone)
             best = None
-            for at, minutes in near:
+            ats = [at for at, _ in near]
+            for at, minutes in near[bisect.bisect_left(ats, moment - REACH):bisect.bisect_right(ats, moment + REACH)]:
                 distance = abs(at - moment)
                 if distance <= REACH and (best is None or distance <= best[0]):
                     best = (distance, minutes)

@@ -1,6 +1,5 @@
 @_spi(Store) import CommuteHistory
 import CommuteModel
-import Dispatch
 import FoundationEssentials
 import Synchronization
 @_spi(Store) import CommuteSources
@@ -76,14 +75,14 @@ extension History {
             }
             return (schedule, buffer, ways)
         }
-        let routes = try store.routes(withIDs: Set(plans.flatMap(\.ways)))
         // Every way is its own work (a year of readings): the cores share it, a route each, every
-        // schedule on it at once; what is needed is copied out, and its pages go back at the end.
+        // schedule on it at once, while this thread first reads the routes' names; what is needed
+        // is copied out, and a history's pages go back when its work is done.
         let ways = Array(Set(plans.flatMap(\.ways))).sorted { $0.rawValue < $1.rawValue }
         let histories = store.history
         let results = Mutex<[RouteID: Result<[Int: [ScheduleReliability.Outcome]], StoreError>]>([:])
         let calendar = calendar
-        DispatchQueue.concurrentPerform(iterations: ways.count) { task in
+        let routes = try concurrently(ways.count, meanwhile: { try store.routes(withIDs: Set(ways)) }) { task in
             // Opened here, not before: a file's first page read maps in much of it.
             let contents: HistoryFile.Contents
             do throws(StoreError) {

@@ -25,13 +25,36 @@ public enum DepartureTimes {
 
     /// `estimate` of minutes already in order.
     static func estimate(sorted: [Int], percent: Int?) -> Double? {
-        guard !sorted.isEmpty else { return nil }
+        estimate(count: sorted.count, percent: percent) { sorted[$0] }
+    }
+
+    /// The estimate from the `k`-th smallest of `count` times (`smallest(k)`, from 0).
+    private static func estimate(count: Int, percent: Int?, smallest: (Int) -> Int) -> Double? {
+        guard count > 0 else { return nil }
         guard let percent else {
-            let middle = sorted.count / 2
-            return sorted.count % 2 == 1 ? Double(sorted[middle]) : Double(sorted[middle - 1] + sorted[middle]) / 2
+            let middle = count / 2
+            return count % 2 == 1 ? Double(smallest(middle)) : Double(smallest(middle - 1) + smallest(middle)) / 2
         }
-        let rank = (min(max(percent, 1), 100) * sorted.count + 99) / 100
-        return Double(sorted[max(rank, 1) - 1])
+        let rank = (min(max(percent, 1), 100) * count + 99) / 100
+        return Double(smallest(max(rank, 1) - 1))
+    }
+
+    /// `estimate` of minutes in any order, counted rather than sorted when they lie within a few
+    /// hours of each other (a weekday's times at one departure do): `counts` is scratch space.
+    static func estimate(counting minutes: [Int], counts: inout [Int32], percent: Int?) -> Double? {
+        guard let low = minutes.min(), let high = minutes.max() else { return nil }
+        guard high - low < 1_024 else { return estimate(sorted: minutes.sorted(), percent: percent) }
+        counts.removeAll(keepingCapacity: true)
+        counts.append(contentsOf: repeatElement(0, count: high - low + 1))
+        for minute in minutes { counts[minute - low] += 1 }
+        return estimate(count: minutes.count, percent: percent) { rank in
+            var seen = 0
+            for (offset, count) in counts.enumerated() {
+                seen += Int(count)
+                if seen > rank { return low + offset }
+            }
+            return high
+        }
     }
 
     /// The median of whole numbers, as Python's `statistics.median` gives it.
@@ -66,11 +89,12 @@ public struct PlannedDeparture: Sendable, Equatable {
         let latest = arrival - buffer
         var leave = min(latest - 1, latest - fastest)
         var minutes: [Int] = []
+        var counts: [Int32] = []
         while leave >= max(0, latest - DepartureTimes.span) {
             minutes.removeAll(keepingCapacity: true)
             times(leave, &minutes)
-            minutes.sort()
-            if minutes.count >= DepartureTimes.minimumDays, let estimate = DepartureTimes.estimate(sorted: minutes, percent: percent),
+            if minutes.count >= DepartureTimes.minimumDays,
+                let estimate = DepartureTimes.estimate(counting: minutes, counts: &counts, percent: percent),
                 Double(leave) + estimate <= Double(latest)
             {
                 return PlannedDeparture(leave: leave, minutes: estimate, days: minutes.count, percent: percent)

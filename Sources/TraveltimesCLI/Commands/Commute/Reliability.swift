@@ -32,10 +32,8 @@ extension Commands {
                 io.out("No arrive-by schedules: add one with `traveltimes schedule add --arrive-by 9:00`.")
                 return
             }
-            for (index, schedule) in all.enumerated() {
-                if index > 0 { io.out() }
-                for line in lines(schedule) { io.out(line) }
-            }
+            // One write for the whole report.
+            io.out(all.map { lines($0).joined(separator: "\n") }.joined(separator: "\n\n"))
         }
 
         /// A schedule's lines: its heading, then each way's weekdays and the worst of them.
