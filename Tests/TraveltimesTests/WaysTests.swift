@@ -232,4 +232,44 @@ import Testing
             "home → work (OSRM), Tue, Nov 24, 6:00 AM: home → work (OSRM) usually 25 min (no live time; free-flow estimate 17); "
                 + "home → work (Valhalla) ~17 min (free-flow estimate, no traffic; no usual time yet): only home → work (OSRM) has a live or usual time.\n"), "\(compared)")
     }
+
+    /// A car route and a transit route between the same places are ways of one commute unnamed:
+    /// an alert of a schedule on the car route puts the bus beside it. (A WSDOT route's HOV twin is
+    /// not: the sample feed's alerts on route 1, compared whole in `UnattendedTests` and others,
+    /// carry no such line; `compare 1` shows the twins.)
+    @Test func aCarAndABusBetweenTheSamePlacesAreComparedInTheCarsAlertUnnamed() throws {
+        let transitous = try TransitousServer()
+        let engines = try EngineServer()
+        let sandbox = try TransitousTests().prepared(transitous)
+        sandbox.environment.merge(engines.environment) { _, new in new }
+        try sandbox.ok(["route", "add", "drive", "--provider", "osrm", "--from", "home", "--to", "work", "--now", "2026-11-24T06:00:00-08:00"])
+        try sandbox.ok(["favorites", "add", "drive", "bus"])
+        try sandbox.ok(["notify", "add", "stdout"])
+        try sandbox.ok(["schedule", "add", "--at", "8:00", "--route", "drive", "--days", "weekdays", "--now", "2026-11-24T06:00:00-08:00"])
+        // The bus is no schedule's, but it is a way of the car's commute, whose alert is due: it is
+        // asked with it.
+        let refreshed = try sandbox.ok(["refresh", "--now", "2026-11-24T07:58:00-08:00"])
+        #expect(refreshed.stdout == """
+            Fetched 1 custom route: bus 40 min (Transitous); 5 alerts scheduled (cap 64).
+            Kept 1 custom route as it was (1 free-flow estimate asked today).
+
+            """, "\(refreshed)")
+        // The car's estimate is shown as one and does not compete; the bus's live time does.
+        let alert = try sandbox.ok(["tick", "--now", "2026-11-24T08:00:00-08:00"]).stdout
+        #expect(alert == """
+            Commute at 8:00 AM (Weekdays)
+            home → work (OSRM): 28 min (free-flow estimate from OSRM, no live traffic)
+            Which way (home → work (OSRM)): home → work (OSRM) ~28 min (free-flow estimate, no traffic; no usual time yet); \
+            home → work (Transitous) 40 min (no usual time yet): only home → work (Transitous) has a live or usual time.
+
+
+            """, "\(alert)")
+        // Named together, they are that commute's, under its name, and not again unnamed.
+        try sandbox.ok(["commute", "add", "work", "--routes", "bus,drive"])
+        try sandbox.ok(["schedule", "add", "--at", "8:05", "--route", "drive", "--days", "weekdays", "--now", "2026-11-24T08:00:00-08:00"])
+        let named = try sandbox.ok(["tick", "--now", "2026-11-24T08:05:00-08:00"]).stdout
+        #expect(named.components(separatedBy: "\n").filter { $0.hasPrefix("Which way") } == [
+            "Which way (work): home → work (Transitous) 40 min (no usual time yet); home → work (OSRM) ~28 min (free-flow estimate, no traffic; no usual time yet): only home → work (Transitous) has a live or usual time."
+        ], "\(named)")
+    }
 }

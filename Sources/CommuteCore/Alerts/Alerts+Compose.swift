@@ -66,12 +66,13 @@ extension Alerts {
         return schedule.routeIDs.flatMap { found[$0] ?? [] }.map { "\n" + $0 }.joined()
     }
 
-    /// For a schedule on a named commute (`commute add`), its ways side by side now, a line each
-    /// commute: `Which way: bus 42 min (usual 44); drive 55 min (+18 vs usual): take bus, 13 min
-    /// faster.`; empty otherwise (an alert never fails over it).
+    /// For a schedule on a commute (named with `commute add`, or routes between the same places),
+    /// its ways side by side now, a line each commute: `Which way (work): bus 42 min (usual 44);
+    /// drive 55 min (+18 vs usual): take bus, 13 min faster.`; empty otherwise (an alert never
+    /// fails over it).
     private func waysLines(_ schedule: Schedule) -> String {
-        guard let commutes = try? commute.ways.list(), !commutes.isEmpty else { return "" }
-        return commutes.filter { !Set($0.routeIDs).isDisjoint(with: schedule.routeIDs) }.compactMap { ways in
+        guard let commutes = try? commute.ways.commutes(of: schedule.routeIDs) else { return "" }
+        return commutes.compactMap { ways in
             (try? commute.ways.compare(ways)).map { "\nWhich way (\(ways.name)): \($0.sentence)" }
         }.joined()
     }

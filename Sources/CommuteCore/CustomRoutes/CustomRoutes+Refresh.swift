@@ -106,7 +106,8 @@ extension CustomRoutes {
 
     /// The custom routes in play now: used by an alert planned within `lead` (or due and not yet
     /// past its grace), or by an arrive-by alert whose arrival is within three hours (its leave
-    /// time moves with their times); watched; or never fetched.
+    /// time moves with their times), or another way of such a route's commute (the alert compares
+    /// them); watched; or never fetched.
     public func customRoutesInPlay(_ routes: [Route], lead: TimeInterval) throws -> Set<RouteID> {
         let custom = Set(routes.filter(\.isProviderRoute).map(\.id))
         guard !custom.isEmpty else { return [] }
@@ -119,9 +120,12 @@ extension CustomRoutes {
             return window.contains(entry.nextFire)
         }.map(\.scheduleID))
         if !soon.isEmpty {
+            var used: [RouteID] = []
             for schedule in try store.schedules().schedules + commute.calendars.departureSchedules() where schedule.isEnabled && soon.contains(schedule.id) {
-                inPlay.formUnion(schedule.routeIDs.filter(custom.contains))
+                used += schedule.routeIDs
             }
+            inPlay.formUnion(used.filter(custom.contains))
+            for ways in try commute.ways.commutes(of: used) { inPlay.formUnion(ways.routeIDs.filter(custom.contains)) }
         }
         return inPlay
     }

@@ -35,9 +35,12 @@ extension Exports {
             }
             // Leave alerts yet to come, soonest first (a heads-up is a reminder of one, not one).
             let leaves = pending.requests.filter { !$0.isHeadsUp && ($0.arrival ?? $0.nextFire) >= commute.now }
-            // Each commute's best way now, and each arrive-by schedule's reliability on each way:
-            // worked out only where there are commutes or arrive-by schedules to say it of.
-            let comparisons = try commute.ways.list().map { try commute.ways.compare($0) }
+            // Each commute's best way now (the named ones, and the routes followed that share their
+            // places with others), and each arrive-by schedule's reliability on each way: worked
+            // out only where there are commutes or arrive-by schedules to say it of.
+            let named = try commute.ways.list()
+            let commutes = try named + commute.ways.commutes(of: favorites + schedules.flatMap(\.routeIDs)).filter { !named.contains($0) }
+            let comparisons = try commutes.map { try commute.ways.compare($0) }
             let hasArrival = schedules.contains { if case .arriveBy = $0.timing { $0.isEnabled && $0.event == nil } else { false } }
             let reliability = hasArrival ? try commute.history.reliability(of: nil) : []
             self.comparisons = comparisons

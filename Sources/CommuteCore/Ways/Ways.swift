@@ -50,15 +50,49 @@ extension Ways {
         for other in favorites.commutes where other.routeIDs.contains(id) {
             for way in other.routeIDs where !ways.contains(way) { ways.append(way) }
         }
-        if let ends = Self.ends(route) {
-            for other in routes.values.sorted(by: { $0.id.rawValue < $1.id.rawValue }) where !ways.contains(other.id) {
-                guard let theirs = Self.ends(other), RouteLine.metres(ends.from, theirs.from) <= Self.samePlaces,
-                    RouteLine.metres(ends.to, theirs.to) <= Self.samePlaces
-                else { continue }
-                ways.append(other.id)
-            }
-        }
+        for other in Self.samePlaces(as: route, in: routes) where !ways.contains(other) { ways.append(other) }
         return RouteGroup(name: route.name, routeIDs: ways)
+    }
+
+    /// The commutes `routeIDs` are on: every named commute holding one of them, then, for each
+    /// route on none, it and the routes between the same places by the other means (a car route
+    /// and the transit routes, a transit route and the car routes), when there are any, under its
+    /// name. What alerts and exports put side by side: a car route's HOV or express-lane twin is
+    /// a way only when named together with it (`compare ROUTE` shows them all).
+    public func commutes(of routeIDs: [RouteID]) throws -> [RouteGroup] {
+        let named = try list()
+        var found = named.filter { !Set($0.routeIDs).isDisjoint(with: routeIDs) }
+        var covered = Set(named.flatMap(\.routeIDs))
+        guard routeIDs.contains(where: { !covered.contains($0) }) else { return found }
+        let routes = try store.routes(includingEndPoints: true).byID
+        for id in routeIDs where !covered.contains(id) {
+            guard let route = routes[id] else { continue }
+            let ways = [id] + Self.samePlaces(as: route, in: routes).filter { routes[$0].map(Self.isTransit) != Self.isTransit(route) }
+            covered.formUnion(ways)
+            if ways.count > 1 { found.append(RouteGroup(name: route.name, routeIDs: ways)) }
+        }
+        return found
+    }
+
+    /// Whether a route is ridden (a transit feed's, or a transit planner's) rather than driven.
+    static func isTransit(_ route: Route) -> Bool {
+        switch route.kind {
+        case .feed: false
+        case .transitFeed: true
+        case .provider(let custom): custom.provider.isTransit
+        }
+    }
+
+    /// The other routes whose starts and ends are each within `samePlaces` metres of `route`'s,
+    /// in order of their IDs.
+    static func samePlaces(as route: Route, in routes: [RouteID: Route]) -> [RouteID] {
+        guard let ends = ends(route) else { return [] }
+        return routes.values.sorted { $0.id.rawValue < $1.id.rawValue }.compactMap { other in
+            guard other.id != route.id, let theirs = Self.ends(other), RouteLine.metres(ends.from, theirs.from) <= samePlaces,
+                RouteLine.metres(ends.to, theirs.to) <= samePlaces
+            else { return nil }
+            return other.id
+        }
     }
 
     /// Where a route starts and ends, where it says.

@@ -10,9 +10,12 @@ extension Commands {
             positionals: 1...1,
             options: [route],
             discussion: """
-                Two to \(RouteGroup.mostWays) routes, favorites or not, in the order compare lists them. Routes
-                that start and end at the same places (each end within \(Int(Ways.samePlaces)) m) are ways of
-                one commute without being named: `compare ROUTE` finds them.
+                Two to \(RouteGroup.mostWays) routes, favorites or not, in the order compare lists them.
+                Alerts of schedules on any of them carry a "Which way" line, and refresh asks
+                about every way when one's alert is near. Routes that start and end at the same
+                places (each end within \(Int(Ways.samePlaces)) m) are ways of one commute unnamed:
+                `compare ROUTE` finds them all, and an alert compares a car route with such
+                transit routes (and a transit route with such car routes).
                 """
         ) { invocation in
             guard let routeIDs = try routes(Self.route, invocation) else { throw ModelError.noRoutes }
