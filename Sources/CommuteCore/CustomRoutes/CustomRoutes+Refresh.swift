@@ -125,7 +125,8 @@ extension CustomRoutes {
                 used += schedule.routeIDs
             }
             inPlay.formUnion(used.filter(custom.contains))
-            for ways in try commute.ways.commutes(of: used) { inPlay.formUnion(ways.routeIDs.filter(custom.contains)) }
+            // (A commute that cannot be read widens nothing: the routes used are in play as ever.)
+            for ways in (try? commute.ways.commutes(of: used)) ?? [] { inPlay.formUnion(ways.routeIDs.filter(custom.contains)) }
         }
         return inPlay
     }

@@ -39,7 +39,7 @@ extension Exports {
             // places with others), and each arrive-by schedule's reliability on each way: worked
             // out only where there are commutes or arrive-by schedules to say it of.
             let named = try commute.ways.list()
-            let commutes = try named + commute.ways.commutes(of: favorites + schedules.flatMap(\.routeIDs)).filter { !named.contains($0) }
+            let commutes = try named + commute.ways.commutes(of: favorites + schedules.flatMap(\.routeIDs), known: routes).filter { !named.contains($0) }
             let comparisons = try commutes.map { try commute.ways.compare($0) }
             let hasArrival = schedules.contains { if case .arriveBy = $0.timing { $0.isEnabled && $0.event == nil } else { false } }
             let reliability = hasArrival ? try commute.history.reliability(of: nil) : []

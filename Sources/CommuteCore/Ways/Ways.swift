@@ -55,16 +55,23 @@ extension Ways {
     }
 
     /// The commutes `routeIDs` are on: every named commute holding one of them, then, for each
-    /// route on none, it and the routes between the same places by the other means (a car route
-    /// and the transit routes, a transit route and the car routes), when there are any, under its
-    /// name. What alerts and exports put side by side: a car route's HOV or express-lane twin is
-    /// a way only when named together with it (`compare ROUTE` shows them all).
-    public func commutes(of routeIDs: [RouteID]) throws -> [RouteGroup] {
-        let named = try list()
-        var found = named.filter { !Set($0.routeIDs).isDisjoint(with: routeIDs) }
-        var covered = Set(named.flatMap(\.routeIDs))
+    /// route on none, it and the routes followed (these and the favorites) between the same places
+    /// by the other means (a car route and the transit routes, a transit route and the car
+    /// routes), when there are any, under its name. What alerts and exports put side by side: a
+    /// car route's HOV or express-lane twin is a way only when named with it (`compare ROUTE`
+    /// shows them all).
+    /// `known`: those routes (and the favorites) already read, if they are.
+    public func commutes(of routeIDs: [RouteID], known: [RouteID: Route]? = nil) throws -> [RouteGroup] {
+        let favorites = try store.favorites()
+        var found = favorites.commutes.filter { !Set($0.routeIDs).isDisjoint(with: routeIDs) }
+        var covered = Set(favorites.commutes.flatMap(\.routeIDs))
         guard routeIDs.contains(where: { !covered.contains($0) }) else { return found }
-        let routes = try store.routes(includingEndPoints: true).byID
+        // Both means among the routes followed, or no pair to find (a WSDOT-only store: every
+        // refresh with exports asks this of each favorite); their ends read only then.
+        let followed = Set(routeIDs + favorites.routeIDs)
+        let ridden = try (known ?? store.routes(withIDs: followed)).values.map(Self.isTransit)
+        guard ridden.contains(true), ridden.contains(false) else { return found }
+        let routes = try store.routes(withIDs: followed, includingEndPoints: true)
         for id in routeIDs where !covered.contains(id) {
             guard let route = routes[id] else { continue }
             let ways = [id] + Self.samePlaces(as: route, in: routes).filter { routes[$0].map(Self.isTransit) != Self.isTransit(route) }

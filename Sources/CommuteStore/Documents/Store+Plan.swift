@@ -24,7 +24,16 @@ extension PendingBook: StoreDocument {
 /// The schedules, the favorites and the plan made from them.
 @_spi(Store)
 extension Store {
-    public func favorites() throws(StoreError) -> Favorites { try read(Favorites.self) }
+    /// The favorites; decoded again only when the file is not the one last read (a refresh with
+    /// exports asks for them several times).
+    public func favorites() throws(StoreError) -> Favorites {
+        let path = file(Favorites.self).path
+        let stamp = FileStamp.of(path)
+        if let stamp, let last = favoritesRead.withLock({ $0 }), last.stamp == stamp { return last.favorites }
+        let favorites = try read(Favorites.self)
+        if let stamp, FileStamp.of(path) == stamp { favoritesRead.withLock { $0 = (stamp, favorites) } }
+        return favorites
+    }
     /// The schedules; decoded again only when the file is not the one last read (every write
     /// replaces it, so its stamp changes).
     public func schedules() throws(StoreError) -> ScheduleBook {
