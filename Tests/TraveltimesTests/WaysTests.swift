@@ -264,6 +264,17 @@ import Testing
 
 
             """, "\(alert)")
+        // The exports say it too: the Prometheus textfile names the best way of the car's commute.
+        let prom = sandbox.home + "-ways.prom"
+        defer { try? FileManager.default.removeItem(atPath: prom) }
+        try sandbox.ok(["export", "add", "prometheus", prom, "--now", "2026-11-24T08:00:00-08:00"])
+        let metrics = try String(contentsOfFile: prom, encoding: .utf8).components(separatedBy: "\n").filter { $0.contains("commute_best_way") }
+        // (The car's free-flow estimate does not compete: no 0 for it.)
+        #expect(metrics == [
+            "# HELP traveltimes_commute_best_way 1 for the way of each commute that is best now, 0 for the others that compete.",
+            "# TYPE traveltimes_commute_best_way gauge",
+            #"traveltimes_commute_best_way{commute="home → work (OSRM)",route="bus"} 1"#,
+        ], "\(metrics)")
         // Named together, they are that commute's, under its name, and not again unnamed.
         try sandbox.ok(["commute", "add", "work", "--routes", "bus,drive"])
         try sandbox.ok(["schedule", "add", "--at", "8:05", "--route", "drive", "--days", "weekdays", "--now", "2026-11-24T08:00:00-08:00"])
