@@ -26,9 +26,9 @@ public final class Store: Sendable {
 
     /// The schedules as last read, with the stamp of the file they were read from: a command that
     /// reads them twice (a refresh: the routes in use, then the plan) decodes them once.
-    let schedulesRead = Mutex<(stamp: String, book: ScheduleBook)?>(nil)
+    let schedulesRead = Mutex<(stamp: String, value: ScheduleBook)?>(nil)
     /// The favorites as last read, likewise.
-    let favoritesRead = Mutex<(stamp: String, favorites: Favorites)?>(nil)
+    let favoritesRead = Mutex<(stamp: String, value: Favorites)?>(nil)
 
     /// Opens (creating, mode 0700) the store directory.
     public init(_ location: StoreDirectory, lockTimeout: TimeInterval = Store.defaultLockTimeout) throws(StoreError) {

@@ -85,7 +85,8 @@ private func checkReliabilityAgainstPython(home waysHome: String, environment en
     report(name, String(format: "%8d   ", figures), equal ? "weekday figures, every one equal" : "they differ: keep the store with --keep and compare", equal)
 }
 
-/// SplitMix64: the same year of readings on every run.
+/// SplitMix64: the same year of readings on every run (the tests' `SeededRandom`, in a test target
+/// this executable cannot import).
 struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }

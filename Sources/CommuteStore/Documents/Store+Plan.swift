@@ -1,5 +1,6 @@
 import CommuteModel
 import FoundationEssentials
+import Synchronization
 
 @_spi(Store)
 extension ScheduleBook: StoreDocument {
@@ -26,23 +27,21 @@ extension PendingBook: StoreDocument {
 extension Store {
     /// The favorites; decoded again only when the file is not the one last read (a refresh with
     /// exports asks for them several times).
-    public func favorites() throws(StoreError) -> Favorites {
-        let path = file(Favorites.self).path
+    public func favorites() throws(StoreError) -> Favorites { try read(Favorites.self, remembered: favoritesRead) }
+    /// The schedules, likewise.
+    public func schedules() throws(StoreError) -> ScheduleBook { try read(ScheduleBook.self, remembered: schedulesRead) }
+
+    /// A document, decoded again only when its file is not the one last read (every write
+    /// replaces it, so its stamp changes): `last` keeps the stamp and what it held.
+    private func read<Document: StoreDocument & Sendable>(
+        _ type: Document.Type, remembered last: borrowing Mutex<(stamp: String, value: Document)?>
+    ) throws(StoreError) -> Document {
+        let path = file(type).path
         let stamp = FileStamp.of(path)
-        if let stamp, let last = favoritesRead.withLock({ $0 }), last.stamp == stamp { return last.favorites }
-        let favorites = try read(Favorites.self)
-        if let stamp, FileStamp.of(path) == stamp { favoritesRead.withLock { $0 = (stamp, favorites) } }
-        return favorites
-    }
-    /// The schedules; decoded again only when the file is not the one last read (every write
-    /// replaces it, so its stamp changes).
-    public func schedules() throws(StoreError) -> ScheduleBook {
-        let path = file(ScheduleBook.self).path
-        let stamp = FileStamp.of(path)
-        if let stamp, let last = schedulesRead.withLock({ $0 }), last.stamp == stamp { return last.book }
-        let book = try read(ScheduleBook.self)
-        if let stamp, FileStamp.of(path) == stamp { schedulesRead.withLock { $0 = (stamp, book) } }
-        return book
+        if let stamp, let known = last.withLock({ $0 }), known.stamp == stamp { return known.value }
+        let document = try read(type)
+        if let stamp, FileStamp.of(path) == stamp { last.withLock { $0 = (stamp, document) } }
+        return document
     }
     public func pending() throws(StoreError) -> PendingBook { try read(PendingBook.self) }
 
