@@ -83,6 +83,22 @@ private func checkReliabilityAgainstPython(home waysHome: String, environment en
     let figures = ways.joined().reduce(0) { $0 + (($1["days"] as? [Any])?.count ?? 0) }
     let equal = NSArray(array: ways).isEqual(theirs)
     report(name, String(format: "%8d   ", figures), equal ? "weekday figures, every one equal" : "they differ: keep the store with --keep and compare", equal)
+    // A schedule planned to be on time P% of the days was, on each weekday and way.
+    var checked = 0
+    var short: [String] = []
+    for schedule in ours {
+        guard let percent = schedule["onTimePercent"] as? Int else { continue }
+        for way in (schedule["ways"] as? [[String: Any]]) ?? [] {
+            for day in (way["days"] as? [[String: Any]]) ?? [] {
+                guard let days = day["days"] as? Int, days > 0 else { continue }
+                checked += 1
+                let onTime = day["onTime"] as? Int ?? 0
+                if onTime * 100 < percent * days { short.append("route \(way["route"] ?? "?") weekday \(day["weekday"] ?? "?"): \(onTime) of \(days)") }
+            }
+        }
+    }
+    report("--on-time 95% over the bench's year: on time on ≥ 95% of the days", String(format: "%8d   ", checked),
+           short.isEmpty ? "weekday figures, every one at least 95%" : "short: \(short.joined(separator: "; "))", checked > 0 && short.isEmpty)
 }
 
 /// SplitMix64: the same year of readings on every run (the tests' `SeededRandom`, in a test target
