@@ -125,8 +125,12 @@ extension CustomRoutes {
                 used += schedule.routeIDs
             }
             inPlay.formUnion(used.filter(custom.contains))
-            // (A commute that cannot be read widens nothing: the routes used are in play as ever.)
-            for ways in (try? commute.ways.commutes(of: used)) ?? [] { inPlay.formUnion(ways.routeIDs.filter(custom.contains)) }
+            // Another way can only be a favorite or a named commute's: none of those asleep, no
+            // commute to look for. (One that cannot be read widens nothing.)
+            let followed = (try? store.favorites()).map { Set($0.routeIDs + $0.commutes.flatMap(\.routeIDs)) } ?? []
+            if !custom.subtracting(inPlay).isDisjoint(with: followed) {
+                for ways in (try? commute.ways.commutes(of: used)) ?? [] { inPlay.formUnion(ways.routeIDs.filter(custom.contains)) }
+            }
         }
         return inPlay
     }
