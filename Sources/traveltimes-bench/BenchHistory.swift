@@ -33,24 +33,8 @@ func benchHistory() {
             must(["schedule", "add", "--at", "7:30", "--days", "weekdays", "--route", "3,4", "--only-when-delayed", "auto", "--now", now], environment: env)
         }
         must(["config", "set", "history-days", "off"], environment: offEnvironment)
-        do {
-            let store = try Store(directory: historyHome)
-            let end = Int(ISO8601.parse(now)?.instant?.timeIntervalSince1970 ?? 0)
-            var generator = SystemRandomNumberGenerator()
-            var byRoute: [RouteID: [HistoryRecord]] = [:]
-            for route in routes {
-                let base = 20 + (Int(route) ?? 1) * 3
-                byRoute[RouteID(route)] = stride(from: end - 365 * 86_400, to: end - 600, by: 300).map { at in
-                    let hour = (at - 8 * 3_600) % 86_400 / 3_600
-                    let peak = (7...9).contains(hour) || (16...18).contains(hour) ? 15 : 0
-                    return HistoryRecord(at: at, minutes: base + peak + Int.random(in: 0...6, using: &generator), source: .wsdot)
-                }
-            }
-            _ = try store.history.record(byRoute, now: Date(timeIntervalSince1970: TimeInterval(end)), retentionDays: 400)
-        } catch {
-            FileHandle.standardError.write(Data("cannot write a year of history: \(error)\n".utf8))
-            exit(1)
-        }
+        var generator = SystemRandomNumberGenerator()
+        writeYearOfReadings(historyHome, routes: routes, slope: 3, noise: 0...6, using: &generator)
         let routeYear = (try? FileManager.default.attributesOfItem(atPath: historyHome + "/history/1.tth")[.size] as? Int) ?? 0
         report("history size: one route, a year at a reading every 5 minutes", String(format: "%8.2f MiB", Double(routeYear) / 1_048_576),
                "\(routeYear) bytes; stated 1.2 MiB", nil)
@@ -70,4 +54,26 @@ func benchHistory() {
                    String(format: "%.2f× baseline; target ≤ %@", ratio, command == "tick" ? "1.5×" : "2×"),
                    ratio <= (command == "tick" ? 1.5 : 2))
         }
+}
+
+/// A year of readings every 5 minutes for each route, ending at the bench's `now`: route N takes
+/// 20 + N × `slope` minutes, 15 more at 7–10 AM and 4–7 PM (UTC−8), and a draw from `noise`.
+func writeYearOfReadings(_ home: String, routes: [String], slope: Int, noise: ClosedRange<Int>, using generator: inout some RandomNumberGenerator) {
+    do {
+        let store = try Store(directory: home)
+        let end = Int(ISO8601.parse(now)?.instant?.timeIntervalSince1970 ?? 0)
+        var byRoute: [RouteID: [HistoryRecord]] = [:]
+        for route in routes {
+            let base = 20 + (Int(route) ?? 1) * slope
+            byRoute[RouteID(route)] = stride(from: end - 365 * 86_400, to: end - 600, by: 300).map { at in
+                let hour = (at - 8 * 3_600) % 86_400 / 3_600
+                let peak = (7...9).contains(hour) || (16...18).contains(hour) ? 15 : 0
+                return HistoryRecord(at: at, minutes: base + peak + Int.random(in: noise, using: &generator), source: .wsdot)
+            }
+        }
+        _ = try store.history.record(byRoute, now: Date(timeIntervalSince1970: TimeInterval(end)), retentionDays: 400)
+    } catch {
+        FileHandle.standardError.write(Data("cannot write a year of history: \(error)\n".utf8))
+        exit(1)
+    }
 }

@@ -1,6 +1,4 @@
 import CommuteCore
-@_spi(Store) import CommuteHistory
-@_spi(Store) import CommuteStore
 import Foundation
 
 // 2k. Which way, how reliable (issue 50): 20 routes with a year of readings every 5 minutes (the
@@ -25,24 +23,8 @@ func benchWays() {
         let onTime = index.isMultiple(of: 2) ? [] : ["--on-time", "95%"]
         must(["schedule", "add", "--arrive-by", "9:00", "--buffer", "5m", "--days", "weekdays", "--route", ways[0], "--now", now] + onTime, environment: env)
     }
-    do {
-        let store = try Store(directory: waysHome)
-        let end = Int(ISO8601.parse(now)?.instant?.timeIntervalSince1970 ?? 0)
-        var generator = SplitMix64(seed: 50)
-        var byRoute: [RouteID: [HistoryRecord]] = [:]
-        for route in routes {
-            let base = 20 + (Int(route) ?? 1) * 2
-            byRoute[RouteID(route)] = stride(from: end - 365 * 86_400, to: end - 600, by: 300).map { at in
-                let hour = (at - 8 * 3_600) % 86_400 / 3_600
-                let peak = (7...9).contains(hour) || (16...18).contains(hour) ? 15 : 0
-                return HistoryRecord(at: at, minutes: base + peak + Int.random(in: 0...9, using: &generator), source: .wsdot)
-            }
-        }
-        _ = try store.history.record(byRoute, now: Date(timeIntervalSince1970: TimeInterval(end)), retentionDays: 400)
-    } catch {
-        FileHandle.standardError.write(Data("cannot write a year of history: \(error)\n".utf8))
-        exit(1)
-    }
+    var generator = SplitMix64(seed: 50)
+    writeYearOfReadings(waysHome, routes: routes, slope: 2, noise: 0...9, using: &generator)
     let status = (path: options.binary, arguments: ["status", "--now", now], environment: env)
     for command in [["compare", "c1"], ["reliability"]] {
         let (time, ratio) = measureAgainst(options, baseline: status, options.binary, command + ["--now", now], environment: env)
