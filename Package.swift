@@ -22,7 +22,7 @@ let package = Package(
         // Where travel times come from: the WSDOT feed, routing providers, GTFS and GTFS-realtime.
         .target(name: "CommuteSources", dependencies: ["CommuteStore", "CZlib"]),
         // Every travel time measured, and what is usual.
-        .target(name: "CommuteHistory", dependencies: ["CommuteStore"]),
+        .target(name: "CommuteHistory", dependencies: ["CommuteStore", "CPrefetch"]),
         // Alerts on their way: channels, notifiers, the ledger, quiet hours, open alerts.
         .target(name: "CommuteDelivery", dependencies: ["CommuteStore"]),
         // The door: `Commute` opens the store once and hands out the features. It alone re-exports
@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // zlib's raw inflate, loaded at run time, for the zip archives GTFS timetables come in.
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("dl")]),
+        // The processor's prefetch hint (a header), for reading a year of history span by span.
+        .target(name: "CPrefetch"),
         // The HTTP client over it, and `traveltimes fetch-helper`: the same program run as a child
         // for requests (a feed GET, a webhook POST), so that the commands cron runs every minute
         // never load the networking stack, and a request that overruns can be killed.

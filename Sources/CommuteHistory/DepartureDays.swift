@@ -32,26 +32,41 @@ package struct DepartureDays: Sendable {
         self.calendar = calendar
         var days: [Day] = []
         var readings: [(at: Int, minutes: Int)] = []
+        var fastest = Int.max
         if let first = contents.first?.at {
             let reach = DepartureTimes.reach
             let length = (departures.upperBound - departures.lowerBound) * 60
             var day = before - 1 - (CivilDate.weekday(ofDayNumber: before - 1).rawValue - weekday.rawValue).floorModulo(7)
             // A week before a start is the week-earlier start when the clock kept its offset.
             var previous: (start: Int, offset: Int)?
+            var offsets = ZonedCalendar.Offsets(calendar)
+            // Where the spans of the weeks after began in the file: the next one is about as far
+            // back again, so its search starts there, and the one after it is asked of memory
+            // ahead (each span of a year of days is a cache miss of its own otherwise).
+            var later: (start: Int, weekBefore: Int?)?
             // Room for about the share of the readings in the span on one day of the week (at most
             // 4 MB: a hostile file's ends may be centuries apart).
             let weeks = max(0, (contents.last?.at ?? first) - first) / (7 * 86_400) + 1
             let perDay = contents.count / (weeks * 7) * (length + 2 * reach) / 86_400 + 2
             readings.reserveCapacity(min(contents.count, weeks * perDay, 1 << 18))
             while true {
-                let (start, offset) = Self.start(day, departures.lowerBound, weekLater: previous, calendar)
+                let (start, offset) = Self.start(day, departures.lowerBound, weekLater: previous, calendar, &offsets)
                 previous = (start, offset)
                 // The span's end is its start and its length unless the clock changes inside it.
-                let linear = calendar.offset(at: start + length) == offset
+                let linear = offsets.at(start + length) == offset
                 let end = linear ? start + length : calendar.instant(dayNumber: day, minuteOfDay: departures.upperBound)
                 guard end + reach >= first else { break }
                 let from = readings.count
-                contents.appendSoundReadings(in: (start - reach)..<(end + reach + 1), to: &readings)
+                let guess = later.flatMap { later in later.weekBefore.map { 2 * later.start - $0 } }
+                let found = contents.appendSoundReadings(in: (start - reach)..<(end + reach + 1), to: &readings, searchingFrom: guess)
+                if let later {
+                    let week = later.start - found
+                    let records = readings.count - from + 8
+                    if later.weekBefore == nil { contents.prefetch(records: (found - week - 4)..<(found - week + records)) }
+                    contents.prefetch(records: (found - 2 * week - 4)..<(found - 2 * week + records))
+                }
+                later = (found, later?.start)
+                for reading in readings[from...] { fastest = min(fastest, reading.minutes) }
                 if readings.count > from {
                     days.append(Day(dayNumber: day, start: start, linear: end - start == length, range: from..<readings.count))
                 }
@@ -60,24 +75,27 @@ package struct DepartureDays: Sendable {
         }
         self.days = days
         self.readings = readings
+        self.fastest = readings.isEmpty ? 0 : fastest
     }
 
     /// The instant of `minuteOfDay` on `day`, and the offset then: a week before the same minute a
     /// week later when that offset held all the day before and after (no clock change near it, so
     /// no hour repeated or skipped), else worked out from the zone.
-    private static func start(_ day: Int, _ minuteOfDay: Int, weekLater: (start: Int, offset: Int)?, _ calendar: ZonedCalendar) -> (Int, Int) {
+    private static func start(
+        _ day: Int, _ minuteOfDay: Int, weekLater: (start: Int, offset: Int)?, _ calendar: ZonedCalendar, _ offsets: inout ZonedCalendar.Offsets
+    ) -> (Int, Int) {
         if let weekLater {
             let start = weekLater.start - 7 * 86_400
-            if calendar.offset(at: start - 86_400) == weekLater.offset, calendar.offset(at: start + 86_400) == weekLater.offset {
+            if offsets.at(start + 86_400) == weekLater.offset, offsets.at(start - 86_400) == weekLater.offset {
                 return (start, weekLater.offset)
             }
         }
         let start = calendar.instant(dayNumber: day, minuteOfDay: minuteOfDay)
-        return (start, calendar.offset(at: start))
+        return (start, offsets.at(start))
     }
 
     /// The least minutes of any reading kept: no day's time for any departure is below it.
-    package var fastest: Int { readings.lazy.map(\.minutes).min() ?? 0 }
+    package let fastest: Int
 
     /// Where each day's search for a departure starts: for departures tried latest first, each
     /// day's answer is at or before the last one, and is found by stepping back from it.
@@ -89,8 +107,11 @@ package struct DepartureDays: Sendable {
     package var cursors: Cursors { Cursors(firstAtOrAfter: days.map(\.range.upperBound)) }
 
     /// Each day's minutes when leaving at `minuteOfDay`, as `times` gives them, into `minutes`;
-    /// `cursors` moved along (departures asked for in falling order).
-    package func minutes(leavingAt minuteOfDay: Int, into minutes: inout [Int], cursors: inout Cursors) {
+    /// `cursors` moved along (departures asked for in falling order). Returns the earliest minute
+    /// down to which leaving gives every day the same reading (or none) as at `minuteOfDay`: with
+    /// readings every five minutes, the next four minutes need no reading of their own.
+    package func minutes(leavingAt minuteOfDay: Int, into minutes: inout [Int], cursors: inout Cursors) -> Int {
+        var same = Int.min
         readings.withUnsafeBufferPointer { readings in
             for position in days.indices {
                 let day = days[position]
@@ -98,9 +119,15 @@ package struct DepartureDays: Sendable {
                 var low = min(cursors.firstAtOrAfter[position], day.range.upperBound)
                 while low > day.range.lowerBound, readings[low - 1].at >= moment { low -= 1 }
                 cursors.firstAtOrAfter[position] = low
-                if let index = Self.nearest(readings, day.range, moment, firstAtOrAfter: low) { minutes.append(readings[index].minutes) }
+                let (index, from) = Self.nearest(readings, day.range, moment, firstAtOrAfter: low)
+                if let index { minutes.append(readings[index].minutes) }
+                // The earliest moment with the same answer, as a minute of the day (any change of
+                // the clock that day: this minute alone).
+                let earliest = !day.linear ? minuteOfDay : from == Int.min ? Int.min : minuteOfDay - (moment - from) / 60
+                same = max(same, earliest)
             }
         }
+        return min(same, minuteOfDay)
     }
 
     /// Each day's minutes when leaving at `minuteOfDay` (within the span): its reading nearest that
@@ -114,7 +141,7 @@ package struct DepartureDays: Sendable {
                 let middle = (low + high) / 2
                 if readings[middle].at < moment { low = middle + 1 } else { high = middle }
             }
-            return readings.withUnsafeBufferPointer { Self.nearest($0, day.range, moment, firstAtOrAfter: low) }
+            return readings.withUnsafeBufferPointer { Self.nearest($0, day.range, moment, firstAtOrAfter: low).index }
                 .map { (CivilDate(dayNumber: day.dayNumber), readings[$0].minutes) }
         }
     }
@@ -126,20 +153,35 @@ package struct DepartureDays: Sendable {
 
     /// The index of a day's reading nearest `moment` (the day's readings are `range`), within the
     /// reach, given the first reading at or after it (`firstAtOrAfter`): that one (the last of
-    /// several at its second) or the one before it, the nearer, the later when as near.
+    /// several at its second) or the one before it, the nearer, the later when as near. Nil when
+    /// neither is within reach. And `from`: the earliest moment down to which the answer stays
+    /// the same — the chosen reading, until halfway to the one before it or out of reach; none,
+    /// until the one before comes into reach.
     @inline(__always)
     private static func nearest(
         _ readings: UnsafeBufferPointer<(at: Int, minutes: Int)>, _ range: Range<Int>, _ moment: Int, firstAtOrAfter low: Int
-    ) -> Int? {
+    ) -> (index: Int?, from: Int) {
         var after = low < range.upperBound ? low : nil
         while let index = after, index + 1 < range.upperBound, readings[index + 1].at == readings[index].at { after = index + 1 }
         let before = low > range.lowerBound ? low - 1 : nil
+        let reach = DepartureTimes.reach
         let chosen: Int? = switch (before, after) {
         case (nil, nil): nil
         case (let index?, nil), (nil, let index?): index
         case (let early?, let late?): readings[late].at - moment <= moment - readings[early].at ? late : early
         }
-        guard let chosen, abs(readings[chosen].at - moment) <= DepartureTimes.reach else { return nil }
-        return chosen
+        guard let chosen, abs(readings[chosen].at - moment) <= reach else {
+            return (nil, before.map { readings[$0].at + reach + 1 } ?? Int.min)
+        }
+        // The chosen one is the last of the readings at its second; the one before is before them.
+        let at = readings[chosen].at
+        var first = chosen
+        while first > range.lowerBound, readings[first - 1].at == at { first -= 1 }
+        var from = at - reach
+        if first > range.lowerBound {
+            // Halfway, rounded up: as near as the one before, the later is taken.
+            from = max(from, (readings[first - 1].at + at + 1) >> 1)
+        }
+        return (chosen, from)
     }
 }

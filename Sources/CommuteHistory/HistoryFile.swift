@@ -1,4 +1,5 @@
 import Basics
+import CPrefetch
 @_spi(Store) import CommuteStore
 import FoundationEssentials
 
@@ -84,13 +85,15 @@ package enum HistoryFile {
         }
 
         /// The same index as `firstIndex(atOrAfter:)`, found from where the time would be were the
-        /// readings evenly spaced, then by doubling steps and halving: a few reads near the answer
-        /// rather than twenty across the file (each a page the process maps in). For one reader
-        /// looking up many moments of a long history.
-        func firstIndex(near seconds: Int) -> Int {
+        /// readings evenly spaced (or from `guess`, the caller's), then by doubling steps and
+        /// halving: a few reads near the answer rather than twenty across the file (each a page the
+        /// process maps in). For one reader looking up many moments of a long history.
+        func firstIndex(near seconds: Int, from guess: Int? = nil) -> Int {
             guard count > 2, let (first, last) = ends, last > first else { return firstIndex(atOrAfter: seconds) }
-            let fraction = (Double(seconds) - Double(first)) / (Double(last) - Double(first))
-            let guess = Int(min(max(fraction, 0), 1) * Double(count - 1))
+            let guess = guess.map { min(max($0, 0), count - 1) } ?? {
+                let fraction = (Double(seconds) - Double(first)) / (Double(last) - Double(first))
+                return Int(min(max(fraction, 0), 1) * Double(count - 1))
+            }()
             // Bracket the answer: `low` before it (or -1), `high` at or after it (or count).
             var (low, high) = (guess - 1, guess)
             var step = 1
@@ -138,14 +141,33 @@ package enum HistoryFile {
             return damaged
         }
 
+        /// Asks the processor to bring the records at `records` (those in the file) into its cache,
+        /// and goes on without waiting: for a reader that knows where it will read next.
+        package func prefetch(records: Range<Int>) {
+            guard let start = base(0) else { return }
+            let records = records.clamped(to: 0..<count)
+            guard !records.isEmpty else { return }
+            let end = start + records.upperBound * HistoryRecord.size
+            var address = start + records.lowerBound * HistoryRecord.size
+            while address < end {
+                tt_prefetch(address)
+                address += 64
+            }
+            tt_prefetch(end - 1)
+        }
+
         /// The time and minutes of each sound reading (passing its check, in time order, not
         /// suspicious) whose time is in `range`, appended to `readings`: `forEach(in:nearby:)`
-        /// without a record made for each, for `DepartureDays`, which reads a year of days.
-        package func appendSoundReadings(in range: Range<Int>, to readings: inout [(at: Int, minutes: Int)]) {
-            guard let start = base(0) else { return }
+        /// without a record made for each, for `DepartureDays`, which reads a year of days. The
+        /// search for the first starts at `searchingFrom` when given (`firstIndex(near:from:)`);
+        /// returns where it was.
+        @discardableResult @inline(__always)
+        package func appendSoundReadings(in range: Range<Int>, to readings: inout [(at: Int, minutes: Int)], searchingFrom guess: Int? = nil) -> Int {
+            guard let start = base(0) else { return 0 }
             let checks = HistoryRecord.Checks.standard
             var previous = Int.min
-            var index = firstIndex(near: range.lowerBound)
+            var index = firstIndex(near: range.lowerBound, from: guess)
+            let first = index
             while index < count {
                 defer { index += 1 }
                 guard let (at, minutes, packed) = HistoryRecord.fields(start + index * HistoryRecord.size, checks), at >= previous else { continue }
@@ -153,6 +175,7 @@ package enum HistoryFile {
                 previous = at
                 if !HistoryRecord.isSuspicious(packed) { readings.append((at, minutes)) }
             }
+            return first
         }
 
         /// The records that pass their check, counted in one pass that hands the pages it has

@@ -38,6 +38,38 @@ import Testing
         #expect(mismatches.isEmpty, "\(mismatches.count) of \(Self.zones.count * instants.count): \(mismatches.prefix(10))")
     }
 
+    /// The span `offsetSpan` gives around an instant (what a reader of a year of days reuses) holds
+    /// that instant, and zoneinfo gives its offset at every instant of the test's that falls in it:
+    /// the table's spans run from one transition to the next, the rule's past it are the instant
+    /// alone.
+    @Test func everyInstantOfAnOffsetsSpanHasThatOffset() throws {
+        var instants = Array(stride(from: -2_145_916_800, to: 7_258_118_400, by: 9 * 86_400 + 7 * 3_600))
+        for year in [2024, 2038] {
+            let january1 = (year - 1970) * 31_556_952
+            for month in 0..<12 { instants += stride(from: january1 + month * 2_629_746, to: january1 + month * 2_629_746 + 10 * 86_400, by: 1_800) }
+        }
+        instants.sort()
+        let expected = try Self.oracle(Self.zones, instants)
+        var mismatches: [String] = []
+        for name in Self.zones {
+            let zone = try #require(IANAZone(identifier: name))
+            var checked = Set<ClosedRange<Int>>()
+            for instant in instants {
+                let (offset, span) = zone.offsetSpan(at: instant)
+                guard offset == expected["\(name) \(instant)"], span.contains(instant) else {
+                    mismatches.append("\(name) at \(instant): \(offset) over \(span)")
+                    continue
+                }
+                guard checked.insert(span).inserted else { continue }
+                let first = instants.partitioningIndex { $0 >= span.lowerBound }
+                for other in instants[first...].prefix(while: { $0 <= span.upperBound }) where expected["\(name) \(other)"] != offset {
+                    mismatches.append("\(name): \(other) is in \(span) of \(offset), zoneinfo \(expected["\(name) \(other)"].map(String.init) ?? "nothing")")
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.count): \(mismatches.prefix(10))")
+    }
+
     @Test func namesOutsideTheDatabaseAreNotZones() {
         for name in ["", "Nowhere/Special", "../../etc/passwd", "/usr/share/zoneinfo/UTC", "America/../UTC", "America/Los Angeles", "America/Los_Angeles\n", "Europe"] {
             #expect(IANAZone(identifier: name) == nil, "\(name)")
@@ -71,5 +103,17 @@ import Testing
             table["\(parts[0]) \(parts[1])"] = Int(parts[2])
         }
         return table
+    }
+}
+
+private extension Array {
+    /// The first index whose element is `past` (which, once true, stays true): a binary search.
+    func partitioningIndex(where past: (Element) -> Bool) -> Int {
+        var (low, high) = (0, count)
+        while low < high {
+            let middle = (low + high) / 2
+            if past(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 }

@@ -30,7 +30,9 @@ import Testing
         process.arguments = [
             "-typecheck", "-swift-version", "6", "-I", products.appendingPathComponent("Modules").path,
             "-Xcc", "-fmodule-map-file=\(products.appendingPathComponent("CZlib.build/module.modulemap").path)",
-            "-Xcc", "-I\(Paths.root.appendingPathComponent("Sources/CZlib/include").path)", file.path,
+            "-Xcc", "-I\(Paths.root.appendingPathComponent("Sources/CZlib/include").path)",
+            "-Xcc", "-fmodule-map-file=\(products.appendingPathComponent("CPrefetch.build/module.modulemap").path)",
+            "-Xcc", "-I\(Paths.root.appendingPathComponent("Sources/CPrefetch/include").path)", file.path,
         ]
         let errors = Pipe()
         process.standardError = errors

@@ -11,7 +11,7 @@ public struct IANAZone: Sendable, Hashable, CustomStringConvertible {
     public let identifier: String
     /// Shared, not copied: a zone is a name and a reference (events and plans hold thousands).
     private let box: RulesBox
-    private var rules: Rules { box.rules }
+    var rules: Rules { box.rules }
 
     private final class RulesBox: Sendable {
         let rules: Rules
@@ -44,6 +44,7 @@ public struct IANAZone: Sendable, Hashable, CustomStringConvertible {
 
     /// The UTC offset in seconds at an instant (seconds since 1970).
     public func offset(at instant: Int) -> Int { box.offset(at: instant) }
+
 
     public func secondsFromGMT(for date: Date) -> Int {
         let seconds = date.timeIntervalSince1970
@@ -140,14 +141,7 @@ public struct IANAZone: Sendable, Hashable, CustomStringConvertible {
                 return transitions.isEmpty ? footer?.offset(at: instant) ?? initial : initial
             }
             if let last = transitions.last, instant >= last, let footer { return footer.offset(at: instant) }
-            // The last transition at or before the instant.
-            var low = 0
-            var high = transitions.count - 1
-            while low < high {
-                let middle = (low + high + 1) / 2
-                if transitions[middle] <= instant { low = middle } else { high = middle - 1 }
-            }
-            return offsets[low]
+            return offsets[lastTransition(atOrBefore: instant)]
         }
     }
 

@@ -59,15 +59,57 @@ public struct ZonedCalendar: Sendable {
 
     /// The UTC offset in seconds at an instant (seconds since 1970).
     public func offset(at instant: Int) -> Int {
-        guard instant >= windowStart, instant < windowEnd else {
-            return timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant)))
-        }
+        guard instant >= windowStart, instant < windowEnd else { return timeZone.offset(at: Self.clamped(instant)) }
         var offset = offsetAtWindowStart
         for transition in transitions {
             guard instant >= transition.instant else { break }
             offset = transition.offset
         }
         return offset
+    }
+
+    /// An instant as `IANAZone.secondsFromGMT(for:)` takes a date's: within ±10¹⁵ seconds.
+    private static func clamped(_ instant: Int) -> Int { min(max(instant, -1_000_000_000_000_000), 1_000_000_000_000_000) }
+
+    /// The offset at an instant, and instants around it that share it (as `IANAZone.offsetSpan`,
+    /// and inside the window from its table).
+    package func offsetSpan(at instant: Int) -> (offset: Int, span: ClosedRange<Int>) {
+        if instant >= windowStart, instant < windowEnd {
+            var span = windowStart...(windowEnd - 1)
+            var offset = offsetAtWindowStart
+            for transition in transitions {
+                guard instant >= transition.instant else {
+                    span = span.lowerBound...(transition.instant - 1)
+                    break
+                }
+                (offset, span) = (transition.offset, transition.instant...span.upperBound)
+            }
+            return (offset, span)
+        }
+        let clamped = Self.clamped(instant)
+        var (offset, span) = timeZone.offsetSpan(at: clamped)
+        // Clamped instants share the clamp's offset; the window answers from its own table.
+        if instant != clamped { span = instant...instant }
+        if instant < windowStart { span = span.lowerBound...min(span.upperBound, windowStart - 1) }
+        if instant >= windowEnd { span = max(span.lowerBound, windowEnd)...span.upperBound }
+        return (offset, span)
+    }
+
+    /// Offsets of a run of instants near each other: each answered from the span of the last
+    /// lookup when it falls inside it, so that a year of days costs a search at each change of
+    /// offset rather than at each day.
+    package struct Offsets {
+        private let calendar: ZonedCalendar
+        private var known: (offset: Int, span: ClosedRange<Int>)?
+
+        package init(_ calendar: ZonedCalendar) { self.calendar = calendar }
+
+        package mutating func at(_ instant: Int) -> Int {
+            if let known, known.span.contains(instant) { return known.offset }
+            let found = calendar.offsetSpan(at: instant)
+            known = found
+            return found.offset
+        }
     }
 
     public func offset(at date: Date) -> Int { offset(at: Self.seconds(date)) }

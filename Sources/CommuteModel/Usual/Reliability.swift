@@ -82,24 +82,30 @@ public struct PlannedDeparture: Sendable, Equatable {
     }
 
     /// Plans from `times(m, &minutes)`, which puts each day's minutes when leaving at minute `m`
-    /// in `minutes`: from the arrival less the buffer, one minute back at a time, at most
-    /// `DepartureTimes.span` minutes. No estimate is below `fastest` (the least minutes of any day
-    /// near any departure), so the minutes that could not arrive even then are passed over.
-    public static func plan(arrival: Int, buffer: Int, percent: Int?, fastest: Int = 0, times: (Int, inout [Int]) -> Void) -> PlannedDeparture? {
+    /// in `minutes` and returns the earliest minute down to which they stay the same (at most
+    /// `m`): from the arrival less the buffer, one minute back at a time, at most
+    /// `DepartureTimes.span` minutes, a run of minutes with the same times tried at once. No
+    /// estimate is below `fastest` (the least minutes of any day near any departure), so the
+    /// minutes that could not arrive even then are passed over.
+    public static func plan(arrival: Int, buffer: Int, percent: Int?, fastest: Int = 0, times: (Int, inout [Int]) -> Int) -> PlannedDeparture? {
         let latest = arrival - buffer
+        let earliest = max(0, latest - DepartureTimes.span)
         var leave = min(latest - 1, latest - fastest)
         var minutes: [Int] = []
         var counts: [Int32] = []
-        while leave >= max(0, latest - DepartureTimes.span) {
+        while leave >= earliest {
             minutes.removeAll(keepingCapacity: true)
-            times(leave, &minutes)
+            let same = max(min(times(leave, &minutes), leave), earliest)
             if minutes.count >= DepartureTimes.minimumDays,
-                let estimate = DepartureTimes.estimate(counting: minutes, counts: &counts, percent: percent),
-                Double(leave) + estimate <= Double(latest)
+                let estimate = DepartureTimes.estimate(counting: minutes, counts: &counts, percent: percent)
             {
-                return PlannedDeparture(leave: leave, minutes: estimate, days: minutes.count, percent: percent)
+                // The latest minute of the run from which the estimate arrives by `latest`.
+                let fits = min(Double(leave), (Double(latest) - estimate).rounded(.down))
+                if fits >= Double(same) {
+                    return PlannedDeparture(leave: Int(fits), minutes: estimate, days: minutes.count, percent: percent)
+                }
             }
-            leave -= 1
+            leave = same - 1
         }
         return nil
     }

@@ -20,6 +20,8 @@ extension Commands {
                 "too few trips".
                 """
         ) { invocation in
+            // Each way's year is read on every core: the helper threads start while the store opens.
+            Helpers.start()
             let commute = try invocation.commute()
             let prefix = invocation.arguments.positionals.first
             let all = try commute.history.reliability(of: prefix)
