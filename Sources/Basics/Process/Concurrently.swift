@@ -29,7 +29,8 @@ public enum Helpers {
     /// Starts the helper threads now, if not started already.
     public static func start() { _ = shared }
 
-    fileprivate static let shared = Pool(threads: max(0, sysconf(Int32(_SC_NPROCESSORS_ONLN)) - 1))
+    /// At most seven: the work shared is tens of routes, and each thread is started one by one.
+    fileprivate static let shared = Pool(threads: min(7, max(0, sysconf(Int32(_SC_NPROCESSORS_ONLN)) - 1)))
 
     fileprivate final class Pool: Sendable {
         let count: Int
