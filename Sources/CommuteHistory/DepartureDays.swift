@@ -40,10 +40,10 @@ package struct DepartureDays: Sendable {
             // A week before a start is the week-earlier start when the clock kept its offset.
             var previous: (start: Int, offset: Int)?
             var offsets = ZonedCalendar.Offsets(calendar)
-            // Where the spans of the weeks after began in the file: the next one is about as far
-            // back again, so its search starts there, and the one after it is asked of memory
-            // ahead (each span of a year of days is a cache miss of its own otherwise).
-            var later: (start: Int, weekBefore: Int?)?
+            // Where the last two spans read (the weeks after) began in the file: the next is about
+            // as far back again, so its search starts there, and the one after it is asked of
+            // memory ahead (each span of a year of days is a cache miss of its own otherwise).
+            var read: (last: Int, beforeLast: Int?)?
             // Room for about the share of the readings in the span on one day of the week (at most
             // 4 MB: a hostile file's ends may be centuries apart).
             let weeks = max(0, (contents.last?.at ?? first) - first) / (7 * 86_400) + 1
@@ -57,15 +57,15 @@ package struct DepartureDays: Sendable {
                 let end = linear ? start + length : calendar.instant(dayNumber: day, minuteOfDay: departures.upperBound)
                 guard end + reach >= first else { break }
                 let from = readings.count
-                let guess = later.flatMap { later in later.weekBefore.map { 2 * later.start - $0 } }
+                let guess = read.flatMap { read in read.beforeLast.map { 2 * read.last - $0 } }
                 let found = contents.appendSoundReadings(in: (start - reach)..<(end + reach + 1), to: &readings, searchingFrom: guess)
-                if let later {
-                    let week = later.start - found
+                if let read {
+                    let week = read.last - found
                     let records = readings.count - from + 8
-                    if later.weekBefore == nil { contents.prefetch(records: (found - week - 4)..<(found - week + records)) }
+                    if read.beforeLast == nil { contents.prefetch(records: (found - week - 4)..<(found - week + records)) }
                     contents.prefetch(records: (found - 2 * week - 4)..<(found - 2 * week + records))
                 }
-                later = (found, later?.start)
+                read = (found, read?.last)
                 for reading in readings[from...] { fastest = min(fastest, reading.minutes) }
                 if readings.count > from {
                     days.append(Day(dayNumber: day, start: start, linear: end - start == length, range: from..<readings.count))
