@@ -11,10 +11,9 @@ extension IANAZone.Rules {
     /// `IANAZone.offsetSpan`: before the first transition, the initial offset; between two, the
     /// earlier's; past the last, the rule's.
     func offsetSpan(at instant: Int) -> (offset: Int, span: ClosedRange<Int>) {
-        let alone = (offset(at: instant), instant...instant)
         guard let first = transitions.first else {
             switch footer {
-            case .yearly?: return alone
+            case .yearly?: return (offset(at: instant), instant...instant)
             case .fixed(let offset)?: return (offset, Int.min...Int.max)
             case nil: return (initial, Int.min...Int.max)
             }
@@ -22,7 +21,7 @@ extension IANAZone.Rules {
         guard instant >= first else { return (initial, Int.min...(first - 1)) }
         let last = transitions.count - 1
         if instant >= transitions[last], let footer {
-            guard case .fixed(let offset) = footer else { return alone }
+            guard case .fixed(let offset) = footer else { return (footer.offset(at: instant), instant...instant) }
             return (offset, transitions[last]...Int.max)
         }
         let index = lastTransition(atOrBefore: instant)
